@@ -1,0 +1,918 @@
+/**
+ * BVH reader: text in, {@link Clip} out. One pass over the string with char codes: the hierarchy is read
+ * token by token, the frame data as one stream of numbers parsed by hand (no per-value strings), so a
+ * 100,000-frame file costs little more memory than its output arrays.
+ *
+ * @module
+ */
+import { OptionError } from '../../errors.js';
+import { type EulerOrder, fromEulerFlat } from '../../quat/euler.js';
+import type { ChannelName, Clip, EndSite, PositionMode } from '../../series/clip.js';
+import { BvhParseError, type BvhWarning } from './errors.js';
+
+/** Options of {@link parseBvh}. */
+export interface ParseBvhOptions {
+  /**
+   * How position channels combine with a joint's OFFSET. `'replace'` (default): the channel value is that
+   * component of the local translation (Blender, BVHView, files with 6 channels on every joint). `'add'`:
+   * local translation = OFFSET + channel value (some CMU conversions).
+   */
+  positionMode?: PositionMode;
+  /** Turn every warning (frame-count mismatch, repaired values, ...) into a {@link BvhParseError}. */
+  strict?: boolean;
+  /**
+   * Repair NaN/Inf values in the frame data by linear interpolation along their channel (holding the
+   * nearest finite value at the ends) and report it as a `'repaired'` warning, instead of throwing.
+   */
+  repair?: boolean;
+  /** Called with each warning as it is found (in addition to the list {@link parseBvhWithReport} returns). */
+  onWarning?: (warning: BvhWarning) => void;
+}
+
+/** Defaults of {@link ParseBvhOptions}. */
+export const PARSE_BVH_DEFAULTS: Required<Omit<ParseBvhOptions, 'onWarning'>> = {
+  positionMode: 'replace',
+  strict: false,
+  repair: false,
+};
+
+/** What {@link parseBvhWithReport} returns: the clip and the warnings met while reading it. */
+export interface BvhParseResult {
+  clip: Clip;
+  warnings: BvhWarning[];
+}
+
+const DEG = Math.PI / 180;
+/** Largest integer mantissa for which `m * 10^k` (|k| <= 22) is correctly rounded (Clinger's fast path). */
+const MANTISSA_LIMIT = 2 ** 53;
+const POW10 = new Float64Array(23);
+for (let k = 0, p = 1; k < 23; k++, p *= 10) POW10[k] = p;
+
+const CHANNELS_BY_KEY: Record<string, ChannelName> = {
+  xposition: 'Xposition',
+  yposition: 'Yposition',
+  zposition: 'Zposition',
+  xrotation: 'Xrotation',
+  yrotation: 'Yrotation',
+  zrotation: 'Zrotation',
+};
+
+const NON_FINITE_WORD = /^[+-]?(nan|inf|infinity)(\(.*\))?$|^[+-]?\d*\.?\d*#(inf|ind|qnan|snan)\d*$/i;
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12 || c === 0xfeff || c === 0xa0;
+}
+
+interface Token {
+  text: string;
+  line: number;
+  column: number;
+}
+
+/** Mutable reader state over the text; positions are UTF-16 indices. */
+class Reader {
+  pos = 0;
+  line = 1;
+  lineStart = 0;
+  constructor(readonly text: string) {}
+
+  column(at = this.pos): number {
+    return at - this.lineStart + 1;
+  }
+
+  fail(reason: string, line = this.line, column = this.column()): never {
+    throw new BvhParseError(reason, line, column);
+  }
+
+  /** Skips all whitespace, counting lines. */
+  skipSpace(): void {
+    const text = this.text;
+    const n = text.length;
+    let i = this.pos;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === 10) {
+        this.line++;
+        this.lineStart = i + 1;
+      } else if (!isSpace(c)) break;
+      i++;
+    }
+    this.pos = i;
+  }
+
+  /** Skips spaces and tabs but not line breaks. */
+  skipInlineSpace(): void {
+    const text = this.text;
+    let i = this.pos;
+    while (i < text.length) {
+      const c = text.charCodeAt(i);
+      if (c === 10 || c === 13 || !isSpace(c)) break;
+      i++;
+    }
+    this.pos = i;
+  }
+
+  atEnd(): boolean {
+    return this.pos >= this.text.length;
+  }
+
+  /** Next whitespace-delimited word; `{` and `}` are words of their own. Returns null at the end. */
+  word(): Token | null {
+    this.skipSpace();
+    const text = this.text;
+    const start = this.pos;
+    if (start >= text.length) return null;
+    const line = this.line;
+    const column = this.column();
+    let i = start;
+    const first = text.charCodeAt(i);
+    if (first === 123 || first === 125) {
+      i++;
+    } else {
+      while (i < text.length) {
+        const c = text.charCodeAt(i);
+        if (isSpace(c) || c === 123 || c === 125) break;
+        i++;
+      }
+    }
+    this.pos = i;
+    return { text: text.slice(start, i), line, column };
+  }
+
+  /**
+   * The rest of the current line up to a `{` (consumed, reported in `brace`) or the line end, trimmed.
+   * Used for joint names, which may contain spaces and punctuation.
+   */
+  restOfLine(): { text: string; brace: boolean } {
+    const text = this.text;
+    const start = this.pos;
+    let i = start;
+    let brace = false;
+    while (i < text.length) {
+      const c = text.charCodeAt(i);
+      if (c === 10 || c === 13) break;
+      if (c === 123) {
+        brace = true;
+        break;
+      }
+      i++;
+    }
+    const out = text.slice(start, i).trim();
+    this.pos = brace ? i + 1 : i;
+    return { text: out, brace };
+  }
+
+  /** Matches a case-insensitive ASCII word at the current position (no skipping). */
+  matchWord(lower: string): boolean {
+    const text = this.text;
+    if (this.pos + lower.length > text.length) return false;
+    for (let k = 0; k < lower.length; k++) {
+      if ((text.charCodeAt(this.pos + k) | 0x20) !== lower.charCodeAt(k)) return false;
+    }
+    this.pos += lower.length;
+    return true;
+  }
+}
+
+function describe(token: Token | null): string {
+  return token === null ? 'the end of the file' : `'${token.text}'`;
+}
+
+function parseDecimal(r: Reader, token: Token | null, what: string): number {
+  if (token === null) r.fail(`expected ${what}, found the end of the file`);
+  if (!DECIMAL.test(token.text)) {
+    r.fail(`expected ${what}, found '${token.text}'`, token.line, token.column);
+  }
+  const value = Number(token.text);
+  if (!Number.isFinite(value)) r.fail(`${what} '${token.text}' is not finite`, token.line, token.column);
+  return value;
+}
+
+interface JointBuild {
+  name: string;
+  parent: number;
+  offset: [number, number, number];
+  channels: ChannelName[];
+  line: number;
+  column: number;
+  hasOffset: boolean;
+  hasChannels: boolean;
+}
+
+interface Hierarchy {
+  joints: JointBuild[];
+  endSites: EndSite[];
+}
+
+function parseHierarchy(r: Reader, warn: (w: BvhWarning) => void): Hierarchy {
+  const joints: JointBuild[] = [];
+  const endSites: EndSite[] = [];
+  const head = r.word();
+  if (head === null) r.fail('the file is empty; expected HIERARCHY', 1, 1);
+  if (head.text.toLowerCase() !== 'hierarchy') {
+    r.fail(`expected HIERARCHY at the start of the file, found '${head.text}'`, head.line, head.column);
+  }
+  for (;;) {
+    const token = r.word();
+    if (token === null) r.fail('the file ends before MOTION');
+    const key = token.text.toLowerCase();
+    if (key === 'root') {
+      parseJoint(r, joints, endSites, -1, token, warn);
+    } else if (key === 'motion') {
+      break;
+    } else {
+      r.fail(`expected ROOT or MOTION, found '${token.text}'`, token.line, token.column);
+    }
+  }
+  if (joints.length === 0) {
+    warn({ code: 'empty-hierarchy', message: 'the hierarchy has no ROOT', line: r.line, column: 1 });
+  }
+  return { joints, endSites };
+}
+
+function parseJoint(
+  r: Reader,
+  joints: JointBuild[],
+  endSites: EndSite[],
+  parent: number,
+  keyword: Token,
+  warn: (w: BvhWarning) => void,
+): void {
+  const kind = keyword.text.toUpperCase();
+  r.skipInlineSpace();
+  const nameLine = r.line;
+  const nameColumn = r.column();
+  const { text: name, brace } = r.restOfLine();
+  if (name === '') r.fail(`${kind} has no name`, nameLine, nameColumn);
+  if (!brace) {
+    const open = r.word();
+    if (open === null || open.text !== '{') {
+      r.fail(`expected '{' after ${kind} ${name}, found ${describe(open)}`, open?.line, open?.column);
+    }
+  }
+  const index = joints.length;
+  const joint: JointBuild = {
+    name,
+    parent,
+    offset: [0, 0, 0],
+    channels: [],
+    line: keyword.line,
+    column: keyword.column,
+    hasOffset: false,
+    hasChannels: false,
+  };
+  joints.push(joint);
+  for (;;) {
+    const token = r.word();
+    if (token === null) {
+      r.fail(`the file ends inside joint '${name}' (opened at ${keyword.line}:${keyword.column})`);
+    }
+    const key = token.text.toLowerCase();
+    if (key === '}') break;
+    if (key === 'offset') {
+      if (joint.hasOffset) r.fail(`joint '${name}' has a second OFFSET`, token.line, token.column);
+      joint.offset = readOffset(r);
+      joint.hasOffset = true;
+    } else if (key === 'channels') {
+      if (joint.hasChannels) r.fail(`joint '${name}' has a second CHANNELS line`, token.line, token.column);
+      joint.channels = readChannels(r, name);
+      joint.hasChannels = true;
+    } else if (key === 'joint') {
+      parseJoint(r, joints, endSites, index, token, warn);
+    } else if (key === 'end' || key === 'endsite') {
+      parseEndSite(r, endSites, index, token);
+    } else {
+      r.fail(
+        `unexpected '${token.text}' in joint '${name}'; expected OFFSET, CHANNELS, JOINT, End Site or '}'`,
+        token.line,
+        token.column,
+      );
+    }
+  }
+  if (!joint.hasOffset) {
+    warn({
+      code: 'missing-offset',
+      message: `joint '${name}' has no OFFSET; using 0 0 0`,
+      line: joint.line,
+      column: joint.column,
+    });
+  }
+  if (!joint.hasChannels) {
+    warn({
+      code: 'missing-channels',
+      message: `joint '${name}' has no CHANNELS line; reading it as CHANNELS 0`,
+      line: joint.line,
+      column: joint.column,
+    });
+  }
+}
+
+function readOffset(r: Reader): [number, number, number] {
+  const x = parseDecimal(r, r.word(), 'an OFFSET number');
+  const y = parseDecimal(r, r.word(), 'an OFFSET number');
+  const z = parseDecimal(r, r.word(), 'an OFFSET number');
+  return [x, y, z];
+}
+
+function readChannels(r: Reader, jointName: string): ChannelName[] {
+  const countToken = r.word();
+  if (countToken === null) r.fail('expected a channel count after CHANNELS, found the end of the file');
+  if (!/^\d+$/.test(countToken.text) || Number(countToken.text) > 6) {
+    r.fail(
+      `expected a channel count from 0 to 6 after CHANNELS, found '${countToken.text}'`,
+      countToken.line,
+      countToken.column,
+    );
+  }
+  const count = Number(countToken.text);
+  const channels: ChannelName[] = [];
+  for (let k = 0; k < count; k++) {
+    const before = { line: r.line, pos: r.pos };
+    const token = r.word();
+    const channel = token === null ? undefined : CHANNELS_BY_KEY[token.text.toLowerCase()];
+    if (token === null || channel === undefined) {
+      const known =
+        token !== null && /^(offset|joint|end|endsite|\}|\{|root|motion|channels)$/i.test(token.text);
+      if (token === null || known) {
+        if (token !== null) {
+          // give the keyword back so the message points at the short list, not at the keyword
+          r.pos = before.pos;
+          r.line = before.line;
+        }
+        r.fail(
+          `CHANNELS of joint '${jointName}' declares ${count} channels but lists ${k}`,
+          countToken.line,
+          countToken.column,
+        );
+      }
+      r.fail(`unknown channel '${token.text}'`, token.line, token.column);
+    }
+    if (channels.includes(channel)) {
+      r.fail(`channel '${token.text}' appears twice in joint '${jointName}'`, token.line, token.column);
+    }
+    channels.push(channel);
+  }
+  return channels;
+}
+
+function parseEndSite(r: Reader, endSites: EndSite[], parent: number, keyword: Token): void {
+  if (keyword.text.toLowerCase() === 'end') {
+    r.skipInlineSpace();
+    if (!r.matchWord('site')) {
+      r.fail(`expected 'Site' after 'End'`, r.line, r.column());
+    }
+  }
+  r.skipInlineSpace();
+  const { text: label, brace } = r.restOfLine();
+  if (!brace) {
+    const open = r.word();
+    if (open === null || open.text !== '{') {
+      r.fail(`expected '{' after End Site, found ${describe(open)}`, open?.line, open?.column);
+    }
+  }
+  let offset: [number, number, number] = [0, 0, 0];
+  let hasOffset = false;
+  for (;;) {
+    const token = r.word();
+    if (token === null)
+      r.fail(`the file ends inside the End Site opened at ${keyword.line}:${keyword.column}`);
+    const key = token.text.toLowerCase();
+    if (key === '}') break;
+    if (key === 'offset' && !hasOffset) {
+      offset = readOffset(r);
+      hasOffset = true;
+    } else {
+      r.fail(`unexpected '${token.text}' in End Site; expected OFFSET or '}'`, token.line, token.column);
+    }
+  }
+  const site: EndSite = { parent, offset };
+  if (label !== '') site.label = label;
+  endSites.push(site);
+}
+
+interface MotionHeader {
+  declaredFrames: number;
+  framesLine: number;
+  frameTime: number;
+  frameTimeText: string;
+}
+
+function parseMotionHeader(r: Reader): MotionHeader {
+  r.skipSpace();
+  const framesLine = r.line;
+  const framesColumn = r.column();
+  if (!r.matchWord('frames')) {
+    const token = r.word();
+    r.fail(`expected 'Frames:' after MOTION, found ${describe(token)}`, framesLine, framesColumn);
+  }
+  r.skipInlineSpace();
+  if (r.text.charCodeAt(r.pos) !== 58) r.fail(`expected ':' after 'Frames'`);
+  r.pos++;
+  r.skipInlineSpace();
+  const countToken = r.word();
+  if (countToken === null || !/^\d+$/.test(countToken.text)) {
+    r.fail(
+      `expected a frame count after 'Frames:', found ${describe(countToken)}`,
+      countToken?.line,
+      countToken?.column,
+    );
+  }
+  const declaredFrames = Number(countToken.text);
+  r.skipSpace();
+  const timeLine = r.line;
+  const timeColumn = r.column();
+  let ok = r.matchWord('frame');
+  if (ok) {
+    r.skipInlineSpace();
+    ok = r.matchWord('time');
+  }
+  if (!ok) {
+    const token = r.word();
+    r.fail(`expected 'Frame Time:' after the frame count, found ${describe(token)}`, timeLine, timeColumn);
+  }
+  r.skipInlineSpace();
+  if (r.text.charCodeAt(r.pos) !== 58) r.fail(`expected ':' after 'Frame Time'`);
+  r.pos++;
+  r.skipInlineSpace();
+  const timeToken = r.word();
+  const frameTime = parseDecimal(r, timeToken, 'a frame time in seconds');
+  if (!(frameTime > 0)) {
+    r.fail(
+      `Frame Time must be a positive number of seconds, found '${timeToken?.text}'`,
+      timeToken?.line,
+      timeToken?.column,
+    );
+  }
+  return { declaredFrames, framesLine, frameTime, frameTimeText: (timeToken as Token).text };
+}
+
+interface ChannelInfo {
+  joint: number;
+  name: ChannelName;
+}
+
+interface FrameData {
+  values: Float64Array;
+  rows: number;
+  /** Flat indices of non-finite values (only collected with `repair`). */
+  bad: number[];
+}
+
+/**
+ * Reads the frame data as one stream of numbers, `width` per frame. If the first data line holds exactly
+ * `width` numbers the file is taken to be one frame per line and every line must hold `width`; otherwise
+ * rows may wrap and only the total must divide.
+ */
+function parseFrameData(
+  r: Reader,
+  width: number,
+  declared: number,
+  channels: ChannelInfo[],
+  repair: boolean,
+): FrameData {
+  const text = r.text;
+  const n = text.length;
+  const remaining = n - r.pos;
+  const bound = Math.floor(remaining / 2) + 1;
+  let capacity = Math.min(declared * width, bound);
+  if (capacity < 1024) capacity = Math.min(1024, bound);
+  let values = new Float64Array(capacity);
+  let count = 0;
+  let i = r.pos;
+  let line = r.line;
+  let lineStart = r.lineStart;
+  let inLine = 0;
+  let lineMode = 0; // 0 unknown, 1 one frame per line, 2 wrapped
+  let inRow = 0;
+  let rowLine = line;
+  let rowColumn = 1;
+  const bad: number[] = [];
+
+  const endLine = (): void => {
+    if (inLine === 0) return;
+    if (lineMode === 0) lineMode = inLine === width ? 1 : 2;
+    if (lineMode === 1 && inLine !== width) {
+      const frame = Math.floor((count - inLine) / width);
+      throw new BvhParseError(`expected ${width} numbers for frame ${frame}, found ${inLine}`, line, 1);
+    }
+    inLine = 0;
+  };
+
+  for (;;) {
+    let c = 0;
+    while (i < n) {
+      c = text.charCodeAt(i);
+      if (c === 10) {
+        endLine();
+        line++;
+        lineStart = i + 1;
+      } else if (!isSpace(c)) break;
+      i++;
+    }
+    if (i >= n) break;
+    const start = i;
+    if (width === 0) {
+      throw new BvhParseError(
+        'found frame data but the hierarchy declares no channels',
+        line,
+        start - lineStart + 1,
+      );
+    }
+    // hand-parsed decimal: sign, digits, fraction, exponent
+    let negative = false;
+    if (c === 45) {
+      negative = true;
+      i++;
+    } else if (c === 43) {
+      i++;
+    }
+    let mantissa = 0;
+    let exp10 = 0;
+    let digits = 0;
+    let slow = false;
+    while (i < n) {
+      const d = text.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) break;
+      if (mantissa < MANTISSA_LIMIT / 10) mantissa = mantissa * 10 + d;
+      else {
+        slow = true;
+      }
+      digits++;
+      i++;
+    }
+    if (i < n && text.charCodeAt(i) === 46) {
+      i++;
+      while (i < n) {
+        const d = text.charCodeAt(i) - 48;
+        if (d < 0 || d > 9) break;
+        if (mantissa < MANTISSA_LIMIT / 10) {
+          mantissa = mantissa * 10 + d;
+          exp10--;
+        } else {
+          slow = true;
+        }
+        digits++;
+        i++;
+      }
+    }
+    let ok = digits > 0;
+    if (ok && i < n && (text.charCodeAt(i) | 0x20) === 101) {
+      i++;
+      let expNegative = false;
+      const s = text.charCodeAt(i);
+      if (s === 45) {
+        expNegative = true;
+        i++;
+      } else if (s === 43) {
+        i++;
+      }
+      let e = 0;
+      let expDigits = 0;
+      while (i < n) {
+        const d = text.charCodeAt(i) - 48;
+        if (d < 0 || d > 9) break;
+        if (e < 100000) e = e * 10 + d;
+        expDigits++;
+        i++;
+      }
+      if (expDigits === 0) ok = false;
+      exp10 += expNegative ? -e : e;
+    }
+    let value: number;
+    if (ok && (i >= n || isSpace(text.charCodeAt(i)))) {
+      if (slow || exp10 > 22 || exp10 < -22) {
+        value = Number(text.slice(start, i));
+      } else {
+        value = exp10 < 0 ? mantissa / POW10[-exp10] : mantissa * POW10[exp10];
+        if (negative) value = -value;
+      }
+    } else {
+      // not a plain decimal: a non-finite spelling or garbage
+      let end = start;
+      while (end < n && !isSpace(text.charCodeAt(end))) end++;
+      const word = text.slice(start, end);
+      if (!NON_FINITE_WORD.test(word)) {
+        throw new BvhParseError(`'${word}' is not a number`, line, start - lineStart + 1);
+      }
+      value = Number.NaN;
+      i = end;
+    }
+    if (!Number.isFinite(value)) {
+      if (!repair) {
+        const frame = Math.floor(count / width);
+        const ch = channels[count % width];
+        throw new BvhParseError(
+          `non-finite value '${text.slice(start, i)}' for frame ${frame}, channel ${ch.name} of joint #${ch.joint}`,
+          line,
+          start - lineStart + 1,
+          'bvh-non-finite',
+        );
+      }
+      bad.push(count);
+      value = Number.NaN;
+    }
+    if (count === capacity) {
+      capacity = Math.max(capacity * 2, 1024);
+      const grown = new Float64Array(capacity);
+      grown.set(values);
+      values = grown;
+    }
+    if (inRow === 0) {
+      rowLine = line;
+      rowColumn = start - lineStart + 1;
+    }
+    values[count++] = value;
+    inLine++;
+    if (++inRow === width) inRow = 0;
+  }
+  endLine();
+  if (inRow !== 0) {
+    throw new BvhParseError(
+      `expected ${width} numbers for frame ${Math.floor(count / width)}, found ${inRow}`,
+      rowLine,
+      rowColumn,
+    );
+  }
+  r.pos = i;
+  r.line = line;
+  r.lineStart = lineStart;
+  const rows = width === 0 ? declared : count / width;
+  return { values, rows, bad };
+}
+
+/** Fills non-finite values by linear interpolation along their channel; throws if a channel has none finite. */
+function repairValues(data: FrameData, width: number, channels: ChannelInfo[], names: string[]): void {
+  const { values, rows } = data;
+  const columns = new Set<number>();
+  for (const index of data.bad) columns.add(index % width);
+  for (const col of columns) {
+    let previous = -1;
+    for (let f = 0; f <= rows; f++) {
+      const finite = f < rows && Number.isFinite(values[f * width + col]);
+      if (f < rows && !finite) continue;
+      // fill the gap (previous, f)
+      if (f - previous > 1) {
+        if (previous < 0 && f >= rows) {
+          const ch = channels[col];
+          throw new BvhParseError(
+            `channel ${ch.name} of joint '${names[ch.joint]}' has no finite value to repair from`,
+            1,
+            1,
+            'bvh-non-finite',
+          );
+        }
+        const a = previous < 0 ? values[f * width + col] : values[previous * width + col];
+        const b = f >= rows ? values[previous * width + col] : values[f * width + col];
+        for (let g = previous + 1; g < f; g++) {
+          const t = previous < 0 || f >= rows ? 0 : (g - previous) / (f - previous);
+          values[g * width + col] = a + (b - a) * t;
+        }
+      }
+      previous = f;
+    }
+  }
+}
+
+/**
+ * Reads a BVH motion-capture file into a {@link Clip}, returning the warnings too.
+ *
+ * Same as {@link parseBvh}; use this form to show the user what was odd in the file (more data rows than
+ * `Frames:` declares, repaired values, a root whose position channels look additive).
+ *
+ * @throws {BvhParseError} on malformed text, with line and column; on any warning when `strict` is set.
+ * @example
+ * const { clip, warnings } = parseBvhWithReport(text);
+ * for (const w of warnings) console.warn(`${w.line}: ${w.message}`);
+ */
+export function parseBvhWithReport(text: string, options: ParseBvhOptions = {}): BvhParseResult {
+  if (typeof text !== 'string') throw new OptionError('parseBvh: text must be a string');
+  const positionMode = options.positionMode ?? PARSE_BVH_DEFAULTS.positionMode;
+  if (positionMode !== 'replace' && positionMode !== 'add') {
+    throw new OptionError(`parseBvh: positionMode must be 'replace' or 'add', got '${String(positionMode)}'`);
+  }
+  const strict = options.strict ?? PARSE_BVH_DEFAULTS.strict;
+  const repair = options.repair ?? PARSE_BVH_DEFAULTS.repair;
+  const warnings: BvhWarning[] = [];
+  const warn = (w: BvhWarning): void => {
+    if (strict)
+      throw new BvhParseError(`${w.message} (strict mode)`, w.line ?? 1, w.column ?? 1, `bvh-${w.code}`);
+    warnings.push(w);
+    options.onWarning?.(w);
+  };
+
+  const r = new Reader(text);
+  const { joints, endSites } = parseHierarchy(r, warn);
+  const header = parseMotionHeader(r);
+
+  const channelInfo: ChannelInfo[] = [];
+  for (let j = 0; j < joints.length; j++) {
+    for (const name of joints[j].channels) channelInfo.push({ joint: j, name });
+  }
+  const width = channelInfo.length;
+  const data = parseFrameData(r, width, header.declaredFrames, channelInfo, repair);
+  const frames = data.rows;
+  if (width > 0 && frames !== header.declaredFrames) {
+    warn({
+      code: 'frame-count',
+      message: `'Frames:' declares ${header.declaredFrames} frames but the data has ${frames} rows; using ${frames}`,
+      line: header.framesLine,
+      column: 1,
+    });
+  }
+  const names = joints.map((j) => j.name);
+  if (data.bad.length > 0) {
+    repairValues(data, width, channelInfo, names);
+    const first = data.bad[0];
+    const ch = channelInfo[first % width];
+    warn({
+      code: 'repaired',
+      message: `repaired ${data.bad.length} non-finite value(s) by interpolation along their channel; the first at frame ${Math.floor(first / width)}, channel ${ch.name} of joint '${names[ch.joint]}'`,
+    });
+  }
+
+  const clip = buildClip(joints, endSites, header, data, width, positionMode);
+  checkRootPositions(clip, joints, data, width, positionMode, warn);
+  return { clip, warnings };
+}
+
+/**
+ * Reads a BVH motion-capture file into a {@link Clip}.
+ *
+ * Conventions: each joint's rotation channels, in the order listed, form an intrinsic Euler sequence
+ * (`Zrotation Xrotation Yrotation` = `'ZXY'` = Rz·Rx·Ry), angles in degrees in the file and quaternions
+ * (x, y, z, w) in the clip; a joint with fewer than three rotation channels gets the missing axes appended
+ * at zero angle (its `order` lists them last), and one without any gets identity and order `'ZYX'`.
+ * Translations are local, in the file's units; position channels replace the matching OFFSET component
+ * (`positionMode: 'replace'`) or add to it (`'add'`). Keywords and channel names are case-insensitive;
+ * joint names are the rest of their line. The frame data is one stream of numbers split by the total
+ * channel count, so rows may wrap; when the rows differ from `Frames:` the rows present are used and a
+ * warning is reported. Frame numbers in messages are 0-based.
+ *
+ * Method: the de-facto BVH format of Biovision / Meredith & Maddock, "Motion Capture File Formats
+ * Explained" (2001), with the quirks of the exporters in use (CMU/cgspeed, MotionBuilder, Axis Neuron,
+ * Bandai Namco, iClone).
+ *
+ * @throws {BvhParseError} with `line`, `column` and a sentence (`unknown channel 'Wrotation' at 14:22`).
+ * @throws {OptionError} on an unknown `positionMode`.
+ * @example
+ * const clip = parseBvh(text);
+ * clip.frames; clip.skeleton.names; clip.rotations.data; // x, y, z, w per joint per frame
+ */
+export function parseBvh(text: string, options: ParseBvhOptions = {}): Clip {
+  return parseBvhWithReport(text, options).clip;
+}
+
+const ROTATION_AXIS: Partial<Record<ChannelName, number>> = { Xrotation: 0, Yrotation: 1, Zrotation: 2 };
+const POSITION_AXIS: Partial<Record<ChannelName, number>> = { Xposition: 0, Yposition: 1, Zposition: 2 };
+const AXES = 'XYZ';
+
+/** The intrinsic Euler order of a joint's rotation channels, missing axes appended; `'ZYX'` if none. */
+export function channelEulerOrder(channels: readonly ChannelName[]): EulerOrder {
+  let order = '';
+  for (const c of channels) {
+    const axis = ROTATION_AXIS[c];
+    if (axis !== undefined) order += AXES[axis];
+  }
+  if (order === '') return 'ZYX';
+  for (const a of AXES) if (!order.includes(a)) order += a;
+  return order as EulerOrder;
+}
+
+function buildClip(
+  joints: JointBuild[],
+  endSites: EndSite[],
+  header: MotionHeader,
+  data: FrameData,
+  width: number,
+  positionMode: PositionMode,
+): Clip {
+  const J = joints.length;
+  const frames = data.rows;
+  const offsets = new Float64Array(J * 3);
+  const parents = new Int32Array(J);
+  const orders: EulerOrder[] = [];
+  // per joint: columns of its 3 Euler angles in `order` (-1 = missing, angle 0) and of X/Y/Z position
+  const rotColumn = new Int32Array(J * 3).fill(-1);
+  const posColumn = new Int32Array(J * 3).fill(-1);
+  const hasRotation = new Uint8Array(J);
+  let column = 0;
+  for (let j = 0; j < J; j++) {
+    const joint = joints[j];
+    parents[j] = joint.parent;
+    offsets[j * 3] = joint.offset[0];
+    offsets[j * 3 + 1] = joint.offset[1];
+    offsets[j * 3 + 2] = joint.offset[2];
+    const order = channelEulerOrder(joint.channels);
+    orders.push(order);
+    for (const c of joint.channels) {
+      const r = ROTATION_AXIS[c];
+      if (r !== undefined) {
+        rotColumn[j * 3 + order.indexOf(AXES[r])] = column;
+        hasRotation[j] = 1;
+      } else {
+        posColumn[j * 3 + (POSITION_AXIS[c] as number)] = column;
+      }
+      column++;
+    }
+  }
+  const values = data.values;
+  const rotations = new Float64Array(frames * J * 4);
+  const translations = new Float64Array(frames * J * 3);
+  const angles = new Float64Array(3);
+  const add = positionMode === 'add';
+  for (let f = 0; f < frames; f++) {
+    const row = f * width;
+    for (let j = 0; j < J; j++) {
+      const q = (f * J + j) * 4;
+      if (hasRotation[j]) {
+        for (let k = 0; k < 3; k++) {
+          const c = rotColumn[j * 3 + k];
+          angles[k] = c < 0 ? 0 : values[row + c] * DEG;
+        }
+        fromEulerFlat(rotations, q, angles, 0, orders[j]);
+      } else {
+        rotations[q + 3] = 1;
+      }
+      const t = (f * J + j) * 3;
+      for (let a = 0; a < 3; a++) {
+        const c = posColumn[j * 3 + a];
+        const o = offsets[j * 3 + a];
+        translations[t + a] = c < 0 ? o : add ? o + values[row + c] : values[row + c];
+      }
+    }
+  }
+  const clip: Clip = {
+    skeleton: {
+      names: joints.map((j) => j.name),
+      parents,
+      offsets,
+      channels: joints.map((j) => j.channels),
+      endSites,
+    },
+    frameTime: header.frameTime,
+    frameTimeText: header.frameTimeText,
+    rate: 1 / header.frameTime,
+    frames,
+    rotations: { data: rotations, frames, joints: J },
+    translations: { data: translations, frames, joints: J },
+    orders,
+    positionMode,
+  };
+  return clip;
+}
+
+/**
+ * Warns when a root's position channels look like they were meant for the other position mode: in
+ * `'replace'` mode, channels that sit near zero while the OFFSET is far from zero (an additive file such
+ * as CMU-via-iClone `OFFSET 0 105 0` with channels of a few units); in `'add'` mode, channels that sit on
+ * the OFFSET (adding would double it). Only OFFSET components of at least a quarter of the largest one
+ * take part, and all of them must agree.
+ */
+function checkRootPositions(
+  clip: Clip,
+  joints: JointBuild[],
+  data: FrameData,
+  width: number,
+  positionMode: PositionMode,
+  warn: (w: BvhWarning) => void,
+): void {
+  if (clip.frames === 0) return;
+  let column = 0;
+  for (let j = 0; j < joints.length; j++) {
+    const joint = joints[j];
+    const start = column;
+    column += joint.channels.length;
+    if (joint.parent !== -1) continue;
+    const off = joint.offset;
+    const largest = Math.max(Math.abs(off[0]), Math.abs(off[1]), Math.abs(off[2]));
+    if (largest === 0) continue;
+    let considered = 0;
+    let suspicious = 0;
+    joint.channels.forEach((c, k) => {
+      const axis = POSITION_AXIS[c];
+      if (axis === undefined || Math.abs(off[axis]) < 0.25 * largest) return;
+      let mean = 0;
+      for (let f = 0; f < clip.frames; f++) mean += data.values[f * width + start + k];
+      mean /= clip.frames;
+      considered++;
+      const fromOffset = Math.abs(mean - off[axis]);
+      const fromZero = Math.abs(mean);
+      if (positionMode === 'replace' && fromOffset > 0.5 * Math.abs(off[axis]) && fromZero < fromOffset)
+        suspicious++;
+      if (positionMode === 'add' && fromOffset < 0.1 * Math.abs(off[axis])) suspicious++;
+    });
+    if (considered > 0 && suspicious === considered) {
+      const other = positionMode === 'replace' ? 'add' : 'replace';
+      warn({
+        code: 'position-offset',
+        message:
+          positionMode === 'replace'
+            ? `the position channels of root '${joint.name}' sit far from its OFFSET (${off.join(' ')}) and near zero; the file may be meant for positionMode '${other}'`
+            : `the position channels of root '${joint.name}' sit on its OFFSET (${off.join(' ')}); adding doubles it, the file may be meant for positionMode '${other}'`,
+        line: joint.line,
+        column: joint.column,
+      });
+    }
+  }
+}

@@ -1,0 +1,78 @@
+// Runs every bench/*.bench.js suite against the built library (dist/) and records items per second.
+// Usage: npm run bench [-- name-filter]. Results: bench/results/latest.json (overwritten) and one line per
+// run appended to bench/results/history.jsonl, so later changes can be compared.
+//
+// A suite file exports `default { name, tasks: [{ name, items, unit, target?, setup?, run }] }`:
+// `items` is how many units (rotations, frames, sets) one call of `run` processes; `target` is the
+// issue's floor in units per second, printed beside the figure.
+import { appendFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Bench } from 'tinybench';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const filter = process.argv[2] ?? '';
+const files = readdirSync(here)
+  .filter((f) => f.endsWith('.bench.js'))
+  .sort();
+
+const results = [];
+for (const file of files) {
+  const suite = (await import(join(here, file))).default;
+  for (const task of suite.tasks) {
+    const label = `${suite.name}: ${task.name}`;
+    if (filter && !label.includes(filter)) continue;
+    const state = task.setup ? await task.setup() : undefined;
+    const bench = new Bench({
+      time: task.time ?? 1500,
+      iterations: task.iterations ?? 5,
+      warmupIterations: 2,
+    });
+    bench.add(label, () => task.run(state));
+    await bench.run();
+    const t = bench.tasks[0];
+    if (t.result?.state !== 'completed') {
+      console.error(`${label}: ${t.result?.error ?? 'did not complete'}`);
+      process.exitCode = 1;
+      continue;
+    }
+    const ms = t.result.latency.p50;
+    const perSecond = task.items / (ms / 1000);
+    const row = {
+      suite: suite.name,
+      task: task.name,
+      unit: task.unit,
+      items: task.items,
+      medianMs: Number(ms.toFixed(4)),
+      perSecond: Math.round(perSecond),
+      target: task.target ?? null,
+      samples: t.result.latency.samplesCount ?? null,
+    };
+    results.push(row);
+    const target = task.target
+      ? `  (target ${fmt(task.target)})${perSecond >= task.target ? '' : '  BELOW TARGET'}`
+      : '';
+    console.log(
+      `${label.padEnd(72)} ${fmt(perSecond).padStart(10)} ${task.unit}/s  ${ms.toFixed(2)} ms${target}`,
+    );
+  }
+}
+
+function fmt(x) {
+  if (x >= 1e6) return `${(x / 1e6).toFixed(2)}M`;
+  if (x >= 1e3) return `${(x / 1e3).toFixed(1)}k`;
+  return x.toFixed(1);
+}
+
+const record = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cores: cpus().length,
+  filter: filter || null,
+  results,
+};
+mkdirSync(join(here, 'results'), { recursive: true });
+if (!filter) writeFileSync(join(here, 'results', 'latest.json'), `${JSON.stringify(record, null, 2)}\n`);
+appendFileSync(join(here, 'results', 'history.jsonl'), `${JSON.stringify(record)}\n`);

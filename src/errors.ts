@@ -1,0 +1,54 @@
+/**
+ * Typed errors. Every failure rotsig reports on bad input is one of these, with a message that names
+ * what was wrong and where (argument, index, frame, joint), so callers never meet a silent NaN or a
+ * TypeError from deep inside a kernel.
+ *
+ * @module
+ */
+
+/** Base class of every error rotsig throws on purpose. `code` is stable and machine-readable. */
+export class RotsigError extends Error {
+  /** A short stable identifier such as `'shape'` or `'non-finite'`. */
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** Array lengths or series shapes that do not fit together (`frames * joints * 4 !== data.length`, ...). */
+export class ShapeError extends RotsigError {
+  constructor(message: string) {
+    super('shape', message);
+  }
+}
+
+/** Where in a series or flat array a bad value sits; all fields optional. */
+export interface ValueLocation {
+  /** Index of the item (rotation, sample) in a flat list. */
+  index?: number;
+  /** Frame of a time series. */
+  frame?: number;
+  /** Joint of a time series. */
+  joint?: number;
+}
+
+/**
+ * A value that cannot be processed: NaN or infinite components, a zero quaternion, a weight sum of
+ * zero, a non-positive rate. `location` says where, when the value came from an array.
+ */
+export class InvalidValueError extends RotsigError {
+  readonly location: ValueLocation;
+  constructor(message: string, location: ValueLocation = {}) {
+    super('invalid-value', message);
+    this.location = location;
+  }
+}
+
+/** An option with a value outside its documented domain (unknown method name, negative sigma, ...). */
+export class OptionError extends RotsigError {
+  constructor(message: string) {
+    super('option', message);
+  }
+}

@@ -1,0 +1,320 @@
+import { OptionError, ShapeError } from '../errors.js';
+import type { QuatLike, QuatOut } from './types.js';
+
+/**
+ * An Euler sequence in SciPy's notation. Uppercase is intrinsic (rotations about the body's moving
+ * axes): `'ZYX'` with angles `(a, b, c)` is `R = Rz(a)·Ry(b)·Rx(c)`, which is how a BVH file composes
+ * `Zrotation Yrotation Xrotation`. Lowercase is extrinsic (fixed axes, applied in the order written):
+ * `'zyx'` is `R = Rx(c)·Ry(b)·Rz(a)`. The six Tait-Bryan and six proper Euler sequences, in both cases.
+ */
+export type EulerOrder =
+  | 'XYZ'
+  | 'XZY'
+  | 'YXZ'
+  | 'YZX'
+  | 'ZXY'
+  | 'ZYX'
+  | 'XYX'
+  | 'XZX'
+  | 'YXY'
+  | 'YZY'
+  | 'ZXZ'
+  | 'ZYZ'
+  | 'xyz'
+  | 'xzy'
+  | 'yxz'
+  | 'yzx'
+  | 'zxy'
+  | 'zyx'
+  | 'xyx'
+  | 'xzx'
+  | 'yxy'
+  | 'yzy'
+  | 'zxz'
+  | 'zyz';
+
+const TAIT_BRYAN = ['XYZ', 'XZY', 'YXZ', 'YZX', 'ZXY', 'ZYX'] as const;
+const PROPER = ['XYX', 'XZX', 'YXY', 'YZY', 'ZXZ', 'ZYZ'] as const;
+
+/** All 24 Euler sequences: 12 intrinsic (uppercase) then 12 extrinsic (lowercase). */
+export const EULER_ORDERS: readonly EulerOrder[] = [
+  ...TAIT_BRYAN,
+  ...PROPER,
+  ...TAIT_BRYAN.map((s) => s.toLowerCase() as EulerOrder),
+  ...PROPER.map((s) => s.toLowerCase() as EulerOrder),
+];
+
+/** The precomputed facts of one sequence that the kernels need. */
+interface EulerSpec {
+  /** Axes (0 = x, 1 = y, 2 = z) of the equivalent intrinsic product `e(i0)·e(i1)·e(i2)`. */
+  readonly i0: number;
+  readonly i1: number;
+  readonly i2: number;
+  /** Extrinsic sequences take their angles in reverse for that product. */
+  readonly extrinsic: boolean;
+  /** First and last axis equal (XYX, ...). */
+  readonly proper: boolean;
+}
+
+const SPECS = new Map<string, EulerSpec>();
+for (const order of EULER_ORDERS) {
+  const axes = [...order.toUpperCase()].map((ch) => ch.charCodeAt(0) - 88);
+  const extrinsic = order !== order.toUpperCase();
+  const [i0, i1, i2] = extrinsic ? [axes[2], axes[1], axes[0]] : axes;
+  SPECS.set(order, { i0, i1, i2, extrinsic, proper: axes[0] === axes[2] });
+}
+
+/** True when `s` names one of the 24 sequences. */
+export function isEulerOrder(s: unknown): s is EulerOrder {
+  return typeof s === 'string' && SPECS.has(s);
+}
+
+function specOf(order: string): EulerSpec {
+  const spec = SPECS.get(order);
+  if (spec === undefined) {
+    throw new OptionError(
+      `unknown Euler order '${order}': use one of ${EULER_ORDERS.join(', ')} (uppercase intrinsic, lowercase extrinsic)`,
+    );
+  }
+  return spec;
+}
+
+/** Scratch for the running product; module-level so the kernels allocate nothing. */
+const T = new Float64Array(4);
+
+/** `t ← t ⊗ (s·e_axis, c)`: right-multiplies by a rotation about a coordinate axis. */
+function rightMultiplyAxis(t: Float64Array, axis: number, s: number, c: number): void {
+  const x = t[0];
+  const y = t[1];
+  const z = t[2];
+  const w = t[3];
+  if (axis === 0) {
+    t[0] = w * s + x * c;
+    t[1] = y * c + z * s;
+    t[2] = z * c - y * s;
+    t[3] = w * c - x * s;
+  } else if (axis === 1) {
+    t[0] = x * c - z * s;
+    t[1] = w * s + y * c;
+    t[2] = x * s + z * c;
+    t[3] = w * c - y * s;
+  } else {
+    t[0] = x * c + y * s;
+    t[1] = y * c - x * s;
+    t[2] = w * s + z * c;
+    t[3] = w * c - z * s;
+  }
+}
+
+function composeEuler(
+  dst: QuatOut,
+  dstOffset: number,
+  spec: EulerSpec,
+  a: number,
+  b: number,
+  c: number,
+): void {
+  let t0 = a;
+  const t1 = b;
+  let t2 = c;
+  if (spec.extrinsic) {
+    t0 = c;
+    t2 = a;
+  }
+  const h0 = 0.5 * t0;
+  const h1 = 0.5 * t1;
+  const h2 = 0.5 * t2;
+  T[0] = 0;
+  T[1] = 0;
+  T[2] = 0;
+  T[spec.i0] = Math.sin(h0);
+  T[3] = Math.cos(h0);
+  rightMultiplyAxis(T, spec.i1, Math.sin(h1), Math.cos(h1));
+  rightMultiplyAxis(T, spec.i2, Math.sin(h2), Math.cos(h2));
+  dst[dstOffset] = T[0];
+  dst[dstOffset + 1] = T[1];
+  dst[dstOffset + 2] = T[2];
+  dst[dstOffset + 3] = T[3];
+}
+
+/**
+ * Quaternion from Euler angles on flat arrays: reads `src[srcOffset..+3]` (radians, in the order the
+ * sequence names the axes) and writes the unit quaternion at `dst[dstOffset..+4]`. The sign is whatever
+ * the product gives (not forced into `w >= 0`). Reads before writing, so `dst` may overlap `src`.
+ *
+ * @throws {OptionError} for an unknown order.
+ */
+export function fromEulerFlat(
+  dst: QuatOut,
+  dstOffset: number,
+  src: QuatLike,
+  srcOffset: number,
+  order: EulerOrder,
+): void {
+  composeEuler(dst, dstOffset, specOf(order), src[srcOffset], src[srcOffset + 1], src[srcOffset + 2]);
+}
+
+/**
+ * Quaternion from three Euler angles (radians) in any of the 24 sequences (SciPy's `from_euler`).
+ *
+ * @example
+ * // BVH "Zrotation Yrotation Xrotation" with values (30°, 20°, 10°):
+ * const d = Math.PI / 180;
+ * const q = quat.fromEuler(quat.create(), [30 * d, 20 * d, 10 * d], 'ZYX');
+ * @throws {OptionError} for an unknown order.
+ */
+export function fromEuler<T extends QuatOut>(out: T, angles: QuatLike, order: EulerOrder): T {
+  composeEuler(out, 0, specOf(order), angles[0], angles[1], angles[2]);
+  return out;
+}
+
+/**
+ * Below this middle-angle distance from a singularity (radians) the sequence is treated as gimbal
+ * locked and the third angle is set to 0. The rotation the triple reproduces is off by at most about
+ * this much, and the common case (a triple built exactly at ±90°) lands here deterministically.
+ */
+const GIMBAL_EPSILON = 1e-12;
+
+function decomposeEuler(
+  dst: QuatOut,
+  dstOffset: number,
+  q: QuatLike,
+  qOffset: number,
+  spec: EulerSpec,
+): void {
+  // Bernardes & Viollet, "Quaternion to Euler angles conversion: a direct, general and
+  // computationally efficient method" (PLoS ONE 2022), written for an extrinsic sequence (i, j, k).
+  // Both cases reduce to the product e(i0)·e(i1)·e(i2), which is the extrinsic sequence (i2, i1, i0).
+  const first = spec.i2;
+  const j = spec.i1;
+  const proper = spec.proper;
+  const k = proper ? 3 - first - j : spec.i0;
+  const eps = ((first - j) * (j - k) * (k - first)) / 2;
+  const qw = q[qOffset + 3];
+  const qi = q[qOffset + first];
+  const qj = q[qOffset + j];
+  const qk = q[qOffset + k];
+  let a: number;
+  let b: number;
+  let c: number;
+  let d: number;
+  if (proper) {
+    a = qw;
+    b = qi;
+    c = qj;
+    d = qk * eps;
+  } else {
+    a = qw - qj;
+    b = qi + qk * eps;
+    c = qj + qw;
+    d = qk * eps - qi;
+  }
+  let th2 = 2 * Math.atan2(Math.sqrt(c * c + d * d), Math.sqrt(a * a + b * b));
+  const hp = Math.atan2(b, a);
+  const hm = Math.atan2(d, c);
+  let th1: number;
+  let th3: number;
+  const nearZero = th2 <= GIMBAL_EPSILON;
+  const nearPi = th2 >= Math.PI - GIMBAL_EPSILON;
+  if (!nearZero && !nearPi) {
+    th1 = hp - hm;
+    th3 = hp + hm;
+  } else if (spec.extrinsic) {
+    th3 = 0;
+    th1 = nearZero ? 2 * hp : -2 * hm;
+  } else {
+    th1 = 0;
+    th3 = nearZero ? 2 * hp : 2 * hm;
+  }
+  if (!proper) {
+    th3 *= eps;
+    th2 -= 0.5 * Math.PI;
+  }
+  if (th1 > Math.PI) th1 -= 2 * Math.PI;
+  else if (th1 < -Math.PI) th1 += 2 * Math.PI;
+  if (th3 > Math.PI) th3 -= 2 * Math.PI;
+  else if (th3 < -Math.PI) th3 += 2 * Math.PI;
+  if (spec.extrinsic) {
+    dst[dstOffset] = th1;
+    dst[dstOffset + 1] = th2;
+    dst[dstOffset + 2] = th3;
+  } else {
+    dst[dstOffset] = th3;
+    dst[dstOffset + 1] = th2;
+    dst[dstOffset + 2] = th1;
+  }
+}
+
+/**
+ * Euler angles of a quaternion on flat arrays; see {@link toEuler}. `dst` may overlap `q`.
+ *
+ * @throws {OptionError} for an unknown order.
+ */
+export function toEulerFlat(
+  dst: QuatOut,
+  dstOffset: number,
+  q: QuatLike,
+  qOffset: number,
+  order: EulerOrder,
+): void {
+  decomposeEuler(dst, dstOffset, q, qOffset, specOf(order));
+}
+
+/**
+ * Euler angles (radians) of a rotation in any of the 24 sequences, matching SciPy's `as_euler`:
+ * first and third angles in `[-π, π]`; the middle angle in `[-π/2, π/2]` for Tait-Bryan and `[0, π]` for
+ * proper Euler sequences. `q` and `-q` give the same triple; the norm of `q` is ignored.
+ *
+ * Gimbal lock (middle angle within 1e-12 rad of ±π/2 for Tait-Bryan, of 0 or π for proper Euler): only
+ * the sum or difference of the first and third angles is defined; the third angle is set to 0 and the
+ * first carries the whole turn, as SciPy does. The triple always reproduces the rotation.
+ * Method: Bernardes & Viollet (PLoS ONE 2022), the direct quaternion method SciPy also uses.
+ *
+ * @example
+ * const e = quat.toEuler(new Float64Array(3), q, 'ZYX'); // [z, y, x] angles of R = Rz·Ry·Rx
+ * @throws {OptionError} for an unknown order.
+ */
+export function toEuler<T extends QuatOut>(out: T, q: QuatLike, order: EulerOrder): T {
+  decomposeEuler(out, 0, q, 0, specOf(order));
+  return out;
+}
+
+/**
+ * Batch conversion of `n x 3` Euler angles to `n x 4` quaternions (flat, x,y,z,w). One loop over the
+ * same kernel as {@link fromEuler}; allocates nothing when `out` is given. `out` may be Float32.
+ *
+ * @throws {ShapeError} when `angles.length` is not a multiple of 3 or `out` has the wrong length.
+ */
+export function fromEulerArray<T extends QuatOut>(out: T, angles: QuatLike, order: EulerOrder): T {
+  const spec = specOf(order);
+  if (angles.length % 3 !== 0) {
+    throw new ShapeError(`fromEulerArray: angles has ${angles.length} values, not a multiple of 3`);
+  }
+  const n = angles.length / 3;
+  if (out.length !== n * 4) {
+    throw new ShapeError(`fromEulerArray: out has ${out.length} values, expected ${n} x 4 = ${n * 4}`);
+  }
+  for (let r = 0; r < n; r++) {
+    composeEuler(out, r * 4, spec, angles[r * 3], angles[r * 3 + 1], angles[r * 3 + 2]);
+  }
+  return out;
+}
+
+/**
+ * Batch conversion of `n x 4` quaternions to `n x 3` Euler angles (radians), same conventions as
+ * {@link toEuler}. Allocates nothing.
+ *
+ * @throws {ShapeError} when the lengths do not fit.
+ */
+export function toEulerArray<T extends QuatOut>(out: T, quats: QuatLike, order: EulerOrder): T {
+  const spec = specOf(order);
+  if (quats.length % 4 !== 0) {
+    throw new ShapeError(`toEulerArray: quats has ${quats.length} values, not a multiple of 4`);
+  }
+  const n = quats.length / 4;
+  if (out.length !== n * 3) {
+    throw new ShapeError(`toEulerArray: out has ${out.length} values, expected ${n} x 3 = ${n * 3}`);
+  }
+  for (let r = 0; r < n; r++) decomposeEuler(out, r * 3, quats, r * 4, spec);
+  return out;
+}

@@ -1,0 +1,145 @@
+import { InvalidValueError } from '../errors.js';
+import type { QuatLike, QuatOut } from './types.js';
+
+/**
+ * Rotation logarithm on flat arrays: the half-angle vector `axis·θ/2` of the rotation, taken from the
+ * `w >= 0` representative so `q` and `-q` give the same result (norm in `[0, π/2]`).
+ *
+ * Computed with `atan2(|v|, w)`, so it is stable at θ = π (w = 0: the axis is `v/|v|`, no 0/0) and for
+ * tiny angles (the factor `atan2(|v|, w)/|v|` is accurate for any `|v| > 0`). Non-unit inputs are
+ * treated as the rotation they represent (the norm is ignored). Exactly zero vector part gives zero.
+ */
+export function logFlat(dst: QuatOut, dstOffset: number, q: QuatLike, qOffset: number): void {
+  let x = q[qOffset];
+  let y = q[qOffset + 1];
+  let z = q[qOffset + 2];
+  let w = q[qOffset + 3];
+  if (w < 0) {
+    x = -x;
+    y = -y;
+    z = -z;
+    w = -w;
+  }
+  const s = Math.sqrt(x * x + y * y + z * z);
+  const k = s > 0 ? Math.atan2(s, w) / s : w > 0 ? 1 / w : 0;
+  dst[dstOffset] = x * k;
+  dst[dstOffset + 1] = y * k;
+  dst[dstOffset + 2] = z * k;
+}
+
+/**
+ * Rotation logarithm: the half-angle vector `axis·θ/2` (norm in `[0, π/2]`) of the `w >= 0`
+ * representative, so `log(q) = log(-q)`. `exp(log(q))` returns `q` up to sign.
+ * Source: Grassia, "Practical parameterization of rotations using the exponential map" (JGT 1998).
+ */
+export function log<T extends QuatOut>(out: T, q: QuatLike): T {
+  logFlat(out, 0, q, 0);
+  return out;
+}
+
+/**
+ * Quaternion exponential of a pure vector on flat arrays: `(sin|v|·v/|v|, cos|v|)`, a unit quaternion
+ * rotating by `2|v|` about `v`. Uses the series `1 − |v|²/6` for `|v| < 1e-8`, so 0 and 1e-12 are exact.
+ *
+ * @throws {InvalidValueError} when `v` has a non-finite component.
+ */
+export function expFlat(dst: QuatOut, dstOffset: number, v: QuatLike, vOffset: number): void {
+  const x = v[vOffset];
+  const y = v[vOffset + 1];
+  const z = v[vOffset + 2];
+  const t2 = x * x + y * y + z * z;
+  if (!Number.isFinite(t2)) {
+    throw new InvalidValueError(`exp: vector (${x}, ${y}, ${z}) is not finite`);
+  }
+  const t = Math.sqrt(t2);
+  const k = t < 1e-8 ? 1 - t2 / 6 : Math.sin(t) / t;
+  dst[dstOffset] = x * k;
+  dst[dstOffset + 1] = y * k;
+  dst[dstOffset + 2] = z * k;
+  dst[dstOffset + 3] = Math.cos(t);
+}
+
+/**
+ * Quaternion exponential of a half-angle vector: the inverse of {@link log}. `exp([0,0,0])` is the
+ * identity; vectors longer than π/2 are valid and give the other hemisphere.
+ *
+ * @throws {InvalidValueError} when `v` is not finite.
+ */
+export function exp<T extends QuatOut>(out: T, v: QuatLike): T {
+  expFlat(out, 0, v, 0);
+  return out;
+}
+
+/**
+ * Rotation vector `axis·θ` (norm in `[0, π]`, SciPy's `as_rotvec`) on flat arrays: twice {@link logFlat}.
+ * At exactly θ = π both `±π·axis` are correct; the one from the given sign of the vector part is returned.
+ */
+export function toRotationVectorFlat(dst: QuatOut, dstOffset: number, q: QuatLike, qOffset: number): void {
+  logFlat(dst, dstOffset, q, qOffset);
+  dst[dstOffset] *= 2;
+  dst[dstOffset + 1] *= 2;
+  dst[dstOffset + 2] *= 2;
+}
+
+/** Rotation vector `axis·θ` with θ in `[0, π]`; `q` and `-q` give the same vector (SciPy's `as_rotvec`). */
+export function toRotationVector<T extends QuatOut>(out: T, q: QuatLike): T {
+  toRotationVectorFlat(out, 0, q, 0);
+  return out;
+}
+
+/**
+ * Quaternion from a rotation vector `axis·θ` on flat arrays (SciPy's `from_rotvec`); any length is
+ * accepted, `|v| > π` wraps around.
+ *
+ * @throws {InvalidValueError} when `v` is not finite.
+ */
+export function fromRotationVectorFlat(dst: QuatOut, dstOffset: number, v: QuatLike, vOffset: number): void {
+  const x = 0.5 * v[vOffset];
+  const y = 0.5 * v[vOffset + 1];
+  const z = 0.5 * v[vOffset + 2];
+  const t2 = x * x + y * y + z * z;
+  if (!Number.isFinite(t2)) {
+    throw new InvalidValueError(`fromRotationVector: vector (${2 * x}, ${2 * y}, ${2 * z}) is not finite`);
+  }
+  const t = Math.sqrt(t2);
+  const k = t < 1e-8 ? 1 - t2 / 6 : Math.sin(t) / t;
+  dst[dstOffset] = x * k;
+  dst[dstOffset + 1] = y * k;
+  dst[dstOffset + 2] = z * k;
+  dst[dstOffset + 3] = Math.cos(t);
+}
+
+/** Quaternion from a rotation vector `axis·θ` (radians); exact at 0 and for tiny vectors. */
+export function fromRotationVector<T extends QuatOut>(out: T, v: QuatLike): T {
+  fromRotationVectorFlat(out, 0, v, 0);
+  return out;
+}
+
+/**
+ * Quaternion rotating by `angle` radians about `axis` (right-hand rule). The axis need not be unit.
+ *
+ * @throws {InvalidValueError} when the axis is zero (and the angle is not) or anything is non-finite.
+ */
+export function fromAxisAngle<T extends QuatOut>(out: T, axis: QuatLike, angle: number): T {
+  const ax = axis[0];
+  const ay = axis[1];
+  const az = axis[2];
+  const n = Math.sqrt(ax * ax + ay * ay + az * az);
+  if (!Number.isFinite(n) || !Number.isFinite(angle)) {
+    throw new InvalidValueError(`fromAxisAngle: axis (${ax}, ${ay}, ${az}) or angle ${angle} is not finite`);
+  }
+  if (n === 0) {
+    if (angle !== 0) throw new InvalidValueError(`fromAxisAngle: zero axis with non-zero angle ${angle}`);
+    out[0] = 0;
+    out[1] = 0;
+    out[2] = 0;
+    out[3] = 1;
+    return out;
+  }
+  const s = Math.sin(0.5 * angle) / n;
+  out[0] = ax * s;
+  out[1] = ay * s;
+  out[2] = az * s;
+  out[3] = Math.cos(0.5 * angle);
+  return out;
+}

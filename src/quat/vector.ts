@@ -1,0 +1,165 @@
+import { InvalidValueError } from '../errors.js';
+import type { QuatLike, QuatOut } from './types.js';
+
+/**
+ * Rotates a 3-vector by a unit quaternion on flat arrays: `v' = q·v·q*` (active rotation), computed as
+ * `t = 2·(u × v)`, `v' = v + w·t + u × t` (15 multiplies). `dst` may overlap `v`.
+ */
+export function rotateVectorFlat(
+  dst: QuatOut,
+  dstOffset: number,
+  q: QuatLike,
+  qOffset: number,
+  v: QuatLike,
+  vOffset: number,
+): void {
+  const qx = q[qOffset];
+  const qy = q[qOffset + 1];
+  const qz = q[qOffset + 2];
+  const qw = q[qOffset + 3];
+  const vx = v[vOffset];
+  const vy = v[vOffset + 1];
+  const vz = v[vOffset + 2];
+  const tx = 2 * (qy * vz - qz * vy);
+  const ty = 2 * (qz * vx - qx * vz);
+  const tz = 2 * (qx * vy - qy * vx);
+  dst[dstOffset] = vx + qw * tx + (qy * tz - qz * ty);
+  dst[dstOffset + 1] = vy + qw * ty + (qz * tx - qx * tz);
+  dst[dstOffset + 2] = vz + qw * tz + (qx * ty - qy * tx);
+}
+
+/**
+ * Rotates the vector `v` by the unit quaternion `q` (SciPy's `apply`): `R(q)·v`. `out` may be `v`.
+ *
+ * @example
+ * quat.rotateVector([0, 0, 0], quat.fromAxisAngle(quat.create(), [0, 0, 1], Math.PI / 2), [1, 0, 0]); // ≈ [0, 1, 0]
+ */
+export function rotateVector<T extends QuatOut>(out: T, q: QuatLike, v: QuatLike): T {
+  rotateVectorFlat(out, 0, q, 0, v, 0);
+  return out;
+}
+
+/**
+ * The shortest-arc rotation taking direction `from` to direction `to` (neither needs to be unit).
+ * For opposite directions the 180° rotation is about an axis perpendicular to `from`, chosen from the
+ * coordinate axis least aligned with it, so the result is deterministic.
+ *
+ * @throws {InvalidValueError} when either vector is zero or not finite.
+ */
+export function fromUnitVectors<T extends QuatOut>(out: T, from: QuatLike, to: QuatLike): T {
+  let fx = from[0];
+  let fy = from[1];
+  let fz = from[2];
+  let tx = to[0];
+  let ty = to[1];
+  let tz = to[2];
+  const nf = Math.sqrt(fx * fx + fy * fy + fz * fz);
+  const nt = Math.sqrt(tx * tx + ty * ty + tz * tz);
+  if (!(nf > 0) || !(nt > 0) || !Number.isFinite(nf) || !Number.isFinite(nt)) {
+    throw new InvalidValueError('fromUnitVectors: both directions must be non-zero and finite');
+  }
+  fx /= nf;
+  fy /= nf;
+  fz /= nf;
+  tx /= nt;
+  ty /= nt;
+  tz /= nt;
+  const d = fx * tx + fy * ty + fz * tz;
+  let x: number;
+  let y: number;
+  let z: number;
+  let w: number;
+  if (d < -1 + 1e-14) {
+    // Opposite: any perpendicular axis works; cross with the least-aligned coordinate axis.
+    const ax = Math.abs(fx);
+    const ay = Math.abs(fy);
+    const az = Math.abs(fz);
+    if (ax <= ay && ax <= az) {
+      x = 0;
+      y = -fz;
+      z = fy;
+    } else if (ay <= az) {
+      x = fz;
+      y = 0;
+      z = -fx;
+    } else {
+      x = -fy;
+      y = fx;
+      z = 0;
+    }
+    w = 0;
+  } else {
+    // (from × to, 1 + from·to) is twice cos(θ/2) times the half-angle quaternion.
+    x = fy * tz - fz * ty;
+    y = fz * tx - fx * tz;
+    z = fx * ty - fy * tx;
+    w = 1 + d;
+  }
+  const n = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
+  out[0] = x * n;
+  out[1] = y * n;
+  out[2] = z * n;
+  out[3] = w * n;
+  return out;
+}
+
+/**
+ * Swing-twist decomposition of `q` about `axis`: `q = swing ⊗ twist`, where `twist` rotates about
+ * `axis` and `swing` rotates about an axis perpendicular to it. The twist is the projection of `q`'s
+ * vector part onto the axis, renormalised; when that projection vanishes (a 180° swing) the twist is
+ * the identity. Both outputs are unit; `q` is assumed unit. Outputs may alias `q` (not each other).
+ *
+ * @throws {InvalidValueError} when the axis is zero or not finite.
+ */
+export function swingTwist<S extends QuatOut, T extends QuatOut>(
+  swingOut: S,
+  twistOut: T,
+  q: QuatLike,
+  axis: QuatLike,
+): [S, T] {
+  let ax = axis[0];
+  let ay = axis[1];
+  let az = axis[2];
+  const na = Math.sqrt(ax * ax + ay * ay + az * az);
+  if (!(na > 0) || !Number.isFinite(na)) {
+    throw new InvalidValueError('swingTwist: the axis must be non-zero and finite');
+  }
+  ax /= na;
+  ay /= na;
+  az /= na;
+  const qx = q[0];
+  const qy = q[1];
+  const qz = q[2];
+  const qw = q[3];
+  const p = qx * ax + qy * ay + qz * az;
+  let tx = p * ax;
+  let ty = p * ay;
+  let tz = p * az;
+  let tw = qw;
+  const nt = Math.sqrt(tx * tx + ty * ty + tz * tz + tw * tw);
+  if (nt < 1e-15) {
+    tx = 0;
+    ty = 0;
+    tz = 0;
+    tw = 1;
+  } else {
+    tx /= nt;
+    ty /= nt;
+    tz /= nt;
+    tw /= nt;
+  }
+  // swing = q ⊗ conj(twist)
+  const sx = -qw * tx + qx * tw - qy * tz + qz * ty;
+  const sy = -qw * ty + qx * tz + qy * tw - qz * tx;
+  const sz = -qw * tz - qx * ty + qy * tx + qz * tw;
+  const sw = qw * tw + qx * tx + qy * ty + qz * tz;
+  twistOut[0] = tx;
+  twistOut[1] = ty;
+  twistOut[2] = tz;
+  twistOut[3] = tw;
+  swingOut[0] = sx;
+  swingOut[1] = sy;
+  swingOut[2] = sz;
+  swingOut[3] = sw;
+  return [swingOut, twistOut];
+}

@@ -1,0 +1,3 @@
+export type * from './clip.js';
+export * from './create.js';
+export type * from './types.js';

@@ -1,0 +1,258 @@
+/**
+ * BVH writer: {@link Clip} in, text out, reproducing the skeleton, each joint's channel layout and Euler
+ * order, End Sites and the original frame time string.
+ *
+ * @module
+ */
+import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
+import { type EulerOrder, toEulerFlat } from '../../quat/euler.js';
+import type { Clip, PositionMode } from '../../series/clip.js';
+import { assertQuatSeries, assertVec3Series } from '../../series/create.js';
+import { wrapEulerTowardPrevious } from './euler-continuity.js';
+import { channelEulerOrder } from './parse.js';
+
+/** Options of {@link writeBvh}. */
+export interface WriteBvhOptions {
+  /** Decimal places of the motion values (degrees and file units), 0 to 15. Default 6. */
+  precision?: number;
+  /** How position channels are written: `'replace'` writes the translation, `'add'` translation − OFFSET. Default: the clip's `positionMode`. */
+  positionMode?: PositionMode;
+  /** Indentation of one hierarchy level. Default a tab. */
+  indent?: string;
+  /** Line ending. Default `'\n'`. */
+  newline?: '\n' | '\r\n';
+}
+
+/** Defaults of {@link WriteBvhOptions} (`positionMode` falls back to the clip's). */
+export const WRITE_BVH_DEFAULTS: Required<Omit<WriteBvhOptions, 'positionMode'>> = {
+  precision: 6,
+  indent: '\t',
+  newline: '\n',
+};
+
+const RAD_TO_DEG = 180 / Math.PI;
+
+/**
+ * Formats `v` with `places` decimals like `toFixed`, faster: the value is scaled and rounded once (half
+ * away from zero), which can differ from `toFixed` only in the last digit of a value within a rounding
+ * error of a tie. Negative values that round to zero print without a sign.
+ */
+function formatFixed(v: number, places: number, scale: number): string {
+  const scaled = Math.round(Math.abs(v) * scale);
+  if (!(scaled < 9007199254740992)) return v.toFixed(places);
+  let s = String(scaled);
+  if (places > 0) {
+    if (s.length <= places) s = '0'.repeat(places + 1 - s.length) + s;
+    s = `${s.slice(0, s.length - places)}.${s.slice(s.length - places)}`;
+  }
+  return v < 0 && scaled !== 0 ? `-${s}` : s;
+}
+
+/** Shortest text that reads back to the same float64, `-0` included. */
+function formatExact(v: number): string {
+  return Object.is(v, -0) ? '-0' : String(v);
+}
+
+function checkClip(clip: Clip): void {
+  if (clip === null || typeof clip !== 'object' || clip.skeleton === undefined) {
+    throw new ShapeError('writeBvh: clip must be a Clip with a skeleton');
+  }
+  const { names, parents, offsets, channels, endSites } = clip.skeleton;
+  const J = names.length;
+  if (parents.length !== J || offsets.length !== J * 3 || channels.length !== J) {
+    throw new ShapeError(
+      `writeBvh: skeleton has ${J} names but ${parents.length} parents, ${offsets.length / 3} offsets and ${channels.length} channel lists`,
+    );
+  }
+  for (let j = 0; j < J; j++) {
+    if (!(parents[j] === -1 || (parents[j] >= 0 && parents[j] < j))) {
+      throw new ShapeError(
+        `writeBvh: joint ${j} ('${names[j]}') has parent ${parents[j]}; parents must come before children`,
+      );
+    }
+    if (/[\r\n{}]/.test(names[j]) || names[j].trim() !== names[j] || names[j] === '') {
+      throw new InvalidValueError(
+        `writeBvh: joint name ${JSON.stringify(names[j])} cannot be written to a BVH file`,
+        { joint: j },
+      );
+    }
+  }
+  for (const site of endSites) {
+    if (!(site.parent >= 0 && site.parent < J))
+      throw new ShapeError(`writeBvh: an End Site has parent ${site.parent}`);
+  }
+  assertQuatSeries(clip.rotations, 'clip.rotations');
+  assertVec3Series(clip.translations, 'clip.translations');
+  if (clip.rotations.joints !== J || clip.translations.joints !== J) {
+    throw new ShapeError(
+      `writeBvh: skeleton has ${J} joints but rotations have ${clip.rotations.joints} and translations ${clip.translations.joints}`,
+    );
+  }
+  if (clip.rotations.frames !== clip.frames || clip.translations.frames !== clip.frames) {
+    throw new ShapeError(
+      `writeBvh: clip.frames is ${clip.frames} but rotations have ${clip.rotations.frames} frames and translations ${clip.translations.frames}`,
+    );
+  }
+  if (!(clip.frameTime > 0) || !Number.isFinite(clip.frameTime)) {
+    throw new InvalidValueError(
+      `writeBvh: frameTime must be a positive number of seconds, got ${clip.frameTime}`,
+    );
+  }
+}
+
+/**
+ * Writes a {@link Clip} as BVH text.
+ *
+ * Reproduces the hierarchy (names, OFFSETs at full float64 precision, each joint's CHANNELS in file
+ * order, End Sites with their labels), and writes the frame time from `clip.frameTimeText` while it still
+ * reads back to `clip.frameTime`. Rotation channels are the Euler angles (degrees) of each local
+ * quaternion in the order the joint's rotation channels spell (`clip.orders` for a parsed clip), made
+ * continuous from frame to frame by {@link wrapEulerTowardPrevious}, so curves have no ±180° jumps and
+ * spins keep counting. Position channels are the local translation (`'replace'`) or translation − OFFSET
+ * (`'add'`), in the file's units. Motion values are printed with `precision` decimals.
+ *
+ * Round trip: `parseBvh(writeBvh(clip))` gives back every rotation within 1.5·10^-precision degrees
+ * (three rounded angles) and every translation within 0.5·10^-precision.
+ *
+ * @throws {ShapeError} when the skeleton, rotations and translations do not fit together.
+ * @throws {InvalidValueError} on a non-finite value (naming frame and joint) or an unwritable joint name.
+ * @throws {OptionError} on a precision outside 0..15.
+ * @example
+ * const text = writeBvh(parseBvh(input), { precision: 4 });
+ */
+export function writeBvh(clip: Clip, options: WriteBvhOptions = {}): string {
+  const precision = options.precision ?? WRITE_BVH_DEFAULTS.precision;
+  if (!Number.isInteger(precision) || precision < 0 || precision > 15) {
+    throw new OptionError(`writeBvh: precision must be an integer from 0 to 15, got ${precision}`);
+  }
+  const indent = options.indent ?? WRITE_BVH_DEFAULTS.indent;
+  const nl = options.newline ?? WRITE_BVH_DEFAULTS.newline;
+  if (nl !== '\n' && nl !== '\r\n') throw new OptionError(`writeBvh: newline must be '\\n' or '\\r\\n'`);
+  checkClip(clip);
+  const positionMode = options.positionMode ?? clip.positionMode ?? 'replace';
+  if (positionMode !== 'replace' && positionMode !== 'add') {
+    throw new OptionError(`writeBvh: positionMode must be 'replace' or 'add', got '${String(positionMode)}'`);
+  }
+
+  const { names, parents, offsets, channels, endSites } = clip.skeleton;
+  const J = names.length;
+  const out: string[] = ['HIERARCHY'];
+  const children: number[][] = names.map(() => []);
+  const sites: number[][] = names.map(() => []);
+  for (let j = 0; j < J; j++) if (parents[j] >= 0) children[parents[j]].push(j);
+  for (let k = 0; k < endSites.length; k++) sites[endSites[k].parent].push(k);
+  const offsetText = (x: number, y: number, z: number): string =>
+    `OFFSET ${formatExact(x)} ${formatExact(y)} ${formatExact(z)}`;
+  const writeJoint = (j: number, depth: number): void => {
+    const pad = indent.repeat(depth);
+    out.push(`${pad}${parents[j] < 0 ? 'ROOT' : 'JOINT'} ${names[j]}`, `${pad}{`);
+    out.push(`${pad}${indent}${offsetText(offsets[j * 3], offsets[j * 3 + 1], offsets[j * 3 + 2])}`);
+    out.push(`${pad}${indent}CHANNELS ${channels[j].length}${channels[j].map((c) => ` ${c}`).join('')}`);
+    for (const c of children[j]) writeJoint(c, depth + 1);
+    for (const k of sites[j]) {
+      const s = endSites[k];
+      const inner = pad + indent;
+      out.push(`${inner}End Site${s.label ? ` ${s.label}` : ''}`, `${inner}{`);
+      out.push(`${inner}${indent}${offsetText(s.offset[0], s.offset[1], s.offset[2])}`, `${inner}}`);
+    }
+    out.push(`${pad}}`);
+  };
+  for (let j = 0; j < J; j++) if (parents[j] < 0) writeJoint(j, 0);
+
+  const frames = clip.frames;
+  const timeText =
+    clip.frameTimeText !== undefined && Number(clip.frameTimeText) === clip.frameTime
+      ? clip.frameTimeText
+      : formatExact(clip.frameTime);
+  out.push('MOTION', `Frames: ${frames}`, `Frame Time: ${timeText}`);
+  writeMotion(clip, positionMode, precision, out);
+  return out.join(nl) + nl;
+}
+
+/** Per channel of the file row: kind 0..2 = position axis, 3..5 = rotation slot in the joint's order. */
+function channelPlan(clip: Clip): {
+  joint: Int32Array;
+  kind: Int32Array;
+  orders: EulerOrder[];
+  rotating: Uint8Array;
+} {
+  const { channels } = clip.skeleton;
+  const J = channels.length;
+  const joint: number[] = [];
+  const kind: number[] = [];
+  const orders: EulerOrder[] = [];
+  const rotating = new Uint8Array(J);
+  for (let j = 0; j < J; j++) {
+    // the channel layout is what the file will say, so it decides the order
+    const order = channelEulerOrder(channels[j]);
+    orders.push(order);
+    for (const c of channels[j]) {
+      joint.push(j);
+      const axis = c.charCodeAt(0) - 88;
+      if (c.endsWith('position')) kind.push(axis);
+      else {
+        kind.push(3 + order.indexOf(c[0]));
+        rotating[j] = 1;
+      }
+    }
+  }
+  return { joint: Int32Array.from(joint), kind: Int32Array.from(kind), orders, rotating };
+}
+
+function writeMotion(clip: Clip, positionMode: PositionMode, precision: number, out: string[]): void {
+  const J = clip.skeleton.names.length;
+  const frames = clip.frames;
+  const rot = clip.rotations.data;
+  const tra = clip.translations.data;
+  const offsets = clip.skeleton.offsets;
+  const { joint, kind, orders, rotating } = channelPlan(clip);
+  const width = joint.length;
+  const euler = new Float64Array(J * 3);
+  const previous = new Float64Array(J * 3);
+  const scale = 10 ** precision;
+  const subtract = positionMode === 'add';
+  const parts: string[] = new Array(width);
+  for (let f = 0; f < frames; f++) {
+    for (let j = 0; j < J; j++) {
+      if (!rotating[j]) continue;
+      const q = (f * J + j) * 4;
+      if (
+        !(
+          Number.isFinite(rot[q]) &&
+          Number.isFinite(rot[q + 1]) &&
+          Number.isFinite(rot[q + 2]) &&
+          Number.isFinite(rot[q + 3])
+        )
+      ) {
+        throw new InvalidValueError(`writeBvh: non-finite rotation at frame ${f}, joint ${j}`, {
+          frame: f,
+          joint: j,
+        });
+      }
+      toEulerFlat(euler, j * 3, rot, q, orders[j]);
+      if (f > 0) wrapEulerTowardPrevious(euler, j * 3, previous, j * 3);
+      previous[j * 3] = euler[j * 3];
+      previous[j * 3 + 1] = euler[j * 3 + 1];
+      previous[j * 3 + 2] = euler[j * 3 + 2];
+    }
+    for (let c = 0; c < width; c++) {
+      const j = joint[c];
+      const k = kind[c];
+      let v: number;
+      if (k < 3) {
+        v = tra[(f * J + j) * 3 + k];
+        if (!Number.isFinite(v)) {
+          throw new InvalidValueError(`writeBvh: non-finite translation at frame ${f}, joint ${j}`, {
+            frame: f,
+            joint: j,
+          });
+        }
+        if (subtract) v -= offsets[j * 3 + k];
+      } else {
+        v = euler[j * 3 + k - 3] * RAD_TO_DEG;
+      }
+      parts[c] = formatFixed(v, precision, scale);
+    }
+    out.push(parts.join(' '));
+  }
+}

@@ -1,0 +1,119 @@
+import { describe, expect, test } from 'vitest';
+import { OptionError } from '../../src/errors.js';
+import { parseBvh, writeBvh } from '../../src/io/index.js';
+import { angle } from '../../src/quat/core.js';
+import { HAS_SHARED_BVH, readSharedBvh, SHARED_BVH_FILES } from '../support/shared-data.js';
+
+const DEG = Math.PI / 180;
+
+function maxRotationError(a: Float64Array | Float32Array, b: Float64Array | Float32Array): number {
+  // same formula as quat.angle (4·atan2(|a − b|, |a + b|), hemisphere aligned), inlined for speed
+  let worst = 0;
+  for (let i = 0; i < a.length; i += 4) {
+    const s = a[i] * b[i] + a[i + 1] * b[i + 1] + a[i + 2] * b[i + 2] + a[i + 3] * b[i + 3] < 0 ? -1 : 1;
+    let dm = 0;
+    let dp = 0;
+    for (let k = 0; k < 4; k++) {
+      dm += (a[i + k] - s * b[i + k]) ** 2;
+      dp += (a[i + k] + s * b[i + k]) ** 2;
+    }
+    const e = 4 * Math.atan2(Math.sqrt(dm), Math.sqrt(dp));
+    if (e > worst) worst = e;
+  }
+  expect(angle([0, 0, 0, 1], [Math.sin(0.5e-7), 0, 0, Math.cos(0.5e-7)])).toBeCloseTo(1e-7, 20);
+  return worst;
+}
+
+function maxAbsError(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let worst = 0;
+  for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]));
+  return worst;
+}
+
+describe.skipIf(!HAS_SHARED_BVH)('writeBvh(clip) round trip on the shared real files', () => {
+  for (const file of SHARED_BVH_FILES) {
+    test(`parseBvh(writeBvh(parseBvh(${file}))) keeps skeleton, rotations and positions`, () => {
+      const text = readSharedBvh(file);
+      for (const positionMode of ['replace', 'add'] as const) {
+        const a = parseBvh(text, { positionMode });
+        const written = writeBvh(a);
+        const b = parseBvh(written, { positionMode });
+        expect(b.skeleton.names).toEqual(a.skeleton.names);
+        expect(Array.from(b.skeleton.parents)).toEqual(Array.from(a.skeleton.parents));
+        expect(Array.from(b.skeleton.offsets)).toEqual(Array.from(a.skeleton.offsets));
+        expect(b.skeleton.channels).toEqual(a.skeleton.channels);
+        expect(b.skeleton.endSites).toEqual(a.skeleton.endSites);
+        expect(b.orders).toEqual(a.orders);
+        expect(b.frames).toBe(a.frames);
+        expect(b.frameTimeText).toBe(a.frameTimeText);
+        // three angles each rounded to 1e-6 degree: at most 1.5e-6 degree as a rotation
+        expect(maxRotationError(a.rotations.data, b.rotations.data)).toBeLessThan(1.5e-6 * DEG + 1e-12);
+        // positions: rounded to 1e-6 in file units (plus the float64 error of adding the OFFSET)
+        expect(maxAbsError(a.translations.data, b.translations.data)).toBeLessThanOrEqual(0.5e-6 + 1e-12);
+      }
+    });
+  }
+});
+
+describe('writeBvh(clip, options)', () => {
+  const text = [
+    'HIERARCHY',
+    'ROOT Hips',
+    '{',
+    '  OFFSET 1 2 3',
+    '  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation',
+    '  JOINT Arm: left.1',
+    '  {',
+    '    OFFSET 0 5 0',
+    '    CHANNELS 3 Yrotation Xrotation Zrotation',
+    '    End Site tip',
+    '    {',
+    '      OFFSET 0 1 0',
+    '    }',
+    '  }',
+    '}',
+    'MOTION',
+    'Frames: 3',
+    'Frame Time: .0083333',
+    '0 1 2 170 10 20 30 40 50',
+    '0 1 2 179 10 20 30 40 50',
+    '0 1 2 -170 10 20 30 40 50',
+  ].join('\n');
+
+  test('writeBvh(clip) keeps the frame time text, joint names with punctuation and End Site labels', () => {
+    const out = writeBvh(parseBvh(text));
+    expect(out).toContain('Frame Time: .0083333\n');
+    expect(out).toContain('JOINT Arm: left.1\n');
+    expect(out).toContain('End Site tip\n');
+    expect(out).toContain('CHANNELS 3 Yrotation Xrotation Zrotation\n');
+  });
+
+  test('writeBvh(clip) keeps a spin continuous: 179° then -170° is written as 190°', () => {
+    const out = writeBvh(parseBvh(text), { precision: 3 });
+    const rows = out.trim().split('\n').slice(-3);
+    expect(rows[0].split(' ')[3]).toBe('170.000');
+    expect(rows[1].split(' ')[3]).toBe('179.000');
+    expect(rows[2].split(' ')[3]).toBe('190.000');
+  });
+
+  test('writeBvh(clip, { precision: 2 }) prints two decimals', () => {
+    const rows = writeBvh(parseBvh(text), { precision: 2 }).trim().split('\n');
+    expect(rows.at(-1)).toBe('0.00 1.00 2.00 190.00 10.00 20.00 30.00 40.00 50.00');
+  });
+
+  test('writeBvh(clip) writes a changed frame time as a number', () => {
+    const clip = parseBvh(text);
+    const out = writeBvh({ ...clip, frameTime: 0.01, rate: 100 });
+    expect(out).toContain('Frame Time: 0.01\n');
+  });
+
+  test('writeBvh(clip, { precision: 16 }) throws OptionError', () => {
+    expect(() => writeBvh(parseBvh(text), { precision: 16 })).toThrow(OptionError);
+  });
+
+  test('writeBvh(clip) names frame and joint of a non-finite rotation', () => {
+    const clip = parseBvh(text);
+    clip.rotations.data[(2 * 2 + 1) * 4] = Number.NaN;
+    expect(() => writeBvh(clip)).toThrow(/frame 2, joint 1/);
+  });
+});

@@ -1,20 +1,72 @@
 import { VERSION } from '../version.js';
+import { type CliIo, type Command, formatHelp, parseCommandLine, UsageError } from './command.js';
+import { info } from './info.js';
 
-const HELP = `rotsig ${VERSION}: signal processing on rotations
+/** Every registered command, in the order `rotsig --help` lists them. */
+export const COMMANDS: readonly Command[] = [info];
 
-Usage: rotsig <command> [options]
+function mainHelp(): string {
+  const w = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
+  return `rotsig ${VERSION}: signal processing on rotations (BVH motion capture)
 
-Commands arrive with the command-line issue. Options:
+Usage: rotsig <command> [options] <files or directories...>
+
+Commands:
+${COMMANDS.map((c) => `  ${c.name.padEnd(w)}${c.summary}`).join('\n')}
+
+Run 'rotsig <command> --help' for a command's options and examples.
+
+Options:
   -h, --help     show this help
   -v, --version  print the version
-`;
 
-/** Entry point of the `rotsig` command; returns the process exit code (0 ok, 2 usage error). */
-export async function main(argv: string[]): Promise<number> {
-  if (argv.includes('-v') || argv.includes('--version')) {
-    process.stdout.write(`${VERSION}\n`);
+Inputs may be files or directories (searched recursively, --glob). Messages go to stderr; stdout carries
+data only when asked (--json, -o -). Exit codes: 0 ok, 1 some files failed, 2 usage error.
+`;
+}
+
+/**
+ * Entry point of the `rotsig` command: dispatches to a command and returns the process exit code
+ * (0 ok, 1 some files failed, 2 usage error).
+ */
+export async function main(
+  argv: string[],
+  io: CliIo = { stdout: process.stdout, stderr: process.stderr },
+): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === '-h' || first === '--help') {
+    io.stdout.write(mainHelp());
     return 0;
   }
-  process.stdout.write(HELP);
-  return argv.length === 0 || argv.includes('-h') || argv.includes('--help') ? 0 : 2;
+  if (first === '-v' || first === '--version') {
+    io.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  if (first === 'help') {
+    const target = COMMANDS.find((c) => c.name === rest[0]);
+    io.stdout.write(target ? formatHelp(target) : mainHelp());
+    return target || rest.length === 0 ? 0 : 2;
+  }
+  const command = COMMANDS.find((c) => c.name === first);
+  if (!command) {
+    const what = first.startsWith('-') ? `unknown option '${first}'` : `unknown command '${first}'`;
+    io.stderr.write(
+      `rotsig: ${what} (commands: ${COMMANDS.map((c) => c.name).join(', ')}; see rotsig --help)\n`,
+    );
+    return 2;
+  }
+  try {
+    const parsed = parseCommandLine(command, rest);
+    if (parsed.values.help === true) {
+      io.stdout.write(formatHelp(command));
+      return 0;
+    }
+    return await command.run(parsed, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`rotsig ${command.name}: ${error.message} (see rotsig ${command.name} --help)\n`);
+      return 2;
+    }
+    throw error;
+  }
 }

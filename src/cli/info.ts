@@ -1,0 +1,102 @@
+import type { ClipAnalysis } from '../ops/analyze-clip.js';
+import { BATCH_OPTIONS, COMMON_OPTIONS, type Command } from './command.js';
+import { runFileCommand } from './run.js';
+
+const DEG = 180 / Math.PI;
+
+/** `rotsig info`: what is in a capture and what is wrong with it. */
+export const info: Command = {
+  name: 'info',
+  summary: 'show skeleton, rate, discontinuities, speeds and frequency content of BVH files',
+  usage: 'rotsig info <file|dir>... [--json]',
+  description: `
+Reads each file and reports: the skeleton (joints, channels, rotation orders), the frame rate as
+written and the rational rate it most likely stands for, frames and duration, which position-channel
+semantics the data suggests, the peak angular speed per joint and where it happens.
+The report goes to stdout; --json prints the same as JSON (one object per file, an array for several).`,
+  examples: [
+    'rotsig info samples/01_01.bvh',
+    'rotsig info captures/ --json > report.json',
+    "rotsig info captures/ --glob '**/walk*.bvh' --json | jq '.[].rate.guessHz'",
+  ],
+  options: {
+    json: { type: 'boolean', description: 'print the report as JSON on stdout' },
+    ...BATCH_OPTIONS,
+    ...COMMON_OPTIONS,
+  },
+  minPositionals: 1,
+  run: (parsed, io) =>
+    runFileCommand(parsed, io, {
+      command: 'info',
+      steps: [],
+      emit: { kind: 'info' },
+      outputs: 'none',
+      report(results, out) {
+        const ok = results.filter((r) => r.ok);
+        if (parsed.values.json === true) {
+          const items = ok.map((r) => ({ file: r.input, ...(r.data as ClipAnalysis), warnings: r.warnings }));
+          out.stdout.write(
+            `${JSON.stringify(results.length === 1 && items.length === 1 ? items[0] : items, null, 2)}\n`,
+          );
+          return;
+        }
+        for (const r of ok) out.stdout.write(formatInfo(r.input, r.data as ClipAnalysis, r.warnings));
+      },
+    }),
+};
+
+/** The human-readable `info` report of one file. */
+export function formatInfo(
+  file: string,
+  a: ClipAnalysis,
+  warnings: { message: string; line?: number }[],
+): string {
+  const lines: string[] = [file];
+  const row = (label: string, text: string) => lines.push(`  ${label.padEnd(11)}${text}`);
+  const roots = a.perJoint.filter((j) => j.parent < 0);
+  const orders = new Map<string, number>();
+  for (const j of a.perJoint)
+    if (j.channels.some((c) => c.endsWith('rotation'))) orders.set(j.order, (orders.get(j.order) ?? 0) + 1);
+  row(
+    'skeleton',
+    `${a.joints} joints, ${a.channels} channels; ${roots.map((r) => `root ${r.name}: ${r.channels.join(' ') || 'no channels'}`).join('; ')}`,
+  );
+  row('orders', [...orders].map(([o, n]) => `${o} x${n}`).join(', ') || 'no rotation channels');
+  const r = a.rate;
+  const written = r.frameTimeText ?? String(r.frameTime);
+  const guess =
+    r.guessHz === null
+      ? 'no simple rate fits'
+      : `probably ${r.denominator === 1 ? r.numerator : `${r.numerator}/${r.denominator} = ${round(r.guessHz, 3)}`}`;
+  row('rate', `${written} s = ${round(r.hz, 3)} Hz, ${guess}`);
+  row('frames', `${a.frames} (${round(a.duration, 3)} s)`);
+  row(
+    'positions',
+    `${a.positions.guess === a.positions.readAs || a.positions.guess === 'either' || a.positions.guess === 'none' ? '' : 'WARNING: '}read as '${a.positions.readAs}'; data suggests '${a.positions.guess}': ${a.positions.reason}`,
+  );
+  for (const w of warnings) row('warning', `${w.message}${w.line ? ` (line ${w.line})` : ''}`);
+  const moving = a.perJoint.filter((j) => j.peakSpeed > 0);
+  const top = [...moving].sort((x, y) => y.peakSpeed - x.peakSpeed).slice(0, 5);
+  row(
+    'peak speed',
+    top.length
+      ? top.map((j) => `${j.name} ${Math.round(j.peakSpeed * DEG)} deg/s @${j.peakFrame}`).join(', ')
+      : 'no rotation changes',
+  );
+  lines.push('  joints:');
+  const w = Math.max(5, ...a.perJoint.map((j) => j.name.length));
+  lines.push(
+    `    ${'name'.padEnd(w)}  ${'order'.padEnd(5)}  ${'chan'.padStart(4)}  ${'peak deg/s'.padStart(10)}  ${'@frame'.padStart(6)}`,
+  );
+  for (const j of a.perJoint) {
+    lines.push(
+      `    ${j.name.padEnd(w)}  ${j.order.padEnd(5)}  ${String(j.channels.length).padStart(4)}  ${String(Math.round(j.peakSpeed * DEG)).padStart(10)}  ${String(j.peakFrame).padStart(6)}`,
+    );
+  }
+  lines.push('');
+  return `${lines.join('\n')}\n`;
+}
+
+function round(x: number, digits: number): number {
+  return Number(x.toFixed(digits));
+}

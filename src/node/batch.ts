@@ -1,0 +1,136 @@
+import { availableParallelism } from 'node:os';
+import { dirname } from 'node:path';
+import { removeTemporaryFiles } from './atomic.js';
+import { WorkerPool } from './pool.js';
+import { type FileTask, runFileTask, type TaskResult } from './tasks.js';
+
+/** Options of {@link runBatch}. */
+export interface BatchOptions {
+  /** Number of worker threads; 1 runs every file on the calling thread. Default: the number of cores. */
+  jobs?: number;
+  /** Stop handing out files after the first failure (files already running finish). */
+  failFast?: boolean;
+  /** Called as each file finishes, in completion order. */
+  onResult?: (result: TaskResult, index: number) => void;
+  /**
+   * On SIGINT/SIGTERM: stop the workers, remove this process's temporary files from the output
+   * directories, and exit with 130/143. Finished outputs stay; no partial output is ever left.
+   */
+  handleSignals?: boolean;
+}
+
+/** Default number of jobs: the cores available to this process. */
+export function defaultJobs(): number {
+  return availableParallelism();
+}
+
+/** What {@link runBatch} returns: one result per task, in task order, and totals. */
+export interface BatchSummary {
+  results: (TaskResult | undefined)[];
+  ok: number;
+  failed: number;
+  /** Tasks never started because of `failFast`. */
+  skipped: number;
+  /** Frames processed by the successful tasks (input frames). */
+  frames: number;
+  /** Frames × joints processed by the successful tasks. */
+  frameJoints: number;
+  seconds: number;
+}
+
+/**
+ * Runs file tasks (read, process, write atomically) on a pool of worker threads, or on this thread when
+ * `jobs` is 1 or there is a single task. A failing file is reported in its result and does not stop the
+ * others unless `failFast` is set.
+ *
+ * @example
+ * const summary = await runBatch(tasks, { jobs: 2, onResult: (r) => console.error(r.input, r.ok) });
+ */
+export async function runBatch(
+  tasks: readonly FileTask[],
+  options: BatchOptions = {},
+): Promise<BatchSummary> {
+  const started = performance.now();
+  const jobs = Math.max(1, Math.min(options.jobs ?? defaultJobs(), tasks.length));
+  const results: (TaskResult | undefined)[] = new Array(tasks.length).fill(undefined);
+  let stop = false;
+  const record = (result: TaskResult, index: number) => {
+    results[index] = result;
+    if (!result.ok && options.failFast) stop = true;
+    options.onResult?.(result, index);
+  };
+
+  let pool: WorkerPool<FileTask, TaskResult> | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    void pool?.close();
+    const dirs = tasks.flatMap((t) => (t.output && t.output !== '-' ? [dirname(t.output)] : []));
+    removeTemporaryFiles(dirs);
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  if (options.handleSignals) {
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  }
+  try {
+    if (jobs === 1) {
+      for (let i = 0; i < tasks.length && !stop; i++) {
+        record(runFileTask(tasks[i]), i);
+        // Yield so a Ctrl-C between files is handled promptly.
+        if (options.handleSignals) await new Promise((r) => setImmediate(r));
+      }
+    } else {
+      const workerPool = new WorkerPool<FileTask, TaskResult>(new URL('./worker.js', import.meta.url), jobs);
+      pool = workerPool;
+      let next = 0;
+      const lane = async () => {
+        while (!stop && next < tasks.length) {
+          const i = next++;
+          let result: TaskResult;
+          try {
+            result = await workerPool.run(tasks[i]);
+          } catch (error) {
+            result = {
+              input: tasks[i].input,
+              output: tasks[i].output,
+              ok: false,
+              frames: 0,
+              joints: 0,
+              warnings: [],
+              ms: 0,
+              error: { message: (error as Error).message },
+            };
+          }
+          record(result, i);
+        }
+      };
+      await Promise.all(Array.from({ length: jobs }, lane));
+      await workerPool.close();
+    }
+  } finally {
+    if (options.handleSignals) {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+  }
+  let ok = 0;
+  let failed = 0;
+  let frames = 0;
+  let frameJoints = 0;
+  for (const r of results) {
+    if (!r) continue;
+    if (r.ok) {
+      ok += 1;
+      frames += r.frames;
+      frameJoints += r.frames * r.joints;
+    } else failed += 1;
+  }
+  return {
+    results,
+    ok,
+    failed,
+    skipped: tasks.length - ok - failed,
+    frames,
+    frameJoints,
+    seconds: (performance.now() - started) / 1000,
+  };
+}

@@ -1,0 +1,19 @@
+/**
+ * rotsig/node: the parts of rotsig that touch the file system and threads: reading BVH files, atomic
+ * writes, walking input trees, the worker pool behind `rotsig --jobs`, and the batch runner the CLI uses.
+ *
+ * @packageDocumentation
+ */
+export * from './atomic.js';
+export * from './batch.js';
+export * from './files.js';
+export * from './formats.js';
+export * from './plan.js';
+export * from './pool.js';
+export * from './progress.js';
+export * from './read.js';
+export * from './spectrum-svg.js';
+export type { ClipStep, Emit, Emitted } from './steps.js';
+export { emitClip, runSteps } from './steps.js';
+export type { FileTask, TaskError, TaskResult } from './tasks.js';
+export { formatTaskError, runFileTask } from './tasks.js';

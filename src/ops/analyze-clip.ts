@@ -1,0 +1,244 @@
+/**
+ * What `rotsig info` reports about a clip: frame rate as written and as a rational guess, position-channel
+ * semantics, discontinuities per joint, peak angular speed per joint, and the frequency content (the
+ * frequency below which most energy lies and the lowest sample rate that keeps it).
+ *
+ * @module
+ */
+import { OptionError } from '../errors.js';
+import { angle } from '../quat/core.js';
+import type { Clip } from '../series/clip.js';
+
+/** Options of {@link analyzeClip}. */
+export interface AnalyzeClipOptions {
+  /** Share of the spectral energy the reported frequency keeps, in (0, 1). Default 0.99. */
+  share?: number;
+  /** How many worst discontinuities to list per joint. Default 3. */
+  worst?: number;
+}
+
+/** Defaults of {@link AnalyzeClipOptions}. */
+export const ANALYZE_CLIP_DEFAULTS: Required<AnalyzeClipOptions> = { share: 0.99, worst: 3 };
+
+/** A frame rate as written and the simple rational it most likely stands for. */
+export interface RateGuess {
+  /** Seconds per frame as parsed. */
+  frameTime: number;
+  /** The frame time exactly as written in the file, when known. */
+  frameTimeText?: string;
+  /** `1 / frameTime`, Hz. */
+  hz: number;
+  /** The guessed rate as `numerator / denominator` Hz (`60/1`, `30000/1001`), or null if none fits. */
+  numerator: number | null;
+  denominator: number | null;
+  /** The guessed rate in Hz (`numerator / denominator`), or null. */
+  guessHz: number | null;
+  /** How far the written frame time may be from the true one because of its printed digits, seconds. */
+  tolerance: number;
+}
+
+/**
+ * Guesses the frame rate a written frame time stands for: the simplest rational `p/q` Hz (whole numbers
+ * first, then NTSC rates `n·1000/1001`, then halves, thirds, … up to twelfths) whose frame time `q/p` lies
+ * within the rounding of the printed digits (±½ unit in the last written decimal; relative 1e-6 without
+ * text). `0.016667` gives 60 (59.9988 Hz as written), `.0083333` gives 120, `0.0333667` gives 30000/1001.
+ *
+ * @example
+ * guessRate(0.016667, '0.016667'); // { hz: 59.9988…, numerator: 60, denominator: 1, guessHz: 60, … }
+ */
+export function guessRate(frameTime: number, frameTimeText?: string): RateGuess {
+  if (!(frameTime > 0) || !Number.isFinite(frameTime))
+    throw new OptionError(
+      `guessRate: frame time must be a positive finite number of seconds, got ${frameTime}`,
+    );
+  const hz = 1 / frameTime;
+  let tolerance = frameTime * 1e-6;
+  const m = frameTimeText?.trim().match(/^[+]?\d*\.(\d+)$/);
+  if (m) tolerance = Math.max(tolerance, 0.5 * 10 ** -m[1].length);
+  const fits = (p: number, q: number) => p > 0 && Math.abs(q / p - frameTime) <= tolerance * (1 + 1e-9);
+  const found = (p: number, q: number): RateGuess => ({
+    frameTime,
+    ...(frameTimeText !== undefined ? { frameTimeText } : {}),
+    hz,
+    numerator: p,
+    denominator: q,
+    guessHz: p / q,
+    tolerance,
+  });
+  const candidates: [number, number][] = [[Math.round(hz), 1]];
+  const n = Math.round((hz * 1001) / 1000);
+  candidates.push([n * 1000, 1001]);
+  for (let q = 2; q <= 12; q++) candidates.push([Math.round(hz * q), q]);
+  for (const [p, q] of candidates)
+    if (fits(p, q) && (q === 1 || q === 1001 || gcd(p, q) === 1)) return found(p, q);
+  return {
+    frameTime,
+    ...(frameTimeText !== undefined ? { frameTimeText } : {}),
+    hz,
+    numerator: null,
+    denominator: null,
+    guessHz: null,
+    tolerance,
+  };
+}
+
+function gcd(a: number, b: number): number {
+  while (b) [a, b] = [b, a % b];
+  return a;
+}
+
+/** Which position-channel semantics a clip's data suggests (see `PositionMode`). */
+export interface PositionGuess {
+  /** `'replace'`, `'add'`, `'either'` (offsets are zero, both read the same) or `'none'` (no position channels). */
+  guess: 'replace' | 'add' | 'either' | 'none';
+  /** How the clip was read. */
+  readAs: Clip['positionMode'];
+  /** One sentence with the evidence. */
+  reason: string;
+}
+
+/**
+ * Guesses whether a clip's position channels restate the OFFSET (`'replace'`) or move relative to it
+ * (`'add'`): for every joint with position channels and a non-zero OFFSET component, compares the median
+ * channel value with the OFFSET and with zero. Channels that sit near the OFFSET mean "replace" (Blender,
+ * 6-channel exports); channels much smaller than a large OFFSET mean "add" (some CMU conversions).
+ */
+export function guessPositionSemantics(clip: Clip): PositionGuess {
+  const { skeleton, translations, frames } = clip;
+  const J = skeleton.names.length;
+  // Each component votes with its distance to the OFFSET and to zero, so tiny OFFSET components (1e-5)
+  // do not outvote a large one.
+  let toOffset = 0;
+  let toZero = 0;
+  let anyChannel = false;
+  let anyOffset = false;
+  let evidence = '';
+  let evidenceWeight = -1;
+  const column = new Float64Array(frames);
+  for (let j = 0; j < J; j++) {
+    const ch = skeleton.channels[j];
+    for (let c = 0; c < 3; c++) {
+      const name = (['Xposition', 'Yposition', 'Zposition'] as const)[c];
+      if (!ch.includes(name)) continue;
+      anyChannel = true;
+      const off = skeleton.offsets[j * 3 + c];
+      if (Math.abs(off) < 1e-9 || frames === 0) continue;
+      anyOffset = true;
+      for (let f = 0; f < frames; f++) {
+        const t = translations.data[(f * J + j) * 3 + c];
+        column[f] = clip.positionMode === 'add' ? t - off : t;
+      }
+      const med = median(column);
+      toOffset += Math.abs(med - off);
+      toZero += Math.abs(med);
+      if (Math.abs(off) > evidenceWeight) {
+        evidenceWeight = Math.abs(off);
+        evidence = `${skeleton.names[j]} ${name}: median channel ${fmt(med)}, OFFSET ${fmt(off)}`;
+      }
+    }
+  }
+  const readAs = clip.positionMode;
+  if (!anyChannel) return { guess: 'none', readAs, reason: 'no position channels' };
+  if (!anyOffset)
+    return { guess: 'either', readAs, reason: 'OFFSETs of joints with position channels are zero' };
+  if (toOffset <= toZero)
+    return { guess: 'replace', readAs, reason: `channels sit near the OFFSET (${evidence})` };
+  return { guess: 'add', readAs, reason: `channels are small next to the OFFSET (${evidence})` };
+}
+
+function median(values: Float64Array): number {
+  const s = Float64Array.from(values).sort();
+  const n = s.length;
+  return n % 2 ? s[(n - 1) >> 1] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+}
+
+function fmt(x: number): string {
+  return Number(x.toPrecision(5)).toString();
+}
+
+/**
+ * Peak angular speed per joint in rad/s: the largest geodesic angle between consecutive frames times the
+ * rate, with the frame where it starts. Sign flips between frames count as no motion (the angle is
+ * sign-invariant). Clips of fewer than 2 frames give zeros.
+ */
+export function peakAngularSpeeds(clip: Clip): { speed: Float64Array; frame: Int32Array } {
+  const { data, frames, joints } = clip.rotations;
+  const speed = new Float64Array(joints);
+  const frame = new Int32Array(joints);
+  for (let f = 0; f + 1 < frames; f++) {
+    for (let j = 0; j < joints; j++) {
+      const a = (f * joints + j) * 4;
+      const b = a + joints * 4;
+      const s = angle(data.subarray(a, a + 4), data.subarray(b, b + 4)) * clip.rate;
+      if (s > speed[j]) {
+        speed[j] = s;
+        frame[j] = f;
+      }
+    }
+  }
+  return { speed, frame };
+}
+
+/** Per joint facts in a {@link ClipAnalysis}. */
+export interface JointAnalysis {
+  name: string;
+  parent: number;
+  channels: string[];
+  /** Intrinsic Euler order of the rotation channels (SciPy notation). */
+  order: string;
+  /** Largest angular speed between consecutive frames, rad/s, and the frame where it starts. */
+  peakSpeed: number;
+  peakFrame: number;
+}
+
+/** What {@link analyzeClip} returns. */
+export interface ClipAnalysis {
+  joints: number;
+  frames: number;
+  /** Seconds from the first to the last frame. */
+  duration: number;
+  /** Total channel count of the skeleton. */
+  channels: number;
+  rate: RateGuess;
+  positions: PositionGuess;
+  perJoint: JointAnalysis[];
+}
+
+/**
+ * Inspects a clip: skeleton and channels, rate (as written and as a rational guess), duration,
+ * position-channel semantics, peak angular speed per joint.
+ *
+ * @example
+ * const a = analyzeClip(parseBvh(text));
+ * a.rate.guessHz; // 120 for CMU's `.0083333`
+ */
+export function analyzeClip(clip: Clip, options: AnalyzeClipOptions = {}): ClipAnalysis {
+  const o = { ...ANALYZE_CLIP_DEFAULTS, ...options };
+  if (!(o.share > 0 && o.share < 1))
+    throw new OptionError(`analyzeClip: share must be in (0, 1), got ${o.share}`);
+  const { skeleton } = clip;
+  const J = skeleton.names.length;
+  const peaks = peakAngularSpeeds(clip);
+  const perJoint: JointAnalysis[] = [];
+  let channels = 0;
+  for (let j = 0; j < J; j++) {
+    channels += skeleton.channels[j].length;
+    perJoint.push({
+      name: skeleton.names[j],
+      parent: skeleton.parents[j],
+      channels: [...skeleton.channels[j]],
+      order: clip.orders[j],
+      peakSpeed: peaks.speed[j],
+      peakFrame: peaks.frame[j],
+    });
+  }
+  return {
+    joints: J,
+    frames: clip.frames,
+    duration: Math.max(0, clip.frames - 1) * clip.frameTime,
+    channels,
+    rate: guessRate(clip.frameTime, clip.frameTimeText),
+    positions: guessPositionSemantics(clip),
+    perJoint,
+  };
+}

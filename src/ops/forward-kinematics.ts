@@ -1,0 +1,179 @@
+import { ShapeError } from '../errors.js';
+import { multiplyFlat } from '../quat/core.js';
+import { rotateVectorFlat } from '../quat/vector.js';
+import type { Clip } from '../series/clip.js';
+import { assertQuatSeries, assertVec3Series } from '../series/create.js';
+import type { FloatArray, QuatSeries, Vec3Series } from '../series/types.js';
+
+/** Global (world) rotations and positions of every joint at every frame. */
+export interface ForwardKinematicsResult<T extends FloatArray = Float64Array> {
+  /** Global rotation of each joint: the product of the local rotations from its root down to it. */
+  rotations: QuatSeries<T>;
+  /** Global position of each joint, in the clip's units. */
+  positions: Vec3Series<T>;
+}
+
+/** Options of {@link forwardKinematics}. */
+export interface ForwardKinematicsOptions {
+  /** Series to write the global rotations into (`frames x joints`); default a new Float64 series. */
+  rotations?: QuatSeries;
+  /** Series to write the global positions into (`frames x joints`); default a new Float64 series. */
+  positions?: Vec3Series;
+}
+
+/** Defaults of {@link ForwardKinematicsOptions}: both outputs are allocated. */
+export const FORWARD_KINEMATICS_DEFAULTS: ForwardKinematicsOptions = {};
+
+function checkHierarchy(clip: Clip, where: string): void {
+  if (clip === null || typeof clip !== 'object' || clip.skeleton === undefined) {
+    throw new ShapeError(`${where}: clip must be a Clip with a skeleton`);
+  }
+  const parents = clip.skeleton.parents;
+  const J = parents.length;
+  assertQuatSeries(clip.rotations, 'clip.rotations');
+  assertVec3Series(clip.translations, 'clip.translations');
+  if (clip.rotations.joints !== J || clip.translations.joints !== J) {
+    throw new ShapeError(
+      `${where}: skeleton has ${J} joints but rotations have ${clip.rotations.joints} and translations ${clip.translations.joints}`,
+    );
+  }
+  if (clip.rotations.frames !== clip.translations.frames) {
+    throw new ShapeError(
+      `${where}: rotations have ${clip.rotations.frames} frames but translations ${clip.translations.frames}`,
+    );
+  }
+  for (let j = 0; j < J; j++) {
+    const p = parents[j];
+    if (!(p === -1 || (Number.isInteger(p) && p >= 0 && p < j))) {
+      throw new ShapeError(
+        `${where}: joint ${j} has parent ${p}; parents must be -1 or come before their children`,
+      );
+    }
+  }
+}
+
+/**
+ * One frame of forward kinematics on flat arrays, no checks, no allocation: reads the local rotations
+ * and translations of frame `frame` and writes global ones at `outRotations[rOff..]`, `outPositions[pOff..]`.
+ */
+function fkFrame(
+  parents: Int32Array | ArrayLike<number>,
+  local: FloatArray,
+  translations: FloatArray,
+  frame: number,
+  outRotations: FloatArray,
+  rOff: number,
+  outPositions: FloatArray,
+  pOff: number,
+): void {
+  const J = parents.length;
+  const lq = frame * J * 4;
+  const lt = frame * J * 3;
+  for (let j = 0; j < J; j++) {
+    const p = parents[j];
+    const q = rOff + j * 4;
+    const t = pOff + j * 3;
+    if (p < 0) {
+      outRotations[q] = local[lq + j * 4];
+      outRotations[q + 1] = local[lq + j * 4 + 1];
+      outRotations[q + 2] = local[lq + j * 4 + 2];
+      outRotations[q + 3] = local[lq + j * 4 + 3];
+      outPositions[t] = translations[lt + j * 3];
+      outPositions[t + 1] = translations[lt + j * 3 + 1];
+      outPositions[t + 2] = translations[lt + j * 3 + 2];
+    } else {
+      // position first: it needs the parent's global rotation, which the child's product does not change
+      rotateVectorFlat(outPositions, t, outRotations, rOff + p * 4, translations, lt + j * 3);
+      outPositions[t] += outPositions[pOff + p * 3];
+      outPositions[t + 1] += outPositions[pOff + p * 3 + 1];
+      outPositions[t + 2] += outPositions[pOff + p * 3 + 2];
+      multiplyFlat(outRotations, q, outRotations, rOff + p * 4, local, lq + j * 4);
+    }
+  }
+}
+
+/**
+ * Global rotations and positions of every joint of a clip at every frame (forward kinematics).
+ *
+ * Conventions: for a joint `j` with parent `p`, `R_j = R_p ⊗ r_j` and `x_j = x_p + R_p · t_j`, where `r_j`
+ * and `t_j` are its local rotation and translation (`clip.rotations`, `clip.translations`; for a parsed BVH
+ * the translation is the OFFSET with position channels already applied); a root's global values are its
+ * local ones. Quaternions x, y, z, w, Hamilton product, active rotations; positions in the clip's units.
+ * Local quaternions are used as given (a non-unit quaternion scales the subtree's offsets).
+ * Float32 input is computed in float64; outputs are Float64 unless given in `options`.
+ * Method: the standard recursive composition of the BVH hierarchy (Meredith & Maddock 2001).
+ *
+ * @throws {ShapeError} when the skeleton, the series or the output series do not fit together.
+ * @example
+ * const { positions } = forwardKinematics(parseBvh(text));
+ * const head = positions.data.subarray((f * J + j) * 3, (f * J + j) * 3 + 3);
+ */
+export function forwardKinematics(
+  clip: Clip,
+  options: ForwardKinematicsOptions = {},
+): ForwardKinematicsResult<FloatArray> {
+  checkHierarchy(clip, 'forwardKinematics');
+  const J = clip.skeleton.parents.length;
+  const frames = clip.rotations.frames;
+  const rotations = options.rotations ?? { data: new Float64Array(frames * J * 4), frames, joints: J };
+  const positions = options.positions ?? { data: new Float64Array(frames * J * 3), frames, joints: J };
+  assertQuatSeries(rotations, 'options.rotations');
+  assertVec3Series(positions, 'options.positions');
+  if (
+    rotations.frames !== frames ||
+    rotations.joints !== J ||
+    positions.frames !== frames ||
+    positions.joints !== J
+  ) {
+    throw new ShapeError(`forwardKinematics: output series must be ${frames} frames x ${J} joints`);
+  }
+  const parents = clip.skeleton.parents;
+  const local = clip.rotations.data;
+  const trans = clip.translations.data;
+  for (let f = 0; f < frames; f++) {
+    fkFrame(parents, local, trans, f, rotations.data, f * J * 4, positions.data, f * J * 3);
+  }
+  return { rotations, positions };
+}
+
+/**
+ * Forward kinematics of one frame into caller buffers (`joints x 4` rotations and `joints x 3` positions),
+ * allocating nothing: for playback, the studio and per-frame losses. Same conventions as
+ * {@link forwardKinematics}.
+ *
+ * @throws {ShapeError} when the buffers are too short, the frame is out of range or the clip is malformed.
+ * @example
+ * const rot = new Float64Array(J * 4);
+ * const pos = new Float64Array(J * 3);
+ * for (let f = 0; f < clip.frames; f++) { forwardKinematicsFrame(clip, f, rot, pos); draw(pos); }
+ */
+export function forwardKinematicsFrame(
+  clip: Clip,
+  frame: number,
+  outRotations: FloatArray,
+  outPositions: FloatArray,
+): void {
+  const parents = clip?.skeleton?.parents;
+  if (parents === undefined)
+    throw new ShapeError('forwardKinematicsFrame: clip must be a Clip with a skeleton');
+  const J = parents.length;
+  const frames = clip.rotations?.frames;
+  if (!Number.isInteger(frame) || frame < 0 || frame >= frames) {
+    throw new ShapeError(`forwardKinematicsFrame: frame ${frame} is outside 0..${frames - 1}`);
+  }
+  if (outRotations.length < J * 4 || outPositions.length < J * 3) {
+    throw new ShapeError(
+      `forwardKinematicsFrame: buffers hold ${outRotations.length} and ${outPositions.length} values, need ${J * 4} and ${J * 3}`,
+    );
+  }
+  // the full shape check is O(joints) with no allocation; cheap next to the frame itself
+  if (
+    clip.rotations.joints !== J ||
+    clip.translations.joints !== J ||
+    clip.rotations.data.length !== frames * J * 4 ||
+    clip.translations.data.length < frames * J * 3
+  ) {
+    checkHierarchy(clip, 'forwardKinematicsFrame');
+  }
+  fkFrame(parents, clip.rotations.data, clip.translations.data, frame, outRotations, 0, outPositions, 0);
+}

@@ -9,3 +9,11 @@ export type { EulerOrder } from './quat/euler.js';
 export * as quat from './quat/index.js';
 export * from './series/index.js';
 // operations (one file each) are re-exported below, one line per file
+export * from './ops/unroll-quaternions.js';
+export * from './ops/unroll-euler.js';
+export * from './ops/euler-from-quat-series.js';
+export * from './ops/unroll-rotation-vectors.js';
+export * from './ops/unroll-clip.js';
+export * from './ops/rotation-series.js';
+export * from './ops/find-discontinuities.js';
+export * from './ops/forward-kinematics.js';

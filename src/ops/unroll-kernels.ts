@@ -1,0 +1,211 @@
+/**
+ * Shared inner loops of the unrolling operations (quaternion signs, Euler triples). Not re-exported from
+ * the package root: the public entry points are `unrollQuaternions`, `unrollEuler`, `eulerFromQuatSeries`
+ * and the operations built on them.
+ *
+ * @module
+ */
+import { InvalidValueError, OptionError } from '../errors.js';
+import { isEulerOrder } from '../quat/index.js';
+import type { FloatArray } from '../series/types.js';
+
+/** How an Euler unroll may change a triple to follow the previous frame (see `unrollEuler`). */
+export type EulerUnrollMode = 'equivalent' | 'wrap';
+
+const TWO_PI = 2 * Math.PI;
+const INV_TWO_PI = 1 / TWO_PI;
+
+/**
+ * The kernel of `unrollQuaternions` on raw frame-major arrays (`src` may be `dst`). Exported for
+ * callers that hold plain arrays; it checks nothing but finiteness.
+ *
+ * @internal
+ */
+export function unrollQuaternionData(
+  src: FloatArray,
+  dst: FloatArray,
+  joints: number,
+  hemisphere: boolean,
+): void {
+  const n = src.length;
+  const stride = joints * 4;
+  const head = Math.min(stride, n);
+  // First frame: sign from w (or kept), and an explicit finiteness check since no dot covers it.
+  for (let i = 0; i < head; i += 4) {
+    const x = src[i];
+    const y = src[i + 1];
+    const z = src[i + 2];
+    const w = src[i + 3];
+    const s = hemisphere && w < 0 ? -1 : 1;
+    if (!Number.isFinite(x + y + z + w)) throwNonFinite(src, i, joints);
+    dst[i] = s * x;
+    dst[i + 1] = s * y;
+    dst[i + 2] = s * z;
+    dst[i + 3] = s * w;
+  }
+  // Every later quaternion against the already unrolled one a frame earlier, `stride` values back.
+  // The frame-major layout makes this a single forward pass; the previous frame sits in L1 cache.
+  for (let i = head; i < n; i += 4) {
+    const x = src[i];
+    const y = src[i + 1];
+    const z = src[i + 2];
+    const w = src[i + 3];
+    const p = i - stride;
+    const d = x * dst[p] + y * dst[p + 1] + z * dst[p + 2] + w * dst[p + 3];
+    // d - d is NaN for NaN or +-Infinity in d, which any non-finite component of either quaternion causes.
+    if (d - d !== 0) throwNonFinite(src, i, joints);
+    const s = d < 0 ? -1 : 1;
+    dst[i] = s * x;
+    dst[i + 1] = s * y;
+    dst[i + 2] = s * z;
+    dst[i + 3] = s * w;
+  }
+}
+
+function throwNonFinite(src: FloatArray, i: number, joints: number): never {
+  const item = i >> 2;
+  const frame = Math.floor(item / joints);
+  const joint = item % joints;
+  const x = src[i];
+  const y = src[i + 1];
+  const z = src[i + 2];
+  const w = src[i + 3];
+  if (Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z) && Number.isFinite(w)) {
+    throw new InvalidValueError(
+      `unrollQuaternions: quaternion (${x}, ${y}, ${z}, ${w}) at frame ${frame}, joint ${joint} is too large for a dot product`,
+      { frame, joint },
+    );
+  }
+  throw new InvalidValueError(
+    `unrollQuaternions: non-finite quaternion (${x}, ${y}, ${z}, ${w}) at frame ${frame}, joint ${joint}`,
+    { frame, joint },
+  );
+}
+
+/** @internal Validates a mode name. */
+export function checkMode(mode: unknown, where: string): asserts mode is EulerUnrollMode {
+  if (mode !== 'equivalent' && mode !== 'wrap') {
+    throw new OptionError(`${where}: mode must be 'equivalent' or 'wrap', got ${String(mode)}`);
+  }
+}
+
+/** @internal Per joint, 1 for a proper Euler sequence (first axis = last axis), 0 for Tait-Bryan. */
+export function properFlags(order: unknown, joints: number, where: string): Uint8Array {
+  const flags = new Uint8Array(joints);
+  if (Array.isArray(order)) {
+    if (order.length !== joints) {
+      throw new OptionError(`${where}: order lists ${order.length} sequences for ${joints} joints`);
+    }
+    for (let j = 0; j < joints; j++) flags[j] = properFlag(order[j], where);
+  } else {
+    const flag = properFlag(order, where);
+    flags.fill(flag);
+  }
+  return flags;
+}
+
+export function properFlag(order: unknown, where: string): number {
+  if (!isEulerOrder(order)) {
+    throw new OptionError(
+      `${where}: order must be an Euler sequence such as 'ZYX', 'xyz' or 'ZXZ', got ${String(order)}`,
+    );
+  }
+  return order[0] === order[2] ? 1 : 0;
+}
+
+/**
+ * The kernel of `unrollEuler` on raw frame-major arrays (`src` may be `dst`). The previous frame of
+ * the same joint sits `3 * joints` values back, so one forward pass serves every joint.
+ *
+ * @internal
+ */
+export function unrollEulerData(
+  src: FloatArray,
+  dst: FloatArray,
+  joints: number,
+  proper: Uint8Array,
+  equivalent: boolean,
+  initial: ArrayLike<number> | null,
+  where: string,
+): void {
+  const n = src.length;
+  const stride = joints * 3;
+  for (let i = 0; i < n; i += 3) {
+    const a = src[i];
+    const b = src[i + 1];
+    const c = src[i + 2];
+    if (!(Number.isFinite(a) && Number.isFinite(b) && Number.isFinite(c))) {
+      const item = i / 3;
+      const frame = Math.floor(item / joints);
+      const joint = item % joints;
+      throw new InvalidValueError(
+        `${where}: non-finite Euler angles (${a}, ${b}, ${c}) at frame ${frame}, joint ${joint}`,
+        {
+          frame,
+          joint,
+        },
+      );
+    }
+    let ref: ArrayLike<number>;
+    let r: number;
+    if (i < stride) {
+      if (initial === null) {
+        dst[i] = a;
+        dst[i + 1] = b;
+        dst[i + 2] = c;
+        continue;
+      }
+      ref = initial;
+      r = i;
+    } else {
+      ref = dst;
+      r = i - stride;
+    }
+    followTriple(dst, i, a, b, c, ref, r, proper[(i / 3) % joints] === 1, equivalent);
+  }
+}
+
+/**
+ * Writes at `dst[i..+3]` the triple of the rotation `(a, b, c)` closest to `ref[r..+3]`: the triple itself
+ * or (when `equivalent`) the other triple of the same rotation, each channel moved by whole turns.
+ * Ties keep the given branch.
+ */
+export function followTriple(
+  dst: FloatArray,
+  i: number,
+  a: number,
+  b: number,
+  c: number,
+  ref: ArrayLike<number>,
+  r: number,
+  proper: boolean,
+  equivalent: boolean,
+): void {
+  const pa = ref[r];
+  const pb = ref[r + 1];
+  const pc = ref[r + 2];
+  // Branch 1: the triple as given, each channel moved by whole turns to the previous value.
+  const a1 = a + TWO_PI * Math.round((pa - a) * INV_TWO_PI);
+  const b1 = b + TWO_PI * Math.round((pb - b) * INV_TWO_PI);
+  const c1 = c + TWO_PI * Math.round((pc - c) * INV_TWO_PI);
+  if (equivalent) {
+    // Branch 2: the other triple of the same rotation, wrapped the same way.
+    const a0 = a + Math.PI;
+    const b0 = proper ? -b : Math.PI - b;
+    const c0 = c + Math.PI;
+    const a2 = a0 + TWO_PI * Math.round((pa - a0) * INV_TWO_PI);
+    const b2 = b0 + TWO_PI * Math.round((pb - b0) * INV_TWO_PI);
+    const c2 = c0 + TWO_PI * Math.round((pc - c0) * INV_TWO_PI);
+    const d1 = (a1 - pa) ** 2 + (b1 - pb) ** 2 + (c1 - pc) ** 2;
+    const d2 = (a2 - pa) ** 2 + (b2 - pb) ** 2 + (c2 - pc) ** 2;
+    if (d2 < d1) {
+      dst[i] = a2;
+      dst[i + 1] = b2;
+      dst[i + 2] = c2;
+      return;
+    }
+  }
+  dst[i] = a1;
+  dst[i + 1] = b1;
+  dst[i + 2] = c1;
+}

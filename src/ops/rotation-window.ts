@@ -1,0 +1,509 @@
+/**
+ * The windowed weighted-sum engine shared by filtering, velocity filtering and resampling: place a kernel at
+ * an arbitrary (possibly fractional) centre on the frame axis, collect the integer frames under it with their
+ * weights (applying a boundary rule), then blend every joint's samples under those taps.
+ *
+ * Two steps, so that the tap weights are computed once per output sample and reused for all joints:
+ *
+ * ```ts
+ * const win = createTapWindow(kernel, series.frames, 'clamp');
+ * const scratch = createWindowScratch();
+ * for (let f = 0; f < outFrames; f++) {
+ *   placeTaps(win, centreOf(f));                       // frames + weights, checked
+ *   blendRotations(out, f * joints * 4, series.data, joints, win, 'log', scratch);
+ * }
+ * ```
+ *
+ * Neither call allocates. Conventions: quaternions `x, y, z, w`, frame-major series
+ * (`(frame * joints + joint) * 4`); the weight of source frame `i` for centre `t` is `kernel.evaluate(t - i)`
+ * (convolution order), and every blend divides by the sum of the weights, so kernels need not be normalised.
+ *
+ * Spaces (Holden, "Filtering, Convolutions, and Quaternions", 2025; Lee and Shin, "A general construction
+ * scheme for unit quaternion curves with simple high order derivatives", 1995, for the relative log form):
+ * - `'raw'`: each sample's sign is aligned to the reference (the tap nearest the centre), the weighted sum
+ *   is normalised. nlerp-like, fastest, correct on data that was never unrolled.
+ * - `'log'`: `r ⊗ exp(Σ wₖ log(r⁻¹ ⊗ qₖ) / Σ wₖ)` with `r` the reference and `log` taken on the `w ≥ 0`
+ *   representative. slerp-like.
+ * - `'eigen'`: the dominant eigenvector of `M = Σ wₖ qₖ qₖᵀ` (Markley et al. 2007), sign-free and robust; with
+ *   negative weights the eigenvector of the largest (algebraic) eigenvalue.
+ *
+ * Every output quaternion is unit length and lies in the reference sample's hemisphere (`dot ≥ 0`), so an
+ * unrolled input gives an unrolled output.
+ *
+ * @module
+ */
+
+import { InvalidValueError, OptionError } from '../errors.js';
+import { EIGEN4_SCRATCH_LENGTH, eigenAverageFlat } from '../numeric/eigen4.js';
+import type { FloatArray } from '../series/types.js';
+import { isKernel, type Kernel } from './kernels.js';
+
+/** Where a weighted sum of rotations is taken. */
+export type RotationSpace = 'raw' | 'log' | 'eigen';
+
+/**
+ * What taps outside `[0, frames - 1]` read: `'clamp'` the end frame, `'reflect'` the mirror image about the
+ * end frame without repeating it (`… c b | a b c d | c b …`, SciPy `mode='mirror'`), `'wrap'` the clip as a
+ * loop of period `frames` (`… c d | a b c d | a b …`, the last frame is followed by the first), and
+ * `'renormalize'` nothing: such taps are dropped and the remaining weights are divided by their own sum.
+ */
+export type Boundary = 'clamp' | 'reflect' | 'wrap' | 'renormalize';
+
+/** The valid {@link RotationSpace} names. */
+export const ROTATION_SPACES: readonly RotationSpace[] = Object.freeze(['raw', 'log', 'eigen']);
+/** The valid {@link Boundary} names. */
+export const BOUNDARIES: readonly Boundary[] = Object.freeze(['clamp', 'reflect', 'wrap', 'renormalize']);
+
+/**
+ * The taps of one output sample, owned by the caller and refilled by {@link placeTaps}. Read `count`,
+ * `tapFrames[0..count)`, `tapWeights[0..count)`, `weightSum` and `reference` after placing.
+ */
+export interface TapWindow {
+  readonly kernel: Kernel;
+  /** Length of the signal the taps index into. */
+  readonly frames: number;
+  readonly boundary: Boundary;
+  /** Source frame of each tap, after the boundary rule (consecutive duplicates are merged). */
+  readonly tapFrames: Int32Array;
+  /** Weight of each tap (`kernel.evaluate(centre - frame)`, zero weights skipped). */
+  readonly tapWeights: Float64Array;
+  /** Scratch for per-call flat offsets; do not rely on its contents. */
+  readonly tapOffsets: Int32Array;
+  /** Number of taps in use. */
+  count: number;
+  /** Sum of the tap weights (never near zero after a successful {@link placeTaps}). */
+  weightSum: number;
+  /** The source frame nearest the centre (after the boundary rule): hemisphere and log reference. */
+  reference: number;
+  /** The centre last placed, in frames. */
+  centre: number;
+  /** Kernel values at the integer offsets `-tableRadius..tableRadius`, used for integer centres. */
+  readonly table: Float64Array;
+  readonly tableRadius: number;
+}
+
+/** Relative size below which a tap-weight sum counts as zero (`|Σw| <= ZERO_SUM·Σ|w|`). */
+export const ZERO_SUM = 1e-12;
+
+function checkBoundary(boundary: unknown, where: string): asserts boundary is Boundary {
+  if (!BOUNDARIES.includes(boundary as Boundary)) {
+    throw new OptionError(
+      `${where}: boundary must be one of ${BOUNDARIES.join(', ')}, got ${String(boundary)}`,
+    );
+  }
+}
+
+/** Throws an {@link OptionError} unless `space` is a {@link RotationSpace}. */
+export function checkRotationSpace(space: unknown, where: string): asserts space is RotationSpace {
+  if (!ROTATION_SPACES.includes(space as RotationSpace)) {
+    throw new OptionError(
+      `${where}: space must be one of ${ROTATION_SPACES.join(', ')}, got ${String(space)}`,
+    );
+  }
+}
+
+/**
+ * Allocates the tap buffers for `kernel` on a signal of `frames` frames with a boundary rule. Reuse it for
+ * every output sample of that signal.
+ *
+ * @throws {OptionError} on a non-kernel or an unknown boundary; {@link ShapeError}-free: any `frames >= 0`.
+ * @example
+ * const win = createTapWindow(kernels.gaussian(2), 100, 'clamp');
+ */
+export function createTapWindow(kernel: Kernel, frames: number, boundary: Boundary = 'clamp'): TapWindow {
+  if (!isKernel(kernel))
+    throw new OptionError('createTapWindow: kernel must be a Kernel { name, radius, evaluate }');
+  checkBoundary(boundary, 'createTapWindow');
+  if (!Number.isInteger(frames) || frames < 0) {
+    throw new OptionError(`createTapWindow: frames must be a non-negative integer, got ${frames}`);
+  }
+  const capacity = 2 * Math.ceil(kernel.radius) + 2;
+  const tableRadius = Math.floor(kernel.radius);
+  const table = new Float64Array(2 * tableRadius + 1);
+  for (let k = -tableRadius; k <= tableRadius; k++) {
+    const v = kernel.evaluate(k);
+    if (!Number.isFinite(v))
+      throw new OptionError(`createTapWindow: kernel ${kernel.name} is not finite at ${k}`);
+    table[k + tableRadius] = v;
+  }
+  return {
+    kernel,
+    frames,
+    boundary,
+    tapFrames: new Int32Array(capacity),
+    tapWeights: new Float64Array(capacity),
+    tapOffsets: new Int32Array(capacity),
+    count: 0,
+    weightSum: 0,
+    reference: 0,
+    centre: 0,
+    table,
+    tableRadius,
+  };
+}
+
+/** Maps a frame index through the boundary rule; -1 when the tap is dropped ('renormalize'). */
+function mapFrame(i: number, frames: number, boundary: Boundary): number {
+  if (i >= 0 && i < frames) return i;
+  switch (boundary) {
+    case 'clamp':
+      return i < 0 ? 0 : frames - 1;
+    case 'wrap': {
+      const m = i % frames;
+      return m < 0 ? m + frames : m;
+    }
+    case 'reflect': {
+      if (frames === 1) return 0;
+      const period = 2 * (frames - 1);
+      let m = i % period;
+      if (m < 0) m += period;
+      return m >= frames ? period - m : m;
+    }
+    default:
+      return -1;
+  }
+}
+
+/**
+ * Places the kernel at `centre` (in frames, any real number) and fills the window's taps: every integer frame
+ * `i` with `|centre - i| <= radius` and a non-zero weight `kernel.evaluate(centre - i)`, mapped through the
+ * boundary rule. Integer centres use a table computed once. No allocation.
+ *
+ * @throws {InvalidValueError} when the signal has no frames, when no tap survives (`'renormalize'` far outside
+ *   the clip) or when the weights sum to zero (`|Σw| <= 1e-12·Σ|w|`, e.g. a zero-mean kernel at a clip end
+ *   under `'renormalize'`); `location.frame` is the reference frame. Callers that want a fallback catch it.
+ * @example
+ * placeTaps(win, 41.25); // win.count, win.tapFrames, win.tapWeights, win.weightSum, win.reference
+ */
+export function placeTaps(win: TapWindow, centre: number): TapWindow {
+  const frames = win.frames;
+  const boundary = win.boundary;
+  if (frames === 0) throw new InvalidValueError('placeTaps: the signal has no frames');
+  if (!Number.isFinite(centre))
+    throw new InvalidValueError(`placeTaps: centre must be finite, got ${centre}`);
+  const kernel = win.kernel;
+  const radius = kernel.radius;
+  const tapFrames = win.tapFrames;
+  const tapWeights = win.tapWeights;
+  const lo = Math.ceil(centre - radius);
+  const hi = Math.floor(centre + radius);
+  const integral = Number.isInteger(centre);
+  const table = win.table;
+  const tr = win.tableRadius;
+  let count = 0;
+  let sum = 0;
+  let absSum = 0;
+  let last = -2;
+  for (let i = lo; i <= hi; i++) {
+    const w = integral ? table[centre - i + tr] : kernel.evaluate(centre - i);
+    if (w === 0) continue;
+    const f = mapFrame(i, frames, boundary);
+    if (f < 0) continue;
+    if (f === last) {
+      tapWeights[count - 1] += w;
+    } else {
+      tapFrames[count] = f;
+      tapWeights[count] = w;
+      count++;
+      last = f;
+    }
+    sum += w;
+    absSum += Math.abs(w);
+  }
+  let ref = mapFrame(Math.round(centre), frames, boundary);
+  if (ref < 0) ref = centre < 0 ? 0 : frames - 1;
+  win.count = count;
+  win.weightSum = sum;
+  win.reference = ref;
+  win.centre = centre;
+  if (count === 0 || !(Math.abs(sum) > ZERO_SUM * absSum)) {
+    throw new InvalidValueError(
+      `kernel ${kernel.name}: the tap weights at centre ${centre} sum to zero (boundary '${boundary}', ${frames} frames)`,
+      { frame: ref },
+    );
+  }
+  return win;
+}
+
+/** Scratch for {@link blendRotations} (eigen space); one per thread of work. */
+export interface WindowScratch {
+  /** Eigen-solver scratch (`EIGEN4_SCRATCH_LENGTH`). */
+  readonly eigen: Float64Array;
+  /** Small vector scratch. */
+  readonly v: Float64Array;
+}
+
+/** Allocates the scratch used by {@link blendRotations}. */
+export function createWindowScratch(): WindowScratch {
+  return { eigen: new Float64Array(EIGEN4_SCRATCH_LENGTH), v: new Float64Array(8) };
+}
+
+function fail(data: FloatArray, win: TapWindow, stride: number, joint: number, what: string): never {
+  for (let t = 0; t < win.count; t++) {
+    const o = win.tapFrames[t] * stride + joint * 4;
+    for (let c = 0; c < 4; c++) {
+      if (!Number.isFinite(data[o + c])) {
+        throw new InvalidValueError(
+          `${what}: non-finite input at frame ${win.tapFrames[t]}, joint ${joint} (${data[o + c]})`,
+          { frame: win.tapFrames[t], joint },
+        );
+      }
+    }
+  }
+  throw new InvalidValueError(
+    `${what}: the weighted sum of rotations vanished at centre ${win.centre} (frame ${win.reference}), joint ${joint}; ` +
+      'the samples under a kernel with negative lobes cancel',
+    { frame: win.reference, joint },
+  );
+}
+
+function blendRaw(
+  out: FloatArray,
+  outOffset: number,
+  data: FloatArray,
+  joints: number,
+  win: TapWindow,
+): void {
+  const stride = joints * 4;
+  const count = win.count;
+  const offs = win.tapOffsets;
+  const ws = win.tapWeights;
+  for (let t = 0; t < count; t++) offs[t] = win.tapFrames[t] * stride;
+  const refBase = win.reference * stride;
+  for (let j = 0, b = 0; j < joints; j++, b += 4) {
+    const r = refBase + b;
+    const rx = data[r];
+    const ry = data[r + 1];
+    const rz = data[r + 2];
+    const rw = data[r + 3];
+    let ax = 0;
+    let ay = 0;
+    let az = 0;
+    let aw = 0;
+    for (let t = 0; t < count; t++) {
+      const o = offs[t] + b;
+      const qx = data[o];
+      const qy = data[o + 1];
+      const qz = data[o + 2];
+      const qw = data[o + 3];
+      const w = rx * qx + ry * qy + rz * qz + rw * qw < 0 ? -ws[t] : ws[t];
+      ax += w * qx;
+      ay += w * qy;
+      az += w * qz;
+      aw += w * qw;
+    }
+    const n2 = ax * ax + ay * ay + az * az + aw * aw;
+    if (!(n2 > 1e-300 && n2 < Number.POSITIVE_INFINITY)) fail(data, win, stride, j, "blendRotations('raw')");
+    let s = 1 / Math.sqrt(n2);
+    if (rx * ax + ry * ay + rz * az + rw * aw < 0) s = -s;
+    const d = outOffset + b;
+    out[d] = ax * s;
+    out[d + 1] = ay * s;
+    out[d + 2] = az * s;
+    out[d + 3] = aw * s;
+  }
+}
+
+function blendLog(
+  out: FloatArray,
+  outOffset: number,
+  data: FloatArray,
+  joints: number,
+  win: TapWindow,
+): void {
+  const stride = joints * 4;
+  const count = win.count;
+  const offs = win.tapOffsets;
+  const ws = win.tapWeights;
+  const ref = win.reference;
+  for (let t = 0; t < count; t++) offs[t] = win.tapFrames[t] === ref ? -1 : win.tapFrames[t] * stride;
+  const invW = 1 / win.weightSum;
+  const refBase = ref * stride;
+  for (let j = 0, b = 0; j < joints; j++, b += 4) {
+    const r = refBase + b;
+    const rx = data[r];
+    const ry = data[r + 1];
+    const rz = data[r + 2];
+    const rw = data[r + 3];
+    let vx = 0;
+    let vy = 0;
+    let vz = 0;
+    for (let t = 0; t < count; t++) {
+      const off = offs[t];
+      if (off < 0) continue; // the reference itself: log(identity) = 0
+      const o = off + b;
+      const qx = data[o];
+      const qy = data[o + 1];
+      const qz = data[o + 2];
+      const qw = data[o + 3];
+      // p = conj(r) ⊗ q
+      let px = rw * qx - rx * qw - ry * qz + rz * qy;
+      let py = rw * qy + rx * qz - ry * qw - rz * qx;
+      let pz = rw * qz - rx * qy + ry * qx - rz * qw;
+      let pw = rw * qw + rx * qx + ry * qy + rz * qz;
+      if (pw < 0) {
+        px = -px;
+        py = -py;
+        pz = -pz;
+        pw = -pw;
+      }
+      const s2 = px * px + py * py + pz * pz;
+      // log(p) = p.xyz · atan2(s, pw) / s (scale-free). For t = s/pw <= 0.2 (half-angles below 11°, the
+      // common case inside a window) atan(t)/t is its Taylor series in u = t², 11 terms, error < 2e-17.
+      let f: number;
+      if (s2 <= 0.04 * pw * pw) {
+        const ip = 1 / pw;
+        const u = s2 * ip * ip;
+        f =
+          ws[t] *
+          ip *
+          (1 +
+            u *
+              (-1 / 3 +
+                u *
+                  (1 / 5 +
+                    u *
+                      (-1 / 7 +
+                        u *
+                          (1 / 9 +
+                            u *
+                              (-1 / 11 +
+                                u *
+                                  (1 / 13 +
+                                    u * (-1 / 15 + u * (1 / 17 + u * (-1 / 19 + u * (1 / 21)))))))))));
+      } else {
+        const s = Math.sqrt(s2);
+        f = (ws[t] * Math.atan2(s, pw)) / s;
+      }
+      vx += f * px;
+      vy += f * py;
+      vz += f * pz;
+    }
+    vx *= invW;
+    vy *= invW;
+    vz *= invW;
+    const th2 = vx * vx + vy * vy + vz * vz;
+    let sc: number;
+    let ew: number;
+    if (th2 < 1e-16) {
+      sc = 1 - th2 / 6;
+      ew = 1 - th2 / 2;
+    } else {
+      const th = Math.sqrt(th2);
+      sc = Math.sin(th) / th;
+      ew = Math.cos(th);
+    }
+    const ex = sc * vx;
+    const ey = sc * vy;
+    const ez = sc * vz;
+    // out = r ⊗ e
+    const ox = rw * ex + rx * ew + ry * ez - rz * ey;
+    const oy = rw * ey - rx * ez + ry * ew + rz * ex;
+    const oz = rw * ez + rx * ey - ry * ex + rz * ew;
+    const ow = rw * ew - rx * ex - ry * ey - rz * ez;
+    const n2 = ox * ox + oy * oy + oz * oz + ow * ow;
+    if (!(n2 > 1e-300 && n2 < Number.POSITIVE_INFINITY)) fail(data, win, stride, j, "blendRotations('log')");
+    let sn = 1 / Math.sqrt(n2);
+    if (rx * ox + ry * oy + rz * oz + rw * ow < 0) sn = -sn;
+    const d = outOffset + b;
+    out[d] = ox * sn;
+    out[d + 1] = oy * sn;
+    out[d + 2] = oz * sn;
+    out[d + 3] = ow * sn;
+  }
+}
+
+/**
+ * Blends every joint's samples under the placed taps and writes `joints` unit quaternions at
+ * `out[outOffset + 4·joint]`. `data` is a frame-major quaternion buffer of `win.frames` frames x `joints`.
+ * `out` must not overlap the frames the taps read. No allocation.
+ *
+ * @throws {InvalidValueError} naming frame and joint when a sample under the taps is non-finite or the
+ *   weighted sum vanishes (negative lobes cancelling); {@link OptionError} on an unknown space.
+ * @example
+ * placeTaps(win, 10.5);
+ * blendRotations(out, 0, series.data, series.joints, win, 'raw', scratch);
+ */
+export function blendRotations(
+  out: FloatArray,
+  outOffset: number,
+  data: FloatArray,
+  joints: number,
+  win: TapWindow,
+  space: RotationSpace,
+  scratch: WindowScratch,
+): void {
+  if (space === 'raw') blendRaw(out, outOffset, data, joints, win);
+  else if (space === 'log') blendLog(out, outOffset, data, joints, win);
+  else if (space === 'eigen') blendEigen(out, outOffset, data, joints, win, scratch);
+  else checkRotationSpace(space, 'blendRotations');
+}
+
+/**
+ * Blends `channels` interleaved values per frame (a `Vec3Series` has `joints·3`, a scalar channel 1) under the
+ * placed taps: `out[outOffset + c] = Σ wₖ·data[frameₖ·channels + c] / Σ wₖ`. No allocation; `out` must not
+ * overlap the frames the taps read.
+ *
+ * @example
+ * placeTaps(win, 3);
+ * blendChannels(out, 3 * 6, positions.data, 6, win);
+ */
+export function blendChannels(
+  out: FloatArray,
+  outOffset: number,
+  data: FloatArray,
+  channels: number,
+  win: TapWindow,
+): void {
+  const count = win.count;
+  const invW = 1 / win.weightSum;
+  const frames = win.tapFrames;
+  const ws = win.tapWeights;
+  let o = frames[0] * channels;
+  let w = ws[0] * invW;
+  for (let c = 0; c < channels; c++) out[outOffset + c] = w * data[o + c];
+  for (let t = 1; t < count; t++) {
+    o = frames[t] * channels;
+    w = ws[t] * invW;
+    for (let c = 0; c < channels; c++) out[outOffset + c] += w * data[o + c];
+  }
+}
+
+function blendEigen(
+  out: FloatArray,
+  outOffset: number,
+  data: FloatArray,
+  joints: number,
+  win: TapWindow,
+  scratch: WindowScratch,
+): void {
+  const stride = joints * 4;
+  const count = win.count;
+  const offs = win.tapOffsets;
+  const frames = win.tapFrames;
+  const ws = win.tapWeights;
+  const v = scratch.v;
+  const es = scratch.eigen;
+  const refBase = win.reference * stride;
+  for (let j = 0, b = 0; j < joints; j++, b += 4) {
+    for (let t = 0; t < count; t++) offs[t] = frames[t] * stride + b;
+    const r = refBase + b;
+    try {
+      // the reference sample starts the certified power iteration (Davis–Kahan stop, Jacobi fallback)
+      eigenAverageFlat(v, 0, data, offs, ws, count, es, undefined, data, r);
+    } catch (e) {
+      if (e instanceof InvalidValueError) fail(data, win, stride, j, "blendRotations('eigen')");
+      throw e;
+    }
+    const x = v[0];
+    const y = v[1];
+    const z = v[2];
+    const w = v[3];
+    const s = data[r] * x + data[r + 1] * y + data[r + 2] * z + data[r + 3] * w < 0 ? -1 : 1;
+    const d = outOffset + b;
+    out[d] = s * x;
+    out[d + 1] = s * y;
+    out[d + 2] = s * z;
+    out[d + 3] = s * w;
+  }
+}

@@ -1,0 +1,173 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { InvalidValueError, OptionError } from '../../src/errors.js';
+import * as kernels from '../../src/ops/kernels.js';
+import {
+  blendChannels,
+  blendRotations,
+  createTapWindow,
+  createWindowScratch,
+  placeTaps,
+  type RotationSpace,
+} from '../../src/ops/rotation-window.js';
+import * as quat from '../../src/quat/index.js';
+import { quatDistance, unitQuat } from '../support/arbitraries.js';
+import { TOL } from '../support/tolerances.js';
+
+function taps(win: ReturnType<typeof createTapWindow>): [number, number][] {
+  const r: [number, number][] = [];
+  for (let t = 0; t < win.count; t++) r.push([win.tapFrames[t], win.tapWeights[t]]);
+  return r;
+}
+
+describe('placeTaps(win, centre)', () => {
+  const k = kernels.sampled([1, 2, 3, 4, 5]); // weight at offset d is 3 + d (convolution order: k(centre - i))
+  it('placeTaps(win, 2) inside the clip uses kernel.evaluate(centre - i)', () => {
+    const win = placeTaps(createTapWindow(k, 10, 'clamp'), 2);
+    expect(taps(win)).toEqual([
+      [0, 5],
+      [1, 4],
+      [2, 3],
+      [3, 2],
+      [4, 1],
+    ]);
+    expect(win.weightSum).toBe(15);
+    expect(win.reference).toBe(2);
+  });
+  it("placeTaps(win, 0) with 'clamp' merges the taps that read frame 0", () => {
+    expect(taps(placeTaps(createTapWindow(k, 10, 'clamp'), 0))).toEqual([
+      [0, 5 + 4 + 3],
+      [1, 2],
+      [2, 1],
+    ]);
+  });
+  it("placeTaps(win, 0) with 'reflect' mirrors about frame 0 (SciPy mirror)", () => {
+    expect(taps(placeTaps(createTapWindow(k, 10, 'reflect'), 0))).toEqual([
+      [2, 5],
+      [1, 4],
+      [0, 3],
+      [1, 2],
+      [2, 1],
+    ]);
+    // last frame: … 8 9 | 8 7
+    expect(taps(placeTaps(createTapWindow(k, 10, 'reflect'), 9)).map((t) => t[0])).toEqual([7, 8, 9, 8, 7]);
+  });
+  it("placeTaps(win, 0) with 'wrap' reads the end of the loop", () => {
+    expect(taps(placeTaps(createTapWindow(k, 10, 'wrap'), 0)).map((t) => t[0])).toEqual([8, 9, 0, 1, 2]);
+  });
+  it("placeTaps(win, 0) with 'renormalize' drops the taps before the clip", () => {
+    const win = placeTaps(createTapWindow(k, 10, 'renormalize'), 0);
+    expect(taps(win)).toEqual([
+      [0, 3],
+      [1, 2],
+      [2, 1],
+    ]);
+    expect(win.weightSum).toBe(6);
+  });
+  it('placeTaps(win, 2.25) with tent gives the linear-interpolation weights', () => {
+    const win = placeTaps(createTapWindow(kernels.tent, 5, 'clamp'), 2.25);
+    expect(taps(win)).toEqual([
+      [2, 0.75],
+      [3, 0.25],
+    ]);
+    expect(win.reference).toBe(2);
+  });
+  it('placeTaps(win, t) on a window longer than the clip stays inside the clip', () => {
+    for (const b of ['clamp', 'reflect', 'wrap'] as const) {
+      const win = placeTaps(createTapWindow(kernels.gaussian(4), 3, b), 1);
+      for (const [f] of taps(win)) expect(f >= 0 && f < 3).toBe(true);
+    }
+    const one = placeTaps(createTapWindow(kernels.gaussian(2), 1, 'reflect'), 0);
+    expect(taps(one).every(([f]) => f === 0)).toBe(true);
+  });
+  it('placeTaps(win, c) throws a typed error when the taps sum to zero', () => {
+    // zero-mean kernel [-1, 0, 1] at frame 0 with renormalize: only weights 0 and -1 ... sum -1; use [1,-1] pair
+    const zeroMean = kernels.sampled([-1, 2, -1]);
+    const win = createTapWindow(zeroMean, 10, 'clamp');
+    expect(() => placeTaps(win, 0)).toThrow(InvalidValueError);
+    try {
+      placeTaps(win, 4);
+    } catch (e) {
+      expect((e as InvalidValueError).location.frame).toBe(4);
+    }
+    expect(() => placeTaps(createTapWindow(kernels.tent, 4, 'renormalize'), -3)).toThrow(InvalidValueError);
+    expect(() => placeTaps(createTapWindow(kernels.tent, 0, 'clamp'), 0)).toThrow(InvalidValueError);
+  });
+  it('createTapWindow(kernel, frames, boundary) rejects an unknown boundary and a non-kernel', () => {
+    expect(() => createTapWindow(kernels.tent, 4, 'mirror' as never)).toThrow(OptionError);
+    expect(() => createTapWindow({} as never, 4, 'clamp')).toThrow(OptionError);
+  });
+});
+
+describe('blendRotations(out, o, data, joints, win, space, scratch)', () => {
+  const scratch = createWindowScratch();
+  it("blendRotations with tent at fractional centres is nlerp in 'raw' and slerp in 'log'", () => {
+    fc.assert(
+      fc.property(unitQuat, unitQuat, fc.double({ min: 0, max: 1, noNaN: true }), (a, b, t) => {
+        if (Math.abs(quat.dot(a, b)) < 0.05) return; // near 180° the short arc is ill-defined
+        const data = new Float64Array([...a, ...b]);
+        const win = placeTaps(createTapWindow(kernels.tent, 2, 'clamp'), t);
+        const out = new Float64Array(4);
+        blendRotations(out, 0, data, 1, win, 'raw', scratch);
+        const ref = win.reference === 0 ? a : b;
+        const expected = quat.nlerp(new Float64Array(4), a, b, t);
+        expect(quatDistance(out, expected)).toBeLessThan(TOL.f64);
+        expect(quat.dot(out, ref)).toBeGreaterThanOrEqual(0);
+        blendRotations(out, 0, data, 1, win, 'log', scratch);
+        const s = quat.slerp(new Float64Array(4), a, b, t);
+        expect(quatDistance(out, s)).toBeLessThan(1e-10);
+        expect(quat.dot(out, ref)).toBeGreaterThanOrEqual(0);
+      }),
+    );
+  });
+  it("blendRotations in 'eigen' with two taps gives the chordal midpoint family (symmetric weights → slerp(a, b, ½))", () => {
+    fc.assert(
+      fc.property(unitQuat, unitQuat, (a, b) => {
+        if (Math.abs(quat.dot(a, b)) < 0.05) return;
+        const data = new Float64Array([...a, ...b]);
+        const win = placeTaps(createTapWindow(kernels.tent, 2, 'clamp'), 0.5);
+        const out = new Float64Array(4);
+        blendRotations(out, 0, data, 1, win, 'eigen', scratch);
+        expect(quatDistance(out, quat.slerp(new Float64Array(4), a, b, 0.5))).toBeLessThan(1e-9);
+      }),
+    );
+  });
+  it('blendRotations reports a non-finite sample with its frame and joint', () => {
+    const data = new Float64Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, Number.NaN, 0, 0, 0, 1]); // 2 frames x 2 joints
+    const win = placeTaps(createTapWindow(kernels.tent, 2, 'clamp'), 0.5);
+    for (const space of ['raw', 'log', 'eigen'] as RotationSpace[]) {
+      try {
+        blendRotations(new Float64Array(8), 0, data, 2, win, space, scratch);
+        expect.unreachable();
+      } catch (e) {
+        expect(e).toBeInstanceOf(InvalidValueError);
+        expect((e as InvalidValueError).location).toEqual({ frame: 1, joint: 0 });
+      }
+    }
+  });
+  it('blendRotations rejects an unknown space with OptionError', () => {
+    const win = placeTaps(createTapWindow(kernels.tent, 1, 'clamp'), 0);
+    expect(() =>
+      blendRotations(
+        new Float64Array(4),
+        0,
+        new Float64Array([0, 0, 0, 1]),
+        1,
+        win,
+        'nlerp' as never,
+        scratch,
+      ),
+    ).toThrow(OptionError);
+  });
+});
+
+describe('blendChannels(out, o, data, channels, win)', () => {
+  it('blendChannels divides by the weight sum (a constant is preserved exactly)', () => {
+    const data = new Float64Array([2, -1, 2, -1, 2, -1, 2, -1]);
+    const win = placeTaps(createTapWindow(kernels.gaussian(1.3), 4, 'renormalize'), 1.7);
+    const out = new Float64Array(2);
+    blendChannels(out, 0, data, 2, win);
+    expect(out[0]).toBeCloseTo(2, 14);
+    expect(out[1]).toBeCloseTo(-1, 14);
+  });
+});

@@ -17,3 +17,8 @@ export * from './ops/unroll-clip.js';
 export * from './ops/rotation-series.js';
 export * from './ops/find-discontinuities.js';
 export * from './ops/forward-kinematics.js';
+export * as kernels from './ops/kernels.js';
+export type { Kernel } from './ops/kernels.js';
+export * from './ops/rotation-window.js';
+export * from './ops/filter-rotations.js';
+export * from './ops/filter-vectors.js';

@@ -75,6 +75,27 @@ export function formatInfo(
     `${a.positions.guess === a.positions.readAs || a.positions.guess === 'either' || a.positions.guess === 'none' ? '' : 'WARNING: '}read as '${a.positions.readAs}'; data suggests '${a.positions.guess}': ${a.positions.reason}`,
   );
   for (const w of warnings) row('warning', `${w.message}${w.line ? ` (line ${w.line})` : ''}`);
+  const d = a.discontinuities;
+  const flipJoints = a.perJoint.filter((j) => j.signFlips > 0);
+  const jumpJoints = a.perJoint.filter((j) => j.jumps > 0);
+  row(
+    'flips',
+    d.signFlips
+      ? `${d.signFlips} quaternion sign flips (Euler wraps in the file) in ${plural(flipJoints.length, 'joint')}: ${top3(flipJoints, (j) => `${j.name} ${j.signFlips}`)}`
+      : 'none',
+  );
+  row(
+    'jumps',
+    d.jumps
+      ? `${d.jumps} steps above ${Math.round(d.jumpThreshold * DEG)} deg/frame in ${plural(jumpJoints.length, 'joint')}; worst: ${[
+          ...jumpJoints.flatMap((j) => j.worst.filter((w) => w.kind === 'jump').map((w) => ({ j, w }))),
+        ]
+          .sort((x, y) => y.w.angle - x.w.angle)
+          .slice(0, 3)
+          .map(({ j, w }) => `${j.name} ${Math.round(w.angle * DEG)} deg @${w.frame}`)
+          .join(', ')}`
+      : 'none',
+  );
   const moving = a.perJoint.filter((j) => j.peakSpeed > 0);
   const top = [...moving].sort((x, y) => y.peakSpeed - x.peakSpeed).slice(0, 5);
   row(
@@ -90,13 +111,21 @@ export function formatInfo(
   );
   for (const j of a.perJoint) {
     lines.push(
-      `    ${j.name.padEnd(w)}  ${j.order.padEnd(5)}  ${String(j.channels.length).padStart(4)}  ${String(Math.round(j.peakSpeed * DEG)).padStart(10)}  ${String(j.peakFrame).padStart(6)}`,
+      `    ${j.name.padEnd(w)}  ${j.order.padEnd(5)}  ${String(j.channels.length).padStart(4)}  ${String(Math.round(j.peakSpeed * DEG)).padStart(10)}  ${String(j.peakFrame).padStart(6)}  ${String(j.signFlips).padStart(5)}  ${String(j.jumps).padStart(5)}`,
     );
   }
   lines.push('');
   return `${lines.join('\n')}\n`;
 }
 
+function top3<T>(items: T[], label: (t: T) => string): string {
+  return items.slice(0, 3).map(label).join(', ') + (items.length > 3 ? ', ...' : '');
+}
+
 function round(x: number, digits: number): number {
   return Number(x.toFixed(digits));
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

@@ -1,9 +1,10 @@
 import { VERSION } from '../version.js';
 import { type CliIo, type Command, formatHelp, parseCommandLine, UsageError } from './command.js';
 import { info } from './info.js';
+import { unroll } from './unroll.js';
 
 /** Every registered command, in the order `rotsig --help` lists them. */
-export const COMMANDS: readonly Command[] = [info];
+export const COMMANDS: readonly Command[] = [info, unroll];
 
 function mainHelp(): string {
   const w = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;

@@ -60,7 +60,7 @@ export function runFileTask(task: FileTask): TaskResult {
     result.frames = clip.frames;
     result.joints = clip.skeleton.names.length;
     const processed = runSteps(clip, task.steps);
-    const out = emitClip(processed, task.emit, { source: clip, input: task.input });
+    const out = emitClip(processed, task.emit);
     if (out.data !== undefined) result.data = out.data;
     if (out.content !== undefined) {
       if (task.output === '-' || task.output === null) result.stdout = contentToStdout(out.content);

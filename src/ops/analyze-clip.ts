@@ -8,6 +8,7 @@
 import { OptionError } from '../errors.js';
 import { angle } from '../quat/core.js';
 import type { Clip } from '../series/clip.js';
+import { type Discontinuity, findDiscontinuities } from './find-discontinuities.js';
 
 /** Options of {@link analyzeClip}. */
 export interface AnalyzeClipOptions {
@@ -15,10 +16,16 @@ export interface AnalyzeClipOptions {
   share?: number;
   /** How many worst discontinuities to list per joint. Default 3. */
   worst?: number;
+  /** Plausible maximum angular speed (rad/s) above which a frame step is a jump; see `findDiscontinuities`. Default 25. */
+  maxAngularSpeed?: number;
 }
 
 /** Defaults of {@link AnalyzeClipOptions}. */
-export const ANALYZE_CLIP_DEFAULTS: Required<AnalyzeClipOptions> = { share: 0.99, worst: 3 };
+export const ANALYZE_CLIP_DEFAULTS: Required<AnalyzeClipOptions> = {
+  share: 0.99,
+  worst: 3,
+  maxAngularSpeed: 25,
+};
 
 /** A frame rate as written and the simple rational it most likely stands for. */
 export interface RateGuess {
@@ -189,6 +196,12 @@ export interface JointAnalysis {
   /** Largest angular speed between consecutive frames, rad/s, and the frame where it starts. */
   peakSpeed: number;
   peakFrame: number;
+  /** Quaternion sign flips between consecutive frames (in a BVH file: an Euler channel wrapping ±180°). */
+  signFlips: number;
+  /** Steps faster than the plausible maximum angular speed (glitches, cuts, T-pose frames). */
+  jumps: number;
+  /** The largest discontinuities of this joint (jumps first, then by angle), at most `worst`. */
+  worst: Discontinuity[];
 }
 
 /** What {@link analyzeClip} returns. */
@@ -201,6 +214,8 @@ export interface ClipAnalysis {
   channels: number;
   rate: RateGuess;
   positions: PositionGuess;
+  /** Totals over all joints and the step angle (radians) above which a step counts as a jump. */
+  discontinuities: { signFlips: number; jumps: number; jumpThreshold: number };
   perJoint: JointAnalysis[];
 }
 
@@ -219,10 +234,23 @@ export function analyzeClip(clip: Clip, options: AnalyzeClipOptions = {}): ClipA
   const { skeleton } = clip;
   const J = skeleton.names.length;
   const peaks = peakAngularSpeeds(clip);
+  const jumpThreshold = Math.min(Math.PI, o.maxAngularSpeed / clip.rate);
+  const found = findDiscontinuities(clip.rotations, { rate: clip.rate, maxAngularSpeed: o.maxAngularSpeed });
+  const byJoint: Discontinuity[][] = Array.from({ length: J }, () => []);
+  for (const d of found) byJoint[d.joint].push(d);
+  let signFlips = 0;
+  let jumps = 0;
   const perJoint: JointAnalysis[] = [];
   let channels = 0;
   for (let j = 0; j < J; j++) {
     channels += skeleton.channels[j].length;
+    const list = byJoint[j];
+    const flips = list.filter((d) => d.kind === 'sign-flip').length;
+    signFlips += flips;
+    jumps += list.length - flips;
+    const worst = [...list]
+      .sort((a, b) => (a.kind === 'jump' ? 0 : 1) - (b.kind === 'jump' ? 0 : 1) || b.angle - a.angle)
+      .slice(0, o.worst);
     perJoint.push({
       name: skeleton.names[j],
       parent: skeleton.parents[j],
@@ -230,6 +258,9 @@ export function analyzeClip(clip: Clip, options: AnalyzeClipOptions = {}): ClipA
       order: clip.orders[j],
       peakSpeed: peaks.speed[j],
       peakFrame: peaks.frame[j],
+      signFlips: flips,
+      jumps: list.length - flips,
+      worst,
     });
   }
   return {
@@ -239,6 +270,7 @@ export function analyzeClip(clip: Clip, options: AnalyzeClipOptions = {}): ClipA
     channels,
     rate: guessRate(clip.frameTime, clip.frameTimeText),
     positions: guessPositionSemantics(clip),
+    discontinuities: { signFlips, jumps, jumpThreshold },
     perJoint,
   };
 }

@@ -5,10 +5,10 @@
  * @module
  */
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
+import { unrollEulerTriple } from '../../ops/unroll-euler.js';
 import { type EulerOrder, toEulerFlat } from '../../quat/euler.js';
 import type { Clip, PositionMode } from '../../series/clip.js';
 import { assertQuatSeries, assertVec3Series } from '../../series/create.js';
-import { wrapEulerTowardPrevious } from './euler-continuity.js';
 import { channelEulerOrder } from './parse.js';
 
 /** Options of {@link writeBvh}. */
@@ -107,9 +107,9 @@ function checkClip(clip: Clip): void {
  * order, End Sites with their labels), and writes the frame time from `clip.frameTimeText` while it still
  * reads back to `clip.frameTime`. Rotation channels are the Euler angles (degrees) of each local
  * quaternion in the order the joint's rotation channels spell (`clip.orders` for a parsed clip), made
- * continuous from frame to frame by {@link wrapEulerTowardPrevious}, so curves have no ±180° jumps and
- * spins keep counting. Position channels are the local translation (`'replace'`) or translation − OFFSET
- * (`'add'`), in the file's units. Motion values are printed with `precision` decimals.
+ * continuous from frame to frame by the equivalent-triple Euler filter ({@link unrollEulerTriple}), so
+ * curves have no ±180° wraps or gimbal branch switches and spins keep counting. Position channels are
+ * the local translation (`'replace'`) or translation − OFFSET (`'add'`), in the file's units. Motion values are printed with `precision` decimals.
  *
  * Round trip: `parseBvh(writeBvh(clip))` gives back every rotation within 1.5·10^-precision degrees
  * (three rounded angles) and every translation within 0.5·10^-precision.
@@ -230,7 +230,7 @@ function writeMotion(clip: Clip, positionMode: PositionMode, precision: number, 
         });
       }
       toEulerFlat(euler, j * 3, rot, q, orders[j]);
-      if (f > 0) wrapEulerTowardPrevious(euler, j * 3, previous, j * 3);
+      if (f > 0) unrollEulerTriple(euler, j * 3, previous, j * 3, orders[j]);
       previous[j * 3] = euler[j * 3];
       previous[j * 3 + 1] = euler[j * 3 + 1];
       previous[j * 3 + 2] = euler[j * 3 + 2];

@@ -109,7 +109,8 @@ function checkClip(clip: Clip): void {
  * quaternion in the order the joint's rotation channels spell (`clip.orders` for a parsed clip), made
  * continuous from frame to frame by the equivalent-triple Euler filter ({@link unrollEulerTriple}), so
  * curves have no ±180° wraps or gimbal branch switches and spins keep counting. Position channels are
- * the local translation (`'replace'`) or translation − OFFSET (`'add'`), in the file's units. Motion values are printed with `precision` decimals.
+ * the local translation (`'replace'`) or translation − OFFSET (`'add'`), in the file's units. Motion
+ * values are printed with `precision` decimals.
  *
  * Round trip: `parseBvh(writeBvh(clip))` gives back every rotation within 1.5·10^-precision degrees
  * (three rounded angles) and every translation within 0.5·10^-precision.

@@ -135,18 +135,28 @@ export function invert<T extends QuatOut>(out: T, a: QuatLike): T {
  * no rotation to return, and a silent NaN would travel far before anyone noticed.
  */
 export function normalizeFlat(dst: QuatOut, dstOffset: number, a: QuatLike, aOffset: number): void {
-  const x = a[aOffset];
-  const y = a[aOffset + 1];
-  const z = a[aOffset + 2];
-  const w = a[aOffset + 3];
-  const n = Math.sqrt(x * x + y * y + z * z + w * w);
-  if (!(n > 0) || n === Number.POSITIVE_INFINITY) {
-    throw new InvalidValueError(
-      `cannot normalize quaternion (${x}, ${y}, ${z}, ${w}): it is zero or not finite`,
-      { index: aOffset >> 2 },
-    );
+  let x = a[aOffset];
+  let y = a[aOffset + 1];
+  let z = a[aOffset + 2];
+  let w = a[aOffset + 3];
+  let n2 = x * x + y * y + z * z + w * w;
+  if (!(n2 > 1e-280 && n2 < 1e280)) {
+    // Rescale by the largest component first so tiny or huge (but finite) inputs neither underflow nor
+    // overflow; only a true zero or a non-finite value is an error.
+    const m = Math.max(Math.abs(x), Math.abs(y), Math.abs(z), Math.abs(w));
+    if (!(m > 0) || m === Number.POSITIVE_INFINITY) {
+      throw new InvalidValueError(
+        `cannot normalize quaternion (${x}, ${y}, ${z}, ${w}): it is zero or not finite`,
+        { index: aOffset >> 2 },
+      );
+    }
+    x /= m;
+    y /= m;
+    z /= m;
+    w /= m;
+    n2 = x * x + y * y + z * z + w * w;
   }
-  const s = 1 / n;
+  const s = 1 / Math.sqrt(n2);
   dst[dstOffset] = x * s;
   dst[dstOffset + 1] = y * s;
   dst[dstOffset + 2] = z * s;

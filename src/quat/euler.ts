@@ -54,6 +54,10 @@ interface EulerSpec {
   readonly extrinsic: boolean;
   /** First and last axis equal (XYX, ...). */
   readonly proper: boolean;
+  /** +1 when (i0, i1, third axis) is an even permutation of (x, y, z), −1 when odd. */
+  readonly sigma: number;
+  /** The axis that is neither i0 nor i1. */
+  readonly other: number;
 }
 
 const SPECS = new Map<string, EulerSpec>();
@@ -61,7 +65,10 @@ for (const order of EULER_ORDERS) {
   const axes = [...order.toUpperCase()].map((ch) => ch.charCodeAt(0) - 88);
   const extrinsic = order !== order.toUpperCase();
   const [i0, i1, i2] = extrinsic ? [axes[2], axes[1], axes[0]] : axes;
-  SPECS.set(order, { i0, i1, i2, extrinsic, proper: axes[0] === axes[2] });
+  const other = 3 - i0 - i1;
+  // (i0, i1, other) is even when i1 follows i0 cyclically.
+  const sigma = (i0 + 1) % 3 === i1 ? 1 : -1;
+  SPECS.set(order, { i0, i1, i2, extrinsic, proper: axes[0] === axes[2], sigma, other });
 }
 
 /** True when `s` names one of the 24 sequences. */
@@ -79,31 +86,61 @@ function specOf(order: string): EulerSpec {
   return spec;
 }
 
-/** Scratch for the running product; module-level so the kernels allocate nothing. */
-const T = new Float64Array(4);
+/** `e(i0, a)·e(i1, b)·e(i2, c)` for three distinct axes; `sigma` is the parity of (i0, i1, i2). */
+function composeTaitBryan(
+  dst: QuatOut,
+  o: number,
+  i0: number,
+  i1: number,
+  i2: number,
+  sigma: number,
+  a: number,
+  b: number,
+  c: number,
+): void {
+  const h0 = 0.5 * a;
+  const h1 = 0.5 * b;
+  const h2 = 0.5 * c;
+  const sa = Math.sin(h0);
+  const ca = Math.cos(h0);
+  const sb = Math.sin(h1);
+  const cb = Math.cos(h1);
+  const sc = Math.sin(h2);
+  const cc = Math.cos(h2);
+  const cbcc = cb * cc;
+  const sbsc = sb * sc;
+  const sbcc = sb * cc;
+  const cbsc = cb * sc;
+  dst[o + i0] = sa * cbcc + sigma * ca * sbsc;
+  dst[o + i1] = ca * sbcc - sigma * sa * cbsc;
+  dst[o + i2] = ca * cbsc + sigma * sa * sbcc;
+  dst[o + 3] = ca * cbcc - sigma * sa * sbsc;
+}
 
-/** `t ← t ⊗ (s·e_axis, c)`: right-multiplies by a rotation about a coordinate axis. */
-function rightMultiplyAxis(t: Float64Array, axis: number, s: number, c: number): void {
-  const x = t[0];
-  const y = t[1];
-  const z = t[2];
-  const w = t[3];
-  if (axis === 0) {
-    t[0] = w * s + x * c;
-    t[1] = y * c + z * s;
-    t[2] = z * c - y * s;
-    t[3] = w * c - x * s;
-  } else if (axis === 1) {
-    t[0] = x * c - z * s;
-    t[1] = w * s + y * c;
-    t[2] = x * s + z * c;
-    t[3] = w * c - y * s;
-  } else {
-    t[0] = x * c + y * s;
-    t[1] = y * c - x * s;
-    t[2] = w * s + z * c;
-    t[3] = w * c - z * s;
-  }
+/**
+ * `e_i(a)·e_j(b)·e_i(c) = (cb·sin((a+c)/2) e_i + sb·cos((a−c)/2) e_j + σ·sb·sin((a−c)/2) e_k, cb·cos((a+c)/2))`
+ * with half angles, where k is the third axis and σ the parity of (i, j, k).
+ */
+function composeProper(
+  dst: QuatOut,
+  o: number,
+  i: number,
+  j: number,
+  k: number,
+  sigma: number,
+  a: number,
+  b: number,
+  c: number,
+): void {
+  const hb = 0.5 * b;
+  const sb = Math.sin(hb);
+  const cb = Math.cos(hb);
+  const hp = 0.5 * (a + c);
+  const hm = 0.5 * (a - c);
+  dst[o + i] = cb * Math.sin(hp);
+  dst[o + j] = sb * Math.cos(hm);
+  dst[o + k] = sigma * sb * Math.sin(hm);
+  dst[o + 3] = cb * Math.cos(hp);
 }
 
 function composeEuler(
@@ -114,27 +151,11 @@ function composeEuler(
   b: number,
   c: number,
 ): void {
-  let t0 = a;
-  const t1 = b;
-  let t2 = c;
-  if (spec.extrinsic) {
-    t0 = c;
-    t2 = a;
-  }
-  const h0 = 0.5 * t0;
-  const h1 = 0.5 * t1;
-  const h2 = 0.5 * t2;
-  T[0] = 0;
-  T[1] = 0;
-  T[2] = 0;
-  T[spec.i0] = Math.sin(h0);
-  T[3] = Math.cos(h0);
-  rightMultiplyAxis(T, spec.i1, Math.sin(h1), Math.cos(h1));
-  rightMultiplyAxis(T, spec.i2, Math.sin(h2), Math.cos(h2));
-  dst[dstOffset] = T[0];
-  dst[dstOffset + 1] = T[1];
-  dst[dstOffset + 2] = T[2];
-  dst[dstOffset + 3] = T[3];
+  // An extrinsic sequence is the intrinsic one with axes and angles reversed (spec holds the axes).
+  const t0 = spec.extrinsic ? c : a;
+  const t2 = spec.extrinsic ? a : c;
+  if (spec.proper) composeProper(dst, dstOffset, spec.i0, spec.i1, spec.other, spec.sigma, t0, b, t2);
+  else composeTaitBryan(dst, dstOffset, spec.i0, spec.i1, spec.i2, spec.sigma, t0, b, t2);
 }
 
 /**
@@ -227,7 +248,7 @@ function decomposeEuler(
     th3 = nearZero ? 2 * hp : 2 * hm;
   }
   if (!proper) {
-    th3 *= eps;
+    th3 = th3 * eps + 0; // + 0 turns -0 into 0
     th2 -= 0.5 * Math.PI;
   }
   if (th1 > Math.PI) th1 -= 2 * Math.PI;
@@ -294,8 +315,18 @@ export function fromEulerArray<T extends QuatOut>(out: T, angles: QuatLike, orde
   if (out.length !== n * 4) {
     throw new ShapeError(`fromEulerArray: out has ${out.length} values, expected ${n} x 4 = ${n * 4}`);
   }
-  for (let r = 0; r < n; r++) {
-    composeEuler(out, r * 4, spec, angles[r * 3], angles[r * 3 + 1], angles[r * 3 + 2]);
+  // Hoisted so the loop body is the bare kernel (the 30 M rotations/s path).
+  const { i0, i1, i2, other, sigma, extrinsic } = spec;
+  const first = extrinsic ? 2 : 0;
+  const last = extrinsic ? 0 : 2;
+  if (spec.proper) {
+    for (let r = 0, p = 0; r < n; r++, p += 3) {
+      composeProper(out, r * 4, i0, i1, other, sigma, angles[p + first], angles[p + 1], angles[p + last]);
+    }
+  } else {
+    for (let r = 0, p = 0; r < n; r++, p += 3) {
+      composeTaitBryan(out, r * 4, i0, i1, i2, sigma, angles[p + first], angles[p + 1], angles[p + last]);
+    }
   }
   return out;
 }

@@ -64,13 +64,18 @@ export function fromUnitVectors<T extends QuatOut>(out: T, from: QuatLike, to: Q
   tx /= nt;
   ty /= nt;
   tz /= nt;
-  const d = fx * tx + fy * ty + fz * tz;
+  // 1 + from·to computed as |from + to|²/2: the same number in exact arithmetic, but without the
+  // cancellation that loses every digit of it when the directions are nearly opposite.
+  const hx = fx + tx;
+  const hy = fy + ty;
+  const hz = fz + tz;
+  const h2 = hx * hx + hy * hy + hz * hz;
   let x: number;
   let y: number;
   let z: number;
   let w: number;
-  if (d < -1 + 1e-14) {
-    // Opposite: any perpendicular axis works; cross with the least-aligned coordinate axis.
+  if (h2 < 1e-28) {
+    // Opposite to rounding: any perpendicular axis works; cross with the least-aligned coordinate axis.
     const ax = Math.abs(fx);
     const ay = Math.abs(fy);
     const az = Math.abs(fz);
@@ -93,7 +98,7 @@ export function fromUnitVectors<T extends QuatOut>(out: T, from: QuatLike, to: Q
     x = fy * tz - fz * ty;
     y = fz * tx - fx * tz;
     z = fx * ty - fy * tx;
-    w = 1 + d;
+    w = 0.5 * h2;
   }
   const n = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
   out[0] = x * n;

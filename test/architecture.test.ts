@@ -1,0 +1,99 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { VERSION } from '../src/version.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const src = join(root, 'src');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specs: string[] = [];
+  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"`;]*?from\s*['"]([^'"]+)['"]/g))
+    specs.push(m[1]);
+  for (const m of text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) specs.push(m[1]);
+  return specs;
+}
+
+const CORE = ['quat', 'series', 'numeric', 'ops', 'io'];
+/** What each layer may import, following quat, numeric -> series -> ops -> io -> node -> cli. */
+const LAYER_ORDER = ['quat', 'numeric', 'series', 'ops', 'io', 'node', 'cli'];
+
+describe('the dependency direction of src/', () => {
+  const files = sourceFiles(src);
+
+  it('finds the source tree', () => {
+    expect(files.length).toBeGreaterThan(5);
+  });
+
+  it('core modules (quat, series, numeric, ops, io) import no node:*, DOM libraries or three.js', () => {
+    const offenders: string[] = [];
+    for (const file of files) {
+      const layer = relative(src, file).split('/')[0];
+      // files directly under src/ (index, errors, version) are part of the core entry point too
+      if (!CORE.includes(layer) && !layer.endsWith('.ts')) continue;
+      for (const spec of importsOf(file)) {
+        if (
+          spec.startsWith('node:') ||
+          /^(fs|path|os|url|worker_threads|child_process)$/.test(spec) ||
+          spec === 'three' ||
+          spec.startsWith('three/')
+        ) {
+          offenders.push(`${relative(root, file)} imports ${spec}`);
+        }
+      }
+      const text = readFileSync(file, 'utf8');
+      if (
+        /(?<![\w$./-])(document|window)\.(?!ts\b|js\b)[a-zA-Z]/.test(
+          text.replace(/\/\/.*|\/\*[\s\S]*?\*\//g, ''),
+        )
+      ) {
+        offenders.push(`${relative(root, file)} touches the DOM`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('no module imports a layer that comes after it', () => {
+    const offenders: string[] = [];
+    for (const file of files) {
+      const layer = relative(src, file).split('/')[0];
+      const rank = LAYER_ORDER.indexOf(layer);
+      if (rank < 0) continue;
+      for (const spec of importsOf(file)) {
+        if (!spec.startsWith('.')) continue;
+        const target = relative(src, resolve(dirname(file), spec)).split('/')[0];
+        const targetRank = LAYER_ORDER.indexOf(target);
+        // quat and numeric are peers at the bottom
+        const peers =
+          (layer === 'quat' || layer === 'numeric') && (target === 'quat' || target === 'numeric');
+        if (targetRank > rank && !peers)
+          offenders.push(`${relative(root, file)} (${layer}) imports ${spec} (${target})`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+});
+
+describe('package metadata', () => {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  it('VERSION equals package.json version', () => {
+    expect(VERSION).toBe(pkg.version);
+  });
+  it('is ESM-only with the documented entry points and Node >= 20.19', () => {
+    expect(pkg.type).toBe('module');
+    expect(Object.keys(pkg.exports)).toEqual(['.', './io', './node', './package.json']);
+    expect(pkg.sideEffects).toBe(false);
+    expect(pkg.engines.node).toBe('>=20.19');
+    expect(pkg.bin.rotsig).toBe('./bin/rotsig.js');
+  });
+});

@@ -32,6 +32,10 @@ FILES = [
     ('lafan1-resolved/Geno_bind.bvh', 'replace'),
 ]
 
+# hand-written quirk fixtures of this repository (all six Tait-Bryan orders, 0-6 channels, two roots)
+QUIRKS = os.path.join(ROOT, 'test', 'fixtures', 'bvh', 'quirks')
+QUIRK_FILES = [('orders.bvh', 'replace'), ('channels.bvh', 'replace'), ('channels.bvh', 'add'), ('multi-root.bvh', 'replace')]
+
 
 def parse(text):
     """Returns (names, parents, offsets, channels, frame_values (rows x width))."""
@@ -118,8 +122,9 @@ def main():
     if not os.path.isdir(SHARED):
         sys.exit('shared BVH folder not found: ' + SHARED)
     os.makedirs(OUT, exist_ok=True)
-    for rel, mode in FILES:
-        with open(os.path.join(SHARED, rel), newline='') as f:
+    jobs = [(SHARED, rel, mode) for rel, mode in FILES] + [(QUIRKS, rel, mode) for rel, mode in QUIRK_FILES]
+    for base, rel, mode in jobs:
+        with open(os.path.join(base, rel), newline='') as f:
             text = f.read()
         names, parents, offsets, channels, data = parse(text)
         rows = data.shape[0]
@@ -142,7 +147,8 @@ def main():
             'samples': frames,
         }
         stem = os.path.splitext(os.path.basename(rel))[0]
-        name = 'fk_%s%s.json' % (stem, '_add' if mode == 'add' else '')
+        prefix = 'fk_quirk_' if base == QUIRKS else 'fk_'
+        name = '%s%s%s.json' % (prefix, stem, '_add' if mode == 'add' else '')
         with open(os.path.join(OUT, name), 'w') as f:
             json.dump(out, f)  # json writes floats with repr: full precision
         print(name, len(names), 'joints', rows, 'rows, frames', picks)

@@ -3,6 +3,7 @@ import { ShapeError } from '../../src/errors.js';
 import { parseBvh } from '../../src/io/index.js';
 import { forwardKinematics, forwardKinematicsFrame } from '../../src/ops/forward-kinematics.js';
 import type { Clip } from '../../src/series/clip.js';
+import { readQuirk } from '../io/quirks.js';
 import { HAS_SHARED_BVH, readFixture, readSharedBvh } from '../support/shared-data.js';
 
 interface FkFixture {
@@ -78,6 +79,30 @@ describe.skipIf(!HAS_SHARED_BVH)('forwardKinematics(clip) against SciPy on the s
     }
     expect(worst).toBeGreaterThan(1);
   });
+});
+
+describe('forwardKinematics(clip) against SciPy on the hand-written quirk files', () => {
+  for (const [name, file] of [
+    ['fk_quirk_orders.json', 'orders.bvh'],
+    ['fk_quirk_channels.json', 'channels.bvh'],
+    ['fk_quirk_channels_add.json', 'channels.bvh'],
+    ['fk_quirk_multi-root.json', 'multi-root.bvh'],
+  ]) {
+    test(`forwardKinematics(parseBvh(${file})) matches scipy within 1e-12 (${name}: all six orders, 0-6 channels, two roots)`, () => {
+      const fx = readFixture<FkFixture>(`bvh/${name}`);
+      const clip = parseBvh(readQuirk(file), { positionMode: fx.positionMode });
+      const { rotations, positions } = forwardKinematics(clip);
+      const J = fx.joints;
+      for (const s of fx.samples) {
+        for (let i = 0; i < J * 3; i++) {
+          expect(Math.abs(positions.data[s.frame * J * 3 + i] - s.positions[i])).toBeLessThan(1e-12);
+        }
+        for (let j = 0; j < J; j++) {
+          expect(quatGap(rotations.data, (s.frame * J + j) * 4, s.rotations, j * 4)).toBeLessThan(1e-14);
+        }
+      }
+    });
+  }
 });
 
 function tinyClip(): Clip {

@@ -43,6 +43,8 @@ export interface BvhParseResult {
 }
 
 const DEG = Math.PI / 180;
+/** Nesting limit of JOINT blocks; far beyond real skeletons, it keeps hostile input from overflowing the stack. */
+const MAX_DEPTH = 1000;
 /** Largest integer mantissa for which `m * 10^k` (|k| <= 22) is correctly rounded (Clinger's fast path). */
 const MANTISSA_LIMIT = 2 ** 53;
 const POW10 = new Float64Array(23);
@@ -92,7 +94,7 @@ class Reader {
     let i = this.pos;
     while (i < n) {
       const c = text.charCodeAt(i);
-      if (c === 10) {
+      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
         this.line++;
         this.lineStart = i + 1;
       } else if (!isSpace(c)) break;
@@ -179,13 +181,15 @@ function describe(token: Token | null): string {
   return token === null ? 'the end of the file' : `'${token.text}'`;
 }
 
-function parseDecimal(r: Reader, token: Token | null, what: string): number {
-  if (token === null) r.fail(`expected ${what}, found the end of the file`);
+/** Reads a decimal number token of the hierarchy or header; `noun` names it in messages ("OFFSET value"). */
+function parseDecimal(r: Reader, token: Token | null, noun: string): number {
+  const article = /^[aeiouAEIOU]/.test(noun) ? 'an' : 'a';
+  if (token === null) r.fail(`expected ${article} ${noun}, found the end of the file`);
   if (!DECIMAL.test(token.text)) {
-    r.fail(`expected ${what}, found '${token.text}'`, token.line, token.column);
+    r.fail(`expected ${article} ${noun}, found '${token.text}'`, token.line, token.column);
   }
   const value = Number(token.text);
-  if (!Number.isFinite(value)) r.fail(`${what} '${token.text}' is not finite`, token.line, token.column);
+  if (!Number.isFinite(value)) r.fail(`the ${noun} '${token.text}' is not finite`, token.line, token.column);
   return value;
 }
 
@@ -238,8 +242,12 @@ function parseJoint(
   parent: number,
   keyword: Token,
   warn: (w: BvhWarning) => void,
+  depth = 0,
 ): void {
   const kind = keyword.text.toUpperCase();
+  if (depth >= MAX_DEPTH) {
+    r.fail(`joints are nested more than ${MAX_DEPTH} levels deep`, keyword.line, keyword.column);
+  }
   r.skipInlineSpace();
   const nameLine = r.line;
   const nameColumn = r.column();
@@ -279,7 +287,7 @@ function parseJoint(
       joint.channels = readChannels(r, name);
       joint.hasChannels = true;
     } else if (key === 'joint') {
-      parseJoint(r, joints, endSites, index, token, warn);
+      parseJoint(r, joints, endSites, index, token, warn, depth + 1);
     } else if (key === 'end' || key === 'endsite') {
       parseEndSite(r, endSites, index, token);
     } else {
@@ -309,9 +317,9 @@ function parseJoint(
 }
 
 function readOffset(r: Reader): [number, number, number] {
-  const x = parseDecimal(r, r.word(), 'an OFFSET number');
-  const y = parseDecimal(r, r.word(), 'an OFFSET number');
-  const z = parseDecimal(r, r.word(), 'an OFFSET number');
+  const x = parseDecimal(r, r.word(), 'OFFSET value');
+  const y = parseDecimal(r, r.word(), 'OFFSET value');
+  const z = parseDecimal(r, r.word(), 'OFFSET value');
   return [x, y, z];
 }
 
@@ -436,7 +444,7 @@ function parseMotionHeader(r: Reader): MotionHeader {
   r.pos++;
   r.skipInlineSpace();
   const timeToken = r.word();
-  const frameTime = parseDecimal(r, timeToken, 'a frame time in seconds');
+  const frameTime = parseDecimal(r, timeToken, 'frame time in seconds');
   if (!(frameTime > 0)) {
     r.fail(
       `Frame Time must be a positive number of seconds, found '${timeToken?.text}'`,
@@ -469,6 +477,7 @@ function parseFrameData(
   width: number,
   declared: number,
   channels: ChannelInfo[],
+  names: string[],
   repair: boolean,
 ): FrameData {
   const text = r.text;
@@ -491,7 +500,14 @@ function parseFrameData(
 
   const endLine = (): void => {
     if (inLine === 0) return;
-    if (lineMode === 0) lineMode = inLine === width ? 1 : 2;
+    if (lineMode === 0) {
+      // one frame per line, or wrapped rows; a first line longer than a frame that does not hold
+      // whole frames is a broken first row, not wrapping
+      if (inLine > width && inLine % width !== 0) {
+        throw new BvhParseError(`expected ${width} numbers for frame 0, found ${inLine}`, line, 1);
+      }
+      lineMode = inLine === width ? 1 : 2;
+    }
     if (lineMode === 1 && inLine !== width) {
       const frame = Math.floor((count - inLine) / width);
       throw new BvhParseError(`expected ${width} numbers for frame ${frame}, found ${inLine}`, line, 1);
@@ -503,7 +519,7 @@ function parseFrameData(
     let c = 0;
     while (i < n) {
       c = text.charCodeAt(i);
-      if (c === 10) {
+      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
         endLine();
         line++;
         lineStart = i + 1;
@@ -603,7 +619,7 @@ function parseFrameData(
         const frame = Math.floor(count / width);
         const ch = channels[count % width];
         throw new BvhParseError(
-          `non-finite value '${text.slice(start, i)}' for frame ${frame}, channel ${ch.name} of joint #${ch.joint}`,
+          `non-finite value '${text.slice(start, i)}' for frame ${frame}, channel ${ch.name} of joint '${names[ch.joint]}'`,
           line,
           start - lineStart + 1,
           'bvh-non-finite',
@@ -710,7 +726,8 @@ export function parseBvhWithReport(text: string, options: ParseBvhOptions = {}):
     for (const name of joints[j].channels) channelInfo.push({ joint: j, name });
   }
   const width = channelInfo.length;
-  const data = parseFrameData(r, width, header.declaredFrames, channelInfo, repair);
+  const names = joints.map((j) => j.name);
+  const data = parseFrameData(r, width, header.declaredFrames, channelInfo, names, repair);
   const frames = data.rows;
   if (width > 0 && frames !== header.declaredFrames) {
     warn({
@@ -720,7 +737,6 @@ export function parseBvhWithReport(text: string, options: ParseBvhOptions = {}):
       column: 1,
     });
   }
-  const names = joints.map((j) => j.name);
   if (data.bad.length > 0) {
     repairValues(data, width, channelInfo, names);
     const first = data.bad[0];

@@ -2,7 +2,7 @@ import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
 import type { EulerOrder } from '../quat/euler.js';
 import { angle, fromEulerFlat } from '../quat/index.js';
 import type { FloatArray, QuatSeries, Vec3Series } from '../series/types.js';
-import { properFlags } from './unroll-kernels.js';
+import { followTriple, properFlags } from './unroll-kernels.js';
 
 /**
  * What kind of discontinuity a frame shows:
@@ -60,8 +60,6 @@ export const FIND_DISCONTINUITIES_DEFAULTS = {
   rate: 30,
   maxAngularSpeed: 25,
 } as const;
-
-const TWO_PI = 2 * Math.PI;
 
 /**
  * Lists the frames where a rotation series is discontinuous, and why: quaternion sign flips, real jumps of
@@ -198,6 +196,7 @@ function eulerDiscontinuities(
   const stride = joints * 3;
   const qa = new Float64Array(4);
   const qb = new Float64Array(4);
+  const scratch = new Float64Array(3);
   for (let i = stride; i < frames * stride; i += 3) {
     const p = i - stride;
     const item = i / 3;
@@ -219,22 +218,9 @@ function eulerDiscontinuities(
       continue;
     }
     // The choice unrollEuler's equivalent filter would make, relative to the previous frame as it stands.
-    const ka = Math.round((pa - a) / TWO_PI);
-    const kb = Math.round((pb - b) / TWO_PI);
-    const kc = Math.round((pc - c) / TWO_PI);
-    const d1 = (a + TWO_PI * ka - pa) ** 2 + (b + TWO_PI * kb - pb) ** 2 + (c + TWO_PI * kc - pc) ** 2;
-    const a0 = a + Math.PI;
-    const b0 = proper[joint] === 1 ? -b : Math.PI - b;
-    const c0 = c + Math.PI;
-    const d2 =
-      (a0 + TWO_PI * Math.round((pa - a0) / TWO_PI) - pa) ** 2 +
-      (b0 + TWO_PI * Math.round((pb - b0) / TWO_PI) - pb) ** 2 +
-      (c0 + TWO_PI * Math.round((pc - c0) / TWO_PI) - pc) ** 2;
-    if (d2 < d1) {
-      found.push({ frame, joint, angle: step, kind: 'euler-branch' });
-    } else if (ka !== 0 || kb !== 0 || kc !== 0) {
-      found.push({ frame, joint, angle: step, kind: 'euler-wrap' });
-    }
+    const choice = followTriple(scratch, 0, a, b, c, data, p, proper[joint] === 1, true);
+    if (choice === 2) found.push({ frame, joint, angle: step, kind: 'euler-branch' });
+    else if (choice === 1) found.push({ frame, joint, angle: step, kind: 'euler-wrap' });
   }
   return found;
 }

@@ -166,9 +166,27 @@ export function unrollEulerData(
 }
 
 /**
+ * Slack (radians, or radians² for the branch comparison) under which two candidates count as equally close.
+ * Ties then keep the value as given (no turn added, branch kept), which makes unrolling idempotent even for
+ * steps of exactly ±π, where rounding alone would pick a side at random.
+ */
+const TIE = 1e-12;
+
+/** `x` plus the whole number of turns that brings it nearest `p`; ties keep the smaller shift. */
+export function nearestTurn(x: number, p: number): number {
+  const k = Math.round((p - x) * INV_TWO_PI);
+  if (k === 0) return x;
+  const moved = x + TWO_PI * k;
+  const k0 = k > 0 ? k - 1 : k + 1;
+  const less = x + TWO_PI * k0;
+  return Math.abs(less - p) <= Math.abs(moved - p) + TIE ? less : moved;
+}
+
+/**
  * Writes at `dst[i..+3]` the triple of the rotation `(a, b, c)` closest to `ref[r..+3]`: the triple itself
  * or (when `equivalent`) the other triple of the same rotation, each channel moved by whole turns.
- * Ties keep the given branch.
+ * Ties keep the given branch. Returns 0 when the triple is written unchanged, 1 when whole turns were
+ * added (a wrap), 2 when the other branch was taken.
  */
 export function followTriple(
   dst: FloatArray,
@@ -180,32 +198,30 @@ export function followTriple(
   r: number,
   proper: boolean,
   equivalent: boolean,
-): void {
+): number {
   const pa = ref[r];
   const pb = ref[r + 1];
   const pc = ref[r + 2];
   // Branch 1: the triple as given, each channel moved by whole turns to the previous value.
-  const a1 = a + TWO_PI * Math.round((pa - a) * INV_TWO_PI);
-  const b1 = b + TWO_PI * Math.round((pb - b) * INV_TWO_PI);
-  const c1 = c + TWO_PI * Math.round((pc - c) * INV_TWO_PI);
+  const a1 = nearestTurn(a, pa);
+  const b1 = nearestTurn(b, pb);
+  const c1 = nearestTurn(c, pc);
   if (equivalent) {
     // Branch 2: the other triple of the same rotation, wrapped the same way.
-    const a0 = a + Math.PI;
-    const b0 = proper ? -b : Math.PI - b;
-    const c0 = c + Math.PI;
-    const a2 = a0 + TWO_PI * Math.round((pa - a0) * INV_TWO_PI);
-    const b2 = b0 + TWO_PI * Math.round((pb - b0) * INV_TWO_PI);
-    const c2 = c0 + TWO_PI * Math.round((pc - c0) * INV_TWO_PI);
+    const a2 = nearestTurn(a + Math.PI, pa);
+    const b2 = nearestTurn(proper ? -b : Math.PI - b, pb);
+    const c2 = nearestTurn(c + Math.PI, pc);
     const d1 = (a1 - pa) ** 2 + (b1 - pb) ** 2 + (c1 - pc) ** 2;
     const d2 = (a2 - pa) ** 2 + (b2 - pb) ** 2 + (c2 - pc) ** 2;
-    if (d2 < d1) {
+    if (d2 + TIE < d1) {
       dst[i] = a2;
       dst[i + 1] = b2;
       dst[i + 2] = c2;
-      return;
+      return 2;
     }
   }
   dst[i] = a1;
   dst[i + 1] = b1;
   dst[i + 2] = c1;
+  return a1 === a && b1 === b && c1 === c ? 0 : 1;
 }

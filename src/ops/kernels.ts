@@ -335,9 +335,10 @@ export function scaleKernel(k: Kernel, factor: number): Kernel {
  * at any fractional centre) up to floating-point rounding (about 1e-15 relative) wherever neither pass
  * touches a clip end; at the ends the boundary rule is applied once instead of twice. It is associative
  * exactly. It equals the continuous convolution `∫ a(u) b(x − u) du` up to the error of a unit-step Riemann
- * sum, which is negligible for smooth kernels (gaussian σ ≥ 1: below 1e-8 relative, so
- * `gaussian(s1) ∘ gaussian(s2) ≈ gaussian(√(s1² + s2²))` when truncation is wide enough) and of order 1e-2
- * for kinked kernels (tent ∘ tent). For rotations the composite matches the two passes only approximately
+ * sum, which is negligible for smooth kernels: for gaussians it is about `2·exp(−2π²σₑ²)` relative with
+ * `σₑ = s1·s2 / √(s1² + s2²)` (Poisson summation), so `gaussian(s1) ∘ gaussian(s2) = gaussian(√(s1² + s2²))`
+ * to 2e-6 for (1, 1.5) and to rounding for (2, 2), given a wide enough `truncate`; for kinked kernels
+ * (tent ∘ tent) it is of order 1e-2. For rotations the composite matches the two passes only approximately
  * (each pass renormalises); the filter tests measure it on real data.
  *
  * @throws {OptionError} when either argument is not a kernel.

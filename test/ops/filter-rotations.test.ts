@@ -1,0 +1,221 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { InvalidValueError, OptionError, ShapeError } from '../../src/errors.js';
+import { filterRotations } from '../../src/ops/filter-rotations.js';
+import * as kernels from '../../src/ops/kernels.js';
+import type { Boundary, RotationSpace } from '../../src/ops/rotation-window.js';
+import * as quat from '../../src/quat/index.js';
+import { createQuatSeries, quatSeries } from '../../src/series/create.js';
+import { unitQuat } from '../support/arbitraries.js';
+import { maxQuatDistance, randomCurve } from '../support/rotation-curves.js';
+import { readFixture } from '../support/shared-data.js';
+import { TOL } from '../support/tolerances.js';
+
+const SPACES: RotationSpace[] = ['raw', 'log', 'eigen'];
+const BOUNDARIES: Boundary[] = ['clamp', 'reflect', 'wrap', 'renormalize'];
+
+interface Fixture {
+  rotations: {
+    frames: number;
+    joints: number;
+    sigma: number;
+    unsharpAmount: number;
+    input: number[];
+    cases: { kernel: 'gaussian' | 'unsharp'; boundary: Boundary; space: RotationSpace; output: number[] }[];
+  };
+}
+const fx = readFixture<Fixture>('filter.json').rotations;
+
+describe('filterRotations(series, kernel, options)', () => {
+  it('filterRotations matches the NumPy/SciPy reference in every space and boundary (gaussian and unsharp)', () => {
+    const series = quatSeries(Float64Array.from(fx.input), fx.frames, fx.joints);
+    const kernelOf = {
+      gaussian: kernels.gaussian(fx.sigma),
+      unsharp: kernels.unsharp(kernels.gaussian(fx.sigma), fx.unsharpAmount),
+    };
+    for (const c of fx.cases) {
+      const out = filterRotations(series, kernelOf[c.kernel], { space: c.space, boundary: c.boundary });
+      const tol = c.space === 'eigen' ? 1e-11 : 1e-12;
+      expect(maxQuatDistance(out, c.output), `${c.kernel} ${c.space} ${c.boundary}`).toBeLessThan(tol);
+    }
+  });
+
+  it('filterRotations of a constant rotation returns it exactly (every space, boundary, kernel)', () => {
+    fc.assert(
+      fc.property(unitQuat, fc.integer({ min: 1, max: 20 }), (q, frames) => {
+        const s = createQuatSeries(frames, 2);
+        for (let i = 0; i < frames * 2; i++) s.data.set(i % 2 ? q : q.map((c) => -c), i * 4);
+        for (const k of [
+          kernels.gaussian(2),
+          kernels.unsharp(kernels.gaussian(1), 1.5),
+          kernels.lanczos(3),
+        ]) {
+          for (const space of SPACES) {
+            for (const boundary of BOUNDARIES) {
+              const out = filterRotations(s, k, { space, boundary });
+              for (let i = 0; i < frames * 2; i++) {
+                const o = out.data.subarray(i * 4, i * 4 + 4);
+                // same sign as the input sample at that frame
+                const input = s.data.subarray(i * 4, i * 4 + 4);
+                for (let c = 0; c < 4; c++) expect(Math.abs(o[c] - input[c])).toBeLessThan(4e-16);
+              }
+            }
+          }
+        }
+      }),
+      { numRuns: 20 },
+    );
+  });
+
+  it('filterRotations is equivariant: rotating every input by a fixed rotation rotates the output', () => {
+    const series = randomCurve(25, 2, 7);
+    fc.assert(
+      fc.property(unitQuat, fc.boolean(), (g, left) => {
+        const moved = createQuatSeries(series.frames, series.joints);
+        for (let i = 0; i < series.data.length; i += 4) {
+          if (left) quat.multiplyFlat(moved.data, i, g, 0, series.data, i);
+          else quat.multiplyFlat(moved.data, i, series.data, i, g, 0);
+        }
+        for (const space of SPACES) {
+          for (const k of [kernels.gaussian(2), kernels.unsharp(kernels.gaussian(2), 1)]) {
+            const a = filterRotations(series, k, { space });
+            const b = filterRotations(moved, k, { space });
+            const expected = createQuatSeries(series.frames, series.joints);
+            for (let i = 0; i < a.data.length; i += 4) {
+              if (left) quat.multiplyFlat(expected.data, i, g, 0, a.data, i);
+              else quat.multiplyFlat(expected.data, i, a.data, i, g, 0);
+            }
+            expect(maxQuatDistance(b, expected), `${space} ${left ? 'left' : 'right'}`).toBeLessThan(1e-12);
+          }
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it("filterRotations in 'raw' space does not need unrolled input (sign flips change nothing)", () => {
+    const series = randomCurve(40, 3, 11);
+    const unrolled = createQuatSeries(series.frames, series.joints);
+    unrolled.data.set(series.data);
+    for (let f = 1; f < series.frames; f++) {
+      for (let j = 0; j < series.joints; j++) {
+        const o = (f * series.joints + j) * 4;
+        if (quat.dotFlat(unrolled.data, o, unrolled.data, o - series.joints * 4) < 0) {
+          for (let c = 0; c < 4; c++) unrolled.data[o + c] = -unrolled.data[o + c];
+        }
+      }
+    }
+    for (const space of SPACES) {
+      const a = filterRotations(series, kernels.gaussian(2), { space });
+      const b = filterRotations(unrolled, kernels.gaussian(2), { space });
+      expect(maxQuatDistance(a, b)).toBeLessThan(1e-14);
+    }
+  });
+
+  it('filterRotations output lies in the hemisphere of the input sample at the same frame', () => {
+    const series = randomCurve(30, 2, 3);
+    for (const space of SPACES) {
+      const out = filterRotations(series, kernels.gaussian(1.5), { space });
+      for (let i = 0; i < out.data.length; i += 4) {
+        expect(quat.dotFlat(out.data, i, series.data, i)).toBeGreaterThan(0);
+        expect(Math.hypot(...out.data.subarray(i, i + 4))).toBeCloseTo(1, 14);
+      }
+    }
+  });
+
+  it('filterRotations with box is the identity, and with lanczos/catmullRom at the frames too', () => {
+    const series = randomCurve(12, 2, 5);
+    for (const space of SPACES) {
+      for (const k of [kernels.box, kernels.tent, kernels.catmullRom, kernels.lanczos(3)]) {
+        expect(maxQuatDistance(filterRotations(series, k, { space }), series)).toBeLessThan(1e-15);
+      }
+    }
+  });
+
+  it('filterRotations handles 0-, 1- and 2-frame clips and windows longer than the clip', () => {
+    const k = kernels.gaussian(3);
+    for (const space of SPACES) {
+      for (const boundary of BOUNDARIES) {
+        expect(filterRotations(createQuatSeries(0, 3), k, { space, boundary }).data.length).toBe(0);
+        expect(filterRotations(createQuatSeries(4, 0), k, { space, boundary }).data.length).toBe(0);
+        const one = randomCurve(1, 2, 9);
+        expect(maxQuatDistance(filterRotations(one, k, { space, boundary }), one)).toBeLessThan(1e-15);
+        const two = randomCurve(2, 2, 9, 0.5);
+        const out = filterRotations(two, k, { space, boundary });
+        // both outputs lie strictly between the two inputs on the geodesic: angles add up
+        for (let j = 0; j < 2; j++) {
+          const a = two.data.subarray(j * 4, j * 4 + 4);
+          const b = two.data.subarray(8 + j * 4, 8 + j * 4 + 4);
+          for (let f = 0; f < 2; f++) {
+            const o = out.data.subarray((f * 2 + j) * 4, (f * 2 + j) * 4 + 4);
+            expect(quat.angle(a, o) + quat.angle(o, b)).toBeCloseTo(quat.angle(a, b), 9);
+          }
+        }
+      }
+    }
+  });
+
+  it('filterRotations with taps that sum to zero at a boundary throws InvalidValueError naming the frame', () => {
+    // [1, -1, 0] style edge: sampled([-1, 2, -1]) sums to zero everywhere under 'clamp'
+    const s = randomCurve(6, 1, 2);
+    for (const space of SPACES) {
+      try {
+        filterRotations(s, kernels.sampled([-1, 2, -1]), { space, boundary: 'clamp' });
+        expect.unreachable();
+      } catch (e) {
+        expect(e).toBeInstanceOf(InvalidValueError);
+        expect((e as InvalidValueError).location.frame).toBe(0);
+      }
+    }
+    // weights only cancel when 'renormalize' cuts them at the last frame: offsets −2..2 carry 1, 0, 2, −2, 0,
+    // so frames n−2 and n−1 keep offsets ≥ −1 (0 + 2 − 2 + 0 = 0) while the interior sums to 1
+    const cut = kernels.sampled([1, 0, 2, -2, 0]);
+    for (const space of SPACES) {
+      try {
+        filterRotations(s, cut, { space, boundary: 'renormalize' });
+        expect.unreachable();
+      } catch (e) {
+        expect(e).toBeInstanceOf(InvalidValueError);
+        expect((e as InvalidValueError).location.frame).toBe(4);
+      }
+      expect(() => filterRotations(s, cut, { space, boundary: 'clamp' })).not.toThrow();
+    }
+  });
+
+  it('filterRotations reports non-finite input with frame and joint', () => {
+    const s = randomCurve(10, 3, 4);
+    s.data[(6 * 3 + 2) * 4 + 1] = Number.POSITIVE_INFINITY;
+    for (const space of SPACES) {
+      try {
+        filterRotations(s, kernels.gaussian(1), { space });
+        expect.unreachable();
+      } catch (e) {
+        expect(e).toBeInstanceOf(InvalidValueError);
+        expect((e as InvalidValueError).location).toEqual({ frame: 6, joint: 2 });
+      }
+    }
+  });
+
+  it('filterRotations accepts Float32 input and out', () => {
+    const s = randomCurve(20, 2, 8);
+    const f32 = quatSeries(Float32Array.from(s.data), 20, 2);
+    const out = quatSeries(new Float32Array(s.data.length), 20, 2);
+    for (const space of SPACES) {
+      const r = filterRotations(f32, kernels.gaussian(2), { space, out });
+      expect(r).toBe(out);
+      expect(maxQuatDistance(r, filterRotations(s, kernels.gaussian(2), { space }))).toBeLessThan(TOL.f32);
+    }
+  });
+
+  it('filterRotations rejects bad options with typed errors', () => {
+    const s = randomCurve(5, 1, 1);
+    expect(() => filterRotations(s, kernels.tent, { space: 'nlerp' as never })).toThrow(OptionError);
+    expect(() => filterRotations(s, kernels.tent, { boundary: 'edge' as never })).toThrow(OptionError);
+    expect(() => filterRotations(s, null as never)).toThrow(OptionError);
+    expect(() => filterRotations(s, kernels.tent, { out: s })).toThrow(OptionError);
+    expect(() => filterRotations(s, kernels.tent, { out: createQuatSeries(4, 1) })).toThrow(ShapeError);
+    expect(() => filterRotations({ data: new Float64Array(3), frames: 1, joints: 1 }, kernels.tent)).toThrow(
+      ShapeError,
+    );
+  });
+});

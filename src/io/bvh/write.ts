@@ -70,7 +70,7 @@ function checkClip(clip: Clip): void {
         `writeBvh: joint ${j} ('${names[j]}') has parent ${parents[j]}; parents must come before children`,
       );
     }
-    if (/[\r\n{}]/.test(names[j]) || names[j].trim() !== names[j] || names[j] === '') {
+    if (/[\r\n{]/.test(names[j]) || names[j].trim() !== names[j] || names[j] === '') {
       throw new InvalidValueError(
         `writeBvh: joint name ${JSON.stringify(names[j])} cannot be written to a BVH file`,
         { joint: j },

@@ -37,6 +37,7 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
             output: v.output as string | undefined,
             inPlace: v['in-place'] === true,
             extension: plan.extension,
+            inputArguments: parsed.positionals.length,
           }).map((p) => ({ input: p.input, output: p.output, steps: plan.steps, emit: plan.emit }))
         : files.map((f) => ({ input: f.path, output: null, steps: plan.steps, emit: plan.emit }));
   } catch (error) {
@@ -56,6 +57,7 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
     jobs,
     failFast: v['fail-fast'] === true,
     handleSignals: true,
+    inline: false,
     onResult: (r) => {
       progress.tick(r.ok);
       warningCount += r.warnings.length;

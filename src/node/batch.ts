@@ -10,6 +10,11 @@ export interface BatchOptions {
   jobs?: number;
   /** Stop handing out files after the first failure (files already running finish). */
   failFast?: boolean;
+  /**
+   * Run the files on this thread instead of worker threads. Default: true when `jobs` is 1. A worker keeps
+   * this thread free to answer Ctrl-C at once, even in the middle of a long file.
+   */
+  inline?: boolean;
   /** Called as each file finishes, in completion order. */
   onResult?: (result: TaskResult, index: number) => void;
   /**
@@ -72,7 +77,7 @@ export async function runBatch(
     process.on('SIGTERM', onSignal);
   }
   try {
-    if (jobs === 1) {
+    if (options.inline ?? jobs === 1) {
       for (let i = 0; i < tasks.length && !stop; i++) {
         record(runFileTask(tasks[i]), i);
         // Yield so a Ctrl-C between files is handled promptly.

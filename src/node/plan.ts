@@ -18,6 +18,8 @@ export interface PlanOptions {
   inPlace?: boolean;
   /** Extension of the outputs (`.bvh`, `.npy`); the input's extension is replaced by it in a directory. */
   extension?: string;
+  /** Number of input arguments the user gave (several arguments mean `-o` is a directory even if some are missing). */
+  inputArguments?: number;
 }
 
 /** One input with the output it goes to (`'-'` for stdout). */
@@ -51,6 +53,7 @@ export function planOutputs(files: readonly InputFile[], options: PlanOptions): 
     output.endsWith(sep) ||
     (existsSync(output) && statSync(output).isDirectory()) ||
     files.length > 1 ||
+    (options.inputArguments ?? 0) > 1 ||
     files.some((f) => !f.direct);
   const planned = isDir
     ? files.map((f) => ({ input: f.path, output: join(output, withExtension(f.relative, extension)) }))

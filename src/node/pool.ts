@@ -58,7 +58,6 @@ export class WorkerPool<Job, Result> {
 
   private spawn(): Worker {
     const worker = new Worker(this.script);
-    worker.unref();
     worker.on('message', (message: { id: number; result: Result }) => {
       const entry = this.pending.get(message.id);
       this.pending.delete(message.id);

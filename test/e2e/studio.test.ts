@@ -1,0 +1,428 @@
+// End-to-end tests of the studio (web/) in Debian's Chromium driven by playwright-core, against the built app
+// served on 127.0.0.1. Skips with a message when /usr/bin/chromium is absent. Screenshots go to test-results/.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseBvh } from '../../src/io/index.js';
+import { HAS_SHARED_BVH, sharedBvhPath } from '../support/shared-data.js';
+import { serveStatic } from './serve.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const HAS_CHROMIUM = existsSync(CHROMIUM);
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const SHOTS = join(ROOT, 'test-results', 'studio');
+if (!HAS_CHROMIUM) {
+  console.warn(
+    `studio e2e tests skipped: ${CHROMIUM} not found (install Debian's chromium package to run them)`,
+  );
+}
+
+type StudioState = {
+  name: string;
+  frames: number;
+  joints: number;
+  frame: number;
+  selected: number;
+  busy: boolean;
+  processed: { frames: number; rate: number } | null;
+  poseChecksum: number;
+  curveRevision: number;
+  curveDiff: number;
+  parseMs: number;
+  plot: { points: number; drawMs: number; inked: number };
+};
+// Browser globals used inside page.evaluate callbacks (this file compiles without the DOM lib).
+declare const window: {
+  // biome-ignore lint/suspicious/noExplicitAny: the studio's test hooks, typed by the calls below
+  __studio: any;
+  dispatchEvent(e: unknown): boolean;
+};
+declare const DataTransfer: new () => { items: { add(f: unknown): void } };
+declare const DragEvent: new (type: string, init: Record<string, unknown>) => unknown;
+declare const File: new (parts: string[], name: string, init: { type: string }) => unknown;
+declare const Event: new (type: string, init: { bubbles: boolean }) => unknown;
+type InputElement = { value: string; dispatchEvent(e: unknown): boolean };
+
+/** A small valid BVH: a root and two joints, 40 frames at 30 Hz, spinning about Y. */
+function tinyBvh(): string {
+  const rows: string[] = [];
+  for (let f = 0; f < 40; f++)
+    rows.push(`0 90 ${f * 0.5} ${f * 12} 0 ${f} 0 0 ${10 * Math.sin(f / 5)} 0 0 0`);
+  return [
+    'HIERARCHY',
+    'ROOT Hips',
+    '{',
+    '  OFFSET 0 0 0',
+    '  CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation',
+    '  JOINT Spine',
+    '  {',
+    '    OFFSET 0 20 0',
+    '    CHANNELS 3 Zrotation Yrotation Xrotation',
+    '    JOINT Head',
+    '    {',
+    '      OFFSET 0 25 0',
+    '      CHANNELS 3 Zrotation Yrotation Xrotation',
+    '      End Site',
+    '      {',
+    '        OFFSET 0 10 0',
+    '      }',
+    '    }',
+    '  }',
+    '}',
+    'MOTION',
+    'Frames: 40',
+    'Frame Time: 0.0333333',
+    ...rows,
+    '',
+  ].join('\n');
+}
+
+/** A synthetic clip of `joints` joints in a branching chain and `frames` frames, as BVH text. */
+function largeBvh(joints: number, frames: number): string {
+  const lines = ['HIERARCHY'];
+  const close: string[] = [];
+  for (let j = 0; j < joints; j++) {
+    lines.push(`${j === 0 ? 'ROOT' : 'JOINT'} J${j}`, '{', `OFFSET ${j === 0 ? '0 0 0' : '0 3 0.5'}`);
+    lines.push(
+      j === 0
+        ? 'CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation'
+        : 'CHANNELS 3 Zrotation Yrotation Xrotation',
+    );
+    if (j % 10 === 9 || j === joints - 1) {
+      lines.push('End Site', '{', 'OFFSET 0 2 0', '}', '}');
+      // close back to the root's child level so the tree branches every 10 joints
+      while (close.length > 1) lines.push(close.pop()!);
+    } else close.push('}');
+  }
+  while (close.length) lines.push(close.pop()!);
+  lines.push('MOTION', `Frames: ${frames}`, 'Frame Time: 0.0166667');
+  const row = new Array(6 + (joints - 1) * 3);
+  for (let f = 0; f < frames; f++) {
+    row[0] = (f * 0.05).toFixed(2);
+    row[1] = '100';
+    row[2] = '0';
+    for (let c = 3; c < row.length; c++) row[c] = (20 * Math.sin(f * 0.02 + c * 0.37)).toFixed(2);
+    lines.push(row.join(' '));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
+  let browser: Browser;
+  let page: Page;
+  let server: Server;
+  let url: string;
+  const consoleErrors: string[] = [];
+  const state = (): Promise<StudioState> => page.evaluate(() => window.__studio.state());
+  const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    execFileSync(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
+        'build',
+        '--config',
+        'web/vite.config.ts',
+        '--logLevel',
+        'warn',
+      ],
+      { cwd: ROOT, stdio: 'inherit' },
+    );
+    ({ url, server } = await serveStatic(join(ROOT, 'web', 'dist')));
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--enable-unsafe-swiftshader',
+      ],
+    });
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+    page.setDefaultTimeout(20_000);
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
+    page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
+    await page.goto(url);
+    await page.waitForSelector('#sample-select[data-ready="true"]');
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((ok) => (server ? server.close(ok) : ok(undefined)));
+  });
+
+  it('opens a bundled sample from the sample menu', async () => {
+    await page.selectOption('[data-testid=sample-select]', 'AV_8Walk_Meredith_HVHA_Rep1.bvh');
+    await page.waitForFunction(() => window.__studio.state().frames > 0);
+    const s = await state();
+    expect(s.joints).toBe(23);
+    expect(s.frames).toBe(1064);
+    await expect(page.textContent('[data-testid=clip-info]')).resolves.toContain('23 joints');
+    expect(await page.locator('[data-testid=joint-tree] li').count()).toBe(23);
+    await page.waitForFunction(() => !window.__studio.state().busy);
+    await shot('clip');
+  });
+
+  it('draws the skeleton: the 3D canvas is not blank', async () => {
+    const px = await page.evaluate(() => window.__studio.pixels());
+    // the grid alone lights some pixels; joints, bones and grid together light a few hundred of ~13,000
+    expect(px.lit).toBeGreaterThan(150);
+    expect(px.colours).toBeGreaterThan(8);
+  });
+
+  it('draws the selected joint’s curves, with discontinuity markers summarised', async () => {
+    const s = await state();
+    expect(s.plot.points).toBeGreaterThanOrEqual(1064 * 4);
+    expect(s.plot.inked).toBeGreaterThan(200);
+    await expect(page.textContent('[data-testid=disc-summary]')).resolves.toMatch(
+      /discontinuit|sign-flip|jump|euler/,
+    );
+    for (const kind of ['euler', 'rotvec', 'sixd', 'speed', 'quat']) {
+      const before = (await state()).curveRevision;
+      await page.selectOption('[data-testid=curve-kind]', kind);
+      await page.waitForFunction((r) => window.__studio.state().curveRevision > r, before);
+      expect((await state()).plot.inked).toBeGreaterThan(100);
+    }
+  });
+
+  it('scrubbing to a frame changes the frame number and the pose', async () => {
+    const before = await state();
+    await page.$eval('[data-testid=scrubber]', (el) => {
+      const input = el as unknown as InputElement;
+      input.value = '500';
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await expect(page.textContent('[data-testid=frame-readout]')).resolves.toMatch(/^frame 500 \/ 1063/);
+    const after = await state();
+    expect(after.frame).toBe(500);
+    expect(after.poseChecksum).not.toBe(before.poseChecksum);
+    await page.click('[data-testid=curve-plot] .u-over', { position: { x: 40, y: 40 } });
+    expect((await state()).frame).toBeLessThan(500);
+  });
+
+  it('selecting a joint in the tree switches the curves', async () => {
+    const before = await state();
+    await page.click('[data-testid=joint-tree] li:nth-child(5)');
+    const after = await state();
+    expect(after.selected).toBe(4);
+    expect(after.curveRevision).toBeGreaterThan(before.curveRevision);
+  });
+
+  it('unroll and smoothing are live: the processed curve differs, the difference is shown in degrees', async (ctx) => {
+    await page.click('[data-testid=joint-tree] li:nth-child(1)');
+    await page.check('[data-testid=unroll]');
+    await page.waitForFunction(
+      () => window.__studio.state().processed !== null && !window.__studio.state().busy,
+    );
+    if ((await page.locator('[data-testid=smooth]').count()) === 0) {
+      ctx.skip('filterClip is not in this build of rotsig: the smoothing control is left out');
+    }
+    const rev = (await state()).curveRevision;
+    await page.check('[data-testid=smooth]');
+    await page.$eval('[data-testid=sigma]', (el) => {
+      const input = el as unknown as InputElement;
+      input.value = '8';
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await page.waitForFunction((r) => {
+      const s = window.__studio.state();
+      return !s.busy && s.curveRevision > r && s.curveDiff > 0.01;
+    }, rev);
+    await expect(page.textContent('[data-testid=difference]')).resolves.toMatch(/max\s+\d+\.\d+°/);
+    await shot('clip-smoothed');
+  });
+
+  it('downloads the result as a BVH that parses', async () => {
+    const s = await state();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('[data-testid=download]'),
+    ]);
+    const path = join(SHOTS, download.suggestedFilename());
+    await download.saveAs(path);
+    const clip = parseBvh(readFileSync(path, 'utf8'));
+    expect(clip.skeleton.names.length).toBe(23);
+    expect(clip.frames).toBe(s.processed?.frames ?? s.frames);
+  });
+
+  it('a corrupt file shows the parse error with line:column and keeps the open clip', async () => {
+    const broken = tinyBvh().replace(
+      'CHANNELS 3 Zrotation Yrotation Xrotation',
+      'CHANNELS 3 Zrotation Yrotation Wrotation',
+    );
+    await page.setInputFiles('[data-testid=file-input]', {
+      name: 'broken.bvh',
+      mimeType: 'text/plain',
+      buffer: Buffer.from(broken),
+    });
+    const error = page.locator('[data-testid=error]');
+    await error.waitFor({ state: 'visible' });
+    const text = await error.textContent();
+    expect(text).toContain('broken.bvh');
+    expect(text).toContain('Wrotation');
+    expect(text).toMatch(/\b9:\d+\b/);
+    expect((await state()).joints).toBe(23);
+    await shot('parse-error');
+  });
+
+  it('opens a file dropped on the window', async () => {
+    const text = tinyBvh();
+    await page.evaluate((t) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([t], 'dropped.bvh', { type: 'text/plain' }));
+      window.dispatchEvent(new DragEvent('dragenter', { dataTransfer: dt, bubbles: true }));
+      window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, text);
+    await page.waitForFunction(() => window.__studio.state().name === 'dropped.bvh');
+    expect((await state()).joints).toBe(3);
+    expect(await page.locator('[data-testid=error]').isHidden()).toBe(true);
+  });
+
+  it('the averaging lab renders and reacts to its controls', async (ctx) => {
+    await page.click('[data-testid=tab-averaging]');
+    const lab = () => page.evaluate(() => window.__studio.lab('averaging'));
+    await page.waitForFunction(() => window.__studio.lab('averaging') !== null);
+    const s0 = await lab();
+    if (s0.missing) ctx.skip(`averaging lab left out: ${s0.missing.join(', ')} missing`);
+    expect(s0.pixels.lit).toBeGreaterThan(200);
+    expect(Object.keys(s0.results)).toEqual(['flip', 'nlerp', 'raw', 'log', 'eigen', 'geodesic']);
+    // the eigen average minimises the cost
+    for (const c of Object.values(s0.costs) as number[])
+      expect(s0.costs.eigen).toBeLessThanOrEqual(c + 1e-12);
+    await page.check('[data-testid=avg-reverse]');
+    const s1 = await lab();
+    expect(s1.reverse).toBe(true);
+    expect(s1.updates).toBeGreaterThan(s0.updates);
+    expect(s1.orderDelta.eigen).toBeLessThan(1e-6);
+    await page.check('[data-testid=avg-perturb]');
+    await page.waitForTimeout(2500);
+    const s2 = await lab();
+    expect(s2.updates).toBeGreaterThan(s1.updates + 10);
+    await shot('lab-averaging');
+    await page.uncheck('[data-testid=avg-perturb]');
+  });
+
+  it('the interpolation lab renders and reacts to its controls', async (ctx) => {
+    await page.click('[data-testid=tab-interpolation]');
+    const lab = () => page.evaluate(() => window.__studio.lab('interpolation'));
+    await page.waitForFunction(() => window.__studio.lab('interpolation') !== null);
+    const s0 = await lab();
+    if (s0.missing) ctx.skip(`interpolation lab left out: ${s0.missing.join(', ')} missing`);
+    expect(s0.pixels.lit).toBeGreaterThan(200);
+    // Casey Muratori's observations at 150°: nlerp stays on the slerp arc but its speed varies; the log
+    // blend leaves the arc when the axes differ
+    expect(s0.summary.slerp.speedSpread).toBeLessThan(1e-3);
+    expect(s0.summary.nlerp.arcDeviation).toBeLessThan(1e-6);
+    expect(s0.summary.nlerp.speedSpread).toBeGreaterThan(0.2);
+    expect(s0.summary.log.arcDeviation).toBeGreaterThan(1);
+    await page.$eval('[data-testid=interp-angle]', (el) => {
+      const input = el as unknown as InputElement;
+      input.value = '40';
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    const s1 = await lab();
+    expect(s1.angle).toBe(40);
+    expect(s1.summary.nlerp.speedSpread).toBeLessThan(s0.summary.nlerp.speedSpread);
+    await page.$eval('[data-testid=interp-angle]', (el) => {
+      const input = el as unknown as InputElement;
+      input.value = '150';
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await shot('lab-interpolation');
+  });
+
+  it('the unrolling lab renders and reacts to its controls', async () => {
+    await page.click('[data-testid=tab-unrolling]');
+    const lab = () => page.evaluate(() => window.__studio.lab('unrolling'));
+    await page.waitForFunction(() => window.__studio.lab('unrolling') !== null);
+    const s0 = await lab();
+    expect(s0.pixels.lit).toBeGreaterThan(100);
+    expect(s0.counts.flipsBefore).toBeGreaterThan(0);
+    expect(s0.counts.flipsAfter).toBe(0);
+    expect(s0.counts.wrapsAfter).toBe(0);
+    await page.$eval('[data-testid=unroll-turns]', (el) => {
+      const input = el as unknown as InputElement;
+      input.value = '4.5';
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    const s1 = await lab();
+    expect(s1.turns).toBe(4.5);
+    expect(s1.counts.flipsBefore).toBeGreaterThan(s0.counts.flipsBefore);
+    expect(s1.counts.flipsAfter).toBe(0);
+    await shot('lab-unrolling');
+  });
+
+  it('records playback frame time on large clips and the draw time of a 100,000-point curve', async () => {
+    const record: Record<string, unknown> = {
+      date: new Date().toISOString(),
+      browser: `${browser.version()} headless, software WebGL (--disable-gpu)`,
+      note: 'measured on a shared, loaded machine; frame times include headless software rendering',
+    };
+    const playback = async (label: string) => {
+      await page.click('[data-testid=tab-clip]');
+      await page.evaluate(() => {
+        window.__studio.seekFrame(0);
+        window.__studio.resetPlaybackStats();
+        window.__studio.play(true);
+      });
+      await page.waitForTimeout(3000);
+      const stats = await page.evaluate(() => {
+        window.__studio.play(false);
+        return window.__studio.playbackStats();
+      });
+      const s = await state();
+      record[label] = { name: s.name, joints: s.joints, frames: s.frames, parseMs: s.parseMs, ...stats };
+      expect(stats.samples).toBeGreaterThan(10);
+    };
+    // the largest bundled sample
+    await page.selectOption('[data-testid=sample-select]', '01_01.bvh');
+    await page.waitForFunction(
+      () => window.__studio.state().name === '01_01.bvh' && !window.__studio.state().busy,
+    );
+    await playback('largestSample');
+    if (HAS_SHARED_BVH) {
+      const files = ['cmu-iclone/005_11.bvh', 'axis-neuron/test.bvh'].map((f) => sharedBvhPath(f));
+      const largest = files.sort((a, b) => statSync(b).size - statSync(a).size)[0];
+      await page.setInputFiles('[data-testid=file-input]', largest);
+      await page.waitForFunction(
+        () => !window.__studio.state().busy && window.__studio.state().frames > 2000,
+      );
+      await playback('largestSharedFile');
+    }
+    // the issue's large case: 100 joints x 10,000 frames
+    await page.setInputFiles('[data-testid=file-input]', {
+      name: 'synthetic-100x10000.bvh',
+      mimeType: 'text/plain',
+      buffer: Buffer.from(largeBvh(100, 10_000)),
+    });
+    await page.waitForFunction(() => window.__studio.state().frames === 10_000, undefined, {
+      timeout: 60_000,
+    });
+    await page.waitForFunction(() => !window.__studio.state().busy, undefined, { timeout: 60_000 });
+    await playback('synthetic100x10000');
+    const plot = await page.evaluate(() => window.__studio.benchPlot(100_000));
+    record.plot100k = plot;
+    expect(plot.drawMs).toBeLessThan(100);
+    mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+    writeFileSync(join(ROOT, 'bench', 'results', 'studio.json'), `${JSON.stringify(record, null, 2)}\n`);
+    console.info(`studio performance: ${JSON.stringify(record)}`);
+    await shot('clip-large');
+  });
+
+  it('logs no console errors', () => {
+    expect(consoleErrors).toEqual([]);
+  });
+});

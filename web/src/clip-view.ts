@@ -1,0 +1,526 @@
+import { type Clip, quat } from 'rotsig';
+import { BvhParseError, parseBvhWithReport, writeBvh } from 'rotsig/io';
+import * as THREE from 'three';
+import { type CurveKind, curveData, curveLabels } from './curves.js';
+import {
+  DEFAULT_SETTINGS,
+  type Difference,
+  type FromWorker,
+  type ProcessSettings,
+  type SpectrumData,
+} from './messages.js';
+import { LinePlot } from './plot.js';
+import { localPoseAt, type PlayKernel, posePositions } from './pose.js';
+import { ProcessingPanel } from './processing-panel.js';
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+/** The clip view: 3D skeleton, transport, joint tree, curves, processing and spectrum. */
+export class ClipView {
+  original: Clip | null = null;
+  processed: Clip | null = null;
+  name = '';
+  selected = 0;
+  /** Playback position in seconds. */
+  time = 0;
+  playing = false;
+  curveRevision = 0;
+  private speed = 1;
+  private kernel: PlayKernel = 'linear';
+  private rootMotion = true;
+  private showAfter = true;
+  private curveKind: CurveKind = 'quat';
+  private lastTick = 0;
+  private readonly frameTimes: number[] = [];
+  private readonly workTimes: number[] = [];
+  private worker: Worker | null = null;
+  private requestId = 0;
+  private difference: Difference | null = null;
+  private spectrum: SpectrumData | null = null;
+  private spectrumOriginal: SpectrumData | null = null;
+  private curvePlot: LinePlot | null = null;
+  private spectrumPlot: LinePlot | null = null;
+  private readonly panel: ProcessingPanel;
+  // pose buffers
+  private rot = new Float64Array(0);
+  private trans = new Float64Array(0);
+  private grot = new Float64Array(0);
+  private pos = new Float64Array(0);
+  private ghostPos = new Float64Array(0);
+  private rootRest = new Float64Array(0);
+  poseChecksum = 0;
+
+  constructor(
+    readonly view: import('./viewer.js').SkeletonView,
+    readonly onError: (message: string | null) => void,
+  ) {
+    this.panel = new ProcessingPanel($('processing-controls'), (s) => this.process(s));
+    view.onPick = (j) => this.select(j);
+    $('play').addEventListener('click', () => this.togglePlay());
+    const scrub = $<HTMLInputElement>('scrubber');
+    scrub.addEventListener('input', () => {
+      this.playing = false;
+      this.updatePlayButton();
+      this.seekFrame(Number(scrub.value));
+    });
+    $<HTMLSelectElement>('speed').addEventListener('change', (e) => {
+      this.speed = Number((e.target as HTMLSelectElement).value);
+    });
+    $<HTMLSelectElement>('play-kernel').addEventListener('change', (e) => {
+      this.kernel = (e.target as HTMLSelectElement).value as PlayKernel;
+      this.drawPose();
+    });
+    $<HTMLInputElement>('root-motion').addEventListener('change', (e) => {
+      this.rootMotion = (e.target as HTMLInputElement).checked;
+      this.drawPose();
+    });
+    $<HTMLInputElement>('show-after').addEventListener('change', (e) => {
+      this.showAfter = (e.target as HTMLInputElement).checked;
+      this.drawPose();
+      this.drawCurves();
+      this.drawSpectrum();
+    });
+    $<HTMLSelectElement>('curve-kind').addEventListener('change', (e) => {
+      this.curveKind = (e.target as HTMLSelectElement).value as CurveKind;
+      this.rebuildCurvePlot();
+    });
+    $('download').addEventListener('click', () => this.download());
+    window.addEventListener('keydown', (e) => {
+      if (e.code === 'Space' && (e.target as HTMLElement).tagName !== 'INPUT' && this.isVisible()) {
+        e.preventDefault();
+        this.togglePlay();
+      }
+    });
+    requestAnimationFrame((t) => this.tick(t));
+  }
+
+  private isVisible(): boolean {
+    return $('view-clip').classList.contains('active');
+  }
+
+  /** The clip shown in 3D: the processed one when "after" is on and processing produced one. */
+  get shown(): Clip | null {
+    return this.showAfter && this.processed ? this.processed : this.original;
+  }
+
+  get duration(): number {
+    const c = this.original;
+    return c ? (c.frames - 1) * c.frameTime : 0;
+  }
+
+  /** Parses BVH text and shows it; parse errors go to the error banner with line:column. */
+  open(name: string, text: string): boolean {
+    let clip: Clip;
+    let warnings: string[];
+    try {
+      const t0 = performance.now();
+      const report = parseBvhWithReport(text);
+      clip = report.clip;
+      warnings = report.warnings.map((w) => (w.line ? `${w.message} (line ${w.line})` : w.message));
+      this.parseMs = performance.now() - t0;
+    } catch (e) {
+      const msg = (e as Error).message;
+      const where =
+        e instanceof BvhParseError && !msg.includes(`${e.line}:${e.column}`) ? ` at ${e.line}:${e.column}` : '';
+      this.onError(`Could not open ${name}: ${msg}${where}`);
+      return false;
+    }
+    this.onError(null);
+    const w = $('warnings');
+    w.hidden = warnings.length === 0;
+    w.textContent = warnings.map((s) => `${name}: ${s}`).join('\n');
+    this.setClip(name, clip);
+    return true;
+  }
+
+  private setClip(name: string, clip: Clip): void {
+    this.name = name;
+    this.original = clip;
+    this.processed = null;
+    this.difference = null;
+    this.spectrum = null;
+    this.spectrumOriginal = null;
+    const J = clip.skeleton.names.length;
+    this.rot = new Float64Array(J * 4);
+    this.trans = new Float64Array(J * 3);
+    this.grot = new Float64Array(J * 4);
+    this.pos = new Float64Array(J * 3);
+    this.ghostPos = new Float64Array(J * 3);
+    this.rootRest = new Float64Array(J * 3);
+    for (let j = 0; j < J; j++)
+      for (let k = 0; k < 3; k++) this.rootRest[j * 3 + k] = clip.translations.data[j * 3 + k];
+    this.time = 0;
+    this.playing = false;
+    this.updatePlayButton();
+    this.selected = firstMovingJoint(clip);
+    const scrub = $<HTMLInputElement>('scrubber');
+    scrub.max = String(Math.max(0, clip.frames - 1));
+    scrub.value = '0';
+    $('clip-info').textContent =
+      `${name}\n${J} joints · ${clip.frames} frames · ${clip.rate.toFixed(3)} Hz · ` +
+      `${((clip.frames - 1) * clip.frameTime).toFixed(2)} s`;
+    this.buildTree();
+    this.frameCamera();
+    this.view.select(this.selected);
+    this.drawPose();
+    this.rebuildCurvePlot();
+    this.startWorker(clip);
+    $<HTMLButtonElement>('download').disabled = false;
+    this.process(this.panel.settings);
+  }
+
+  private frameCamera(): void {
+    const clip = this.original!;
+    const parents = clip.skeleton.parents;
+    const min = new THREE.Vector3(Infinity, Infinity, Infinity);
+    const max = new THREE.Vector3(-Infinity, -Infinity, -Infinity);
+    const steps = Math.min(clip.frames, 40);
+    let size = 0;
+    for (let s = 0; s < steps; s++) {
+      const f = Math.round((s * (clip.frames - 1)) / Math.max(1, steps - 1));
+      localPoseAt(clip, f, 'nearest', this.rot, this.trans);
+      posePositions(parents, this.rot, this.trans, this.grot, this.pos, true, this.rootRest);
+      const fmin = new THREE.Vector3(Infinity, Infinity, Infinity);
+      const fmax = new THREE.Vector3(-Infinity, -Infinity, -Infinity);
+      for (let j = 0; j < parents.length; j++) {
+        const v = new THREE.Vector3(this.pos[j * 3], this.pos[j * 3 + 1], this.pos[j * 3 + 2]);
+        min.min(v);
+        max.max(v);
+        fmin.min(v);
+        fmax.max(v);
+      }
+      size = Math.max(size, fmax.distanceTo(fmin));
+    }
+    this.view.setSkeleton(parents, size || 1);
+    this.view.setFloor(min.y, (min.x + max.x) / 2, (min.z + max.z) / 2);
+    this.view.frame(min, max);
+  }
+
+  private buildTree(): void {
+    const clip = this.original!;
+    const ul = $('joint-tree');
+    ul.textContent = '';
+    const depth = new Int32Array(clip.skeleton.names.length);
+    clip.skeleton.names.forEach((n, j) => {
+      const p = clip.skeleton.parents[j];
+      depth[j] = p < 0 ? 0 : depth[p] + 1;
+      const li = document.createElement('li');
+      li.textContent = n;
+      li.style.paddingLeft = `${4 + depth[j] * 10}px`;
+      li.dataset.joint = String(j);
+      if (!clip.skeleton.channels[j].some((c) => c.endsWith('rotation'))) li.classList.add('static');
+      li.addEventListener('click', () => this.select(j));
+      ul.appendChild(li);
+    });
+    this.markTree();
+  }
+
+  private markTree(): void {
+    for (const li of $('joint-tree').querySelectorAll('li')) {
+      li.classList.toggle('selected', Number((li as HTMLElement).dataset.joint) === this.selected);
+    }
+    $('joint-tree').querySelector('li.selected')?.scrollIntoView({ block: 'nearest' });
+  }
+
+  select(joint: number): void {
+    if (!this.original) return;
+    this.selected = joint;
+    this.view.select(joint);
+    this.markTree();
+    this.drawPose();
+    this.drawCurves();
+    this.showDifference();
+  }
+
+  togglePlay(): void {
+    if (!this.original) return;
+    this.playing = !this.playing;
+    if (this.playing && this.time >= this.duration) this.time = 0;
+    this.updatePlayButton();
+  }
+
+  private updatePlayButton(): void {
+    $('play').textContent = this.playing ? '❚❚' : '▶';
+  }
+
+  seekFrame(frame: number): void {
+    if (!this.original) return;
+    this.seekTime(frame * this.original.frameTime);
+  }
+
+  seekTime(t: number): void {
+    if (!this.original) return;
+    this.time = Math.min(Math.max(0, t), this.duration);
+    this.drawPose();
+  }
+
+  private tick(now: number): void {
+    const dt = this.lastTick ? (now - this.lastTick) / 1000 : 0;
+    this.lastTick = now;
+    if (this.playing && this.original) {
+      const t0 = performance.now();
+      let t = this.time + dt * this.speed;
+      const d = this.duration;
+      if (t > d) {
+        if ($<HTMLInputElement>('loop').checked && d > 0) t %= d;
+        else {
+          t = d;
+          this.playing = false;
+          this.updatePlayButton();
+        }
+      }
+      this.time = t;
+      this.drawPose();
+      this.view.render();
+      this.frameTimes.push(dt * 1000);
+      this.workTimes.push(performance.now() - t0);
+      if (this.frameTimes.length > 2000) {
+        this.frameTimes.shift();
+        this.workTimes.shift();
+      }
+    } else {
+      this.view.render();
+    }
+    requestAnimationFrame((t) => this.tick(t));
+  }
+
+  /** Poses the 3D skeleton at the current time and updates readouts and the curve playhead. */
+  drawPose(): void {
+    const clip = this.shown;
+    if (!clip || !this.original) return;
+    const parents = clip.skeleton.parents;
+    const p = this.time * clip.rate;
+    localPoseAt(clip, p, this.kernel, this.rot, this.trans);
+    posePositions(parents, this.rot, this.trans, this.grot, this.pos, this.rootMotion, this.rootRest);
+    let ghost: Float64Array | null = null;
+    if (this.processed && this.showAfter) {
+      // the original as a faint ghost under the processed pose
+      const o = this.original;
+      localPoseAt(o, this.time * o.rate, this.kernel, this.rot, this.trans);
+      posePositions(parents, this.rot, this.trans, this.grot, this.ghostPos, this.rootMotion, this.rootRest);
+      ghost = this.ghostPos;
+    }
+    this.view.setPose(this.pos, ghost);
+    let sum = 0;
+    for (let i = 0; i < this.pos.length; i++) sum += this.pos[i] * ((i % 7) + 1);
+    this.poseChecksum = sum;
+    const frame = Math.round(this.time * this.original.rate);
+    $('frame-readout').textContent = `frame ${frame} / ${this.original.frames - 1}`;
+    $('time-readout').textContent = `${this.time.toFixed(3)} s`;
+    const scrub = $<HTMLInputElement>('scrubber');
+    if (document.activeElement !== scrub) scrub.value = String(this.time * this.original.rate);
+    this.curvePlot?.setCursor(this.time);
+  }
+
+  get frame(): number {
+    return this.original ? Math.round(this.time * this.original.rate) : 0;
+  }
+
+  private rebuildCurvePlot(): void {
+    this.curvePlot?.destroy();
+    this.curvePlot = null;
+    if (!this.original) return;
+    const labels = curveLabels(this.curveKind, this.original.orders[this.selected] ?? 'ZYX');
+    const colors = ['#ff6b6b', '#6bdc7b', '#5fb3ff', '#e0c15a', '#c58bff', '#5fe0d8'];
+    const series = [];
+    for (let i = 0; i < labels.length; i++) {
+      series.push({ label: `${labels[i]} (original)`, color: `${colors[i]}55`, width: 1 });
+    }
+    for (let i = 0; i < labels.length; i++) {
+      series.push({ label: `${labels[i]}`, color: colors[i], width: 1.5 });
+    }
+    this.curvePlot = new LinePlot($('curve-plot'), {
+      series,
+      xLabel: 's',
+      onSeek: (x) => {
+        this.playing = false;
+        this.updatePlayButton();
+        this.seekTime(x);
+      },
+      legend: true,
+    });
+    this.drawCurves();
+  }
+
+  /** Recomputes the selected joint's curves (original and processed) and the discontinuity markers. */
+  drawCurves(): void {
+    if (!this.original || !this.curvePlot) return;
+    const o = this.original;
+    $('curve-title').textContent = `Curves · ${o.skeleton.names[this.selected]}`;
+    const d = curveData(this.curveKind, o, this.processed, this.selected, this.panel.settings.unroll);
+    if (d.columns.length - 1 !== this.curvePlot.plot.series.length - 1) {
+      this.rebuildCurvePlot();
+      return;
+    }
+    this.curvePlot.setData(d.columns, d.markers);
+    const n = d.columns.length - 1;
+    const half = n / 2;
+    for (let i = 0; i < half; i++) {
+      this.curvePlot.setSeriesVisible(i, true);
+      this.curvePlot.setSeriesVisible(half + i, d.hasProcessed);
+    }
+    $('disc-summary').textContent = d.summary;
+    this.curveRevision++;
+    this.lastCurveDiff = d.processedDiff;
+  }
+
+  lastCurveDiff = 0;
+
+  private startWorker(clip: Clip): void {
+    this.worker?.terminate();
+    this.worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+    this.worker.onmessage = (e: MessageEvent<FromWorker>) => this.onWorker(e.data);
+    this.worker.onerror = (e) => this.onError(`Processing worker failed: ${e.message}`);
+    this.worker.postMessage({ type: 'load', clip });
+  }
+
+  busy = false;
+
+  private process(settings: ProcessSettings): void {
+    if (!this.worker || !this.original) return;
+    this.busy = true;
+    const id = ++this.requestId;
+    const bar = $('progress');
+    bar.hidden = false;
+    (bar.firstElementChild as HTMLElement).style.width = '2%';
+    this.worker.postMessage({ type: 'process', id, settings });
+  }
+
+  private onWorker(m: FromWorker): void {
+    if (m.id !== this.requestId) return;
+    const bar = $('progress');
+    if (m.type === 'progress') {
+      (bar.firstElementChild as HTMLElement).style.width = `${Math.round(m.fraction * 100)}%`;
+      bar.title = m.label;
+      return;
+    }
+    bar.hidden = true;
+    this.busy = false;
+    if (m.type === 'error') {
+      this.onError(`Processing failed: ${m.message}`);
+      return;
+    }
+    this.onError(null);
+    this.processed = m.clip;
+    this.difference = m.difference;
+    this.spectrum = m.spectrum;
+    this.spectrumOriginal = m.spectrumOriginal;
+    this.processMs = m.ms;
+    this.drawPose();
+    this.drawCurves();
+    this.showDifference();
+    this.drawSpectrum();
+  }
+
+  processMs = 0;
+  parseMs = 0;
+
+  private showDifference(): void {
+    const el = $('difference');
+    const d = this.difference;
+    if (!d || !this.original || !this.processed) {
+      el.textContent = this.original ? 'No processing applied: the original is shown.' : '';
+      return;
+    }
+    const names = this.original.skeleton.names;
+    el.textContent =
+      `difference to the original (${d.note})\n` +
+      `max  ${d.maxDeg.toFixed(3)}° (${names[d.maxJoint]}, frame ${d.maxFrame})\n` +
+      `mean ${d.meanDeg.toFixed(3)}°\n` +
+      `${names[this.selected]}: max ${d.perJointMaxDeg[this.selected].toFixed(3)}°\n` +
+      `result: ${this.processed.frames} frames at ${this.processed.rate.toFixed(3)} Hz (${this.processMs.toFixed(0)} ms)`;
+  }
+
+  private drawSpectrum(): void {
+    const s = this.showAfter && this.processed ? this.spectrum : this.spectrumOriginal;
+    const info = $('spectrum-info');
+    if (!s) {
+      info.textContent = '';
+      return;
+    }
+    if (!this.spectrumPlot) {
+      this.spectrumPlot = new LinePlot($('spectrum-plot'), {
+        series: [{ label: 'clip max (dB)', color: '#5fb3ff' }],
+        xLabel: 'Hz',
+        legend: false,
+        draw: (u) => {
+          const sp = this.showAfter && this.processed ? this.spectrum : this.spectrumOriginal;
+          if (!sp) return;
+          const x = u.valToPos(sp.energyFrequency, 'x', true);
+          const ctx = u.ctx;
+          ctx.save();
+          ctx.strokeStyle = '#ffb454';
+          ctx.setLineDash([4, 3]);
+          ctx.beginPath();
+          ctx.moveTo(x, u.bbox.top);
+          ctx.lineTo(x, u.bbox.top + u.bbox.height);
+          ctx.stroke();
+          ctx.restore();
+        },
+      });
+    }
+    this.spectrumPlot.setData([s.frequencies, s.maxDb]);
+    info.textContent =
+      `${Math.round(s.energyShare * 100)}% of the energy below ${s.energyFrequency.toFixed(2)} Hz · ` +
+      `recommended rate ${s.recommendedRate.toFixed(1)} Hz (of ${s.rate.toFixed(1)})`;
+  }
+
+  private download(): void {
+    const clip = this.processed ?? this.original;
+    if (!clip) return;
+    const text = writeBvh(clip);
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+    a.download = `${this.name.replace(/\.bvh$/i, '')}${this.processed ? '-processed' : ''}.bvh`;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+  }
+
+  /** Playback statistics for the performance record. */
+  stats(): {
+    samples: number;
+    meanFrameMs: number;
+    p95FrameMs: number;
+    meanWorkMs: number;
+    maxWorkMs: number;
+  } {
+    const f = [...this.frameTimes].filter((x) => x > 0).sort((a, b) => a - b);
+    const w = this.workTimes;
+    const mean = (a: number[]) => (a.length ? a.reduce((s, x) => s + x, 0) / a.length : 0);
+    return {
+      samples: f.length,
+      meanFrameMs: mean(f),
+      p95FrameMs: f[Math.floor(f.length * 0.95)] ?? 0,
+      meanWorkMs: mean(w),
+      maxWorkMs: w.length ? Math.max(...w) : 0,
+    };
+  }
+
+  resetStats(): void {
+    this.frameTimes.length = 0;
+    this.workTimes.length = 0;
+  }
+
+  plotStats(): { points: number; drawMs: number; inked: number } {
+    return {
+      points: this.curvePlot?.points ?? 0,
+      drawMs: this.curvePlot?.lastDrawMs ?? 0,
+      inked: this.curvePlot?.inkedPixels() ?? 0,
+    };
+  }
+}
+
+/** The first joint whose rotation changes over the clip (the root usually), else 0. */
+function firstMovingJoint(clip: Clip): number {
+  const J = clip.skeleton.names.length;
+  const R = clip.rotations.data;
+  const last = (clip.frames - 1) * J * 4;
+  for (let j = 0; j < J; j++) {
+    if (quat.angle(R.subarray(j * 4, j * 4 + 4), R.subarray(last + j * 4, last + j * 4 + 4)) > 1e-3) return j;
+  }
+  return 0;
+}
+
+export { DEFAULT_SETTINGS };

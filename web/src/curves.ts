@@ -1,0 +1,156 @@
+import {
+  type Clip,
+  type EulerOrder,
+  eulerFromQuatSeries,
+  findDiscontinuities,
+  type QuatSeries,
+  quat,
+  unrollRotationVectors,
+} from 'rotsig';
+import { type Marker, mergeGrids } from './plot.js';
+
+export type CurveKind = 'quat' | 'euler' | 'rotvec' | 'sixd' | 'speed';
+
+const DEG = 180 / Math.PI;
+
+/** Channel labels of a curve kind; Euler channels are named in the file's order (`'ZXY'`: Z, X, Y). */
+export function curveLabels(kind: CurveKind, order: EulerOrder): string[] {
+  switch (kind) {
+    case 'quat':
+      return ['x', 'y', 'z', 'w'];
+    case 'euler':
+      return [...order].map((c) => `${c.toUpperCase()}rotation`);
+    case 'rotvec':
+      return ['rx', 'ry', 'rz'];
+    case 'sixd':
+      return ['m00', 'm10', 'm20', 'm01', 'm11', 'm21'];
+    case 'speed':
+      return ['|ω|'];
+  }
+}
+
+/** One joint of a clip as its own single-joint series (a copy). */
+export function jointSeries(clip: Clip, joint: number): QuatSeries<Float64Array> {
+  const J = clip.rotations.joints;
+  const F = clip.frames;
+  const data = new Float64Array(F * 4);
+  const R = clip.rotations.data;
+  for (let f = 0; f < F; f++) for (let k = 0; k < 4; k++) data[f * 4 + k] = R[(f * J + joint) * 4 + k];
+  return { data, frames: F, joints: 1 };
+}
+
+/** The channels of one kind for one joint's series, each a Float64Array over frames (or mid-points). */
+function channels(
+  kind: CurveKind,
+  s: QuatSeries<Float64Array>,
+  order: EulerOrder,
+  rate: number,
+  unroll: boolean,
+) {
+  const F = s.frames;
+  const q = s.data;
+  const out: Float64Array[] = [];
+  if (kind === 'quat') {
+    for (let k = 0; k < 4; k++) out.push(Float64Array.from({ length: F }, (_, f) => q[f * 4 + k]));
+  } else if (kind === 'euler') {
+    const e = eulerFromQuatSeries(s, order, { unroll: unroll ? 'equivalent' : 'none' }).data;
+    for (let k = 0; k < 3; k++) out.push(Float64Array.from({ length: F }, (_, f) => e[f * 3 + k] * DEG));
+  } else if (kind === 'rotvec') {
+    let v: Float64Array = new Float64Array(F * 3);
+    for (let f = 0; f < F; f++) quat.toRotationVectorFlat(v, f * 3, q, f * 4);
+    if (unroll) v = unrollRotationVectors(v).vectors;
+    for (let k = 0; k < 3; k++) out.push(Float64Array.from({ length: F }, (_, f) => v[f * 3 + k] * DEG));
+  } else if (kind === 'sixd') {
+    const v = new Float64Array(F * 6);
+    for (let f = 0; f < F; f++) quat.to6DFlat(v, f * 6, q, f * 4);
+    for (let k = 0; k < 6; k++) out.push(Float64Array.from({ length: F }, (_, f) => v[f * 6 + k]));
+  } else {
+    // angular speed between consecutive frames, placed at the mid-points (sign-invariant geodesic angle)
+    const sp = new Float64Array(Math.max(0, F - 1));
+    const a = new Float64Array(4);
+    const b = new Float64Array(4);
+    for (let f = 0; f + 1 < F; f++) {
+      a.set(q.subarray(f * 4, f * 4 + 4));
+      b.set(q.subarray(f * 4 + 4, f * 4 + 8));
+      sp[f] = quat.angle(a, b) * rate * DEG;
+    }
+    out.push(sp);
+  }
+  return out;
+}
+
+function times(kind: CurveKind, clip: Clip): Float64Array {
+  const n = kind === 'speed' ? Math.max(0, clip.frames - 1) : clip.frames;
+  const shift = kind === 'speed' ? 0.5 : 0;
+  return Float64Array.from({ length: n }, (_, i) => (i + shift) / clip.rate);
+}
+
+export interface CurveData {
+  /** uPlot columns: x (seconds), original channels, processed channels (nulls where absent). */
+  columns: (Float64Array | (number | null)[])[];
+  markers: Marker[];
+  summary: string;
+  hasProcessed: boolean;
+  /** Largest absolute difference between processed and original samples at shared times. */
+  processedDiff: number;
+}
+
+const KIND_COLOURS: Record<string, string> = {
+  'sign-flip': '#c58bff',
+  jump: '#ff6b6b',
+  'euler-wrap': '#ffb454',
+  'euler-branch': '#5fe0d8',
+};
+
+/**
+ * Curves of one joint: the original, and the processed clip over it, plus discontinuity markers found by the
+ * library in the original (sign flips, jumps) and in its Euler curves (wraps).
+ */
+export function curveData(
+  kind: CurveKind,
+  original: Clip,
+  processed: Clip | null,
+  joint: number,
+  unroll: boolean,
+): CurveData {
+  const order = original.orders[joint];
+  const so = jointSeries(original, joint);
+  const co = channels(kind, so, order, original.rate, false);
+  const to = times(kind, original);
+  let columns: CurveData['columns'];
+  let processedDiff = 0;
+  if (processed) {
+    const sp = jointSeries(processed, joint);
+    const cp = channels(kind, sp, order, processed.rate, unroll);
+    const tp = times(kind, processed);
+    if (tp.length === to.length && Math.abs(processed.rate - original.rate) < 1e-9) {
+      columns = [to, ...co, ...cp];
+      for (let c = 0; c < co.length; c++)
+        for (let i = 0; i < to.length; i++)
+          processedDiff = Math.max(processedDiff, Math.abs(co[c][i] - cp[c][i]));
+    } else {
+      const { x, ia, ib } = mergeGrids(to, tp);
+      const spread = (src: Float64Array, idx: Int32Array) => {
+        const a: (number | null)[] = new Array(x.length).fill(null);
+        for (let i = 0; i < idx.length; i++) a[idx[i]] = src[i];
+        return a;
+      };
+      columns = [x, ...co.map((c) => spread(c, ia)), ...cp.map((c) => spread(c, ib))];
+      processedDiff = Number.POSITIVE_INFINITY;
+    }
+  } else {
+    columns = [to, ...co, ...co.map(() => new Float64Array(to.length).fill(Number.NaN))];
+  }
+  // discontinuity markers on the time axis, from the library
+  const markers: Marker[] = [];
+  const counts = new Map<string, number>();
+  const add = (frame: number, k: string) => {
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+    markers.push({ x: frame / original.rate, color: KIND_COLOURS[k] ?? '#ff6b6b', title: k });
+  };
+  const euler = eulerFromQuatSeries(so, order, { unroll: 'none' });
+  for (const d of findDiscontinuities(so, { rate: original.rate })) add(d.frame, d.kind);
+  for (const d of findDiscontinuities(euler, { rate: original.rate, order })) add(d.frame, d.kind);
+  const summary = [...counts].map(([k, n]) => `${n} ${k}`).join(' · ') || 'no discontinuities';
+  return { columns, markers, summary, hasProcessed: !!processed, processedDiff };
+}

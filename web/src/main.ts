@@ -1,0 +1,158 @@
+import './style.css';
+import { benchPlot } from './bench.js';
+import { ClipView } from './clip-view.js';
+import * as ops from './ops.js';
+import { SkeletonView } from './viewer.js';
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+function showError(message: string | null): void {
+  const el = $('error');
+  el.hidden = message === null;
+  el.textContent = message ?? '';
+}
+
+const viewer = new SkeletonView($('viewport'));
+const clipView = new ClipView(viewer, showError);
+
+// ---- labs, mounted on first visit ----------------------------------------------------------------------
+interface Lab {
+  show(): void;
+  hide(): void;
+  state(): Record<string, unknown>;
+}
+const labs: Record<string, Lab> = {};
+/** A lab whose library operations this build does not have: says so instead of faking them. */
+function missingLab(host: HTMLElement, needs: string[]): Lab {
+  host.innerHTML = `<aside class="controls"><p>This lab needs ${needs.map((n) => `<code>${n}</code>`).join(', ')}, which this build of rotsig does not provide.</p></aside>`;
+  return { show() {}, hide() {}, state: () => ({ missing: needs }) };
+}
+const labLoaders: Record<string, () => Promise<Lab>> = {
+  averaging: async () =>
+    ops.averageQuaternions && ops.averageCost
+      ? new (await import('./labs/averaging.js')).AveragingLab($('view-averaging'))
+      : missingLab($('view-averaging'), ['averageQuaternions', 'averageCost']),
+  interpolation: async () =>
+    ops.interpolate
+      ? new (await import('./labs/interpolation.js')).InterpolationLab($('view-interpolation'))
+      : missingLab($('view-interpolation'), ['interpolate']),
+  unrolling: async () => new (await import('./labs/unrolling.js')).UnrollingLab($('view-unrolling')),
+};
+
+async function showView(name: string): Promise<void> {
+  for (const b of document.querySelectorAll<HTMLButtonElement>('.tabs button')) {
+    b.classList.toggle('active', b.dataset.view === name);
+  }
+  for (const v of document.querySelectorAll('.view')) v.classList.toggle('active', v.id === `view-${name}`);
+  for (const [k, lab] of Object.entries(labs)) if (k !== name) lab.hide();
+  if (name in labLoaders) {
+    labs[name] ??= await labLoaders[name]();
+    labs[name].show();
+  } else {
+    viewer.resize();
+  }
+  history.replaceState(null, '', `#${name}`);
+}
+
+for (const b of document.querySelectorAll<HTMLButtonElement>('.tabs button')) {
+  b.addEventListener('click', () => void showView(b.dataset.view!));
+}
+
+// ---- opening files ---------------------------------------------------------------------------------------
+async function openFile(file: File): Promise<void> {
+  const text = await file.text();
+  if (clipView.open(file.name, text)) await showView('clip');
+}
+
+$<HTMLInputElement>('file-input').addEventListener('change', (e) => {
+  const input = e.target as HTMLInputElement;
+  const f = input.files?.[0];
+  if (f) void openFile(f);
+  input.value = '';
+});
+
+const overlay = $('drop-overlay');
+let dragDepth = 0;
+window.addEventListener('dragenter', (e) => {
+  e.preventDefault();
+  dragDepth++;
+  overlay.hidden = false;
+});
+window.addEventListener('dragleave', () => {
+  if (--dragDepth <= 0) {
+    dragDepth = 0;
+    overlay.hidden = true;
+  }
+});
+window.addEventListener('dragover', (e) => e.preventDefault());
+window.addEventListener('drop', (e) => {
+  e.preventDefault();
+  dragDepth = 0;
+  overlay.hidden = true;
+  const f = e.dataTransfer?.files?.[0];
+  if (f) void openFile(f);
+});
+
+interface Sample {
+  file: string;
+  label: string;
+}
+const sampleSelect = $<HTMLSelectElement>('sample-select');
+async function loadSample(file: string): Promise<void> {
+  const res = await fetch(`./samples/${file}`);
+  if (!res.ok) {
+    showError(`Could not fetch sample ${file}: HTTP ${res.status}`);
+    return;
+  }
+  if (clipView.open(file, await res.text())) await showView('clip');
+}
+sampleSelect.addEventListener('change', () => {
+  if (sampleSelect.value) void loadSample(sampleSelect.value);
+});
+fetch('./samples/index.json')
+  .then((r) => r.json() as Promise<Sample[]>)
+  .then((list) => {
+    for (const s of list) sampleSelect.add(new Option(s.label, s.file));
+    sampleSelect.dataset.ready = 'true';
+  })
+  .catch((e: Error) => showError(`Could not list the samples: ${e.message}`));
+
+// ---- hooks for the end-to-end tests and the performance record ------------------------------------------
+const studio = {
+  clip: clipView,
+  ready: true,
+  state() {
+    const c = clipView.original;
+    return {
+      name: clipView.name,
+      frames: c?.frames ?? 0,
+      joints: c?.skeleton.names.length ?? 0,
+      frame: clipView.frame,
+      time: clipView.time,
+      selected: clipView.selected,
+      playing: clipView.playing,
+      busy: clipView.busy,
+      processed: clipView.processed
+        ? { frames: clipView.processed.frames, rate: clipView.processed.rate }
+        : null,
+      poseChecksum: clipView.poseChecksum,
+      curveRevision: clipView.curveRevision,
+      curveDiff: clipView.lastCurveDiff,
+      parseMs: clipView.parseMs,
+      plot: clipView.plotStats(),
+    };
+  },
+  pixels: () => viewer.pixelStats(),
+  play(on: boolean) {
+    if (clipView.playing !== on) clipView.togglePlay();
+  },
+  seekFrame: (f: number) => clipView.seekFrame(f),
+  playbackStats: () => clipView.stats(),
+  resetPlaybackStats: () => clipView.resetStats(),
+  benchPlot,
+  lab: (name: string) => labs[name]?.state() ?? null,
+};
+(window as unknown as { __studio: typeof studio }).__studio = studio;
+
+const initial = location.hash.slice(1);
+if (initial && initial !== 'clip' && initial in labLoaders) void showView(initial);

@@ -1,0 +1,41 @@
+// Operations that other parts of rotsig provide. Looked up at run time so the studio builds while they land;
+// a control whose operation is missing is left out of the UI (never faked).
+
+import type { Clip, Kernel, QuatSeries } from 'rotsig';
+import * as rotsig from 'rotsig';
+
+const lib = rotsig as unknown as Record<string, unknown>;
+
+export type AverageMethod = 'flip' | 'nlerp' | 'raw' | 'log' | 'eigen' | 'geodesic';
+export type InterpolateMethod = 'slerp' | 'nlerp' | 'log' | 'matrix';
+
+export const averageQuaternions = lib.averageQuaternions as
+  | ((quats: Float64Array, weights?: Float64Array, options?: { method?: AverageMethod }) => Float64Array)
+  | undefined;
+export const averageCost = lib.averageCost as
+  | ((q: ArrayLike<number>, quats: Float64Array, weights?: Float64Array) => number)
+  | undefined;
+export const interpolate = lib.interpolate as
+  | ((
+      out: Float64Array,
+      a: ArrayLike<number>,
+      b: ArrayLike<number>,
+      t: number,
+      method: InterpolateMethod,
+    ) => Float64Array)
+  | undefined;
+export const filterClip = lib.filterClip as
+  | ((clip: Clip, kernel: Kernel, options?: { space?: string; boundary?: string }) => Clip)
+  | undefined;
+export const resampleClip = lib.resampleClip as
+  | ((clip: Clip, options: { targetRate: number; kernel?: string; space?: string }) => Clip)
+  | undefined;
+export const downsampleOptimal = lib.downsampleOptimal as
+  | ((series: QuatSeries, options: Record<string, unknown>) => unknown)
+  | undefined;
+export const clipSpectrum = lib.clipSpectrum as
+  | ((clip: Clip, options?: Record<string, unknown>) => unknown)
+  | undefined;
+export const angularVelocity = lib.angularVelocity as
+  | ((series: QuatSeries, dt: number, options?: Record<string, unknown>) => { data: Float64Array })
+  | undefined;

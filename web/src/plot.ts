@@ -1,0 +1,224 @@
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+
+export interface SeriesStyle {
+  label: string;
+  color: string;
+  width?: number;
+  dash?: number[];
+  /** Own y scale key (defaults to 'y'). */
+  scale?: string;
+}
+
+export interface Marker {
+  /** x value (seconds in the clip curves). */
+  x: number;
+  color: string;
+  title?: string;
+}
+
+export interface LinePlotOptions {
+  series: SeriesStyle[];
+  xLabel?: string;
+  yLabel?: string;
+  /** Called with the x value under a click on the plotting area. */
+  onSeek?: (x: number) => void;
+  /** Extra drawing after the series (in canvas pixels). */
+  draw?: (u: uPlot) => void;
+  logX?: boolean;
+  legend?: boolean;
+}
+
+/**
+ * A thin wrapper around uPlot: fills its host, redraws on resize, draws markers as ticks on the time axis, a
+ * playhead line as a DOM overlay (so following playback never redraws the curves) and seeks on click.
+ */
+export class LinePlot {
+  readonly plot: uPlot;
+  private markers: Marker[] = [];
+  private readonly cursorEl: HTMLDivElement;
+  private cursorX: number | null = null;
+  /** Milliseconds the last `setData` took, including the synchronous draw. */
+  lastDrawMs = 0;
+  points = 0;
+
+  constructor(
+    readonly host: HTMLElement,
+    opts: LinePlotOptions,
+  ) {
+    const axisStroke = '#8a93a3';
+    const grid = { stroke: '#262b33', width: 1 };
+    const w = Math.max(200, host.clientWidth);
+    const h = Math.max(120, host.clientHeight);
+    this.plot = new uPlot(
+      {
+        width: w,
+        height: h,
+        pxAlign: false,
+        legend: { show: opts.legend !== false, live: false },
+        cursor: { drag: { x: false, y: false }, points: { show: false } },
+        scales: { x: { time: false, distr: opts.logX ? 3 : 1 } },
+        axes: [
+          { stroke: axisStroke, grid, ticks: grid, label: opts.xLabel, labelSize: opts.xLabel ? 18 : 0 },
+          {
+            stroke: axisStroke,
+            grid,
+            ticks: grid,
+            label: opts.yLabel,
+            labelSize: opts.yLabel ? 18 : 0,
+            size: 50,
+          },
+        ],
+        series: [
+          { label: opts.xLabel ?? 'x' },
+          ...opts.series.map((s) => ({
+            label: s.label,
+            stroke: s.color,
+            width: s.width ?? 1.25,
+            dash: s.dash,
+            scale: s.scale ?? 'y',
+            spanGaps: true,
+            points: { show: false },
+          })),
+        ],
+        hooks: {
+          draw: [
+            (u: uPlot) => {
+              this.drawMarkers(u);
+              opts.draw?.(u);
+            },
+          ],
+        },
+      },
+      [[], ...opts.series.map(() => [])] as unknown as uPlot.AlignedData,
+      host,
+    );
+    this.plot.root.dataset.testid = 'uplot';
+    this.cursorEl = document.createElement('div');
+    Object.assign(this.cursorEl.style, {
+      position: 'absolute',
+      top: '0',
+      bottom: '0',
+      width: '1px',
+      background: '#ffb454',
+      pointerEvents: 'none',
+      display: 'none',
+    });
+    this.plot.over.appendChild(this.cursorEl);
+    if (opts.onSeek) {
+      const seek = opts.onSeek;
+      this.plot.over.style.cursor = 'pointer';
+      this.plot.over.addEventListener('click', (e) => {
+        const x = this.plot.posToVal(e.offsetX, 'x');
+        if (Number.isFinite(x)) seek(x);
+      });
+    }
+    new ResizeObserver(() => this.resize()).observe(host);
+  }
+
+  resize(): void {
+    const w = Math.max(200, this.host.clientWidth);
+    const legendH = this.plot.root.querySelector('.u-legend')?.clientHeight ?? 0;
+    const h = Math.max(100, this.host.clientHeight - legendH - 4);
+    if (Math.abs(w - this.plot.width) > 1 || Math.abs(h - this.plot.height) > 1) {
+      this.plot.setSize({ width: w, height: h });
+      this.placeCursor();
+    }
+  }
+
+  setData(data: (ArrayLike<number | null> | null)[], markers: Marker[] = []): void {
+    this.markers = markers;
+    const t0 = performance.now();
+    this.plot.setData(data as unknown as uPlot.AlignedData);
+    this.lastDrawMs = performance.now() - t0;
+    this.points = (data[0]?.length ?? 0) * (data.length - 1);
+    this.resize();
+    this.placeCursor();
+  }
+
+  setSeriesVisible(index: number, show: boolean): void {
+    this.plot.setSeries(index + 1, { show });
+  }
+
+  /** Moves the playhead overlay to x (or hides it with null). */
+  setCursor(x: number | null): void {
+    this.cursorX = x;
+    this.placeCursor();
+  }
+
+  private placeCursor(): void {
+    if (this.cursorX === null) {
+      this.cursorEl.style.display = 'none';
+      return;
+    }
+    const left = this.plot.valToPos(this.cursorX, 'x');
+    if (!Number.isFinite(left)) return;
+    this.cursorEl.style.display = 'block';
+    this.cursorEl.style.left = `${left}px`;
+  }
+
+  private drawMarkers(u: uPlot): void {
+    if (this.markers.length === 0) return;
+    const ctx = u.ctx;
+    const { top, height } = u.bbox;
+    const tick = Math.min(14 * devicePixelRatio, height * 0.12);
+    ctx.save();
+    ctx.lineWidth = Math.max(1, devicePixelRatio);
+    for (const m of this.markers) {
+      const x = u.valToPos(m.x, 'x', true);
+      ctx.strokeStyle = m.color;
+      ctx.beginPath();
+      ctx.moveTo(x, top + height);
+      ctx.lineTo(x, top + height - tick);
+      ctx.stroke();
+      ctx.globalAlpha = 0.18;
+      ctx.beginPath();
+      ctx.moveTo(x, top);
+      ctx.lineTo(x, top + height);
+      ctx.stroke();
+      ctx.globalAlpha = 1;
+    }
+    ctx.restore();
+  }
+
+  /** Counts non-transparent pixels of the plot canvas (the e2e "curves drawn" check). */
+  inkedPixels(): number {
+    const c = this.plot.root.querySelector('canvas');
+    if (!c) return 0;
+    const px = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 3; i < px.length; i += 16) if (px[i] > 0) n++;
+    return n;
+  }
+
+  destroy(): void {
+    this.plot.destroy();
+  }
+}
+
+/** Merges two increasing time grids into one x axis, returning the index of each source sample in it. */
+export function mergeGrids(
+  a: Float64Array,
+  b: Float64Array,
+): { x: Float64Array; ia: Int32Array; ib: Int32Array } {
+  const eps = 1e-9;
+  const x: number[] = [];
+  const ia = new Int32Array(a.length);
+  const ib = new Int32Array(b.length);
+  let i = 0;
+  let k = 0;
+  while (i < a.length || k < b.length) {
+    if (k >= b.length || (i < a.length && a[i] < b[k] - eps)) {
+      ia[i++] = x.length;
+      x.push(a[i - 1]);
+    } else if (i >= a.length || b[k] < a[i] - eps) {
+      ib[k++] = x.length;
+      x.push(b[k - 1]);
+    } else {
+      ia[i++] = x.length;
+      ib[k++] = x.length;
+      x.push(a[i - 1]);
+    }
+  }
+  return { x: Float64Array.from(x), ia, ib };
+}

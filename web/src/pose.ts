@@ -1,0 +1,76 @@
+import { type Clip, quat } from 'rotsig';
+
+/** How playback evaluates the clip between frames. */
+export type PlayKernel = 'nearest' | 'linear';
+
+/**
+ * Evaluates a clip's local pose at fractional frame position `p` into caller buffers (no allocation):
+ * `'nearest'` snaps to the closest frame, `'linear'` slerps rotations and lerps translations between the two
+ * frames around `p`.
+ */
+export function localPoseAt(
+  clip: Clip,
+  p: number,
+  kernel: PlayKernel,
+  outRot: Float64Array,
+  outTrans: Float64Array,
+): void {
+  const J = clip.skeleton.names.length;
+  const last = clip.frames - 1;
+  const pc = Math.min(Math.max(p, 0), last);
+  const R = clip.rotations.data;
+  const T = clip.translations.data;
+  if (kernel === 'nearest' || last === 0) {
+    const f = Math.round(pc);
+    for (let i = 0; i < J * 4; i++) outRot[i] = R[f * J * 4 + i];
+    for (let i = 0; i < J * 3; i++) outTrans[i] = T[f * J * 3 + i];
+    return;
+  }
+  const f0 = Math.min(Math.floor(pc), last - 1);
+  const f1 = f0 + 1;
+  const u = pc - f0;
+  for (let j = 0; j < J; j++) {
+    quat.slerpFlat(outRot, j * 4, R, (f0 * J + j) * 4, R, (f1 * J + j) * 4, u);
+    for (let k = 0; k < 3; k++) {
+      const a = T[(f0 * J + j) * 3 + k];
+      outTrans[j * 3 + k] = a + (T[(f1 * J + j) * 3 + k] - a) * u;
+    }
+  }
+}
+
+/**
+ * Forward kinematics of one pose (local rotations and translations) into global rotations and positions.
+ * Composes the library's flat kernels: global = parent global * local, position = parent position +
+ * parent global applied to the local translation.
+ */
+export function posePositions(
+  parents: Int32Array,
+  localRot: Float64Array,
+  localTrans: Float64Array,
+  outGlobalRot: Float64Array,
+  outPos: Float64Array,
+  rootMotion: boolean,
+  rootRest: Float64Array,
+): void {
+  const J = parents.length;
+  for (let j = 0; j < J; j++) {
+    const p = parents[j];
+    if (p < 0) {
+      for (let k = 0; k < 4; k++) outGlobalRot[j * 4 + k] = localRot[j * 4 + k];
+      if (rootMotion) {
+        for (let k = 0; k < 3; k++) outPos[j * 3 + k] = localTrans[j * 3 + k];
+      } else {
+        // keep the height, drop the horizontal travel
+        outPos[j * 3] = rootRest[j * 3];
+        outPos[j * 3 + 1] = localTrans[j * 3 + 1];
+        outPos[j * 3 + 2] = rootRest[j * 3 + 2];
+      }
+    } else {
+      quat.multiplyFlat(outGlobalRot, j * 4, outGlobalRot, p * 4, localRot, j * 4);
+      quat.rotateVectorFlat(outPos, j * 3, outGlobalRot, p * 4, localTrans, j * 3);
+      outPos[j * 3] += outPos[p * 3];
+      outPos[j * 3 + 1] += outPos[p * 3 + 1];
+      outPos[j * 3 + 2] += outPos[p * 3 + 2];
+    }
+  }
+}

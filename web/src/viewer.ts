@@ -1,0 +1,218 @@
+import * as THREE from 'three';
+import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+
+/** A three.js view of a skeleton: joints as spheres, bones as lines, an orbit camera and a ground grid. */
+export class SkeletonView {
+  readonly renderer: THREE.WebGLRenderer;
+  readonly scene = new THREE.Scene();
+  readonly camera = new THREE.PerspectiveCamera(40, 1, 0.01, 10_000);
+  readonly controls: OrbitControls;
+  private joints: THREE.InstancedMesh | null = null;
+  private bones: THREE.LineSegments | null = null;
+  private ghost: THREE.LineSegments | null = null;
+  private parents: Int32Array = new Int32Array(0);
+  private grid: THREE.GridHelper;
+  private readonly raycaster = new THREE.Raycaster();
+  private readonly matrix = new THREE.Matrix4();
+  private readonly color = new THREE.Color();
+  private selected = -1;
+  private jointRadius = 1;
+  private dirty = true;
+  onPick: ((joint: number) => void) | null = null;
+  /** Milliseconds spent in the last few renders (for the performance record). */
+  readonly renderTimes: number[] = [];
+
+  constructor(readonly host: HTMLElement) {
+    this.renderer = new THREE.WebGLRenderer({ antialias: true });
+    this.renderer.setPixelRatio(Math.min(2, window.devicePixelRatio || 1));
+    this.renderer.setClearColor(0x101216);
+    host.appendChild(this.renderer.domElement);
+    this.renderer.domElement.dataset.testid = 'viewport-canvas';
+    this.controls = new OrbitControls(this.camera, this.renderer.domElement);
+    this.controls.enableDamping = false;
+    this.controls.addEventListener('change', () => this.invalidate());
+    this.grid = new THREE.GridHelper(10, 20, 0x3a4150, 0x262b33);
+    this.scene.add(this.grid);
+    this.scene.add(new THREE.HemisphereLight(0xffffff, 0x303040, 2.2));
+    const sun = new THREE.DirectionalLight(0xffffff, 1.2);
+    sun.position.set(3, 5, 2);
+    this.scene.add(sun);
+    this.camera.position.set(3, 2, 4);
+    new ResizeObserver(() => this.resize()).observe(host);
+    this.resize();
+    let downX = 0;
+    let downY = 0;
+    this.renderer.domElement.addEventListener('pointerdown', (e) => {
+      downX = e.clientX;
+      downY = e.clientY;
+    });
+    this.renderer.domElement.addEventListener('pointerup', (e) => {
+      if (Math.hypot(e.clientX - downX, e.clientY - downY) < 4) this.pick(e);
+    });
+  }
+
+  resize(): void {
+    const w = Math.max(1, this.host.clientWidth);
+    const h = Math.max(1, this.host.clientHeight);
+    this.renderer.setSize(w, h);
+    this.camera.aspect = w / h;
+    this.camera.updateProjectionMatrix();
+    this.invalidate();
+  }
+
+  invalidate(): void {
+    this.dirty = true;
+  }
+
+  /** Builds the meshes for a skeleton; `size` is a typical body size in file units (for radii and grid). */
+  setSkeleton(parents: Int32Array, size: number): void {
+    for (const o of [this.joints, this.bones, this.ghost]) {
+      if (o) {
+        this.scene.remove(o);
+        o.geometry.dispose();
+      }
+    }
+    this.parents = parents;
+    const n = parents.length;
+    this.jointRadius = size * 0.012;
+    const sphere = new THREE.SphereGeometry(1, 12, 8);
+    const mat = new THREE.MeshStandardMaterial({ roughness: 0.5, metalness: 0.1 });
+    this.joints = new THREE.InstancedMesh(sphere, mat, n);
+    this.joints.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
+    for (let j = 0; j < n; j++) this.joints.setColorAt(j, this.color.set(0xcfd6e0));
+    this.scene.add(this.joints);
+    const geo = new THREE.BufferGeometry();
+    geo.setAttribute(
+      'position',
+      new THREE.BufferAttribute(new Float32Array(n * 6), 3).setUsage(THREE.DynamicDrawUsage),
+    );
+    this.bones = new THREE.LineSegments(geo, new THREE.LineBasicMaterial({ color: 0x5fb3ff }));
+    this.bones.frustumCulled = false;
+    this.scene.add(this.bones);
+    const ghostGeo = new THREE.BufferGeometry();
+    ghostGeo.setAttribute('position', new THREE.BufferAttribute(new Float32Array(n * 6), 3));
+    this.ghost = new THREE.LineSegments(
+      ghostGeo,
+      new THREE.LineBasicMaterial({ color: 0x8a93a3, transparent: true, opacity: 0.35 }),
+    );
+    this.ghost.frustumCulled = false;
+    this.ghost.visible = false;
+    this.scene.add(this.ghost);
+    this.scene.remove(this.grid);
+    this.grid.geometry.dispose();
+    const grid = new THREE.GridHelper(size * 4, 24, 0x3a4150, 0x262b33);
+    this.grid = grid;
+    this.scene.add(grid);
+    this.selected = -1;
+    this.invalidate();
+  }
+
+  /** Puts the ground grid at height y under the clip's centre. */
+  setFloor(y: number, x: number, z: number): void {
+    this.grid.position.set(x, y, z);
+    this.invalidate();
+  }
+
+  /** Frames the camera on a bounding box (min, max). */
+  frame(min: THREE.Vector3, max: THREE.Vector3): void {
+    const centre = min.clone().add(max).multiplyScalar(0.5);
+    const radius = Math.max(1e-6, max.clone().sub(min).length() * 0.5);
+    this.controls.target.copy(centre);
+    const dist = radius / Math.tan((this.camera.fov * Math.PI) / 360);
+    this.camera.position
+      .copy(centre)
+      .add(new THREE.Vector3(0.55, 0.35, 1).normalize().multiplyScalar(dist * 1.1));
+    this.camera.near = dist / 100;
+    this.camera.far = dist * 100;
+    this.camera.updateProjectionMatrix();
+    this.controls.update();
+    this.invalidate();
+  }
+
+  /** Poses the skeleton from global joint positions (`joints x 3`), optionally with a faint ghost pose. */
+  setPose(positions: ArrayLike<number>, ghost?: ArrayLike<number> | null): void {
+    if (!this.joints || !this.bones || !this.ghost) return;
+    const n = this.parents.length;
+    const r = this.jointRadius;
+    for (let j = 0; j < n; j++) {
+      const s = j === this.selected ? r * 1.9 : r;
+      this.matrix.makeScale(s, s, s);
+      this.matrix.setPosition(positions[j * 3], positions[j * 3 + 1], positions[j * 3 + 2]);
+      this.joints.setMatrixAt(j, this.matrix);
+    }
+    this.joints.instanceMatrix.needsUpdate = true;
+    this.joints.computeBoundingSphere();
+    writeBones(this.bones, this.parents, positions);
+    this.ghost.visible = !!ghost;
+    if (ghost) writeBones(this.ghost, this.parents, ghost);
+    this.invalidate();
+  }
+
+  select(joint: number): void {
+    if (!this.joints) return;
+    if (this.selected >= 0) this.joints.setColorAt(this.selected, this.color.set(0xcfd6e0));
+    this.selected = joint;
+    if (joint >= 0) this.joints.setColorAt(joint, this.color.set(0xffb454));
+    if (this.joints.instanceColor) this.joints.instanceColor.needsUpdate = true;
+    this.invalidate();
+  }
+
+  private pick(e: PointerEvent): void {
+    if (!this.joints) return;
+    const rect = this.renderer.domElement.getBoundingClientRect();
+    const p = new THREE.Vector2(
+      ((e.clientX - rect.left) / rect.width) * 2 - 1,
+      -((e.clientY - rect.top) / rect.height) * 2 + 1,
+    );
+    this.raycaster.setFromCamera(p, this.camera);
+    const hit = this.raycaster.intersectObject(this.joints, false)[0];
+    if (hit && hit.instanceId !== undefined) this.onPick?.(hit.instanceId);
+  }
+
+  /** Renders if something changed; returns true when it did. */
+  render(force = false): boolean {
+    if (!this.dirty && !force) return false;
+    const t0 = performance.now();
+    this.renderer.render(this.scene, this.camera);
+    this.renderTimes.push(performance.now() - t0);
+    if (this.renderTimes.length > 600) this.renderTimes.shift();
+    this.dirty = false;
+    return true;
+  }
+
+  /** Renders now and reports how many sampled pixels differ from the background (the e2e pixel check). */
+  pixelStats(): { lit: number; total: number; colours: number } {
+    this.render(true);
+    const src = this.renderer.domElement;
+    const c = document.createElement('canvas');
+    c.width = 160;
+    c.height = Math.max(1, Math.round((160 * src.height) / src.width));
+    const ctx = c.getContext('2d')!;
+    ctx.drawImage(src, 0, 0, c.width, c.height);
+    const px = ctx.getImageData(0, 0, c.width, c.height).data;
+    let lit = 0;
+    const colours = new Set<number>();
+    for (let i = 0; i < px.length; i += 4) {
+      const d = Math.abs(px[i] - 0x10) + Math.abs(px[i + 1] - 0x12) + Math.abs(px[i + 2] - 0x16);
+      if (d > 24) lit++;
+      colours.add(((px[i] >> 3) << 10) | ((px[i + 1] >> 3) << 5) | (px[i + 2] >> 3));
+    }
+    return { lit, total: px.length / 4, colours: colours.size };
+  }
+}
+
+function writeBones(lines: THREE.LineSegments, parents: Int32Array, pos: ArrayLike<number>): void {
+  const attr = lines.geometry.getAttribute('position') as THREE.BufferAttribute;
+  const a = attr.array as Float32Array;
+  const n = parents.length;
+  for (let j = 0; j < n; j++) {
+    const p = parents[j] < 0 ? j : parents[j];
+    a[j * 6] = pos[p * 3];
+    a[j * 6 + 1] = pos[p * 3 + 1];
+    a[j * 6 + 2] = pos[p * 3 + 2];
+    a[j * 6 + 3] = pos[j * 3];
+    a[j * 6 + 4] = pos[j * 3 + 1];
+    a[j * 6 + 5] = pos[j * 3 + 2];
+  }
+  attr.needsUpdate = true;
+}

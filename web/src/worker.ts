@@ -1,0 +1,136 @@
+/// <reference lib="webworker" />
+// Heavy processing off the main thread: unroll, smooth, resample, compare, spectra. Everything is a rotsig call.
+import { type Clip, type Kernel, kernels, quat, unrollClip } from 'rotsig';
+import type { Difference, FromWorker, ProcessSettings, SpectrumData, ToWorker } from './messages.js';
+import { clipSpectrum, downsampleOptimal, filterClip, resampleClip } from './ops.js';
+
+let original: Clip | null = null;
+let originalSpectrum: SpectrumData | null = null;
+const post = (m: FromWorker) => (self as unknown as Worker).postMessage(m);
+
+self.onmessage = (e: MessageEvent<ToWorker>) => {
+  const m = e.data;
+  if (m.type === 'load') {
+    original = m.clip;
+    originalSpectrum = null;
+    return;
+  }
+  if (!original) return;
+  try {
+    run(m.id, m.settings, original);
+  } catch (err) {
+    post({ type: 'error', id: m.id, message: (err as Error).message });
+  }
+};
+
+function smoothingKernel(s: ProcessSettings): Kernel {
+  switch (s.smoothKernel) {
+    case 'gaussian':
+      return kernels.gaussian(s.sigma);
+    case 'tent':
+      return kernels.scaleKernel(kernels.tent, s.sigma);
+    case 'catmull-rom':
+      return kernels.scaleKernel(kernels.catmullRom, s.sigma);
+    case 'cubic6':
+      return kernels.scaleKernel(kernels.cubic6, s.sigma);
+    case 'lanczos2':
+      return kernels.scaleKernel(kernels.lanczos(2), s.sigma);
+    case 'unsharp':
+      return kernels.unsharp(kernels.gaussian(s.sigma), 1);
+  }
+}
+
+function run(id: number, s: ProcessSettings, src: Clip): void {
+  const t0 = performance.now();
+  const steps = [s.unroll, s.smooth, s.resample].filter(Boolean).length + 2;
+  let step = 0;
+  const progress = (label: string) => post({ type: 'progress', id, fraction: ++step / steps, label });
+  if (!originalSpectrum) originalSpectrum = spectrumOf(src);
+  progress('spectrum');
+  let clip: Clip | null = null;
+  if (s.unroll) {
+    clip = unrollClip(clip ?? src);
+    progress('unroll');
+  }
+  if (s.smooth && filterClip) {
+    clip = filterClip(clip ?? src, smoothingKernel(s), { space: s.space, boundary: 'clamp' });
+    progress('smooth');
+  }
+  if (s.resample && resampleClip && Math.abs(s.rate - src.rate) > 1e-9) {
+    const from = clip ?? src;
+    if (s.optimal && downsampleOptimal && s.rate < from.rate) {
+      const resampled = resampleClip(from, { targetRate: s.rate, kernel: 'linear' });
+      const keys = downsampleOptimal(from.rotations, {
+        sourceRate: from.rate,
+        targetRate: s.rate,
+        upsampler: 'linear',
+      });
+      resampled.rotations = (keys as { series: Clip['rotations'] }).series;
+      clip = resampled;
+    } else {
+      clip = resampleClip(from, { targetRate: s.rate, kernel: s.resampleKernel });
+    }
+    progress('resample');
+  }
+  const difference = clip ? compare(src, clip) : null;
+  const spectrum = clip ? spectrumOf(clip) : null;
+  post({
+    type: 'result',
+    id,
+    clip,
+    difference,
+    spectrum,
+    spectrumOriginal: originalSpectrum,
+    ms: performance.now() - t0,
+  });
+}
+
+function spectrumOf(clip: Clip): SpectrumData | null {
+  if (clip.frames < 4 || !clipSpectrum) return null;
+  const r = clipSpectrum(clip, { energyShare: 0.99 }) as SpectrumData;
+  return {
+    frequencies: r.frequencies,
+    maxDb: r.maxDb,
+    energyFrequency: r.energyFrequency,
+    energyShare: 0.99,
+    recommendedRate: r.recommendedRate,
+    rate: clip.rate,
+  };
+}
+
+/** Angles between the processed and original rotations, on the original's frames. */
+function compare(src: Clip, out: Clip): Difference {
+  let other = out;
+  let note = 'same frames';
+  if (out.frames !== src.frames || Math.abs(out.rate - src.rate) > 1e-9) {
+    other = resampleClip!(out, { targetRate: src.rate, kernel: 'linear' });
+    note = `result resampled back to ${src.rate.toFixed(2)} Hz with linear`;
+  }
+  const J = src.skeleton.names.length;
+  const F = Math.min(src.frames, other.frames);
+  const per = new Float64Array(J);
+  const a = new Float64Array(4);
+  const b = new Float64Array(4);
+  let max = 0;
+  let sum = 0;
+  let maxJoint = 0;
+  let maxFrame = 0;
+  for (let f = 0; f < F; f++) {
+    for (let j = 0; j < J; j++) {
+      const o = (f * J + j) * 4;
+      for (let k = 0; k < 4; k++) {
+        a[k] = src.rotations.data[o + k];
+        b[k] = other.rotations.data[o + k];
+      }
+      const d = (quat.angle(a, b) * 180) / Math.PI;
+      sum += d;
+      if (d > per[j]) per[j] = d;
+      if (d > max) {
+        max = d;
+        maxJoint = j;
+        maxFrame = f;
+      }
+    }
+  }
+  return { perJointMaxDeg: per, maxDeg: max, meanDeg: sum / Math.max(1, F * J), maxJoint, maxFrame, note };
+}

@@ -13,6 +13,7 @@ import type { FloatArray } from '../series/types.js';
 export type EulerUnrollMode = 'equivalent' | 'wrap';
 
 const TWO_PI = 2 * Math.PI;
+const BIG = Number.MAX_VALUE;
 const INV_TWO_PI = 1 / TWO_PI;
 
 /**
@@ -52,13 +53,20 @@ export function unrollQuaternionData(
     const w = src[i + 3];
     const p = i - stride;
     const d = x * dst[p] + y * dst[p + 1] + z * dst[p + 2] + w * dst[p + 3];
-    // d - d is NaN for NaN or +-Infinity in d, which any non-finite component of either quaternion causes.
-    if (d - d !== 0) throwNonFinite(src, i, joints);
-    const s = d < 0 ? -1 : 1;
-    dst[i] = s * x;
-    dst[i + 1] = s * y;
-    dst[i + 2] = s * z;
-    dst[i + 3] = s * w;
+    if (d < 0 && d >= -BIG) {
+      dst[i] = -x;
+      dst[i + 1] = -y;
+      dst[i + 2] = -z;
+      dst[i + 3] = -w;
+    } else if (d >= 0 && d <= BIG) {
+      dst[i] = x;
+      dst[i + 1] = y;
+      dst[i + 2] = z;
+      dst[i + 3] = w;
+    } else {
+      // d is NaN or infinite: a non-finite component in this quaternion (the previous one passed).
+      throwNonFinite(src, i, joints);
+    }
   }
 }
 

@@ -154,5 +154,39 @@ def main():
         print(name, len(names), 'joints', rows, 'rows, frames', picks)
 
 
+def arrays_fixture():
+    """Local rotations of a few frames of the walk-turn file as quaternion, 6D, rotation vector and Euler."""
+    rel = 'bandai-namco/dataset-2_walk-turn-left_normal_001.bvh'
+    with open(os.path.join(SHARED, rel), newline='') as f:
+        names, parents, offsets, channels, data = parse(f.read())
+    picks = [0, 50, 101]
+    out = {'file': rel, 'joints': len(names), 'frames': picks, 'quaternion': [], '6d': [], 'rotation-vector': [], 'euler': [], 'orders': []}
+    for j in range(len(names)):
+        out['orders'].append(''.join(c[0].upper() for c in channels[j] if c.lower().endswith('rotation')))
+    for fr in picks:
+        row = data[fr]
+        col = 0
+        rows = {k: [] for k in ('quaternion', '6d', 'rotation-vector', 'euler')}
+        for j in range(len(names)):
+            axes, angles = '', []
+            for c in channels[j]:
+                if c.lower().endswith('rotation'):
+                    axes += c[0].upper()
+                    angles.append(row[col])
+                col += 1
+            r = Rotation.from_euler(axes, angles, degrees=True)
+            m = r.as_matrix()
+            rows['quaternion'] += [float(x) for x in r.as_quat()]
+            rows['6d'] += [float(x) for x in list(m[:, 0]) + list(m[:, 1])]
+            rows['rotation-vector'] += [float(x) for x in r.as_rotvec()]
+            rows['euler'] += [float(x) for x in r.as_euler(axes)]
+        for k, v in rows.items():
+            out[k].append(v)
+    with open(os.path.join(OUT, 'arrays_walk.json'), 'w') as f:
+        json.dump(out, f)
+    print('arrays_walk.json', len(names), 'joints, frames', picks)
+
+
 if __name__ == '__main__':
     main()
+    arrays_fixture()

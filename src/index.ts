@@ -22,3 +22,4 @@ export type { Kernel } from './ops/kernels.js';
 export * from './ops/rotation-window.js';
 export * from './ops/filter-rotations.js';
 export * from './ops/filter-vectors.js';
+export * from './ops/arrays.js';

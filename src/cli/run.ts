@@ -66,7 +66,7 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
         for (const w of r.warnings) progress.message(`warning: ${formatTaskError(r.input, w)}`);
         if (r.ok)
           progress.message(
-            `${r.input}${r.output && r.output !== '-' ? ` -> ${r.output}` : ''}: ${r.frames} frames x ${r.joints} joints, ${r.ms.toFixed(0)} ms`,
+            `${r.input}${r.output && r.output !== '-' ? ` -> ${r.output}` : ''}: ${r.frames} frames x ${r.joints} joints${r.outputFrames !== r.frames ? ` -> ${r.outputFrames} frames` : ''}, ${r.ms.toFixed(0)} ms`,
           );
       }
     },
@@ -92,6 +92,7 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
               ok: r.ok,
               frames: r.frames,
               joints: r.joints,
+              outputFrames: r.outputFrames,
               ms: r.ms,
               warnings: r.warnings,
               ...(r.error ? { error: r.error } : {}),

@@ -100,6 +100,7 @@ export async function runBatch(
               ok: false,
               frames: 0,
               joints: 0,
+              outputFrames: 0,
               warnings: [],
               ms: 0,
               error: { message: (error as Error).message },

@@ -31,6 +31,8 @@ export interface TaskResult {
   /** Frames and joints of the input clip. */
   frames: number;
   joints: number;
+  /** Frames of the processed clip (differs from `frames` after resampling). */
+  outputFrames: number;
   warnings: { message: string; line?: number; column?: number }[];
   ms: number;
   error?: TaskError;
@@ -60,6 +62,7 @@ export function runFileTask(task: FileTask): TaskResult {
     result.frames = clip.frames;
     result.joints = clip.skeleton.names.length;
     const processed = runSteps(clip, task.steps);
+    result.outputFrames = processed.frames;
     const out = emitClip(processed, task.emit);
     if (out.data !== undefined) result.data = out.data;
     if (out.content !== undefined) {

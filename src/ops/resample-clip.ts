@@ -1,0 +1,61 @@
+/**
+ * Resampling of a whole animation clip: rotations and translations on one kernel and one time grid.
+ *
+ * @module
+ */
+import { OptionError, ShapeError } from '../errors.js';
+import type { Clip } from '../series/clip.js';
+import { type ResampleOptions, resampleRotations } from './resample-rotations.js';
+import { resampleVectors } from './resample-vectors.js';
+
+/** Options of {@link resampleClip}: those of `resampleRotations` without `sourceRate`/`sourceTimes`/`times`. */
+export interface ResampleClipOptions extends Omit<ResampleOptions, 'sourceRate' | 'sourceTimes' | 'times'> {
+  /** Output rate in Hz (required). */
+  targetRate: number;
+}
+
+/** Defaults of {@link ResampleClipOptions}: the same as `RESAMPLE_DEFAULTS`. */
+export { RESAMPLE_DEFAULTS as RESAMPLE_CLIP_DEFAULTS } from './resample-rotations.js';
+
+/**
+ * Resamples a clip to `targetRate`: rotations with `resampleRotations` and translations with
+ * `resampleVectors`, same kernel, boundary and time grid (`sourceRate` = `clip.rate`). The result is a
+ * new clip on the same skeleton with `frames`, `rate` and `frameTime` updated (`frameTime = 1 / rate`,
+ * the text form dropped so writers print the new value), orders and position mode kept, so it writes
+ * back as a valid BVH. With `duration: 'keep-end'` (or `'loop'`) the rate may be adjusted to fit the
+ * clip exactly; `rate` reports the value used.
+ *
+ * Source: Holden, "Filtering, Convolutions, and Quaternions" (2025).
+ *
+ * @throws {ShapeError} when the clip's series do not match its frame count. @throws {OptionError} on bad
+ * options or a clip without a valid rate.
+ * @example
+ * const clip30 = resampleClip(parseBvh(text).clip, { targetRate: 30, kernel: 'lanczos3' });
+ * writeBvh(clip30);
+ */
+export function resampleClip(clip: Clip, options: ResampleClipOptions): Clip {
+  if (clip === null || typeof clip !== 'object') throw new OptionError('resampleClip: clip must be a Clip');
+  if (options === null || typeof options !== 'object')
+    throw new OptionError('resampleClip: options with targetRate are required');
+  const rate = clip.rate > 0 && Number.isFinite(clip.rate) ? clip.rate : 1 / clip.frameTime;
+  if (!(rate > 0) || !Number.isFinite(rate))
+    throw new OptionError(`resampleClip: the clip has no valid rate (${clip.rate})`);
+  if (clip.rotations.frames !== clip.frames || clip.translations.frames !== clip.frames) {
+    throw new ShapeError(
+      `resampleClip: clip has ${clip.frames} frames but rotations ${clip.rotations.frames} and translations ${clip.translations.frames}`,
+    );
+  }
+  const common = { ...options, sourceRate: rate };
+  const rotations = resampleRotations(clip.rotations, common);
+  const translations = resampleVectors(clip.translations, common);
+  const out: Clip = {
+    ...clip,
+    frameTime: 1 / rotations.rate,
+    rate: rotations.rate,
+    frames: rotations.frames,
+    rotations: { data: rotations.data, frames: rotations.frames, joints: rotations.joints },
+    translations: { data: translations.data, frames: translations.frames, joints: translations.joints },
+  };
+  delete out.frameTimeText;
+  return out;
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { parseBvh, writeBvh } from '../../src/io/index.js';
+import { resampleClip } from '../../src/ops/resample-clip.js';
+import { resampleRotations } from '../../src/ops/resample-rotations.js';
+import * as quat from '../../src/quat/index.js';
+import { HAS_SHARED_BVH, readSharedBvh } from '../support/shared-data.js';
+
+describe.skipIf(!HAS_SHARED_BVH)('resampleClip(clip, options) on CMU 01_01', () => {
+  const clip = parseBvh(readSharedBvh('cmu/01_01.bvh'));
+
+  it('120 -> 30 Hz updates frames, rate and frame time and writes back as a valid BVH', () => {
+    const r = resampleClip(clip, { targetRate: 30, kernel: 'lanczos3' });
+    expect(clip.frames).toBe(2752);
+    expect(r.frames).toBe(Math.floor((2751 * 30) / clip.rate + 1e-9) + 1);
+    expect(r.rate).toBe(30);
+    expect(r.frameTime).toBe(1 / 30);
+    expect(r.frameTimeText).toBeUndefined();
+    expect(r.skeleton).toBe(clip.skeleton);
+    const text = writeBvh(r);
+    expect(text).toMatch(/Frames:\s+688/);
+    const back = parseBvh(text);
+    expect(back.frames).toBe(r.frames);
+    expect(back.rate).toBeCloseTo(30, 4);
+    // rotations survive the text round trip (6 decimals of degrees)
+    let worst = 0;
+    const a = new Float64Array(4);
+    const b = new Float64Array(4);
+    for (let i = 0; i < r.rotations.data.length; i += 4) {
+      a.set(r.rotations.data.subarray(i, i + 4));
+      b.set(back.rotations.data.subarray(i, i + 4));
+      worst = Math.max(worst, quat.angle(a, b));
+    }
+    expect(worst).toBeLessThan(1e-6);
+    // translations follow the same grid: frame 10 at 30 Hz is source frame 40
+    for (let c = 0; c < 3; c++) {
+      expect(r.translations.data[10 * clip.translations.joints * 3 + c]).toBeCloseTo(
+        clip.translations.data[40 * clip.translations.joints * 3 + c],
+        0,
+      );
+    }
+  });
+
+  it('rotations equal resampleRotations on the clip rotations with the same options', () => {
+    const r = resampleClip(clip, { targetRate: 50, kernel: 'catmull-rom', duration: 'keep-end' });
+    const rot = resampleRotations(clip.rotations, {
+      sourceRate: clip.rate,
+      targetRate: 50,
+      kernel: 'catmull-rom',
+      duration: 'keep-end',
+    });
+    expect(Array.from(r.rotations.data)).toEqual(Array.from(rot.data));
+    expect(r.rate).toBe(rot.rate);
+  });
+});

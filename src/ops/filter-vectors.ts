@@ -91,8 +91,8 @@ export function filterVectors(
 }
 
 /**
- * Filters `frames` rows of `channels` interleaved values from `src` into `dst` (no aliasing). Accumulates in
- * Float64 even when `dst` is Float32.
+ * Filters `frames` rows of `channels` interleaved values from `src` into `dst` (no aliasing), output row `f`
+ * centred on frame `f`. Accumulates in Float64 even when `dst` is Float32.
  *
  * @internal
  */
@@ -104,16 +104,40 @@ export function filterChannels(
   kernel: Kernel,
   boundary: Boundary,
 ): void {
+  sampleChannels(dst, src, frames, channels, kernel, boundary, frames, identityCentre);
+}
+
+function identityCentre(i: number): number {
+  return i;
+}
+
+/**
+ * Evaluates the kernel-filtered channels of `src` (`frames` rows of `channels`) at `count` centres
+ * `centreAt(i)` (in frames, fractional allowed) into rows of `dst` (no aliasing). The engine behind
+ * {@link filterVectors} and the velocity operations. Accumulates in Float64 even when `dst` is Float32.
+ *
+ * @internal
+ */
+export function sampleChannels(
+  dst: FloatArray,
+  src: FloatArray,
+  frames: number,
+  channels: number,
+  kernel: Kernel,
+  boundary: Boundary,
+  count: number,
+  centreAt: (i: number) => number,
+): void {
   const win = createTapWindow(kernel, frames, boundary);
-  if (frames === 0 || channels === 0) return;
+  if (count === 0 || channels === 0) return;
   const row = dst instanceof Float64Array ? null : new Float64Array(channels);
-  for (let f = 0; f < frames; f++) {
-    placeTaps(win, f);
+  for (let i = 0; i < count; i++) {
+    placeTaps(win, centreAt(i));
     if (row === null) {
-      blendChannels(dst, f * channels, src, channels, win);
+      blendChannels(dst, i * channels, src, channels, win);
     } else {
       blendChannels(row, 0, src, channels, win);
-      dst.set(row, f * channels);
+      dst.set(row, i * channels);
     }
   }
 }

@@ -142,8 +142,15 @@ export function createTapWindow(kernel: Kernel, frames: number, boundary: Bounda
   };
 }
 
-/** Maps a frame index through the boundary rule; -1 when the tap is dropped ('renormalize'). */
-function mapFrame(i: number, frames: number, boundary: Boundary): number {
+/**
+ * Maps an integer frame index through the boundary rule: indices inside `[0, frames - 1]` are returned as
+ * they are; outside, `'clamp'`, `'reflect'` and `'wrap'` give the frame that is read and `'renormalize'`
+ * gives -1 (the tap is dropped). `frames` must be ≥ 1.
+ *
+ * @example
+ * mapBoundaryFrame(-2, 10, 'reflect'); // 2
+ */
+export function mapBoundaryFrame(i: number, frames: number, boundary: Boundary): number {
   if (i >= 0 && i < frames) return i;
   switch (boundary) {
     case 'clamp':
@@ -197,7 +204,7 @@ export function placeTaps(win: TapWindow, centre: number): TapWindow {
   for (let i = lo; i <= hi; i++) {
     const w = integral ? table[centre - i + tr] : kernel.evaluate(centre - i);
     if (w === 0) continue;
-    const f = mapFrame(i, frames, boundary);
+    const f = mapBoundaryFrame(i, frames, boundary);
     if (f < 0) continue;
     if (f === last) {
       tapWeights[count - 1] += w;
@@ -210,7 +217,7 @@ export function placeTaps(win: TapWindow, centre: number): TapWindow {
     sum += w;
     absSum += Math.abs(w);
   }
-  let ref = mapFrame(Math.round(centre), frames, boundary);
+  let ref = mapBoundaryFrame(Math.round(centre), frames, boundary);
   if (ref < 0) ref = centre < 0 ? 0 : frames - 1;
   win.count = count;
   win.weightSum = sum;

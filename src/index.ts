@@ -23,3 +23,5 @@ export * from './ops/rotation-window.js';
 export * from './ops/filter-rotations.js';
 export * from './ops/filter-vectors.js';
 export * from './ops/arrays.js';
+export * from './ops/angular-velocity.js';
+export * from './ops/linear-velocity.js';

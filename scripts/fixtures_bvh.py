@@ -187,6 +187,34 @@ def arrays_fixture():
     print('arrays_walk.json', len(names), 'joints, frames', picks)
 
 
+def npy_fixture():
+    """numpy.save bytes of small arrays, so the .npy writer can be compared byte for byte."""
+    import base64
+    import io
+    cases = []
+    specs = [
+        ('<f8', (2, 3)), ('<f4', (4,)), ('<f8', ()), ('<f4', (0,)), ('<i4', (2, 2, 2)),
+        ('|u1', (3,)), ('<f8', (3, 5, 4)), ('<f4', (2, 1, 6)), ('<u2', (5,)), ('|i1', (4,)),
+    ]
+    for dtype, shape in specs:
+        n = int(np.prod(shape)) if shape else 1
+        kind = np.dtype(dtype).kind
+        values = np.arange(n) / 7.0 - 0.25 if kind == 'f' else (np.arange(n) * 3 - (2 if kind == 'i' else 0))
+        arr = np.asarray(values).astype(dtype).reshape(shape)
+        buf = io.BytesIO()
+        np.save(buf, arr)
+        cases.append({
+            'dtype': dtype,
+            'shape': list(shape),
+            'values': [float(v) if kind == 'f' else int(v) for v in arr.ravel()],
+            'npy': base64.b64encode(buf.getvalue()).decode('ascii'),
+        })
+    with open(os.path.join(ROOT, 'test', 'fixtures', 'npy.json'), 'w') as f:
+        json.dump({'numpy': np.__version__, 'cases': cases}, f)
+    print('npy.json', len(cases), 'cases')
+
+
 if __name__ == '__main__':
     main()
     arrays_fixture()
+    npy_fixture()

@@ -8,3 +8,4 @@ export * from './bvh/errors.js';
 export * from './bvh/euler-continuity.js';
 export * from './bvh/parse.js';
 export * from './bvh/write.js';
+export * from './npy.js';

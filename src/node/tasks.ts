@@ -51,6 +51,7 @@ export function runFileTask(task: FileTask): TaskResult {
     ok: false,
     frames: 0,
     joints: 0,
+    outputFrames: 0,
     warnings: [],
     ms: 0,
   };

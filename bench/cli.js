@@ -1,0 +1,112 @@
+// Batch throughput of the built command line: `rotsig process` over the shared BVH files duplicated to
+// about 200 files, with 1 and 2 worker threads. Usage: npm run bench:cli [-- --copies 25 --repeat 2].
+// Prints files/s and frames x joints per second, and appends a record to bench/results/history.jsonl.
+import { spawnSync } from 'node:child_process';
+import {
+  appendFileSync,
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+} from 'node:fs';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+const { values } = parseArgs({
+  options: { copies: { type: 'string', default: '25' }, repeat: { type: 'string', default: '2' } },
+});
+const copies = Number(values.copies);
+const repeat = Number(values.repeat);
+const shared = join(root, '..', 'shared', 'data', 'bvh');
+const sources = existsSync(shared)
+  ? readdirSync(shared, { recursive: true })
+      .filter((f) => String(f).endsWith('.bvh'))
+      .map((f) => join(shared, String(f)))
+  : readdirSync(join(root, 'samples'))
+      .filter((f) => f.endsWith('.bvh'))
+      .map((f) => join(root, 'samples', f));
+
+const work = mkdtempSync(join(tmpdir(), 'rotsig-bench-cli-'));
+const input = join(work, 'in');
+for (let c = 0; c < copies; c++) {
+  const dir = join(input, `copy${String(c).padStart(3, '0')}`);
+  mkdirSync(dir, { recursive: true });
+  for (const src of sources) {
+    const dst = join(dir, src.split(/[\\/]/).pop());
+    try {
+      linkSync(src, dst);
+    } catch {
+      copyFileSync(src, dst);
+    }
+  }
+}
+const fileCount = copies * sources.length;
+const args = ['--unroll', '--resample', '30'];
+
+function run(jobs) {
+  const out = join(work, `out${jobs}`);
+  rmSync(out, { recursive: true, force: true });
+  const t0 = performance.now();
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(root, 'bin', 'rotsig.js'),
+      'process',
+      input,
+      '-o',
+      out,
+      ...args,
+      '--jobs',
+      String(jobs),
+      '--json',
+      '--quiet',
+    ],
+    { maxBuffer: 1 << 28 },
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  if (r.status !== 0) throw new Error(`rotsig process failed (${r.status}): ${r.stderr}`);
+  const summary = JSON.parse(r.stdout.toString());
+  const frameJoints = summary.files.reduce((s, f) => s + f.frames * f.joints, 0);
+  return { jobs, seconds, files: summary.ok, frames: summary.frames, frameJoints };
+}
+
+const results = [];
+console.log(
+  `rotsig process ${args.join(' ')} on ${fileCount} files (${sources.length} sources x ${copies}), ${availableParallelism()} cores`,
+);
+for (const jobs of [1, 2]) {
+  let best;
+  for (let i = 0; i < repeat; i++) {
+    const r = run(jobs);
+    if (!best || r.seconds < best.seconds) best = r;
+  }
+  const row = {
+    suite: 'cli',
+    task: `process ${args.join(' ')}, ${jobs} job${jobs > 1 ? 's' : ''}`,
+    unit: 'files',
+    items: best.files,
+    medianMs: Number((best.seconds * 1000).toFixed(1)),
+    perSecond: Math.round(best.files / best.seconds),
+    framesPerSecond: Math.round(best.frames / best.seconds),
+    frameJointsPerSecond: Math.round(best.frameJoints / best.seconds),
+  };
+  results.push(row);
+  console.log(
+    `${row.task.padEnd(44)} ${(best.files / best.seconds).toFixed(1).padStart(7)} files/s  ${(row.frameJointsPerSecond / 1e6).toFixed(2)}M frames x joints/s  ${best.seconds.toFixed(2)} s`,
+  );
+}
+const speedup = results[0].medianMs / results[1].medianMs;
+console.log(`2 jobs vs 1: ${speedup.toFixed(2)}x (target at least 1.6x on 2 cores)`);
+rmSync(work, { recursive: true, force: true });
+mkdirSync(join(here, 'results'), { recursive: true });
+appendFileSync(
+  join(here, 'results', 'history.jsonl'),
+  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, filter: 'cli', results, speedup })}\n`,
+);

@@ -10,7 +10,7 @@ import {
   type SpectrumData,
 } from './messages.js';
 import { LinePlot } from './plot.js';
-import { localPoseAt, type PlayKernel, posePositions } from './pose.js';
+import { localPoseAt, type PlayKernel, PoseSampler, posePositions, RESAMPLED_KERNELS } from './pose.js';
 import { ProcessingPanel } from './processing-panel.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -28,6 +28,7 @@ export class ClipView {
   private speed = 1;
   private kernel: PlayKernel = 'linear';
   private rootMotion = true;
+  private follow = true;
   private showAfter = true;
   private curveKind: CurveKind = 'quat';
   private lastTick = 0;
@@ -66,6 +67,7 @@ export class ClipView {
     $<HTMLSelectElement>('speed').addEventListener('change', (e) => {
       this.speed = Number((e.target as HTMLSelectElement).value);
     });
+    for (const k of RESAMPLED_KERNELS) $<HTMLSelectElement>('play-kernel').add(new Option(k, k));
     $<HTMLSelectElement>('play-kernel').addEventListener('change', (e) => {
       this.kernel = (e.target as HTMLSelectElement).value as PlayKernel;
       this.drawPose();
@@ -73,6 +75,10 @@ export class ClipView {
     $<HTMLInputElement>('root-motion').addEventListener('change', (e) => {
       this.rootMotion = (e.target as HTMLInputElement).checked;
       this.drawPose();
+    });
+    $<HTMLInputElement>('follow').addEventListener('change', (e) => {
+      this.follow = (e.target as HTMLInputElement).checked;
+      this.view.resetFollow();
     });
     $<HTMLInputElement>('show-after').addEventListener('change', (e) => {
       this.showAfter = (e.target as HTMLInputElement).checked;
@@ -121,7 +127,9 @@ export class ClipView {
     } catch (e) {
       const msg = (e as Error).message;
       const where =
-        e instanceof BvhParseError && !msg.includes(`${e.line}:${e.column}`) ? ` at ${e.line}:${e.column}` : '';
+        e instanceof BvhParseError && !msg.includes(`${e.line}:${e.column}`)
+          ? ` at ${e.line}:${e.column}`
+          : '';
       this.onError(`Could not open ${name}: ${msg}${where}`);
       return false;
     }
@@ -176,6 +184,8 @@ export class ClipView {
     const max = new THREE.Vector3(-Infinity, -Infinity, -Infinity);
     const steps = Math.min(clip.frames, 40);
     let size = 0;
+    const firstMin = new THREE.Vector3();
+    const firstMax = new THREE.Vector3();
     for (let s = 0; s < steps; s++) {
       const f = Math.round((s * (clip.frames - 1)) / Math.max(1, steps - 1));
       localPoseAt(clip, f, 'nearest', this.rot, this.trans);
@@ -190,10 +200,17 @@ export class ClipView {
         fmax.max(v);
       }
       size = Math.max(size, fmax.distanceTo(fmin));
+      if (s === 0) {
+        firstMin.copy(fmin);
+        firstMax.copy(fmax);
+      }
     }
     this.view.setSkeleton(parents, size || 1);
-    this.view.setFloor(min.y, (min.x + max.x) / 2, (min.z + max.z) / 2);
-    this.view.frame(min, max);
+    const travel = Math.max(max.x - min.x, max.z - min.z);
+    this.view.setFloor(min.y, (min.x + max.x) / 2, (min.z + max.z) / 2, Math.max(size * 4, travel * 1.3));
+    // frame the body at the first frame (a little wider), then follow the root when "follow" is on
+    const pad = firstMax.clone().sub(firstMin).multiplyScalar(0.35);
+    this.view.frame(firstMin.clone().sub(pad), firstMax.clone().add(pad));
   }
 
   private buildTree(): void {
@@ -290,17 +307,18 @@ export class ClipView {
     if (!clip || !this.original) return;
     const parents = clip.skeleton.parents;
     const p = this.time * clip.rate;
-    localPoseAt(clip, p, this.kernel, this.rot, this.trans);
+    this.samplerFor(clip).sample(p, this.kernel, this.rot, this.trans);
     posePositions(parents, this.rot, this.trans, this.grot, this.pos, this.rootMotion, this.rootRest);
     let ghost: Float64Array | null = null;
     if (this.processed && this.showAfter) {
       // the original as a faint ghost under the processed pose
       const o = this.original;
-      localPoseAt(o, this.time * o.rate, this.kernel, this.rot, this.trans);
+      this.samplerFor(o).sample(this.time * o.rate, this.kernel, this.rot, this.trans);
       posePositions(parents, this.rot, this.trans, this.grot, this.ghostPos, this.rootMotion, this.rootRest);
       ghost = this.ghostPos;
     }
     this.view.setPose(this.pos, ghost);
+    if (this.follow && this.rootMotion) this.view.follow(this.pos[0], this.pos[2]);
     let sum = 0;
     for (let i = 0; i < this.pos.length; i++) sum += this.pos[i] * ((i % 7) + 1);
     this.poseChecksum = sum;
@@ -310,6 +328,20 @@ export class ClipView {
     const scrub = $<HTMLInputElement>('scrubber');
     if (document.activeElement !== scrub) scrub.value = String(this.time * this.original.rate);
     this.curvePlot?.setCursor(this.time);
+  }
+
+  private samplers: PoseSampler[] = [];
+
+  private samplerFor(clip: Clip): PoseSampler {
+    let s = this.samplers.find((x) => x.clip === clip);
+    if (!s) {
+      s = new PoseSampler(clip);
+      this.samplers = [
+        ...this.samplers.filter((x) => x.clip === this.original || x.clip === this.processed),
+        s,
+      ];
+    }
+    return s;
   }
 
   get frame(): number {
@@ -337,8 +369,11 @@ export class ClipView {
         this.updatePlayButton();
         this.seekTime(x);
       },
-      legend: true,
+      legend: false,
     });
+    $('curve-legend').innerHTML = labels
+      .map((l, i) => `<span><i class="swatch" style="background:${colors[i]}"></i>${l}</span>`)
+      .join(' ');
     this.drawCurves();
   }
 
@@ -357,7 +392,7 @@ export class ClipView {
     const half = n / 2;
     for (let i = 0; i < half; i++) {
       this.curvePlot.setSeriesVisible(i, true);
-      this.curvePlot.setSeriesVisible(half + i, d.hasProcessed);
+      this.curvePlot.setSeriesVisible(half + i, d.hasProcessed && this.showAfter);
     }
     $('disc-summary').textContent = d.summary;
     this.curveRevision++;

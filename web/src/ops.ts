@@ -1,7 +1,7 @@
 // Operations that other parts of rotsig provide. Looked up at run time so the studio builds while they land;
 // a control whose operation is missing is left out of the UI (never faked).
 
-import type { Clip, Kernel, QuatSeries } from 'rotsig';
+import type { Clip, Kernel, QuatSeries, Vec3Series } from 'rotsig';
 import * as rotsig from 'rotsig';
 
 const lib = rotsig as unknown as Record<string, unknown>;
@@ -38,4 +38,19 @@ export const clipSpectrum = lib.clipSpectrum as
   | undefined;
 export const angularVelocity = lib.angularVelocity as
   | ((series: QuatSeries, dt: number, options?: Record<string, unknown>) => { data: Float64Array })
+  | undefined;
+
+interface TimesOptions<S> {
+  sourceRate: number;
+  times: ArrayLike<number>;
+  kernel: string;
+  space?: string;
+  boundary?: string;
+  out?: S;
+}
+export const resampleRotations = lib.resampleRotations as
+  | ((series: QuatSeries, options: TimesOptions<QuatSeries>) => QuatSeries)
+  | undefined;
+export const resampleVectors = lib.resampleVectors as
+  | ((series: Vec3Series, options: TimesOptions<Vec3Series>) => Vec3Series)
   | undefined;

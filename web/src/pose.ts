@@ -1,7 +1,49 @@
-import { type Clip, quat } from 'rotsig';
+import { type Clip, type QuatSeries, quat, type Vec3Series } from 'rotsig';
+import { resampleRotations, resampleVectors } from './ops.js';
 
 /** How playback evaluates the clip between frames. */
-export type PlayKernel = 'nearest' | 'linear';
+export type PlayKernel = 'nearest' | 'linear' | 'catmull-rom' | 'cubic6' | 'lanczos3';
+
+/** Kernels evaluated by the library's resampler at the display time (the others are direct). */
+export const RESAMPLED_KERNELS: PlayKernel[] =
+  resampleRotations && resampleVectors ? ['catmull-rom', 'cubic6', 'lanczos3'] : [];
+
+/**
+ * Samples a clip's local pose at any time with any kernel: `'nearest'` and `'linear'` directly (copy, slerp and
+ * lerp), the other kernels through `resampleRotations` / `resampleVectors` at one explicit time, writing
+ * into preallocated one-frame series.
+ */
+export class PoseSampler {
+  private readonly rot: QuatSeries<Float64Array>;
+  private readonly trans: Vec3Series<Float64Array>;
+  private readonly times = new Float64Array(1);
+
+  constructor(readonly clip: Clip) {
+    const J = clip.skeleton.names.length;
+    this.rot = { data: new Float64Array(J * 4), frames: 1, joints: J };
+    this.trans = { data: new Float64Array(J * 3), frames: 1, joints: J };
+  }
+
+  sample(p: number, kernel: PlayKernel, outRot: Float64Array, outTrans: Float64Array): void {
+    const clip = this.clip;
+    if (
+      kernel === 'nearest' ||
+      kernel === 'linear' ||
+      !resampleRotations ||
+      !resampleVectors ||
+      clip.frames < 2
+    ) {
+      localPoseAt(clip, p, kernel === 'nearest' ? 'nearest' : 'linear', outRot, outTrans);
+      return;
+    }
+    this.times[0] = Math.min(Math.max(p, 0), clip.frames - 1) / clip.rate;
+    const o = { sourceRate: clip.rate, times: this.times, kernel, boundary: 'clamp' };
+    resampleRotations(clip.rotations, { ...o, space: 'log', out: this.rot });
+    resampleVectors(clip.translations, { ...o, out: this.trans });
+    outRot.set(this.rot.data);
+    outTrans.set(this.trans.data);
+  }
+}
 
 /**
  * Evaluates a clip's local pose at fractional frame position `p` into caller buffers (no allocation):

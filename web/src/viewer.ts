@@ -100,7 +100,7 @@ export class SkeletonView {
     this.scene.add(this.ghost);
     this.scene.remove(this.grid);
     this.grid.geometry.dispose();
-    const grid = new THREE.GridHelper(size * 4, 24, 0x3a4150, 0x262b33);
+    const grid = new THREE.GridHelper(1, 24, 0x3a4150, 0x262b33);
     this.grid = grid;
     this.scene.add(grid);
     this.selected = -1;
@@ -108,9 +108,32 @@ export class SkeletonView {
   }
 
   /** Puts the ground grid at height y under the clip's centre. */
-  setFloor(y: number, x: number, z: number): void {
+  setFloor(y: number, x: number, z: number, extent: number): void {
     this.grid.position.set(x, y, z);
+    this.grid.scale.setScalar(extent);
     this.invalidate();
+  }
+
+  private readonly followAt = new THREE.Vector3(Number.NaN, 0, 0);
+
+  /** Moves camera and orbit target with a point on the ground plane (the root), keeping the view angle. */
+  follow(x: number, z: number): void {
+    if (Number.isNaN(this.followAt.x)) this.followAt.set(x, 0, z);
+    const dx = x - this.followAt.x;
+    const dz = z - this.followAt.z;
+    if (dx === 0 && dz === 0) return;
+    this.camera.position.x += dx;
+    this.camera.position.z += dz;
+    this.controls.target.x += dx;
+    this.controls.target.z += dz;
+    this.controls.update();
+    this.followAt.set(x, 0, z);
+    this.invalidate();
+  }
+
+  /** Forgets the followed point (after framing or when following is switched on). */
+  resetFollow(): void {
+    this.followAt.set(Number.NaN, 0, 0);
   }
 
   /** Frames the camera on a bounding box (min, max). */
@@ -126,6 +149,7 @@ export class SkeletonView {
     this.camera.far = dist * 100;
     this.camera.updateProjectionMatrix();
     this.controls.update();
+    this.resetFollow();
     this.invalidate();
   }
 

@@ -316,7 +316,7 @@ export class AveragingLab {
   private frame(dt: number): void {
     if (!this.perturb) return;
     this.elapsed += dt;
-    this.phase += dt * (25 / DEG);
+    this.phase += dt * (60 / DEG);
     if (this.phase > 4 * Math.PI) this.phase -= 4 * Math.PI;
     this.compute();
   }

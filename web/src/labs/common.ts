@@ -234,6 +234,12 @@ export const METHOD_COLOURS: Record<string, string> = {
   log: '#6bdc7b',
   eigen: '#5fb3ff',
   geodesic: '#c58bff',
+};
+
+/** Interpolation methods in Casey Muratori's colours: slerp green, nlerp red, log blue (matrix added). */
+export const INTERP_COLOURS: Record<string, string> = {
   slerp: '#6bdc7b',
+  nlerp: '#ff6b6b',
+  log: '#5fb3ff',
   matrix: '#c58bff',
 };

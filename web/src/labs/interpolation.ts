@@ -5,8 +5,8 @@ import { LinePlot } from '../plot.js';
 import {
   button,
   checkbox,
+  INTERP_COLOURS,
   labLayout,
-  METHOD_COLOURS,
   MultiView,
   rng,
   setQuat,
@@ -93,7 +93,7 @@ export class InterpolationLab {
     for (const m of METHODS) {
       checkbox(
         c,
-        `<span class="swatch" style="background:${METHOD_COLOURS[m]}"></span>${m}`,
+        `<span class="swatch" style="background:${INTERP_COLOURS[m]}"></span>${m}`,
         `interp-show-${m}`,
         true,
         (v) => {
@@ -121,7 +121,7 @@ export class InterpolationLab {
     this.scene.add(unitSphere());
     this.scene.add(this.frameA, this.frameB, this.moving);
     for (const m of METHODS) {
-      const colour = new THREE.Color(METHOD_COLOURS[m]);
+      const colour = new THREE.Color(INTERP_COLOURS[m]);
       const geo = new THREE.BufferGeometry();
       geo.setAttribute('position', new THREE.BufferAttribute(new Float32Array((STEPS + 1) * 3), 3));
       this.paths[m] = new THREE.Line(geo, new THREE.LineBasicMaterial({ color: colour }));
@@ -147,14 +147,14 @@ export class InterpolationLab {
     const h2 = document.createElement('div');
     ui.plots.append(h1, h2);
     this.speedPlot = new LinePlot(h1, {
-      series: METHODS.map((m) => ({ label: m, color: METHOD_COLOURS[m] })),
+      series: METHODS.map((m) => ({ label: m, color: INTERP_COLOURS[m] })),
       xLabel: 't',
       yLabel: 'angular speed (°/unit t)',
     });
     this.arcPlot = new LinePlot(h2, {
-      series: METHODS.map((m) => ({ label: m, color: METHOD_COLOURS[m] })),
+      series: METHODS.map((m) => ({ label: m, color: INTERP_COLOURS[m] })),
       xLabel: 't',
-      yLabel: 'distance from slerp (°)',
+      yLabel: 'off the slerp arc (°)',
     });
     this.update();
   }
@@ -185,6 +185,12 @@ export class InterpolationLab {
     setQuat(this.frameB, this.b);
     const q = new Float64Array(4);
     const qs = new Float64Array(4);
+    // orthonormal basis (a, e2) of the plane of the great circle through a and b, b taken in a's hemisphere
+    const s = quat.dot(this.a, this.b) < 0 ? -1 : 1;
+    const e2 = new Float64Array(4);
+    for (let k = 0; k < 4; k++) e2[k] = s * this.b[k] - quat.dot(this.a, this.b) * s * this.a[k];
+    const len = Math.hypot(e2[0], e2[1], e2[2], e2[3]);
+    for (let k = 0; k < 4; k++) e2[k] /= len || 1;
     const qn = new Float64Array(4);
     const v = new Float64Array(3);
     const arrow = [this.arrow.x, this.arrow.y, this.arrow.z];
@@ -206,8 +212,7 @@ export class InterpolationLab {
         interpolate!(qn, this.a, this.b, Math.min(1, t + h), m);
         interpolate!(qs, this.a, this.b, Math.max(0, t - h), m);
         speed[i] = (quat.angle(qs, qn) / (Math.min(1, t + h) - Math.max(0, t - h))) * DEG;
-        interpolate!(qs, this.a, this.b, t, 'slerp');
-        arc[i] = quat.angle(q, qs) * DEG;
+        arc[i] = offArc(q, this.a, e2) * DEG;
       }
       pos.needsUpdate = true;
       for (let k = 0; k <= TICKS; k++) {
@@ -237,7 +242,7 @@ export class InterpolationLab {
     for (const m of METHODS) {
       const s = this.summary[m];
       html +=
-        `<tr data-method="${m}"><td><span class="swatch" style="background:${METHOD_COLOURS[m]}"></span>${m}</td>` +
+        `<tr data-method="${m}"><td><span class="swatch" style="background:${INTERP_COLOURS[m]}"></span>${m}</td>` +
         `<td>${(s.speedSpread * 100).toFixed(1)}%</td><td>${s.arcDeviation.toFixed(2)}°</td></tr>`;
     }
     this.table.innerHTML = html;
@@ -276,4 +281,17 @@ function unit(v: number[]): number[] {
 
 function cross(a: number[], b: number[]): number[] {
   return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+}
+
+/**
+ * Rotation angle between q and the nearest rotation on the great circle through a with direction e2 (both unit
+ * and orthogonal in R⁴): twice the angle between q and its projection on that plane.
+ */
+function offArc(q: Float64Array, a: Float64Array, e2: Float64Array): number {
+  const ca = quat.dot(q, a);
+  const ce = quat.dot(q, e2);
+  // the component of q off the plane, measured directly (no cancellation near the arc)
+  let off = 0;
+  for (let k = 0; k < 4; k++) off += (q[k] - ca * a[k] - ce * e2[k]) ** 2;
+  return 2 * Math.atan2(Math.sqrt(off), Math.hypot(ca, ce));
 }

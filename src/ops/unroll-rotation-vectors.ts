@@ -11,7 +11,9 @@ export interface UnrollRotationVectorsOptions {
   initial?: ArrayLike<number>;
   /**
    * A frame is reported in `jumps` when its step in rotation-vector space exceeds the geodesic angle the
-   * rotation actually turned by more than this many radians. Default π/4.
+   * rotation actually turned by more than this many radians. Default 0.25 (about 14°): within `|v| <= π`
+   * a step is at most π/2 times the angle, so ordinary motion stays well below it, while the sweep across
+   * a shell moves the vector by about a radian per frame for a hundredth of that in rotation.
    */
   jumpTolerance?: number;
   /** Where to write (same length as the input; may be the input when it is a Float64Array). Default: new. */
@@ -20,7 +22,7 @@ export interface UnrollRotationVectorsOptions {
 
 /** Defaults of the optional fields of {@link UnrollRotationVectorsOptions}. */
 export const UNROLL_ROTATION_VECTORS_DEFAULTS = {
-  jumpTolerance: Math.PI / 4,
+  jumpTolerance: 0.25,
 } as const;
 
 /** A frame where the rotation vector could not follow the rotation continuously. */
@@ -51,15 +53,17 @@ const TWO_PI = 2 * Math.PI;
  *
  * The rotation `θ n̂` is also `(θ + 2πk) n̂` for every integer `k` (for `k = −1` that is the opposite axis with
  * angle `2π − θ`). Minimising `|(θ + 2πk) n̂ − p|` over `k` for the previous vector `p` gives
- * `k = round((n̂·p − θ) / 2π)`. A spin about a fixed axis therefore grows past π and 2π without a step.
+ * `k = round((n̂·p − θ) / 2π)`. A spin about a fixed axis therefore grows past π, 2π and 4π without a step
+ * (a −720°..+720° spin about x gives one straight line from −4π to 4π), unlike the logarithm of unrolled
+ * quaternions, which jumps from +2π to −2π where the spin passes ±360°.
  *
  * Where continuity is impossible: every point of a shell `|v| = 2πk` (`k ≠ 0`) is the identity, so near a
  * shell a small rotation across the spin axis needs a large move of the vector (the map from vectors to
- * rotations is singular there; D. Holden, "Unrolling Rotations", 2024, notes this and leaves it open). A
- * motion that passes close to the identity while off a single axis (a ±720° spin with any wobble) must
- * jump there. Those frames are returned in `jumps`: frames whose vector step exceeds the geodesic angle
- * between the two rotations by more than `jumpTolerance`. Exactly zero vectors (no axis) are taken on the
- * previous vector's axis.
+ * rotations is singular there; D. Holden, "Unrolling Rotations", 2024, notes the jumps and leaves them
+ * open). A spin that passes the identity with any wobble off its axis (a ±720° spin that is not exactly about
+ * one axis) must jump where its vector crosses a shell. Those frames are returned in `jumps`: frames whose
+ * vector step exceeds the geodesic angle between the two rotations by more than `jumpTolerance`. Zero
+ * vectors (the identity, no axis; also any shorter than 1e-100) are taken on the previous vector's axis.
  *
  * Input shape as in {@link unrollEuler}: a flat `frames x 3` array for one joint, or a {@link Vec3Series}.
  *
@@ -162,7 +166,8 @@ export function unrollRotationVectors(
     const py = ref[r + 1];
     const pz = ref[r + 2];
     const theta = Math.sqrt(x * x + y * y + z * z);
-    if (theta > 0) {
+    // Below 1e-100 the squared norm may have lost digits to underflow: treat the vector as the identity.
+    if (theta > 1e-100) {
       const proj = (x * px + y * py + z * pz) / theta;
       const t = theta + TWO_PI * Math.round((proj - theta) / TWO_PI);
       const s = t / theta;
@@ -170,12 +175,12 @@ export function unrollRotationVectors(
       out[i + 1] = y * s;
       out[i + 2] = z * s;
     } else {
+      // No axis: the identity is every point of every shell; take the shell nearest p along p's axis.
       const pn = Math.sqrt(px * px + py * py + pz * pz);
-      const k = Math.round(pn / TWO_PI);
-      const s = pn > 0 ? (TWO_PI * k) / pn : 0;
-      out[i] = px * s;
-      out[i + 1] = py * s;
-      out[i + 2] = pz * s;
+      const s = pn > 0 ? (TWO_PI * Math.round(pn / TWO_PI)) / pn : 0;
+      out[i] = x + px * s;
+      out[i + 1] = y + py * s;
+      out[i + 2] = z + pz * s;
     }
     if (i >= stride) {
       const dx = out[i] - px;

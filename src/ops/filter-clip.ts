@@ -1,0 +1,97 @@
+import { OptionError, ShapeError } from '../errors.js';
+import type { Clip } from '../series/clip.js';
+import { assertQuatSeries, assertVec3Series } from '../series/create.js';
+import { filterRotations } from './filter-rotations.js';
+import { filterVectors } from './filter-vectors.js';
+import { isKernel, type Kernel } from './kernels.js';
+import type { Boundary, RotationSpace } from './rotation-window.js';
+
+/** Options of {@link filterClip}. */
+export interface FilterClipOptions {
+  /** Space of the rotation weighted sums (see {@link filterRotations}). */
+  space?: RotationSpace;
+  /** Boundary rule for rotations and translations; `'wrap'` for looping clips. */
+  boundary?: Boundary;
+  /** `'all'` (default) filters rotations and translations; `'rotations'` leaves translations as they are. */
+  channels?: 'all' | 'rotations';
+}
+
+/** Defaults of {@link FilterClipOptions}. */
+export const FILTER_CLIP_DEFAULTS: Required<FilterClipOptions> = {
+  space: 'raw',
+  boundary: 'renormalize',
+  channels: 'all',
+};
+
+/**
+ * Filters a whole clip along time with one kernel: every joint's local rotation (in `space`, see
+ * {@link filterRotations}) and every joint's local translation (see {@link filterVectors}). Joints whose
+ * rotation or translation never changes (joints without channels, fixed OFFSETs) are copied bit for bit, so a
+ * written-back file keeps its static values. Returns a new `Clip` sharing the skeleton and metadata; the input
+ * is not modified.
+ *
+ * Method: D. Holden, "Filtering, Convolutions, and Quaternions" (2025).
+ *
+ * @throws {ShapeError} when the clip's series disagree with each other; the errors of {@link filterRotations}
+ *   and {@link filterVectors} otherwise.
+ * @example
+ * const smooth = filterClip(parseBvh(text), kernels.gaussian(2), { space: 'log' });
+ */
+export function filterClip(clip: Clip, kernel: Kernel, options: FilterClipOptions = {}): Clip {
+  if (clip === null || typeof clip !== 'object') throw new ShapeError('filterClip: clip must be a Clip');
+  assertQuatSeries(clip.rotations, 'filterClip: clip.rotations');
+  assertVec3Series(clip.translations, 'filterClip: clip.translations');
+  const { frames, joints } = clip.rotations;
+  if (clip.translations.frames !== frames || clip.translations.joints !== joints) {
+    throw new ShapeError(
+      `filterClip: rotations are ${frames} x ${joints} but translations ${clip.translations.frames} x ${clip.translations.joints}`,
+    );
+  }
+  if (!isKernel(kernel)) throw new OptionError('filterClip: kernel must be a Kernel (see kernels)');
+  const channels = options.channels ?? FILTER_CLIP_DEFAULTS.channels;
+  if (channels !== 'all' && channels !== 'rotations') {
+    throw new OptionError(`filterClip: channels must be 'all' or 'rotations', got ${String(channels)}`);
+  }
+  const space = options.space ?? FILTER_CLIP_DEFAULTS.space;
+  const boundary = options.boundary ?? FILTER_CLIP_DEFAULTS.boundary;
+  const rotations = filterRotations(clip.rotations, kernel, { space, boundary });
+  copyStaticJoints(rotations.data, clip.rotations.data, frames, joints, 4);
+  let translations = clip.translations;
+  if (channels === 'all') {
+    const t = filterVectors(clip.translations, kernel, { boundary });
+    copyStaticJoints(t.data, clip.translations.data, frames, joints, 3);
+    translations = t;
+  } else {
+    translations = { data: Float64Array.from(clip.translations.data), frames, joints };
+  }
+  return { ...clip, rotations, translations };
+}
+
+/** Copies, bit for bit, the joints whose `width` values are identical in every frame. */
+function copyStaticJoints(
+  dst: Float64Array | Float32Array,
+  src: Float64Array | Float32Array,
+  frames: number,
+  joints: number,
+  width: number,
+): void {
+  const stride = joints * width;
+  for (let j = 0; j < joints; j++) {
+    const b = j * width;
+    let same = true;
+    for (let f = 1; f < frames && same; f++) {
+      const o = f * stride + b;
+      for (let c = 0; c < width; c++) {
+        if (src[o + c] !== src[b + c]) {
+          same = false;
+          break;
+        }
+      }
+    }
+    if (!same) continue;
+    for (let f = 0; f < frames; f++) {
+      const o = f * stride + b;
+      for (let c = 0; c < width; c++) dst[o + c] = src[o + c];
+    }
+  }
+}

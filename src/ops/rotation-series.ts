@@ -134,21 +134,26 @@ export function to6DSeries<T extends FloatArray = Float64Array>(series: QuatSeri
   return { data, frames, joints };
 }
 
-function finish(data: FloatArray, joints: number, options: RotationSeriesOptions, where: string): void {
+function checkSign(options: RotationSeriesOptions, where: string): 'continuous' | 'hemisphere' {
   const sign = options.sign ?? ROTATION_SERIES_DEFAULTS.sign;
+  if (sign !== 'continuous' && sign !== 'hemisphere') {
+    throw new OptionError(`${where}: sign must be 'continuous' or 'hemisphere', got ${String(sign)}`);
+  }
+  return sign;
+}
+
+function finish(data: FloatArray, joints: number, sign: 'continuous' | 'hemisphere'): void {
   if (sign === 'continuous') {
     unrollQuaternionData(data, data, joints, true);
-  } else if (sign === 'hemisphere') {
-    for (let i = 0; i < data.length; i += 4) {
-      if (data[i + 3] < 0) {
-        data[i] = -data[i];
-        data[i + 1] = -data[i + 1];
-        data[i + 2] = -data[i + 2];
-        data[i + 3] = -data[i + 3];
-      }
+    return;
+  }
+  for (let i = 0; i < data.length; i += 4) {
+    if (data[i + 3] < 0) {
+      data[i] = -data[i];
+      data[i + 1] = -data[i + 1];
+      data[i + 2] = -data[i + 2];
+      data[i + 3] = -data[i + 3];
     }
-  } else {
-    throw new OptionError(`${where}: sign must be 'continuous' or 'hemisphere', got ${String(sign)}`);
   }
 }
 
@@ -168,10 +173,11 @@ function finish(data: FloatArray, joints: number, options: RotationSeriesOptions
  */
 export function fromMatrixSeries(matrices: MatrixSeries, options: RotationSeriesOptions = {}): QuatSeries {
   checkSeries(matrices, 9, 'fromMatrixSeries');
+  const sign = checkSign(options, 'fromMatrixSeries');
   const { frames, joints } = matrices;
   const data = outFor(options.out, frames * joints * 4, 'fromMatrixSeries');
   convert(matrices.data, 9, data, 4, joints, fromMatrixFlat, 'fromMatrixSeries');
-  finish(data, joints, options, 'fromMatrixSeries');
+  finish(data, joints, sign);
   return { data, frames, joints };
 }
 
@@ -189,9 +195,10 @@ export function fromMatrixSeries(matrices: MatrixSeries, options: RotationSeries
  */
 export function from6DSeries(sixD: SixDSeries, options: RotationSeriesOptions = {}): QuatSeries {
   checkSeries(sixD, 6, 'from6DSeries');
+  const sign = checkSign(options, 'from6DSeries');
   const { frames, joints } = sixD;
   const data = outFor(options.out, frames * joints * 4, 'from6DSeries');
   convert(sixD.data, 6, data, 4, joints, from6DFlat, 'from6DSeries');
-  finish(data, joints, options, 'from6DSeries');
+  finish(data, joints, sign);
   return { data, frames, joints };
 }

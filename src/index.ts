@@ -31,3 +31,5 @@ export * from './ops/average-euler.js';
 export * from './ops/blend-poses.js';
 export * from './ops/blend-clips.js';
 export * from './ops/interpolate.js';
+export * from './ops/filter-clip.js';
+export * from './ops/clip-velocities.js';

@@ -33,7 +33,9 @@ type StudioState = {
   curveRevision: number;
   curveDiff: number;
   parseMs: number;
-  plot: { points: number; drawMs: number; inked: number };
+  plot: { points: number; drawMs: number; inked: number; spectrumInked: number };
+  playKernels: string[];
+  ops: string[];
 };
 // Browser globals used inside page.evaluate callbacks (this file compiles without the DOM lib).
 declare const window: {
@@ -198,6 +200,14 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     }
   });
 
+  it('shows the selected joint’s spectrum', async (ctx) => {
+    const s = await state();
+    if (!s.ops.includes('spectrum'))
+      ctx.skip('spectrum is not exported by this build of rotsig: panel left out');
+    expect(s.plot.spectrumInked).toBeGreaterThan(100);
+    await expect(page.textContent('[data-testid=spectrum-info]')).resolves.toContain('Hips');
+  });
+
   it('scrubbing to a frame changes the frame number and the pose', async () => {
     const before = await state();
     await page.$eval('[data-testid=scrubber]', (el) => {
@@ -211,6 +221,27 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     expect(after.poseChecksum).not.toBe(before.poseChecksum);
     await page.click('[data-testid=curve-plot] .u-over', { position: { x: 40, y: 40 } });
     expect((await state()).frame).toBeLessThan(500);
+  });
+
+  it('playback interpolates between frames with the chosen kernel', async () => {
+    const poseAt = async (kernel: string, frame: number) => {
+      await page.selectOption('[data-testid=play-kernel]', kernel);
+      await page.evaluate((f) => window.__studio.seekFrame(f), frame);
+      return (await state()).poseChecksum;
+    };
+    const c500 = await poseAt('nearest', 500);
+    const c501 = await poseAt('nearest', 501);
+    expect(await poseAt('nearest', 500.4)).toBe(c500);
+    const linear = await poseAt('linear', 500.5);
+    expect(linear).not.toBe(c500);
+    expect(linear).not.toBe(c501);
+    const kernels: string[] = (await page.evaluate(() => window.__studio.state())).playKernels;
+    for (const k of ['catmull-rom', 'lanczos3'].filter((x) => kernels.includes(x))) {
+      // interpolating kernels reproduce the frames and differ from linear between them
+      expect(await poseAt(k, 500)).toBeCloseTo(c500, 6);
+      expect(await poseAt(k, 500.5)).not.toBeCloseTo(linear, 9);
+    }
+    await poseAt('linear', 500);
   });
 
   it('selecting a joint in the tree switches the curves', async () => {

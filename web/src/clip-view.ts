@@ -1,7 +1,7 @@
-import { type Clip, quat } from 'rotsig';
+import { type Clip, eulerFromQuatSeries, quat } from 'rotsig';
 import { BvhParseError, parseBvhWithReport, writeBvh } from 'rotsig/io';
 import * as THREE from 'three';
-import { type CurveKind, curveData, curveLabels } from './curves.js';
+import { type CurveKind, curveData, curveLabels, jointSeries } from './curves.js';
 import {
   DEFAULT_SETTINGS,
   type Difference,
@@ -9,7 +9,8 @@ import {
   type ProcessSettings,
   type SpectrumData,
 } from './messages.js';
-import { LinePlot } from './plot.js';
+import { spectrum } from './ops.js';
+import { LinePlot, mergeGrids } from './plot.js';
 import { localPoseAt, type PlayKernel, PoseSampler, posePositions, RESAMPLED_KERNELS } from './pose.js';
 import { ProcessingPanel } from './processing-panel.js';
 
@@ -247,6 +248,7 @@ export class ClipView {
     this.drawPose();
     this.drawCurves();
     this.showDifference();
+    this.drawSpectrum();
   }
 
   togglePlay(): void {
@@ -466,17 +468,29 @@ export class ClipView {
       `result: ${this.processed.frames} frames at ${this.processed.rate.toFixed(3)} Hz (${this.processMs.toFixed(0)} ms)`;
   }
 
+  /**
+   * Spectrum panel: the selected joint's rotation channels (continuous Euler curves in the file's order,
+   * dB re 1 rad) from `spectrum`, and, when the worker has it, the clip's maximum spectrum with its
+   * energy line and recommended rate from `clipSpectrum`.
+   */
   private drawSpectrum(): void {
-    const s = this.showAfter && this.processed ? this.spectrum : this.spectrumOriginal;
-    const info = $('spectrum-info');
-    if (!s) {
-      info.textContent = '';
-      return;
-    }
+    const clip = this.shown;
+    if (!clip || clip.frames < 4 || !spectrum) return;
+    const clipMax = this.showAfter && this.processed ? this.spectrum : this.spectrumOriginal;
+    const order = clip.orders[this.selected];
+    const e = eulerFromQuatSeries(jointSeries(clip, this.selected), order, { unroll: 'equivalent' }).data;
+    const channels = [0, 1, 2].map((k) => Float64Array.from({ length: clip.frames }, (_, f) => e[f * 3 + k]));
+    const joint = spectrum(channels, clip.rate);
+    const labels = [...order].map((c) => `${c}rotation`);
+    const colours = ['#ff6b6b', '#6bdc7b', '#5fb3ff'];
     if (!this.spectrumPlot) {
       this.spectrumPlot = new LinePlot($('spectrum-plot'), {
-        series: [{ label: 'clip max (dB)', color: '#5fb3ff' }],
+        series: [
+          ...labels.map((l, i) => ({ label: l, color: `${colours[i]}bb`, width: 1 })),
+          { label: 'clip max', color: '#e8ecf2', width: 1.5 },
+        ],
         xLabel: 'Hz',
+        yLabel: 'dB',
         legend: false,
         draw: (u) => {
           const sp = this.showAfter && this.processed ? this.spectrum : this.spectrumOriginal;
@@ -494,11 +508,37 @@ export class ClipView {
         },
       });
     }
-    this.spectrumPlot.setData([s.frequencies, s.maxDb]);
-    info.textContent =
-      `${Math.round(s.energyShare * 100)}% of the energy below ${s.energyFrequency.toFixed(2)} Hz · ` +
-      `recommended rate ${s.recommendedRate.toFixed(1)} Hz (of ${s.rate.toFixed(1)})`;
+    let columns: (Float64Array | (number | null)[])[] = [
+      joint.frequencies,
+      ...joint.db,
+      joint.frequencies.map(() => Number.NaN),
+    ];
+    if (clipMax) {
+      const { x, ia, ib } = mergeGrids(joint.frequencies, clipMax.frequencies);
+      const spread = (src: ArrayLike<number>, idx: Int32Array) => {
+        const a: (number | null)[] = new Array(x.length).fill(null);
+        for (let i = 0; i < idx.length; i++) a[idx[i]] = src[i];
+        return a;
+      };
+      columns = [x, ...joint.db.map((d: Float64Array) => spread(d, ia)), spread(clipMax.maxDb, ib)];
+    }
+    this.spectrumPlot.setData(columns);
+    this.spectrumPlot.plot.setScale('y', { min: -90, max: 40 });
+    const name = clip.skeleton.names[this.selected];
+    $('spectrum-legend').innerHTML =
+      labels
+        .map((l, i) => `<span><i class="swatch" style="background:${colours[i]}"></i>${l}</span>`)
+        .join(' ') +
+      (clipMax ? ' <span><i class="swatch" style="background:#e8ecf2"></i>clip max</span>' : '');
+    $('spectrum-info').textContent = clipMax
+      ? `${name} · ${Math.round(clipMax.energyShare * 100)}% of the clip's energy below ` +
+        `${clipMax.energyFrequency.toFixed(2)} Hz (dashed) · recommended rate ${clipMax.recommendedRate.toFixed(1)} Hz ` +
+        `(now ${clipMax.rate.toFixed(1)})`
+      : name;
+    this.spectrumRevision++;
   }
+
+  spectrumRevision = 0;
 
   private download(): void {
     const clip = this.processed ?? this.original;
@@ -538,11 +578,12 @@ export class ClipView {
     this.workTimes.length = 0;
   }
 
-  plotStats(): { points: number; drawMs: number; inked: number } {
+  plotStats(): { points: number; drawMs: number; inked: number; spectrumInked: number } {
     return {
       points: this.curvePlot?.points ?? 0,
       drawMs: this.curvePlot?.lastDrawMs ?? 0,
       inked: this.curvePlot?.inkedPixels() ?? 0,
+      spectrumInked: this.spectrumPlot?.inkedPixels() ?? 0,
     };
   }
 }

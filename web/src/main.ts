@@ -138,6 +138,14 @@ const studio = {
       poseChecksum: clipView.poseChecksum,
       curveRevision: clipView.curveRevision,
       curveDiff: clipView.lastCurveDiff,
+      spectrumRevision: clipView.spectrumRevision,
+      /** Library operations this build has (the studio leaves out the controls of missing ones). */
+      ops: Object.entries(ops)
+        .filter(([, f]) => typeof f === 'function')
+        .map(([k]) => k),
+      playKernels: [...document.querySelectorAll<HTMLOptionElement>('#play-kernel option')].map(
+        (o) => o.value,
+      ),
       parseMs: clipView.parseMs,
       plot: clipView.plotStats(),
     };

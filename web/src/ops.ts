@@ -54,3 +54,6 @@ export const resampleRotations = lib.resampleRotations as
 export const resampleVectors = lib.resampleVectors as
   | ((series: Vec3Series, options: TimesOptions<Vec3Series>) => Vec3Series)
   | undefined;
+export const spectrum = lib.spectrum as
+  | ((channels: ArrayLike<number>[], rate: number) => { frequencies: Float64Array; db: Float64Array[] })
+  | undefined;

@@ -106,7 +106,7 @@ describe('unrollQuaternions(series, out?)', () => {
     expect(Array.from(two)).toEqual([0, 0, 0, 1, -0, -0, 0.1, 0.995]);
   });
 
-  it('unrollQuaternions throws InvalidValueError naming frame and joint for NaN and Infinity', () => {
+  it('unrollQuaternions throws InvalidValueError naming frame and joint for NaN and Infinity, in place and to out', () => {
     for (const [frame, joint, value] of [
       [0, 1, Number.NaN],
       [2, 0, Number.NaN],
@@ -115,12 +115,14 @@ describe('unrollQuaternions(series, out?)', () => {
       const data = new Float64Array(4 * 2 * 4);
       for (let i = 3; i < data.length; i += 4) data[i] = 1;
       data[(frame * 2 + joint) * 4 + 1] = value;
-      try {
-        unrollQuaternions(quatSeries(data, 4, 2));
-        expect.unreachable();
-      } catch (e) {
-        expect(e).toBeInstanceOf(InvalidValueError);
-        expect((e as InvalidValueError).location).toEqual({ frame, joint });
+      for (const out of [undefined, quatSeries(new Float64Array(data.length), 4, 2)]) {
+        try {
+          unrollQuaternions(quatSeries(data.slice(), 4, 2), out);
+          expect.unreachable();
+        } catch (e) {
+          expect(e).toBeInstanceOf(InvalidValueError);
+          expect((e as InvalidValueError).location).toEqual({ frame, joint });
+        }
       }
     }
   });

@@ -43,6 +43,7 @@ declare const window: {
   __studio: any;
   dispatchEvent(e: unknown): boolean;
 };
+declare const document: { querySelector(s: string): { textContent: string | null } | null };
 declare const DataTransfer: new () => { items: { add(f: unknown): void } };
 declare const DragEvent: new (type: string, init: Record<string, unknown>) => unknown;
 declare const File: new (parts: string[], name: string, init: { type: string }) => unknown;
@@ -244,6 +245,16 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     await poseAt('linear', 500);
   });
 
+  it('clicking a joint in the 3D view selects it', async () => {
+    await page.selectOption('[data-testid=play-kernel]', 'linear');
+    const names = await page.locator('[data-testid=joint-tree] li').allTextContents();
+    const head = names.indexOf('Head');
+    const p = await page.evaluate((j) => window.__studio.jointScreen(j), head);
+    await page.mouse.click(p.x, p.y);
+    expect((await state()).selected).toBe(head);
+    await expect(page.textContent('#curve-title')).resolves.toContain('Head');
+  });
+
   it('selecting a joint in the tree switches the curves', async () => {
     const before = await state();
     await page.click('[data-testid=joint-tree] li:nth-child(5)');
@@ -276,6 +287,34 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     await shot('clip-smoothed');
   });
 
+  it('resampling is live, and optimal keys report their playback error against decimation', async (ctx) => {
+    if ((await page.locator('[data-testid=resample]').count()) === 0) {
+      ctx.skip('resampleClip is not in this build of rotsig: the resampling controls are left out');
+    }
+    await page.check('[data-testid=resample]');
+    await page.fill('[data-testid=rate]', '30');
+    await page.waitForFunction(() => {
+      const s = window.__studio.state();
+      return !s.busy && s.processed !== null && Math.abs(s.processed.rate - 30) < 1e-6;
+    });
+    const s = await state();
+    expect(s.processed?.frames).toBeGreaterThan(260);
+    expect(s.processed?.frames).toBeLessThan(270);
+    await expect(page.textContent('[data-testid=difference]')).resolves.toMatch(/max\s+\d+\.\d+°/);
+    if ((await page.locator('[data-testid=optimal]').count()) > 0) {
+      await page.check('[data-testid=optimal]');
+      await page.waitForFunction(() => !window.__studio.state().busy);
+      await page.waitForFunction(() =>
+        document.querySelector('[data-testid=difference]')?.textContent?.includes('optimal keys'),
+      );
+      const text = (await page.textContent('[data-testid=difference]')) ?? '';
+      const m = /playback error (\d+\.\d+)° vs (\d+\.\d+)°/.exec(text);
+      expect(m).not.toBeNull();
+      expect(Number(m?.[1])).toBeLessThan(Number(m?.[2]));
+    }
+    await shot('clip-resampled');
+  });
+
   it('downloads the result as a BVH that parses', async () => {
     const s = await state();
     const [download] = await Promise.all([
@@ -287,6 +326,7 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     const clip = parseBvh(readFileSync(path, 'utf8'));
     expect(clip.skeleton.names.length).toBe(23);
     expect(clip.frames).toBe(s.processed?.frames ?? s.frames);
+    if (s.processed) expect(clip.rate).toBeCloseTo(s.processed.rate, 3);
   });
 
   it('a corrupt file shows the parse error with line:column and keeps the open clip', async () => {

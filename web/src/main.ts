@@ -151,6 +151,10 @@ const studio = {
     };
   },
   pixels: () => viewer.pixelStats(),
+  jointScreen: (j: number) => {
+    viewer.render(true);
+    return viewer.screenOf(j);
+  },
   play(on: boolean) {
     if (clipView.playing !== on) clipView.togglePlay();
   },

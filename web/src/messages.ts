@@ -11,6 +11,8 @@ export interface ProcessSettings {
   rate: number;
   resampleKernel: 'nearest' | 'linear' | 'catmull-rom' | 'cubic6' | 'lanczos2' | 'lanczos3';
   optimal: boolean;
+  /** Add the forward-kinematics position term to the optimal keys' objective. */
+  fk: boolean;
 }
 
 export const DEFAULT_SETTINGS: ProcessSettings = {
@@ -23,6 +25,7 @@ export const DEFAULT_SETTINGS: ProcessSettings = {
   rate: 30,
   resampleKernel: 'lanczos3',
   optimal: false,
+  fk: false,
 };
 
 export interface Difference {

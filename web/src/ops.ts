@@ -30,8 +30,32 @@ export const filterClip = lib.filterClip as
 export const resampleClip = lib.resampleClip as
   | ((clip: Clip, options: { targetRate: number; kernel?: string; space?: string }) => Clip)
   | undefined;
+interface PlaybackError {
+  meanAngle: number;
+  maxAngle: number;
+}
 export const downsampleOptimal = lib.downsampleOptimal as
-  | ((series: QuatSeries, options: Record<string, unknown>) => unknown)
+  | ((
+      series: QuatSeries,
+      options: {
+        sourceRate: number;
+        targetRate: number;
+        playback?: 'linear' | 'catmull-rom';
+        fk?: {
+          parents: ArrayLike<number>;
+          offsets: ArrayLike<number>;
+          weight: number;
+          translations?: Vec3Series;
+        };
+      },
+    ) => {
+      keys: QuatSeries<Float64Array>;
+      rate: number;
+      times: Float64Array;
+      before: PlaybackError;
+      after: PlaybackError;
+      steps: number;
+    })
   | undefined;
 export const clipSpectrum = lib.clipSpectrum as
   | ((clip: Clip, options?: Record<string, unknown>) => unknown)

@@ -33,8 +33,9 @@ export class ProcessingPanel {
           <option value="nearest">nearest</option><option value="linear">linear</option>
           <option value="catmull-rom">catmull-rom</option><option value="cubic6">cubic6</option>
           <option value="lanczos2">lanczos2</option><option value="lanczos3">lanczos3</option></select></div>
-        <div class="row"><label><input type="checkbox" data-key="optimal" data-testid="optimal" /> optimal keys</label></div>
-        <div class="note">Optimal keys: down-sampled rotations that reconstruct the original best under linear playback.</div>
+        <div class="row"><label><input type="checkbox" data-key="optimal" data-testid="optimal" /> optimal keys</label>
+          <label><input type="checkbox" data-key="fk" data-testid="fk" /> FK-aware</label></div>
+        <div class="note">Optimal keys (down-sampling only): the key rotations that reconstruct the original best under linear playback; FK-aware also weighs global joint positions.</div>
       </fieldset>`;
     for (const el of host.querySelectorAll<HTMLInputElement | HTMLSelectElement>('[data-key]')) {
       const key = el.dataset.key as keyof ProcessSettings;

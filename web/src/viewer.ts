@@ -156,6 +156,7 @@ export class SkeletonView {
   /** Poses the skeleton from global joint positions (`joints x 3`), optionally with a faint ghost pose. */
   setPose(positions: ArrayLike<number>, ghost?: ArrayLike<number> | null): void {
     if (!this.joints || !this.bones || !this.ghost) return;
+    this.lastPose = positions;
     const n = this.parents.length;
     const r = this.jointRadius;
     for (let j = 0; j < n; j++) {
@@ -170,6 +171,16 @@ export class SkeletonView {
     this.ghost.visible = !!ghost;
     if (ghost) writeBones(this.ghost, this.parents, ghost);
     this.invalidate();
+  }
+
+  private lastPose: ArrayLike<number> = [];
+
+  /** Client (page) coordinates of a joint in the last pose, for tests and tooltips. */
+  screenOf(joint: number): { x: number; y: number } {
+    const p = this.lastPose;
+    const v = new THREE.Vector3(p[joint * 3], p[joint * 3 + 1], p[joint * 3 + 2]).project(this.camera);
+    const r = this.renderer.domElement.getBoundingClientRect();
+    return { x: r.left + ((v.x + 1) / 2) * r.width, y: r.top + ((1 - v.y) / 2) * r.height };
   }
 
   select(joint: number): void {

@@ -1,10 +1,23 @@
 import { VERSION } from '../version.js';
 import { type CliIo, type Command, formatHelp, parseCommandLine, UsageError } from './command.js';
+import { exportCommand } from './export.js';
 import { info } from './info.js';
+import { processCommand } from './process.js';
+import { resample } from './resample.js';
+import { smooth } from './smooth.js';
 import { unroll } from './unroll.js';
+import { velocity } from './velocity.js';
 
 /** Every registered command, in the order `rotsig --help` lists them. */
-export const COMMANDS: readonly Command[] = [info, unroll];
+export const COMMANDS: readonly Command[] = [
+  info,
+  unroll,
+  smooth,
+  resample,
+  velocity,
+  exportCommand,
+  processCommand,
+];
 
 function mainHelp(): string {
   const w = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;

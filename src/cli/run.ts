@@ -109,7 +109,9 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
   const single = total === 1 && failed === 0 && !verbose;
   if (!quiet && single && plan.outputs === 'file' && done[0]?.output && done[0].output !== '-') {
     const r = done[0];
-    say(`wrote ${r.output} (${r.frames} frames x ${r.joints} joints, ${(summary.seconds).toFixed(2)} s)`);
+    const frames =
+      r.outputFrames === r.frames ? `${r.frames} frames` : `${r.outputFrames} frames from ${r.frames}`;
+    say(`wrote ${r.output} (${frames} x ${r.joints} joints, ${summary.seconds.toFixed(2)} s)`);
   } else if (!quiet && !single) {
     const parts = [`${summary.ok} ok`];
     if (failed) parts.push(`${failed} failed`);

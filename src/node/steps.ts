@@ -1,16 +1,74 @@
 // Pipeline steps and outputs of file tasks, as plain data (so tasks can be posted to worker threads),
 // each mapped to one library call.
-import { writeBvh } from '../io/index.js';
+import { writeBvh } from '../io/bvh/write.js';
+import { writeNpy } from '../io/npy.js';
 import { type AnalyzeClipOptions, analyzeClip } from '../ops/analyze-clip.js';
+import { type ClipArrays, type RotationRepresentation, toArrays } from '../ops/arrays.js';
+import { clipVelocities } from '../ops/clip-velocities.js';
+import { downsampleOptimal, type PlaybackKernel } from '../ops/downsample-optimal.js';
+import { filterClip } from '../ops/filter-clip.js';
+import { gaussian, type Kernel, tent, unsharp } from '../ops/kernels.js';
+import { resampleClip } from '../ops/resample-clip.js';
+import type { ResampleKernelName } from '../ops/resample-rotations.js';
+import type { Boundary, RotationSpace } from '../ops/rotation-window.js';
+import type { DurationPolicy } from '../ops/time-grid.js';
 import { unrollClip } from '../ops/unroll-clip.js';
 import type { Clip } from '../series/clip.js';
 import type { AtomicContent } from './atomic.js';
+import { type FrameTable, frameTableCsv, frameTableJson } from './formats.js';
+
+/** A smoothing kernel by name and parameters (plain data, so it crosses threads). */
+export type KernelSpec =
+  | { name: 'gaussian'; sigma: number }
+  | { name: 'unsharp'; sigma: number; amount: number }
+  | { name: 'tent' };
+
+/** The kernel a {@link KernelSpec} names. */
+export function kernelFromSpec(spec: KernelSpec): Kernel {
+  switch (spec.name) {
+    case 'gaussian':
+      return gaussian(spec.sigma);
+    case 'unsharp':
+      return unsharp(gaussian(spec.sigma), spec.amount);
+    case 'tent':
+      return tent;
+  }
+}
 
 /** One processing step of a pipeline, applied to the whole clip. */
-export type ClipStep = { op: 'unroll' };
+export type ClipStep =
+  | { op: 'unroll' }
+  | { op: 'smooth'; kernel: KernelSpec; space?: RotationSpace; boundary?: Boundary; joints?: string[] }
+  | {
+      op: 'resample';
+      rate: number;
+      kernel?: ResampleKernelName;
+      space?: RotationSpace;
+      boundary?: Boundary;
+      antialias?: boolean;
+      duration?: DurationPolicy;
+      /** Rotation keys from `downsampleOptimal` for this playback instead of filtered samples. */
+      optimal?: PlaybackKernel;
+    };
+
+/** Feature layouts of `rotsig export`. */
+export type FeatureKind = 'quat' | '6d' | 'rotvec' | 'euler' | 'positions';
+
+/** Table formats. */
+export type TableFormat = 'npy' | 'csv' | 'json';
 
 /** What a task produces from the processed clip. */
-export type Emit = { kind: 'info'; options?: AnalyzeClipOptions } | { kind: 'bvh'; precision?: number };
+export type Emit =
+  | { kind: 'info'; options?: AnalyzeClipOptions }
+  | { kind: 'bvh'; precision?: number }
+  | {
+      kind: 'features';
+      as: FeatureKind;
+      format: TableFormat;
+      space?: 'local' | 'global';
+      dtype?: 'float64' | 'float32';
+    }
+  | { kind: 'velocity'; format: TableFormat; kernel?: KernelSpec; space?: 'local' | 'global' };
 
 /** Applies `steps` in order; returns the input clip when there are none. */
 export function runSteps(clip: Clip, steps: readonly ClipStep[]): Clip {
@@ -23,7 +81,58 @@ function applyStep(clip: Clip, step: ClipStep): Clip {
   switch (step.op) {
     case 'unroll':
       return unrollClip(clip);
+    case 'smooth': {
+      const out = filterClip(clip, kernelFromSpec(step.kernel), {
+        ...(step.space ? { space: step.space } : {}),
+        ...(step.boundary ? { boundary: step.boundary } : {}),
+      });
+      return step.joints ? keepOnly(clip, out, step.joints) : out;
+    }
+    case 'resample': {
+      const { op: _op, rate, optimal, ...options } = step;
+      if (!optimal) return resampleClip(clip, { ...options, targetRate: rate });
+      // Optimal keys cover the source's end (the last key at or after it), which is the 'ceil' grid.
+      const out = resampleClip(clip, { ...options, duration: 'ceil', targetRate: rate });
+      const keys = downsampleOptimal(clip.rotations, {
+        sourceRate: clip.rate,
+        targetRate: rate,
+        playback: optimal,
+      }).keys;
+      if (keys.frames !== out.frames)
+        throw new Error(`optimal keys have ${keys.frames} frames, the resampled clip ${out.frames}`);
+      return { ...out, rotations: keys };
+    }
   }
+}
+
+/** `filtered` for the joints named in `names` (and their translations), `original` for the others. */
+function keepOnly(original: Clip, filtered: Clip, names: readonly string[]): Clip {
+  const all = original.skeleton.names;
+  const chosen = new Set<number>();
+  for (const name of names) {
+    const j = all.indexOf(name);
+    if (j < 0)
+      throw new Error(
+        `no joint named '${name}' (joints: ${all.slice(0, 8).join(', ')}${all.length > 8 ? ', ...' : ''})`,
+      );
+    chosen.add(j);
+  }
+  const J = all.length;
+  const rot = Float64Array.from(original.rotations.data);
+  const tra = Float64Array.from(original.translations.data);
+  for (let f = 0; f < original.frames; f++) {
+    for (const j of chosen) {
+      const q = (f * J + j) * 4;
+      for (let k = 0; k < 4; k++) rot[q + k] = filtered.rotations.data[q + k];
+      const t = (f * J + j) * 3;
+      for (let k = 0; k < 3; k++) tra[t + k] = filtered.translations.data[t + k];
+    }
+  }
+  return {
+    ...original,
+    rotations: { data: rot, frames: original.frames, joints: J },
+    translations: { data: tra, frames: original.frames, joints: J },
+  };
 }
 
 /** Output of {@link emitClip}: file content, structured data, or both. */
@@ -32,6 +141,14 @@ export interface Emitted {
   data?: unknown;
 }
 
+const FEATURE_LAYOUT: Record<FeatureKind, { rotation: RotationRepresentation; components: string[] }> = {
+  quat: { rotation: 'quaternion', components: ['qx', 'qy', 'qz', 'qw'] },
+  '6d': { rotation: '6d', components: ['m00', 'm10', 'm20', 'm01', 'm11', 'm21'] },
+  rotvec: { rotation: 'rotation-vector', components: ['rx', 'ry', 'rz'] },
+  euler: { rotation: 'euler', components: ['a1', 'a2', 'a3'] },
+  positions: { rotation: 'none', components: ['x', 'y', 'z'] },
+};
+
 /** Produces a task's output from the processed clip. */
 export function emitClip(clip: Clip, emit: Emit): Emitted {
   switch (emit.kind) {
@@ -39,5 +156,81 @@ export function emitClip(clip: Clip, emit: Emit): Emitted {
       return { data: analyzeClip(clip, emit.options) };
     case 'bvh':
       return { content: writeBvh(clip, emit.precision === undefined ? {} : { precision: emit.precision }) };
+    case 'features': {
+      const layout = FEATURE_LAYOUT[emit.as];
+      const positions = emit.as === 'positions';
+      const arrays: ClipArrays = toArrays(clip, {
+        rotation: layout.rotation,
+        positions: positions ? (emit.space ?? 'global') : 'none',
+        rotationSpace: positions ? 'local' : (emit.space ?? 'local'),
+        dtype: emit.dtype ?? 'float64',
+      });
+      const data = positions ? arrays.positions! : arrays.rotations!;
+      const shape = positions ? arrays.positionShape : arrays.rotationShape;
+      const kind =
+        emit.as === 'euler'
+          ? `euler (radians, each joint in its own order: ${[...new Set(clip.orders)].join(', ')})`
+          : emit.as;
+      return {
+        content: table(
+          {
+            data,
+            frames: shape[0],
+            joints: shape[1],
+            width: shape[2],
+            names: clip.skeleton.names,
+            components: layout.components,
+            rate: clip.rate,
+            kind,
+            ...(positions
+              ? { units: 'file units' }
+              : emit.as === 'euler' || emit.as === 'rotvec'
+                ? { units: 'rad' }
+                : {}),
+          },
+          emit.format,
+        ),
+      };
+    }
+    case 'velocity': {
+      const space = emit.space ?? 'local';
+      const v = clipVelocities(clip, {
+        ...(emit.kernel ? { kernel: kernelFromSpec(emit.kernel) } : {}),
+        spaces: space,
+      });
+      const angular = (space === 'local' ? v.localAngular : v.globalAngular)!;
+      const linear = (space === 'local' ? v.localLinear : v.globalLinear)!;
+      const J = clip.skeleton.names.length;
+      const F = angular.frames;
+      // Angular velocity of every joint, then the linear velocity of the first root: frames x (joints + 1) x 3.
+      const root = Math.max(0, clip.skeleton.parents.indexOf(-1));
+      const data = new Float64Array(F * (J + 1) * 3);
+      for (let f = 0; f < F; f++) {
+        data.set(angular.data.subarray(f * J * 3, (f + 1) * J * 3), f * (J + 1) * 3);
+        data.set(linear.data.subarray((f * J + root) * 3, (f * J + root + 1) * 3), (f * (J + 1) + J) * 3);
+      }
+      return {
+        content: table(
+          {
+            data,
+            frames: F,
+            joints: J + 1,
+            width: 3,
+            names: [...clip.skeleton.names, `${clip.skeleton.names[root]}:linear`],
+            components: ['x', 'y', 'z'],
+            rate: clip.rate,
+            kind: `${space} angular velocity per joint (rad/s), then root linear velocity (file units/s)`,
+            units: 'rad/s; last entry file units/s',
+          },
+          emit.format,
+        ),
+      };
+    }
   }
+}
+
+function table(t: FrameTable, format: TableFormat): AtomicContent {
+  if (format === 'csv') return frameTableCsv(t);
+  if (format === 'json') return frameTableJson(t);
+  return writeNpy(t.data as Float64Array | Float32Array, [t.frames, t.joints, t.width]);
 }

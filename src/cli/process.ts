@@ -1,0 +1,60 @@
+import type { ClipStep } from '../node/steps.js';
+import { ROTATION_SPACES, type RotationSpace } from '../ops/rotation-window.js';
+import { BATCH_OPTIONS, COMMON_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf } from './command.js';
+import { resampleOptions, resampleStep } from './resample.js';
+import { runFileCommand } from './run.js';
+import { bvhOutputOptions, parseKernelText, precisionOption } from './shared.js';
+
+/** `rotsig process`: several steps in one pass. */
+export const processCommand: Command = {
+  name: 'process',
+  summary: 'run a pipeline (unroll, smooth, resample) over many files in one pass',
+  usage: 'rotsig process <file|dir>... -o <dir> [--unroll] [--smooth gaussian:2] [--resample <hz>]',
+  description: `
+Reads each file once, applies the requested steps in a fixed order (unroll, smooth, resample) and writes
+one BVH per input, mirroring the input tree under -o. Files run in parallel on --jobs worker threads;
+a file that fails is reported with its path and line:column and the others complete.
+--smooth takes gaussian:<sigma>, unsharp:<sigma>:<amount> or tent. The resample options (--kernel,
+--boundary, --duration, --no-antialias, --optimal, --playback) are those of 'rotsig resample'; --space
+applies to both smoothing (default raw) and resampling (default log).`,
+  examples: [
+    'rotsig process captures/ -o cleaned/ --unroll --smooth gaussian:2 --resample 30',
+    "rotsig process captures/ --glob '**/*walk*.bvh' -o out/ --unroll --jobs 2",
+  ],
+  options: {
+    unroll: { type: 'boolean', description: 'remove quaternion sign flips and Euler wraps (rotsig unroll)' },
+    smooth: {
+      type: 'string',
+      value: 'kernel',
+      description: 'gaussian:<sigma>, unsharp:<sigma>:<amount> or tent',
+    },
+    resample: { type: 'string', value: 'hz', description: 'resample to this rate (rotsig resample --rate)' },
+    ...resampleOptions,
+    ...OUTPUT_OPTIONS,
+    ...bvhOutputOptions,
+    ...BATCH_OPTIONS,
+    ...COMMON_OPTIONS,
+  },
+  minPositionals: 1,
+  run(parsed, io) {
+    const v = parsed.values;
+    const steps: ClipStep[] = [];
+    if (v.unroll === true) steps.push({ op: 'unroll' });
+    if (v.smooth !== undefined) {
+      const space = v.space as string | undefined;
+      steps.push({
+        op: 'smooth',
+        kernel: parseKernelText(v.smooth as string, '--smooth'),
+        space: oneOf<RotationSpace>(space, 'space', ROTATION_SPACES, 'raw'),
+      });
+    }
+    if (v.resample !== undefined) steps.push(resampleStep(parsed, v.resample as string, 'resample'));
+    return runFileCommand(parsed, io, {
+      command: 'process',
+      steps,
+      emit: { kind: 'bvh', precision: precisionOption(parsed) },
+      outputs: 'file',
+      extension: '.bvh',
+    });
+  },
+};

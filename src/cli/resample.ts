@@ -1,0 +1,124 @@
+import type { ClipStep } from '../node/steps.js';
+import {
+  RESAMPLE_DEFAULTS,
+  RESAMPLE_KERNEL_NAMES,
+  type ResampleKernelName,
+} from '../ops/resample-rotations.js';
+import { BOUNDARIES, type Boundary, ROTATION_SPACES, type RotationSpace } from '../ops/rotation-window.js';
+import { DURATION_POLICIES, type DurationPolicy } from '../ops/time-grid.js';
+import {
+  BATCH_OPTIONS,
+  COMMON_OPTIONS,
+  type Command,
+  OUTPUT_OPTIONS,
+  oneOf,
+  type Parsed,
+  positiveNumber,
+} from './command.js';
+import { runFileCommand } from './run.js';
+import { bvhOutputOptions, precisionOption } from './shared.js';
+
+/** The options `resample` and `process --resample` share. */
+export const resampleOptions: Record<string, import('./command.js').OptionSpec> = {
+  kernel: {
+    type: 'string',
+    value: 'name',
+    description: `${RESAMPLE_KERNEL_NAMES.join(', ')} (default ${RESAMPLE_DEFAULTS.kernel})`,
+  },
+  space: {
+    type: 'string',
+    value: 'space',
+    description: `raw, log or eigen (default ${RESAMPLE_DEFAULTS.space})`,
+  },
+  boundary: {
+    type: 'string',
+    value: 'policy',
+    description: `${BOUNDARIES.join(', ')} (default ${RESAMPLE_DEFAULTS.boundary}; wrap for loops)`,
+  },
+  duration: {
+    type: 'string',
+    value: 'policy',
+    description: `${DURATION_POLICIES.join(', ')} (default ${RESAMPLE_DEFAULTS.duration})`,
+  },
+  'no-antialias': {
+    type: 'boolean',
+    description: 'do not widen the kernel when down-sampling (plain decimation)',
+  },
+  optimal: {
+    type: 'boolean',
+    description: 'rotation keys that best reconstruct the source under --playback (downsampleOptimal)',
+  },
+  playback: {
+    type: 'string',
+    value: 'kernel',
+    description: 'linear or catmull-rom: the up-sampler --optimal fits (default linear)',
+  },
+};
+
+/** The resample step described by `--rate` and the resample options. */
+export function resampleStep(parsed: Parsed, rateText: string | undefined, rateName = 'rate'): ClipStep {
+  const v = parsed.values;
+  return {
+    op: 'resample',
+    rate: positiveNumber(rateText, rateName),
+    kernel: oneOf<ResampleKernelName>(
+      v.kernel as string | undefined,
+      'kernel',
+      RESAMPLE_KERNEL_NAMES,
+      'catmull-rom',
+    ),
+    space: oneOf<RotationSpace>(v.space as string | undefined, 'space', ROTATION_SPACES, 'log'),
+    boundary: oneOf<Boundary>(v.boundary as string | undefined, 'boundary', BOUNDARIES, 'clamp'),
+    duration: oneOf<DurationPolicy>(v.duration as string | undefined, 'duration', DURATION_POLICIES, 'floor'),
+    antialias: v['no-antialias'] !== true,
+    ...(v.optimal === true
+      ? {
+          optimal: oneOf(
+            v.playback as string | undefined,
+            'playback',
+            ['linear', 'catmull-rom'] as const,
+            'linear',
+          ),
+        }
+      : {}),
+  };
+}
+
+/** `rotsig resample`: change the frame rate. */
+export const resample: Command = {
+  name: 'resample',
+  summary: 'change the frame rate (any ratio, anti-aliased, exact time grid)',
+  usage: 'rotsig resample <file|dir>... -o <file|dir> --rate <hz> [--kernel lanczos3] [--space log]',
+  description: `
+Resamples every joint's rotations and the translations to --rate Hz (resampleClip) on an exact time grid:
+output frame i is at i / rate seconds. Down-sampling widens the kernel by the rate ratio so it removes what
+the coarser grid cannot hold (anti-aliasing); --no-antialias decimates instead. Interpolating kernels
+(linear, catmull-rom, cubic6, lanczos2/3, sinc) keep the source samples where the grids coincide.
+--duration floor ends on or before the source's last time; keep-end adjusts the rate slightly so the
+output ends exactly on it. --optimal --playback linear computes the rotation keys that a linear (or
+catmull-rom) player reconstructs the source from best (least squares, then Gauss-Newton); translations
+are resampled as usual.`,
+  examples: [
+    'rotsig resample take.bvh -o take30.bvh --rate 30',
+    'rotsig resample take.bvh -o take120.bvh --rate 120 --kernel lanczos3',
+    'rotsig resample loops/ -o loops30/ --rate 30 --boundary wrap',
+    'rotsig resample take.bvh -o keys30.bvh --rate 30 --optimal --playback linear',
+  ],
+  options: {
+    rate: { type: 'string', short: 'r', value: 'hz', description: 'output frame rate in Hz (required, > 0)' },
+    ...resampleOptions,
+    ...OUTPUT_OPTIONS,
+    ...bvhOutputOptions,
+    ...BATCH_OPTIONS,
+    ...COMMON_OPTIONS,
+  },
+  minPositionals: 1,
+  run: (parsed, io) =>
+    runFileCommand(parsed, io, {
+      command: 'resample',
+      steps: [resampleStep(parsed, parsed.values.rate as string | undefined)],
+      emit: { kind: 'bvh', precision: precisionOption(parsed) },
+      outputs: 'file',
+      extension: '.bvh',
+    }),
+};

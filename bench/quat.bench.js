@@ -13,7 +13,7 @@ function angles(Type) {
   return a;
 }
 
-function task(name, Type, direction, order, target) {
+function task(Type, direction, order, target) {
   return {
     name: `${direction} ${order} ${Type === Float64Array ? 'f64' : 'f32'} (1M rotations)`,
     items: N,
@@ -34,11 +34,11 @@ function task(name, Type, direction, order, target) {
 export default {
   name: 'quat',
   tasks: [
-    task('', Float64Array, 'euler->quat', 'ZYX', 30e6),
-    task('', Float32Array, 'euler->quat', 'ZYX'),
-    task('', Float64Array, 'quat->euler', 'ZYX'),
-    task('', Float32Array, 'quat->euler', 'ZYX'),
-    task('', Float64Array, 'euler->quat', 'zxz'),
-    task('', Float64Array, 'quat->euler', 'zxz'),
+    task(Float64Array, 'euler->quat', 'ZYX', 30e6),
+    task(Float32Array, 'euler->quat', 'ZYX'),
+    task(Float64Array, 'quat->euler', 'ZYX'),
+    task(Float32Array, 'quat->euler', 'ZYX'),
+    task(Float64Array, 'euler->quat', 'zxz'),
+    task(Float64Array, 'quat->euler', 'zxz'),
   ],
 };

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import * as quat from '../../src/quat/index.js';
 import { eulerOrder, quatDistance, unitQuat, vec3 } from '../support/arbitraries.js';
 import { TOL } from '../support/tolerances.js';

@@ -5,7 +5,6 @@
  * @packageDocumentation
  */
 export * from './bvh/errors.js';
-export * from './bvh/euler-continuity.js';
 export * from './bvh/parse.js';
 export * from './bvh/write.js';
 export * from './npy.js';

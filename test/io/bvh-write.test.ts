@@ -117,3 +117,98 @@ describe('writeBvh(clip, options)', () => {
     expect(() => writeBvh(clip)).toThrow(/frame 2, joint 1/);
   });
 });
+
+describe('writeBvh(clip) with fewer than three rotation channels', () => {
+  test('writeBvh(clip) keeps a one-channel joint exact through a turn that would tempt the equivalent triple', () => {
+    const text = [
+      'HIERARCHY',
+      'ROOT a',
+      '{',
+      '  OFFSET 0 0 0',
+      '  CHANNELS 1 Yrotation',
+      '}',
+      'MOTION',
+      'Frames: 4',
+      'Frame Time: 0.1',
+      '80',
+      '100',
+      '170',
+      '-100',
+    ].join('\n');
+    const out = writeBvh(parseBvh(text), { precision: 3 });
+    expect(out.trim().split('\n').slice(-4)).toEqual(['80.000', '100.000', '170.000', '260.000']);
+  });
+
+  test('writeBvh(clip) writes numbers like toFixed, negative zero without sign, huge values via toFixed', () => {
+    const text = [
+      'HIERARCHY',
+      'ROOT a',
+      '{',
+      '  OFFSET 0 0 0',
+      '  CHANNELS 3 Xposition Yposition Zposition',
+      '}',
+      'MOTION',
+      'Frames: 2',
+      'Frame Time: 0.1',
+      '-0.0000001 123456.5 0.05',
+      '1e20 -7 999.9999996',
+    ].join('\n');
+    const rows = writeBvh(parseBvh(text), { precision: 6 }).trim().split('\n').slice(-2);
+    expect(rows[0]).toBe('0.000000 123456.500000 0.050000');
+    expect(rows[1]).toBe(`${(1e20).toFixed(6)} -7.000000 1000.000000`);
+    const zero = writeBvh(parseBvh(text), { precision: 0 }).trim().split('\n').slice(-2);
+    expect(zero).toEqual(['0 123457 0', '100000000000000000000 -7 1000']);
+  });
+});
+
+describe('writeBvh(clip) number formatting and line endings', () => {
+  const positions = (values: number[]): string =>
+    [
+      'HIERARCHY',
+      'ROOT a',
+      '{',
+      '  OFFSET 0 0 0',
+      '  CHANNELS 3 Xposition Yposition Zposition',
+      '}',
+      'MOTION',
+      `Frames: ${values.length / 3}`,
+      'Frame Time: 0.1',
+      values.map((v) => String(v)).join(' '),
+    ].join('\n');
+
+  test('writeBvh(clip, { precision }) prints every value within half a unit of the last decimal, like toFixed', () => {
+    let seed = 7;
+    const rand = (): number => {
+      seed = (seed * 16807) % 2147483647;
+      return seed / 2147483647;
+    };
+    const values: number[] = [];
+    for (let i = 0; i < 3000; i++) values.push((rand() - 0.5) * 10 ** Math.floor(rand() * 14 - 4));
+    for (const precision of [0, 3, 6, 9, 12]) {
+      const text = writeBvh(parseBvh(positions(values)), { precision });
+      const written = text.trim().split('\n').slice(9).join(' ').split(' ');
+      expect(written.length).toBe(values.length);
+      let sameAsToFixed = 0;
+      for (let i = 0; i < values.length; i++) {
+        const err = Math.abs(Number(written[i]) - values[i]);
+        expect(err).toBeLessThanOrEqual(0.5 * 10 ** -precision * (1 + 1e-9) + Math.abs(values[i]) * 1e-15);
+        if (
+          written[i] === values[i].toFixed(precision) ||
+          (written[i] === (0).toFixed(precision) && values[i] < 0)
+        )
+          sameAsToFixed++;
+      }
+      // scaling by 10^precision rounds once more than toFixed's exact decimal expansion: the last digit can
+      // differ only for values within that rounding of a tie, which grows with the number of digits
+      if (precision <= 6) expect(sameAsToFixed).toBeGreaterThanOrEqual(values.length - 3);
+    }
+  });
+
+  test("writeBvh(clip, { newline: '\\r\\n' }) ends every line with CRLF and reads back", () => {
+    const clip = parseBvh(positions([1, 2, 3, 4, 5, 6]));
+    const text = writeBvh(clip, { newline: '\r\n' });
+    expect(text.endsWith('4.000000 5.000000 6.000000\r\n')).toBe(true);
+    expect(text.replace(/\r\n/g, '').includes('\n')).toBe(false);
+    expect(parseBvh(text).frames).toBe(2);
+  });
+});

@@ -31,21 +31,115 @@ export const WRITE_BVH_DEFAULTS: Required<Omit<WriteBvhOptions, 'positionMode'>>
 };
 
 const RAD_TO_DEG = 180 / Math.PI;
+/** ASCII bytes to string in one native call where the platform has the (universal) Encoding API. */
+const DECODER: { decode(bytes: Uint8Array): string } | undefined =
+  typeof TextDecoder === 'function' ? new TextDecoder() : undefined;
 
 /**
- * Formats `v` with `places` decimals like `toFixed`, faster: the value is scaled and rounded once (half
- * away from zero), which can differ from `toFixed` only in the last digit of a value within a rounding
- * error of a tie. Negative values that round to zero print without a sign.
+ * Growable ASCII byte buffer for the motion rows: numbers are written digit by digit, so a 100,000-frame
+ * file costs no string per value. Rows become strings one at a time.
  */
-function formatFixed(v: number, places: number, scale: number): string {
-  const scaled = Math.round(Math.abs(v) * scale);
-  if (!(scaled < 9007199254740992)) return v.toFixed(places);
-  let s = String(scaled);
-  if (places > 0) {
-    if (s.length <= places) s = '0'.repeat(places + 1 - s.length) + s;
-    s = `${s.slice(0, s.length - places)}.${s.slice(s.length - places)}`;
+class RowWriter {
+  bytes = new Uint8Array(4096);
+  length = 0;
+
+  private ensure(extra: number): void {
+    if (this.length + extra <= this.bytes.length) return;
+    const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + extra));
+    grown.set(this.bytes.subarray(0, this.length));
+    this.bytes = grown;
   }
-  return v < 0 && scaled !== 0 ? `-${s}` : s;
+
+  byte(c: number): void {
+    this.ensure(1);
+    this.bytes[this.length++] = c;
+  }
+
+  ascii(s: string): void {
+    this.ensure(s.length);
+    for (let i = 0; i < s.length; i++) this.bytes[this.length++] = s.charCodeAt(i);
+  }
+
+  /**
+   * Writes `v` with `places` decimals like `toFixed`: scaled and rounded once (half away from zero), which
+   * can differ from `toFixed` only in the last digit of a value within a rounding error of a tie. Negative
+   * values that round to zero print without a sign.
+   */
+  fixed(v: number, places: number, scale: number): void {
+    const scaled = Math.round(Math.abs(v) * scale);
+    if (!(scaled < 9007199254740992)) {
+      this.ascii(v.toFixed(places));
+      return;
+    }
+    this.ensure(places + 20);
+    const b = this.bytes;
+    let at = this.length;
+    if (v < 0 && scaled !== 0) b[at++] = 45;
+    let int: number;
+    let frac: number;
+    if (scaled < 2147483648 && scale < 2147483648) {
+      // int32 arithmetic: angles and positions of real files (|v| < 2147 at 6 decimals) take this path
+      int = (scaled / scale) | 0;
+      frac = scaled - int * scale;
+      let digits = 1;
+      for (let t = int; t >= 10; t = (t / 10) | 0) digits++;
+      for (let k = digits - 1; k >= 0; k--) {
+        const q = (int / 10) | 0;
+        b[at + k] = 48 + int - q * 10;
+        int = q;
+      }
+      at += digits;
+      if (places > 0) {
+        b[at++] = 46;
+        for (let k = places - 1; k >= 0; k--) {
+          const q = (frac / 10) | 0;
+          b[at + k] = 48 + frac - q * 10;
+          frac = q;
+        }
+        at += places;
+      }
+    } else {
+      int = Math.floor(scaled / scale);
+      frac = scaled - int * scale;
+      if (frac < 0) {
+        int -= 1;
+        frac += scale;
+      }
+      let digits = 1;
+      for (let t = int; t >= 10; t = Math.floor(t / 10)) digits++;
+      for (let k = digits - 1; k >= 0; k--) {
+        b[at + k] = 48 + (int % 10);
+        int = Math.floor(int / 10);
+      }
+      at += digits;
+      if (places > 0) {
+        b[at++] = 46;
+        for (let k = places - 1; k >= 0; k--) {
+          b[at + k] = 48 + (frac % 10);
+          frac = Math.floor(frac / 10);
+        }
+        at += places;
+      }
+    }
+    this.length = at;
+  }
+
+  /** The buffered bytes as a string, then empties the buffer. */
+  take(): string {
+    if (DECODER !== undefined) {
+      const text = DECODER.decode(this.bytes.subarray(0, this.length));
+      this.length = 0;
+      return text;
+    }
+    let out = '';
+    // without TextDecoder: 8 KiB at a time, under engines' argument-count limits
+    for (let i = 0; i < this.length; i += 8192) {
+      const end = Math.min(this.length, i + 8192);
+      out += String.fromCharCode.apply(null, this.bytes.subarray(i, end) as unknown as number[]);
+    }
+    this.length = 0;
+    return out;
+  }
 }
 
 /** Shortest text that reads back to the same float64, `-0` included. */
@@ -108,7 +202,9 @@ function checkClip(clip: Clip): void {
  * reads back to `clip.frameTime`. Rotation channels are the Euler angles (degrees) of each local
  * quaternion in the order the joint's rotation channels spell (`clip.orders` for a parsed clip), made
  * continuous from frame to frame by the equivalent-triple Euler filter ({@link unrollEulerTriple}), so
- * curves have no ±180° wraps or gimbal branch switches and spins keep counting. Position channels are
+ * curves have no ±180° wraps or gimbal branch switches and spins keep counting (joints with fewer than
+ * three rotation channels only get whole turns added, so their unwritten angles stay 0). A joint without
+ * rotation channels writes no rotation. Position channels are
  * the local translation (`'replace'`) or translation − OFFSET (`'add'`), in the file's units. Motion
  * values are printed with `precision` decimals.
  *
@@ -166,8 +262,7 @@ export function writeBvh(clip: Clip, options: WriteBvhOptions = {}): string {
       ? clip.frameTimeText
       : formatExact(clip.frameTime);
   out.push('MOTION', `Frames: ${frames}`, `Frame Time: ${timeText}`);
-  writeMotion(clip, positionMode, precision, out);
-  return out.join(nl) + nl;
+  return out.join(nl) + nl + writeMotion(clip, positionMode, precision, nl);
 }
 
 /** Per channel of the file row: kind 0..2 = position axis, 3..5 = rotation slot in the joint's order. */
@@ -193,14 +288,15 @@ function channelPlan(clip: Clip): {
       if (c.endsWith('position')) kind.push(axis);
       else {
         kind.push(3 + order.indexOf(c[0]));
-        rotating[j] = 1;
+        rotating[j]++;
       }
     }
   }
   return { joint: Int32Array.from(joint), kind: Int32Array.from(kind), orders, rotating };
 }
 
-function writeMotion(clip: Clip, positionMode: PositionMode, precision: number, out: string[]): void {
+/** The motion rows, each ended by `nl`. */
+function writeMotion(clip: Clip, positionMode: PositionMode, precision: number, nl: string): string {
   const J = clip.skeleton.names.length;
   const frames = clip.frames;
   const rot = clip.rotations.data;
@@ -212,7 +308,7 @@ function writeMotion(clip: Clip, positionMode: PositionMode, precision: number, 
   const previous = new Float64Array(J * 3);
   const scale = 10 ** precision;
   const subtract = positionMode === 'add';
-  const parts: string[] = new Array(width);
+  const row = new RowWriter();
   for (let f = 0; f < frames; f++) {
     for (let j = 0; j < J; j++) {
       if (!rotating[j]) continue;
@@ -231,7 +327,17 @@ function writeMotion(clip: Clip, positionMode: PositionMode, precision: number, 
         });
       }
       toEulerFlat(euler, j * 3, rot, q, orders[j]);
-      if (f > 0) unrollEulerTriple(euler, j * 3, previous, j * 3, orders[j]);
+      // with fewer than 3 rotation channels the unlisted angles must stay 0 (they are not written), so
+      // only whole turns may be added; the equivalent triple would move them to π
+      if (f > 0)
+        unrollEulerTriple(
+          euler,
+          j * 3,
+          previous,
+          j * 3,
+          orders[j],
+          rotating[j] === 3 ? 'equivalent' : 'wrap',
+        );
       previous[j * 3] = euler[j * 3];
       previous[j * 3 + 1] = euler[j * 3 + 1];
       previous[j * 3 + 2] = euler[j * 3 + 2];
@@ -252,8 +358,10 @@ function writeMotion(clip: Clip, positionMode: PositionMode, precision: number, 
       } else {
         v = euler[j * 3 + k - 3] * RAD_TO_DEG;
       }
-      parts[c] = formatFixed(v, precision, scale);
+      if (c > 0) row.byte(32);
+      row.fixed(v, precision, scale);
     }
-    out.push(parts.join(' '));
+    row.ascii(nl);
   }
+  return row.take();
 }

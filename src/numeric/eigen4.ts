@@ -343,16 +343,6 @@ function solvePacked(
       b33 *= t;
       iterations++;
       while (iterations < maxIter) {
-        const f2 =
-          b00 * b00 +
-          b11 * b11 +
-          b22 * b22 +
-          b33 * b33 +
-          2 * (b01 * b01 + b02 * b02 + b03 * b03 + b12 * b12 + b13 * b13 + b23 * b23);
-        if (f2 >= 1 - 1e-8) {
-          have = true;
-          break;
-        }
         iterations++;
         const c00 = b00 * b00 + b01 * b01 + b02 * b02 + b03 * b03;
         const c01 = b00 * b01 + b01 * b11 + b02 * b12 + b03 * b13;
@@ -364,6 +354,8 @@ function solvePacked(
         const c22 = b02 * b02 + b12 * b12 + b22 * b22 + b23 * b23;
         const c23 = b02 * b03 + b12 * b13 + b22 * b23 + b23 * b33;
         const c33 = b03 * b03 + b13 * b13 + b23 * b23 + b33 * b33;
+        // tr(B²) = ‖B‖²_F = Σ μᵢ²: near 1 means B is rank one to ~5e-9, so C = B² is rank one to ~1e-17
+        const f2 = c00 + c11 + c22 + c33;
         t = 1 / f2;
         b00 = c00 * t;
         b01 = c01 * t;
@@ -375,9 +367,13 @@ function solvePacked(
         b22 = c22 * t;
         b23 = c23 * t;
         b33 = c33 * t;
+        if (f2 >= 1 - 1e-8) {
+          have = true;
+          break;
+        }
       }
       if (have) {
-        // largest-diagonal column of Aₖ, multiplied by Aₖ once more
+        // the largest-diagonal column of the rank-one Aₖ
         let j = 0;
         let best = b00;
         if (b11 > best) {
@@ -389,35 +385,27 @@ function solvePacked(
           j = 2;
         }
         if (b33 > best) j = 3;
-        let ux: number;
-        let uy: number;
-        let uz: number;
-        let uw: number;
         if (j === 0) {
-          ux = b00;
-          uy = b01;
-          uz = b02;
-          uw = b03;
+          vx = b00;
+          vy = b01;
+          vz = b02;
+          vw = b03;
         } else if (j === 1) {
-          ux = b01;
-          uy = b11;
-          uz = b12;
-          uw = b13;
+          vx = b01;
+          vy = b11;
+          vz = b12;
+          vw = b13;
         } else if (j === 2) {
-          ux = b02;
-          uy = b12;
-          uz = b22;
-          uw = b23;
+          vx = b02;
+          vy = b12;
+          vz = b22;
+          vw = b23;
         } else {
-          ux = b03;
-          uy = b13;
-          uz = b23;
-          uw = b33;
+          vx = b03;
+          vy = b13;
+          vz = b23;
+          vw = b33;
         }
-        vx = b00 * ux + b01 * uy + b02 * uz + b03 * uw;
-        vy = b01 * ux + b11 * uy + b12 * uz + b13 * uw;
-        vz = b02 * ux + b12 * uy + b22 * uz + b23 * uw;
-        vw = b03 * ux + b13 * uy + b23 * uz + b33 * uw;
         const n2 = vx * vx + vy * vy + vz * vz + vw * vw;
         if (n2 > 0) {
           const inv = 1 / Math.sqrt(n2);
@@ -713,8 +701,44 @@ export function eigenAverageStrided(
   startOffset = 0,
   options?: Eigen4Options,
 ): number {
-  if (!(count >= 1))
-    throw new InvalidValueError(`eigenAverageStrided: need at least one quaternion, got ${count}`);
+  return stridedAverage(
+    'eigenAverageStrided',
+    dst,
+    dstOffset,
+    src,
+    srcOffset,
+    stride,
+    weights,
+    count,
+    scratch,
+    diagnostics,
+    start,
+    startOffset,
+    options,
+  );
+}
+
+/**
+ * {@link eigenAverageStrided} with the caller's name in error messages (for public operations built on it).
+ *
+ * @internal
+ */
+export function stridedAverage(
+  where: string,
+  dst: Float64Array | Float32Array | number[],
+  dstOffset: number,
+  src: ArrayLike<number>,
+  srcOffset: number,
+  stride: number,
+  weights: ArrayLike<number>,
+  count: number,
+  scratch: Float64Array | undefined,
+  diagnostics: Eigen4Diagnostics | undefined,
+  start: ArrayLike<number> | null | undefined,
+  startOffset: number,
+  options: Eigen4Options | undefined,
+): number {
+  if (!(count >= 1)) throw new InvalidValueError(`${where}: need at least one quaternion, got ${count}`);
   const s = scratch ?? defaultScratch();
   let m00 = 0;
   let m01 = 0;
@@ -762,8 +786,8 @@ export function eigenAverageStrided(
   s[P22] = m22;
   s[P23] = m23;
   s[P33] = m33;
-  if (!normaliseAccumulated(s, wsum, wabs, 'eigenAverageStrided')) {
-    throwBadInput('eigenAverageStrided', src, (i) => srcOffset + i * stride, weights, count);
+  if (!normaliseAccumulated(s, wsum, wabs, where)) {
+    throwBadInput(where, src, (i) => srcOffset + i * stride, weights, count);
   }
   return solvePacked(dst, dstOffset, s, start ?? null, startOffset, options, diagnostics);
 }

@@ -3,7 +3,7 @@ import {
   createEigen4Diagnostics,
   type Eigen4Diagnostics,
   type Eigen4Options,
-  eigenAverageStrided,
+  stridedAverage,
 } from '../numeric/eigen4.js';
 import { expFlat, logFlat, multiplyFlat } from '../quat/index.js';
 import type { QuatLike, QuatOut } from '../quat/types.js';
@@ -126,21 +126,25 @@ export function averageQuaternions(
   const method = options?.method ?? AVERAGE_QUATERNIONS_DEFAULTS.method;
   const out = options?.out ?? new Float64Array(4);
   const diag = options?.diagnostics ?? undefined;
-  checkQuats(quats, n, where);
-  let wsum = n;
-  if (weights !== undefined && weights !== null) wsum = checkWeights(weights, n, where);
   const w = weights ?? null;
   if (diag !== undefined) {
     diag.geodesicIterations = 0;
     diag.converged = true;
   }
+  if (method === 'eigen') {
+    // the kernel checks values and weights itself (naming the index), so the fast path reads the data once
+    if (w !== null && w.length !== n)
+      throw new ShapeError(`${where}: ${w.length} weights for ${n} quaternions`);
+    stridedAverage(where, out, 0, quats, 0, 4, w ?? ones(n), n, undefined, diag, null, 0, options?.eigen);
+    return out;
+  }
+  checkQuats(quats, n, where);
+  const wsum = w !== null ? checkWeights(w, n, where) : n;
 
   switch (method) {
-    case 'eigen':
     case 'geodesic': {
-      const d = diag ?? (method === 'geodesic' ? createEigen4Diagnostics() : undefined);
-      eigenAverageStrided(out, 0, quats, 0, 4, w ?? ones(n), n, undefined, d, null, 0, options?.eigen);
-      if (method === 'geodesic') geodesicRefine(out, quats, w, wsum, n, options, diag);
+      stridedAverage(where, out, 0, quats, 0, 4, w ?? ones(n), n, undefined, diag, null, 0, options?.eigen);
+      geodesicRefine(out, quats, w, wsum, n, options, diag);
       return out;
     }
     case 'flip':

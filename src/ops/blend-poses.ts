@@ -78,31 +78,43 @@ export function blendPoses<T extends FloatArray | QuatSeries>(
   const dst = seriesData(out, J, 'out');
   const wsum = checkWeights(weights, K, where);
   const src = poses.data;
-  assertFiniteSeries(src, J, 4, 'blendPoses: poses');
   const method = options?.method ?? BLEND_POSES_DEFAULTS.method;
   const stride = J * 4;
 
   if (method === 'eigen') {
     const scratch = options?.scratch ?? moduleScratch;
     for (let j = 0; j < J; j++) {
-      checkJointNonZero(src, K, J, j);
-      eigenAverageStrided(
-        dst,
-        j * 4,
-        src,
-        j * 4,
-        stride,
-        weights,
-        K,
-        scratch,
-        undefined,
-        null,
-        0,
-        options?.eigen,
-      );
+      try {
+        eigenAverageStrided(
+          dst,
+          j * 4,
+          src,
+          j * 4,
+          stride,
+          weights,
+          K,
+          scratch,
+          undefined,
+          null,
+          0,
+          options?.eigen,
+        );
+      } catch (e) {
+        // the kernel names the pose as its index; add the joint
+        const k = e instanceof InvalidValueError ? e.location.index : undefined;
+        if (k === undefined) throw e;
+        throw new InvalidValueError(
+          `${where}: pose ${k}, joint ${j}: ${e instanceof Error ? e.message : e}`,
+          {
+            frame: k,
+            joint: j,
+          },
+        );
+      }
     }
     return out;
   }
+  assertFiniteSeries(src, J, 4, 'blendPoses: poses');
   if (method !== 'nlerp' && method !== 'raw' && method !== 'log') {
     throw new OptionError(
       `${where}: unknown method '${String(method)}'; expected one of ${BLEND_METHODS.join(', ')}`,
@@ -254,16 +266,4 @@ function referenceData(
     );
   }
   return data as ArrayLike<number>;
-}
-
-function checkJointNonZero(src: FloatArray, K: number, J: number, j: number): void {
-  for (let k = 0; k < K; k++) {
-    const o = (k * J + j) * 4;
-    if (src[o] === 0 && src[o + 1] === 0 && src[o + 2] === 0 && src[o + 3] === 0) {
-      throw new InvalidValueError(`blendPoses: pose ${k}, joint ${j} is a zero quaternion`, {
-        frame: k,
-        joint: j,
-      });
-    }
-  }
 }

@@ -53,9 +53,17 @@ export interface Clip {
   frames: number;
   /** Local rotation of every joint (identity for joints without rotation channels). */
   rotations: QuatSeries;
-  /** Local translation of every joint (its OFFSET unless position channels move it). */
+  /**
+   * Local translation of every joint, in the file's units: its OFFSET, with position channels replacing
+   * (`positionMode: 'replace'`) or added to (`'add'`) the matching components. Forward kinematics uses
+   * these, never `skeleton.offsets` directly.
+   */
   translations: Vec3Series;
-  /** Per joint, the intrinsic Euler order of its rotation channels (`'ZYX'` for `Zrotation Yrotation Xrotation`). */
+  /**
+   * Per joint, the intrinsic Euler order of its rotation channels (`'ZYX'` for `Zrotation Yrotation
+   * Xrotation`). A joint with one or two rotation channels has the missing axes appended (their angle is
+   * 0: `Xrotation Zrotation` gives `'XZY'`); a joint without rotation channels has `'ZYX'`.
+   */
   orders: EulerOrder[];
   /** How the position channels were combined with the OFFSETs when the clip was read. */
   positionMode: PositionMode;

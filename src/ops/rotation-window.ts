@@ -293,7 +293,8 @@ function blendRaw(
       const qy = data[o + 1];
       const qz = data[o + 2];
       const qw = data[o + 3];
-      const w = rx * qx + ry * qy + rz * qz + rw * qw < 0 ? -ws[t] : ws[t];
+      // branch-free sign (+1 when dot >= 0, else -1): never-unrolled data flips unpredictably
+      const w = ws[t] * (+(rx * qx + ry * qy + rz * qz + rw * qw >= 0) * 2 - 1);
       ax += w * qx;
       ay += w * qy;
       az += w * qz;
@@ -343,17 +344,13 @@ function blendLog(
       const qy = data[o + 1];
       const qz = data[o + 2];
       const qw = data[o + 3];
-      // p = conj(r) ⊗ q
-      let px = rw * qx - rx * qw - ry * qz + rz * qy;
-      let py = rw * qy + rx * qz - ry * qw - rz * qx;
-      let pz = rw * qz - rx * qy + ry * qx - rz * qw;
-      let pw = rw * qw + rx * qx + ry * qy + rz * qz;
-      if (pw < 0) {
-        px = -px;
-        py = -py;
-        pz = -pz;
-        pw = -pw;
-      }
+      // p = conj(r) ⊗ q, taken on its w >= 0 representative (branch-free sign)
+      const pw0 = rw * qw + rx * qx + ry * qy + rz * qz;
+      const sg = +(pw0 >= 0) * 2 - 1;
+      const px = sg * (rw * qx - rx * qw - ry * qz + rz * qy);
+      const py = sg * (rw * qy + rx * qz - ry * qw - rz * qx);
+      const pz = sg * (rw * qz - rx * qy + ry * qx - rz * qw);
+      const pw = sg * pw0;
       const s2 = px * px + py * py + pz * pz;
       // log(p) = p.xyz · atan2(s, pw) / s (scale-free). For t = s/pw <= 0.2 (half-angles below 11°, the
       // common case inside a window) atan(t)/t is its Taylor series in u = t², 11 terms, error < 2e-17.

@@ -449,6 +449,8 @@ function solvePacked(
         done = true;
         break;
       }
+      // a start that is not already within ~1e-7 of the answer will not certify in time: square instead
+      if (!(rn <= 1e-7 * delta)) break;
     }
   }
   if (done) {

@@ -396,6 +396,21 @@ describe('averageQuaternions edge cases', () => {
     expect(eigenAngle).toBeCloseTo(0.4 + 2 * phi, 13);
   });
 
+  it("negative weights on one axis: 'flip', 'raw' give normalize(2a − b); 'geodesic' the affine tangent point −0.2", () => {
+    const a = axisAngle([0, 0, 1], 0.4);
+    const b = axisAngle([0, 0, 1], 1.0);
+    const q = flat(a, b);
+    const lin = Array.from(a, (v, k) => 2 * v - b[k]);
+    for (const method of ['flip', 'raw'] as const) {
+      expect(rotationAngle(averageQuaternions(q, [2, -1], { method }), lin)).toBeLessThan(1e-15);
+    }
+    // the Karcher fixed point Σ w̃ᵢ log(m⁻¹qᵢ) = 0 of weights (2, −1) on one axis is the angle 2·0.4 − 1.0
+    const diag = createAverageDiagnostics();
+    const g = averageQuaternions(q, [2, -1], { method: 'geodesic', diagnostics: diag });
+    expect(diag.converged).toBe(true);
+    expect(rotationAngle(g, axisAngle([0, 0, 1], -0.2))).toBeLessThan(1e-14);
+  });
+
   it('throws OptionError for an unknown method', () => {
     expect(() => averageQuaternions([0, 0, 0, 1], null, { method: 'mean' as AverageMethod })).toThrow(
       OptionError,

@@ -3,7 +3,7 @@ import type { EulerOrder } from '../quat/euler.js';
 import { toEulerFlat } from '../quat/index.js';
 import { assertQuatSeries } from '../series/create.js';
 import type { QuatSeries, Vec3Series } from '../series/types.js';
-import { properFlags, unrollEulerData } from './unroll-kernels.js';
+import { eulerJointInfo, unrollEulerData } from './unroll-kernels.js';
 
 /** Options of {@link eulerFromQuatSeries}. */
 export interface EulerFromQuatSeriesOptions {
@@ -68,7 +68,7 @@ export function eulerFromQuatSeries(
       `eulerFromQuatSeries: unroll must be 'equivalent', 'wrap' or 'none', got ${String(unroll)}`,
     );
   }
-  const proper = properFlags(order, joints, 'eulerFromQuatSeries');
+  const info = eulerJointInfo(order, joints, 'eulerFromQuatSeries');
   const n = frames * joints * 3;
   const out = options.out ?? new Float64Array(n);
   if (out.length !== n)
@@ -96,15 +96,7 @@ export function eulerFromQuatSeries(
     }
   }
   if (unroll !== 'none') {
-    unrollEulerData(
-      out,
-      out,
-      joints,
-      proper,
-      unroll === 'equivalent',
-      initial ?? null,
-      'eulerFromQuatSeries',
-    );
+    unrollEulerData(out, out, joints, info, unroll === 'equivalent', initial ?? null, 'eulerFromQuatSeries');
   }
   return { data: out, frames, joints };
 }

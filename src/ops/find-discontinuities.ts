@@ -2,7 +2,7 @@ import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
 import type { EulerOrder } from '../quat/euler.js';
 import { angle, fromEulerFlat } from '../quat/index.js';
 import type { FloatArray, QuatSeries, Vec3Series } from '../series/types.js';
-import { followTriple, properFlags } from './unroll-kernels.js';
+import { eulerJointInfo, followTriple, nearestTurn } from './unroll-kernels.js';
 
 /**
  * What kind of discontinuity a frame shows:
@@ -190,7 +190,7 @@ function eulerDiscontinuities(
   threshold: number,
   order: EulerOrder | readonly EulerOrder[],
 ): Discontinuity[] {
-  const proper = properFlags(order, joints, 'findDiscontinuities');
+  const info = eulerJointInfo(order, joints, 'findDiscontinuities');
   const single = typeof order === 'string';
   const found: Discontinuity[] = [];
   const stride = joints * 3;
@@ -218,9 +218,13 @@ function eulerDiscontinuities(
       continue;
     }
     // The choice unrollEuler's equivalent filter would make, relative to the previous frame as it stands.
-    const choice = followTriple(scratch, 0, a, b, c, data, p, proper[joint] === 1, true);
+    const choice = followTriple(scratch, 0, a, b, c, data, p, info, joint * 3, true);
     if (choice === 2) found.push({ frame, joint, angle: step, kind: 'euler-branch' });
     else if (choice === 1) found.push({ frame, joint, angle: step, kind: 'euler-wrap' });
+    else if (choice === 3 && (nearestTurn(a, pa) !== a || nearestTurn(c, pc) !== c)) {
+      // At gimbal lock any split of the outer angles is the same rotation; only whole turns count as a wrap.
+      found.push({ frame, joint, angle: step, kind: 'euler-wrap' });
+    }
   }
   return found;
 }

@@ -4,9 +4,9 @@ import type { FloatArray, Vec3Series } from '../series/types.js';
 import {
   checkMode,
   type EulerUnrollMode,
+  eulerJointInfo,
   followTriple,
-  properFlag,
-  properFlags,
+  orderInfo,
   unrollEulerData,
 } from './unroll-kernels.js';
 
@@ -118,7 +118,7 @@ export function unrollEuler(
     throw new OptionError('unrollEuler: options with at least { order } are required');
   }
   const mode = options.mode ?? UNROLL_EULER_DEFAULTS.mode;
-  const proper = properFlags(options.order, joints, 'unrollEuler');
+  const info = eulerJointInfo(options.order, joints, 'unrollEuler');
   checkMode(mode, 'unrollEuler');
   const out = options.out ?? new Float64Array(data.length);
   if (out.length !== data.length) {
@@ -130,7 +130,7 @@ export function unrollEuler(
       `unrollEuler: initial has ${initial.length} values, expected ${joints * 3} (3 per joint)`,
     );
   }
-  unrollEulerData(data, out, joints, proper, mode === 'equivalent', initial ?? null, 'unrollEuler');
+  unrollEulerData(data, out, joints, info, mode === 'equivalent', initial ?? null, 'unrollEuler');
   if (isSeries) {
     const s = angles as Vec3Series;
     return { data: out, frames: s.frames, joints: s.joints };
@@ -159,7 +159,7 @@ export function unrollEulerTriple(
   order: EulerOrder,
   mode: EulerUnrollMode = UNROLL_EULER_DEFAULTS.mode,
 ): void {
-  const proper = properFlag(order, 'unrollEulerTriple') === 1;
+  const info = orderInfo(order, 'unrollEulerTriple');
   checkMode(mode, 'unrollEulerTriple');
   const a = angles[offset];
   const b = angles[offset + 1];
@@ -167,5 +167,5 @@ export function unrollEulerTriple(
   if (!(Number.isFinite(a) && Number.isFinite(b) && Number.isFinite(c))) {
     throw new InvalidValueError(`unrollEulerTriple: non-finite Euler angles (${a}, ${b}, ${c})`);
   }
-  followTriple(angles, offset, a, b, c, previous, previousOffset, proper, mode === 'equivalent');
+  followTriple(angles, offset, a, b, c, previous, previousOffset, info, 0, mode === 'equivalent');
 }

@@ -6,7 +6,7 @@
  * @module
  */
 import { InvalidValueError, OptionError } from '../errors.js';
-import { isEulerOrder } from '../quat/index.js';
+import { angle, fromEuler, isEulerOrder } from '../quat/index.js';
 import type { FloatArray } from '../series/types.js';
 
 /** How an Euler unroll may change a triple to follow the previous frame (see `unrollEuler`). */
@@ -15,6 +15,7 @@ export type EulerUnrollMode = 'equivalent' | 'wrap';
 const TWO_PI = 2 * Math.PI;
 const BIG = Number.MAX_VALUE;
 const INV_TWO_PI = 1 / TWO_PI;
+const HALF_PI = Math.PI / 2;
 
 /**
  * The kernel of `unrollQuaternions` on raw frame-major arrays (`src` may be `dst`). Exported for
@@ -117,28 +118,51 @@ export function checkMode(mode: unknown, where: string): asserts mode is EulerUn
   }
 }
 
-/** @internal Per joint, 1 for a proper Euler sequence (first axis = last axis), 0 for Tait-Bryan. */
-export function properFlags(order: unknown, joints: number, where: string): Uint8Array {
-  const flags = new Uint8Array(joints);
+/**
+ * @internal Per joint, three codes for the Euler filter: `[proper, σ₀, σ₁]` at `3 * joint`. `proper` is 1
+ * for a proper Euler sequence (first axis = last axis), 0 for Tait-Bryan. `σₖ` says which combination of
+ * the outer angles a gimbal lock leaves defined: at the lock `b = base + kπ` (base π/2 for Tait-Bryan, 0 for
+ * proper Euler; k taken mod 2), `(a + t, b, c + σₖ t)` is the same rotation for every `t`, so only
+ * `a − σₖ c` matters.
+ */
+export function eulerJointInfo(order: unknown, joints: number, where: string): Int8Array {
+  const info = new Int8Array(joints * 3);
   if (Array.isArray(order)) {
     if (order.length !== joints) {
       throw new OptionError(`${where}: order lists ${order.length} sequences for ${joints} joints`);
     }
-    for (let j = 0; j < joints; j++) flags[j] = properFlag(order[j], where);
+    for (let j = 0; j < joints; j++) info.set(orderInfo(order[j], where), j * 3);
   } else {
-    const flag = properFlag(order, where);
-    flags.fill(flag);
+    const one = orderInfo(order, where);
+    for (let j = 0; j < joints; j++) info.set(one, j * 3);
   }
-  return flags;
+  return info;
 }
 
-export function properFlag(order: unknown, where: string): number {
+const INFO = new Map<string, Int8Array>();
+
+/** @internal `[proper, σ₀, σ₁]` of one sequence (see {@link eulerJointInfo}), found once per sequence. */
+export function orderInfo(order: unknown, where: string): Int8Array {
   if (!isEulerOrder(order)) {
     throw new OptionError(
       `${where}: order must be an Euler sequence such as 'ZYX', 'xyz' or 'ZXZ', got ${String(order)}`,
     );
   }
-  return order[0] === order[2] ? 1 : 0;
+  let info = INFO.get(order);
+  if (info === undefined) {
+    const proper = order[0] === order[2];
+    info = Int8Array.of(proper ? 1 : 0, 0, 0);
+    const q1 = new Float64Array(4);
+    const q2 = new Float64Array(4);
+    for (let k = 0; k < 2; k++) {
+      const lock = (proper ? 0 : Math.PI / 2) + k * Math.PI;
+      fromEuler(q1, [0.3, lock, 0.2], order);
+      fromEuler(q2, [0.8, lock, 0.7], order);
+      info[1 + k] = angle(q1, q2) < 1e-9 ? 1 : -1;
+    }
+    INFO.set(order, info);
+  }
+  return info;
 }
 
 /**
@@ -151,7 +175,7 @@ export function unrollEulerData(
   src: FloatArray,
   dst: FloatArray,
   joints: number,
-  proper: Uint8Array,
+  info: Int8Array,
   equivalent: boolean,
   initial: ArrayLike<number> | null,
   where: string,
@@ -189,7 +213,7 @@ export function unrollEulerData(
       ref = dst;
       r = i - stride;
     }
-    followTriple(dst, i, a, b, c, ref, r, proper[(i / 3) % joints] === 1, equivalent);
+    followTriple(dst, i, a, b, c, ref, r, info, ((i / 3) % joints) * 3, equivalent);
   }
 }
 
@@ -211,10 +235,21 @@ export function nearestTurn(x: number, p: number): number {
 }
 
 /**
+ * How close (radians) the middle angle must be to a gimbal lock for the outer angles to be re-split: the
+ * threshold below which `quat.toEuler` itself treats a rotation as locked. Re-splitting there moves the
+ * rotation by at most about π times this.
+ */
+const LOCK = 1e-12;
+
+/**
  * Writes at `dst[i..+3]` the triple of the rotation `(a, b, c)` closest to `ref[r..+3]`: the triple itself
- * or (when `equivalent`) the other triple of the same rotation, each channel moved by whole turns.
- * Ties keep the given branch. Returns 0 when the triple is written unchanged, 1 when whole turns were
- * added (a wrap), 2 when the other branch was taken.
+ * or (when `equivalent`) the other triple of the same rotation, each channel moved by whole turns; ties keep
+ * the given branch. With `equivalent`, a triple exactly at gimbal lock, where only `a − σc` is defined, is
+ * re-split: `a`, `c` are moved along `(a + t, c + σt)` to the point nearest the previous frame.
+ *
+ * `info[jo..+3]` is the joint's `[proper, σ₀, σ₁]` from {@link eulerJointInfo}. Returns 0 when the triple is
+ * written unchanged, 1 when whole turns were added (a wrap), 2 when the other branch was taken, 3 when a
+ * locked triple was re-split.
  */
 export function followTriple(
   dst: FloatArray,
@@ -224,12 +259,33 @@ export function followTriple(
   c: number,
   ref: ArrayLike<number>,
   r: number,
-  proper: boolean,
+  info: Int8Array,
+  jo: number,
   equivalent: boolean,
 ): number {
   const pa = ref[r];
   const pb = ref[r + 1];
   const pc = ref[r + 2];
+  const proper = info[jo] === 1;
+  if (equivalent) {
+    const base = proper ? 0 : HALF_PI;
+    const n = Math.round((b - base) / Math.PI);
+    if (Math.abs(b - base - n * Math.PI) <= LOCK) {
+      // Gimbal lock: keep a − σc (mod 2π), split the change evenly between a and c (least squares).
+      const sigma = info[jo + 1 + (n & 1)];
+      let d = a - sigma * c - (pa - sigma * pc);
+      d -= TWO_PI * Math.round(d * INV_TWO_PI);
+      // At d = ±π both halves are equally near; take the one nearer the given a (idempotence, as TIE).
+      if (Math.abs(d) > Math.PI - TIE) {
+        const other = d > 0 ? d - TWO_PI : d + TWO_PI;
+        if (Math.abs(pa + other / 2 - a) < Math.abs(pa + d / 2 - a)) d = other;
+      }
+      dst[i] = pa + d / 2;
+      dst[i + 1] = nearestTurn(b, pb);
+      dst[i + 2] = pc - (sigma * d) / 2;
+      return 3;
+    }
+  }
   // Branch 1: the triple as given, each channel moved by whole turns to the previous value.
   const a1 = nearestTurn(a, pa);
   const b1 = nearestTurn(b, pb);

@@ -17,8 +17,8 @@
  *
  * How the fast path works and why it can be trusted: the power method accelerated by repeated squaring
  * (`M², M⁴, M⁸, …`, each normalised to trace 1, so every step squares the ratio λ₂/λ₁) reaches a rank-one
- * matrix in 2-3 steps for clustered sets and about 8 for uniformly random ones; its largest-diagonal column
- * (a hemisphere-aligned weighted sum of the inputs) times the matrix is the candidate `v`. For a unit `v`
+ * matrix in 2-4 steps for clustered sets and about 8 for uniformly random ones; its largest-diagonal column
+ * (a hemisphere-aligned weighted sum of the inputs, in effect) is the candidate `v`. For a unit `v`
  * with Rayleigh quotient `ρ = vᵀMv` and residual `r = Mv − ρv`, the other three eigenvalues have sum
  * `S = tr M − λ₁` and sum of squares `Q = ‖M‖²_F − λ₁²`, hence `λ₂ ≤ (S + √(6Q − 2S²)) / 3`; evaluated at
  * `λ₁ ≈ ρ` (exact to second order in ‖r‖) this gives a gap `δ` from ρ to the rest of the spectrum, and the
@@ -242,11 +242,12 @@ function jacobiPacked(s: Float64Array): void {
  *
  * Fast path: the power method accelerated by repeated squaring. `A₁ = M²/tr(M²)`, `Aₖ₊₁ = Aₖ²/tr(Aₖ²)`
  * are positive semi-definite with trace 1 and eigenvalues `μᵢ = λᵢ^(2ᵏ)/Σ λⱼ^(2ᵏ)`, so each squaring
- * squares the ratio |λ₂/λ₁|; `tr(Aₖ²) = ‖Aₖ‖²_F` tells when `Aₖ` is rank one to 1e-8. Two more products
- * with `Aₖ` applied to its largest-diagonal column give the eigenvector, which the Davis–Kahan bound then
- * certifies against the original M. A spread set (|λ₂/λ₁| = 0.8) needs about 8 squarings, a tight
- * cluster 2-3; each costs 40 multiplications, far less than a Jacobi sweep. An optional `start` gets two
- * plain power steps first (a sliding window's previous answer usually certifies at once).
+ * squares the ratio |λ₂/λ₁|; `tr(Aₖ²) = ‖Aₖ‖²_F ≥ 1 − 1e-8` says `Aₖ` is rank one to ~5e-9, so
+ * `Aₖ₊₁` is rank one to ~1e-17 and its largest-diagonal column is the eigenvector, which the Davis–Kahan
+ * bound then certifies against the original M. A spread set (|λ₂/λ₁| = 0.8) needs about 8 squarings, a
+ * tight cluster 2-4; each costs 40 multiplications, far less than a Jacobi sweep. An optional `start` gets
+ * up to two plain power steps first and is abandoned after one unless it is already within ~1e-7 of the
+ * answer (a start only pays when it is the answer of a nearly identical problem).
  */
 function solvePacked(
   out: Float64Array | Float32Array | number[],
@@ -502,7 +503,8 @@ function solvePacked(
  *
  * @param out - receives the 4 components.
  * @param m - row-major symmetric 4x4 (16 numbers); only the upper triangle is read.
- * @param start - optional start vector (4 numbers), e.g. the previous answer of a sliding window.
+ * @param start - optional start vector (4 numbers); it saves work only when within ~1e-7 of the answer (the
+ *   answer of a nearly identical matrix), otherwise it costs one wasted power step.
  * @param diagnostics - optional object receiving method, iterations, λ₁, gap and the tie flag.
  * @param options - {@link Eigen4Options}.
  * @param scratch - optional `Float64Array(EIGEN4_SCRATCH_LENGTH)`.
@@ -600,7 +602,8 @@ function normaliseAccumulated(s: Float64Array, wsum: number, wabs: number, where
  * @param count - number of quaternions, ≥ 1.
  * @param scratch - optional `Float64Array(EIGEN4_SCRATCH_LENGTH)`.
  * @param diagnostics - optional object receiving method, iterations, λ₁, gap and the tie flag.
- * @param start - optional start vector (e.g. the previous window's answer) read at `startOffset`.
+ * @param start - optional start vector read at `startOffset`; pays only when within ~1e-7 of the answer
+ *   (e.g. the previous answer of a nearly constant window), otherwise it costs one wasted power step.
  * @param startOffset - offset of the start vector in `start`. Default 0.
  * @param options - {@link Eigen4Options}.
  * @throws {InvalidValueError} on count < 1, a non-finite weight or component, a zero quaternion (each naming
@@ -687,7 +690,10 @@ export function eigenAverageFlat(
  *
  * @example
  * // mean rotation of joint 2 over frames 10..19 of a series with 5 joints
- * eigenAverageStrided(out, 0, series.data, (10 * 5 + 2) * 4, 5 * 4, weights, 10);
+ * const series = createQuatSeries(30, 5);
+ * const out = new Float64Array(4);
+ * eigenAverageStrided(out, 0, series.data, (10 * 5 + 2) * 4, 5 * 4, new Float64Array(10).fill(1), 10);
+ * // out = [0, 0, 0, 1]
  */
 export function eigenAverageStrided(
   dst: Float64Array | Float32Array | number[],

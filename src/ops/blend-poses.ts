@@ -61,8 +61,10 @@ const moduleScratch = new Float64Array(EIGEN4_SCRATCH_LENGTH);
  *   cancels.
  * @throws {OptionError} for an unknown method.
  * @example
- * const out = new Float64Array(poses.joints * 4);
- * blendPoses(out, poses, [0.5, 0.3, 0.2], { method: 'log', reference: restPose });
+ * // two poses of one joint: the identity and 90° about z; rest pose = identity
+ * const poses = quatSeries(new Float64Array([0, 0, 0, 1, 0, 0, Math.SQRT1_2, Math.SQRT1_2]), 2, 1);
+ * const out = blendPoses(new Float64Array(4), poses, [1, 1], { method: 'log', reference: [0, 0, 0, 1] });
+ * // out ≈ [0, 0, 0.3827, 0.9239]: 45° about z
  */
 export function blendPoses<T extends FloatArray | QuatSeries>(
   out: T,

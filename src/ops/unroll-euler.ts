@@ -63,9 +63,12 @@ export const UNROLL_EULER_DEFAULTS = {
  * frame, it never brings angles back into a principal range. Steps of more than 180° per channel between
  * frames cannot be told from a wrap and are unrolled to the shorter way.
  *
- * Gimbal lock: at the middle angle ±90° (Tait-Bryan) or 0°/180° (proper) a whole family of triples gives the
- * same rotation; only the two branches above are considered, so curves through an exact lock may keep a
- * step in the first and third channels that a smoother split of that family would avoid.
+ * Gimbal lock: exactly at the middle angle ±90° (Tait-Bryan) or 0°/180° (proper), within 1e-12 rad as in
+ * `quat.toEuler`, only `a − σc` is defined (σ = ±1 depending on sequence and lock); in `'equivalent'` mode
+ * such a triple is re-split, `(a + t, b, c + σt)`, to the point nearest the previous frame, so a curve
+ * passing through the lock does not jump in `a` and `c`. Near (not at) the lock the outer angles can
+ * legitimately swing by large amounts between frames, and which of the two branches is "closest" can then
+ * differ from the source's choice.
  *
  * Edge cases: 0 frames returns an empty result; 1 frame is only moved to `initial`'s shell and branch.
  * Float32 input is read as Float64; the output is always Float64.

@@ -103,8 +103,8 @@ describe.skipIf(!HAS_SHARED_BVH)('Euler curves of the shared real BVH files', ()
   // with the source's first frame. Where the source itself is discontinuous the comparison restarts, seeded
   // with the source at that frame: real jumps (CMU's frame 0 is a T-pose, up to 136° from frame 1; 005_11
   // has toe and foot flips), and passages so close to gimbal lock that the source keeps a triple other than
-  // the closest (005_11's right hand at frame 11, right after an exact lock: steps of 175° where ours are
-  // 1°, 22° and 4°).
+  // the closest (005_11's right hand at frame 11, right after an exact lock: steps of 190°, 22° and 195°
+  // where ours are 10°, 22° and 15°; the source returns to our curve at frame 12).
   for (const file of ['cmu/01_01.bvh', 'cmu-iclone/005_11.bvh']) {
     it(`eulerFromQuatSeries(parseBvh(${file}).rotations, orders, { initial: source frame }) reproduces the source curves to 1e-9 rad`, () => {
       const text = readSharedBvh(file);

@@ -23,14 +23,30 @@ function rotsig(...args) {
 }
 
 rotsig('info', sample);
-rotsig('process', sample, '-o', `${out}/`, '--unroll', '--resample', '30', '--kernel', 'lanczos3');
+rotsig(
+  'process',
+  sample,
+  '-o',
+  `${out}/`,
+  '--unroll',
+  '--smooth',
+  'gaussian:1.5',
+  '--resample',
+  '30',
+  '--kernel',
+  'lanczos3',
+);
+rotsig('spectrum', sample, '-o', `${out}/spectrum.svg`);
 
 const here = relative(process.cwd(), root) || '.';
 console.log(`
 Done. In ${join(here, out)}/:
-  AV_8Walk_Meredith_HVHA_Rep1.bvh   the walk unrolled and resampled from 120 to 30 Hz (lanczos3, log space)
+  AV_8Walk_Meredith_HVHA_Rep1.bvh   the walk unrolled, smoothed (gaussian, sigma 1.5 frames) and resampled
+                                    from 120 to 30 Hz (lanczos3, log space)
+  spectrum.svg                      its frequency content: open it in a browser
 
 Next:
+  open ${join(here, out, 'spectrum.svg')}${' '.repeat(Math.max(1, 34 - join(here, out, 'spectrum.svg').length - 5))}the spectrum plot, with the 99% energy line
   npm run studio                    see the capture, its curves, flips and spectrum in the browser
   node bin/rotsig.js --help         every command; 'rotsig <command> --help' for options and examples
 `);

@@ -12,7 +12,9 @@ export const info: Command = {
   description: `
 Reads each file and reports: the skeleton (joints, channels, rotation orders), the frame rate as
 written and the rational rate it most likely stands for, frames and duration, which position-channel
-semantics the data suggests, the peak angular speed per joint and where it happens.
+semantics the data suggests, the discontinuities (quaternion sign flips, i.e. Euler wraps in the file,
+and jumps faster than a plausible 25 rad/s), the peak angular speed per joint and where it happens, and
+the frequency below which 99% of the rotation energy lies with the lowest sample rate that keeps it.
 The report goes to stdout; --json prints the same as JSON (one object per file, an array for several).`,
   examples: [
     'rotsig info samples/01_01.bvh',
@@ -96,6 +98,11 @@ export function formatInfo(
           .join(', ')}`
       : 'none',
   );
+  if (a.spectrum)
+    row(
+      'spectrum',
+      `${round(a.spectrum.share * 100, 2)}% of the rotation energy below ${round(a.spectrum.energyFrequency, 2)} Hz; lowest safe rate ${round(a.spectrum.safeRate, 2)} Hz`,
+    );
   const moving = a.perJoint.filter((j) => j.peakSpeed > 0);
   const top = [...moving].sort((x, y) => y.peakSpeed - x.peakSpeed).slice(0, 5);
   row(

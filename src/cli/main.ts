@@ -5,6 +5,7 @@ import { info } from './info.js';
 import { processCommand } from './process.js';
 import { resample } from './resample.js';
 import { smooth } from './smooth.js';
+import { spectrum } from './spectrum.js';
 import { unroll } from './unroll.js';
 import { velocity } from './velocity.js';
 
@@ -15,6 +16,7 @@ export const COMMANDS: readonly Command[] = [
   smooth,
   resample,
   velocity,
+  spectrum,
   exportCommand,
   processCommand,
 ];

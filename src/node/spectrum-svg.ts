@@ -69,7 +69,7 @@ export function renderSpectrumSvg(plot: SpectrumPlot): string {
   out.push(
     `<rect x="${M.left}" y="${M.top}" width="${pw}" height="${ph}" fill="none" stroke="#333"/>`,
     `<text x="${M.left + pw / 2}" y="${H - 14}" text-anchor="middle">frequency (Hz)</text>`,
-    `<text transform="translate(18 ${M.top + ph / 2}) rotate(-90)" text-anchor="middle">magnitude (dB)</text>`,
+    `<text transform="translate(18 ${M.top + ph / 2}) rotate(-90)" text-anchor="middle">magnitude (dB re 1 rad)</text>`,
   );
   // Curve.
   if (n > 0) {

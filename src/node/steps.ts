@@ -4,6 +4,7 @@ import { writeBvh } from '../io/bvh/write.js';
 import { writeNpy } from '../io/npy.js';
 import { type AnalyzeClipOptions, analyzeClip } from '../ops/analyze-clip.js';
 import { type ClipArrays, type RotationRepresentation, toArrays } from '../ops/arrays.js';
+import { clipSpectrum } from '../ops/clip-spectrum.js';
 import { clipVelocities } from '../ops/clip-velocities.js';
 import { downsampleOptimal, type PlaybackKernel } from '../ops/downsample-optimal.js';
 import { filterClip } from '../ops/filter-clip.js';
@@ -16,6 +17,7 @@ import { unrollClip } from '../ops/unroll-clip.js';
 import type { Clip } from '../series/clip.js';
 import type { AtomicContent } from './atomic.js';
 import { type FrameTable, frameTableCsv, frameTableJson } from './formats.js';
+import { renderSpectrumSvg } from './spectrum-svg.js';
 
 /** A smoothing kernel by name and parameters (plain data, so it crosses threads). */
 export type KernelSpec =
@@ -68,7 +70,26 @@ export type Emit =
       space?: 'local' | 'global';
       dtype?: 'float64' | 'float32';
     }
-  | { kind: 'velocity'; format: TableFormat; kernel?: KernelSpec; space?: 'local' | 'global' };
+  | { kind: 'velocity'; format: TableFormat; kernel?: KernelSpec; space?: 'local' | 'global' }
+  | {
+      kind: 'spectrum';
+      /** `'none'` returns only the summary data. */
+      format: 'svg' | 'csv' | 'json' | 'none';
+      share?: number;
+      channels?: 'euler' | 'quaternion';
+      include?: 'rotations' | 'all';
+    };
+
+/** The summary a spectrum task returns as `data`. */
+export interface SpectrumSummary {
+  rate: number;
+  share: number;
+  energyFrequency: number;
+  safeRate: number;
+  channels: number;
+  /** The three strongest bins above 0 Hz of the maximum spectrum: Hz and dB. */
+  peaks: { hz: number; db: number }[];
+}
 
 /** Applies `steps` in order; returns the input clip when there are none. */
 export function runSteps(clip: Clip, steps: readonly ClipStep[]): Clip {
@@ -149,8 +170,8 @@ const FEATURE_LAYOUT: Record<FeatureKind, { rotation: RotationRepresentation; co
   positions: { rotation: 'none', components: ['x', 'y', 'z'] },
 };
 
-/** Produces a task's output from the processed clip. */
-export function emitClip(clip: Clip, emit: Emit): Emitted {
+/** Produces a task's output from the processed clip; `context.title` names the plot of a spectrum. */
+export function emitClip(clip: Clip, emit: Emit, context: { title?: string } = {}): Emitted {
   switch (emit.kind) {
     case 'info':
       return { data: analyzeClip(clip, emit.options) };
@@ -191,6 +212,56 @@ export function emitClip(clip: Clip, emit: Emit): Emitted {
           emit.format,
         ),
       };
+    }
+    case 'spectrum': {
+      const s = clipSpectrum(clip, {
+        energyShare: emit.share ?? 0.99,
+        ...(emit.channels ? { channels: emit.channels } : {}),
+        ...(emit.include ? { include: emit.include } : {}),
+      });
+      const bins = Array.from(s.maxDb.subarray(1), (db, i) => ({ hz: s.frequencies[i + 1], db }));
+      // Local maxima, strongest first.
+      const peaks = bins
+        .filter(
+          (b, i) => (i === 0 || b.db >= bins[i - 1].db) && (i === bins.length - 1 || b.db >= bins[i + 1].db),
+        )
+        .sort((a, b) => b.db - a.db)
+        .slice(0, 3);
+      const data: SpectrumSummary = {
+        rate: s.rate,
+        share: s.energyShare,
+        energyFrequency: s.energyFrequency,
+        safeRate: s.recommendedRate,
+        channels: s.channels,
+        peaks,
+      };
+      if (emit.format === 'none') return { data };
+      if (emit.format === 'svg') {
+        const svg = renderSpectrumSvg({
+          frequencies: s.frequencies,
+          db: s.maxDb,
+          energyFrequency: s.energyFrequency,
+          share: s.energyShare,
+          rate: s.rate,
+          title: context.title ?? 'Spectrum',
+        });
+        return { content: svg, data };
+      }
+      if (emit.format === 'json')
+        return {
+          data,
+          content: `${JSON.stringify({
+            ...data,
+            units: 'dB re 1 rad (maximum over joints and channels); power in rad^2',
+            frequencies: Array.from(s.frequencies),
+            maxDb: Array.from(s.maxDb),
+            power: Array.from(s.power),
+          })}\n`,
+        };
+      let csv = 'frequency_hz,max_db,power\n';
+      for (let i = 0; i < s.frequencies.length; i++)
+        csv += `${s.frequencies[i]},${s.maxDb[i]},${s.power[i]}\n`;
+      return { content: csv, data };
     }
     case 'velocity': {
       const space = emit.space ?? 'local';

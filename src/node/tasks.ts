@@ -1,7 +1,7 @@
 // One file task: read a BVH file, run pipeline steps, write (atomically) or return the result. The same
 // function runs on the main thread and in the pool's workers, so it takes and returns plain data.
 import { mkdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { type BvhWarning, parseBvhWithReport } from '../io/index.js';
 import type { Clip } from '../series/clip.js';
 import { type AtomicContent, writeFileAtomic } from './atomic.js';
@@ -64,7 +64,7 @@ export function runFileTask(task: FileTask): TaskResult {
     result.joints = clip.skeleton.names.length;
     const processed = runSteps(clip, task.steps);
     result.outputFrames = processed.frames;
-    const out = emitClip(processed, task.emit);
+    const out = emitClip(processed, task.emit, { title: basename(task.input) });
     if (out.data !== undefined) result.data = out.data;
     if (out.content !== undefined) {
       if (task.output === '-' || task.output === null) result.stdout = contentToStdout(out.content);

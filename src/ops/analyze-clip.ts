@@ -8,6 +8,7 @@
 import { OptionError } from '../errors.js';
 import { angle } from '../quat/core.js';
 import type { Clip } from '../series/clip.js';
+import { clipSpectrum } from './clip-spectrum.js';
 import { type Discontinuity, findDiscontinuities } from './find-discontinuities.js';
 
 /** Options of {@link analyzeClip}. */
@@ -165,7 +166,7 @@ function fmt(x: number): string {
 
 /**
  * Peak angular speed per joint in rad/s: the largest geodesic angle between consecutive frames times the
- * rate, with the frame where it starts. Sign flips between frames count as no motion (the angle is
+ * rate, with the later frame of that pair (as `findDiscontinuities` numbers its entries). Sign flips between frames count as no motion (the angle is
  * sign-invariant). Clips of fewer than 2 frames give zeros.
  */
 export function peakAngularSpeeds(clip: Clip): { speed: Float64Array; frame: Int32Array } {
@@ -179,7 +180,7 @@ export function peakAngularSpeeds(clip: Clip): { speed: Float64Array; frame: Int
       const s = angle(data.subarray(a, a + 4), data.subarray(b, b + 4)) * clip.rate;
       if (s > speed[j]) {
         speed[j] = s;
-        frame[j] = f;
+        frame[j] = f + 1;
       }
     }
   }
@@ -193,7 +194,7 @@ export interface JointAnalysis {
   channels: string[];
   /** Intrinsic Euler order of the rotation channels (SciPy notation). */
   order: string;
-  /** Largest angular speed between consecutive frames, rad/s, and the frame where it starts. */
+  /** Largest angular speed between consecutive frames, rad/s, and the later frame of that pair. */
   peakSpeed: number;
   peakFrame: number;
   /** Quaternion sign flips between consecutive frames (in a BVH file: an Euler channel wrapping ±180°). */
@@ -216,12 +217,21 @@ export interface ClipAnalysis {
   positions: PositionGuess;
   /** Totals over all joints and the step angle (radians) above which a step counts as a jump. */
   discontinuities: { signFlips: number; jumps: number; jumpThreshold: number };
+  /**
+   * Frequency content of the continuous rotation channels (`clipSpectrum`): the frequency below which
+   * `share` of the energy lies and twice it, the lowest sample rate that keeps it. Null for a clip of
+   * fewer than 2 frames.
+   */
+  spectrum: { share: number; energyFrequency: number; safeRate: number; peakDb: number } | null;
   perJoint: JointAnalysis[];
 }
 
 /**
  * Inspects a clip: skeleton and channels, rate (as written and as a rational guess), duration,
- * position-channel semantics, peak angular speed per joint.
+ * position-channel semantics, discontinuities per joint (quaternion sign flips, which in a BVH file are
+ * Euler wraps, and jumps faster than `maxAngularSpeed`, via `findDiscontinuities`), peak angular speed per
+ * joint, and the frequency below which `share` of the rotation energy lies with the lowest sample rate
+ * that keeps it (`clipSpectrum`). This is what `rotsig info` prints.
  *
  * @example
  * const a = analyzeClip(parseBvh(text));
@@ -271,6 +281,15 @@ export function analyzeClip(clip: Clip, options: AnalyzeClipOptions = {}): ClipA
     rate: guessRate(clip.frameTime, clip.frameTimeText),
     positions: guessPositionSemantics(clip),
     discontinuities: { signFlips, jumps, jumpThreshold },
+    spectrum: spectrumSummary(clip, o.share),
     perJoint,
   };
+}
+
+function spectrumSummary(clip: Clip, share: number): ClipAnalysis['spectrum'] {
+  if (clip.frames < 2) return null;
+  const s = clipSpectrum(clip, { energyShare: share });
+  let peakDb = Number.NEGATIVE_INFINITY;
+  for (let i = 1; i < s.maxDb.length; i++) peakDb = Math.max(peakDb, s.maxDb[i]);
+  return { share, energyFrequency: s.energyFrequency, safeRate: s.recommendedRate, peakDb };
 }

@@ -331,3 +331,56 @@ describe('rotsig commands on real files, outputs re-parsed', () => {
     expect(meanStep(walk)).toBeGreaterThan(0);
   });
 });
+
+describe('rotsig spectrum', () => {
+  it('rotsig spectrum --json: the energy frequency of a 120 Hz walk is far below Nyquist, safe rate twice it', () => {
+    const r = rotsig(['spectrum', WALK, '--json']);
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.stdout);
+    expect(s.rate).toBeCloseTo(120.0048, 3);
+    expect(s.share).toBe(0.99);
+    expect(s.energyFrequency).toBeGreaterThan(0.5);
+    expect(s.energyFrequency).toBeLessThan(15);
+    expect(s.safeRate).toBeCloseTo(2 * s.energyFrequency, 12);
+  });
+
+  it('rotsig spectrum -o .svg writes a standalone plot with axes, labels and the energy line', () => {
+    const dir = tempDir();
+    const out = join(dir, 'walk.svg');
+    const r = rotsig(['spectrum', WALK, '-o', out, '--quiet']);
+    expect(r.code).toBe(0);
+    const svg = readFileSync(out, 'utf8');
+    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
+    expect(svg).toContain('frequency (Hz)');
+    expect(svg).toContain('magnitude (dB');
+    expect(svg).toMatch(/99% of energy below [\d.]+ Hz/);
+    expect(svg).toContain('<polyline');
+    expect(svg).not.toMatch(/<script/);
+  });
+
+  it('rotsig spectrum -o .csv: one row per bin from 0 to Nyquist, consistent with the JSON summary', () => {
+    const dir = tempDir();
+    const r = rotsig(['spectrum', WALK, '-o', join(dir, 's.csv'), '--json', '--quiet']);
+    expect(r.code).toBe(0);
+    const rows = readFileSync(join(dir, 's.csv'), 'utf8').trim().split('\n');
+    expect(rows[0]).toBe('frequency_hz,max_db,power');
+    const bins = rows.slice(1).map((l) => l.split(',').map(Number));
+    expect(bins).toHaveLength((1064 >> 1) + 1);
+    expect(bins[0][0]).toBe(0);
+    expect(bins.at(-1)![0]).toBeCloseTo(120.0048 / 2, 3);
+    // Independent of the library's summary: the 99% point of the cumulative power column.
+    const total = bins.reduce((s, b) => s + b[2], 0);
+    let acc = 0;
+    let f99 = 0;
+    for (const b of bins) {
+      acc += b[2];
+      if (acc >= 0.99 * total) {
+        f99 = b[0];
+        break;
+      }
+    }
+    const info = JSON.parse(rotsig(['info', WALK, '--json']).stdout);
+    expect(info.spectrum.energyFrequency).toBeCloseTo(f99, 9);
+  });
+});

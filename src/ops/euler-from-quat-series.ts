@@ -43,8 +43,9 @@ export const EULER_FROM_QUAT_SERIES_DEFAULTS = {
  * joints or one per joint (a BVH clip's `orders`).
  *
  * Edge cases: 0 frames or 0 joints give an empty series; 1 frame is only moved to `initial`'s shell and
- * branch. Near gimbal lock `toEuler` loses precision in the first and third angles (it sets the third to 0
- * exactly at the lock), and so do the curves.
+ * branch. Exactly at gimbal lock `toEuler` puts the whole turn into one outer angle; the filter re-splits it
+ * to follow the previous frame (see {@link unrollEuler}). Near the lock the outer angles lose precision
+ * (about 1e-16 / cos b for Tait-Bryan), and so do the curves.
  *
  * Method: D. Holden, "Unrolling Rotations" (2024); the Euler filter of Blender and Maya.
  *

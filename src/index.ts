@@ -16,6 +16,7 @@ export * from './ops/unroll-rotation-vectors.js';
 export * from './ops/unroll-clip.js';
 export * from './ops/rotation-series.js';
 export * from './ops/find-discontinuities.js';
+export * from './ops/analyze-clip.js';
 export * from './ops/forward-kinematics.js';
 export * as kernels from './ops/kernels.js';
 export type { Kernel } from './ops/kernels.js';

@@ -455,3 +455,76 @@ describe('parseBvh(text) error messages', () => {
     expect(() => parseBvh(42 as unknown as string)).toThrow(OptionError);
   });
 });
+
+describe('parseBvh(text) on long files (rows converted in chunks)', () => {
+  function longText(declared: number, rows: number, breakAt = -1): string {
+    const lines = [
+      'HIERARCHY',
+      'ROOT Hips',
+      '{',
+      '  OFFSET 0 90 0',
+      '  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation',
+      '  JOINT Chest',
+      '  {',
+      '    OFFSET 0 10 0',
+      '    CHANNELS 3 Yrotation Xrotation Zrotation',
+      '    End Site',
+      '    {',
+      '      OFFSET 0 5 0',
+      '    }',
+      '  }',
+      '}',
+      'MOTION',
+      `Frames: ${declared}`,
+      'Frame Time: 0.01',
+    ];
+    for (let f = 0; f < rows; f++) {
+      const v = [
+        f * 0.01,
+        90 + Math.sin(f),
+        -f * 0.02,
+        3 * f,
+        40 * Math.sin(0.1 * f),
+        -2 * f,
+        17 * Math.cos(f),
+        5,
+        -f,
+      ];
+      lines.push((f === breakAt ? v.slice(0, 8) : v).map((x) => x.toFixed(5)).join(' '));
+    }
+    return lines.join('\n');
+  }
+
+  test('parseBvh(text) gives the same clip chunked and in one piece (repair path), rows above and below Frames:', () => {
+    for (const [declared, rows] of [
+      [2500, 2500],
+      [2000, 2600],
+      [3000, 2100],
+      [0, 1500],
+    ]) {
+      const text = longText(declared, rows);
+      const chunked = parseBvh(text);
+      const whole = parseBvh(text, { repair: true });
+      expect(chunked.frames).toBe(rows);
+      expect(chunked.rotations.data.length).toBe(rows * 2 * 4);
+      expect(Array.from(chunked.rotations.data)).toEqual(Array.from(whole.rotations.data));
+      expect(Array.from(chunked.translations.data)).toEqual(Array.from(whole.translations.data));
+      // spot check of the last frame against the text
+      expect(chunked.translations.data[(rows - 1) * 6]).toBe(Number(((rows - 1) * 0.01).toFixed(5)));
+    }
+  });
+
+  test('parseBvh(text) names the right frame and line for a short row after several chunks', () => {
+    expect(() => parseBvh(longText(3000, 3000, 2500))).toThrow(
+      'expected 9 numbers for frame 2500, found 8 at 2519:1',
+    );
+  });
+
+  test("parseBvh(text) refuses 'Frames: 5000000' without channel data instead of allocating it", () => {
+    const text =
+      'HIERARCHY\nROOT a\n{\nOFFSET 0 0 0\nCHANNELS 0\n}\nMOTION\nFrames: 5000000\nFrame Time: 1\n';
+    expect(() => parseBvh(text)).toThrow(
+      "'Frames:' declares 5000000 frames for a file without channel data; at most 1000000 are read at 8:1",
+    );
+  });
+});

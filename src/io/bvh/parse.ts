@@ -45,6 +45,10 @@ export interface BvhParseResult {
 const DEG = Math.PI / 180;
 /** Nesting limit of JOINT blocks; far beyond real skeletons, it keeps hostile input from overflowing the stack. */
 const MAX_DEPTH = 1000;
+/** Rows of raw channel values buffered before they are converted: the buffer stays in cache. */
+const CHUNK_ROWS = 1024;
+/** Frames a file without channel data may declare (its clip is allocated from `Frames:` alone). */
+const MAX_STATIC_FRAMES = 1_000_000;
 /** Largest integer mantissa for which `m * 10^k` (|k| <= 22) is correctly rounded (Clinger's fast path). */
 const MANTISSA_LIMIT = 2 ** 53;
 const POW10 = new Float64Array(23);
@@ -461,6 +465,7 @@ interface ChannelInfo {
 }
 
 interface FrameData {
+  /** All values, `rows x width`, only with `repair` (otherwise they went to the sink chunk by chunk). */
   values: Float64Array;
   rows: number;
   /** Flat indices of non-finite values (only collected with `repair`). */
@@ -470,7 +475,8 @@ interface FrameData {
 /**
  * Reads the frame data as one stream of numbers, `width` per frame. If the first data line holds exactly
  * `width` numbers the file is taken to be one frame per line and every line must hold `width`; otherwise
- * rows may wrap and only the total must divide.
+ * rows may wrap and only the total must divide. Complete rows are handed to `sink` in chunks of
+ * {@link CHUNK_ROWS} (all at the end with `repair`, which the caller then applies before calling `sink`).
  */
 function parseFrameData(
   r: Reader,
@@ -479,14 +485,18 @@ function parseFrameData(
   channels: ChannelInfo[],
   names: string[],
   repair: boolean,
+  sink: (values: Float64Array, rows: number) => void,
 ): FrameData {
   const text = r.text;
   const n = text.length;
-  const remaining = n - r.pos;
-  const bound = Math.floor(remaining / 2) + 1;
-  let capacity = Math.min(declared * width, bound);
-  if (capacity < 1024) capacity = Math.min(1024, bound);
+  // every number takes at least two characters with its separator, which bounds the row count
+  const boundRows = width > 0 ? Math.floor((n - r.pos) / (2 * width)) + 1 : 0;
+  // without repair, rows go to `sink` in chunks that stay in cache; repair needs every row at the end
+  const chunkRows = Math.max(1, Math.min(repair ? declared : CHUNK_ROWS, declared, boundRows));
+  let capacity = chunkRows * width;
   let values = new Float64Array(capacity);
+  /** Values handed to `sink` already; `base + count` is the index of the next value in the file. */
+  let base = 0;
   let count = 0;
   let i = r.pos;
   let line = r.line;
@@ -509,7 +519,7 @@ function parseFrameData(
       lineMode = inLine === width ? 1 : 2;
     }
     if (lineMode === 1 && inLine !== width) {
-      const frame = Math.floor((count - inLine) / width);
+      const frame = Math.floor((base + count - inLine) / width);
       throw new BvhParseError(`expected ${width} numbers for frame ${frame}, found ${inLine}`, line, 1);
     }
     inLine = 0;
@@ -616,8 +626,8 @@ function parseFrameData(
     }
     if (!Number.isFinite(value)) {
       if (!repair) {
-        const frame = Math.floor(count / width);
-        const ch = channels[count % width];
+        const frame = Math.floor((base + count) / width);
+        const ch = channels[(base + count) % width];
         throw new BvhParseError(
           `non-finite value '${text.slice(start, i)}' for frame ${frame}, channel ${ch.name} of joint '${names[ch.joint]}'`,
           line,
@@ -629,10 +639,16 @@ function parseFrameData(
       value = Number.NaN;
     }
     if (count === capacity) {
-      capacity = Math.max(capacity * 2, 1024);
-      const grown = new Float64Array(capacity);
-      grown.set(values);
-      values = grown;
+      if (!repair) {
+        sink(values, count / width);
+        base += count;
+        count = 0;
+      } else {
+        capacity = Math.max(capacity * 2, 1024 * width);
+        const grown = new Float64Array(capacity);
+        grown.set(values);
+        values = grown;
+      }
     }
     if (inRow === 0) {
       rowLine = line;
@@ -645,7 +661,7 @@ function parseFrameData(
   endLine();
   if (inRow !== 0) {
     throw new BvhParseError(
-      `expected ${width} numbers for frame ${Math.floor(count / width)}, found ${inRow}`,
+      `expected ${width} numbers for frame ${Math.floor((base + count) / width)}, found ${inRow}`,
       rowLine,
       rowColumn,
     );
@@ -653,8 +669,9 @@ function parseFrameData(
   r.pos = i;
   r.line = line;
   r.lineStart = lineStart;
-  const rows = width === 0 ? declared : count / width;
-  return { values, rows, bad };
+  if (!repair && count > 0) sink(values, count / width);
+  const rows = width === 0 ? declared : (base + count) / width;
+  return { values: repair ? values : new Float64Array(0), rows, bad };
 }
 
 /** Fills non-finite values by linear interpolation along their channel; throws if a channel has none finite. */
@@ -727,7 +744,23 @@ export function parseBvhWithReport(text: string, options: ParseBvhOptions = {}):
   }
   const width = channelInfo.length;
   const names = joints.map((j) => j.name);
-  const data = parseFrameData(r, width, header.declaredFrames, channelInfo, names, repair);
+  if (width === 0 && header.declaredFrames > MAX_STATIC_FRAMES) {
+    throw new BvhParseError(
+      `'Frames:' declares ${header.declaredFrames} frames for a file without channel data; at most ${MAX_STATIC_FRAMES} are read`,
+      header.framesLine,
+      1,
+    );
+  }
+  const boundRows = width > 0 ? Math.floor((text.length - r.pos) / (2 * width)) + 1 : header.declaredFrames;
+  const converter = new FrameConverter(
+    joints,
+    width,
+    Math.min(header.declaredFrames, boundRows),
+    positionMode,
+  );
+  const data = parseFrameData(r, width, header.declaredFrames, channelInfo, names, repair, (values, rows) =>
+    converter.add(values, rows),
+  );
   const frames = data.rows;
   if (width > 0 && frames !== header.declaredFrames) {
     warn({
@@ -746,9 +779,11 @@ export function parseBvhWithReport(text: string, options: ParseBvhOptions = {}):
       message: `repaired ${data.bad.length} non-finite value(s) by interpolation along their channel; the first at frame ${Math.floor(first / width)}, channel ${ch.name} of joint '${names[ch.joint]}'`,
     });
   }
+  if (repair || width === 0) converter.add(data.values, frames);
+  converter.finish();
 
-  const clip = buildClip(joints, endSites, header, data, width, positionMode);
-  checkRootPositions(clip, joints, data, width, positionMode, warn);
+  const clip = buildClip(joints, endSites, header, converter, positionMode);
+  checkRootPositions(clip, joints, converter, positionMode, warn);
   return { clip, warnings };
 }
 
@@ -795,74 +830,150 @@ export function channelEulerOrder(channels: readonly ChannelName[]): EulerOrder 
   return order as EulerOrder;
 }
 
+/**
+ * Turns rows of raw channel values into local rotations (quaternions from each joint's Euler channels)
+ * and translations (OFFSET with position channels replacing or added), growing its arrays as rows come.
+ * Also sums the root position channels for {@link checkRootPositions}.
+ */
+class FrameConverter {
+  readonly joints: number;
+  readonly offsets: Float64Array;
+  readonly parents: Int32Array;
+  readonly orders: EulerOrder[] = [];
+  rotations: Float64Array;
+  translations: Float64Array;
+  rows = 0;
+  /** Sum over frames of each channel column (filled for root position columns only). */
+  readonly sums: Float64Array;
+  private capacity: number;
+  /** Per joint, the columns of its 3 Euler angles in `order` (-1 = missing, angle 0) and of X/Y/Z position. */
+  private readonly rotColumn: Int32Array;
+  private readonly posColumn: Int32Array;
+  private readonly hasRotation: Uint8Array;
+  private readonly sumColumns: Int32Array;
+  private readonly additive: boolean;
+  private readonly angles = new Float64Array(3);
+
+  constructor(
+    joints: JointBuild[],
+    private readonly width: number,
+    capacityRows: number,
+    positionMode: PositionMode,
+  ) {
+    const J = joints.length;
+    this.joints = J;
+    this.additive = positionMode === 'add';
+    this.offsets = new Float64Array(J * 3);
+    this.parents = new Int32Array(J);
+    this.rotColumn = new Int32Array(J * 3).fill(-1);
+    this.posColumn = new Int32Array(J * 3).fill(-1);
+    this.hasRotation = new Uint8Array(J);
+    this.sums = new Float64Array(width);
+    const sumColumns: number[] = [];
+    let column = 0;
+    for (let j = 0; j < J; j++) {
+      const joint = joints[j];
+      this.parents[j] = joint.parent;
+      this.offsets.set(joint.offset, j * 3);
+      const order = channelEulerOrder(joint.channels);
+      this.orders.push(order);
+      for (const c of joint.channels) {
+        const r = ROTATION_AXIS[c];
+        if (r !== undefined) {
+          this.rotColumn[j * 3 + order.indexOf(AXES[r])] = column;
+          this.hasRotation[j] = 1;
+        } else {
+          this.posColumn[j * 3 + (POSITION_AXIS[c] as number)] = column;
+          if (joint.parent === -1) sumColumns.push(column);
+        }
+        column++;
+      }
+    }
+    this.sumColumns = Int32Array.from(sumColumns);
+    this.capacity = Math.max(0, capacityRows);
+    this.rotations = new Float64Array(this.capacity * J * 4);
+    this.translations = new Float64Array(this.capacity * J * 3);
+  }
+
+  /** Converts `rowCount` rows of `values` (`width` per row) into the next frames. */
+  add(values: Float64Array, rowCount: number): void {
+    const J = this.joints;
+    const width = this.width;
+    if (this.rows + rowCount > this.capacity) {
+      // more rows than `Frames:` declared: grow by at least an eighth so a long tail stays linear
+      const capacity = Math.max(this.rows + rowCount, this.capacity + Math.max(1024, this.capacity >> 3));
+      const rotations = new Float64Array(capacity * J * 4);
+      rotations.set(this.rotations.subarray(0, this.rows * J * 4));
+      const translations = new Float64Array(capacity * J * 3);
+      translations.set(this.translations.subarray(0, this.rows * J * 3));
+      this.rotations = rotations;
+      this.translations = translations;
+      this.capacity = capacity;
+    }
+    const {
+      rotations,
+      translations,
+      rotColumn,
+      posColumn,
+      hasRotation,
+      offsets,
+      orders,
+      angles,
+      sums,
+      sumColumns,
+    } = this;
+    const add = this.additive;
+    for (let r = 0; r < rowCount; r++) {
+      const row = r * width;
+      const f = this.rows + r;
+      for (let j = 0; j < J; j++) {
+        const q = (f * J + j) * 4;
+        if (hasRotation[j]) {
+          for (let k = 0; k < 3; k++) {
+            const c = rotColumn[j * 3 + k];
+            angles[k] = c < 0 ? 0 : values[row + c] * DEG;
+          }
+          fromEulerFlat(rotations, q, angles, 0, orders[j]);
+        } else {
+          rotations[q + 3] = 1;
+        }
+        const t = (f * J + j) * 3;
+        for (let a = 0; a < 3; a++) {
+          const c = posColumn[j * 3 + a];
+          const o = offsets[j * 3 + a];
+          translations[t + a] = c < 0 ? o : add ? o + values[row + c] : values[row + c];
+        }
+      }
+      for (let k = 0; k < sumColumns.length; k++) sums[sumColumns[k]] += values[row + sumColumns[k]];
+    }
+    this.rows += rowCount;
+  }
+
+  /** Trims the arrays to the rows read (copies only when the file had fewer or more rows than declared). */
+  finish(): void {
+    const J = this.joints;
+    if (this.capacity !== this.rows) {
+      this.rotations = this.rotations.slice(0, this.rows * J * 4);
+      this.translations = this.translations.slice(0, this.rows * J * 3);
+      this.capacity = this.rows;
+    }
+  }
+}
+
 function buildClip(
   joints: JointBuild[],
   endSites: EndSite[],
   header: MotionHeader,
-  data: FrameData,
-  width: number,
+  converter: FrameConverter,
   positionMode: PositionMode,
 ): Clip {
   const J = joints.length;
-  const frames = data.rows;
-  const offsets = new Float64Array(J * 3);
-  const parents = new Int32Array(J);
-  const orders: EulerOrder[] = [];
-  // per joint: columns of its 3 Euler angles in `order` (-1 = missing, angle 0) and of X/Y/Z position
-  const rotColumn = new Int32Array(J * 3).fill(-1);
-  const posColumn = new Int32Array(J * 3).fill(-1);
-  const hasRotation = new Uint8Array(J);
-  let column = 0;
-  for (let j = 0; j < J; j++) {
-    const joint = joints[j];
-    parents[j] = joint.parent;
-    offsets[j * 3] = joint.offset[0];
-    offsets[j * 3 + 1] = joint.offset[1];
-    offsets[j * 3 + 2] = joint.offset[2];
-    const order = channelEulerOrder(joint.channels);
-    orders.push(order);
-    for (const c of joint.channels) {
-      const r = ROTATION_AXIS[c];
-      if (r !== undefined) {
-        rotColumn[j * 3 + order.indexOf(AXES[r])] = column;
-        hasRotation[j] = 1;
-      } else {
-        posColumn[j * 3 + (POSITION_AXIS[c] as number)] = column;
-      }
-      column++;
-    }
-  }
-  const values = data.values;
-  const rotations = new Float64Array(frames * J * 4);
-  const translations = new Float64Array(frames * J * 3);
-  const angles = new Float64Array(3);
-  const add = positionMode === 'add';
-  for (let f = 0; f < frames; f++) {
-    const row = f * width;
-    for (let j = 0; j < J; j++) {
-      const q = (f * J + j) * 4;
-      if (hasRotation[j]) {
-        for (let k = 0; k < 3; k++) {
-          const c = rotColumn[j * 3 + k];
-          angles[k] = c < 0 ? 0 : values[row + c] * DEG;
-        }
-        fromEulerFlat(rotations, q, angles, 0, orders[j]);
-      } else {
-        rotations[q + 3] = 1;
-      }
-      const t = (f * J + j) * 3;
-      for (let a = 0; a < 3; a++) {
-        const c = posColumn[j * 3 + a];
-        const o = offsets[j * 3 + a];
-        translations[t + a] = c < 0 ? o : add ? o + values[row + c] : values[row + c];
-      }
-    }
-  }
-  const clip: Clip = {
+  const frames = converter.rows;
+  return {
     skeleton: {
       names: joints.map((j) => j.name),
-      parents,
-      offsets,
+      parents: converter.parents,
+      offsets: converter.offsets,
       channels: joints.map((j) => j.channels),
       endSites,
     },
@@ -870,12 +981,11 @@ function buildClip(
     frameTimeText: header.frameTimeText,
     rate: 1 / header.frameTime,
     frames,
-    rotations: { data: rotations, frames, joints: J },
-    translations: { data: translations, frames, joints: J },
-    orders,
+    rotations: { data: converter.rotations, frames, joints: J },
+    translations: { data: converter.translations, frames, joints: J },
+    orders: converter.orders,
     positionMode,
   };
-  return clip;
 }
 
 /**
@@ -888,8 +998,7 @@ function buildClip(
 function checkRootPositions(
   clip: Clip,
   joints: JointBuild[],
-  data: FrameData,
-  width: number,
+  converter: FrameConverter,
   positionMode: PositionMode,
   warn: (w: BvhWarning) => void,
 ): void {
@@ -908,9 +1017,7 @@ function checkRootPositions(
     joint.channels.forEach((c, k) => {
       const axis = POSITION_AXIS[c];
       if (axis === undefined || Math.abs(off[axis]) < 0.25 * largest) return;
-      let mean = 0;
-      for (let f = 0; f < clip.frames; f++) mean += data.values[f * width + start + k];
-      mean /= clip.frames;
+      const mean = converter.sums[start + k] / clip.frames;
       considered++;
       const fromOffset = Math.abs(mean - off[axis]);
       const fromZero = Math.abs(mean);

@@ -15,7 +15,11 @@ export type AverageMethod = 'eigen' | 'flip' | 'nlerp' | 'raw' | 'log' | 'geodes
 /** The methods in the order the studio lists them. */
 export const AVERAGE_METHODS: readonly AverageMethod[] = ['eigen', 'flip', 'nlerp', 'raw', 'log', 'geodesic'];
 
-/** What {@link averageQuaternions} reports when given a diagnostics object. */
+/**
+ * What {@link averageQuaternions} reports when given a diagnostics object. The eigen fields (`method`,
+ * `iterations`, `lambda1`, `gap`, `ambiguous`) are written by `'eigen'` and `'geodesic'` only (λ₁ and the
+ * gap of the weight-normalised M, so `1 − λ₁` is the mean cost); other methods reset the geodesic fields.
+ */
 export interface AverageDiagnostics extends Eigen4Diagnostics {
   /** Iterations of the `'geodesic'` refinement (0 for other methods). */
   geodesicIterations: number;

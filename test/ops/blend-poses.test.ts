@@ -120,8 +120,9 @@ describe('blendPoses(out, poses, weights, options)', () => {
 });
 
 describe.skipIf(!HAS_SHARED_BVH)('blendPoses on real BVH poses relative to the first frame (test 7)', () => {
-  // 4 poses at 0.25 s, 0.5 s, 0.75 s and 1 s, weights 0.4 / 0.3 / 0.2 / 0.1, reference = frame 0.
-  // Measured angle between eigen and the reference-relative result, per joint, mean / max in degrees:
+  // K = 3, 4, 5 poses at 0.25 s, 0.5 s, ... , weights 0.4 / 0.3 / 0.2 / 0.1 / 0.05 (first K), reference =
+  // frame 0. Measured angle between eigen and the reference-relative result per joint, mean / max in degrees,
+  // for K = 4 (K = 3 and 5 stay within mean 0.09°, max 2.71°, the largest being cmu-iclone log at K = 5):
   //   file                         raw(ref)         log(ref)        raw about the identity
   //   cmu/01_01                    0.005 / 0.082    0.037 / 0.92    0.005 / 0.082
   //   cmu-iclone/005_11            0.045 / 1.59     0.060 / 2.13    0.52  / 27.1
@@ -133,21 +134,22 @@ describe.skipIf(!HAS_SHARED_BVH)('blendPoses on real BVH poses relative to the f
     'bandai-namco/dataset-2_walk-turn-left_normal_001.bvh',
     'pymo/AV_8Walk_Meredith_HVHA_Rep1.bvh',
   ];
-  const w = [0.4, 0.3, 0.2, 0.1];
-
-  function compare(file: string, spreadAcrossClip: boolean) {
-    const clip = parseBvh(readSharedBvh(file));
+  const clips = new Map<string, ReturnType<typeof parseBvh>>();
+  function compare(file: string, spreadAcrossClip: boolean, K = 4) {
+    const w = [0.4, 0.3, 0.2, 0.1, 0.05].slice(0, K);
+    if (!clips.has(file)) clips.set(file, parseBvh(readSharedBvh(file)));
+    const clip = clips.get(file)!;
     const J = clip.rotations.joints;
     const F = clip.frames;
     const step = Math.max(1, Math.round(0.25 / clip.frameTime));
-    const picks = [1, 2, 3, 4].map((i) =>
-      spreadAcrossClip ? Math.floor((i * (F - 1)) / 4) : Math.min(F - 1, i * step),
+    const picks = Array.from({ length: K }, (_, i) =>
+      spreadAcrossClip ? Math.floor(((i + 1) * (F - 1)) / K) : Math.min(F - 1, (i + 1) * step),
     );
-    const data = new Float64Array(4 * J * 4);
+    const data = new Float64Array(K * J * 4);
     picks.forEach((f, k) => {
       data.set(clip.rotations.data.subarray(f * J * 4, (f + 1) * J * 4), k * J * 4);
     });
-    const poses = quatSeries(data, 4, J);
+    const poses = quatSeries(data, K, J);
     const reference = clip.rotations.data.subarray(0, J * 4);
     const eigen = blendPoses(new Float64Array(J * 4), poses, w);
     const stats = (method: BlendMethod, ref: ArrayLike<number> | null) => {
@@ -164,15 +166,17 @@ describe.skipIf(!HAS_SHARED_BVH)('blendPoses on real BVH poses relative to the f
     return { raw: stats('raw', reference), log: stats('log', reference), rawIdentity: stats('raw', null) };
   }
 
-  it('eigen and raw/log about the first frame agree to mean < 0.1°, max < 2.5° per joint on 4 files', () => {
-    for (const file of files) {
-      const s = compare(file, false);
-      for (const m of [s.raw, s.log]) {
-        expect(m.mean).toBeLessThan(0.1);
-        expect(m.max).toBeLessThan(2.5);
+  it('eigen and raw/log about the first frame agree to mean < 0.1°, max < 3° per joint, 3-5 poses, 4 files', () => {
+    for (const K of [3, 4, 5]) {
+      for (const file of files) {
+        const s = compare(file, false, K);
+        for (const m of [s.raw, s.log]) {
+          expect(m.mean).toBeLessThan(0.1);
+          expect(m.max).toBeLessThan(3);
+        }
+        // log weighs large rotations more than raw, so it strays a little further from eigen
+        expect(s.log.mean).toBeGreaterThanOrEqual(s.raw.mean);
       }
-      // log weighs large rotations more than raw, so it strays a little further from eigen
-      expect(s.log.mean).toBeGreaterThanOrEqual(s.raw.mean);
     }
   });
 

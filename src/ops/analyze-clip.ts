@@ -48,7 +48,7 @@ export interface RateGuess {
 /**
  * Guesses the frame rate a written frame time stands for: the simplest rational `p/q` Hz (whole numbers
  * first, then NTSC rates `n·1000/1001`, then halves, thirds, … up to twelfths) whose frame time `q/p` lies
- * within the rounding of the printed digits (±½ unit in the last written decimal; relative 1e-6 without
+ * within the rounding of the printed digits (one that equals the written value exactly wins) (±½ unit in the last written decimal; relative 1e-6 without
  * text). `0.016667` gives 60 (59.9988 Hz as written), `.0083333` gives 120, `0.0333667` gives 30000/1001.
  *
  * @example
@@ -77,8 +77,12 @@ export function guessRate(frameTime: number, frameTimeText?: string): RateGuess 
   const n = Math.round((hz * 1001) / 1000);
   candidates.push([n * 1000, 1001]);
   for (let q = 2; q <= 12; q++) candidates.push([Math.round(hz * q), q]);
-  for (const [p, q] of candidates)
-    if (fits(p, q) && (q === 1 || q === 1001 || gcd(p, q) === 1)) return found(p, q);
+  const usable = candidates.filter(([p, q]) => fits(p, q) && (q === 1 || q === 1001 || gcd(p, q) === 1));
+  // With few printed digits several rates fit ('0.08' is 12.5 Hz or 13 Hz); one that the digits state
+  // exactly wins, otherwise the simplest that fits.
+  const exact = usable.find(([p, q]) => Math.abs(q / p - frameTime) <= frameTime * 1e-12);
+  const pick = exact ?? usable[0];
+  if (pick) return found(pick[0], pick[1]);
   return {
     frameTime,
     ...(frameTimeText !== undefined ? { frameTimeText } : {}),

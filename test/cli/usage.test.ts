@@ -17,8 +17,8 @@ describe('rotsig usage', () => {
     const r = rotsig(['--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Commands:/);
-    expect(r.stdout).toMatch(/info/);
-    expect(r.stdout).toMatch(/unroll/);
+    for (const c of ['info', 'unroll', 'smooth', 'resample', 'velocity', 'spectrum', 'export', 'process'])
+      expect(r.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
   });
 
   it('rotsig --version prints package.json version', async () => {
@@ -30,7 +30,7 @@ describe('rotsig usage', () => {
 
   it('rotsig <command> --help shows usage, options and examples for every command', () => {
     const names = [...rotsig(['--help']).stdout.matchAll(/^ {2}([a-z]+) {2,}/gm)].map((m) => m[1]);
-    expect(names.length).toBeGreaterThanOrEqual(2);
+    expect(names).toHaveLength(8);
     for (const name of names) {
       const r = rotsig([name, '--help']);
       expect(r.code, name).toBe(0);
@@ -59,6 +59,56 @@ describe('rotsig usage', () => {
 
   it('rotsig unroll without inputs is a usage error (exit 2)', () => {
     expectUsageError(['unroll', '-o', 'y.bvh'], /missing input/);
+  });
+
+  it('rotsig smooth --sigma -2 (negative sigma) is a one-line usage error (exit 2)', () => {
+    expectUsageError(
+      ['smooth', 'samples/01_01.bvh', '-o', 'x.bvh', '--sigma', '-2'],
+      /--sigma must be greater than 0, got -2/,
+    );
+    expectUsageError(
+      ['smooth', 'samples/01_01.bvh', '-o', 'x.bvh', '--sigma=-2'],
+      /--sigma must be greater than 0/,
+    );
+    expectUsageError(
+      ['process', 'samples/', '-o', 'x/', '--smooth', 'gaussian:-1'],
+      /--smooth sigma must be greater than 0/,
+    );
+  });
+
+  it('rotsig resample --rate 0 is a one-line usage error (exit 2)', () => {
+    expectUsageError(
+      ['resample', 'samples/01_01.bvh', '-o', 'x.bvh', '--rate', '0'],
+      /--rate must be greater than 0, got 0/,
+    );
+    expectUsageError(
+      ['resample', 'samples/01_01.bvh', '-o', 'x.bvh', '--rate', 'abc'],
+      /--rate must be a number/,
+    );
+    expectUsageError(['resample', 'samples/01_01.bvh', '-o', 'x.bvh'], /missing --rate/);
+    expectUsageError(
+      ['process', 'samples/', '-o', 'x/', '--resample', '0'],
+      /--resample must be greater than 0/,
+    );
+  });
+
+  it('unknown choices name the valid ones (exit 2)', () => {
+    expectUsageError(
+      ['smooth', 'samples/01_01.bvh', '-o', 'x.bvh', '--space', 'quaternion'],
+      /--space must be one of raw, log, eigen/,
+    );
+    expectUsageError(
+      ['export', 'samples/01_01.bvh', '-o', 'x.npy', '--as', 'matrix'],
+      /--as must be one of quat, 6d, rotvec, euler, positions/,
+    );
+    expectUsageError(
+      ['resample', 'samples/01_01.bvh', '-o', 'x.bvh', '--rate', '30', '--kernel', 'bicubic'],
+      /--kernel must be one of/,
+    );
+    expectUsageError(
+      ['spectrum', 'samples/01_01.bvh', '--share', '1.5'],
+      /--share must be a number between 0 and 1/,
+    );
   });
 
   it('rotsig unroll --jobs 0 is a usage error (exit 2)', () => {

@@ -281,7 +281,8 @@ export function followTriple(
         if (Math.abs(pa + other / 2 - a) < Math.abs(pa + d / 2 - a)) d = other;
       }
       dst[i] = pa + d / 2;
-      dst[i + 1] = nearestTurn(b, pb);
+      // The middle angle goes exactly onto the lock, so a second pass sees the same lock (idempotence).
+      dst[i + 1] = nearestTurn(base + n * Math.PI, pb);
       dst[i + 2] = pc - (sigma * d) / 2;
       return 3;
     }

@@ -292,6 +292,13 @@ export class ClipView {
       this.drawPose();
       this.view.render();
       this.frameTimes.push(dt * 1000);
+      if (this.frameTimes.length % 15 === 0) {
+        const recent = this.frameTimes.slice(-30);
+        const ms = recent.reduce((a, b) => a + b, 0) / recent.length;
+        const work =
+          this.workTimes.slice(-30).reduce((a, b) => a + b, 0) / Math.min(30, this.workTimes.length || 1);
+        $('fps').textContent = `${(1000 / ms).toFixed(0)} fps · ${work.toFixed(1)} ms/frame`;
+      }
       this.workTimes.push(performance.now() - t0);
       if (this.frameTimes.length > 2000) {
         this.frameTimes.shift();

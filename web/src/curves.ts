@@ -159,6 +159,14 @@ export function curveData(
   const euler = eulerFromQuatSeries(so, order, { unroll: 'none' });
   for (const d of findDiscontinuities(so, { rate: original.rate })) add(d.frame, d.kind);
   for (const d of findDiscontinuities(euler, { rate: original.rate, order })) add(d.frame, d.kind);
-  const summary = [...counts].map(([k, n]) => `${n} ${k}`).join(' · ') || 'no discontinuities';
+  let summary = [...counts].map(([k, n]) => `${n} ${k}`).join(' · ') || 'no discontinuities';
+  if (processed) {
+    const sp = jointSeries(processed, joint);
+    const ep = eulerFromQuatSeries(sp, order, { unroll: unroll ? 'equivalent' : 'none' });
+    const n =
+      findDiscontinuities(sp, { rate: processed.rate }).length +
+      findDiscontinuities(ep, { rate: processed.rate, order }).length;
+    summary += ` → processed: ${n}`;
+  }
   return { columns, markers, summary, hasProcessed: !!processed, processedDiff };
 }

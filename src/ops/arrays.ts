@@ -5,6 +5,7 @@ import { fromRotationVectorFlat, toRotationVectorFlat } from '../quat/exp-log.js
 import { from6DFlat, to6DFlat } from '../quat/matrix.js';
 import { rotateVectorFlat } from '../quat/vector.js';
 import type { Clip } from '../series/clip.js';
+import { assertQuatSeries, assertVec3Series } from '../series/create.js';
 import type { FloatArray } from '../series/types.js';
 import { forwardKinematics } from './forward-kinematics.js';
 
@@ -129,6 +130,17 @@ export function toArrays(clip: Clip, options: ToArraysOptions = {}): ClipArrays 
   const o = resolve(options, 'toArrays');
   const J = clip?.skeleton?.names?.length;
   if (J === undefined) throw new ShapeError('toArrays: clip must be a Clip with a skeleton');
+  assertQuatSeries(clip.rotations, 'clip.rotations');
+  assertVec3Series(clip.translations, 'clip.translations');
+  if (
+    clip.rotations.joints !== J ||
+    clip.translations.joints !== J ||
+    clip.translations.frames !== clip.rotations.frames
+  ) {
+    throw new ShapeError(
+      `toArrays: skeleton has ${J} joints; rotations are ${clip.rotations.frames} x ${clip.rotations.joints}, translations ${clip.translations.frames} x ${clip.translations.joints}`,
+    );
+  }
   const frames = clip.rotations.frames;
   const width = ROTATION_WIDTH[o.rotation];
   const make = (n: number): FloatArray => (o.dtype === 'float32' ? new Float32Array(n) : new Float64Array(n));
@@ -217,7 +229,11 @@ export interface ArraysInput {
 export function fromArrays(template: Clip, arrays: ArraysInput, options: ToArraysOptions = {}): Clip {
   const o = resolve(options, 'fromArrays');
   const skeleton = template?.skeleton;
-  if (skeleton === undefined) throw new ShapeError('fromArrays: template must be a Clip with a skeleton');
+  if (skeleton?.names === undefined || skeleton.parents === undefined || skeleton.offsets === undefined) {
+    throw new ShapeError('fromArrays: template must be a Clip with a skeleton');
+  }
+  if (arrays === null || typeof arrays !== 'object')
+    throw new ShapeError('fromArrays: arrays must be an object');
   const J = skeleton.names.length;
   const width = ROTATION_WIDTH[o.rotation];
   const rot = width > 0 ? arrays.rotations : null;

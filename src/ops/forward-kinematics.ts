@@ -158,12 +158,15 @@ export function forwardKinematicsFrame(
     throw new ShapeError('forwardKinematicsFrame: clip must be a Clip with a skeleton');
   const J = parents.length;
   const frames = clip.rotations?.frames;
+  if (clip.rotations?.data === undefined || clip.translations?.data === undefined) {
+    throw new ShapeError('forwardKinematicsFrame: clip must have rotations and translations series');
+  }
   if (!Number.isInteger(frame) || frame < 0 || frame >= frames) {
     throw new ShapeError(`forwardKinematicsFrame: frame ${frame} is outside 0..${frames - 1}`);
   }
-  if (outRotations.length < J * 4 || outPositions.length < J * 3) {
+  if (!((outRotations?.length ?? 0) >= J * 4) || !((outPositions?.length ?? 0) >= J * 3)) {
     throw new ShapeError(
-      `forwardKinematicsFrame: buffers hold ${outRotations.length} and ${outPositions.length} values, need ${J * 4} and ${J * 3}`,
+      `forwardKinematicsFrame: buffers hold ${outRotations?.length} and ${outPositions?.length} values, need ${J * 4} and ${J * 3}`,
     );
   }
   // the full shape check is O(joints) with no allocation; cheap next to the frame itself

@@ -1,7 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import { OptionError, ShapeError } from '../../src/errors.js';
 import { parseBvh } from '../../src/io/index.js';
-import { fromArrays, ROTATION_WIDTH, type ToArraysOptions, toArrays } from '../../src/ops/arrays.js';
+import {
+  type ArraysInput,
+  fromArrays,
+  ROTATION_WIDTH,
+  type ToArraysOptions,
+  toArrays,
+} from '../../src/ops/arrays.js';
 import { forwardKinematics } from '../../src/ops/forward-kinematics.js';
 import type { Clip } from '../../src/series/clip.js';
 import { readQuirk } from '../io/quirks.js';
@@ -149,5 +155,19 @@ describe('fromArrays(template, arrays, options) inverts toArrays', () => {
       fromArrays(clip, { rotations: new Float64Array(24), positions: new Float64Array(5) }),
     ).toThrow(/positions has 5 values, expected frames 1 x joints 6 x 3/);
     expect(() => fromArrays(clip, {}, { rotation: 'none' })).toThrow(OptionError);
+  });
+});
+
+describe('toArrays/fromArrays on malformed input', () => {
+  test('toArrays(clip) with missing or mismatched series throws ShapeError, not TypeError', () => {
+    const clip = orders();
+    expect(() => toArrays({ ...clip, rotations: undefined as unknown as Clip['rotations'] })).toThrow(
+      ShapeError,
+    );
+    expect(() =>
+      toArrays({ ...clip, translations: { data: new Float64Array(3), frames: 1, joints: 1 } }),
+    ).toThrow(ShapeError);
+    expect(() => fromArrays({} as Clip, {})).toThrow(ShapeError);
+    expect(() => fromArrays(clip, null as unknown as ArraysInput)).toThrow(ShapeError);
   });
 });

@@ -170,3 +170,21 @@ describe('forwardKinematics(clip) on a hand-computed chain', () => {
     );
   });
 });
+
+describe('forwardKinematicsFrame on malformed input', () => {
+  test('forwardKinematicsFrame(clip, 0, null, null) throws ShapeError, not TypeError', () => {
+    const clip = tinyClip();
+    expect(() =>
+      forwardKinematicsFrame(clip, 0, null as unknown as Float64Array, null as unknown as Float64Array),
+    ).toThrow(ShapeError);
+    expect(() =>
+      forwardKinematicsFrame(
+        { ...clip, rotations: undefined as unknown as Clip['rotations'] },
+        0,
+        new Float64Array(12),
+        new Float64Array(9),
+      ),
+    ).toThrow(ShapeError);
+    expect(() => forwardKinematics({} as Clip)).toThrow(ShapeError);
+  });
+});

@@ -6,8 +6,6 @@
  */
 import { OptionError } from '../errors.js';
 import { rfftFrequencies } from '../numeric/fft.js';
-import type { Clip } from '../series/clip.js';
-import { eulerFromQuatSeries } from './euler-from-quat-series.js';
 import {
   amplitudeSpectrumInto,
   amplitudeToDb,
@@ -15,7 +13,9 @@ import {
   createSpectrumWorkspace,
   resolveSpectrumOptions,
   type SpectrumOptions,
-} from './spectrum.js';
+} from '../numeric/spectral.js';
+import type { Clip } from '../series/clip.js';
+import { eulerFromQuatSeries } from './euler-from-quat-series.js';
 import { unrollQuaternions } from './unroll-quaternions.js';
 
 /** Options of {@link clipSpectrum}: those of `spectrum` plus the channel choice and the energy share. */

@@ -6,16 +6,24 @@
  */
 import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
 import { choleskyBanded, solveCholeskyBanded } from '../numeric/banded.js';
+import { rationalRatio } from '../numeric/rational.js';
 import { multiplyFlat, rotateVectorFlat } from '../quat/index.js';
 import { assertFiniteSeries, assertQuatSeries, assertVec3Series } from '../series/create.js';
 import type { QuatSeries, Vec3Series } from '../series/types.js';
+import {
+  measurePlayback,
+  type PlaybackError,
+  type PlaybackKernel,
+  type PlaybackTaps,
+  playback,
+  playbackTaps,
+} from './downsample-playback.js';
 import { forwardKinematics } from './forward-kinematics.js';
-import { catmullRom, type Kernel, tent } from './kernels.js';
-import { checkRate, rationalRatio } from './time-grid.js';
-import { unrollQuaternions } from './unroll-quaternions.js';
+import { checkRate } from './resample-support.js';
 
-/** Up-samplers playback may use; both in raw quaternion space (normalised weighted sum, like nlerp). */
-export type PlaybackKernel = 'linear' | 'catmull-rom';
+export type { PlaybackError, PlaybackKernel } from './downsample-playback.js';
+
+import { unrollQuaternions } from './unroll-quaternions.js';
 
 /** Forward-kinematics term of {@link downsampleOptimal}. */
 export interface DownsampleFkOptions {
@@ -52,20 +60,6 @@ export const DOWNSAMPLE_OPTIMAL_DEFAULTS = {
   iterations: 3,
 };
 
-/** Reconstruction error of a set of keys against the source. */
-export interface PlaybackError {
-  /** Mean geodesic angle between played-back and source rotations over frames and joints, radians. */
-  meanAngle: number;
-  /** Largest such angle, radians. */
-  maxAngle: number;
-  /** Mean over frames and joints of the squared distance between played-back and source quaternions (the rotation term). */
-  meanSquared: number;
-  /** Mean global position error over frames and joints, clip units (only with `fk`). */
-  meanPosition?: number;
-  /** Largest global position error, clip units (only with `fk`). */
-  maxPosition?: number;
-}
-
 /** Result of {@link downsampleOptimal}. */
 export interface DownsampleOptimalResult {
   /** The keys, `frames x joints` unit quaternions, hemisphere-continuous, at `i / rate` seconds. */
@@ -82,121 +76,6 @@ export interface DownsampleOptimalResult {
   after: PlaybackError;
   /** Gauss-Newton steps accepted (each lowered the objective). */
   steps: number;
-}
-
-/** Taps of the playback reconstruction of every source frame: key indices and weights (≤ 4 each). @internal */
-export interface PlaybackTaps {
-  keys: number;
-  frames: number;
-  width: number;
-  index: Int32Array;
-  weight: Float64Array;
-  count: Uint8Array;
-}
-
-function playbackKernel(name: PlaybackKernel): Kernel {
-  return name === 'linear' ? tent : catmullRom;
-}
-
-/**
- * Key grid and playback taps: key j sits at source position `j · sourceRate / targetRate`; source frame
- * i is played back at key position `x = i · targetRate / sourceRate` with the kernel's weights at the keys
- * around x, key indices clamped to the grid. Keys cover the whole source (the last key is on or after
- * the source's last frame). @internal
- */
-export function playbackTaps(
-  frames: number,
-  sourceRate: number,
-  targetRate: number,
-  playback: PlaybackKernel,
-): PlaybackTaps {
-  const kernel = playbackKernel(playback);
-  const r = Math.ceil(kernel.radius);
-  const width = 2 * r;
-  const pq = rationalRatio(targetRate, sourceRate);
-  const pos = (i: number) => (pq ? (i * pq[0]) / pq[1] : (i * targetRate) / sourceRate);
-  const last = frames > 0 ? pos(frames - 1) : 0;
-  const nearest = Math.round(last);
-  const keys =
-    frames > 0 ? (Math.abs(last - nearest) < 1e-9 * Math.max(1, last) ? nearest : Math.ceil(last)) + 1 : 0;
-  const index = new Int32Array(frames * width);
-  const weight = new Float64Array(frames * width);
-  const count = new Uint8Array(frames);
-  for (let i = 0; i < frames; i++) {
-    const x = pos(i);
-    const j0 = Math.floor(x);
-    let c = 0;
-    for (let j = j0 - r + 1; j <= j0 + r; j++) {
-      const w = kernel.evaluate(x - j);
-      if (w === 0) continue;
-      const k = j < 0 ? 0 : j >= keys ? keys - 1 : j;
-      // merge clamped duplicates
-      let merged = false;
-      for (let t = 0; t < c; t++) {
-        if (index[i * width + t] === k) {
-          weight[i * width + t] += w;
-          merged = true;
-          break;
-        }
-      }
-      if (!merged) {
-        index[i * width + c] = k;
-        weight[i * width + c] = w;
-        c++;
-      }
-    }
-    count[i] = c;
-  }
-  return { keys, frames, width, index, weight, count };
-}
-
-/**
- * Plays keys back at the source frames: `normalize(Σ wₜ·k_jₜ)` per joint (raw space; keys assumed
- * hemisphere-continuous). Writes `frames x joints x 4` into `out`; also the norms `|Σ wₜ·k_jₜ|` into
- * `norms` when given. @internal
- */
-export function playback(
-  taps: PlaybackTaps,
-  keys: Float64Array,
-  joints: number,
-  out: Float64Array,
-  norms?: Float64Array,
-): void {
-  const { frames, width, index, weight, count } = taps;
-  for (let i = 0; i < frames; i++) {
-    const c = count[i];
-    const base = i * width;
-    for (let a = 0; a < joints; a++) {
-      let x = 0;
-      let y = 0;
-      let z = 0;
-      let w = 0;
-      for (let t = 0; t < c; t++) {
-        const o = (index[base + t] * joints + a) * 4;
-        const wt = weight[base + t];
-        x += wt * keys[o];
-        y += wt * keys[o + 1];
-        z += wt * keys[o + 2];
-        w += wt * keys[o + 3];
-      }
-      const n = Math.sqrt(x * x + y * y + z * z + w * w);
-      if (!(n > 1e-12)) {
-        throw new InvalidValueError(
-          `downsampleOptimal: played-back rotation vanished at frame ${i}, joint ${a}`,
-          {
-            frame: i,
-            joint: a,
-          },
-        );
-      }
-      const o = (i * joints + a) * 4;
-      out[o] = x / n;
-      out[o + 1] = y / n;
-      out[o + 2] = z / n;
-      out[o + 3] = w / n;
-      if (norms) norms[i * joints + a] = n;
-    }
-  }
 }
 
 interface FkState {
@@ -261,57 +140,6 @@ function fkSubtree(
       }
     }
   }
-}
-
-/** Error of played-back rotations (and positions) against the source. @internal */
-export function measurePlayback(
-  played: Float64Array,
-  source: Float64Array,
-  count: number,
-  positions?: Float64Array,
-  target?: Float64Array,
-): PlaybackError {
-  let sumA = 0;
-  let maxA = 0;
-  let sumSq = 0;
-  for (let n = 0; n < count; n++) {
-    const o = n * 4;
-    const dx = played[o] - source[o];
-    const dy = played[o + 1] - source[o + 1];
-    const dz = played[o + 2] - source[o + 2];
-    const dw = played[o + 3] - source[o + 3];
-    sumSq += dx * dx + dy * dy + dz * dz + dw * dw;
-    const d = Math.abs(
-      played[o] * source[o] +
-        played[o + 1] * source[o + 1] +
-        played[o + 2] * source[o + 2] +
-        played[o + 3] * source[o + 3],
-    );
-    const ang = 2 * Math.acos(Math.min(1, d));
-    sumA += ang;
-    if (ang > maxA) maxA = ang;
-  }
-  const e: PlaybackError = {
-    meanAngle: count > 0 ? sumA / count : 0,
-    maxAngle: maxA,
-    meanSquared: count > 0 ? sumSq / count : 0,
-  };
-  if (positions && target) {
-    let sp = 0;
-    let mp = 0;
-    for (let n = 0; n < count; n++) {
-      const d = Math.hypot(
-        positions[n * 3] - target[n * 3],
-        positions[n * 3 + 1] - target[n * 3 + 1],
-        positions[n * 3 + 2] - target[n * 3 + 2],
-      );
-      sp += d;
-      if (d > mp) mp = d;
-    }
-    e.meanPosition = count > 0 ? sp / count : 0;
-    e.maxPosition = mp;
-  }
-  return e;
 }
 
 /** Tangent basis of the unit sphere at k: columns k ⊗ i, k ⊗ j, k ⊗ k (orthonormal, orthogonal to k). */

@@ -5,7 +5,8 @@
  */
 import { OptionError, ShapeError } from '../errors.js';
 import type { Clip } from '../series/clip.js';
-import { type ResampleOptions, resampleRotations } from './resample-rotations.js';
+import { resampleRotations } from './resample-rotations.js';
+import type { ResampleOptions } from './resample-support.js';
 import { resampleVectors } from './resample-vectors.js';
 
 /** Options of {@link resampleClip}: those of `resampleRotations` without `sourceRate`/`sourceTimes`/`times`. */
@@ -15,7 +16,7 @@ export interface ResampleClipOptions extends Omit<ResampleOptions, 'sourceRate' 
 }
 
 /** Defaults of {@link ResampleClipOptions}: the same as `RESAMPLE_DEFAULTS`. */
-export { RESAMPLE_DEFAULTS as RESAMPLE_CLIP_DEFAULTS } from './resample-rotations.js';
+export { RESAMPLE_DEFAULTS as RESAMPLE_CLIP_DEFAULTS } from './resample-support.js';
 
 /**
  * Resamples a clip to `targetRate`: rotations with `resampleRotations` and translations with

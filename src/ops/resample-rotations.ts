@@ -4,248 +4,28 @@
  *
  * @module
  */
-import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
+import { InvalidValueError, ShapeError } from '../errors.js';
 import { atan2OverSFromSquares, cosOfTheta, sinOverTheta } from '../numeric/fast-trig.js';
 import { assertQuatSeries } from '../series/create.js';
 import type { FloatArray, QuatSeries } from '../series/types.js';
+import { planResample, type ResampledGrid, type ResampleRotationsOptions } from './resample-support.js';
 import {
-  box,
-  catmullRom,
-  cubic6,
-  isKernel,
-  type Kernel,
-  lanczos,
-  scaleKernel,
-  sinc,
-  tent,
-} from './kernels.js';
-import {
-  BOUNDARIES,
-  type Boundary,
   blendRotations,
-  checkRotationSpace,
   createTapWindow,
   createWindowScratch,
   placeTaps,
-  type RotationSpace,
   type TapWindow,
 } from './rotation-window.js';
-import { checkRate, type DurationPolicy, type TimeGrid, timeGrid } from './time-grid.js';
 
-/** Kernels available by name for resampling. All but `'nearest'` and `'sinc'`… see {@link resampleKernel}. */
-export type ResampleKernelName =
-  | 'nearest'
-  | 'linear'
-  | 'catmull-rom'
-  | 'cubic6'
-  | 'lanczos2'
-  | 'lanczos3'
-  | 'sinc';
-
-/** Every {@link ResampleKernelName}. */
-export const RESAMPLE_KERNEL_NAMES: readonly ResampleKernelName[] = [
-  'nearest',
-  'linear',
-  'catmull-rom',
-  'cubic6',
-  'lanczos2',
-  'lanczos3',
-  'sinc',
-];
-
-/**
- * The kernel behind a resampling kernel name: `'nearest'` = `kernels.box`, `'linear'` = `kernels.tent`,
- * `'catmull-rom'` = `kernels.catmullRom`, `'cubic6'` = `kernels.cubic6`, `'lanczos2'`/`'lanczos3'` =
- * `kernels.lanczos(2 | 3)`, `'sinc'` = `kernels.sinc()` (cut at 6 frames). A {@link Kernel} passes through.
- * Interpolating (1 at 0, 0 at the other integers): linear, catmull-rom, cubic6, lanczos2, lanczos3, sinc.
- *
- * @throws {OptionError} on an unknown name or a value that is not a kernel.
- */
-export function resampleKernel(kernel: Kernel | ResampleKernelName, where = 'resampleKernel'): Kernel {
-  if (typeof kernel === 'string') {
-    switch (kernel) {
-      case 'nearest':
-        return box;
-      case 'linear':
-        return tent;
-      case 'catmull-rom':
-        return catmullRom;
-      case 'cubic6':
-        return cubic6;
-      case 'lanczos2':
-        return LANCZOS2;
-      case 'lanczos3':
-        return LANCZOS3;
-      case 'sinc':
-        return SINC;
-    }
-    throw new OptionError(
-      `${where}: kernel must be one of ${RESAMPLE_KERNEL_NAMES.join(', ')} or a Kernel, got '${kernel}'`,
-    );
-  }
-  if (!isKernel(kernel))
-    throw new OptionError(`${where}: kernel must be a kernel name or a Kernel { name, radius, evaluate }`);
-  return kernel;
-}
-
-const LANCZOS2 = lanczos(2);
-const LANCZOS3 = lanczos(3);
-const SINC = sinc();
-
-/** Options shared by {@link resampleRotations} and `resampleVectors`. */
-export interface ResampleOptions {
-  /** Rate of the source in Hz (any positive real: 29.97, 59.94, 125). Required unless `sourceTimes` is given. */
-  sourceRate?: number;
-  /**
-   * Source sample times in seconds, as an alternative to `sourceRate`: they must be uniform (equal steps
-   * within 1e-6 relative), otherwise an {@link InvalidValueError} names the first uneven step. The grid
-   * then starts at `sourceTimes[0]`; output times are still reported from 0.
-   */
-  sourceTimes?: ArrayLike<number>;
-  /** Output rate in Hz. Give this or `times`. */
-  targetRate?: number;
-  /**
-   * Explicit output times in seconds from the source's first frame (any order, any spacing). Overrides
-   * `targetRate` and `duration`; when the times increase, anti-aliasing widens the kernel by `sourceRate`
-   * times their mean step if that is more than one source frame (unordered times are not widened).
-   */
-  times?: ArrayLike<number>;
-  /** Kernel by name or value. Default `'catmull-rom'`. */
-  kernel?: Kernel | ResampleKernelName;
-  /** Space of the weighted sum (see `rotation-window`). Default `'log'`. */
-  space?: RotationSpace;
-  /** What taps outside the clip read. Default `'clamp'`; `'wrap'` for loops. */
-  boundary?: Boundary;
-  /**
-   * Down-sampling (target rate below source rate) widens the kernel by `sourceRate / targetRate` so it
-   * removes what the coarser grid cannot hold. `false` samples the unwidened kernel (decimation with
-   * `'nearest'`). Default `true`. Has no effect when up-sampling.
-   */
-  antialias?: boolean;
-  /**
-   * Frame count and end policy; see `DurationPolicy` in `time-grid`. Default `'floor'`, or `'loop'` when
-   * `boundary` is `'wrap'`.
-   */
-  duration?: DurationPolicy;
-}
-
-/** Defaults of {@link ResampleOptions}. */
-export const RESAMPLE_DEFAULTS = {
-  kernel: 'catmull-rom' as Kernel | ResampleKernelName,
-  space: 'log' as RotationSpace,
-  boundary: 'clamp' as Boundary,
-  antialias: true,
-  duration: 'floor' as DurationPolicy,
-};
-
-/** Options of {@link resampleRotations}. */
-export interface ResampleRotationsOptions<T extends FloatArray = Float64Array> extends ResampleOptions {
-  /** Where to write (`frames x joints` of the output grid, Float64 or Float32). Default: a new Float64 series. */
-  out?: QuatSeries<T>;
-}
-
-/** A resampled series: the data plus the grid it lives on. */
-export interface ResampledGrid {
-  /** Output rate in Hz (see `DurationPolicy` for when it differs from `targetRate`); NaN for explicit `times`. */
-  rate: number;
-  /** Output times in seconds from the source's first frame. */
-  times: Float64Array;
-}
-
-/** @internal resolved options and grid shared by the resamplers */
-export interface ResamplePlan {
-  kernel: Kernel;
-  space: RotationSpace;
-  boundary: Boundary;
-  grid: TimeGrid;
-  sourceRate: number;
-}
-
-/** @internal */
-export function checkUniformTimes(times: ArrayLike<number>, where: string): number {
-  const n = times.length;
-  if (n < 2) throw new OptionError(`${where}: sourceTimes needs at least two times to define a rate`);
-  for (let i = 0; i < n; i++) {
-    if (!Number.isFinite(times[i]))
-      throw new InvalidValueError(`${where}: sourceTimes[${i}] is not finite (${times[i]})`, { index: i });
-  }
-  const step = (times[n - 1] - times[0]) / (n - 1);
-  if (!(step > 0)) throw new InvalidValueError(`${where}: sourceTimes must increase`, { index: n - 1 });
-  for (let i = 1; i < n; i++) {
-    const d = times[i] - times[i - 1];
-    if (Math.abs(d - step) > 1e-6 * step) {
-      throw new InvalidValueError(
-        `${where}: source is not uniformly sampled: step ${i - 1}→${i} is ${d} s but the mean step is ${step} s; ` +
-          'this API takes a uniform source rate (resample non-uniform keys with an interpolation first)',
-        { index: i },
-      );
-    }
-  }
-  return 1 / step;
-}
-
-/** @internal */
-export function planResample(frames: number, options: ResampleOptions, where: string): ResamplePlan {
-  if (options === null || typeof options !== 'object')
-    throw new OptionError(`${where}: options with sourceRate are required`);
-  let sourceRate = options.sourceRate;
-  if (options.sourceTimes !== undefined) {
-    const st = options.sourceTimes;
-    if (st.length !== frames) {
-      throw new ShapeError(
-        `${where}: sourceTimes has ${st.length} times but the series has ${frames} frames`,
-      );
-    }
-    const r = checkUniformTimes(st, where);
-    if (sourceRate !== undefined && Math.abs(sourceRate - r) > 1e-6 * r) {
-      throw new OptionError(`${where}: sourceRate ${sourceRate} disagrees with sourceTimes (${r} Hz)`);
-    }
-    sourceRate ??= r;
-  }
-  checkRate(sourceRate, 'sourceRate', where);
-  const kernel0 = resampleKernel(options.kernel ?? RESAMPLE_DEFAULTS.kernel, where);
-  const space = options.space ?? RESAMPLE_DEFAULTS.space;
-  checkRotationSpace(space, where);
-  const boundary = options.boundary ?? RESAMPLE_DEFAULTS.boundary;
-  if (!BOUNDARIES.includes(boundary)) {
-    throw new OptionError(
-      `${where}: boundary must be one of ${BOUNDARIES.join(', ')}, got ${String(boundary)}`,
-    );
-  }
-  const antialias = options.antialias ?? RESAMPLE_DEFAULTS.antialias;
-  if (typeof antialias !== 'boolean') throw new OptionError(`${where}: antialias must be true or false`);
-
-  let grid: TimeGrid;
-  let factor = 1;
-  if (options.times !== undefined) {
-    const t = options.times;
-    const m = t.length;
-    const times = new Float64Array(m);
-    const positions = new Float64Array(m);
-    for (let i = 0; i < m; i++) {
-      const v = t[i];
-      if (typeof v !== 'number' || !Number.isFinite(v)) {
-        throw new InvalidValueError(`${where}: times[${i}] is not a finite number (${String(v)})`, {
-          index: i,
-        });
-      }
-      times[i] = v;
-      positions[i] = v * sourceRate;
-    }
-    grid = { frames: m, rate: Number.NaN, times, positions };
-    let increasing = m > 1;
-    for (let i = 1; i < m && increasing; i++) increasing = times[i] > times[i - 1];
-    if (increasing) factor = ((times[m - 1] - times[0]) * sourceRate) / (m - 1);
-  } else {
-    if (options.targetRate === undefined) throw new OptionError(`${where}: give targetRate or times`);
-    checkRate(options.targetRate, 'targetRate', where);
-    const duration = options.duration ?? (boundary === 'wrap' ? 'loop' : RESAMPLE_DEFAULTS.duration);
-    grid = timeGrid(frames, sourceRate, options.targetRate, { duration });
-    factor = sourceRate / grid.rate;
-  }
-  const kernel = antialias && factor > 1 + 1e-12 ? scaleKernel(kernel0, factor) : kernel0;
-  return { kernel, space, boundary, grid, sourceRate };
-}
+export {
+  RESAMPLE_DEFAULTS,
+  RESAMPLE_KERNEL_NAMES,
+  type ResampledGrid,
+  type ResampleKernelName,
+  type ResampleOptions,
+  type ResampleRotationsOptions,
+  resampleKernel,
+} from './resample-support.js';
 
 /**
  * Resamples a rotation series from `sourceRate` to `targetRate` (or to explicit `times`) with a kernel.

@@ -7,7 +7,7 @@
 import { ShapeError } from '../errors.js';
 import { assertFiniteSeries, assertVec3Series } from '../series/create.js';
 import type { FloatArray, Vec3Series } from '../series/types.js';
-import { planResample, type ResampledGrid, type ResampleOptions } from './resample-rotations.js';
+import { planResample, type ResampledGrid, type ResampleOptions } from './resample-support.js';
 import { blendChannels, createTapWindow, placeTaps } from './rotation-window.js';
 
 /** Options of {@link resampleVectors}: those of `resampleRotations` (`space` is ignored). */
@@ -17,7 +17,7 @@ export interface ResampleVectorsOptions<T extends FloatArray = Float64Array> ext
 }
 
 /** Defaults of {@link ResampleVectorsOptions}: the same as `RESAMPLE_DEFAULTS`. */
-export { RESAMPLE_DEFAULTS as RESAMPLE_VECTORS_DEFAULTS } from './resample-rotations.js';
+export { RESAMPLE_DEFAULTS as RESAMPLE_VECTORS_DEFAULTS } from './resample-support.js';
 
 /**
  * Resamples a vector series from `sourceRate` to `targetRate` (or explicit `times`) with a kernel:

@@ -6,6 +6,7 @@
  * @module
  */
 import { OptionError } from '../errors.js';
+import { fillPositions } from '../numeric/rational.js';
 
 /**
  * How many output frames to make and where the last one lands, for a source of N frames spanning
@@ -60,50 +61,7 @@ function snap(x: number): number {
   return Math.abs(x - r) <= WHOLE_TOLERANCE * Math.max(1, Math.abs(x)) ? r : x;
 }
 
-/**
- * The ratio `a / b` as a fraction `p / q` with small terms (q ≤ 2²⁰) when one lies within a few ulps of
- * it (continued fractions), so that positions `i·p / q` come out as exact integers wherever the grids
- * share an instant, also for decimal rates (29.97 / 59.94 = 1/2, 29.97 / 60 = 999/2000). Null otherwise.
- * @internal
- */
-export function rationalRatio(a: number, b: number): [number, number] | null {
-  const x = a / b;
-  let h0 = 0;
-  let h1 = 1;
-  let k0 = 1;
-  let k1 = 0;
-  let r = x;
-  for (let step = 0; step < 40; step++) {
-    const ai = Math.floor(r);
-    const h2 = ai * h1 + h0;
-    const k2 = ai * k1 + k0;
-    if (k2 > 1 << 20) return null;
-    h0 = h1;
-    h1 = h2;
-    k0 = k1;
-    k1 = k2;
-    if (Math.abs(h1 / k1 - x) <= 4 * Number.EPSILON * x) return [h1, k1];
-    const frac = r - ai;
-    if (frac === 0) return null;
-    r = 1 / frac;
-  }
-  return null;
-}
-
-/** Source position of output frame i at `ratio = sourceRate / rate`. @internal */
-export function fillPositions(positions: Float64Array, sourceRate: number, rate: number): void {
-  const pq = rationalRatio(sourceRate, rate);
-  const m = positions.length;
-  if (pq !== null && (m - 1) * pq[0] < Number.MAX_SAFE_INTEGER) {
-    const [p, q] = pq;
-    for (let i = 0; i < m; i++) positions[i] = (i * p) / q;
-  } else {
-    for (let i = 0; i < m; i++) positions[i] = (i * sourceRate) / rate;
-  }
-}
-
-/** @internal */
-export function checkRate(rate: unknown, what: string, where: string): asserts rate is number {
+function checkRate(rate: unknown, what: string, where: string): asserts rate is number {
   if (typeof rate !== 'number' || !Number.isFinite(rate) || rate <= 0) {
     throw new OptionError(`${where}: ${what} must be a positive finite number of Hz, got ${String(rate)}`);
   }

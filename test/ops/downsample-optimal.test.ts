@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidValueError, OptionError, ShapeError } from '../../src/errors.js';
 import { parseBvh } from '../../src/io/index.js';
-import {
-  downsampleOptimal,
-  measurePlayback,
-  playback,
-  playbackTaps,
-} from '../../src/ops/downsample-optimal.js';
+import { downsampleOptimal } from '../../src/ops/downsample-optimal.js';
+import { measurePlayback, playback, playbackTaps } from '../../src/ops/downsample-playback.js';
 import { forwardKinematics } from '../../src/ops/forward-kinematics.js';
 import { resampleRotations } from '../../src/ops/resample-rotations.js';
 import { unrollQuaternions } from '../../src/ops/unroll-quaternions.js';

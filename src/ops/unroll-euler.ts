@@ -16,8 +16,9 @@ export type { EulerUnrollMode } from './unroll-kernels.js';
 export interface UnrollEulerOptions {
   /**
    * The Euler sequence of the angles (SciPy notation, `'ZYX'` = BVH `Zrotation Yrotation Xrotation`), or
-   * one sequence per joint for a {@link Vec3Series}. Only whether it is Tait-Bryan (three different axes)
-   * or proper Euler (first axis = last axis) matters to the filter.
+   * one sequence per joint for a {@link Vec3Series}. It tells the filter the other triple of each rotation
+   * (Tait-Bryan: three different axes; proper Euler: first axis = last axis) and which combination of the
+   * outer angles a gimbal lock leaves defined.
    */
   order: EulerOrder | readonly EulerOrder[];
   /**

@@ -300,3 +300,18 @@ describe('batch Euler conversions', () => {
     );
   });
 });
+
+describe('nlerp speed', () => {
+  it('nlerp(out, a, b, t) is faster in the middle than at the ends by 1/cos²(θ/4)', () => {
+    for (const deg of [45, 90, 150]) {
+      const theta = (deg * Math.PI) / 180;
+      const a = quat.create();
+      const b = quat.fromAxisAngle(quat.create(), [0, 0, 1], theta);
+      const h = 1e-6;
+      const speed = (t: number) =>
+        quat.angle(quat.nlerp(quat.create(), a, b, t), quat.nlerp(quat.create(), a, b, t + h)) / h;
+      const ratio = speed(0.5 - h / 2) / speed(0);
+      expect(ratio).toBeCloseTo(1 / Math.cos(theta / 4) ** 2, 4);
+    }
+  });
+});

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { removeTemporaryFiles } from './atomic.js';
@@ -86,10 +87,18 @@ export async function runBatch(
     } else {
       const workerPool = new WorkerPool<FileTask, TaskResult>(new URL('./worker.js', import.meta.url), jobs);
       pool = workerPool;
+      // Largest files first, so no worker is left with a long file while the others idle at the end
+      // (in input order with failFast, so "the first error" means the first in the user's order).
+      const order = options.failFast
+        ? tasks.map((_, i) => i)
+        : tasks
+            .map((t, i) => ({ i, size: statSync(t.input, { throwIfNoEntry: false })?.size ?? 0 }))
+            .sort((a, b) => b.size - a.size || a.i - b.i)
+            .map((e) => e.i);
       let next = 0;
       const lane = async () => {
         while (!stop && next < tasks.length) {
-          const i = next++;
+          const i = order[next++];
           let result: TaskResult;
           try {
             result = await workerPool.run(tasks[i]);

@@ -48,7 +48,7 @@ for (let c = 0; c < copies; c++) {
   }
 }
 const fileCount = copies * sources.length;
-const args = ['--unroll', '--resample', '30'];
+const args = ['--unroll', '--smooth', 'gaussian:2', '--resample', '30'];
 
 function run(jobs) {
   const out = join(work, `out${jobs}`);

@@ -531,11 +531,16 @@ function parseFrameData(
     let c = 0;
     while (i < n) {
       c = text.charCodeAt(i);
+      if (c === 32) {
+        i++;
+        continue;
+      }
       if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
         endLine();
         line++;
         lineStart = i + 1;
-      } else if (!isSpace(c)) break;
+      } else if (c > 32 && c !== 0xa0 && c !== 0xfeff) break;
+      else if (!isSpace(c)) break;
       i++;
     }
     if (i >= n) break;
@@ -559,9 +564,10 @@ function parseFrameData(
     let exp10 = 0;
     let digits = 0;
     let slow = false;
-    while (i < n) {
+    // charCodeAt past the end is NaN, which fails the digit test: no separate bounds check
+    for (;;) {
       const d = text.charCodeAt(i) - 48;
-      if (d < 0 || d > 9) break;
+      if (!(d >= 0 && d <= 9)) break;
       if (mantissa < MANTISSA_LIMIT / 10) mantissa = mantissa * 10 + d;
       else {
         slow = true;
@@ -569,11 +575,11 @@ function parseFrameData(
       digits++;
       i++;
     }
-    if (i < n && text.charCodeAt(i) === 46) {
+    if (text.charCodeAt(i) === 46) {
       i++;
-      while (i < n) {
+      for (;;) {
         const d = text.charCodeAt(i) - 48;
-        if (d < 0 || d > 9) break;
+        if (!(d >= 0 && d <= 9)) break;
         if (mantissa < MANTISSA_LIMIT / 10) {
           mantissa = mantissa * 10 + d;
           exp10--;
@@ -585,7 +591,7 @@ function parseFrameData(
       }
     }
     let ok = digits > 0;
-    if (ok && i < n && (text.charCodeAt(i) | 0x20) === 101) {
+    if (ok && (text.charCodeAt(i) | 0x20) === 101) {
       i++;
       let expNegative = false;
       const s = text.charCodeAt(i);
@@ -597,9 +603,9 @@ function parseFrameData(
       }
       let e = 0;
       let expDigits = 0;
-      while (i < n) {
+      for (;;) {
         const d = text.charCodeAt(i) - 48;
-        if (d < 0 || d > 9) break;
+        if (!(d >= 0 && d <= 9)) break;
         if (e < 100000) e = e * 10 + d;
         expDigits++;
         i++;
@@ -608,7 +614,8 @@ function parseFrameData(
       exp10 += expNegative ? -e : e;
     }
     let value: number;
-    if (ok && (i >= n || isSpace(text.charCodeAt(i)))) {
+    const t = text.charCodeAt(i);
+    if (ok && (t === 32 || t === 10 || t === 13 || t === 9 || i >= n || isSpace(t))) {
       if (slow || exp10 > 22 || exp10 < -22) {
         value = Number(text.slice(start, i));
       } else {

@@ -482,7 +482,7 @@ export class ClipView {
    */
   private drawSpectrum(): void {
     const clip = this.shown;
-    if (!clip || clip.frames < 4 || !spectrum) return;
+    if (!clip || clip.frames < 4) return;
     const clipMax = this.showAfter && this.processed ? this.spectrum : this.spectrumOriginal;
     const order = clip.orders[this.selected];
     const e = eulerFromQuatSeries(jointSeries(clip, this.selected), order, { unroll: 'equivalent' }).data;

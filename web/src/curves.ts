@@ -65,24 +65,13 @@ function channels(
     const v = new Float64Array(F * 6);
     for (let f = 0; f < F; f++) quat.to6DFlat(v, f * 6, q, f * 4);
     for (let k = 0; k < 6; k++) out.push(Float64Array.from({ length: F }, (_, f) => v[f * 6 + k]));
-  } else if (angularVelocity) {
+  } else {
     // angular velocity from the library: finite differences between consecutive frames, at the mid-points
     const w = angularVelocity(s, 1 / rate, { at: 'midpoints' }).data;
     const n = w.length / 3;
     out.push(
       Float64Array.from({ length: n }, (_, f) => Math.hypot(w[f * 3], w[f * 3 + 1], w[f * 3 + 2]) * DEG),
     );
-  } else {
-    // angular speed between consecutive frames, placed at the mid-points (sign-invariant geodesic angle)
-    const sp = new Float64Array(Math.max(0, F - 1));
-    const a = new Float64Array(4);
-    const b = new Float64Array(4);
-    for (let f = 0; f + 1 < F; f++) {
-      a.set(q.subarray(f * 4, f * 4 + 4));
-      b.set(q.subarray(f * 4 + 4, f * 4 + 8));
-      sp[f] = quat.angle(a, b) * rate * DEG;
-    }
-    out.push(sp);
   }
   return out;
 }

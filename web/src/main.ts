@@ -22,20 +22,10 @@ interface Lab {
   state(): Record<string, unknown>;
 }
 const labs: Record<string, Lab> = {};
-/** A lab whose library operations this build does not have: says so instead of faking them. */
-function missingLab(host: HTMLElement, needs: string[]): Lab {
-  host.innerHTML = `<aside class="controls"><p>This lab needs ${needs.map((n) => `<code>${n}</code>`).join(', ')}, which this build of rotsig does not provide.</p></aside>`;
-  return { show() {}, hide() {}, state: () => ({ missing: needs }) };
-}
 const labLoaders: Record<string, () => Promise<Lab>> = {
-  averaging: async () =>
-    ops.averageQuaternions && ops.averageCost
-      ? new (await import('./labs/averaging.js')).AveragingLab($('view-averaging'))
-      : missingLab($('view-averaging'), ['averageQuaternions', 'averageCost']),
+  averaging: async () => new (await import('./labs/averaging.js')).AveragingLab($('view-averaging')),
   interpolation: async () =>
-    ops.interpolate
-      ? new (await import('./labs/interpolation.js')).InterpolationLab($('view-interpolation'))
-      : missingLab($('view-interpolation'), ['interpolate']),
+    new (await import('./labs/interpolation.js')).InterpolationLab($('view-interpolation')),
   unrolling: async () => new (await import('./labs/unrolling.js')).UnrollingLab($('view-unrolling')),
 };
 

@@ -4,9 +4,11 @@ import { resampleRotations, resampleVectors } from './ops.js';
 /** How playback evaluates the clip between frames. */
 export type PlayKernel = 'nearest' | 'linear' | 'catmull-rom' | 'cubic6' | 'lanczos3';
 
+/** Frames on each side of the playback position handed to the resampler (more than any kernel's radius). */
+const WINDOW = 4;
+
 /** Kernels evaluated by the library's resampler at the display time (the others are direct). */
-export const RESAMPLED_KERNELS: PlayKernel[] =
-  resampleRotations && resampleVectors ? ['catmull-rom', 'cubic6', 'lanczos3'] : [];
+export const RESAMPLED_KERNELS: PlayKernel[] = ['catmull-rom', 'cubic6', 'lanczos3'];
 
 /**
  * Samples a clip's local pose at any time with any kernel: `'nearest'` and `'linear'` directly (copy, slerp and
@@ -26,20 +28,28 @@ export class PoseSampler {
 
   sample(p: number, kernel: PlayKernel, outRot: Float64Array, outTrans: Float64Array): void {
     const clip = this.clip;
-    if (
-      kernel === 'nearest' ||
-      kernel === 'linear' ||
-      !resampleRotations ||
-      !resampleVectors ||
-      clip.frames < 2
-    ) {
+    if (kernel === 'nearest' || kernel === 'linear' || clip.frames < 2) {
       localPoseAt(clip, p, kernel === 'nearest' ? 'nearest' : 'linear', outRot, outTrans);
       return;
     }
-    this.times[0] = Math.min(Math.max(p, 0), clip.frames - 1) / clip.rate;
-    const o = { sourceRate: clip.rate, times: this.times, kernel, boundary: 'clamp' };
-    resampleRotations(clip.rotations, { ...o, space: 'log', out: this.rot });
-    resampleVectors(clip.translations, { ...o, out: this.trans });
+    // evaluate on a window of frames around p (views, no copy): the kernel's taps (radius <= 3) never reach
+    // a window edge that is not also a clip edge, so the result equals evaluating the whole clip, and the
+    // cost does not grow with the clip's length
+    const J = clip.rotations.joints;
+    const pc = Math.min(Math.max(p, 0), clip.frames - 1);
+    const f0 = Math.max(0, Math.floor(pc) - WINDOW);
+    const f1 = Math.min(clip.frames - 1, Math.floor(pc) + WINDOW + 1);
+    const n = f1 - f0 + 1;
+    const rot = { data: clip.rotations.data.subarray(f0 * J * 4, (f1 + 1) * J * 4), frames: n, joints: J };
+    const trans = {
+      data: clip.translations.data.subarray(f0 * J * 3, (f1 + 1) * J * 3),
+      frames: n,
+      joints: J,
+    };
+    this.times[0] = (pc - f0) / clip.rate;
+    const o = { sourceRate: clip.rate, times: this.times, kernel, boundary: 'clamp' as const };
+    resampleRotations(rot, { ...o, space: 'log', out: this.rot });
+    resampleVectors(trans, { ...o, out: this.trans });
     outRot.set(this.rot.data);
     outTrans.set(this.trans.data);
   }

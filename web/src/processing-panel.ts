@@ -1,5 +1,4 @@
 import { DEFAULT_SETTINGS, type ProcessSettings } from './messages.js';
-import { downsampleOptimal, filterClip, resampleClip } from './ops.js';
 
 /** The processing controls: unroll, smooth, resample. Every change is sent (debounced) to `onChange`. */
 export class ProcessingPanel {
@@ -45,12 +44,6 @@ export class ProcessingPanel {
       el.addEventListener('input', () => this.read());
       el.addEventListener('change', () => this.read());
     }
-    // leave out the controls whose operation this build of rotsig does not have
-    const drop = (key: string) =>
-      this.host.querySelector(`[data-key="${key}"]`)?.closest('fieldset, .row')?.remove();
-    if (!filterClip) drop('smooth');
-    if (!resampleClip) drop('resample');
-    if (!downsampleOptimal) drop('optimal');
     this.showValues();
   }
 

@@ -55,13 +55,13 @@ function run(id: number, s: ProcessSettings, src: Clip): void {
     clip = unrollClip(clip ?? src);
     progress('unroll');
   }
-  if (s.smooth && filterClip) {
+  if (s.smooth) {
     clip = filterClip(clip ?? src, smoothingKernel(s), { space: s.space, boundary: 'clamp' });
     progress('smooth');
   }
-  if (s.resample && resampleClip && Math.abs(s.rate - src.rate) > 1e-9) {
+  if (s.resample && Math.abs(s.rate - src.rate) > 1e-9) {
     const from = clip ?? src;
-    if (s.optimal && downsampleOptimal && resampleVectors && s.rate < from.rate) {
+    if (s.optimal && s.rate < from.rate) {
       // keys that reconstruct the source best under linear playback, optionally with the FK position term
       const sk = from.skeleton;
       const r = downsampleOptimal(from.rotations, {
@@ -114,8 +114,8 @@ function run(id: number, s: ProcessSettings, src: Clip): void {
 }
 
 function spectrumOf(clip: Clip): SpectrumData | null {
-  if (clip.frames < 4 || !clipSpectrum) return null;
-  const r = clipSpectrum(clip, { energyShare: 0.99 }) as SpectrumData;
+  if (clip.frames < 4) return null;
+  const r = clipSpectrum(clip, { energyShare: 0.99 });
   return {
     frequencies: r.frequencies,
     maxDb: r.maxDb,
@@ -131,7 +131,7 @@ function compare(src: Clip, out: Clip): Difference {
   let other = out;
   let note = 'same frames';
   if (out.frames !== src.frames || Math.abs(out.rate - src.rate) > 1e-9) {
-    other = resampleClip!(out, { targetRate: src.rate, kernel: 'linear' });
+    other = resampleClip(out, { targetRate: src.rate, kernel: 'linear' });
     note = `result resampled back to ${src.rate.toFixed(2)} Hz with linear`;
   }
   const J = src.skeleton.names.length;

@@ -252,12 +252,12 @@ export class AveragingLab {
     for (const m of METHODS) {
       let q: Float64Array;
       try {
-        q = averageQuaternions!(this.inputs, weights, { method: m });
-        const other = averageQuaternions!(this.reverse ? fwdInputs : revInputs, this.reverse ? fwdW : revW, {
+        q = Float64Array.from(averageQuaternions(this.inputs, weights, { method: m }));
+        const other = averageQuaternions(this.reverse ? fwdInputs : revInputs, this.reverse ? fwdW : revW, {
           method: m,
         });
         this.orderDelta[m] = quat.angle(q, other) * DEG;
-        this.costs[m] = averageCost!(q, this.inputs, weights);
+        this.costs[m] = averageCost(q, this.inputs, weights);
       } catch {
         q = new Float64Array([Number.NaN, Number.NaN, Number.NaN, Number.NaN]);
         this.costs[m] = Number.NaN;

@@ -204,19 +204,19 @@ export class InterpolationLab {
       const arc = new Float64Array(STEPS + 1);
       for (let i = 0; i <= STEPS; i++) {
         const t = i / STEPS;
-        interpolate!(q, this.a, this.b, t, m);
+        interpolate(q, this.a, this.b, t, m);
         quat.rotateVector(v, q, arrow);
         pos.setXYZ(i, v[0], v[1], v[2]);
         // central-difference angular speed in degrees per unit t
         const h = 1e-4;
-        interpolate!(qn, this.a, this.b, Math.min(1, t + h), m);
-        interpolate!(qs, this.a, this.b, Math.max(0, t - h), m);
+        interpolate(qn, this.a, this.b, Math.min(1, t + h), m);
+        interpolate(qs, this.a, this.b, Math.max(0, t - h), m);
         speed[i] = (quat.angle(qs, qn) / (Math.min(1, t + h) - Math.max(0, t - h))) * DEG;
         arc[i] = offArc(q, this.a, e2) * DEG;
       }
       pos.needsUpdate = true;
       for (let k = 0; k <= TICKS; k++) {
-        interpolate!(q, this.a, this.b, k / TICKS, m);
+        interpolate(q, this.a, this.b, k / TICKS, m);
         quat.rotateVector(v, q, arrow);
         m4.makeTranslation(v[0], v[1], v[2]);
         this.ticks[m].setMatrixAt(k, m4);
@@ -254,7 +254,7 @@ export class InterpolationLab {
     const v = new Float64Array(3);
     const arrow = [this.arrow.x, this.arrow.y, this.arrow.z];
     for (const m of METHODS) {
-      interpolate!(q, this.a, this.b, this.t, m);
+      interpolate(q, this.a, this.b, this.t, m);
       quat.rotateVector(v, q, arrow);
       this.movers[m].position.set(v[0], v[1], v[2]);
       if (m === 'slerp') setQuat(this.moving, q);

@@ -114,11 +114,11 @@ export function formatInfo(
   lines.push('  joints:');
   const w = Math.max(5, ...a.perJoint.map((j) => j.name.length));
   lines.push(
-    `    ${'name'.padEnd(w)}  ${'order'.padEnd(5)}  ${'chan'.padStart(4)}  ${'peak deg/s'.padStart(10)}  ${'@frame'.padStart(6)}`,
+    `    ${'name'.padEnd(w)}  ${'order'.padEnd(5)}  ${'chan'.padStart(4)}  ${'peak deg/s'.padStart(10)}  ${'@frame'.padStart(6)}  ${'flips'.padStart(5)}  ${'jumps'.padStart(5)}  worst (deg@frame)`,
   );
   for (const j of a.perJoint) {
     lines.push(
-      `    ${j.name.padEnd(w)}  ${j.order.padEnd(5)}  ${String(j.channels.length).padStart(4)}  ${String(Math.round(j.peakSpeed * DEG)).padStart(10)}  ${String(j.peakFrame).padStart(6)}  ${String(j.signFlips).padStart(5)}  ${String(j.jumps).padStart(5)}`,
+      `    ${j.name.padEnd(w)}  ${j.order.padEnd(5)}  ${String(j.channels.length).padStart(4)}  ${String(Math.round(j.peakSpeed * DEG)).padStart(10)}  ${String(j.peakFrame).padStart(6)}  ${String(j.signFlips).padStart(5)}  ${String(j.jumps).padStart(5)}  ${j.worst.map((d) => `${d.kind === 'jump' ? '' : 'flip '}${Math.round(d.angle * DEG)}@${d.frame}`).join(' ')}`.trimEnd(),
     );
   }
   lines.push('');

@@ -2,6 +2,21 @@
  * Resampling of rotation series to any rate on an exact time grid, with any kernel, anti-aliased when
  * down-sampling.
  *
+ * Kernel guidance (measured in the tests on band-limited synthetic rotations sampled at 30 Hz and
+ * up-sampled to 120 Hz, mean geodesic error, log space):
+ * - Signal content up to 8 Hz (about half of Nyquist): nearest 8.6e-2 rad, linear 3.0e-2, catmull-rom
+ *   1.15e-2, lanczos3 3.9e-3. lanczos3 wins when the motion uses a good part of the band.
+ * - Slower signals: catmull-rom beats lanczos3 once the fastest component is below about 4.5 Hz at a
+ *   30 Hz source, i.e. below about 0.15 × the source rate (30% of Nyquist): lanczos's weight-normalisation
+ *   ripple then costs more than its bandwidth gains (at 2 Hz: catmull-rom 1.0e-4, lanczos3 8.0e-4 rad).
+ *   cubic6 (the smooth 6-tap cubic) was best of all below about 7 Hz in the same measurement.
+ * - Mocap at 120 Hz keeps 99% of its energy below a few Hz (CMU 01_01: 2.7 Hz, see `clipSpectrum`), so
+ *   for up-sampling mocap catmull-rom or cubic6 is the accurate choice; lanczos3 pays off when the content
+ *   reaches beyond ~0.15 × the source rate. Use linear when overshoot must be impossible.
+ * - Down-sampling: keep the default anti-aliasing (the kernel widened by the ratio). A 25 Hz wobble
+ *   decimated from 120 to 30 Hz aliases to a full-amplitude 5 Hz wobble; lanczos3 anti-aliased removes
+ *   it by 46 dB. For keys meant to be played back by a known up-sampler, `downsampleOptimal` does better.
+ *
  * @module
  */
 import { InvalidValueError, ShapeError } from '../errors.js';

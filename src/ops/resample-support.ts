@@ -238,6 +238,23 @@ export function planResample(frames: number, options: ResampleOptions, where: st
     grid = timeGrid(frames, sourceRate, options.targetRate, { duration });
     factor = sourceRate / grid.rate;
   }
-  const kernel = antialias && factor > 1 + 1e-12 ? scaleKernel(kernel0, factor) : kernel0;
+  const kernel =
+    antialias && factor > 1 + 1e-12
+      ? scaleKernel(kernel0 === box ? SYMMETRIC_BOX : kernel0, factor)
+      : kernel0;
   return { kernel, space, boundary, grid, sourceRate };
 }
+
+/**
+ * The box with its two edges at half weight, `(box(x) + box(−x)) / 2`. `kernels.box` is half-open so that
+ * at an exact half-frame tie nearest-neighbour picks one frame; widened for down-sampling by an even
+ * ratio, that one-sided edge would average `ratio` frames that sit half a source frame off the output
+ * time (the pooling shift). Symmetric edges keep the average centred.
+ */
+const SYMMETRIC_BOX: Kernel = Object.freeze({
+  name: 'box(symmetric)',
+  radius: 0.5,
+  evaluate(x: number): number {
+    return 0.5 * (box.evaluate(x) + box.evaluate(-x));
+  },
+});

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { OptionError } from '../../src/errors.js';
+import { OptionError, RotsigError } from '../../src/errors.js';
 import { BvhParseError, parseBvh, parseBvhWithReport } from '../../src/io/index.js';
 import { fromEuler } from '../../src/quat/euler.js';
 import type { Clip } from '../../src/series/clip.js';
@@ -526,5 +526,26 @@ describe('parseBvh(text) on long files (rows converted in chunks)', () => {
     expect(() => parseBvh(text)).toThrow(
       "'Frames:' declares 5000000 frames for a file without channel data; at most 1000000 are read at 8:1",
     );
+  });
+});
+
+describe('BvhParseError codes', () => {
+  function codeOf(run: () => unknown): string | undefined {
+    try {
+      run();
+    } catch (e) {
+      return (e as BvhParseError).code;
+    }
+    return undefined;
+  }
+
+  test("BvhParseError.code is 'bvh-parse', 'bvh-non-finite' or 'bvh-<warning>' under strict", () => {
+    expect(codeOf(() => parseBvh('HIERARCHY\nROOT'))).toBe('bvh-parse');
+    expect(codeOf(() => parseBvh(readQuirk('non-finite.bvh')))).toBe('bvh-non-finite');
+    expect(codeOf(() => parseBvh(readQuirk('extra-row.bvh'), { strict: true }))).toBe('bvh-frame-count');
+    expect(codeOf(() => parseBvh(readQuirk('additive-root.bvh'), { strict: true }))).toBe(
+      'bvh-position-offset',
+    );
+    expect(new BvhParseError('x', 1, 2)).toBeInstanceOf(RotsigError);
   });
 });

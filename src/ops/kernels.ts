@@ -71,6 +71,9 @@ export const box: Kernel = Object.freeze({
 /**
  * Tent (linear interpolation) kernel `max(0, 1 - |x|)`, radius 1. In raw space it behaves like nlerp, in
  * log space like slerp.
+ *
+ * @example
+ * kernels.tent.evaluate(0.25); // 0.75
  */
 export const tent: Kernel = Object.freeze({
   name: 'tent',
@@ -123,6 +126,9 @@ export function gaussian(sigma: number, options: GaussianOptions = {}): Kernel {
 /**
  * Catmull-Rom cubic convolution kernel (Keys, a = -0.5), radius 2: `1.5|x|³ - 2.5|x|² + 1` on [0, 1),
  * `-0.5|x|³ + 2.5|x|² - 4|x| + 2` on [1, 2). Interpolating (1 at 0, 0 at the other integers).
+ *
+ * @example
+ * kernels.catmullRom.evaluate(0.5); // 0.5625
  */
 export const catmullRom: Kernel = Object.freeze({
   name: 'catmullRom',
@@ -145,6 +151,10 @@ export const catmullRom: Kernel = Object.freeze({
 /**
  * The smooth 6-tap cubic on [-3, 3] from Holden's article: `4/3|x|³ - 7/3|x|² + 1` on [0, 1),
  * `-7/12|x|³ + 3|x|² - 59/12|x| + 5/2` on [1, 2), `1/12|x|³ - 2/3|x|² + 7/4|x| - 3/2` on [2, 3].
+ * Interpolating, smoother and wider than {@link catmullRom}.
+ *
+ * @example
+ * kernels.cubic6.radius; // 3
  */
 export const cubic6: Kernel = Object.freeze({
   name: 'cubic6',
@@ -189,6 +199,8 @@ export interface SincOptions {
  * rectangular window: it rings; prefer {@link lanczos} unless you study the truncation itself.
  *
  * @throws {OptionError} when `radius` is not a positive finite number.
+ * @example
+ * const k = kernels.sinc({ radius: 8 });
  */
 export function sinc(options: SincOptions = {}): Kernel {
   const radius = options.radius ?? 6;
@@ -210,6 +222,8 @@ export function sinc(options: SincOptions = {}): Kernel {
  * its sampled weights do not sum to one off the integers, which the filters' weight normalisation absorbs.
  *
  * @throws {OptionError} when `a` is not a positive finite number.
+ * @example
+ * const lanczos3 = kernels.lanczos(3);
  */
 export function lanczos(a: number): Kernel {
   checkPositive(a, 'a', 'lanczos');

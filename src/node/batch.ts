@@ -68,10 +68,14 @@ export async function runBatch(
 
   let pool: WorkerPool<FileTask, TaskResult> | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
-    void pool?.close();
-    const dirs = tasks.flatMap((t) => (t.output && t.output !== '-' ? [dirname(t.output)] : []));
-    removeTemporaryFiles(dirs);
-    process.exit(signal === 'SIGINT' ? 130 : 143);
+    // Stop the workers first, so none creates a temporary file after the clean-up.
+    const finish = () => {
+      const dirs = tasks.flatMap((t) => (t.output && t.output !== '-' ? [dirname(t.output)] : []));
+      removeTemporaryFiles(dirs);
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    };
+    if (pool) pool.close().then(finish, finish);
+    else finish();
   };
   if (options.handleSignals) {
     process.on('SIGINT', onSignal);

@@ -131,11 +131,21 @@ function blendLogCached(
   const stride = joints * 4;
   const reach = Math.ceil(win.kernel.radius) + 1;
   const slots = 2 * reach + 1;
+  // references repeat only when the output grid is finer than the source: cache only then
+  const useCache = positions.length > 1 && Math.abs(positions[1] - positions[0]) < 1;
   // cache[(slot * joints + j) * 3]: relative log of tap frame (reference + slot − reach) for joint j
-  const cache = new Float64Array(slots * joints * 3);
+  const cache = new Float64Array(useCache ? slots * joints * 3 : 0);
   const slotRef = new Int32Array(slots).fill(-1);
-  const slotOf = new Int32Array(win.tapFrames.length);
-  const cached = new Uint8Array(win.tapFrames.length);
+  // output frame that filled each slot: a slot filled by this very frame (a reflected tap repeating a
+  // frame) is not readable yet, so such a repeat is computed again
+  const slotFilledAt = new Int32Array(slots).fill(-1);
+  const capacity = win.tapFrames.length;
+  // per output frame, the taps split into those read from the cache and those computed (and stored)
+  const readW = new Float64Array(capacity);
+  const readAt = new Int32Array(capacity);
+  const compW = new Float64Array(capacity);
+  const compOff = new Int32Array(capacity);
+  const compStore = new Int32Array(capacity);
   const ws = win.tapWeights;
   const tf = win.tapFrames;
   for (let f = 0; f < positions.length; f++) {
@@ -143,14 +153,30 @@ function blendLogCached(
     const ref = win.reference;
     const count = win.count;
     // taps whose weight is below rounding of the sum (lanczos and sinc at their zero crossings give
-    // ~1e-17 instead of 0) contribute nothing representable and are skipped
+    // ~1e-17 instead of 0) contribute nothing representable and are skipped, as is the reference itself
+    // (log of the identity)
     const negligible = 1e-14 * Math.abs(win.weightSum);
+    let nRead = 0;
+    let nComp = 0;
     for (let t = 0; t < count; t++) {
-      const d = tf[t] - ref;
+      const frame = tf[t];
+      if (frame === ref || Math.abs(ws[t]) <= negligible) continue;
+      const d = frame - ref;
       // taps that wrapped round a loop fall outside the slot range: computed, not cached
-      const slot = d >= -reach && d <= reach ? d + reach : -1;
-      slotOf[t] = tf[t] === ref || Math.abs(ws[t]) <= negligible ? -2 : slot;
-      cached[t] = slot >= 0 && slotRef[slot] === ref ? 1 : 0;
+      const slot = useCache && d >= -reach && d <= reach ? d + reach : -1;
+      if (slot >= 0 && slotRef[slot] === ref && slotFilledAt[slot] !== f) {
+        readW[nRead] = ws[t];
+        readAt[nRead++] = slot * joints * 3;
+      } else {
+        const store = slot >= 0 && slotFilledAt[slot] !== f;
+        compW[nComp] = ws[t];
+        compOff[nComp] = frame * stride;
+        compStore[nComp++] = store ? slot * joints * 3 : -1;
+        if (store) {
+          slotRef[slot] = ref;
+          slotFilledAt[slot] = f;
+        }
+      }
     }
     const invW = 1 / win.weightSum;
     const refBase = ref * stride;
@@ -164,18 +190,16 @@ function blendLogCached(
       let vx = 0;
       let vy = 0;
       let vz = 0;
-      for (let t = 0; t < count; t++) {
-        const slot = slotOf[t];
-        if (slot === -2) continue; // the reference itself: log(identity) = 0
-        const w = ws[t];
-        if (cached[t] === 1) {
-          const c = (slot * joints + j) * 3;
-          vx += w * cache[c];
-          vy += w * cache[c + 1];
-          vz += w * cache[c + 2];
-          continue;
-        }
-        const o = tf[t] * stride + b;
+      const jc = j * 3;
+      for (let t = 0; t < nRead; t++) {
+        const w = readW[t];
+        const c = readAt[t] + jc;
+        vx += w * cache[c];
+        vy += w * cache[c + 1];
+        vz += w * cache[c + 2];
+      }
+      for (let t = 0; t < nComp; t++) {
+        const o = compOff[t] + b;
         const qx = data[o];
         const qy = data[o + 1];
         const qz = data[o + 2];
@@ -196,12 +220,14 @@ function blendLogCached(
         const lx = k * px;
         const ly = k * py;
         const lz = k * pz;
-        if (slot >= 0) {
-          const c = (slot * joints + j) * 3;
+        const store = compStore[t];
+        if (store >= 0) {
+          const c = store + jc;
           cache[c] = lx;
           cache[c + 1] = ly;
           cache[c + 2] = lz;
         }
+        const w = compW[t];
         vx += w * lx;
         vy += w * ly;
         vz += w * lz;
@@ -229,10 +255,6 @@ function blendLogCached(
       out[d + 1] = oy * sn;
       out[d + 2] = oz * sn;
       out[d + 3] = ow * sn;
-    }
-    for (let t = 0; t < count; t++) {
-      const slot = slotOf[t];
-      if (slot >= 0) slotRef[slot] = ref;
     }
   }
 }

@@ -69,7 +69,8 @@ export const ANGULAR_VELOCITY_DEFAULTS: Required<Omit<AngularVelocityOptions, 't
  * where `t` crosses a half-frame.
  *
  * Edge cases: 0 frames give 0 rows; a single frame has zero velocity; 2 frames give the one difference
- * everywhere. With `'renormalize'` a time far outside the clip has no taps and throws.
+ * everywhere. With `boundary: 'wrap'` the clip is a loop: the last frame is followed by the first, which adds
+ * one difference (and one mid-point). With `'renormalize'` a time far outside the clip has no taps and throws.
  *
  * Method: D. Holden, "Filtering, Convolutions, and Quaternions" (2025), section Velocities.
  *
@@ -125,7 +126,14 @@ export function angularVelocity<T extends FloatArray = Float64Array>(
         throw new InvalidValueError(`angularVelocity: times[${i}] is ${times[i]}`, { index: i });
     }
   }
-  const count = times !== undefined ? times.length : at === 'frames' ? frames : Math.max(0, frames - 1);
+  const count =
+    times !== undefined
+      ? times.length
+      : at === 'frames'
+        ? frames
+        : boundary === 'wrap'
+          ? frames
+          : Math.max(0, frames - 1);
   const out = (options.out ?? createVec3Series(count, joints)) as Vec3Series<T>;
   if (options.out !== undefined) {
     assertVec3Series(out, 'angularVelocity: out');
@@ -155,8 +163,10 @@ export function angularVelocity<T extends FloatArray = Float64Array>(
     return out;
   }
 
-  const mid = new Float64Array((frames - 1) * joints * 3);
-  midpointAngularVelocity(mid, series.data, frames, joints, dt, body);
+  // a looping clip ('wrap') has one more difference: from the last frame back to the first
+  const nMid = boundary === 'wrap' ? frames : frames - 1;
+  const mid = new Float64Array(nMid * joints * 3);
+  midpointAngularVelocity(mid, series.data, frames, joints, dt, body, boundary === 'wrap');
   // centre in mid-point indices: sample m sits at time (m + ½)·dt
   const centreAt =
     times !== undefined
@@ -164,13 +174,14 @@ export function angularVelocity<T extends FloatArray = Float64Array>(
       : at === 'frames'
         ? (i: number) => i - 0.5
         : (i: number) => i;
-  sampleChannels(out.data, mid, frames - 1, joints * 3, kernel, boundary, count, centreAt);
+  sampleChannels(out.data, mid, nMid, joints * 3, kernel, boundary, count, centreAt);
   return out;
 }
 
 /**
  * Mid-point finite differences of a rotation series: `dst[(m·joints + j)·3]` = rotation vector of
- * `q[m+1] ⊗ q[m]⁻¹` (parent) or `q[m]⁻¹ ⊗ q[m+1]` (body), short way round, divided by `dt`.
+ * `q[m+1] ⊗ q[m]⁻¹` (parent) or `q[m]⁻¹ ⊗ q[m+1]` (body), short way round, divided by `dt`; with `wrap`, one more
+ * sample from the last frame to the first.
  *
  * @internal
  */
@@ -181,13 +192,16 @@ export function midpointAngularVelocity(
   joints: number,
   dt: number,
   body: boolean,
+  wrap = false,
 ): void {
   const stride = joints * 4;
   const inv = 2 / dt;
-  for (let m = 0; m + 1 < frames; m++) {
+  const n = wrap ? frames : frames - 1;
+  for (let m = 0; m < n; m++) {
+    const next = m + 1 === frames ? 0 : (m + 1) * stride;
     for (let j = 0; j < joints; j++) {
       const a = m * stride + j * 4;
-      const b = a + stride;
+      const b = next + j * 4;
       const ax = src[a];
       const ay = src[a + 1];
       const az = src[a + 2];

@@ -36,7 +36,8 @@ export const LINEAR_VELOCITY_DEFAULTS: Required<Omit<LinearVelocityOptions, 'tim
  * velocity comes back exactly for any kernel. `method: 'analytic'` instead differentiates the kernel
  * interpolation `x(t) = Σ wₖ(t)·xₖ / Σ wₖ(t)` (quotient rule, needs `kernel.derivative`).
  *
- * Edge cases: 0 frames give 0 rows, 1 frame zero velocity, 2 frames the single difference.
+ * Edge cases: 0 frames give 0 rows, 1 frame zero velocity, 2 frames the single difference. With
+ * `boundary: 'wrap'` the clip is a loop and the difference from the last frame to the first is added.
  *
  * Method: D. Holden, "Filtering, Convolutions, and Quaternions" (2025), section Velocities.
  *
@@ -85,7 +86,14 @@ export function linearVelocity<T extends FloatArray = Float64Array>(
         throw new InvalidValueError(`linearVelocity: times[${i}] is ${times[i]}`, { index: i });
     }
   }
-  const count = times !== undefined ? times.length : at === 'frames' ? frames : Math.max(0, frames - 1);
+  const count =
+    times !== undefined
+      ? times.length
+      : at === 'frames'
+        ? frames
+        : boundary === 'wrap'
+          ? frames
+          : Math.max(0, frames - 1);
   const out = (options.out ?? createVec3Series(count, joints)) as Vec3Series<T>;
   if (options.out !== undefined) {
     assertVec3Series(out, 'linearVelocity: out');
@@ -116,11 +124,14 @@ export function linearVelocity<T extends FloatArray = Float64Array>(
     analyticLinear(out.data, src, frames, channels, kernel, boundary, count, centreAt, dt);
     return out;
   }
-  const mid = new Float64Array((frames - 1) * channels);
+  // a looping clip ('wrap') has one more difference: from the last frame back to the first
+  const nMid = boundary === 'wrap' ? frames : frames - 1;
+  const mid = new Float64Array(nMid * channels);
   const inv = 1 / dt;
-  for (let m = 0; m + 1 < frames; m++) {
+  for (let m = 0; m < nMid; m++) {
     const a = m * channels;
-    for (let c = 0; c < channels; c++) mid[a + c] = (src[a + channels + c] - src[a + c]) * inv;
+    const b = m + 1 === frames ? 0 : a + channels;
+    for (let c = 0; c < channels; c++) mid[a + c] = (src[b + c] - src[a + c]) * inv;
   }
   const centreAt =
     times !== undefined
@@ -128,7 +139,7 @@ export function linearVelocity<T extends FloatArray = Float64Array>(
       : at === 'frames'
         ? (i: number) => i - 0.5
         : (i: number) => i;
-  sampleChannels(out.data, mid, frames - 1, channels, kernel, boundary, count, centreAt);
+  sampleChannels(out.data, mid, nMid, channels, kernel, boundary, count, centreAt);
   return out;
 }
 

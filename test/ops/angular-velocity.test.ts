@@ -187,6 +187,26 @@ describe('angularVelocity(series, dt, options)', () => {
     expect(maxRowError(lz, parent)).toBeGreaterThan(1e-4); // the renormalisation ripples of Holden's article
   });
 
+  it("angularVelocity(loop, dt, { boundary: 'wrap' }) at the ends equals the interior of the loop played twice", () => {
+    const n = 20;
+    const dt = 1 / 30;
+    const loop = createQuatSeries(n, 1);
+    const twice = createQuatSeries(3 * n, 1);
+    const q = new Float64Array(4);
+    for (let f = 0; f < 3 * n; f++) {
+      const ph = (2 * Math.PI * f) / n;
+      quat.fromRotationVector(q, [0.6 * Math.sin(ph), 0.3 * Math.cos(2 * ph), 0.2]);
+      twice.data.set(q, f * 4);
+      if (f < n) loop.data.set(q, f * 4);
+    }
+    const k = kernels.gaussian(2);
+    const a = angularVelocity(loop, dt, { kernel: k, boundary: 'wrap' });
+    const b = angularVelocity(twice, dt, { kernel: k });
+    for (let f = 0; f < n; f++) {
+      for (let c = 0; c < 3; c++) expect(a.data[f * 3 + c]).toBeCloseTo(b.data[(n + f) * 3 + c], 11);
+    }
+  });
+
   it('angularVelocity handles 0-, 1- and 2-frame clips', () => {
     expect(angularVelocity(createQuatSeries(0, 2), 0.1).frames).toBe(0);
     const one = angularVelocity(createQuatSeries(1, 2), 0.1);

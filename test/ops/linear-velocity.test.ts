@@ -88,6 +88,29 @@ describe('linearVelocity(series, dt, options)', () => {
     for (let i = 0; i < 3; i++) expect(cr.data[i * 3 + 1]).toBeCloseTo(-4, 10);
   });
 
+  it("linearVelocity(loop, dt, { boundary: 'wrap' }) at the ends equals the interior of the loop played twice", () => {
+    const n = 24;
+    const dt = 1 / 30;
+    const loop = createVec3Series(n, 1);
+    const twice = createVec3Series(3 * n, 1);
+    for (let f = 0; f < 3 * n; f++) {
+      const p = [
+        Math.sin((2 * Math.PI * f) / n),
+        Math.cos((4 * Math.PI * f) / n),
+        0.5 * Math.sin((2 * Math.PI * f) / n + 1),
+      ];
+      twice.data.set(p, f * 3);
+      if (f < n) loop.data.set(p, f * 3);
+    }
+    const k = kernels.gaussian(2);
+    const a = linearVelocity(loop, dt, { kernel: k, boundary: 'wrap' });
+    const b = linearVelocity(twice, dt, { kernel: k });
+    for (let f = 0; f < n; f++) {
+      for (let c = 0; c < 3; c++) expect(a.data[f * 3 + c]).toBeCloseTo(b.data[(n + f) * 3 + c], 11);
+    }
+    expect(linearVelocity(loop, dt, { boundary: 'wrap', at: 'midpoints' }).frames).toBe(n);
+  });
+
   it('linearVelocity handles 0-, 1- and 2-frame series and rejects bad input', () => {
     expect(linearVelocity(createVec3Series(0, 1), 0.1).frames).toBe(0);
     expect(Array.from(linearVelocity(createVec3Series(1, 1), 0.1).data)).toEqual([0, 0, 0]);

@@ -2,7 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { InvalidValueError, ShapeError } from '../../src/errors.js';
 import { resampleRotations } from '../../src/ops/resample-rotations.js';
 import { resampleVectors } from '../../src/ops/resample-vectors.js';
+import { readFixture } from '../support/shared-data.js';
 import { TOL } from '../support/tolerances.js';
+
+interface VectorCase {
+  sourceRate: number;
+  targetRate: number;
+  kernel: 'lanczos3' | 'catmull-rom';
+  frames: number;
+  x: number[];
+  outFrames: number;
+  y: number[];
+}
 
 function ramp(frames: number, joints: number) {
   const data = new Float64Array(frames * joints * 3);
@@ -18,6 +29,19 @@ function ramp(frames: number, joints: number) {
 }
 
 describe('resampleVectors(series, options)', () => {
+  const cases = readFixture<{ cases: VectorCase[] }>('resample-vectors.json').cases;
+  it.each(cases.map((c) => [`${c.kernel} ${c.sourceRate} -> ${c.targetRate} Hz`, c] as const))(
+    'matches a direct numpy evaluation of the normalised kernel sum (%s)',
+    (_, c) => {
+      const r = resampleVectors(
+        { data: Float64Array.from(c.x), frames: c.frames, joints: 1 },
+        { sourceRate: c.sourceRate, targetRate: c.targetRate, kernel: c.kernel },
+      );
+      expect(r.frames).toBe(c.outFrames);
+      for (let i = 0; i < c.y.length; i++) expect(Math.abs(r.data[i] - c.y[i])).toBeLessThan(1e-12);
+    },
+  );
+
   it('60 -> 120 Hz with interpolating kernels keeps the samples and puts a ramp on the ramp', () => {
     const src = ramp(61, 2);
     for (const kernel of ['linear', 'catmull-rom', 'cubic6', 'lanczos2', 'lanczos3'] as const) {

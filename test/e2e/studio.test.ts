@@ -523,7 +523,7 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
   });
 
   it.runIf(process.env.STUDIO_SCREENSHOT)('saves the README screenshot (web/screenshot.png)', async () => {
-    await page.setViewportSize({ width: 1280, height: 760 });
+    await page.setViewportSize({ width: 1440, height: 860 });
     await page.click('[data-testid=tab-clip]');
     await page.selectOption('[data-testid=sample-select]', '01_01.bvh');
     await page.waitForFunction(

@@ -468,11 +468,12 @@ export class ClipView {
     }
     const names = this.original.skeleton.names;
     el.textContent =
-      `difference to the original (${d.note})\n` +
+      'difference to the original\n' +
       `max  ${d.maxDeg.toFixed(3)}° (${names[d.maxJoint]}, frame ${d.maxFrame})\n` +
       `mean ${d.meanDeg.toFixed(3)}°\n` +
       `${names[this.selected]}: max ${d.perJointMaxDeg[this.selected].toFixed(3)}°\n` +
-      `result: ${this.processed.frames} frames at ${this.processed.rate.toFixed(3)} Hz (${this.processMs.toFixed(0)} ms)`;
+      `result: ${this.processed.frames} frames at ${this.processed.rate.toFixed(3)} Hz (${this.processMs.toFixed(0)} ms)\n` +
+      `(${d.note})`;
   }
 
   /**
@@ -488,7 +489,7 @@ export class ClipView {
     const e = eulerFromQuatSeries(jointSeries(clip, this.selected), order, { unroll: 'equivalent' }).data;
     const channels = [0, 1, 2].map((k) => Float64Array.from({ length: clip.frames }, (_, f) => e[f * 3 + k]));
     const joint = spectrum(channels, clip.rate);
-    const labels = [...order].map((c) => `${c}rotation`);
+    const labels = [...order].map((c) => `${c}rot`);
     const colours = ['#ff6b6b', '#6bdc7b', '#5fb3ff'];
     if (!this.spectrumPlot) {
       this.spectrumPlot = new LinePlot($('spectrum-plot'), {
@@ -535,8 +536,7 @@ export class ClipView {
     $('spectrum-legend').innerHTML =
       labels
         .map((l, i) => `<span><i class="swatch" style="background:${colours[i]}"></i>${l}</span>`)
-        .join(' ') +
-      (clipMax ? ' <span><i class="swatch" style="background:#e8ecf2"></i>clip max</span>' : '');
+        .join(' ') + (clipMax ? ' <span><i class="swatch" style="background:#e8ecf2"></i>max</span>' : '');
     $('spectrum-info').textContent = clipMax
       ? `${name} · ${Math.round(clipMax.energyShare * 100)}% of the clip's energy below ` +
         `${clipMax.energyFrequency.toFixed(2)} Hz (dashed) · recommended rate ${clipMax.recommendedRate.toFixed(1)} Hz ` +

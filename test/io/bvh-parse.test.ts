@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { OptionError, RotsigError } from '../../src/errors.js';
-import { BvhParseError, parseBvh, parseBvhWithReport } from '../../src/io/index.js';
+import { BvhParseError, channelEulerOrder, parseBvh, parseBvhWithReport } from '../../src/io/index.js';
 import { fromEuler } from '../../src/quat/euler.js';
 import type { Clip } from '../../src/series/clip.js';
 import { readQuirk } from './quirks.js';
@@ -547,5 +547,17 @@ describe('BvhParseError codes', () => {
       'bvh-position-offset',
     );
     expect(new BvhParseError('x', 1, 2)).toBeInstanceOf(RotsigError);
+  });
+});
+
+describe('channelEulerOrder(channels)', () => {
+  test('channelEulerOrder(channels) spells the rotation channels in order, appends missing axes, ZYX for none', () => {
+    expect(
+      channelEulerOrder(['Xposition', 'Yposition', 'Zposition', 'Zrotation', 'Xrotation', 'Yrotation']),
+    ).toBe('ZXY');
+    expect(channelEulerOrder(['Yrotation', 'Xposition', 'Zrotation', 'Xrotation'])).toBe('YZX');
+    expect(channelEulerOrder(['Yrotation'])).toBe('YXZ');
+    expect(channelEulerOrder(['Xrotation', 'Zrotation'])).toBe('XZY');
+    expect(channelEulerOrder([])).toBe('ZYX');
   });
 });

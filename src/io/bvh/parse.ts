@@ -827,7 +827,15 @@ const ROTATION_AXIS: Partial<Record<ChannelName, number>> = { Xrotation: 0, Yrot
 const POSITION_AXIS: Partial<Record<ChannelName, number>> = { Xposition: 0, Yposition: 1, Zposition: 2 };
 const AXES = 'XYZ';
 
-/** The intrinsic Euler order of a joint's rotation channels, missing axes appended; `'ZYX'` if none. */
+/**
+ * The intrinsic Euler order (SciPy notation) that a joint's BVH rotation channels spell, in the order
+ * listed; with fewer than three rotation channels the missing axes are appended (their angle is 0), and
+ * `'ZYX'` stands for a joint without rotation channels. Position channels are ignored wherever they are.
+ *
+ * @example
+ * channelEulerOrder(['Xposition', 'Yposition', 'Zposition', 'Zrotation', 'Xrotation', 'Yrotation']); // 'ZXY'
+ * channelEulerOrder(['Yrotation']); // 'YXZ'
+ */
 export function channelEulerOrder(channels: readonly ChannelName[]): EulerOrder {
   let order = '';
   for (const c of channels) {

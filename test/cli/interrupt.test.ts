@@ -1,12 +1,11 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseBvh } from '../../src/io/index.js';
 import { ensureBuilt, ROOT, rotsigAsync, tempDir } from './helpers.js';
 
 beforeAll(ensureBuilt);
 
-/** The CMU sample with its motion repeated `times` times: a large input, hence a large output (~2 MB each). */
+/** The CMU sample with its motion repeated `times` times: a large input (~20 MB for 10), hence a large output. */
 function largeInput(dir: string, times: number): { path: string; frames: number } {
   const text = readFileSync(join(ROOT, 'samples', '01_01.bvh'), 'utf8');
   const lines = text.split('\n');
@@ -20,69 +19,105 @@ function largeInput(dir: string, times: number): { path: string; frames: number 
   return { path, frames };
 }
 
-/** Starts `rotsig unroll big -o dest`, waits until its temporary output file appears, then sends `signal`. */
-async function interruptDuringWrite(input: string, dest: string, signal: NodeJS.Signals) {
-  const child = rotsigAsync(['unroll', input, '-o', dest, '--jobs', '1']);
-  const dir = join(dest, '..');
-  let sawTemporary = false;
-  const exited = new Promise<number | null>((resolve) =>
-    child.on('exit', (code, sig) => resolve(code ?? (sig ? -1 : null))),
+/** True when `text` is the complete positions CSV of a clip with `frames` frames and 31 joints. */
+function completeCsv(text: string, frames: number): boolean {
+  const lines = text.split('\n');
+  return (
+    lines.length === frames + 2 && lines[frames + 1] === '' && lines[frames].split(',').length === 2 + 31 * 3
   );
-  let done = false;
-  child.on('exit', () => {
-    done = true;
-  });
-  while (!done) {
-    if (readdirSync(dir).some((n) => n.endsWith('.tmp'))) {
-      sawTemporary = true;
-      child.kill(signal);
-      break;
+}
+
+/**
+ * Starts `rotsig export big --as positions -o dest.csv` (a ~50 MB CSV streamed in chunks), waits until its
+ * temporary output file appears, then sends `signal`. Tries up to four times until the signal lands while
+ * the temporary file exists; calls `check` after every attempt.
+ */
+async function interruptDuringWrite(
+  input: string,
+  dest: string,
+  signal: NodeJS.Signals,
+  before: () => void,
+  check: (code: number | null) => void,
+) {
+  let interrupted = 0;
+  for (let attempt = 0; attempt < 4 && interrupted === 0; attempt++) {
+    before();
+    const child = rotsigAsync(['export', input, '--as', 'positions', '-o', dest, '--jobs', '1']);
+    const dir = join(dest, '..');
+    let done = false;
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('exit', (code) => {
+        done = true;
+        resolve(code);
+      }),
+    );
+    while (!done) {
+      if (readdirSync(dir).some((n) => n.endsWith('.tmp'))) {
+        child.kill(signal);
+        interrupted += 1;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 2));
     }
-    await new Promise((r) => setImmediate(r));
+    check(await exited);
   }
-  const code = await exited;
-  return { sawTemporary, code };
+  return interrupted;
 }
 
 describe('rotsig writes atomically', () => {
   it('SIGKILL in the middle of writing a large output leaves the old destination content', async () => {
     const dir = tempDir();
     const { path, frames } = largeInput(dir, 10);
-    const dest = join(dir, 'out.bvh');
-    let interrupted = 0;
-    for (let attempt = 0; attempt < 2; attempt++) {
-      writeFileSync(dest, 'old content\n');
-      const { sawTemporary } = await interruptDuringWrite(path, dest, 'SIGKILL');
-      const now = readFileSync(dest, 'utf8');
-      if (sawTemporary) {
-        interrupted += 1;
-        // Killed while the temporary file was being written: the destination is untouched, unless the
-        // rename already happened, in which case it is the complete new file.
-        if (now !== 'old content\n') expect(parseBvh(now).frames).toBe(frames);
-      } else expect(parseBvh(now).frames).toBe(frames);
-    }
+    const dest = join(dir, 'out.csv');
+    const interrupted = await interruptDuringWrite(
+      path,
+      dest,
+      'SIGKILL',
+      () => writeFileSync(dest, 'old content\n'),
+      () => {
+        const now = readFileSync(dest, 'utf8');
+        // Killed while the temporary file was being written: the destination is untouched (or, had the
+        // rename already happened, the complete new file). Never a partial file.
+        expect(now === 'old content\n' || completeCsv(now, frames)).toBe(true);
+      },
+    );
     expect(interrupted).toBeGreaterThan(0);
   });
 
   it('SIGKILL with no previous destination leaves nothing or the complete file', async () => {
     const dir = tempDir();
     const { path, frames } = largeInput(dir, 10);
-    const dest = join(dir, 'fresh.bvh');
-    const { sawTemporary } = await interruptDuringWrite(path, dest, 'SIGKILL');
-    expect(sawTemporary).toBe(true);
-    if (existsSync(dest)) expect(parseBvh(readFileSync(dest, 'utf8')).frames).toBe(frames);
+    const dest = join(dir, 'fresh.csv');
+    const interrupted = await interruptDuringWrite(
+      path,
+      dest,
+      'SIGKILL',
+      () => rmSync(dest, { force: true }),
+      () => {
+        if (existsSync(dest)) expect(completeCsv(readFileSync(dest, 'utf8'), frames)).toBe(true);
+      },
+    );
+    expect(interrupted).toBeGreaterThan(0);
   });
 
   it('Ctrl-C (SIGINT) during a write exits 130, keeps the old destination and removes the temporary file', async () => {
     const dir = tempDir();
     const { path, frames } = largeInput(dir, 10);
-    const dest = join(dir, 'out.bvh');
-    writeFileSync(dest, 'old content\n');
-    const { sawTemporary, code } = await interruptDuringWrite(path, dest, 'SIGINT');
-    expect(sawTemporary).toBe(true);
-    expect(code).toBe(130);
-    const now = readFileSync(dest, 'utf8');
-    if (now !== 'old content\n') expect(parseBvh(now).frames).toBe(frames);
-    expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    const dest = join(dir, 'out.csv');
+    const interrupted = await interruptDuringWrite(
+      path,
+      dest,
+      'SIGINT',
+      () => writeFileSync(dest, 'old content\n'),
+      (code) => {
+        // The main thread answers Ctrl-C at once (the file runs in a worker): it stops the worker, removes
+        // the temporary file and exits 130 before the rename, or the file was already complete.
+        const now = readFileSync(dest, 'utf8');
+        if (now !== 'old content\n') expect(completeCsv(now, frames)).toBe(true);
+        else expect(code).toBe(130);
+        expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+      },
+    );
+    expect(interrupted).toBeGreaterThan(0);
   });
 });

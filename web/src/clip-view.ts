@@ -1,5 +1,5 @@
 import { type Clip, eulerFromQuatSeries, quat } from 'rotsig';
-import { BvhParseError, parseBvhWithReport, writeBvh } from 'rotsig/io';
+import { writeBvh } from 'rotsig/io';
 import * as THREE from 'three';
 import { type CurveKind, curveData, curveLabels, jointSeries } from './curves.js';
 import {
@@ -116,30 +116,52 @@ export class ClipView {
   }
 
   /** Parses BVH text and shows it; parse errors go to the error banner with line:column. */
-  open(name: string, text: string): boolean {
-    let clip: Clip;
-    let warnings: string[];
-    try {
-      const t0 = performance.now();
-      const report = parseBvhWithReport(text);
-      clip = report.clip;
-      warnings = report.warnings.map((w) => (w.line ? `${w.message} (line ${w.line})` : w.message));
-      this.parseMs = performance.now() - t0;
-    } catch (e) {
-      const msg = (e as Error).message;
-      const where =
-        e instanceof BvhParseError && !msg.includes(`${e.line}:${e.column}`)
-          ? ` at ${e.line}:${e.column}`
-          : '';
-      this.onError(`Could not open ${name}: ${msg}${where}`);
-      return false;
+  open(name: string, text: string): Promise<boolean> {
+    // parsing runs in the worker (the page stays responsive on large files); it keeps the clip for processing
+    if (!this.worker || this.busy) this.startWorker();
+    const id = ++this.requestId;
+    this.busy = true;
+    const bar = $('progress');
+    bar.hidden = false;
+    bar.title = `opening ${name}`;
+    (bar.firstElementChild as HTMLElement).style.width = '10%';
+    $('clip-info').textContent = `Opening ${name}…`;
+    return new Promise((resolve) => {
+      this.pendingOpen = { id, name, resolve };
+      this.worker!.postMessage({ type: 'parse', id, text });
+    });
+  }
+
+  private pendingOpen: { id: number; name: string; resolve: (ok: boolean) => void } | null = null;
+
+  private opened(m: Extract<FromWorker, { type: 'parsed' | 'parse-error' }>): void {
+    const pending = this.pendingOpen;
+    if (!pending || pending.id !== m.id) return;
+    this.pendingOpen = null;
+    this.busy = false;
+    $('progress').hidden = true;
+    const name = pending.name;
+    if (m.type === 'parse-error') {
+      this.onError(`Could not open ${name}: ${m.message}`);
+      if (this.original) this.showClipInfo();
+      else $('clip-info').textContent = 'Drop a BVH file anywhere, or pick a sample.';
+      pending.resolve(false);
+      return;
     }
+    this.parseMs = m.ms;
     this.onError(null);
     const w = $('warnings');
-    w.hidden = warnings.length === 0;
-    w.textContent = warnings.map((s) => `${name}: ${s}`).join('\n');
-    this.setClip(name, clip);
-    return true;
+    w.hidden = m.warnings.length === 0;
+    w.textContent = m.warnings.map((s) => `${name}: ${s}`).join('\n');
+    this.setClip(name, m.clip);
+    pending.resolve(true);
+  }
+
+  private showClipInfo(): void {
+    const clip = this.original!;
+    $('clip-info').textContent =
+      `${this.name}\n${clip.skeleton.names.length} joints · ${clip.frames} frames · ${clip.rate.toFixed(3)} Hz · ` +
+      `${((clip.frames - 1) * clip.frameTime).toFixed(2)} s`;
   }
 
   private setClip(name: string, clip: Clip): void {
@@ -165,15 +187,12 @@ export class ClipView {
     const scrub = $<HTMLInputElement>('scrubber');
     scrub.max = String(Math.max(0, clip.frames - 1));
     scrub.value = '0';
-    $('clip-info').textContent =
-      `${name}\n${J} joints · ${clip.frames} frames · ${clip.rate.toFixed(3)} Hz · ` +
-      `${((clip.frames - 1) * clip.frameTime).toFixed(2)} s`;
+    this.showClipInfo();
     this.buildTree();
     this.frameCamera();
     this.view.select(this.selected);
     this.drawPose();
     this.rebuildCurvePlot();
-    this.startWorker(clip);
     $<HTMLButtonElement>('download').disabled = false;
     this.process(this.panel.settings);
   }
@@ -410,12 +429,13 @@ export class ClipView {
 
   lastCurveDiff = 0;
 
-  private startWorker(clip: Clip): void {
+  private startWorker(): void {
     this.worker?.terminate();
     this.worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
     this.worker.onmessage = (e: MessageEvent<FromWorker>) => this.onWorker(e.data);
     this.worker.onerror = (e) => this.onError(`Processing worker failed: ${e.message}`);
-    this.worker.postMessage({ type: 'load', clip });
+    // a restarted worker needs the open clip again
+    if (this.original) this.worker.postMessage({ type: 'load', clip: this.original });
   }
 
   busy = false;
@@ -431,6 +451,10 @@ export class ClipView {
   }
 
   private onWorker(m: FromWorker): void {
+    if (m.type === 'parsed' || m.type === 'parse-error') {
+      this.opened(m);
+      return;
+    }
     if (m.id !== this.requestId) return;
     const bar = $('progress');
     if (m.type === 'progress') {

@@ -51,7 +51,7 @@ for (const b of document.querySelectorAll<HTMLButtonElement>('.tabs button')) {
 // ---- opening files ---------------------------------------------------------------------------------------
 async function openFile(file: File): Promise<void> {
   const text = await file.text();
-  if (clipView.open(file.name, text)) await showView('clip');
+  if (await clipView.open(file.name, text)) await showView('clip');
 }
 
 $<HTMLInputElement>('file-input').addEventListener('change', (e) => {
@@ -94,7 +94,7 @@ async function loadSample(file: string): Promise<void> {
     showError(`Could not fetch sample ${file}: HTTP ${res.status}`);
     return;
   }
-  if (clipView.open(file, await res.text())) await showView('clip');
+  if (await clipView.open(file, await res.text())) await showView('clip');
 }
 sampleSelect.addEventListener('change', () => {
   if (sampleSelect.value) void loadSample(sampleSelect.value);

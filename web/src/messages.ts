@@ -52,6 +52,7 @@ export interface SpectrumData {
 
 export type ToWorker =
   | { type: 'load'; clip: Clip }
+  | { type: 'parse'; id: number; text: string }
   | { type: 'process'; id: number; settings: ProcessSettings };
 
 export type FromWorker =
@@ -65,4 +66,6 @@ export type FromWorker =
       spectrumOriginal: SpectrumData | null;
       ms: number;
     }
-  | { type: 'error'; id: number; message: string };
+  | { type: 'error'; id: number; message: string }
+  | { type: 'parsed'; id: number; clip: Clip; warnings: string[]; ms: number }
+  | { type: 'parse-error'; id: number; message: string };

@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 // Heavy processing off the main thread: unroll, smooth, resample, compare, spectra. Everything is a rotsig call.
 import { type Clip, type Kernel, kernels, quat, unrollClip } from 'rotsig';
+import { BvhParseError, parseBvhWithReport } from 'rotsig/io';
 import type { Difference, FromWorker, ProcessSettings, SpectrumData, ToWorker } from './messages.js';
 import { clipSpectrum, downsampleOptimal, filterClip, resampleClip, resampleVectors } from './ops.js';
 
@@ -17,6 +18,10 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
     originalSpectrum = null;
     return;
   }
+  if (m.type === 'parse') {
+    parse(m.id, m.text);
+    return;
+  }
   if (!original) return;
   try {
     run(m.id, m.settings, original);
@@ -24,6 +29,24 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
     post({ type: 'error', id: m.id, message: (err as Error).message });
   }
 };
+
+/** Parses BVH text; on success the clip becomes the one processing works on. */
+function parse(id: number, text: string): void {
+  const t0 = performance.now();
+  try {
+    const report = parseBvhWithReport(text);
+    original = report.clip;
+    originalSpectrum = null;
+    const warnings = report.warnings.map((w) => (w.line ? `${w.message} (line ${w.line})` : w.message));
+    post({ type: 'parsed', id, clip: report.clip, warnings, ms: performance.now() - t0 });
+  } catch (e) {
+    const msg = (e as Error).message;
+    // BvhParseError messages end with "at line:column"; make sure the location is always shown
+    const where =
+      e instanceof BvhParseError && !msg.includes(`${e.line}:${e.column}`) ? ` at ${e.line}:${e.column}` : '';
+    post({ type: 'parse-error', id, message: `${msg}${where}` });
+  }
+}
 
 function smoothingKernel(s: ProcessSettings): Kernel {
   switch (s.smoothKernel) {

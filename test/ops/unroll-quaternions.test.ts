@@ -102,7 +102,8 @@ describe('unrollQuaternions(series, out?)', () => {
     unrollQuaternions(quatSeries(one, 1, 1));
     expect(Array.from(one)).toEqual([-0.1, -0.2, -0.3, 0.927]);
     const two = new Float64Array([0, 0, 0, 1, 0, 0, -0.1, -0.995]);
-    unrollQuaternions(quatSeries(two, 2, 1));
+    const s2 = quatSeries(two, 2, 1);
+    expect(unrollQuaternions(s2, s2)).toBe(s2); // out === series is in place
     expect(Array.from(two)).toEqual([0, 0, 0, 1, -0, -0, 0.1, 0.995]);
   });
 

@@ -223,6 +223,11 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     const after = await state();
     expect(after.frame).toBe(500);
     expect(after.poseChecksum).not.toBe(before.poseChecksum);
+    // root motion off keeps the walker on the spot; on again restores the pose
+    await page.uncheck('[data-testid=root-motion]');
+    expect((await state()).poseChecksum).not.toBe(after.poseChecksum);
+    await page.check('[data-testid=root-motion]');
+    expect((await state()).poseChecksum).toBe(after.poseChecksum);
     await page.click('[data-testid=curve-plot] .u-over', { position: { x: 40, y: 40 } });
     expect((await state()).frame).toBeLessThan(500);
   });

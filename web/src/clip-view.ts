@@ -11,7 +11,14 @@ import {
 } from './messages.js';
 import { spectrum } from './ops.js';
 import { LinePlot, mergeGrids } from './plot.js';
-import { localPoseAt, type PlayKernel, PoseSampler, posePositions, RESAMPLED_KERNELS } from './pose.js';
+import {
+  localPoseAt,
+  type PlayKernel,
+  PoseSampler,
+  poseClip,
+  posePositions,
+  RESAMPLED_KERNELS,
+} from './pose.js';
 import { ProcessingPanel } from './processing-panel.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -50,6 +57,8 @@ export class ClipView {
   private pos = new Float64Array(0);
   private ghostPos = new Float64Array(0);
   private rootRest = new Float64Array(0);
+  /** One-frame clip around the pose buffers, the input of forwardKinematicsFrame. */
+  private pose: Clip | null = null;
   poseChecksum = 0;
 
   constructor(
@@ -178,6 +187,7 @@ export class ClipView {
     this.pos = new Float64Array(J * 3);
     this.ghostPos = new Float64Array(J * 3);
     this.rootRest = new Float64Array(J * 3);
+    this.pose = poseClip(clip, this.rot, this.trans);
     for (let j = 0; j < J; j++)
       for (let k = 0; k < 3; k++) this.rootRest[j * 3 + k] = clip.translations.data[j * 3 + k];
     this.time = 0;
@@ -209,7 +219,7 @@ export class ClipView {
     for (let s = 0; s < steps; s++) {
       const f = Math.round((s * (clip.frames - 1)) / Math.max(1, steps - 1));
       localPoseAt(clip, f, 'nearest', this.rot, this.trans);
-      posePositions(parents, this.rot, this.trans, this.grot, this.pos, true, this.rootRest);
+      posePositions(this.pose!, this.grot, this.pos, true, this.rootRest);
       const fmin = new THREE.Vector3(Infinity, Infinity, Infinity);
       const fmax = new THREE.Vector3(-Infinity, -Infinity, -Infinity);
       for (let j = 0; j < parents.length; j++) {
@@ -333,16 +343,15 @@ export class ClipView {
   drawPose(): void {
     const clip = this.shown;
     if (!clip || !this.original) return;
-    const parents = clip.skeleton.parents;
     const p = this.time * clip.rate;
     this.samplerFor(clip).sample(p, this.kernel, this.rot, this.trans);
-    posePositions(parents, this.rot, this.trans, this.grot, this.pos, this.rootMotion, this.rootRest);
+    posePositions(this.pose!, this.grot, this.pos, this.rootMotion, this.rootRest);
     let ghost: Float64Array | null = null;
     if (this.processed && this.showAfter) {
       // the original as a faint ghost under the processed pose
       const o = this.original;
       this.samplerFor(o).sample(this.time * o.rate, this.kernel, this.rot, this.trans);
-      posePositions(parents, this.rot, this.trans, this.grot, this.ghostPos, this.rootMotion, this.rootRest);
+      posePositions(this.pose!, this.grot, this.ghostPos, this.rootMotion, this.rootRest);
       ghost = this.ghostPos;
     }
     this.view.setPose(this.pos, ghost);

@@ -1,4 +1,4 @@
-import { type Clip, type QuatSeries, quat, type Vec3Series } from 'rotsig';
+import { type Clip, forwardKinematicsFrame, type QuatSeries, quat, type Vec3Series } from 'rotsig';
 import { resampleRotations, resampleVectors } from './ops.js';
 
 /** How playback evaluates the clip between frames. */
@@ -91,38 +91,36 @@ export function localPoseAt(
 }
 
 /**
- * Forward kinematics of one pose (local rotations and translations) into global rotations and positions.
- * Composes the library's flat kernels: global = parent global * local, position = parent position +
- * parent global applied to the local translation.
+ * Forward kinematics of one pose with the library's `forwardKinematicsFrame`: `pose` is a one-frame clip on
+ * the skeleton whose rotation and translation buffers hold the local pose (filled by a sampler). With
+ * `rootMotion` off, roots keep their rest position on the ground plane (their height still moves).
  */
 export function posePositions(
-  parents: Int32Array,
-  localRot: Float64Array,
-  localTrans: Float64Array,
+  pose: Clip,
   outGlobalRot: Float64Array,
   outPos: Float64Array,
   rootMotion: boolean,
   rootRest: Float64Array,
 ): void {
-  const J = parents.length;
-  for (let j = 0; j < J; j++) {
-    const p = parents[j];
-    if (p < 0) {
-      for (let k = 0; k < 4; k++) outGlobalRot[j * 4 + k] = localRot[j * 4 + k];
-      if (rootMotion) {
-        for (let k = 0; k < 3; k++) outPos[j * 3 + k] = localTrans[j * 3 + k];
-      } else {
-        // keep the height, drop the horizontal travel
-        outPos[j * 3] = rootRest[j * 3];
-        outPos[j * 3 + 1] = localTrans[j * 3 + 1];
-        outPos[j * 3 + 2] = rootRest[j * 3 + 2];
-      }
-    } else {
-      quat.multiplyFlat(outGlobalRot, j * 4, outGlobalRot, p * 4, localRot, j * 4);
-      quat.rotateVectorFlat(outPos, j * 3, outGlobalRot, p * 4, localTrans, j * 3);
-      outPos[j * 3] += outPos[p * 3];
-      outPos[j * 3 + 1] += outPos[p * 3 + 1];
-      outPos[j * 3 + 2] += outPos[p * 3 + 2];
+  if (!rootMotion) {
+    const parents = pose.skeleton.parents;
+    const t = pose.translations.data;
+    for (let j = 0; j < parents.length; j++) {
+      if (parents[j] >= 0) continue;
+      t[j * 3] = rootRest[j * 3];
+      t[j * 3 + 2] = rootRest[j * 3 + 2];
     }
   }
+  forwardKinematicsFrame(pose, 0, outGlobalRot, outPos);
+}
+
+/** A one-frame clip on `clip`'s skeleton around caller buffers, for {@link posePositions}. */
+export function poseClip(clip: Clip, rot: Float64Array, trans: Float64Array): Clip {
+  const J = clip.skeleton.names.length;
+  return {
+    ...clip,
+    frames: 1,
+    rotations: { data: rot, frames: 1, joints: J },
+    translations: { data: trans, frames: 1, joints: J },
+  };
 }

@@ -20,6 +20,9 @@ import {
 import { BOUNDARIES, type Boundary, checkRotationSpace, type RotationSpace } from './rotation-window.js';
 import { type DurationPolicy, type TimeGrid, timeGrid } from './time-grid.js';
 
+/** Widest anti-aliasing kernel accepted, in source frames each side. */
+const MAX_RADIUS = 1e6;
+
 /** @internal */
 export function checkRate(rate: unknown, what: string, where: string): asserts rate is number {
   if (typeof rate !== 'number' || !Number.isFinite(rate) || rate <= 0) {
@@ -237,6 +240,12 @@ export function planResample(frames: number, options: ResampleOptions, where: st
     const duration = options.duration ?? (boundary === 'wrap' ? 'loop' : RESAMPLE_DEFAULTS.duration);
     grid = timeGrid(frames, sourceRate, options.targetRate, { duration });
     factor = sourceRate / grid.rate;
+  }
+  if (antialias && factor * kernel0.radius > MAX_RADIUS) {
+    throw new OptionError(
+      `${where}: the anti-aliasing kernel would span ${Math.ceil(factor * kernel0.radius)} source frames each side ` +
+        `(ratio ${factor}); use a higher target rate or antialias: false`,
+    );
   }
   const kernel =
     antialias && factor > 1 + 1e-12

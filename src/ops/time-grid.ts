@@ -53,6 +53,9 @@ export interface TimeGrid {
   positions: Float64Array;
 }
 
+/** Largest output frame count (a typed-array length limit, far beyond any clip). */
+const MAX_FRAMES = 2 ** 31;
+
 /** Relative tolerance under which `T · targetRate` counts as a whole number (absorbs decimal rates like 29.97). */
 const WHOLE_TOLERANCE = 1e-9;
 
@@ -110,6 +113,11 @@ export function timeGrid(
 
   if (duration === 'loop') {
     const x = snap((n * targetRate) / sourceRate);
+    if (!(x < MAX_FRAMES)) {
+      throw new OptionError(
+        `${where}: ${n} frames at ${sourceRate} Hz would give ${Math.round(x)} frames at ${targetRate} Hz`,
+      );
+    }
     const m = Math.max(1, Math.round(x));
     const exact = Number.isInteger(x);
     const rate = exact ? targetRate : (m * sourceRate) / n;
@@ -128,6 +136,11 @@ export function timeGrid(
   }
 
   const span = snap(((n - 1) * targetRate) / sourceRate);
+  if (!(span < MAX_FRAMES)) {
+    throw new OptionError(
+      `${where}: ${n} frames at ${sourceRate} Hz would give ${Math.ceil(span) + 1} frames at ${targetRate} Hz`,
+    );
+  }
   let m: number;
   if (duration === 'floor') m = Math.floor(span) + 1;
   else if (duration === 'ceil') m = Math.ceil(span) + 1;

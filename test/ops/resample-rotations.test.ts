@@ -434,6 +434,9 @@ describe('resampleRotations(series, options): grids, boundaries, options', () =>
     expect(() => resampleRotations(src, { sourceRate: 10, times: [0, Number.NaN] })).toThrow(
       InvalidValueError,
     );
+    // absurd ratios are options errors, not allocation failures
+    expect(() => resampleRotations(src, { sourceRate: 10, targetRate: 1e-9 })).toThrow(OptionError);
+    expect(() => resampleRotations(src, { sourceRate: 10, targetRate: 1e12 })).toThrow(OptionError);
     const bad = randomSeries(5, 1, 3, 0.1);
     bad.data[9] = Number.NaN;
     expect(() => resampleRotations(bad, { sourceRate: 10, targetRate: 20 })).toThrow(InvalidValueError);

@@ -390,6 +390,14 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     expect(s1.reverse).toBe(true);
     expect(s1.updates).toBeGreaterThan(s0.updates);
     expect(s1.orderDelta.eigen).toBeLessThan(1e-6);
+    // drag an input frame by its arrow: the inputs and every average move
+    await page.mouse.move(s1.tip.x, s1.tip.y);
+    await page.mouse.down();
+    await page.mouse.move(s1.tip.x + 60, s1.tip.y + 30, { steps: 6 });
+    await page.mouse.up();
+    const sd = await lab();
+    expect(sd.updates).toBeGreaterThan(s1.updates);
+    expect(sd.results.eigen).not.toEqual(s1.results.eigen);
     await page.check('[data-testid=avg-perturb]');
     await page.waitForTimeout(2500);
     const s2 = await lab();

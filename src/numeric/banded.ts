@@ -11,7 +11,12 @@
  */
 import { InvalidValueError, ShapeError } from '../errors.js';
 
-/** Index of `A[i][k]` (k ≤ i, i − k ≤ b) in band storage. */
+/**
+ * Index of `A[i][k]` (k ≤ i, i − k ≤ b) in band storage.
+ *
+ * @example
+ * ab[bandIndex(3, 2, 1)] = 0.5; // A[3][2] of a tridiagonal matrix
+ */
 export function bandIndex(i: number, k: number, b: number): number {
   return i * (b + 1) + (k - i + b);
 }
@@ -53,6 +58,9 @@ export function choleskyBanded(ab: Float64Array, n: number, b: number): void {
  * `L` from {@link choleskyBanded}.
  *
  * @throws {ShapeError} when `rhs` is shorter than `n·nrhs`.
+ * @example
+ * choleskyBanded(ab, n, 1);
+ * solveCholeskyBanded(ab, n, 1, rhs, 4); // four right-hand sides, rhs[i·4 + c]
  */
 export function solveCholeskyBanded(
   ab: Float64Array,

@@ -64,6 +64,9 @@ export function atan2OverS(s: number, c: number): number {
 /**
  * `atan2(s, c) / s` from `s²` and `1 / c` (`c > 0`), without a square root when `s² < (7/16)²·c²`:
  * the hot-loop form of {@link atan2OverS}.
+ *
+ * @example
+ * atan2OverSFromSquares(Math.sin(0.1) ** 2, 1 / Math.cos(0.1)); // 0.1 / sin(0.1)
  */
 export function atan2OverSFromSquares(s2: number, invC: number): number {
   const z = s2 * invC * invC;
@@ -80,6 +83,9 @@ export function atan2OverSFromSquares(s2: number, invC: number): number {
 /**
  * `sin(θ) / θ` given `θ²` (θ ≥ 0): the vector scale of `exp` of a half-angle vector. Polynomial for
  * θ ≤ π/4, `Math.sin` beyond.
+ *
+ * @example
+ * sinOverTheta(0.25); // sin(0.5) / 0.5
  */
 export function sinOverTheta(theta2: number): number {
   if (theta2 <= TRIG_LIMIT2) {
@@ -90,7 +96,12 @@ export function sinOverTheta(theta2: number): number {
   return Math.sin(t) / t;
 }
 
-/** `cos(θ)` given `θ²` (θ ≥ 0). Polynomial for θ ≤ π/4, `Math.cos` beyond. */
+/**
+ * `cos(θ)` given `θ²` (θ ≥ 0). Polynomial for θ ≤ π/4, `Math.cos` beyond.
+ *
+ * @example
+ * cosOfTheta(0.25); // cos(0.5)
+ */
 export function cosOfTheta(theta2: number): number {
   if (theta2 <= TRIG_LIMIT2) {
     const z = theta2;

@@ -218,6 +218,10 @@ export function fftInPlace(plan: FftPlan, re: Float64Array, im: Float64Array): v
  * Inverse DFT in place, scaled by `1/N` like `numpy.fft.ifft`, so `ifft(fft(x)) = x`.
  *
  * @throws {ShapeError} when the arrays do not match the plan length.
+ * @example
+ * const plan = createFftPlan(5);
+ * fftInPlace(plan, re, im);
+ * ifftInPlace(plan, re, im); // re, im back to the input
  */
 export function ifftInPlace(plan: FftPlan, re: Float64Array, im: Float64Array): void {
   checkPair(plan, re, im, 'ifftInPlace');
@@ -253,7 +257,12 @@ export function fft(re: ArrayLike<number>, im?: ArrayLike<number>): ComplexArray
   return { re: r, im: i };
 }
 
-/** Allocating inverse DFT (scaled by `1/N`). */
+/**
+ * Allocating inverse DFT (scaled by `1/N`).
+ *
+ * @example
+ * const x = ifft([1, 1, 1], [0, 0, 0]); // x.re = [1, 0, 0]
+ */
 export function ifft(re: ArrayLike<number>, im: ArrayLike<number>): ComplexArray {
   const n = re.length;
   if (im.length !== n) throw new ShapeError(`ifft: re has ${n} values, im has ${im.length}`);
@@ -283,7 +292,12 @@ export function rfft(input: ArrayLike<number>, plan?: FftPlan): ComplexArray {
   return { re: re.slice(0, bins), im: im.slice(0, bins) };
 }
 
-/** Frequencies in Hz of the `⌊N/2⌋ + 1` bins of {@link rfft} for N samples at `rate` Hz (`numpy.fft.rfftfreq`). */
+/**
+ * Frequencies in Hz of the `⌊N/2⌋ + 1` bins of {@link rfft} for N samples at `rate` Hz (`numpy.fft.rfftfreq`).
+ *
+ * @example
+ * rfftFrequencies(4, 120); // [0, 30, 60]
+ */
 export function rfftFrequencies(n: number, rate: number): Float64Array {
   const bins = (n >> 1) + 1;
   const f = new Float64Array(bins);

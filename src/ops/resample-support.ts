@@ -58,6 +58,8 @@ export const RESAMPLE_KERNEL_NAMES: readonly ResampleKernelName[] = [
  * Interpolating (1 at 0, 0 at the other integers): linear, catmull-rom, cubic6, lanczos2, lanczos3, sinc.
  *
  * @throws {OptionError} on an unknown name or a value that is not a kernel.
+ * @example
+ * resampleKernel('lanczos3').radius; // 3
  */
 export function resampleKernel(kernel: Kernel | ResampleKernelName, where = 'resampleKernel'): Kernel {
   if (typeof kernel === 'string') {

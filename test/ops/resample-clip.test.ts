@@ -3,7 +3,7 @@ import { parseBvh, writeBvh } from '../../src/io/index.js';
 import { resampleClip } from '../../src/ops/resample-clip.js';
 import { resampleRotations } from '../../src/ops/resample-rotations.js';
 import * as quat from '../../src/quat/index.js';
-import { HAS_SHARED_BVH, readSharedBvh } from '../support/shared-data.js';
+import { HAS_SHARED_BVH, readSharedBvh, SHARED_BVH_FILES } from '../support/shared-data.js';
 
 describe.skipIf(!HAS_SHARED_BVH)('resampleClip(clip, options) on CMU 01_01', () => {
   const clip = parseBvh(readSharedBvh('cmu/01_01.bvh'));
@@ -51,4 +51,24 @@ describe.skipIf(!HAS_SHARED_BVH)('resampleClip(clip, options) on CMU 01_01', () 
     expect(Array.from(r.rotations.data)).toEqual(Array.from(rot.data));
     expect(r.rate).toBe(rot.rate);
   });
+});
+
+describe.skipIf(!HAS_SHARED_BVH)('resampleClip(clip, options) on every shared BVH file', () => {
+  it.each(SHARED_BVH_FILES.map((f) => [f]))(
+    '%s to 24 Hz writes back with the same frames and translations',
+    (file) => {
+      const clip = parseBvh(readSharedBvh(file));
+      const r = resampleClip(clip, { targetRate: 24, kernel: 'lanczos3' });
+      expect(r.frames).toBe(Math.floor(((clip.frames - 1) * 24) / clip.rate + 1e-9) + 1);
+      const back = parseBvh(writeBvh(r));
+      expect(back.frames).toBe(r.frames);
+      expect(back.rate).toBeCloseTo(24, 3);
+      let worst = 0;
+      for (let i = 0; i < r.translations.data.length; i++) {
+        worst = Math.max(worst, Math.abs(r.translations.data[i] - back.translations.data[i]));
+      }
+      // 6 decimals in the file
+      expect(worst).toBeLessThanOrEqual(5.1e-7);
+    },
+  );
 });

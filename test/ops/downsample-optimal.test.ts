@@ -48,6 +48,22 @@ describe('downsampleOptimal(series, options)', () => {
     }
   });
 
+  it('recovers keys that generated the source by catmull-rom playback, at a non-integer ratio', () => {
+    const K = 31;
+    const keys = wobble(K, 1, 24);
+    const frames = Math.floor(((K - 1) * 100) / 24) + 1; // 100 Hz source, 24 Hz keys
+    const taps = playbackTaps(frames, 100, 24, 'catmull-rom');
+    expect(taps.keys).toBe(K);
+    const src = new Float64Array(frames * 4);
+    playback(taps, keys.data, 1, src);
+    const r = downsampleOptimal(
+      { data: src, frames, joints: 1 },
+      { sourceRate: 100, targetRate: 24, playback: 'catmull-rom' },
+    );
+    expect(r.before.maxAngle).toBeGreaterThan(1e-3);
+    expect(r.after.maxAngle).toBeLessThan(1e-7);
+  });
+
   it('beats decimation on a band-limited signal for linear and catmull-rom playback; keys are unit', () => {
     const s = wobble(481, 3, 120);
     for (const pb of ['linear', 'catmull-rom'] as const) {

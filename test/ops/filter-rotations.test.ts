@@ -122,6 +122,40 @@ describe('filterRotations(series, kernel, options)', () => {
     }
   });
 
+  it("filterRotations 'raw' equals the generic tap engine frame by frame (block fast path, fast spins, flips, non-unit)", () => {
+    // joints: slow, fast (≈ 100° per frame: windows beyond 90°), slow with random signs, slightly non-unit
+    const frames = 700;
+    const s = randomCurve(frames, 4, 99, 0.05);
+    const q = new Float64Array(4);
+    for (let f = 0; f < frames; f++) {
+      quat.fromAxisAngle(q, [0.2, 1, -0.3], 1.7 * f + 0.1 * Math.sin(f));
+      s.data.set(q, (f * 4 + 1) * 4);
+      if (f % 3 === 0) for (let c = 0; c < 4; c++) s.data[(f * 4 + 2) * 4 + c] *= -1;
+      for (let c = 0; c < 4; c++) s.data[(f * 4 + 3) * 4 + c] *= 1 + 1e-3 * Math.sin(f);
+    }
+    for (const k of [
+      kernels.gaussian(2),
+      kernels.unsharp(kernels.gaussian(3), 1),
+      kernels.box,
+      kernels.cubic6,
+    ]) {
+      for (const boundary of BOUNDARIES) {
+        const fast = filterRotations(s, k, { space: 'raw', boundary });
+        const win = createTapWindow(k, frames, boundary);
+        const scratch = createWindowScratch();
+        const slow = createQuatSeries(frames, 4);
+        for (let f = 0; f < frames; f++) {
+          placeTaps(win, f);
+          blendRotations(slow.data, f * 16, s.data, 4, win, 'raw', scratch);
+        }
+        let worst = 0;
+        for (let i = 0; i < slow.data.length; i++)
+          worst = Math.max(worst, Math.abs(fast.data[i] - slow.data[i]));
+        expect(worst, `${k.name} ${boundary}`).toBeLessThan(1e-15);
+      }
+    }
+  });
+
   it('filterRotations output lies in the hemisphere of the input sample at the same frame', () => {
     const series = randomCurve(30, 2, 3);
     for (const space of SPACES) {
@@ -192,7 +226,18 @@ describe('filterRotations(series, kernel, options)', () => {
     }
   });
 
-  it('filterRotations reports non-finite input with frame and joint', () => {
+  it('filterRotations reports non-finite input with frame and joint (short and long clips)', () => {
+    const long = randomCurve(120, 3, 4);
+    long.data[(57 * 3 + 1) * 4 + 2] = Number.NaN;
+    for (const space of SPACES) {
+      try {
+        filterRotations(long, kernels.gaussian(2), { space });
+        expect.unreachable();
+      } catch (e) {
+        expect(e).toBeInstanceOf(InvalidValueError);
+        expect((e as InvalidValueError).location).toEqual({ frame: 57, joint: 1 });
+      }
+    }
     const s = randomCurve(10, 3, 4);
     s.data[(6 * 3 + 2) * 4 + 1] = Number.POSITIVE_INFINITY;
     for (const space of SPACES) {
@@ -258,7 +303,8 @@ function maxAngle(a: QuatSeries, b: QuatSeries, mask?: Uint8Array): number {
 
 function meanAngle(a: QuatSeries, b: QuatSeries): number {
   let m = 0;
-  for (let i = 0; i < a.data.length; i += 4) m += quat.angle(a.data.subarray(i, i + 4), b.data.subarray(i, i + 4));
+  for (let i = 0; i < a.data.length; i += 4)
+    m += quat.angle(a.data.subarray(i, i + 4), b.data.subarray(i, i + 4));
   return m / (a.data.length / 4);
 }
 

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBvh } from '../../src/io/index.js';
-import { HAS_SHARED_BVH, sharedBvhPath } from '../support/shared-data.js';
+import { HAS_SHARED_BVH, SHARED_BVH_FILES, sharedBvhPath } from '../support/shared-data.js';
 import { serveStatic } from './serve.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -372,6 +372,25 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     await page.waitForFunction(() => window.__studio.state().name === 'dropped.bvh');
     expect((await state()).joints).toBe(3);
     expect(await page.locator('[data-testid=error]').isHidden()).toBe(true);
+  });
+
+  it.skipIf(!HAS_SHARED_BVH)('opens every shared real BVH file without an error', async () => {
+    for (const rel of SHARED_BVH_FILES) {
+      await page.setInputFiles('[data-testid=file-input]', sharedBvhPath(rel));
+      const name = rel.split('/').pop();
+      await page.waitForFunction(
+        (n) => {
+          const s = window.__studio.state();
+          return (s.name === n && !s.busy) || document.querySelector('[data-testid=error]')?.textContent;
+        },
+        name,
+        { timeout: 30_000 },
+      );
+      expect(await page.textContent('[data-testid=error]'), rel).toBe('');
+      const s = await state();
+      expect(s.frames, rel).toBeGreaterThan(1);
+      expect(s.plot.inked, rel).toBeGreaterThan(0);
+    }
   });
 
   it('the averaging lab renders and reacts to its controls', async (ctx) => {

@@ -13,6 +13,12 @@ import { resampleVectors } from './resample-vectors.js';
 export interface ResampleClipOptions extends Omit<ResampleOptions, 'sourceRate' | 'sourceTimes' | 'times'> {
   /** Output rate in Hz (required). */
   targetRate: number;
+  /**
+   * Boundary rule for the translations. Default: `boundary`. A looping clip whose root advances (a walk
+   * cycle with root motion) is periodic in its rotations but not in its root translation: use
+   * `boundary: 'wrap'` with `translationBoundary: 'clamp'` there.
+   */
+  translationBoundary?: ResampleOptions['boundary'];
 }
 
 /** Defaults of {@link ResampleClipOptions}: the same as `RESAMPLE_DEFAULTS`. */
@@ -48,7 +54,17 @@ export function resampleClip(clip: Clip, options: ResampleClipOptions): Clip {
   }
   const common = { ...options, sourceRate: rate };
   const rotations = resampleRotations(clip.rotations, common);
-  const translations = resampleVectors(clip.translations, common);
+  const duration = options.duration ?? (options.boundary === 'wrap' ? 'loop' : undefined);
+  const translations = resampleVectors(clip.translations, {
+    ...common,
+    duration,
+    boundary: options.translationBoundary ?? options.boundary,
+  });
+  if (translations.frames !== rotations.frames) {
+    throw new ShapeError(
+      `resampleClip: translation grid (${translations.frames}) differs from rotation grid (${rotations.frames})`,
+    );
+  }
   const out: Clip = {
     ...clip,
     frameTime: 1 / rotations.rate,

@@ -40,6 +40,27 @@ describe.skipIf(!HAS_SHARED_BVH)('resampleClip(clip, options) on CMU 01_01', () 
     }
   });
 
+  it("translationBoundary 'clamp' keeps root motion out of a wrapped loop's seam", () => {
+    const loop = { ...clip, frames: 240 };
+    loop.rotations = { data: clip.rotations.data.slice(0, 240 * 31 * 4), frames: 240, joints: 31 };
+    loop.translations = { data: clip.translations.data.slice(0, 240 * 31 * 3), frames: 240, joints: 31 };
+    const wrapped = resampleClip(loop, { targetRate: 30, kernel: 'lanczos3', boundary: 'wrap' });
+    const clamped = resampleClip(loop, {
+      targetRate: 30,
+      kernel: 'lanczos3',
+      boundary: 'wrap',
+      translationBoundary: 'clamp',
+    });
+    expect(wrapped.frames).toBe(60);
+    expect(clamped.frames).toBe(60);
+    expect(Array.from(clamped.rotations.data)).toEqual(Array.from(wrapped.rotations.data));
+    // frame 0 of the root translation: wrapping mixes in the clip's end, clamping does not
+    const src0 = loop.translations.data[0];
+    expect(Math.abs(clamped.translations.data[0] - src0)).toBeLessThan(
+      Math.abs(wrapped.translations.data[0] - src0),
+    );
+  });
+
   it('rotations equal resampleRotations on the clip rotations with the same options', () => {
     const r = resampleClip(clip, { targetRate: 50, kernel: 'catmull-rom', duration: 'keep-end' });
     const rot = resampleRotations(clip.rotations, {

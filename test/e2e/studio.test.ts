@@ -44,6 +44,7 @@ declare const window: {
   dispatchEvent(e: unknown): boolean;
 };
 declare const document: { querySelector(s: string): { textContent: string | null } | null };
+declare function requestAnimationFrame(f: (now: number) => void): number;
 declare const DataTransfer: new () => { items: { add(f: unknown): void } };
 declare const DragEvent: new (type: string, init: Record<string, unknown>) => unknown;
 declare const File: new (parts: string[], name: string, init: { type: string }) => unknown;
@@ -541,6 +542,25 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
       await playback('synthetic100x10000CatmullRom');
       await page.selectOption('[data-testid=play-kernel]', 'linear');
     }
+    // the same clip in a smaller window: software rasterisation is the limit above, not the studio's work
+    await page.setViewportSize({ width: 960, height: 600 });
+    await playback('synthetic100x10000At960x600');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    // baseline: the animation-frame interval of this headless browser with nothing to draw
+    record.idleFrameMs = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          const t: number[] = [];
+          let last = 0;
+          const step = (now: number) => {
+            if (last) t.push(now - last);
+            last = now;
+            if (t.length < 60) requestAnimationFrame(step);
+            else resolve(t.reduce((a, b) => a + b, 0) / t.length);
+          };
+          requestAnimationFrame(step);
+        }),
+    );
     const plot = await page.evaluate(() => window.__studio.benchPlot(100_000));
     record.plot100k = plot;
     expect(plot.drawMs).toBeLessThan(100);

@@ -50,3 +50,19 @@ describe('writeFileAtomic(path, content)', () => {
     expect(readdirSync(dir).sort()).toEqual([`.x.bvh.rotsig-${process.pid + 1}-0-1.tmp`, 'keep.bvh']);
   });
 });
+
+describe('readBvhFile(path) and writeBvhFile(path, clip)', () => {
+  it('round-trips the bundled walk through a new directory', async () => {
+    const { readBvhFile, writeBvhFile } = await import('../../src/node/read.js');
+    const { clip, warnings } = readBvhFile(
+      join(__dirname, '..', '..', 'samples', 'AV_8Walk_Meredith_HVHA_Rep1.bvh'),
+    );
+    expect(warnings).toEqual([]);
+    const out = join(fresh(), 'deep', 'walk.bvh');
+    writeBvhFile(out, clip);
+    const again = readBvhFile(out).clip;
+    expect(again.frames).toBe(1064);
+    expect(again.skeleton.names).toEqual(clip.skeleton.names);
+    expect(again.frameTimeText).toBe('0.008333');
+  });
+});

@@ -52,7 +52,7 @@ export class ProgressBar {
     const seconds = Math.max((now - this.start) / 1000, 1e-3);
     const rate = this.done / seconds;
     const eta = rate > 0 ? (this.total - this.done) / rate : 0;
-    const width = Math.max(10, Math.min(30, (this.stream.columns ?? 80) - 60));
+    const width = Math.max(10, Math.min(30, (this.stream.columns ?? 80) - 50));
     const filled = Math.round((width * this.done) / this.total);
     const bar = `${'#'.repeat(filled)}${'-'.repeat(width - filled)}`;
     const failed = this.failed ? `, ${this.failed} failed` : '';

@@ -83,7 +83,7 @@ export function formatInfo(
   row(
     'flips',
     d.signFlips
-      ? `${d.signFlips} quaternion sign flips (Euler wraps in the file) in ${plural(flipJoints.length, 'joint')}: ${top3(flipJoints, (j) => `${j.name} ${j.signFlips}`)}`
+      ? `${d.signFlips} quaternion sign flips (Euler wraps or branch switches in the file) in ${plural(flipJoints.length, 'joint')}: ${top3(flipJoints, (j) => `${j.name} ${j.signFlips}`)}`
       : 'none',
   );
   row(

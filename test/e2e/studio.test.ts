@@ -422,6 +422,8 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     await page.waitForTimeout(2500);
     const s2 = await lab();
     expect(s2.updates).toBeGreaterThan(s1.updates + 10);
+    // input 1 turns at 60°/s (at most 6° per animation frame): the eigen average follows without jumping
+    expect(s2.maxJump.eigen).toBeLessThan(10);
     await shot('lab-averaging');
     await page.uncheck('[data-testid=avg-perturb]');
   });

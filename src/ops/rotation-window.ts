@@ -519,15 +519,31 @@ export function blendChannels(
 ): void {
   const count = win.count;
   const invW = 1 / win.weightSum;
-  const frames = win.tapFrames;
+  const offs = win.tapOffsets;
   const ws = win.tapWeights;
-  let o = frames[0] * channels;
-  let w = ws[0] * invW;
-  for (let c = 0; c < channels; c++) out[outOffset + c] = w * data[o + c];
-  for (let t = 1; t < count; t++) {
-    o = frames[t] * channels;
-    w = ws[t] * invW;
-    for (let c = 0; c < channels; c++) out[outOffset + c] += w * data[o + c];
+  for (let t = 0; t < count; t++) offs[t] = win.tapFrames[t] * channels;
+  let c = 0;
+  // three channels per pass over the taps (a Vec3 at a time): sums stay in registers
+  for (; c + 2 < channels; c += 3) {
+    let a = 0;
+    let b = 0;
+    let d = 0;
+    for (let t = 0; t < count; t++) {
+      const o = offs[t] + c;
+      // normalised weights, so that a single tap (or weights summing to W exactly) copies values unchanged
+      const w = ws[t] * invW;
+      a += w * data[o];
+      b += w * data[o + 1];
+      d += w * data[o + 2];
+    }
+    out[outOffset + c] = a;
+    out[outOffset + c + 1] = b;
+    out[outOffset + c + 2] = d;
+  }
+  for (; c < channels; c++) {
+    let a = 0;
+    for (let t = 0; t < count; t++) a += ws[t] * invW * data[offs[t] + c];
+    out[outOffset + c] = a;
   }
 }
 

@@ -11,7 +11,7 @@ export const exportCommand: Command = {
   description: `
 Writes one array per file, frames x joints x width (toArrays): quat = x, y, z, w; 6d = the first two
 columns of the rotation matrix [m00 m10 m20 m01 m11 m21]; rotvec = axis x angle (radians); euler =
-radians in each joint's own channel order; positions = joint positions from forward kinematics (file
+radians in each joint's own channel order, each frame in the principal range; positions = joint positions from forward kinematics (file
 units). Rotations are local (relative to the parent) unless --frame global. .npy loads with numpy.load
 (float64, or float32 with --dtype float32); .csv has a header row joint.component and one row per
 frame; .json holds the shape, names and data nested [frame][joint][component].`,
@@ -28,6 +28,11 @@ frame; .json holds the shape, names and data nested [frame][joint][component].`,
       description: 'local or global (default local; global for positions)',
     },
     dtype: { type: 'string', value: 'type', description: 'float64 or float32 (default float64)' },
+    sign: {
+      type: 'string',
+      value: 'policy',
+      description: 'quaternion signs: keep, w-positive or continuous (default keep)',
+    },
     ...tableOptions,
     ...OUTPUT_OPTIONS,
     ...BATCH_OPTIONS,
@@ -49,11 +54,17 @@ frame; .json holds the shape, names and data nested [frame][joint][component].`,
       ['local', 'global'] as const,
       as === 'positions' ? 'global' : 'local',
     );
+    const sign = oneOf(
+      v.sign as string | undefined,
+      'sign',
+      ['keep', 'w-positive', 'continuous'] as const,
+      'keep',
+    );
     const dtype = oneOf(v.dtype as string | undefined, 'dtype', ['float64', 'float32'] as const, 'float64');
     return runFileCommand(parsed, io, {
       command: 'export',
       steps: [],
-      emit: { kind: 'features', as, format, space: frame, dtype },
+      emit: { kind: 'features', as, format, space: frame, dtype, sign },
       outputs: 'file',
       extension: `.${format}`,
     });

@@ -69,6 +69,8 @@ export type Emit =
       format: TableFormat;
       space?: 'local' | 'global';
       dtype?: 'float64' | 'float32';
+      /** Quaternion sign policy for `as: 'quat'` (see `toArrays`). */
+      sign?: 'keep' | 'w-positive' | 'continuous';
     }
   | { kind: 'velocity'; format: TableFormat; kernel?: KernelSpec; space?: 'local' | 'global' }
   | {
@@ -185,6 +187,7 @@ export function emitClip(clip: Clip, emit: Emit, context: { title?: string } = {
         positions: positions ? (emit.space ?? 'global') : 'none',
         rotationSpace: positions ? 'local' : (emit.space ?? 'local'),
         dtype: emit.dtype ?? 'float64',
+        quaternionSign: emit.sign ?? 'keep',
       });
       const data = positions ? arrays.positions! : arrays.rotations!;
       const shape = positions ? arrays.positionShape : arrays.rotationShape;

@@ -261,6 +261,41 @@ describe('rotsig commands on real files, outputs re-parsed', () => {
     expect(max).toBeLessThan(1e-12);
   });
 
+  it('rotsig export --as quat --sign continuous: consecutive quaternions of every joint share a hemisphere', () => {
+    const dir = tempDir();
+    const r = rotsig([
+      'export',
+      WALK,
+      '-o',
+      join(dir, 'q.npy'),
+      '--as',
+      'quat',
+      '--sign',
+      'continuous',
+      '--quiet',
+    ]);
+    expect(r.code).toBe(0);
+    const { data, shape } = readNpy(readFileSync(join(dir, 'q.npy')));
+    const [F, J] = shape;
+    let negative = 0;
+    for (let f = 1; f < F; f++)
+      for (let j = 0; j < J; j++) {
+        let d = 0;
+        for (let k = 0; k < 4; k++) d += data[((f - 1) * J + j) * 4 + k] * data[(f * J + j) * 4 + k];
+        if (d < 0) negative++;
+      }
+    expect(negative).toBe(0);
+    // The clip as read has sign flips at the root (Euler wraps in the file), so the option did something.
+    const src = read(WALK);
+    let flips = 0;
+    for (let f = 1; f < src.frames; f++) {
+      let d = 0;
+      for (let k = 0; k < 4; k++) d += q(src, f - 1, 0)[k] * q(src, f, 0)[k];
+      if (d < 0) flips++;
+    }
+    expect(flips).toBeGreaterThan(0);
+  });
+
   it('rotsig export --as 6d --dtype float32: orthonormal column pairs', () => {
     const dir = tempDir();
     const r = rotsig([

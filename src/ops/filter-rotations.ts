@@ -133,7 +133,10 @@ function filterRawInterior(
 ): void {
   const stride = joints * 4;
   const span = BLOCK + 2 * R;
-  const u = new Float64Array(span * stride);
+  // rows of the unrolled copy are padded by one cache line: a power-of-two row stride (64 joints = 2 KiB) would
+  // map all taps of a window onto the same few L1 sets
+  const ustride = stride + 8;
+  const u = new Float64Array(span * ustride);
   const chords = new Float64Array(span * joints);
   const unsafe = new Uint8Array(joints);
   const taps = 2 * R + 1;
@@ -147,7 +150,7 @@ function filterRawInterior(
     for (let j = 0; j < joints; j++) chords[j] = 0;
     for (let i = 0; i < m; i++) {
       const so = (s0 + i) * stride;
-      const uo = i * stride;
+      const uo = i * ustride;
       for (let j = 0, jb = 0; j < joints; j++, jb += 4) {
         const qx = src[so + jb];
         const qy = src[so + jb + 1];
@@ -156,7 +159,7 @@ function filterRawInterior(
         const n2 = qx * qx + qy * qy + qz * qz + qw * qw;
         if (!(Math.abs(n2 - 1) <= 1e-6)) unsafe[j] = 1;
         if (i === 0) continue; // row 0 is copied below
-        const po = uo - stride + jb;
+        const po = uo - ustride + jb;
         const px = u[po];
         const py = u[po + 1];
         const pz = u[po + 2];
@@ -205,7 +208,7 @@ function filterRawInterior(
           let bz = 0;
           let bw = 0;
           // source frame i = f - R + t has weight table[R + f - i] = table[2R - t]
-          for (let t = 0, o = lo * stride + jb; t < taps; t++, o += stride) {
+          for (let t = 0, o = lo * ustride + jb; t < taps; t++, o += ustride) {
             const w = table[taps - 1 - t];
             ax += w * u[o];
             ay += w * u[o + 1];
@@ -226,7 +229,7 @@ function filterRawInterior(
         let az = 0;
         let aw = 0;
         if (safeA) {
-          for (let t = 0, o = lo * stride + jb; t < taps; t++, o += stride) {
+          for (let t = 0, o = lo * ustride + jb; t < taps; t++, o += ustride) {
             const w = table[taps - 1 - t];
             ax += w * u[o];
             ay += w * u[o + 1];

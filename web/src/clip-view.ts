@@ -102,9 +102,17 @@ export class ClipView {
     });
     $('download').addEventListener('click', () => this.download());
     window.addEventListener('keydown', (e) => {
-      if (e.code === 'Space' && (e.target as HTMLElement).tagName !== 'INPUT' && this.isVisible()) {
+      const tag = (e.target as HTMLElement).tagName;
+      if (tag === 'INPUT' || tag === 'SELECT' || !this.isVisible() || !this.original) return;
+      if (e.code === 'Space') {
         e.preventDefault();
         this.togglePlay();
+      } else if (e.code === 'ArrowRight' || e.code === 'ArrowLeft') {
+        // step one frame of the original clip
+        e.preventDefault();
+        this.playing = false;
+        this.updatePlayButton();
+        this.seekFrame(this.frame + (e.code === 'ArrowRight' ? 1 : -1));
       }
     });
     requestAnimationFrame((t) => this.tick(t));

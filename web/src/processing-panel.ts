@@ -20,7 +20,7 @@ export class ProcessingPanel {
           <option value="gaussian">gaussian</option><option value="tent">tent</option>
           <option value="catmull-rom">catmull-rom</option><option value="cubic6">cubic6</option>
           <option value="lanczos2">lanczos2</option><option value="unsharp">unsharp (sharpen)</option></select></div>
-        <div class="row"><label>sigma</label><input type="range" min="0.5" max="12" step="0.5" data-key="sigma" data-testid="sigma" />
+        <div class="row"><label data-label="sigma">sigma</label><input type="range" min="0.5" max="12" step="0.5" data-key="sigma" data-testid="sigma" />
           <span data-out="sigma"></span></div>
         <div class="row"><label>space</label><select data-key="space" data-testid="space">
           <option value="raw">raw</option><option value="log">log</option><option value="eigen">eigen</option></select></div>
@@ -68,5 +68,10 @@ export class ProcessingPanel {
   private showValues(): void {
     const o = this.host.querySelector('[data-out="sigma"]');
     if (o) o.textContent = `${this.settings.sigma} frames`;
+    // gaussian and unsharp take sigma; the other kernels are widened by this factor (scaleKernel)
+    const l = this.host.querySelector('[data-label="sigma"]');
+    const k = this.settings.smoothKernel;
+    if (l) l.textContent = k === 'gaussian' || k === 'unsharp' ? 'sigma' : 'width ×';
+    if (o && l?.textContent === 'width ×') o.textContent = `${this.settings.sigma}`;
   }
 }

@@ -38,7 +38,9 @@ export const FILTER_ROTATIONS_DEFAULTS: Required<Omit<FilterRotationsOptions, 'o
  * rotation applied to every input (left or right) in all spaces; `'raw'` does not need unrolled input
  * (every sample is aligned to the window centre); kernels with negative lobes (unsharp, lanczos) work in all
  * three spaces. Tap weights are computed once per output frame and reused for all joints; no allocation
- * inside the frame loop.
+ * inside the frame loop. In raw space, frames whose window lies inside the clip take a block fast path (each
+ * block unrolled once; a chord-length bound proves the centre-aligned signs) with the same sums as the
+ * generic engine.
  *
  * Edge cases: 0 frames give an empty series; 1 frame gives the (normalised) input; windows longer than the
  * clip follow the boundary rule (`'wrap'` revisits frames). When the tap weights at a frame sum to zero (a

@@ -35,7 +35,6 @@ type StudioState = {
   parseMs: number;
   plot: { points: number; drawMs: number; inked: number; spectrumInked: number };
   playKernels: string[];
-  ops: string[];
 };
 // Browser globals used inside page.evaluate callbacks (this file compiles without the DOM lib).
 declare const window: {
@@ -205,10 +204,8 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     }
   });
 
-  it('shows the selected joint’s spectrum', async (ctx) => {
+  it('shows the selected joint’s spectrum', async () => {
     const s = await state();
-    if (!s.ops.includes('spectrum'))
-      ctx.skip('spectrum is not exported by this build of rotsig: panel left out');
     expect(s.plot.spectrumInked).toBeGreaterThan(100);
     await expect(page.textContent('[data-testid=spectrum-info]')).resolves.toContain('Hips');
   });
@@ -278,7 +275,7 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     expect(after.curveRevision).toBeGreaterThan(before.curveRevision);
   });
 
-  it('unroll and smoothing are live: the processed curve differs, the difference is shown in degrees', async (ctx) => {
+  it('unroll and smoothing are live: the processed curve differs, the difference is shown in degrees', async () => {
     await page.click('[data-testid=joint-tree] li:nth-child(1)');
     await page.check('[data-testid=unroll]');
     await page.waitForFunction(
@@ -288,9 +285,6 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     await expect(page.textContent('[data-testid=disc-summary]')).resolves.toMatch(
       /sign-flip.*→ processed: 0$/,
     );
-    if ((await page.locator('[data-testid=smooth]').count()) === 0) {
-      ctx.skip('filterClip is not in this build of rotsig: the smoothing control is left out');
-    }
     const rev = (await state()).curveRevision;
     await page.check('[data-testid=smooth]');
     await page.$eval('[data-testid=sigma]', (el) => {
@@ -306,10 +300,7 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     await shot('clip-smoothed');
   });
 
-  it('resampling is live, and optimal keys report their playback error against decimation', async (ctx) => {
-    if ((await page.locator('[data-testid=resample]').count()) === 0) {
-      ctx.skip('resampleClip is not in this build of rotsig: the resampling controls are left out');
-    }
+  it('resampling is live, and optimal keys report their playback error against decimation', async () => {
     await page.check('[data-testid=resample]');
     await page.fill('[data-testid=rate]', '30');
     await page.waitForFunction(() => {
@@ -320,17 +311,15 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     expect(s.processed?.frames).toBeGreaterThan(260);
     expect(s.processed?.frames).toBeLessThan(270);
     await expect(page.textContent('[data-testid=difference]')).resolves.toMatch(/max\s+\d+\.\d+°/);
-    if ((await page.locator('[data-testid=optimal]').count()) > 0) {
-      await page.check('[data-testid=optimal]');
-      await page.waitForFunction(() => !window.__studio.state().busy);
-      await page.waitForFunction(() =>
-        document.querySelector('[data-testid=difference]')?.textContent?.includes('optimal keys'),
-      );
-      const text = (await page.textContent('[data-testid=difference]')) ?? '';
-      const m = /playback error (\d+\.\d+)° vs (\d+\.\d+)°/.exec(text);
-      expect(m).not.toBeNull();
-      expect(Number(m?.[1])).toBeLessThan(Number(m?.[2]));
-    }
+    await page.check('[data-testid=optimal]');
+    await page.waitForFunction(() => !window.__studio.state().busy);
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid=difference]')?.textContent?.includes('optimal keys'),
+    );
+    const text = (await page.textContent('[data-testid=difference]')) ?? '';
+    const m = /playback error (\d+\.\d+)° vs (\d+\.\d+)°/.exec(text);
+    expect(m).not.toBeNull();
+    expect(Number(m?.[1])).toBeLessThan(Number(m?.[2]));
     await shot('clip-resampled');
   });
 
@@ -405,12 +394,11 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     }
   });
 
-  it('the averaging lab renders and reacts to its controls', async (ctx) => {
+  it('the averaging lab renders and reacts to its controls', async () => {
     await page.click('[data-testid=tab-averaging]');
     const lab = () => page.evaluate(() => window.__studio.lab('averaging'));
     await page.waitForFunction(() => window.__studio.lab('averaging') !== null);
     const s0 = await lab();
-    if (s0.missing) ctx.skip(`averaging lab left out: ${s0.missing.join(', ')} missing`);
     expect(s0.pixels.lit).toBeGreaterThan(200);
     expect(Object.keys(s0.results)).toEqual(['flip', 'nlerp', 'raw', 'log', 'eigen', 'geodesic']);
     // the eigen average minimises the cost
@@ -439,12 +427,11 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     await page.uncheck('[data-testid=avg-perturb]');
   });
 
-  it('the interpolation lab renders and reacts to its controls', async (ctx) => {
+  it('the interpolation lab renders and reacts to its controls', async () => {
     await page.click('[data-testid=tab-interpolation]');
     const lab = () => page.evaluate(() => window.__studio.lab('interpolation'));
     await page.waitForFunction(() => window.__studio.lab('interpolation') !== null);
     const s0 = await lab();
-    if (s0.missing) ctx.skip(`interpolation lab left out: ${s0.missing.join(', ')} missing`);
     expect(s0.pixels.lit).toBeGreaterThan(200);
     // Casey Muratori's observations at 150°: nlerp stays on the slerp arc but its speed varies; the log
     // blend leaves the arc when the axes differ

@@ -2,13 +2,7 @@ import { type Clip, eulerFromQuatSeries, quat } from 'rotsig';
 import { writeBvh } from 'rotsig/io';
 import * as THREE from 'three';
 import { type CurveKind, curveData, curveLabels, jointSeries } from './curves.js';
-import {
-  DEFAULT_SETTINGS,
-  type Difference,
-  type FromWorker,
-  type ProcessSettings,
-  type SpectrumData,
-} from './messages.js';
+import type { Difference, FromWorker, ProcessSettings, SpectrumData } from './messages.js';
 import { spectrum } from './ops.js';
 import { LinePlot, mergeGrids } from './plot.js';
 import {
@@ -646,5 +640,3 @@ function firstMovingJoint(clip: Clip): number {
   }
   return 0;
 }
-
-export { DEFAULT_SETTINGS };

@@ -1,7 +1,6 @@
 import './style.css';
 import { benchPlot } from './bench.js';
 import { ClipView } from './clip-view.js';
-import * as ops from './ops.js';
 import { SkeletonView } from './viewer.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -129,10 +128,6 @@ const studio = {
       curveRevision: clipView.curveRevision,
       curveDiff: clipView.lastCurveDiff,
       spectrumRevision: clipView.spectrumRevision,
-      /** Library operations this build has (the studio leaves out the controls of missing ones). */
-      ops: Object.entries(ops)
-        .filter(([, f]) => typeof f === 'function')
-        .map(([k]) => k),
       playKernels: [...document.querySelectorAll<HTMLOptionElement>('#play-kernel option')].map(
         (o) => o.value,
       ),

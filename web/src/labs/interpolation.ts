@@ -238,7 +238,7 @@ export class InterpolationLab {
     this.speedPlot.setData([ts, ...speeds]);
     this.arcPlot.setData([ts, ...arcs]);
     this.placeMovers();
-    let html = '<tr><th>method</th><th>speed spread</th><th>max off slerp</th></tr>';
+    let html = '<tr><th>method</th><th>speed spread</th><th>max off the arc</th></tr>';
     for (const m of METHODS) {
       const s = this.summary[m];
       html +=

@@ -113,6 +113,19 @@ export class LinePlot {
         if (Number.isFinite(x)) seek(x);
       });
     }
+    // a marker's kind as a tooltip when the pointer is near its tick
+    this.plot.over.addEventListener('mousemove', (e) => {
+      let best: Marker | null = null;
+      let bestD = 5;
+      for (const m of this.markers) {
+        const d = Math.abs(this.plot.valToPos(m.x, 'x') - e.offsetX);
+        if (d < bestD) {
+          bestD = d;
+          best = m;
+        }
+      }
+      this.plot.over.title = best?.title ? `${best.title} at ${best.x.toFixed(3)} s` : '';
+    });
     new ResizeObserver(() => this.resize()).observe(host);
   }
 

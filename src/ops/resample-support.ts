@@ -30,7 +30,10 @@ export function checkRate(rate: unknown, what: string, where: string): asserts r
   }
 }
 
-/** Kernels available by name for resampling. All but `'nearest'` and `'sinc'`… see {@link resampleKernel}. */
+/**
+ * Kernels available by name for resampling (see {@link resampleKernel} for the kernel behind each). All
+ * but `'nearest'` interpolate: they return the source sample where an output time meets a source time.
+ */
 export type ResampleKernelName =
   | 'nearest'
   | 'linear'

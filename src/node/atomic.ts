@@ -10,7 +10,12 @@ let counter = 0;
 /** Marker in every temporary file name, so an interrupted run's leftovers can be found and removed. */
 const TMP_MARK = '.rotsig-';
 
-/** Name of the temporary sibling used while `path` is written by this process and thread. */
+/**
+ * Name of the temporary sibling used while `path` is written by this process and thread.
+ *
+ * @example
+ * temporaryPathFor('out/a.bvh'); // 'out/.a.bvh.rotsig-<pid>-<thread>-<n>.tmp'
+ */
 export function temporaryPathFor(path: string): string {
   counter += 1;
   return join(dirname(path), `.${basename(path)}${TMP_MARK}${process.pid}-${threadId}-${counter}.tmp`);
@@ -52,6 +57,9 @@ function writeAll(fd: number, chunk: string | Uint8Array): void {
 /**
  * Removes the temporary files that writers of process `pid` left in `directories` (after a Ctrl-C, the
  * signal handler calls this for the output directories of the run). Returns how many were removed.
+ *
+ * @example
+ * process.on('SIGINT', () => { removeTemporaryFiles(['out']); process.exit(130); });
  */
 export function removeTemporaryFiles(directories: Iterable<string>, pid: number = process.pid): number {
   const tag = `${TMP_MARK}${pid}-`;

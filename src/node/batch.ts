@@ -25,7 +25,12 @@ export interface BatchOptions {
   handleSignals?: boolean;
 }
 
-/** Default number of jobs: the cores available to this process. */
+/**
+ * Default number of jobs: the cores available to this process.
+ *
+ * @example
+ * runBatch(tasks, { jobs: defaultJobs() });
+ */
 export function defaultJobs(): number {
   return availableParallelism();
 }

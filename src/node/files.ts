@@ -82,6 +82,9 @@ function* walk(root: string, prefix: string): Generator<string> {
  * Compiles a glob to a regular expression over `/`-separated relative paths: `**` any number of
  * directories, `*` any characters but `/`, `?` one character, `{a,b}` alternatives. Case-insensitive, so
  * `*.bvh` also finds `WALK.BVH`.
+ *
+ * @example
+ * globToRegExp('**\/walk*.bvh').test('day1/walk_fast.bvh'); // true
  */
 export function globToRegExp(glob: string): RegExp {
   let re = '';

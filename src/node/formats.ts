@@ -22,6 +22,9 @@ export interface FrameTable {
 /**
  * CSV with a header row (`frame,time,<joint>.<component>,...`) and one row per frame, numbers in
  * shortest round-trip form. Yields chunks so large tables stream to disk.
+ *
+ * @example
+ * writeFileAtomic('walk.csv', frameTableCsv(table)); // frame,time,Hips.qx,...
  */
 export function* frameTableCsv(t: FrameTable): Generator<string> {
   const header = ['frame', 'time'];
@@ -46,6 +49,9 @@ export function* frameTableCsv(t: FrameTable): Generator<string> {
 /**
  * JSON `{ kind, units, rate, frames, joints, names, components, shape, data }` with `data` nested as
  * `[frame][joint][component]`. Yields chunks so large tables stream to disk.
+ *
+ * @example
+ * writeFileAtomic('walk.json', frameTableJson(table)); // JSON.parse(text).data[f][j][c]
  */
 export function* frameTableJson(t: FrameTable): Generator<string> {
   const head = {

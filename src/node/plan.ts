@@ -33,6 +33,11 @@ export interface PlannedFile {
  * existing directory, a path ending in `/`, several inputs, or a directory input) mirrors the input tree
  * under `dir`; `-o -` writes one input's result to stdout; `--in-place` replaces the inputs. Refuses to
  * overwrite an input without `inPlace`, and two inputs that would write the same output.
+ *
+ * @throws {PlanError} on any of these, with a message for the user.
+ * @example
+ * const { files } = collectInputs(['captures/']);
+ * planOutputs(files, { output: 'out/', extension: '.npy' }); // captures/a/b.bvh -> out/a/b.npy
  */
 export function planOutputs(files: readonly InputFile[], options: PlanOptions): PlannedFile[] {
   const { output, inPlace, extension } = options;

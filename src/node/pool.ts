@@ -4,6 +4,11 @@ import { Worker } from 'node:worker_threads';
  * A fixed-size pool of `worker_threads` that runs one job per message. Each worker loads `script` once
  * and answers every `{ id, job }` message with `{ id, result }`; jobs are handed out as workers become free,
  * so long and short files balance themselves.
+ *
+ * @example
+ * const pool = new WorkerPool<FileTask, TaskResult>(new URL('./worker.js', import.meta.url), 2);
+ * const result = await pool.run(task);
+ * await pool.close();
  */
 export class WorkerPool<Job, Result> {
   private readonly script: URL;

@@ -8,6 +8,11 @@ export interface ProgressStream {
 /**
  * A one-line progress bar with files/s and ETA, redrawn in place on a terminal. It draws only when the
  * stream is a TTY (silent in CI logs and pipes) and at most every 100 ms.
+ *
+ * @example
+ * const bar = new ProgressBar(files.length, process.stderr);
+ * for (const f of files) bar.tick(convert(f));
+ * bar.clear();
  */
 export class ProgressBar {
   private readonly stream: ProgressStream;
@@ -63,7 +68,12 @@ export class ProgressBar {
   }
 }
 
-/** `75.3` -> `1m15s`, `4.2` -> `4.2s`. */
+/**
+ * `75.3` -> `1m15s`, `4.2` -> `4.2s`.
+ *
+ * @example
+ * formatSeconds(75.3); // '1m15s'
+ */
 export function formatSeconds(seconds: number): string {
   if (!Number.isFinite(seconds)) return '?';
   if (seconds < 60) return `${seconds.toFixed(1)}s`;

@@ -25,7 +25,12 @@ export type KernelSpec =
   | { name: 'unsharp'; sigma: number; amount: number }
   | { name: 'tent' };
 
-/** The kernel a {@link KernelSpec} names. */
+/**
+ * The kernel a {@link KernelSpec} names.
+ *
+ * @example
+ * kernelFromSpec({ name: 'gaussian', sigma: 2 }); // kernels.gaussian(2)
+ */
 export function kernelFromSpec(spec: KernelSpec): Kernel {
   switch (spec.name) {
     case 'gaussian':
@@ -93,7 +98,12 @@ export interface SpectrumSummary {
   peaks: { hz: number; db: number }[];
 }
 
-/** Applies `steps` in order; returns the input clip when there are none. */
+/**
+ * Applies `steps` in order; returns the input clip when there are none.
+ *
+ * @example
+ * runSteps(clip, [{ op: 'unroll' }, { op: 'smooth', kernel: { name: 'gaussian', sigma: 2 } }, { op: 'resample', rate: 30 }]);
+ */
 export function runSteps(clip: Clip, steps: readonly ClipStep[]): Clip {
   let current = clip;
   for (const step of steps) current = applyStep(current, step);
@@ -172,7 +182,12 @@ const FEATURE_LAYOUT: Record<FeatureKind, { rotation: RotationRepresentation; co
   positions: { rotation: 'none', components: ['x', 'y', 'z'] },
 };
 
-/** Produces a task's output from the processed clip; `context.title` names the plot of a spectrum. */
+/**
+ * Produces a task's output from the processed clip; `context.title` names the plot of a spectrum.
+ *
+ * @example
+ * const { content } = emitClip(clip, { kind: 'features', as: '6d', format: 'npy', dtype: 'float32' });
+ */
 export function emitClip(clip: Clip, emit: Emit, context: { title?: string } = {}): Emitted {
   switch (emit.kind) {
     case 'info':

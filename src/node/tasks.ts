@@ -42,7 +42,13 @@ export interface TaskResult {
   stdout?: string | Uint8Array;
 }
 
-/** Runs one task to completion; never throws (failures are in the result). */
+/**
+ * Runs one task to completion; never throws (failures are in the result).
+ *
+ * @example
+ * const r = runFileTask({ input: 'walk.bvh', output: 'out/walk.bvh', steps: [{ op: 'unroll' }], emit: { kind: 'bvh' } });
+ * if (!r.ok) console.error(formatTaskError(r.input, r.error!));
+ */
 export function runFileTask(task: FileTask): TaskResult {
   const t0 = performance.now();
   const result: TaskResult = {
@@ -113,7 +119,12 @@ function contentToStdout(content: AtomicContent): string | Uint8Array {
   return Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
 }
 
-/** `path:line:column: message` (or `path: message`), the form editors and terminals link to. */
+/**
+ * `path:line:column: message` (or `path: message`), the form editors and terminals link to.
+ *
+ * @example
+ * formatTaskError('a.bvh', { message: "unknown channel 'Wrotation'", line: 5, column: 24 }); // a.bvh:5:24: unknown channel 'Wrotation'
+ */
 export function formatTaskError(
   path: string,
   error: TaskError | { message: string; line?: number; column?: number },

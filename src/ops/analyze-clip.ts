@@ -114,6 +114,9 @@ export interface PositionGuess {
  * (`'add'`): for every joint with position channels and a non-zero OFFSET component, compares the median
  * channel value with the OFFSET and with zero. Channels that sit near the OFFSET mean "replace" (Blender,
  * 6-channel exports); channels much smaller than a large OFFSET mean "add" (some CMU conversions).
+ *
+ * @example
+ * guessPositionSemantics(parseBvh(text)).guess; // 'add' for the iClone CMU re-export 005_11
  */
 export function guessPositionSemantics(clip: Clip): PositionGuess {
   const { skeleton, translations, frames } = clip;
@@ -172,6 +175,9 @@ function fmt(x: number): string {
  * Peak angular speed per joint in rad/s: the largest geodesic angle between consecutive frames times the
  * rate, with the later frame of that pair (as `findDiscontinuities` numbers its entries). Sign flips between frames count as no motion (the angle is
  * sign-invariant). Clips of fewer than 2 frames give zeros.
+ *
+ * @example
+ * const { speed, frame } = peakAngularSpeeds(clip); // rad/s between frame[j] - 1 and frame[j]
  */
 export function peakAngularSpeeds(clip: Clip): { speed: Float64Array; frame: Int32Array } {
   const { data, frames, joints } = clip.rotations;

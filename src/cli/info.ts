@@ -13,7 +13,7 @@ export const info: Command = {
 Reads each file and reports: the skeleton (joints, channels, rotation orders), the frame rate as
 written and the rational rate it most likely stands for, frames and duration, which position-channel
 semantics the data suggests, the discontinuities (quaternion sign flips, i.e. Euler wraps in the file,
-and jumps faster than a plausible 25 rad/s), the peak angular speed per joint and where it happens, and
+and jumps faster than a plausible 25 rad/s), the peak angular speed per joint (jumps excluded; --json has both) and where it happens, and
 the frequency below which 99% of the rotation energy lies with the lowest sample rate that keeps it.
 The report goes to stdout; --json prints the same as JSON (one object per file, an array for several).`,
   examples: [
@@ -103,12 +103,14 @@ export function formatInfo(
       'spectrum',
       `${round(a.spectrum.share * 100, 2)}% of the rotation energy below ${round(a.spectrum.energyFrequency, 2)} Hz; lowest safe rate ${round(a.spectrum.safeRate, 2)} Hz`,
     );
-  const moving = a.perJoint.filter((j) => j.peakSpeed > 0);
-  const top = [...moving].sort((x, y) => y.peakSpeed - x.peakSpeed).slice(0, 5);
+  const moving = a.perJoint.filter((j) => j.motionPeakSpeed > 0);
+  const top = [...moving].sort((x, y) => y.motionPeakSpeed - x.motionPeakSpeed).slice(0, 5);
   row(
-    'peak speed',
+    'peak speed', // jumps excluded: they are listed above
     top.length
-      ? top.map((j) => `${j.name} ${Math.round(j.peakSpeed * DEG)} deg/s @${j.peakFrame}`).join(', ')
+      ? top
+          .map((j) => `${j.name} ${Math.round(j.motionPeakSpeed * DEG)} deg/s @${j.motionPeakFrame}`)
+          .join(', ')
       : 'no rotation changes',
   );
   lines.push('  joints:');
@@ -118,7 +120,7 @@ export function formatInfo(
   );
   for (const j of a.perJoint) {
     lines.push(
-      `    ${j.name.padEnd(w)}  ${j.order.padEnd(5)}  ${String(j.channels.length).padStart(4)}  ${String(Math.round(j.peakSpeed * DEG)).padStart(10)}  ${String(j.peakFrame).padStart(6)}  ${String(j.signFlips).padStart(5)}  ${String(j.jumps).padStart(5)}  ${j.worst.map((d) => `${d.kind === 'jump' ? '' : 'flip '}${Math.round(d.angle * DEG)}@${d.frame}`).join(' ')}`.trimEnd(),
+      `    ${j.name.padEnd(w)}  ${j.order.padEnd(5)}  ${String(j.channels.length).padStart(4)}  ${String(Math.round(j.motionPeakSpeed * DEG)).padStart(10)}  ${String(j.motionPeakFrame).padStart(6)}  ${String(j.signFlips).padStart(5)}  ${String(j.jumps).padStart(5)}  ${j.worst.map((d) => `${d.kind === 'jump' ? '' : 'flip '}${Math.round(d.angle * DEG)}@${d.frame}`).join(' ')}`.trimEnd(),
     );
   }
   lines.push('');

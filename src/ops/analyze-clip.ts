@@ -174,12 +174,16 @@ function fmt(x: number): string {
 /**
  * Peak angular speed per joint in rad/s: the largest geodesic angle between consecutive frames times the
  * rate, with the later frame of that pair (as `findDiscontinuities` numbers its entries). Sign flips between frames count as no motion (the angle is
- * sign-invariant). Clips of fewer than 2 frames give zeros.
+ * sign-invariant). Steps larger than `maxStep` radians (jumps: glitches, cuts, a T-pose first frame) are
+ * skipped when it is given. Clips of fewer than 2 frames give zeros.
  *
  * @example
  * const { speed, frame } = peakAngularSpeeds(clip); // rad/s between frame[j] - 1 and frame[j]
  */
-export function peakAngularSpeeds(clip: Clip): { speed: Float64Array; frame: Int32Array } {
+export function peakAngularSpeeds(
+  clip: Clip,
+  maxStep = Number.POSITIVE_INFINITY,
+): { speed: Float64Array; frame: Int32Array } {
   const { data, frames, joints } = clip.rotations;
   const speed = new Float64Array(joints);
   const frame = new Int32Array(joints);
@@ -187,7 +191,9 @@ export function peakAngularSpeeds(clip: Clip): { speed: Float64Array; frame: Int
     for (let j = 0; j < joints; j++) {
       const a = (f * joints + j) * 4;
       const b = a + joints * 4;
-      const s = angle(data.subarray(a, a + 4), data.subarray(b, b + 4)) * clip.rate;
+      const step = angle(data.subarray(a, a + 4), data.subarray(b, b + 4));
+      if (step > maxStep) continue;
+      const s = step * clip.rate;
       if (s > speed[j]) {
         speed[j] = s;
         frame[j] = f + 1;
@@ -207,6 +213,9 @@ export interface JointAnalysis {
   /** Largest angular speed between consecutive frames, rad/s, and the later frame of that pair. */
   peakSpeed: number;
   peakFrame: number;
+  /** The same without the steps counted as jumps: the fastest plausible motion of the joint. */
+  motionPeakSpeed: number;
+  motionPeakFrame: number;
   /** Quaternion sign flips between consecutive frames (in a BVH file: an Euler channel wrapping ±180°). */
   signFlips: number;
   /** Steps faster than the plausible maximum angular speed (glitches, cuts, T-pose frames). */
@@ -255,6 +264,7 @@ export function analyzeClip(clip: Clip, options: AnalyzeClipOptions = {}): ClipA
   const J = skeleton.names.length;
   const peaks = peakAngularSpeeds(clip);
   const jumpThreshold = Math.min(Math.PI, o.maxAngularSpeed / clip.rate);
+  const motionPeaks = peakAngularSpeeds(clip, jumpThreshold);
   const found = findDiscontinuities(clip.rotations, { rate: clip.rate, maxAngularSpeed: o.maxAngularSpeed });
   const byJoint: Discontinuity[][] = Array.from({ length: J }, () => []);
   for (const d of found) byJoint[d.joint].push(d);
@@ -278,6 +288,8 @@ export function analyzeClip(clip: Clip, options: AnalyzeClipOptions = {}): ClipA
       order: clip.orders[j],
       peakSpeed: peaks.speed[j],
       peakFrame: peaks.frame[j],
+      motionPeakSpeed: motionPeaks.speed[j],
+      motionPeakFrame: motionPeaks.frame[j],
       signFlips: flips,
       jumps: list.length - flips,
       worst,

@@ -142,6 +142,9 @@ describe('peakAngularSpeeds(clip) and analyzeClip(clip)', () => {
     expect(a.perJoint[1].worst[0]).toMatchObject({ frame: 40, kind: 'jump' });
     expect(a.perJoint[1].worst[0].angle).toBeGreaterThan(Math.PI / 2 - 0.2);
     expect(a.discontinuities.jumps).toBe(1);
+    // The jump is the peak of all steps; without jumps the peak is the 3 rad/s spin.
+    expect(a.perJoint[1].peakFrame).toBe(40);
+    expect(a.perJoint[1].motionPeakSpeed).toBeCloseTo(omega / (30 * 0.0333333), 6);
     expect(a.perJoint[1].signFlips).toBe(1);
     expect(a.perJoint[1].worst.map((w) => w.kind)).toEqual(['jump', 'sign-flip']);
   });

@@ -170,8 +170,9 @@ function tangent(k: Float64Array, o: number, T: Float64Array): void {
  * Playback: source frame i (time `i / sourceRate`) is reconstructed from the keys (times `j / targetRate`,
  * the last key on or after the source's end) as `normalize(Σⱼ B(x − j)·kⱼ)` in raw quaternion space, with
  * `x = i · targetRate / sourceRate` and B the tent (`'linear'`, i.e. nlerp between keys) or Catmull-Rom
- * kernel (`kernels.tent` / `kernels.catmullRom`), key indices clamped at the ends. The objective is
- * `Σᵢ ‖played(i) − qᵢ‖²` over frames and joints on the hemisphere-continuous source.
+ * kernel (`kernels.tent` / `kernels.catmullRom`), key indices clamped at the ends, and each key's sign
+ * aligned to the nearest key (shortest arc, as the rotation-window engine's raw blend does). The objective
+ * is `Σᵢ ‖played(i) − qᵢ‖²` over frames and joints, against the nearer of ±qᵢ.
  *
  * Method: without the normalisation the played-back signal is linear in the keys, so the keys first come
  * from the banded least-squares problem `(BᵀB)·K = Bᵀ·Q` (tridiagonal for linear, 7-diagonal for
@@ -326,6 +327,8 @@ export function downsampleOptimal(
       ? gaussNewtonFk(taps, keys, src, joints, iterations, fk, played, norms)
       : gaussNewton(taps, keys, src, joints, iterations, played, norms);
   }
+  // hemisphere-continuous keys; playback aligns signs to the nearest key, so no rotation changes
+  unrollQuaternions({ data: keys, frames: K, joints });
   const after = evaluate();
   return {
     keys: { data: keys, frames: K, joints },
@@ -433,10 +436,18 @@ function jointRotationObjective(
   let e = 0;
   for (let i = 0; i < frames; i++) {
     const o = (i * joints + a) * 4;
-    const dx = played[o] - src[o];
-    const dy = played[o + 1] - src[o + 1];
-    const dz = played[o + 2] - src[o + 2];
-    const dw = played[o + 3] - src[o + 3];
+    const sg =
+      played[o] * src[o] +
+        played[o + 1] * src[o + 1] +
+        played[o + 2] * src[o + 2] +
+        played[o + 3] * src[o + 3] <
+      0
+        ? -1
+        : 1;
+    const dx = played[o] - sg * src[o];
+    const dy = played[o + 1] - sg * src[o + 1];
+    const dz = played[o + 2] - sg * src[o + 2];
+    const dw = played[o + 3] - sg * src[o + 3];
     e += dx * dx + dy * dy + dz * dz + dw * dw;
   }
   return e;
@@ -451,16 +462,22 @@ function playJoint(
   played: Float64Array,
   norms: Float64Array,
 ): void {
-  const { frames, width, index, weight, count } = taps;
+  const { frames, width, index, weight, count, reference } = taps;
   for (let i = 0; i < frames; i++) {
     const base = i * width;
+    const ro = (index[base + reference[i]] * joints + a) * 4;
     let x = 0;
     let y = 0;
     let z = 0;
     let w = 0;
     for (let t = 0; t < count[i]; t++) {
       const o = (index[base + t] * joints + a) * 4;
-      const wt = weight[base + t];
+      const d =
+        keys[ro] * keys[o] +
+        keys[ro + 1] * keys[o + 1] +
+        keys[ro + 2] * keys[o + 2] +
+        keys[ro + 3] * keys[o + 3];
+      const wt = d < 0 ? -weight[base + t] : weight[base + t];
       x += wt * keys[o];
       y += wt * keys[o + 1];
       z += wt * keys[o + 2];
@@ -516,7 +533,7 @@ function buildJointSystem(
   fk: { S: Float64Array; G: Float64Array; parentRot: Float64Array } | null,
   scratch: SystemScratch,
 ): void {
-  const { frames, width, index, weight, count } = taps;
+  const { frames, width, index, weight, count, reference } = taps;
   const { M, D, SD } = scratch;
   const w1 = bb + 1;
   for (let i = 0; i < frames; i++) {
@@ -528,10 +545,12 @@ function buildJointSystem(
     const nz = played[o + 2];
     const nw = played[o + 3];
     const inv = 1 / norms[i * joints + a];
-    const rx = nx - src[o];
-    const ry = ny - src[o + 1];
-    const rz = nz - src[o + 2];
-    const rw = nw - src[o + 3];
+    const sg = nx * src[o] + ny * src[o + 1] + nz * src[o + 2] + nw * src[o + 3] < 0 ? -1 : 1;
+    const rx = nx - sg * src[o];
+    const ry = ny - sg * src[o + 1];
+    const rz = nz - sg * src[o + 2];
+    const rw = nw - sg * src[o + 3];
+    const ro = (index[base + reference[i]] * joints + a) * 4;
     for (let t = 0; t < c; t++) {
       const kt = index[base + t];
       const ko = (kt * joints + a) * 4;
@@ -539,7 +558,8 @@ function buildJointSystem(
       const y = keys[ko + 1];
       const z = keys[ko + 2];
       const w = keys[ko + 3];
-      const s = weight[base + t] * inv;
+      const side = keys[ro] * x + keys[ro + 1] * y + keys[ro + 2] * z + keys[ro + 3] * w < 0 ? -1 : 1;
+      const s = side * weight[base + t] * inv;
       // tangent columns k ⊗ i, k ⊗ j, k ⊗ k, projected off n and scaled
       const m = t * 12;
       let d = nx * w + ny * z - nz * y - nw * x;

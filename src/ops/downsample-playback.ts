@@ -18,7 +18,10 @@ export interface PlaybackError {
   meanAngle: number;
   /** Largest such angle, radians. */
   maxAngle: number;
-  /** Mean over frames and joints of the squared distance between played-back and source quaternions (the rotation term). */
+  /**
+   * Mean over frames and joints of the squared distance between played-back and source quaternions, the
+   * nearer of ±source (the rotation term).
+   */
   meanSquared: number;
   /** Mean global position error over frames and joints, clip units (only with `fk`). */
   meanPosition?: number;
@@ -34,6 +37,8 @@ export interface PlaybackTaps {
   index: Int32Array;
   weight: Float64Array;
   count: Uint8Array;
+  /** Per source frame, the tap with the largest weight (the nearest key): the sign reference. */
+  reference: Uint8Array;
 }
 
 function playbackKernel(name: PlaybackKernel): Kernel {
@@ -64,6 +69,7 @@ export function playbackTaps(
   const index = new Int32Array(frames * width);
   const weight = new Float64Array(frames * width);
   const count = new Uint8Array(frames);
+  const reference = new Uint8Array(frames);
   for (let i = 0; i < frames; i++) {
     const x = pos(i);
     const j0 = Math.floor(x);
@@ -88,13 +94,17 @@ export function playbackTaps(
       }
     }
     count[i] = c;
+    let best = 0;
+    for (let t = 1; t < c; t++) if (weight[i * width + t] > weight[i * width + best]) best = t;
+    reference[i] = best;
   }
-  return { keys, frames, width, index, weight, count };
+  return { keys, frames, width, index, weight, count, reference };
 }
 
 /**
- * Plays keys back at the source frames: `normalize(Σ wₜ·k_jₜ)` per joint (raw space; keys assumed
- * hemisphere-continuous). Writes `frames x joints x 4` into `out`; also the norms `|Σ wₜ·k_jₜ|` into
+ * Plays keys back at the source frames: `normalize(Σ ±wₜ·k_jₜ)` per joint (raw space, nlerp-like: a key
+ * on the other hemisphere than the nearest key enters with the opposite sign, as in the shared
+ * rotation-window engine's raw blend). Writes `frames x joints x 4` into `out`; also the norms `|Σ wₜ·k_jₜ|` into
  * `norms` when given. @internal
  */
 export function playback(
@@ -104,18 +114,25 @@ export function playback(
   out: Float64Array,
   norms?: Float64Array,
 ): void {
-  const { frames, width, index, weight, count } = taps;
+  const { frames, width, index, weight, count, reference } = taps;
   for (let i = 0; i < frames; i++) {
     const c = count[i];
     const base = i * width;
     for (let a = 0; a < joints; a++) {
+      const ro = (index[base + reference[i]] * joints + a) * 4;
+      const rx = keys[ro];
+      const ry = keys[ro + 1];
+      const rz = keys[ro + 2];
+      const rw = keys[ro + 3];
       let x = 0;
       let y = 0;
       let z = 0;
       let w = 0;
       for (let t = 0; t < c; t++) {
         const o = (index[base + t] * joints + a) * 4;
-        const wt = weight[base + t];
+        // keys on the other hemisphere than the nearest key count with the opposite sign (shortest arc)
+        const d = rx * keys[o] + ry * keys[o + 1] + rz * keys[o + 2] + rw * keys[o + 3];
+        const wt = d < 0 ? -weight[base + t] : weight[base + t];
         x += wt * keys[o];
         y += wt * keys[o + 1];
         z += wt * keys[o + 2];
@@ -154,10 +171,18 @@ export function measurePlayback(
   let sumSq = 0;
   for (let n = 0; n < count; n++) {
     const o = n * 4;
-    const dx = played[o] - source[o];
-    const dy = played[o + 1] - source[o + 1];
-    const dz = played[o + 2] - source[o + 2];
-    const dw = played[o + 3] - source[o + 3];
+    const sg =
+      played[o] * source[o] +
+        played[o + 1] * source[o + 1] +
+        played[o + 2] * source[o + 2] +
+        played[o + 3] * source[o + 3] <
+      0
+        ? -1
+        : 1;
+    const dx = played[o] - sg * source[o];
+    const dy = played[o + 1] - sg * source[o + 1];
+    const dz = played[o + 2] - sg * source[o + 2];
+    const dw = played[o + 3] - sg * source[o + 3];
     sumSq += dx * dx + dy * dy + dz * dz + dw * dw;
     const d = Math.abs(
       played[o] * source[o] +

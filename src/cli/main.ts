@@ -49,6 +49,13 @@ export async function main(
   argv: string[],
   io: CliIo = { stdout: process.stdout, stderr: process.stderr },
 ): Promise<number> {
+  // `rotsig export ... -o - | head`: the reader went away; stop quietly like other Unix tools.
+  if (io.stdout === process.stdout && process.stdout.listenerCount('error') === 0) {
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(0);
+      throw error;
+    });
+  }
   const [first, ...rest] = argv;
   if (first === undefined || first === '-h' || first === '--help') {
     io.stdout.write(mainHelp());

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -111,5 +112,20 @@ describe('rotsig batches', () => {
     expect(r.code).toBe(0);
     const a = JSON.parse(r.stdout);
     expect(a.file).toBe(join(dir, 'in', 'sub', 'jump.bvh'));
+  });
+});
+
+describe('rotsig in a pipe', () => {
+  it('rotsig export -o - | head stops quietly when the reader goes away', () => {
+    const r = spawnSync(
+      'sh',
+      ['-c', `node bin/rotsig.js export '${CMU}' -o - --as positions --format csv -q | head -n 2`],
+      {
+        cwd: ROOT,
+      },
+    );
+    expect(r.status).toBe(0);
+    expect(r.stdout.toString().split('\n')[0]).toMatch(/^frame,time,Hips\.x,/);
+    expect(r.stderr.toString()).toBe('');
   });
 });

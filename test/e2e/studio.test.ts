@@ -492,11 +492,17 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
         window.__studio.resetPlaybackStats();
         window.__studio.play(true);
       });
-      // at least 2 s and 40 displayed frames (a loaded machine can starve animation frames for a while)
+      // at least 2 s and 30 displayed frames (a loaded machine can starve animation frames for a while)
       await page.waitForTimeout(2000);
-      await page.waitForFunction(() => window.__studio.playbackStats().samples >= 40, undefined, {
-        timeout: 30_000,
-      });
+      await page
+        .waitForFunction(() => window.__studio.playbackStats().samples >= 30, undefined, { timeout: 60_000 })
+        .catch(async (e: Error) => {
+          const now = await page.evaluate(() => ({
+            ...window.__studio.playbackStats(),
+            ...window.__studio.state(),
+          }));
+          throw new Error(`${label}: playback stalled: ${JSON.stringify(now)} (${e.message})`);
+        });
       const stats = await page.evaluate(() => {
         window.__studio.play(false);
         return window.__studio.playbackStats();

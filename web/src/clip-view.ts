@@ -87,7 +87,7 @@ export class ClipView {
     $<HTMLInputElement>('show-after').addEventListener('change', (e) => {
       this.showAfter = (e.target as HTMLInputElement).checked;
       this.drawPose();
-      this.drawCurves();
+      this.rebuildCurvePlot();
       this.drawSpectrum();
     });
     $<HTMLSelectElement>('curve-kind').addEventListener('change', (e) => {
@@ -387,6 +387,12 @@ export class ClipView {
     return this.original ? Math.round(this.time * this.original.rate) : 0;
   }
 
+  private curveFaded = false;
+
+  private get fadeOriginal(): boolean {
+    return this.showAfter && this.processed !== null;
+  }
+
   private rebuildCurvePlot(): void {
     this.curvePlot?.destroy();
     this.curvePlot = null;
@@ -394,8 +400,10 @@ export class ClipView {
     const labels = curveLabels(this.curveKind, this.original.orders[this.selected] ?? 'ZYX');
     const colors = ['#ff6b6b', '#6bdc7b', '#5fb3ff', '#e0c15a', '#c58bff', '#5fe0d8'];
     const series = [];
+    this.curveFaded = this.fadeOriginal;
     for (let i = 0; i < labels.length; i++) {
-      series.push({ label: `${labels[i]} (original)`, color: `${colors[i]}55`, width: 1 });
+      const c = this.curveFaded ? `${colors[i]}55` : colors[i];
+      series.push({ label: `${labels[i]} (original)`, color: c, width: this.curveFaded ? 1 : 1.25 });
     }
     for (let i = 0; i < labels.length; i++) {
       series.push({ label: `${labels[i]}`, color: colors[i], width: 1.5 });
@@ -486,7 +494,9 @@ export class ClipView {
     this.spectrumOriginal = m.spectrumOriginal;
     this.processMs = m.ms;
     this.drawPose();
-    this.drawCurves();
+    // the original is drawn faint under a processed curve and in full colour when it is shown alone
+    if (this.curveFaded !== this.fadeOriginal) this.rebuildCurvePlot();
+    else this.drawCurves();
     this.showDifference();
     this.drawSpectrum();
   }

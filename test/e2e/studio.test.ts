@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { quat } from '../../src/index.js';
+import { clipSpectrum, quat } from '../../src/index.js';
 import { parseBvh } from '../../src/io/index.js';
 import { HAS_SHARED_BVH, SHARED_BVH_FILES, sharedBvhPath } from '../support/shared-data.js';
 import { serveStatic } from './serve.js';
@@ -208,7 +208,20 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
   it('shows the selected joint’s spectrum', async () => {
     const s = await state();
     expect(s.plot.spectrumInked).toBeGreaterThan(100);
-    await expect(page.textContent('[data-testid=spectrum-info]')).resolves.toContain('Hips');
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid=spectrum-info]')?.textContent?.includes('recommended rate'),
+    );
+    const info = (await page.textContent('[data-testid=spectrum-info]')) ?? '';
+    expect(info).toContain('Hips');
+    // the energy line and the recommended rate are clipSpectrum's, as Node computes them for the same file
+    const ref = clipSpectrum(
+      parseBvh(
+        readFileSync(join(ROOT, 'web', 'public', 'samples', 'AV_8Walk_Meredith_HVHA_Rep1.bvh'), 'utf8'),
+      ),
+      { energyShare: 0.99 },
+    );
+    expect(info).toContain(`below ${ref.energyFrequency.toFixed(2)} Hz`);
+    expect(info).toContain(`recommended rate ${ref.recommendedRate.toFixed(1)} Hz`);
   });
 
   it('scrubbing to a frame changes the frame number and the pose', async () => {

@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clipSpectrum, quat } from '../../src/index.js';
+import { averageCost, averageQuaternions, clipSpectrum, quat } from '../../src/index.js';
 import { parseBvh } from '../../src/io/index.js';
 import { HAS_SHARED_BVH, SHARED_BVH_FILES, sharedBvhPath } from '../support/shared-data.js';
 import { serveStatic } from './serve.js';
@@ -439,6 +439,12 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     // the eigen average minimises the cost
     for (const c of Object.values(s0.costs) as number[])
       expect(s0.costs.eigen).toBeLessThanOrEqual(c + 1e-12);
+    // what the lab shows is averageQuaternions / averageCost on the drawn inputs, as Node computes them
+    for (const m of ['flip', 'nlerp', 'raw', 'log', 'eigen', 'geodesic'] as const) {
+      const q = averageQuaternions(s0.inputs, s0.weights, { method: m });
+      expect(quat.angle(q, s0.results[m]), m).toBeLessThan(1e-9);
+      expect(averageCost(q, s0.inputs, s0.weights), m).toBeCloseTo(s0.costs[m], 9);
+    }
     await page.check('[data-testid=avg-reverse]');
     const s1 = await lab();
     expect(s1.reverse).toBe(true);

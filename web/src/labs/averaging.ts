@@ -407,6 +407,8 @@ export class AveragingLab {
       orderDelta: { ...this.orderDelta },
       maxJump: { ...this.maxJump },
       tip: this.inputTipScreen(0),
+      inputs: Array.from(this.inputs),
+      weights: this.reverse ? [...this.weights].reverse() : [...this.weights],
       pixels: this.view.pixelStats(),
     };
   }

@@ -90,6 +90,11 @@ export async function main(
       io.stderr.write(`rotsig ${command.name}: ${error.message} (see rotsig ${command.name} --help)\n`);
       return 2;
     }
-    throw error;
+    // Not a file's failure (those are reported per file) but the run's: one line, exit 1.
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr.write(`rotsig ${command.name}: ${message}\n`);
+    if (rest.includes('--verbose') && error instanceof Error && error.stack)
+      io.stderr.write(`${error.stack}\n`);
+    return 1;
   }
 }

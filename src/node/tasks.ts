@@ -75,8 +75,13 @@ export function runFileTask(task: FileTask): TaskResult {
     if (out.content !== undefined) {
       if (task.output === '-' || task.output === null) result.stdout = contentToStdout(out.content);
       else {
-        mkdirSync(dirname(task.output), { recursive: true });
-        writeFileAtomic(task.output, out.content);
+        try {
+          mkdirSync(dirname(task.output), { recursive: true });
+          writeFileAtomic(task.output, out.content);
+        } catch (error) {
+          const e = errorData(error);
+          throw new Error(`cannot write ${task.output}: ${e.message}`);
+        }
       }
     }
     result.ok = true;
@@ -108,7 +113,9 @@ function errorData(error: unknown): TaskError {
   // System errors carry the path in their message already; keep the short form.
   if (out.code === 'ENOENT') out.message = 'no such file or directory';
   else if (out.code === 'EISDIR') out.message = 'is a directory';
-  else if (out.code === 'EACCES') out.message = 'permission denied';
+  else if (out.code === 'EACCES' || out.code === 'EPERM') out.message = 'permission denied';
+  else if (out.code === 'ENOTDIR') out.message = 'a parent is not a directory';
+  else if (out.code === 'ENOSPC') out.message = 'no space left on device';
   return out;
 }
 

@@ -106,6 +106,12 @@ describe('rotsig batches', () => {
     expect(existsSync(join(dir, 'out', 'AV_8Walk_Meredith_HVHA_Rep1.bvh'))).toBe(true);
   });
 
+  it('an output that cannot be written is reported as that file failing (exit 1)', () => {
+    const r = rotsig(['unroll', SAMPLE, '-o', '/dev/null/sub/walk.bvh']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`error: ${SAMPLE}: cannot write /dev/null/sub/walk.bvh: a parent is not a directory`);
+  });
+
   it('--glob picks files from directory inputs', () => {
     const { dir } = treeWithCorruptFile();
     const r = rotsig(['info', join(dir, 'in'), '--glob', 'sub/*.bvh', '--json']);

@@ -44,9 +44,11 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
     if (error instanceof PlanError) throw new UsageError(error.message);
     throw error;
   }
+  if (v.json === true && plan.outputs === 'file' && v.output === '-')
+    throw new UsageError('--json and -o - would both write to stdout; use one');
   const say = (line: string) => io.stderr.write(`${line}\n`);
   for (const m of missing) say(`error: ${m.path}: ${m.message}`);
-  if (tasks.length === 0) {
+  if (tasks.length === 0 || (missing.length > 0 && v['fail-fast'] === true)) {
     if (missing.length === 0)
       say(`error: no input files matched${v.glob ? ` --glob '${v.glob}'` : ' (default glob **/*.bvh)'}`);
     return 1;

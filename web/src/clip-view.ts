@@ -257,6 +257,8 @@ export class ClipView {
       li.textContent = n;
       li.style.paddingLeft = `${4 + depth[j] * 10}px`;
       li.dataset.joint = String(j);
+      const ch = clip.skeleton.channels[j];
+      li.title = `${n}: ${ch.length ? ch.join(' ') : 'no channels'} (rotation order ${clip.orders[j]})`;
       if (!clip.skeleton.channels[j].some((c) => c.endsWith('rotation'))) li.classList.add('static');
       li.addEventListener('click', () => this.select(j));
       ul.appendChild(li);

@@ -51,6 +51,9 @@ export class AveragingLab {
     Method,
     number
   >;
+  private readonly errors: Record<Method, string | null> = Object.fromEntries(
+    METHODS.map((m) => [m, null]),
+  ) as Record<Method, string | null>;
   private readonly orderDelta: Record<Method, number> = Object.fromEntries(
     METHODS.map((m) => [m, 0]),
   ) as Record<Method, number>;
@@ -164,7 +167,7 @@ export class AveragingLab {
         this.weightBox,
         `input ${i + 1}`,
         `avg-weight-${i}`,
-        0,
+        -1,
         3,
         0.05,
         1,
@@ -333,10 +336,13 @@ export class AveragingLab {
         });
         this.orderDelta[m] = quat.angle(q, other) * DEG;
         this.costs[m] = averageCost(q, this.inputs, weights);
-      } catch {
+        this.errors[m] = null;
+      } catch (e) {
+        // e.g. weights summing to zero: the library's typed error, shown in the table
         q = new Float64Array([Number.NaN, Number.NaN, Number.NaN, Number.NaN]);
         this.costs[m] = Number.NaN;
         this.orderDelta[m] = Number.NaN;
+        this.errors[m] = (e as Error).message;
       }
       const prev = this.previous[m];
       if (prev && this.perturb && Number.isFinite(q[0])) {
@@ -360,7 +366,8 @@ export class AveragingLab {
         this.history[k + 1].push(quat.angle(this.results[m], this.results.eigen) * DEG);
       });
       if (this.history[0].length > HISTORY) for (const h of this.history) h.shift();
-      if (this.step++ % 4 === 0) this.plot.setData(this.history.map((h) => Float64Array.from(h)));
+      if (this.step++ % 4 === 0)
+        this.plot.setData(this.history.map((h) => h.map((v) => (Number.isFinite(v) ? v : null))));
     }
     this.renderTable();
     this.updates++;
@@ -371,9 +378,19 @@ export class AveragingLab {
     let html =
       '<tr><th>method</th><th>cost</th><th>to eigen</th><th>reversed Δ</th>' +
       `${this.perturb ? '<th>max jump</th>' : ''}</tr>`;
+    const eigenOk = Number.isFinite(this.results.eigen[0]);
     for (const m of METHODS) {
       const c = this.costs[m];
       const jump = this.maxJump[m];
+      const err = this.errors[m];
+      if (err || !eigenOk) {
+        html +=
+          `<tr data-method="${m}"><td><span class="swatch" style="background:${METHOD_COLOURS[m]}"></span>${m}</td>` +
+          `<td colspan="${this.perturb ? 4 : 3}" class="jumped" style="text-align:left;white-space:normal">${
+            err ?? 'no eigen average to compare with'
+          }</td></tr>`;
+        continue;
+      }
       html +=
         `<tr data-method="${m}"><td><span class="swatch" style="background:${METHOD_COLOURS[m]}"></span>${m}</td>` +
         `<td${c <= best + 1e-12 ? ' style="color:#6bdc7b"' : ''}>${c.toFixed(5)}</td>` +
@@ -384,7 +401,8 @@ export class AveragingLab {
     this.table.innerHTML = html;
     for (const el of this.labels.querySelectorAll<HTMLElement>('[data-method]')) {
       const m = el.dataset.method as Method;
-      el.innerHTML = `<span style="color:${METHOD_COLOURS[m]}">${m}</span><br>cost ${this.costs[m].toFixed(4)}`;
+      const cost = this.errors[m] ? 'no average' : `cost ${this.costs[m].toFixed(4)}`;
+      el.innerHTML = `<span style="color:${METHOD_COLOURS[m]}">${m}</span><br>${cost}`;
     }
   }
 

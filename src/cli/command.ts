@@ -60,6 +60,11 @@ export const BATCH_OPTIONS: Record<string, OptionSpec> = {
   },
   jobs: { type: 'string', short: 'j', value: 'n', description: 'worker threads (default: number of cores)' },
   'fail-fast': { type: 'boolean', description: 'stop at the first file that fails' },
+  'position-mode': {
+    type: 'string',
+    value: 'mode',
+    description: "read position channels as replace (default) or add (to OFFSET); 'info' suggests one",
+  },
 };
 
 /** Options of commands that write one output per input. */

@@ -74,7 +74,9 @@ export function formatInfo(
   row('frames', `${a.frames} (${round(a.duration, 3)} s)`);
   row(
     'positions',
-    `${a.positions.guess === a.positions.readAs || a.positions.guess === 'either' || a.positions.guess === 'none' ? '' : 'WARNING: '}read as '${a.positions.readAs}'; data suggests '${a.positions.guess}': ${a.positions.reason}`,
+    a.positions.guess === a.positions.readAs || a.positions.guess === 'either' || a.positions.guess === 'none'
+      ? `read as '${a.positions.readAs}'; data suggests '${a.positions.guess}': ${a.positions.reason}`
+      : `WARNING: read as '${a.positions.readAs}' but the data suggests '${a.positions.guess}' (add --position-mode ${a.positions.guess} to every command): ${a.positions.reason}`,
   );
   for (const w of warnings) row('warning', `${w.message}${w.line ? ` (line ${w.line})` : ''}`);
   const d = a.discontinuities;

@@ -6,7 +6,7 @@ import { PlanError, planOutputs } from '../node/plan.js';
 import { ProgressBar } from '../node/progress.js';
 import type { ClipStep, Emit } from '../node/steps.js';
 import { type FileTask, formatTaskError, type TaskResult } from '../node/tasks.js';
-import { type CliIo, type Parsed, positiveInteger, UsageError } from './command.js';
+import { type CliIo, oneOf, type Parsed, positiveInteger, UsageError } from './command.js';
 
 /** How a command maps its inputs to tasks. */
 export interface FileCommandPlan {
@@ -28,6 +28,12 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
   const verbose = v.verbose === true && !quiet;
   if (parsed.positionals.length === 0) throw new UsageError('missing input file or directory');
   const jobs = positiveInteger(v.jobs as string | undefined, 'jobs', defaultJobs());
+  const positionMode = oneOf(
+    v['position-mode'] as string | undefined,
+    'position-mode',
+    ['replace', 'add'] as const,
+    'replace',
+  );
   const { files, missing } = collectInputs(parsed.positionals, { glob: v.glob as string | undefined });
   let tasks: FileTask[];
   try {
@@ -38,8 +44,20 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
             inPlace: v['in-place'] === true,
             extension: plan.extension,
             inputArguments: parsed.positionals.length,
-          }).map((p) => ({ input: p.input, output: p.output, steps: plan.steps, emit: plan.emit }))
-        : files.map((f) => ({ input: f.path, output: null, steps: plan.steps, emit: plan.emit }));
+          }).map((p) => ({
+            input: p.input,
+            output: p.output,
+            steps: plan.steps,
+            emit: plan.emit,
+            positionMode,
+          }))
+        : files.map((f) => ({
+            input: f.path,
+            output: null,
+            steps: plan.steps,
+            emit: plan.emit,
+            positionMode,
+          }));
   } catch (error) {
     if (error instanceof PlanError) throw new UsageError(error.message);
     throw error;

@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { type BvhWarning, parseBvhWithReport } from '../io/index.js';
-import type { Clip } from '../series/clip.js';
+import type { Clip, PositionMode } from '../series/clip.js';
 import { type AtomicContent, writeFileAtomic } from './atomic.js';
 import { type ClipStep, type Emit, emitClip, runSteps } from './steps.js';
 
@@ -13,6 +13,8 @@ export interface FileTask {
   output: string | null;
   steps: ClipStep[];
   emit: Emit;
+  /** How position channels combine with OFFSETs when reading (see `ParseBvhOptions.positionMode`). */
+  positionMode?: PositionMode;
 }
 
 /** Where a failure happened, for messages like `walk.bvh:12:5: expected 6 numbers ...`. */
@@ -63,7 +65,7 @@ export function runFileTask(task: FileTask): TaskResult {
   };
   try {
     const text = readFileSync(task.input, 'utf8');
-    const parsed = parseBvhWithReport(text);
+    const parsed = parseBvhWithReport(text, task.positionMode ? { positionMode: task.positionMode } : {});
     result.warnings = parsed.warnings.map(warningData);
     const clip: Clip = parsed.clip;
     result.frames = clip.frames;

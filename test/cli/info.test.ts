@@ -73,4 +73,32 @@ describe.skipIf(!HAS_SHARED_BVH)('rotsig info on the shared captures', () => {
     expect((hip.peakSpeed * 180) / Math.PI).toBeGreaterThan(500);
     expect((hip.peakSpeed * 180) / Math.PI).toBeLessThan(1500);
   });
+
+  it('--position-mode add reads the iClone file the way its data suggests; positions move up by the OFFSET', () => {
+    const file = sharedBvhPath('cmu-iclone/005_11.bvh');
+    const r = rotsig(['info', file, '--json', '--position-mode', 'add']);
+    expect(r.code).toBe(0);
+    const a = JSON.parse(r.stdout);
+    expect(a.positions.readAs).toBe('add');
+    expect(a.positions.guess).toBe('add');
+    const rootY = (mode: string) => {
+      const out = rotsig([
+        'export',
+        file,
+        '-o',
+        '-',
+        '--as',
+        'positions',
+        '--format',
+        'json',
+        '-q',
+        '--position-mode',
+        mode,
+      ]);
+      expect(out.code).toBe(0);
+      return JSON.parse(out.stdout).data[0][0][1] as number;
+    };
+    // Root OFFSET Y is 105.214226 (README of the shared data).
+    expect(rootY('add') - rootY('replace')).toBeCloseTo(105.214226, 6);
+  });
 });

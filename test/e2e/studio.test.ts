@@ -333,6 +333,12 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
       max = Math.max(max, (quat.angle(qa, qb) * 180) / Math.PI);
     }
     expect(Math.abs(max - Number(shown?.[1]))).toBeLessThan(0.01);
+    // the difference curve of the selected joint peaks at the panel's figure for that joint
+    const jointMax = /Hips: max (\d+\.\d+)°/.exec((await page.textContent('[data-testid=difference]')) ?? '');
+    await page.selectOption('[data-testid=curve-kind]', 'diff');
+    await expect(page.textContent('[data-testid=disc-summary]')).resolves.toBe(`largest ${jointMax?.[1]}°`);
+    expect((await state()).plot.inked).toBeGreaterThan(50);
+    await page.selectOption('[data-testid=curve-kind]', 'quat');
   });
 
   it('resampling is live, and optimal keys report their playback error against decimation', async () => {

@@ -10,7 +10,7 @@ import {
 import { angularVelocity } from './ops.js';
 import { type Marker, mergeGrids } from './plot.js';
 
-export type CurveKind = 'quat' | 'euler' | 'rotvec' | 'sixd' | 'speed';
+export type CurveKind = 'quat' | 'euler' | 'rotvec' | 'sixd' | 'speed' | 'diff';
 
 const DEG = 180 / Math.PI;
 
@@ -27,6 +27,8 @@ export function curveLabels(kind: CurveKind, order: EulerOrder): string[] {
       return ['m00', 'm10', 'm20', 'm01', 'm11', 'm21'];
     case 'speed':
       return ['|ω|'];
+    case 'diff':
+      return ['angle to the original'];
   }
 }
 
@@ -112,6 +114,7 @@ export function curveData(
 ): CurveData {
   const order = original.orders[joint];
   const so = jointSeries(original, joint);
+  if (kind === 'diff') return differenceData(original, processed, joint, so);
   const co = channels(kind, so, order, original.rate, false);
   const to = times(kind, original);
   let columns: CurveData['columns'];
@@ -158,4 +161,51 @@ export function curveData(
     summary += ` → processed: ${n}`;
   }
   return { columns, markers, summary, hasProcessed: !!processed, processedDiff };
+}
+
+/**
+ * The angle between the processed and the original rotation of one joint over time, in degrees. On the
+ * original's grid when the rates agree; otherwise at the processed frames, against the original slerped
+ * to those times.
+ */
+function differenceData(
+  original: Clip,
+  processed: Clip | null,
+  joint: number,
+  so: QuatSeries<Float64Array>,
+): CurveData {
+  const none = (n: number) => new Float64Array(n).fill(Number.NaN);
+  if (!processed) {
+    const t = times('quat', original);
+    return {
+      columns: [t, none(t.length), none(t.length)],
+      markers: [],
+      summary: 'no processing: nothing to compare',
+      hasProcessed: false,
+      processedDiff: 0,
+    };
+  }
+  const sp = jointSeries(processed, joint);
+  const tp = times('quat', processed);
+  const d = new Float64Array(processed.frames);
+  const a = new Float64Array(4);
+  const b = new Float64Array(4);
+  const last = original.frames - 1;
+  let max = 0;
+  for (let i = 0; i < processed.frames; i++) {
+    const p = Math.min(Math.max(tp[i] * original.rate, 0), last);
+    const f0 = Math.min(Math.floor(p), Math.max(0, last - 1));
+    const f1 = Math.min(f0 + 1, last);
+    quat.slerpFlat(a, 0, so.data, f0 * 4, so.data, f1 * 4, p - f0);
+    b.set(sp.data.subarray(i * 4, i * 4 + 4));
+    d[i] = quat.angle(a, b) * DEG;
+    max = Math.max(max, d[i]);
+  }
+  return {
+    columns: [tp, none(tp.length), d],
+    markers: [],
+    summary: `largest ${max.toFixed(3)}°`,
+    hasProcessed: true,
+    processedDiff: max,
+  };
 }

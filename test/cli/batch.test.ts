@@ -109,7 +109,9 @@ describe('rotsig batches', () => {
   it('an output that cannot be written is reported as that file failing (exit 1)', () => {
     const r = rotsig(['unroll', SAMPLE, '-o', '/dev/null/sub/walk.bvh']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`error: ${SAMPLE}: cannot write /dev/null/sub/walk.bvh: a parent is not a directory`);
+    expect(r.stderr).toContain(
+      `error: ${SAMPLE}: cannot write /dev/null/sub/walk.bvh: a parent is not a directory`,
+    );
   });
 
   it('--glob picks files from directory inputs', () => {

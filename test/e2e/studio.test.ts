@@ -486,6 +486,17 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     expect(s0.summary.nlerp.arcDeviation).toBeLessThan(1e-9);
     expect(s0.summary.nlerp.speedSpread).toBeGreaterThan(0.2);
     expect(s0.summary.log.arcDeviation).toBeGreaterThan(1);
+    // drag b by its arrow: b turns and the paths are recomputed
+    await page.uncheck('[data-testid=interp-animate]');
+    await page.mouse.move(s0.tipB.x, s0.tipB.y);
+    await page.mouse.down();
+    await page.mouse.move(s0.tipB.x - 40, s0.tipB.y + 25, { steps: 5 });
+    await page.mouse.up();
+    const sd = await lab();
+    expect(sd.updates).toBeGreaterThan(s0.updates);
+    expect(quat.angle(sd.b, s0.b)).toBeGreaterThan(0.05);
+    expect(sd.a).toEqual(s0.a);
+    await page.check('[data-testid=interp-animate]');
     await page.$eval('[data-testid=interp-angle]', (el) => {
       const input = el as unknown as InputElement;
       input.value = '40';

@@ -5,10 +5,12 @@ import { LinePlot } from '../plot.js';
 import {
   button,
   checkbox,
+  enableFrameDrag,
   labLayout,
   METHOD_COLOURS,
   MultiView,
   rng,
+  screenOf,
   setQuat,
   slider,
   triad,
@@ -188,78 +190,23 @@ export class AveragingLab {
     this.compute();
   }
 
-  /**
-   * Drag an input frame in the inputs view to rotate it: the drag direction on screen gives the axis (in the
-   * view plane, perpendicular to the drag) and its length the angle. Orbiting works elsewhere.
-   */
+  /** Drag an input frame in the inputs view (by its arrows) to rotate it. */
   private enableDragging(): void {
-    const canvas = this.view.renderer.domElement;
-    const ray = new THREE.Raycaster();
-    let dragging = -1;
-    let lastX = 0;
-    let lastY = 0;
-    const ndc = (e: PointerEvent) => {
-      const r = canvas.getBoundingClientRect();
-      const [fx, fy, fw, fh] = this.view.rects[0];
-      const x = ((e.clientX - r.left) / r.width - fx) / fw;
-      const y = ((e.clientY - r.top) / r.height - fy) / fh;
-      this.view.camera.aspect = (fw * r.width) / Math.max(1, fh * r.height);
-      this.view.camera.updateProjectionMatrix();
-      return x >= 0 && x <= 1 && y >= 0 && y <= 1 ? new THREE.Vector2(x * 2 - 1, 1 - y * 2) : null;
-    };
-    canvas.addEventListener('pointerdown', (e) => {
-      const p = ndc(e);
-      if (!p) return;
-      ray.setFromCamera(p, this.view.camera);
-      const hit = ray.intersectObjects(this.inputTriads[0], true)[0];
-      if (!hit) return;
-      let o: THREE.Object3D | null = hit.object;
-      while (o && !this.inputTriads[0].includes(o as THREE.Group)) o = o.parent;
-      const shown = this.inputTriads[0].indexOf(o as THREE.Group);
-      if (shown < 0) return;
-      dragging = this.reverse ? this.n - 1 - shown : shown;
-      lastX = e.clientX;
-      lastY = e.clientY;
-      this.view.controls.enabled = false;
-      canvas.setPointerCapture(e.pointerId);
-    });
-    canvas.addEventListener('pointermove', (e) => {
-      if (dragging < 0) return;
-      const dx = e.clientX - lastX;
-      const dy = e.clientY - lastY;
-      lastX = e.clientX;
-      lastY = e.clientY;
-      const len = Math.hypot(dx, dy);
-      if (len === 0) return;
-      const cam = this.view.camera;
-      const right = new THREE.Vector3(1, 0, 0).applyQuaternion(cam.quaternion);
-      const up = new THREE.Vector3(0, 1, 0).applyQuaternion(cam.quaternion);
-      const axis = up.multiplyScalar(dx).add(right.multiplyScalar(dy)).normalize();
-      const r = quat.fromAxisAngle(quat.create(), [axis.x, axis.y, axis.z], len * 0.01);
-      quat.multiplyFlat(this.base, dragging * 4, r, 0, this.base, dragging * 4);
-      this.compute();
-    });
-    const end = () => {
-      dragging = -1;
-      this.view.controls.enabled = true;
-    };
-    canvas.addEventListener('pointerup', end);
-    canvas.addEventListener('pointercancel', end);
+    enableFrameDrag(
+      this.view,
+      0,
+      () => this.inputTriads[0],
+      (shown, r) => {
+        const i = this.reverse ? this.n - 1 - shown : shown;
+        quat.multiplyFlat(this.base, i * 4, r, 0, this.base, i * 4);
+        this.compute();
+      },
+    );
   }
 
   /** Page coordinates of the x-arrow tip of an input frame as drawn (for the e2e drag test). */
   inputTipScreen(i: number): { x: number; y: number } {
-    const canvas = this.view.renderer.domElement;
-    const r = canvas.getBoundingClientRect();
-    const [fx, fy, fw, fh] = this.view.rects[0];
-    const cam = this.view.camera;
-    cam.aspect = (fw * r.width) / Math.max(1, fh * r.height);
-    cam.updateProjectionMatrix();
-    const v = new THREE.Vector3(0.94, 0, 0).applyQuaternion(this.inputTriads[0][i].quaternion).project(cam);
-    return {
-      x: r.left + (fx + ((v.x + 1) / 2) * fw) * r.width,
-      y: r.top + (fy + ((1 - v.y) / 2) * fh) * r.height,
-    };
+    return screenOf(this.view, 0, this.inputTriads[0][i], new THREE.Vector3(0.94, 0, 0));
   }
 
   private buildScenes(): void {

@@ -1,3 +1,4 @@
+import { quat } from 'rotsig';
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 
@@ -243,3 +244,89 @@ export const INTERP_COLOURS: Record<string, string> = {
   log: '#5fb3ff',
   matrix: '#c58bff',
 };
+
+/**
+ * Lets the user rotate frames by dragging them in viewport `rect` of a {@link MultiView}: a press on one of
+ * `targets()` picks it, the drag direction on screen gives the rotation axis (in the view plane,
+ * perpendicular to the drag) and its length the angle; `onRotate(index, r)` receives the world-frame
+ * rotation `r` (x, y, z, w) to pre-multiply. Orbiting works everywhere else.
+ */
+export function enableFrameDrag(
+  view: MultiView,
+  rect: number,
+  targets: () => THREE.Object3D[],
+  onRotate: (index: number, r: Float64Array) => void,
+): void {
+  const canvas = view.renderer.domElement;
+  const ray = new THREE.Raycaster();
+  let dragging = -1;
+  let lastX = 0;
+  let lastY = 0;
+  const r = new Float64Array(4);
+  const ndc = (e: PointerEvent) => {
+    const box = canvas.getBoundingClientRect();
+    const [fx, fy, fw, fh] = view.rects[rect] ?? [0, 0, 1, 1];
+    const x = ((e.clientX - box.left) / box.width - fx) / fw;
+    const y = ((e.clientY - box.top) / box.height - fy) / fh;
+    view.camera.aspect = (fw * box.width) / Math.max(1, fh * box.height);
+    view.camera.updateProjectionMatrix();
+    return x >= 0 && x <= 1 && y >= 0 && y <= 1 ? new THREE.Vector2(x * 2 - 1, 1 - y * 2) : null;
+  };
+  canvas.addEventListener('pointerdown', (e) => {
+    const p = ndc(e);
+    if (!p) return;
+    const list = targets();
+    ray.setFromCamera(p, view.camera);
+    const hit = ray.intersectObjects(list, true)[0];
+    if (!hit) return;
+    let o: THREE.Object3D | null = hit.object;
+    while (o && !list.includes(o)) o = o.parent;
+    dragging = o ? list.indexOf(o) : -1;
+    if (dragging < 0) return;
+    lastX = e.clientX;
+    lastY = e.clientY;
+    view.controls.enabled = false;
+    canvas.setPointerCapture(e.pointerId);
+  });
+  canvas.addEventListener('pointermove', (e) => {
+    if (dragging < 0) return;
+    const dx = e.clientX - lastX;
+    const dy = e.clientY - lastY;
+    lastX = e.clientX;
+    lastY = e.clientY;
+    const len = Math.hypot(dx, dy);
+    if (len === 0) return;
+    const cam = view.camera;
+    const right = new THREE.Vector3(1, 0, 0).applyQuaternion(cam.quaternion);
+    const up = new THREE.Vector3(0, 1, 0).applyQuaternion(cam.quaternion);
+    const axis = up.multiplyScalar(dx).add(right.multiplyScalar(dy)).normalize();
+    quat.fromAxisAngle(r, [axis.x, axis.y, axis.z], len * 0.01);
+    onRotate(dragging, r);
+  });
+  const end = () => {
+    dragging = -1;
+    view.controls.enabled = true;
+  };
+  canvas.addEventListener('pointerup', end);
+  canvas.addEventListener('pointercancel', end);
+}
+
+/** Page coordinates of a point given in an object's frame, as drawn in viewport `rect` (for tests). */
+export function screenOf(
+  view: MultiView,
+  rect: number,
+  obj: THREE.Object3D,
+  local: THREE.Vector3,
+): { x: number; y: number } {
+  const box = view.renderer.domElement.getBoundingClientRect();
+  const [fx, fy, fw, fh] = view.rects[rect] ?? [0, 0, 1, 1];
+  const cam = view.camera;
+  cam.aspect = (fw * box.width) / Math.max(1, fh * box.height);
+  cam.updateProjectionMatrix();
+  obj.updateMatrixWorld();
+  const v = local.clone().applyMatrix4(obj.matrixWorld).project(cam);
+  return {
+    x: box.left + (fx + ((v.x + 1) / 2) * fw) * box.width,
+    y: box.top + (fy + ((1 - v.y) / 2) * fh) * box.height,
+  };
+}

@@ -5,10 +5,12 @@ import { LinePlot } from '../plot.js';
 import {
   button,
   checkbox,
+  enableFrameDrag,
   INTERP_COLOURS,
   labLayout,
   MultiView,
   rng,
+  screenOf,
   setQuat,
   slider,
   triad,
@@ -138,6 +140,16 @@ export class InterpolationLab {
       );
       this.scene.add(this.paths[m], this.ticks[m], this.movers[m]);
     }
+    enableFrameDrag(
+      this.view,
+      0,
+      () => [this.frameA, this.frameB],
+      (i, r) => {
+        const target = i === 0 ? this.a : this.b;
+        quat.multiply(target, r, target);
+        this.redraw();
+      },
+    );
     this.view.onFrame = (dt) => {
       if (!this.animate) return;
       this.t = (this.t + dt * 0.35) % 1;
@@ -181,6 +193,11 @@ export class InterpolationLab {
     quat.fromAxisAngle(this.a, axisA, (this.angle / DEG) * 0.5);
     const rel = quat.fromAxisAngle(quat.create(), axisB, this.angle / DEG);
     quat.multiply(this.b, this.a, rel);
+    this.redraw();
+  }
+
+  /** Paths, ticks, plots and table for the current a and b. */
+  private redraw(): void {
     setQuat(this.frameA, this.a);
     setQuat(this.frameB, this.b);
     const q = new Float64Array(4);
@@ -238,7 +255,9 @@ export class InterpolationLab {
     this.speedPlot.setData([ts, ...speeds]);
     this.arcPlot.setData([ts, ...arcs]);
     this.placeMovers();
-    let html = '<tr><th>method</th><th>speed spread</th><th>max off the arc</th></tr>';
+    let html =
+      `<caption style="text-align:left;color:#8a93a3">a to b: ${(quat.angle(this.a, this.b) * DEG).toFixed(1)}°` +
+      ' (drag a or b by its arrows)</caption><tr><th>method</th><th>speed spread</th><th>max off the arc</th></tr>';
     for (const m of METHODS) {
       const s = this.summary[m];
       html +=
@@ -269,6 +288,7 @@ export class InterpolationLab {
       summary: this.summary,
       a: Array.from(this.a),
       b: Array.from(this.b),
+      tipB: screenOf(this.view, 0, this.frameB, new THREE.Vector3(0.56, 0, 0)),
       pixels: this.view.pixelStats(),
     };
   }

@@ -640,7 +640,7 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     }
     console.info(`studio performance: ${JSON.stringify(record)}`);
     await shot('clip-large');
-  });
+  }, 180_000);
 
   it.runIf(process.env.STUDIO_SCREENSHOT)('saves the README screenshot (web/screenshot.png)', async () => {
     await page.setViewportSize({ width: 1440, height: 860 });

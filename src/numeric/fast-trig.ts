@@ -110,3 +110,26 @@ export function cosOfTheta(theta2: number): number {
   }
   return Math.cos(Math.sqrt(theta2));
 }
+
+/**
+ * `sin(r)` for `|r| ≤ π/4` given `r` and `z = r²` (fdlibm's `__kernel_sin`), within about an ulp. No range
+ * check: the caller guarantees the range. Used with {@link cosKernel} and the double-angle formulas to get
+ * the sine and cosine of a half Euler angle without two libm calls.
+ *
+ * @example
+ * sinKernel(0.5, 0.25); // Math.sin(0.5)
+ */
+export function sinKernel(r: number, z: number): number {
+  return r + z * r * (S1 + z * (S2 + z * (S3 + z * (S4 + z * (S5 + z * S6)))));
+}
+
+/**
+ * `cos(r)` for `|r| ≤ π/4` given `z = r²` (fdlibm's `__kernel_cos` without its last-bit correction),
+ * within about two ulps. No range check.
+ *
+ * @example
+ * cosKernel(0.25); // Math.cos(0.5)
+ */
+export function cosKernel(z: number): number {
+  return 1 - (0.5 * z - z * z * (C1 + z * (C2 + z * (C3 + z * (C4 + z * (C5 + z * C6))))));
+}

@@ -209,3 +209,27 @@ describe('quat accepts Float32 input and output', () => {
     );
   });
 });
+
+describe('fromEuler agrees with the product of axis rotations on both of its paths', () => {
+  it('fromEuler(out, angles, order) = e(axis0, a)·e(axis1, b)·e(axis2, c) for angles within ±π (polynomial path) and ±4π', () => {
+    const axes: Record<string, number[]> = { X: [1, 0, 0], Y: [0, 1, 0], Z: [0, 0, 1] };
+    const r = new Float64Array(4);
+    const p = new Float64Array(4);
+    const t = new Float64Array(4);
+    fc.assert(
+      fc.property(fc.oneof(vec3(Math.PI), vec3(4 * Math.PI)), eulerOrder, (angles, order) => {
+        const upper = order.toUpperCase();
+        const intrinsic = order === upper;
+        quat.identity(p);
+        for (let i = 0; i < 3; i++) {
+          quat.fromAxisAngle(t, axes[upper[i]], angles[i]);
+          // intrinsic: R = R0·R1·R2; extrinsic: R = R2·R1·R0
+          if (intrinsic) quat.multiply(p, p, t);
+          else quat.multiply(p, t, p);
+        }
+        return quatDistance(quat.fromEuler(r, angles, order), p) < 1e-15 * 8;
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});

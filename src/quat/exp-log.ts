@@ -44,12 +44,26 @@ export function log<T extends QuatOut>(out: T, q: QuatLike): T {
  * @throws {InvalidValueError} when `v` has a non-finite component.
  */
 export function expFlat(dst: QuatOut, dstOffset: number, v: QuatLike, vOffset: number): void {
-  const x = v[vOffset];
-  const y = v[vOffset + 1];
-  const z = v[vOffset + 2];
+  expOfScaled(dst, dstOffset, v, vOffset, 1, 'exp');
+}
+
+/** `exp(scale·v)`: shared by {@link expFlat} (scale 1) and {@link fromRotationVectorFlat} (scale ½). */
+function expOfScaled(
+  dst: QuatOut,
+  dstOffset: number,
+  v: QuatLike,
+  vOffset: number,
+  scale: number,
+  name: string,
+): void {
+  const x = scale * v[vOffset];
+  const y = scale * v[vOffset + 1];
+  const z = scale * v[vOffset + 2];
   const t2 = x * x + y * y + z * z;
   if (!Number.isFinite(t2)) {
-    throw new InvalidValueError(`exp: vector (${x}, ${y}, ${z}) is not finite`);
+    throw new InvalidValueError(
+      `${name}: vector (${v[vOffset]}, ${v[vOffset + 1]}, ${v[vOffset + 2]}) is not finite`,
+    );
   }
   const t = Math.sqrt(t2);
   const k = t < 1e-8 ? 1 - t2 / 6 : Math.sin(t) / t;
@@ -94,19 +108,7 @@ export function toRotationVector<T extends QuatOut>(out: T, q: QuatLike): T {
  * @throws {InvalidValueError} when `v` is not finite.
  */
 export function fromRotationVectorFlat(dst: QuatOut, dstOffset: number, v: QuatLike, vOffset: number): void {
-  const x = 0.5 * v[vOffset];
-  const y = 0.5 * v[vOffset + 1];
-  const z = 0.5 * v[vOffset + 2];
-  const t2 = x * x + y * y + z * z;
-  if (!Number.isFinite(t2)) {
-    throw new InvalidValueError(`fromRotationVector: vector (${2 * x}, ${2 * y}, ${2 * z}) is not finite`);
-  }
-  const t = Math.sqrt(t2);
-  const k = t < 1e-8 ? 1 - t2 / 6 : Math.sin(t) / t;
-  dst[dstOffset] = x * k;
-  dst[dstOffset + 1] = y * k;
-  dst[dstOffset + 2] = z * k;
-  dst[dstOffset + 3] = Math.cos(t);
+  expOfScaled(dst, dstOffset, v, vOffset, 0.5, 'fromRotationVector');
 }
 
 /** Quaternion from a rotation vector `axis·θ` (radians); exact at 0 and for tiny vectors. */

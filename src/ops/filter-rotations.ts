@@ -40,7 +40,8 @@ export const FILTER_ROTATIONS_DEFAULTS: Required<Omit<FilterRotationsOptions, 'o
  * three spaces. Tap weights are computed once per output frame and reused for all joints; no allocation
  * inside the frame loop. In raw space, frames whose window lies inside the clip take a block fast path (each
  * block unrolled once; a chord-length bound proves the centre-aligned signs) with the same sums as the
- * generic engine.
+ * generic engine; for symmetric non-negative 13-tap kernels (gaussian σ = 2) the path slides each joint's
+ * window along time and adds symmetric tap pairs first, which changes the sums by rounding only (< 1e-15).
  *
  * Edge cases: 0 frames give an empty series; 1 frame gives the (normalised) input; windows longer than the
  * clip follow the boundary rule (`'wrap'` revisits frames). When the tap weights at a frame sum to zero (a
@@ -94,7 +95,8 @@ export function filterRotations<T extends FloatArray = Float64Array>(
   for (let f = 0; f < frames; f++) {
     if (f === fastFrom) {
       placeTaps(win, f); // validates the interior weight sum once
-      filterRawInterior(dst, src, joints, win.table, R, fastFrom, fastTo);
+      if (isSymmetric13(win.table)) filterRawSymmetric13(dst, src, joints, win.table, fastFrom, fastTo);
+      else filterRawInterior(dst, src, joints, win.table, R, fastFrom, fastTo);
       f = fastTo - 1;
       continue;
     }
@@ -260,6 +262,240 @@ function filterRawInterior(
       }
     }
   }
+}
+
+/**
+ * Whether the raw fast path may use {@link filterRawSymmetric13}: 13 integer taps (radius 6: gaussian σ = 2
+ * with the default truncation), an exactly symmetric table and no negative weight.
+ */
+function isSymmetric13(table: Float64Array): boolean {
+  if (table.length !== 13) return false;
+  for (let k = 0; k < 13; k++) if (!(table[k] >= 0) || table[k] !== table[12 - k]) return false;
+  return true;
+}
+
+/**
+ * Raw-space filtering of the interior frames `[from, to)` for a symmetric, non-negative 13-tap table (see
+ * {@link isSymmetric13}). Same method as {@link filterRawInterior} (each block unrolled once, a chord bound
+ * proves the centre-aligned signs), organised so that every sample is loaded once per output component:
+ * 1. a row-major pass over the block's source frames writes each joint's unrolled curve contiguously, the
+ *    running chord length (plus infinity after a sample whose norm is not 1 ± 1e-6, so such windows take the
+ *    generic path) and the sign each sample was multiplied by;
+ * 2. per joint and component, {@link slide13} slides a window of 13 locals along the curve, summing the
+ *    symmetric pairs first (7 multiplications instead of 13);
+ * 3. a row-major pass normalises the sums into the output. With non-negative weights and every pair of a
+ *    window within 90°, the sum lies in the hemisphere of the unrolled centre sample, so the output sign is
+ *    that sample's unroll sign (no dot product).
+ * The sums differ from the generic engine's tap-ordered sums by rounding only (measured below 6e-16 per
+ * component; the fast-path test bounds it by 1e-15). Windows the chord bound cannot clear take the generic
+ * per-tap path with centre-aligned signs.
+ */
+function filterRawSymmetric13(
+  dst: FloatArray,
+  src: FloatArray,
+  joints: number,
+  table: Float64Array,
+  from: number,
+  to: number,
+): void {
+  const R = 6;
+  const stride = joints * 4;
+  const span = BLOCK13 + 2 * R;
+  const jspan = span * 4;
+  const u = new Float64Array(joints * jspan); // joint-major: u[j * jspan + row * 4 + c]
+  const chords = new Float64Array(span * joints); // row-major: chords[row * joints + j]
+  const signs = new Float64Array(span * joints);
+  const acc = new Float64Array(BLOCK13 * stride); // row-major sums of the block's output frames
+  for (let b0 = from; b0 < to; b0 += BLOCK13) {
+    const b1 = Math.min(to, b0 + BLOCK13);
+    const m = b1 - b0 + 2 * R;
+    const s0 = b0 - R;
+    // 1. unroll along time, chord lengths and signs
+    for (let j = 0, so = s0 * stride, uo = 0; j < joints; j++, so += 4, uo += jspan) {
+      const qx = src[so];
+      const qy = src[so + 1];
+      const qz = src[so + 2];
+      const qw = src[so + 3];
+      u[uo] = qx;
+      u[uo + 1] = qy;
+      u[uo + 2] = qz;
+      u[uo + 3] = qw;
+      chords[j] = Math.abs(qx * qx + qy * qy + qz * qz + qw * qw - 1) <= 1e-6 ? 0 : Number.POSITIVE_INFINITY;
+      signs[j] = 1;
+    }
+    for (let i = 1; i < m; i++) {
+      const so = (s0 + i) * stride;
+      for (let j = 0, jb = 0, uo = i * 4, co = i * joints; j < joints; j++, jb += 4, uo += jspan, co++) {
+        const qx = src[so + jb];
+        const qy = src[so + jb + 1];
+        const qz = src[so + jb + 2];
+        const qw = src[so + jb + 3];
+        const bad =
+          Math.abs(qx * qx + qy * qy + qz * qz + qw * qw - 1) <= 1e-6 ? 0 : Number.POSITIVE_INFINITY;
+        const px = u[uo - 4];
+        const py = u[uo - 3];
+        const pz = u[uo - 2];
+        const pw = u[uo - 1];
+        const sg = +(px * qx + py * qy + pz * qz + pw * qw >= 0) * 2 - 1;
+        const x = sg * qx;
+        const y = sg * qy;
+        const z = sg * qz;
+        const w = sg * qw;
+        u[uo] = x;
+        u[uo + 1] = y;
+        u[uo + 2] = z;
+        u[uo + 3] = w;
+        signs[co] = sg;
+        // the L1 length bounds the chord from above and needs no square root; NaN input stays NaN (unsafe)
+        chords[co] =
+          chords[co - joints] +
+          Math.abs(x - px) +
+          Math.abs(y - py) +
+          Math.abs(z - pz) +
+          Math.abs(w - pw) +
+          bad;
+      }
+    }
+    // 2. windowed sums per joint and component
+    const end = (b1 - b0) * stride;
+    for (let j = 0; j < joints; j++) {
+      for (let c = 0; c < 4; c++) slide13(acc, j * 4 + c, end, stride, u, j * jspan + c, table);
+    }
+    // 3. normalise into the output, frame by frame
+    for (let f = b0, i = 0; f < b1; f++) {
+      const c = f - s0;
+      const hiRow = (c + R) * joints;
+      const loRow = (c - R) * joints;
+      const cRow = c * joints;
+      for (let j = 0; j < joints; j++, i += 4) {
+        const d = f * stride + j * 4;
+        if (chords[hiRow + j] - chords[loRow + j] < SAFE_CHORDS) {
+          const ax = acc[i];
+          const ay = acc[i + 1];
+          const az = acc[i + 2];
+          const aw = acc[i + 3];
+          const n2 = ax * ax + ay * ay + az * az + aw * aw;
+          if (!(n2 > 1e-300 && n2 < Number.POSITIVE_INFINITY)) throwRawFailure(src, f, R, joints, j);
+          const sc = signs[cRow + j] / Math.sqrt(n2);
+          dst[d] = ax * sc;
+          dst[d + 1] = ay * sc;
+          dst[d + 2] = az * sc;
+          dst[d + 3] = aw * sc;
+        } else {
+          rawAlignedToCentre(dst, src, d, stride, table, R, f, joints, j);
+        }
+      }
+    }
+  }
+}
+
+/** Output frames per block of {@link filterRawSymmetric13}. */
+const BLOCK13 = 128;
+
+/**
+ * One component of one joint's windowed sums over a block: `acc[a] = Σₖ table[k]·(u[k] + u[12 − k]) + …`
+ * for `a = first, first + step, … < end`, the window (13 rows of `u`, 4 apart, from `uo`) held in locals and
+ * slid by one row per output.
+ */
+function slide13(
+  acc: Float64Array,
+  first: number,
+  end: number,
+  step: number,
+  u: Float64Array,
+  uo: number,
+  table: Float64Array,
+): void {
+  const w0 = table[0];
+  const w1 = table[1];
+  const w2 = table[2];
+  const w3 = table[3];
+  const w4 = table[4];
+  const w5 = table[5];
+  const w6 = table[6];
+  let o = uo;
+  let a0 = u[o];
+  o += 4;
+  let a1 = u[o];
+  o += 4;
+  let a2 = u[o];
+  o += 4;
+  let a3 = u[o];
+  o += 4;
+  let a4 = u[o];
+  o += 4;
+  let a5 = u[o];
+  o += 4;
+  let a6 = u[o];
+  o += 4;
+  let a7 = u[o];
+  o += 4;
+  let a8 = u[o];
+  o += 4;
+  let a9 = u[o];
+  o += 4;
+  let a10 = u[o];
+  o += 4;
+  let a11 = u[o];
+  o += 4;
+  for (let a = first; a < end; a += step, o += 4) {
+    const a12 = u[o];
+    acc[a] =
+      w0 * (a0 + a12) +
+      w1 * (a1 + a11) +
+      w2 * (a2 + a10) +
+      w3 * (a3 + a9) +
+      w4 * (a4 + a8) +
+      w5 * (a5 + a7) +
+      w6 * a6;
+    a0 = a1;
+    a1 = a2;
+    a2 = a3;
+    a3 = a4;
+    a4 = a5;
+    a5 = a6;
+    a6 = a7;
+    a7 = a8;
+    a8 = a9;
+    a9 = a10;
+    a10 = a11;
+    a11 = a12;
+  }
+}
+
+/** The generic engine's raw blend of one joint at frame `f` (taps aligned to the centre sample), stored. */
+function rawAlignedToCentre(
+  dst: FloatArray,
+  src: FloatArray,
+  d: number,
+  stride: number,
+  table: Float64Array,
+  R: number,
+  f: number,
+  joints: number,
+  joint: number,
+): void {
+  const rx = src[d];
+  const ry = src[d + 1];
+  const rz = src[d + 2];
+  const rw = src[d + 3];
+  const taps = 2 * R + 1;
+  let ax = 0;
+  let ay = 0;
+  let az = 0;
+  let aw = 0;
+  for (let t = 0, o = d - R * stride; t < taps; t++, o += stride) {
+    const qx = src[o];
+    const qy = src[o + 1];
+    const qz = src[o + 2];
+    const qw = src[o + 3];
+    const w = table[taps - 1 - t] * (+(rx * qx + ry * qy + rz * qz + rw * qw >= 0) * 2 - 1);
+    ax += w * qx;
+    ay += w * qy;
+    az += w * qz;
+    aw += w * qw;
+  }
+  storeRaw(dst, src, d, ax, ay, az, aw, f, R, joints, joint);
 }
 
 /** Normalises a raw sum into the hemisphere of the input sample at the same place and stores it. */

@@ -1005,9 +1005,44 @@ export function stridedAverage(
   if (start == null && (options === undefined || options.solver !== 'jacobi')) {
     const r = fastAverage(dst, dstOffset, src, null, srcOffset, stride, weights, count, options, diagnostics);
     if (r < Number.POSITIVE_INFINITY) return r;
-    // not certified (near tie, indefinite M): straight to the Jacobi solve; NaN: let the checks below report
+    // not certified (near tie, indefinite M): straight to the Jacobi solve; NaN: let the checks report
     if (r === Number.POSITIVE_INFINITY) jacobiAfter = options?.maxIterations ?? EIGEN4_DEFAULTS.maxIterations;
   }
+  return stridedGeneral(
+    where,
+    dst,
+    dstOffset,
+    src,
+    srcOffset,
+    stride,
+    weights,
+    count,
+    scratch,
+    diagnostics,
+    start,
+    startOffset,
+    options,
+    jacobiAfter,
+  );
+}
+
+/** The general path of {@link stridedAverage}: checks, scratch, warm start, certified squaring or Jacobi. */
+function stridedGeneral(
+  where: string,
+  dst: Float64Array | Float32Array | number[],
+  dstOffset: number,
+  src: ArrayLike<number>,
+  srcOffset: number,
+  stride: number,
+  weights: ArrayLike<number>,
+  count: number,
+  scratch: Float64Array | undefined,
+  diagnostics: Eigen4Diagnostics | undefined,
+  start: ArrayLike<number> | null | undefined,
+  startOffset: number,
+  options: Eigen4Options | undefined,
+  jacobiAfter: number,
+): number {
   const s = scratch ?? defaultScratch();
   let m00 = 0;
   let m01 = 0;

@@ -384,6 +384,7 @@ function blendLog(
   data: FloatArray,
   joints: number,
   win: TapWindow,
+  v: Float64Array,
 ): void {
   const stride = joints * 4;
   const count = win.count;
@@ -393,19 +394,30 @@ function blendLog(
   for (let t = 0; t < count; t++) offs[t] = win.tapFrames[t] === ref ? -1 : win.tapFrames[t] * stride;
   const invW = 1 / win.weightSum;
   const refBase = ref * stride;
-  for (let j = 0, b = 0; j < joints; j++, b += 4) {
+  // two joints per pass over the taps (independent dependency chains for the out-of-order core, shared tap
+  // loads); an odd last joint runs in both lanes and is stored once
+  for (let j = 0, b = 0; j < joints; j += 2, b += 8) {
+    const k = j + 1 < joints ? 4 : 0;
     const r = refBase + b;
     const rx = data[r];
     const ry = data[r + 1];
     const rz = data[r + 2];
     const rw = data[r + 3];
+    const sx = data[r + k];
+    const sy = data[r + k + 1];
+    const sz = data[r + k + 2];
+    const sw = data[r + k + 3];
     let vx = 0;
     let vy = 0;
     let vz = 0;
+    let ux = 0;
+    let uy = 0;
+    let uz = 0;
     for (let t = 0; t < count; t++) {
       const off = offs[t];
       if (off < 0) continue; // the reference itself: log(identity) = 0
       const o = off + b;
+      const wt = ws[t];
       const qx = data[o];
       const qy = data[o + 1];
       const qz = data[o + 2];
@@ -415,77 +427,126 @@ function blendLog(
       const py = rw * qy + rx * qz - ry * qw - rz * qx;
       const pz = rw * qz - rx * qy + ry * qx - rz * qw;
       const pw = rw * qw + rx * qx + ry * qy + rz * qz;
-      const s2 = px * px + py * py + pz * pz;
-      // For t = s/|pw| <= 0.2 (half-angles below 11°, the common case inside a window) atan(t)/t is its Taylor
-      // series in u = t², 11 terms, error < 2e-17; 1/pw carries the sign of pw, so no branch on the hemisphere.
-      let f: number;
-      if (s2 <= 0.04 * pw * pw) {
-        const ip = 1 / pw;
-        const u = s2 * ip * ip;
-        // Estrin's scheme: a short dependency chain instead of 11 nested multiply-adds
-        const u2 = u * u;
-        const u4 = u2 * u2;
-        // (multiplications by folded reciprocals: `u / 7` would be a real division)
-        const poly =
-          1 -
-          u * (1 / 3) +
-          u2 * (1 / 5 - u * (1 / 7)) +
-          u4 * (1 / 9 - u * (1 / 11) + u2 * (1 / 13 - u * (1 / 15))) +
-          u4 * u4 * (1 / 17 - u * (1 / 19) + u2 * (1 / 21));
-        f = ws[t] * ip * poly;
-      } else {
-        const s = Math.sqrt(s2);
-        f = pw < 0 ? (-ws[t] * Math.atan2(s, -pw)) / s : (ws[t] * Math.atan2(s, pw)) / s;
-      }
+      const f = relativeLogFactor(wt, px * px + py * py + pz * pz, pw);
       vx += f * px;
       vy += f * py;
       vz += f * pz;
+      const o2 = o + k;
+      const mx = data[o2];
+      const my = data[o2 + 1];
+      const mz = data[o2 + 2];
+      const mw = data[o2 + 3];
+      const nx = sw * mx - sx * mw - sy * mz + sz * my;
+      const ny = sw * my + sx * mz - sy * mw - sz * mx;
+      const nz = sw * mz - sx * my + sy * mx - sz * mw;
+      const nw = sw * mw + sx * mx + sy * my + sz * mz;
+      const g = relativeLogFactor(wt, nx * nx + ny * ny + nz * nz, nw);
+      ux += g * nx;
+      uy += g * ny;
+      uz += g * nz;
     }
-    vx *= invW;
-    vy *= invW;
-    vz *= invW;
-    const th2 = vx * vx + vy * vy + vz * vz;
-    let sc: number;
-    let ew: number;
-    if (th2 <= 0.04) {
-      // |v| <= 0.2 (the usual size of a window's mean relative half-angle): Taylor series of sin(θ)/θ and
-      // cos(θ) to θ¹² (truncation error below 3e-21), instead of two libm calls
-      const a = th2;
-      const a2 = a * a;
-      const a4 = a2 * a2;
-      sc =
-        1 -
-        a * (1 / 6) +
-        a2 * (1 / 120 - a * (1 / 5040)) +
-        a4 * (1 / 362880 - a * (1 / 39916800) + a2 * (1 / 6227020800));
-      ew =
-        1 -
-        a * (1 / 2) +
-        a2 * (1 / 24 - a * (1 / 720)) +
-        a4 * (1 / 40320 - a * (1 / 3628800) + a2 * (1 / 479001600));
-    } else {
-      const th = Math.sqrt(th2);
-      sc = Math.sin(th) / th;
-      ew = Math.cos(th);
-    }
-    const ex = sc * vx;
-    const ey = sc * vy;
-    const ez = sc * vz;
-    // out = r ⊗ e
-    const ox = rw * ex + rx * ew + ry * ez - rz * ey;
-    const oy = rw * ey - rx * ez + ry * ew + rz * ex;
-    const oz = rw * ez + rx * ey - ry * ex + rz * ew;
-    const ow = rw * ew - rx * ex - ry * ey - rz * ez;
-    const n2 = ox * ox + oy * oy + oz * oz + ow * ow;
-    if (!(n2 > 1e-300 && n2 < Number.POSITIVE_INFINITY)) fail(data, win, stride, j, "blendRotations('log')");
-    let sn = 1 / Math.sqrt(n2);
-    if (rx * ox + ry * oy + rz * oz + rw * ow < 0) sn = -sn;
+    // the mean logs go through scratch so that no double crosses a call boundary (no boxing if not inlined)
     const d = outOffset + b;
-    out[d] = ox * sn;
-    out[d + 1] = oy * sn;
-    out[d + 2] = oz * sn;
-    out[d + 3] = ow * sn;
+    v[0] = vx * invW;
+    v[1] = vy * invW;
+    v[2] = vz * invW;
+    storeLog(out, d, v, data, r, win, stride, j);
+    if (k !== 0) {
+      v[0] = ux * invW;
+      v[1] = uy * invW;
+      v[2] = uz * invW;
+      storeLog(out, d + 4, v, data, r + 4, win, stride, j + 1);
+    }
   }
+}
+
+/**
+ * `w · sign(pw) · atan2(s, |pw|) / s` for the relative quaternion `(p.xyz, pw)` with `s² = |p.xyz|²`: the weighted
+ * factor that turns `p.xyz` into the log of the `w >= 0` representative.
+ */
+function relativeLogFactor(w: number, s2: number, pw: number): number {
+  // For t = s/|pw| <= 0.2 (half-angles below 11°, the common case inside a window) atan(t)/t is its Taylor
+  // series in u = t², 11 terms, error < 2e-17; 1/pw carries the sign of pw, so no branch on the hemisphere.
+  if (s2 <= 0.04 * pw * pw) {
+    const ip = 1 / pw;
+    const u = s2 * ip * ip;
+    // Estrin's scheme: a short dependency chain instead of 11 nested multiply-adds
+    const u2 = u * u;
+    const u4 = u2 * u2;
+    // (multiplications by folded reciprocals: `u / 7` would be a real division)
+    const poly =
+      1 -
+      u * (1 / 3) +
+      u2 * (1 / 5 - u * (1 / 7)) +
+      u4 * (1 / 9 - u * (1 / 11) + u2 * (1 / 13 - u * (1 / 15))) +
+      u4 * u4 * (1 / 17 - u * (1 / 19) + u2 * (1 / 21));
+    return w * ip * poly;
+  }
+  const s = Math.sqrt(s2);
+  return pw < 0 ? (-w * Math.atan2(s, -pw)) / s : (w * Math.atan2(s, pw)) / s;
+}
+
+/**
+ * Maps the mean relative log `v[0..3)` back (`r ⊗ exp(v)` with `r = data[r..r+4)`), normalises into `r`'s
+ * hemisphere and stores the result at `out[d..d+4)`.
+ */
+function storeLog(
+  out: FloatArray,
+  d: number,
+  v: Float64Array,
+  data: FloatArray,
+  r: number,
+  win: TapWindow,
+  stride: number,
+  j: number,
+): void {
+  const vx = v[0];
+  const vy = v[1];
+  const vz = v[2];
+  const rx = data[r];
+  const ry = data[r + 1];
+  const rz = data[r + 2];
+  const rw = data[r + 3];
+  const th2 = vx * vx + vy * vy + vz * vz;
+  let sc: number;
+  let ew: number;
+  if (th2 <= 0.04) {
+    // |v| <= 0.2 (the usual size of a window's mean relative half-angle): Taylor series of sin(θ)/θ and
+    // cos(θ) to θ¹² (truncation error below 3e-21), instead of two libm calls
+    const a = th2;
+    const a2 = a * a;
+    const a4 = a2 * a2;
+    sc =
+      1 -
+      a * (1 / 6) +
+      a2 * (1 / 120 - a * (1 / 5040)) +
+      a4 * (1 / 362880 - a * (1 / 39916800) + a2 * (1 / 6227020800));
+    ew =
+      1 -
+      a * (1 / 2) +
+      a2 * (1 / 24 - a * (1 / 720)) +
+      a4 * (1 / 40320 - a * (1 / 3628800) + a2 * (1 / 479001600));
+  } else {
+    const th = Math.sqrt(th2);
+    sc = Math.sin(th) / th;
+    ew = Math.cos(th);
+  }
+  const ex = sc * vx;
+  const ey = sc * vy;
+  const ez = sc * vz;
+  // out = r ⊗ e
+  const ox = rw * ex + rx * ew + ry * ez - rz * ey;
+  const oy = rw * ey - rx * ez + ry * ew + rz * ex;
+  const oz = rw * ez + rx * ey - ry * ex + rz * ew;
+  const ow = rw * ew - rx * ex - ry * ey - rz * ez;
+  const n2 = ox * ox + oy * oy + oz * oz + ow * ow;
+  if (!(n2 > 1e-300 && n2 < Number.POSITIVE_INFINITY)) fail(data, win, stride, j, "blendRotations('log')");
+  let sn = 1 / Math.sqrt(n2);
+  if (rx * ox + ry * oy + rz * oz + rw * ow < 0) sn = -sn;
+  out[d] = ox * sn;
+  out[d + 1] = oy * sn;
+  out[d + 2] = oz * sn;
+  out[d + 3] = ow * sn;
 }
 
 /**
@@ -509,7 +570,7 @@ export function blendRotations(
   scratch: WindowScratch,
 ): void {
   if (space === 'raw') blendRaw(out, outOffset, data, joints, win);
-  else if (space === 'log') blendLog(out, outOffset, data, joints, win);
+  else if (space === 'log') blendLog(out, outOffset, data, joints, win, scratch.v);
   else if (space === 'eigen') blendEigen(out, outOffset, data, joints, win, scratch);
   else checkRotationSpace(space, 'blendRotations');
 }

@@ -132,6 +132,34 @@ describe('blendRotations(out, o, data, joints, win, space, scratch)', () => {
       }),
     );
   });
+  it('blendRotations on an odd number of joints equals blending each joint alone (every space)', () => {
+    // the raw and log blends take two joints per tap pass; the odd last joint and the lanes must not mix
+    fc.assert(
+      fc.property(
+        fc.array(unitQuat, { minLength: 15, maxLength: 15 }),
+        fc.double({ min: 1, max: 3, noNaN: true }),
+        (qs, c) => {
+          const frames = 5;
+          const joints = 3;
+          const data = new Float64Array(qs.flatMap((q) => [...q]));
+          const win = placeTaps(createTapWindow(kernels.gaussian(1), frames, 'clamp'), c);
+          for (const space of ['raw', 'log', 'eigen'] as RotationSpace[]) {
+            const all = new Float64Array(joints * 4);
+            blendRotations(all, 0, data, joints, win, space, scratch);
+            for (let j = 0; j < joints; j++) {
+              const alone = new Float64Array(frames * 4);
+              for (let f = 0; f < frames; f++)
+                alone.set(data.subarray((f * joints + j) * 4, (f * joints + j) * 4 + 4), f * 4);
+              const one = new Float64Array(4);
+              blendRotations(one, 0, alone, 1, win, space, scratch);
+              expect([...all.subarray(j * 4, j * 4 + 4)], `${space} joint ${j}`).toEqual([...one]);
+            }
+          }
+        },
+      ),
+      { numRuns: 50 },
+    );
+  });
   it('blendRotations reports a non-finite sample with its frame and joint', () => {
     const data = new Float64Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, Number.NaN, 0, 0, 0, 1]); // 2 frames x 2 joints
     const win = placeTaps(createTapWindow(kernels.tent, 2, 'clamp'), 0.5);

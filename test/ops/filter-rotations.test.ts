@@ -156,6 +156,34 @@ describe('filterRotations(series, kernel, options)', () => {
     }
   });
 
+  it("filterRotations 'raw' with isolated non-unit samples equals the generic tap engine (gaussian(2) path)", () => {
+    // windows holding a non-unit sample take the per-tap path, the windows after it the sliding path again
+    const frames = 300;
+    const s = randomCurve(frames, 3, 21, 0.05);
+    for (let c = 0; c < 4; c++) {
+      s.data[(150 * 3 + 1) * 4 + c] *= 1.5;
+      s.data[(10 * 3 + 2) * 4 + c] *= 0.5;
+      s.data[(200 * 3 + 0) * 4 + c] *= -1;
+    }
+    const k = kernels.gaussian(2);
+    const fast = filterRotations(s, k, { space: 'raw' });
+    const win = createTapWindow(k, frames, 'renormalize');
+    const scratch = createWindowScratch();
+    const slow = createQuatSeries(frames, 3);
+    for (let f = 0; f < frames; f++) {
+      placeTaps(win, f);
+      blendRotations(slow.data, f * 12, s.data, 3, win, 'raw', scratch);
+    }
+    let worst = 0;
+    for (let i = 0; i < slow.data.length; i++) worst = Math.max(worst, Math.abs(fast.data[i] - slow.data[i]));
+    expect(worst).toBeLessThan(1e-15);
+    // the scaled sample pulls its neighbours' outputs (raw space weighs samples by their norm)
+    const plain = randomCurve(frames, 3, 21, 0.05);
+    const ref = filterRotations(plain, k, { space: 'raw' });
+    const o = (148 * 3 + 1) * 4;
+    expect(quat.angle(fast.data.subarray(o, o + 4), ref.data.subarray(o, o + 4))).toBeGreaterThan(1e-6);
+  });
+
   it('filterRotations output lies in the hemisphere of the input sample at the same frame', () => {
     const series = randomCurve(30, 2, 3);
     for (const space of SPACES) {

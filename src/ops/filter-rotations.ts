@@ -395,7 +395,7 @@ const BLOCK13 = 128;
 /**
  * One component of one joint's windowed sums over a block: `acc[a] = Σₖ table[k]·(u[k] + u[12 − k]) + …`
  * for `a = first, first + step, … < end`, the window (13 rows of `u`, 4 apart, from `uo`) held in locals and
- * slid by one row per output.
+ * slid along the rows.
  */
 function slide13(
   acc: Float64Array,
@@ -438,7 +438,41 @@ function slide13(
   o += 4;
   let a11 = u[o];
   o += 4;
-  for (let a = first; a < end; a += step, o += 4) {
+  // two outputs per iteration: the window moves by two rows, half the register moves per output
+  let a = first;
+  for (; a + step < end; a += 2 * step, o += 8) {
+    const a12 = u[o];
+    const a13 = u[o + 4];
+    acc[a] =
+      w0 * (a0 + a12) +
+      w1 * (a1 + a11) +
+      w2 * (a2 + a10) +
+      w3 * (a3 + a9) +
+      w4 * (a4 + a8) +
+      w5 * (a5 + a7) +
+      w6 * a6;
+    acc[a + step] =
+      w0 * (a1 + a13) +
+      w1 * (a2 + a12) +
+      w2 * (a3 + a11) +
+      w3 * (a4 + a10) +
+      w4 * (a5 + a9) +
+      w5 * (a6 + a8) +
+      w6 * a7;
+    a0 = a2;
+    a1 = a3;
+    a2 = a4;
+    a3 = a5;
+    a4 = a6;
+    a5 = a7;
+    a6 = a8;
+    a7 = a9;
+    a8 = a10;
+    a9 = a11;
+    a10 = a12;
+    a11 = a13;
+  }
+  if (a < end) {
     const a12 = u[o];
     acc[a] =
       w0 * (a0 + a12) +
@@ -448,18 +482,6 @@ function slide13(
       w4 * (a4 + a8) +
       w5 * (a5 + a7) +
       w6 * a6;
-    a0 = a1;
-    a1 = a2;
-    a2 = a3;
-    a3 = a4;
-    a4 = a5;
-    a5 = a6;
-    a6 = a7;
-    a7 = a8;
-    a8 = a9;
-    a9 = a10;
-    a10 = a11;
-    a11 = a12;
   }
 }
 

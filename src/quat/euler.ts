@@ -351,17 +351,18 @@ export function fromEulerArray<T extends QuatOut>(out: T, angles: QuatLike, orde
   if (out.length !== n * 4) {
     throw new ShapeError(`fromEulerArray: out has ${out.length} values, expected ${n} x 4 = ${n * 4}`);
   }
-  // Hoisted so the loop body is the bare kernel (the 30 M rotations/s path).
-  const { i0, i1, i2, other, sigma, extrinsic } = spec;
-  const first = extrinsic ? 2 : 0;
-  const last = extrinsic ? 0 : 2;
-  if (spec.proper) {
+  // Hoisted so the loop body is the bare kernel (the 30 M rotations/s path); extrinsic sequences read
+  // their angles in reverse, which the two loops spell out instead of indexing through a variable.
+  const { i0, i1, i2, other, sigma, extrinsic, proper } = spec;
+  const k = proper ? other : i2;
+  const compose = proper ? composeProper : composeTaitBryan;
+  if (extrinsic) {
     for (let r = 0, p = 0; r < n; r++, p += 3) {
-      composeProper(out, r * 4, i0, i1, other, sigma, angles[p + first], angles[p + 1], angles[p + last]);
+      compose(out, r * 4, i0, i1, k, sigma, angles[p + 2], angles[p + 1], angles[p]);
     }
   } else {
     for (let r = 0, p = 0; r < n; r++, p += 3) {
-      composeTaitBryan(out, r * 4, i0, i1, i2, sigma, angles[p + first], angles[p + 1], angles[p + last]);
+      compose(out, r * 4, i0, i1, k, sigma, angles[p], angles[p + 1], angles[p + 2]);
     }
   }
   return out;

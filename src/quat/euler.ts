@@ -147,10 +147,12 @@ function composeTaitBryan(
   const sbsc = sb * sc;
   const sbcc = sb * cc;
   const cbsc = cb * sc;
-  dst[o + i0] = sa * cbcc + sigma * ca * sbsc;
-  dst[o + i1] = ca * sbcc - sigma * sa * cbsc;
-  dst[o + i2] = ca * cbsc + sigma * sa * sbcc;
-  dst[o + 3] = ca * cbcc - sigma * sa * sbsc;
+  const sca = sigma * ca;
+  const ssa = sigma * sa;
+  dst[o + i0] = sa * cbcc + sca * sbsc;
+  dst[o + i1] = ca * sbcc - ssa * cbsc;
+  dst[o + i2] = ca * cbsc + ssa * sbcc;
+  dst[o + 3] = ca * cbcc - ssa * sbsc;
 }
 
 /**

@@ -5,6 +5,7 @@
 // A suite file exports `default { name, tasks: [{ name, items, unit, target?, setup?, run }] }`:
 // `items` is how many units (rotations, frames, sets) one call of `run` processes; `target` is the
 // issue's floor in units per second, printed beside the figure.
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -12,13 +13,47 @@ import { fileURLToPath } from 'node:url';
 import { Bench } from 'tinybench';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const filter = process.argv[2] ?? '';
+const suiteArg = process.argv.indexOf('--suite');
+const filter = suiteArg >= 0 ? (process.argv[suiteArg + 2] ?? '') : (process.argv[2] ?? '');
 const files = readdirSync(here)
   .filter((f) => f.endsWith('.bench.js'))
   .sort();
 
+// Each suite runs in its own process, so one operation's measurement is not slowed by the type
+// feedback and heap that other suites left behind in a shared JIT.
+if (suiteArg >= 0) {
+  const rows = await runSuite(process.argv[suiteArg + 1]);
+  process.stdout.write(`${JSON.stringify(rows)}\n`);
+  process.exit(0);
+}
+
 const results = [];
 for (const file of files) {
+  const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--suite', file, filter], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (child.status !== 0) {
+    console.error(`${file}: exited with ${child.status}`);
+    process.exitCode = 1;
+    continue;
+  }
+  const lines = child.stdout.trim().split('\n');
+  for (const row of JSON.parse(lines[lines.length - 1])) {
+    results.push(row);
+    const target = row.target
+      ? `  (target ${fmt(row.target)})${row.perSecond >= row.target ? '' : '  BELOW TARGET'}`
+      : '';
+    const label = `${row.suite}: ${row.task}`;
+    console.log(
+      `${label.padEnd(72)} ${fmt(row.perSecond).padStart(10)} ${row.unit}/s  ${row.medianMs.toFixed(2)} ms${target}`,
+    );
+  }
+}
+
+async function runSuite(file) {
+  const rows = [];
   const suite = (await import(join(here, file))).default;
   for (const task of suite.tasks) {
     const label = `${suite.name}: ${task.name}`;
@@ -38,25 +73,18 @@ for (const file of files) {
       continue;
     }
     const ms = t.result.latency.p50;
-    const perSecond = task.items / (ms / 1000);
-    const row = {
+    rows.push({
       suite: suite.name,
       task: task.name,
       unit: task.unit,
       items: task.items,
       medianMs: Number(ms.toFixed(4)),
-      perSecond: Math.round(perSecond),
+      perSecond: Math.round(task.items / (ms / 1000)),
       target: task.target ?? null,
       samples: t.result.latency.samplesCount ?? null,
-    };
-    results.push(row);
-    const target = task.target
-      ? `  (target ${fmt(task.target)})${perSecond >= task.target ? '' : '  BELOW TARGET'}`
-      : '';
-    console.log(
-      `${label.padEnd(72)} ${fmt(perSecond).padStart(10)} ${task.unit}/s  ${ms.toFixed(2)} ms${target}`,
-    );
+    });
   }
+  return rows;
 }
 
 function fmt(x) {

@@ -111,7 +111,7 @@ function ordersOf(clip: Clip, o: Required<ToArraysOptions>, where: string): Eule
 
 /**
  * Dense arrays of a clip for machine learning: `frames x joints x {quaternion | 6D | rotation vector |
- * Euler}` rotations and `frames x joints x 3` positions, ready for {@link writeNpy} or a tensor.
+ * Euler}` rotations and `frames x joints x 3` positions, ready for `writeNpy` (from `rotsig/io`) or a tensor.
  *
  * Conventions: quaternions x, y, z, w; 6D = the first two columns of the rotation matrix
  * `[m00, m10, m20, m01, m11, m21]` (Zhou et al., CVPR 2019); rotation vector = axis·angle in radians with

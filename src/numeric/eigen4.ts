@@ -883,58 +883,23 @@ export function eigenAverageFlat(
     // not certified (near tie, indefinite M): straight to the Jacobi solve; NaN: let the checks below report
     if (r === Number.POSITIVE_INFINITY) jacobiAfter = options?.maxIterations ?? EIGEN4_DEFAULTS.maxIterations;
   }
-  const s = scratch ?? defaultScratch();
-  let m00 = 0;
-  let m01 = 0;
-  let m02 = 0;
-  let m03 = 0;
-  let m11 = 0;
-  let m12 = 0;
-  let m13 = 0;
-  let m22 = 0;
-  let m23 = 0;
-  let m33 = 0;
-  let wsum = 0;
-  let wabs = 0;
-  for (let i = 0; i < count; i++) {
-    const o = offsets[i];
-    const x = src[o];
-    const y = src[o + 1];
-    const z = src[o + 2];
-    const w = src[o + 3];
-    const wi = weights[i];
-    const k = wi / (x * x + y * y + z * z + w * w);
-    wsum += wi;
-    wabs += Math.abs(wi);
-    const kx = k * x;
-    const ky = k * y;
-    const kz = k * z;
-    const kw = k * w;
-    m00 += kx * x;
-    m01 += kx * y;
-    m02 += kx * z;
-    m03 += kx * w;
-    m11 += ky * y;
-    m12 += ky * z;
-    m13 += ky * w;
-    m22 += kz * z;
-    m23 += kz * w;
-    m33 += kw * w;
-  }
-  s[P00] = m00;
-  s[P01] = m01;
-  s[P02] = m02;
-  s[P03] = m03;
-  s[P11] = m11;
-  s[P12] = m12;
-  s[P13] = m13;
-  s[P22] = m22;
-  s[P23] = m23;
-  s[P33] = m33;
-  if (!normaliseAccumulated(s, wsum, wabs, 'eigenAverageFlat')) {
-    throwBadInput('eigenAverageFlat', src, (i) => offsets[i], weights, count);
-  }
-  return solvePacked(dst, dstOffset, s, start ?? null, startOffset, options, diagnostics, jacobiAfter);
+  return generalAverage(
+    'eigenAverageFlat',
+    dst,
+    dstOffset,
+    src,
+    offsets,
+    0,
+    0,
+    weights,
+    count,
+    scratch,
+    diagnostics,
+    start,
+    startOffset,
+    options,
+    jacobiAfter,
+  );
 }
 
 /**
@@ -1008,11 +973,12 @@ export function stridedAverage(
     // not certified (near tie, indefinite M): straight to the Jacobi solve; NaN: let the checks report
     if (r === Number.POSITIVE_INFINITY) jacobiAfter = options?.maxIterations ?? EIGEN4_DEFAULTS.maxIterations;
   }
-  return stridedGeneral(
+  return generalAverage(
     where,
     dst,
     dstOffset,
     src,
+    null,
     srcOffset,
     stride,
     weights,
@@ -1026,12 +992,18 @@ export function stridedAverage(
   );
 }
 
-/** The general path of {@link stridedAverage}: checks, scratch, warm start, certified squaring or Jacobi. */
-function stridedGeneral(
+/**
+ * The general path of {@link eigenAverageFlat} and {@link stridedAverage}: checks, scratch, warm start,
+ * certified squaring or Jacobi. Quaternion `i` is at `offsets[i]`, or at `srcOffset + i * stride` when
+ * `offsets` is null (the fast path, {@link fastAverage}, keeps one loop per addressing mode; this one
+ * runs rarely enough to share).
+ */
+function generalAverage(
   where: string,
   dst: Float64Array | Float32Array | number[],
   dstOffset: number,
   src: ArrayLike<number>,
+  offsets: ArrayLike<number> | null,
   srcOffset: number,
   stride: number,
   weights: ArrayLike<number>,
@@ -1056,7 +1028,8 @@ function stridedGeneral(
   let m33 = 0;
   let wsum = 0;
   let wabs = 0;
-  for (let i = 0, o = srcOffset; i < count; i++, o += stride) {
+  for (let i = 0; i < count; i++) {
+    const o = offsets === null ? srcOffset + i * stride : offsets[i];
     const x = src[o];
     const y = src[o + 1];
     const z = src[o + 2];
@@ -1091,7 +1064,13 @@ function stridedGeneral(
   s[P23] = m23;
   s[P33] = m33;
   if (!normaliseAccumulated(s, wsum, wabs, where)) {
-    throwBadInput(where, src, (i) => srcOffset + i * stride, weights, count);
+    throwBadInput(
+      where,
+      src,
+      (i) => (offsets === null ? srcOffset + i * stride : offsets[i]),
+      weights,
+      count,
+    );
   }
   return solvePacked(dst, dstOffset, s, start ?? null, startOffset, options, diagnostics, jacobiAfter);
 }

@@ -126,7 +126,7 @@ export function averageQuaternions(
       `${where}: quats has ${quats.length} numbers, expected a positive multiple of 4 (n x 4, x y z w)`,
     );
   }
-  const n = quats.length / 4;
+  const n = quats.length >> 2;
   const method = options?.method ?? AVERAGE_QUATERNIONS_DEFAULTS.method;
   const out = options?.out ?? new Float64Array(4);
   const diag = options?.diagnostics ?? undefined;
@@ -142,6 +142,20 @@ export function averageQuaternions(
     stridedAverage(where, out, 0, quats, 0, 4, w ?? ones(n), n, undefined, diag, null, 0, options?.eigen);
     return out;
   }
+  // the other methods live in their own function so that this entry stays small enough to inline the kernel
+  return averageOther(quats, n, w, method, out, diag, options);
+}
+
+function averageOther(
+  quats: QuatLike,
+  n: number,
+  w: ArrayLike<number> | null,
+  method: AverageMethod,
+  out: QuatOut,
+  diag: AverageDiagnostics | undefined,
+  options: AverageQuaternionsOptions | undefined,
+): QuatOut {
+  const where = 'averageQuaternions';
   checkQuats(quats, n, where);
   const wsum = w !== null ? checkWeights(w, n, where) : n;
 

@@ -35,6 +35,8 @@ type StudioState = {
   curveDiff: number;
   parseMs: number;
   plot: { points: number; drawMs: number; inked: number; spectrumInked: number };
+  antialias: boolean;
+  softwareWebGL: boolean;
   playKernels: string[];
 };
 // Browser globals used inside page.evaluate callbacks (this file compiles without the DOM lib).
@@ -188,6 +190,21 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     // the grid alone lights some pixels; joints, bones and grid together light a few hundred of ~13,000
     expect(px.lit).toBeGreaterThan(150);
     expect(px.colours).toBeGreaterThan(8);
+  });
+
+  it('multisamples the 3D view on a GPU only: not on this software rasteriser, unless ?aa=1 asks', async () => {
+    const s = await state();
+    expect(s.softwareWebGL).toBe(true); // headless Chromium with --disable-gpu renders with SwiftShader
+    expect(s.antialias).toBe(false);
+    const other = await browser.newPage({ viewport: { width: 800, height: 600 } });
+    try {
+      await other.goto(`${url}?aa=1`);
+      await other.waitForFunction(() => window.__studio?.ready === true);
+      const forced = await other.evaluate(() => window.__studio.state());
+      expect(forced.antialias).toBe(true);
+    } finally {
+      await other.close();
+    }
   });
 
   it('draws the selected joint’s curves, with discontinuity markers summarised', async () => {
@@ -542,6 +559,7 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     const record: Record<string, unknown> = {
       date: new Date().toISOString(),
       browser: `${browser.version()} headless, software WebGL (--disable-gpu)`,
+      antialias: (await state()).antialias,
       note:
         'shared, loaded 2-core machine. meanFrameMs/p95FrameMs: interval between displayed frames in headless ' +
         'Chromium with software WebGL (SwiftShader), bound by rasterisation there; meanWorkMs/maxWorkMs: main-thread ' +

@@ -1,7 +1,7 @@
 import './style.css';
 import { benchPlot } from './bench.js';
 import { ClipView } from './clip-view.js';
-import { SkeletonView } from './viewer.js';
+import { isSoftwareWebGL, SkeletonView } from './viewer.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -107,6 +107,7 @@ fetch('./samples/index.json')
   .catch((e: Error) => showError(`Could not list the samples: ${e.message}`));
 
 // ---- hooks for the end-to-end tests and the performance record ------------------------------------------
+const softwareWebGL = isSoftwareWebGL();
 const studio = {
   clip: clipView,
   ready: true,
@@ -133,6 +134,8 @@ const studio = {
       ),
       parseMs: clipView.parseMs,
       plot: clipView.plotStats(),
+      antialias: viewer.renderer.getContext().getContextAttributes()?.antialias ?? false,
+      softwareWebGL,
     };
   },
   pixels: () => viewer.pixelStats(),

@@ -49,6 +49,9 @@ for (let c = 0; c < copies; c++) {
   }
 }
 const fileCount = copies * sources.length;
+const CPU_LOOP =
+  "let x = 0; for (let i = 0; i < 2e8; i++) x += Math.sqrt(i); require('node:worker_threads').parentPort.postMessage(x);";
+
 const args = ['--unroll', '--smooth', 'gaussian:2', '--resample', '30'];
 
 function run(jobs) {
@@ -112,18 +115,35 @@ console.log(`2 jobs vs 1: ${speedup.toFixed(2)}x (target at least 1.6x on 2 core
 // What the machine gives right now: the same fixed pure-CPU work on 1 and on 2 worker threads. On an idle
 // 2-core machine 2 threads do twice the work in the same time (2.0x); a busy machine gives less, and the
 // batch speed-up above cannot exceed it.
-const calibration = await cpuParallelism();
+const calibration = await cpuParallelism(CPU_LOOP);
 console.log(`machine parallelism now (pure CPU loop, 2 threads vs 1): ${calibration.toFixed(2)}x`);
+// The batch streams megabytes per file (text in, arrays, text out), more than a core's cache holds; the
+// same digit scan over a cache-sized and over a 4 MB string shows what sharing the memory system costs.
+const scanSmall = await cpuParallelism(scanLoop(2_000));
+const scanLarge = await cpuParallelism(scanLoop(4_000_000));
+console.log(
+  `machine parallelism now (digit scan, 2 threads vs 1): ${scanSmall.toFixed(2)}x over 2 kB, ${scanLarge.toFixed(2)}x over 4 MB`,
+);
 rmSync(work, { recursive: true, force: true });
 mkdirSync(join(here, 'results'), { recursive: true });
 appendFileSync(
   join(here, 'results', 'history.jsonl'),
-  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, filter: 'cli', results, speedup, machineParallelism: calibration })}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, filter: 'cli', results, speedup, machineParallelism: calibration, scanParallelism: { cacheSized: scanSmall, fourMegabytes: scanLarge } })}\n`,
 );
 
-async function cpuParallelism() {
-  const code =
-    "let x = 0; for (let i = 0; i < 2e8; i++) x += Math.sqrt(i); require('node:worker_threads').parentPort.postMessage(x);";
+/** Worker code that parses the integers of a `length`-character string of numbers, 4e7 characters in all. */
+function scanLoop(length) {
+  return `let s = ''; let seed = 1;
+while (s.length < ${length}) { seed = (seed * 16807) % 2147483647; s += (seed % 2000 - 1000) / 7 + ' '; }
+let total = 0;
+for (let r = 0; r < Math.round(4e7 / ${length}); r++) {
+  let v = 0;
+  for (let i = 0; i < s.length; i++) { const d = s.charCodeAt(i) - 48; if (d >= 0 && d <= 9) v = v * 10 + d; else { total += v; v = 0; } }
+}
+require('node:worker_threads').parentPort.postMessage(total);`;
+}
+
+async function cpuParallelism(code) {
   const time = async (n) => {
     const t0 = performance.now();
     await Promise.all(

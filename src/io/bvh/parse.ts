@@ -487,7 +487,7 @@ function parseFrameData(
   channels: ChannelInfo[],
   names: string[],
   repair: boolean,
-  sink: (values: Float64Array, rows: number) => void,
+  sink: FrameConverter,
 ): FrameData {
   const text = r.text;
   const n = text.length;
@@ -510,23 +510,6 @@ function parseFrameData(
   let rowColumn = 1;
   const bad: number[] = [];
 
-  const endLine = (): void => {
-    if (inLine === 0) return;
-    if (lineMode === 0) {
-      // one frame per line, or wrapped rows; a first line longer than a frame that does not hold
-      // whole frames is a broken first row, not wrapping
-      if (inLine > width && inLine % width !== 0) {
-        throw new BvhParseError(`expected ${width} numbers for frame 0, found ${inLine}`, line, 1);
-      }
-      lineMode = inLine === width ? 1 : 2;
-    }
-    if (lineMode === 1 && inLine !== width) {
-      const frame = Math.floor((base + count - inLine) / width);
-      throw new BvhParseError(`expected ${width} numbers for frame ${frame}, found ${inLine}`, line, 1);
-    }
-    inLine = 0;
-  };
-
   for (;;) {
     let c = 0;
     while (i < n) {
@@ -536,7 +519,10 @@ function parseFrameData(
         continue;
       }
       if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
-        endLine();
+        if (inLine !== 0) {
+          lineMode = checkLine(inLine, lineMode, width, base + count, line);
+          inLine = 0;
+        }
         line++;
         lineStart = i + 1;
       } else if (c > 32 && c !== 0xa0 && c !== 0xfeff) break;
@@ -649,7 +635,7 @@ function parseFrameData(
     }
     if (count === capacity) {
       if (!repair) {
-        sink(values, count / width);
+        sink.add(values, count / width);
         base += count;
         count = 0;
       } else {
@@ -667,7 +653,7 @@ function parseFrameData(
     inLine++;
     if (++inRow === width) inRow = 0;
   }
-  endLine();
+  if (inLine !== 0) lineMode = checkLine(inLine, lineMode, width, base + count, line);
   if (inRow !== 0) {
     throw new BvhParseError(
       `expected ${width} numbers for frame ${Math.floor((base + count) / width)}, found ${inRow}`,
@@ -678,9 +664,31 @@ function parseFrameData(
   r.pos = i;
   r.line = line;
   r.lineStart = lineStart;
-  if (!repair && count > 0) sink(values, count / width);
+  if (!repair && count > 0) sink.add(values, count / width);
   const rows = width === 0 ? declared : (base + count) / width;
   return { values: repair ? values : new Float64Array(0), rows, bad };
+}
+
+/**
+ * Checks the count of numbers on a finished line of frame data against the row width and returns the line
+ * mode (1 = one frame per line, 2 = rows wrapped over lines) that the first line decides. `next` is the
+ * index of the next value in the file. A top-level function rather than a closure in the scanner, so that
+ * the scanner's optimised code does not depend on a per-call closure object.
+ */
+function checkLine(inLine: number, lineMode: number, width: number, next: number, line: number): number {
+  if (lineMode === 0) {
+    // one frame per line, or wrapped rows; a first line longer than a frame that does not hold
+    // whole frames is a broken first row, not wrapping
+    if (inLine > width && inLine % width !== 0) {
+      throw new BvhParseError(`expected ${width} numbers for frame 0, found ${inLine}`, line, 1);
+    }
+    lineMode = inLine === width ? 1 : 2;
+  }
+  if (lineMode === 1 && inLine !== width) {
+    const frame = Math.floor((next - inLine) / width);
+    throw new BvhParseError(`expected ${width} numbers for frame ${frame}, found ${inLine}`, line, 1);
+  }
+  return lineMode;
 }
 
 /** Fills non-finite values by linear interpolation along their channel; throws if a channel has none finite. */
@@ -767,9 +775,7 @@ export function parseBvhWithReport(text: string, options: ParseBvhOptions = {}):
     Math.min(header.declaredFrames, boundRows),
     positionMode,
   );
-  const data = parseFrameData(r, width, header.declaredFrames, channelInfo, names, repair, (values, rows) =>
-    converter.add(values, rows),
-  );
+  const data = parseFrameData(r, width, header.declaredFrames, channelInfo, names, repair, converter);
   const frames = data.rows;
   if (width > 0 && frames !== header.declaredFrames) {
     warn({

@@ -35,6 +35,28 @@ export function defaultJobs(): number {
   return availableParallelism();
 }
 
+/** Small files each worker starts with before the largest-first order (see {@link batchOrder}). */
+const WARM_UP_FILES_PER_WORKER = 4;
+
+/**
+ * The order (task indices) in which {@link runBatch} hands out tasks without `failFast`: the smallest input
+ * files first, 4 per worker and at most half of the batch, smallest first; then the others, largest first.
+ * Ties keep the input order. Sizes come from `stat`; a missing file counts as empty (its task then reports
+ * the error).
+ *
+ * @example
+ * batchOrder(tasks, 2); // e.g. [7, 3, ...8 smallest..., 0, 5, ...the rest from the largest down]
+ */
+export function batchOrder(tasks: readonly FileTask[], jobs: number): number[] {
+  const bySize = tasks
+    .map((t, i) => ({ i, size: statSync(t.input, { throwIfNoEntry: false })?.size ?? 0 }))
+    .sort((a, b) => b.size - a.size || a.i - b.i)
+    .map((e) => e.i);
+  const warm = Math.min(WARM_UP_FILES_PER_WORKER * jobs, Math.floor(bySize.length / 2));
+  const smallest = bySize.splice(bySize.length - warm, warm).reverse();
+  return smallest.concat(bySize);
+}
+
 /** What {@link runBatch} returns: one result per task, in task order, and totals. */
 export interface BatchSummary {
   results: (TaskResult | undefined)[];
@@ -96,14 +118,12 @@ export async function runBatch(
     } else {
       const workerPool = new WorkerPool<FileTask, TaskResult>(new URL('./worker.js', import.meta.url), jobs);
       pool = workerPool;
-      // Largest files first, so no worker is left with a long file while the others idle at the end
-      // (in input order with failFast, so "the first error" means the first in the user's order).
-      const order = options.failFast
-        ? tasks.map((_, i) => i)
-        : tasks
-            .map((t, i) => ({ i, size: statSync(t.input, { throwIfNoEntry: false })?.size ?? 0 }))
-            .sort((a, b) => b.size - a.size || a.i - b.i)
-            .map((e) => e.i);
+      // In input order with failFast, so "the first error" means the first in the user's order. Otherwise
+      // largest files first, so no worker is left with a long file while the others idle at the end; but a
+      // few of the smallest go before them: a fresh worker runs its first file mostly unoptimised while
+      // its JIT compiles on the spare cores, and with every core busy that costs most on a large file
+      // (measured on 200 files, 2 jobs: 3-6 % less wall time, also a little less with 1 job).
+      const order = options.failFast ? tasks.map((_, i) => i) : batchOrder(tasks, jobs);
       let next = 0;
       const lane = async () => {
         while (!stop && next < tasks.length) {

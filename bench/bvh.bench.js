@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseBvh, writeBvh } from '../dist/io/index.js';
+import { parseBvh, writeBvh, writeBvhBytes } from '../dist/io/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const LARGEST = join(here, '..', '..', 'shared', 'data', 'bvh', 'axis-neuron', 'test.bvh');
@@ -81,6 +81,12 @@ if (existsSync(LARGEST)) {
       items: clip.frames,
       unit: 'frames',
       run: () => writeBvh(clip),
+    },
+    {
+      name: `writeBvhBytes axis-neuron/test.bvh (${writtenMb.toFixed(2)} MB out)`,
+      items: writtenMb,
+      unit: 'MB',
+      run: () => writeBvhBytes(clip),
     },
   );
 }

@@ -5,7 +5,7 @@ import {
   type ParseBvhOptions,
   parseBvhWithReport,
   type WriteBvhOptions,
-  writeBvh,
+  writeBvhBytes,
 } from '../io/index.js';
 import type { Clip } from '../series/clip.js';
 import { writeFileAtomic } from './atomic.js';
@@ -29,5 +29,5 @@ export function readBvhFile(path: string, options: ParseBvhOptions = {}): BvhPar
  */
 export function writeBvhFile(path: string, clip: Clip, options: WriteBvhOptions = {}): void {
   mkdirSync(dirname(path), { recursive: true });
-  writeFileAtomic(path, writeBvh(clip, options));
+  writeFileAtomic(path, writeBvhBytes(clip, options));
 }

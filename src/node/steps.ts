@@ -1,6 +1,6 @@
 // Pipeline steps and outputs of file tasks, as plain data (so tasks can be posted to worker threads),
 // each mapped to one library call.
-import { writeBvh } from '../io/bvh/write.js';
+import { writeBvhBytes } from '../io/bvh/write.js';
 import { writeNpy } from '../io/npy.js';
 import { type AnalyzeClipOptions, analyzeClip } from '../ops/analyze-clip.js';
 import { type ClipArrays, type RotationRepresentation, toArrays } from '../ops/arrays.js';
@@ -193,7 +193,9 @@ export function emitClip(clip: Clip, emit: Emit, context: { title?: string } = {
     case 'info':
       return { data: analyzeClip(clip, emit.options) };
     case 'bvh':
-      return { content: writeBvh(clip, emit.precision === undefined ? {} : { precision: emit.precision }) };
+      return {
+        content: writeBvhBytes(clip, emit.precision === undefined ? {} : { precision: emit.precision }),
+      };
     case 'features': {
       const layout = FEATURE_LAYOUT[emit.as];
       const positions = emit.as === 'positions';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { OptionError } from '../../src/errors.js';
-import { parseBvh, writeBvh } from '../../src/io/index.js';
+import { parseBvh, writeBvh, writeBvhBytes } from '../../src/io/index.js';
 import { angle } from '../../src/quat/core.js';
 import { HAS_SHARED_BVH, readSharedBvh, SHARED_BVH_FILES } from '../support/shared-data.js';
 
@@ -210,5 +210,69 @@ describe('writeBvh(clip) number formatting and line endings', () => {
     expect(text.endsWith('4.000000 5.000000 6.000000\r\n')).toBe(true);
     expect(text.replace(/\r\n/g, '').includes('\n')).toBe(false);
     expect(parseBvh(text).frames).toBe(2);
+  });
+});
+
+describe('writeBvhBytes(clip, options)', () => {
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  const clipText = (names: [string, string]) =>
+    [
+      'HIERARCHY',
+      `ROOT ${names[0]}`,
+      '{',
+      '\tOFFSET 0 0 0',
+      '\tCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation',
+      `\tJOINT ${names[1]}`,
+      '\t{',
+      '\t\tOFFSET 0 1 0',
+      '\t\tCHANNELS 3 Zrotation Xrotation Yrotation',
+      '\t\tEnd Site',
+      '\t\t{',
+      '\t\t\tOFFSET 0 1 0',
+      '\t\t}',
+      '\t}',
+      '}',
+      'MOTION',
+      'Frames: 3',
+      'Frame Time: 0.0333333',
+      '1 2 3 10 20 30 40 50 60',
+      '-1.5 2.25 -3 170 -80 179.5 -40 0.001 -60',
+      '1e3 0 0 -170 85 -179.5 12 13 14',
+    ].join('\n');
+
+  test('writeBvhBytes(clip) is writeBvh(clip) encoded as UTF-8, non-ASCII joint names included', () => {
+    for (const names of [
+      ['Hips', 'Spine'],
+      ['Hüfte', 'Wirbelsäule_上'],
+    ] as [string, string][]) {
+      const clip = parseBvh(clipText(names));
+      for (const options of [
+        {},
+        { precision: 3 },
+        { newline: '\r\n' as const },
+        { positionMode: 'add' as const },
+      ]) {
+        const bytes = writeBvhBytes(clip, options);
+        expect(decode(bytes)).toBe(writeBvh(clip, options));
+        expect(bytes.length).toBe(new TextEncoder().encode(writeBvh(clip, options)).length);
+      }
+    }
+  });
+
+  test.skipIf(!HAS_SHARED_BVH)(
+    'writeBvhBytes(clip) equals the encoded writeBvh(clip) on a shared real file',
+    () => {
+      if (!HAS_SHARED_BVH) return;
+      const clip = parseBvh(readSharedBvh('cmu/01_01.bvh'));
+      expect(decode(writeBvhBytes(clip))).toBe(writeBvh(clip));
+    },
+  );
+
+  test('writeBvhBytes(clip) names itself in its errors', () => {
+    const clip = parseBvh(clipText(['Hips', 'Spine']));
+    expect(() => writeBvhBytes(clip, { precision: 16 })).toThrow(/^writeBvhBytes: precision/);
+    clip.rotations.data[(2 * 2 + 1) * 4] = Number.NaN;
+    expect(() => writeBvhBytes(clip)).toThrow(/^writeBvhBytes: non-finite rotation at frame 2, joint 1/);
+    expect(() => writeBvh(clip)).toThrow(/^writeBvh: non-finite rotation at frame 2, joint 1/);
   });
 });

@@ -40,8 +40,18 @@ const DECODER: { decode(bytes: Uint8Array): string } | undefined =
  * file costs no string per value. Rows become strings one at a time.
  */
 class RowWriter {
-  bytes = new Uint8Array(4096);
+  bytes: Uint8Array;
   length = 0;
+
+  constructor(capacity: number) {
+    this.bytes = new Uint8Array(Math.max(4096, capacity));
+  }
+
+  bytesOf(chunk: Uint8Array): void {
+    this.ensure(chunk.length);
+    this.bytes.set(chunk, this.length);
+    this.length += chunk.length;
+  }
 
   private ensure(extra: number): void {
     if (this.length + extra <= this.bytes.length) return;
@@ -147,49 +157,49 @@ function formatExact(v: number): string {
   return Object.is(v, -0) ? '-0' : String(v);
 }
 
-function checkClip(clip: Clip): void {
+function checkClip(clip: Clip, where: string): void {
   if (clip === null || typeof clip !== 'object' || clip.skeleton === undefined) {
-    throw new ShapeError('writeBvh: clip must be a Clip with a skeleton');
+    throw new ShapeError(`${where}: clip must be a Clip with a skeleton`);
   }
   const { names, parents, offsets, channels, endSites } = clip.skeleton;
   const J = names.length;
   if (parents.length !== J || offsets.length !== J * 3 || channels.length !== J) {
     throw new ShapeError(
-      `writeBvh: skeleton has ${J} names but ${parents.length} parents, ${offsets.length / 3} offsets and ${channels.length} channel lists`,
+      `${where}: skeleton has ${J} names but ${parents.length} parents, ${offsets.length / 3} offsets and ${channels.length} channel lists`,
     );
   }
   for (let j = 0; j < J; j++) {
     if (!(parents[j] === -1 || (parents[j] >= 0 && parents[j] < j))) {
       throw new ShapeError(
-        `writeBvh: joint ${j} ('${names[j]}') has parent ${parents[j]}; parents must come before children`,
+        `${where}: joint ${j} ('${names[j]}') has parent ${parents[j]}; parents must come before children`,
       );
     }
     if (/[\r\n{]/.test(names[j]) || names[j].trim() !== names[j] || names[j] === '') {
       throw new InvalidValueError(
-        `writeBvh: joint name ${JSON.stringify(names[j])} cannot be written to a BVH file`,
+        `${where}: joint name ${JSON.stringify(names[j])} cannot be written to a BVH file`,
         { joint: j },
       );
     }
   }
   for (const site of endSites) {
     if (!(site.parent >= 0 && site.parent < J))
-      throw new ShapeError(`writeBvh: an End Site has parent ${site.parent}`);
+      throw new ShapeError(`${where}: an End Site has parent ${site.parent}`);
   }
   assertQuatSeries(clip.rotations, 'clip.rotations');
   assertVec3Series(clip.translations, 'clip.translations');
   if (clip.rotations.joints !== J || clip.translations.joints !== J) {
     throw new ShapeError(
-      `writeBvh: skeleton has ${J} joints but rotations have ${clip.rotations.joints} and translations ${clip.translations.joints}`,
+      `${where}: skeleton has ${J} joints but rotations have ${clip.rotations.joints} and translations ${clip.translations.joints}`,
     );
   }
   if (clip.rotations.frames !== clip.frames || clip.translations.frames !== clip.frames) {
     throw new ShapeError(
-      `writeBvh: clip.frames is ${clip.frames} but rotations have ${clip.rotations.frames} frames and translations ${clip.translations.frames}`,
+      `${where}: clip.frames is ${clip.frames} but rotations have ${clip.rotations.frames} frames and translations ${clip.translations.frames}`,
     );
   }
   if (!(clip.frameTime > 0) || !Number.isFinite(clip.frameTime)) {
     throw new InvalidValueError(
-      `writeBvh: frameTime must be a positive number of seconds, got ${clip.frameTime}`,
+      `${where}: frameTime must be a positive number of seconds, got ${clip.frameTime}`,
     );
   }
 }
@@ -218,17 +228,74 @@ function checkClip(clip: Clip): void {
  * const text = writeBvh(parseBvh(input), { precision: 4 });
  */
 export function writeBvh(clip: Clip, options: WriteBvhOptions = {}): string {
+  const plan = planBvh(clip, options, 'writeBvh');
+  const row = new RowWriter(0);
+  writeMotion(clip, plan, row);
+  return plan.header + row.take();
+}
+
+/**
+ * Writes a {@link Clip} as BVH text encoded in UTF-8, the same text as {@link writeBvh} (same options,
+ * errors and round trip), without building a string: for writing files, where the string would only be
+ * encoded again. The result is a view of the writer's buffer, which may be longer.
+ *
+ * @throws {ShapeError} when the skeleton, rotations and translations do not fit together.
+ * @throws {InvalidValueError} on a non-finite value (naming frame and joint) or an unwritable joint name.
+ * @throws {OptionError} on a precision outside 0..15.
+ * @example
+ * const bytes = writeBvhBytes(parseBvh(input)); // new TextDecoder().decode(bytes) === writeBvh(clip)
+ */
+export function writeBvhBytes(clip: Clip, options: WriteBvhOptions = {}): Uint8Array {
+  const plan = planBvh(clip, options, 'writeBvhBytes');
+  const header = utf8(plan.header);
+  // one buffer for the whole file: a row takes at most `width` numbers of up to (digits + precision + 3)
+  // characters; the estimate assumes 4 integer digits and only costs address space when too large
+  const width = channelCount(clip);
+  const row = new RowWriter(header.length + clip.frames * (width * (plan.precision + 7) + 2));
+  row.bytesOf(header);
+  writeMotion(clip, plan, row);
+  return row.bytes.subarray(0, row.length);
+}
+
+function channelCount(clip: Clip): number {
+  let n = 0;
+  for (const c of clip.skeleton.channels) n += c.length;
+  return n;
+}
+
+const ENCODER: { encode(text: string): Uint8Array } | undefined =
+  typeof TextEncoder === 'function' ? new TextEncoder() : undefined;
+
+function utf8(text: string): Uint8Array {
+  if (ENCODER !== undefined) return ENCODER.encode(text);
+  const escaped = unescape(encodeURIComponent(text));
+  const out = new Uint8Array(escaped.length);
+  for (let i = 0; i < escaped.length; i++) out[i] = escaped.charCodeAt(i);
+  return out;
+}
+
+interface BvhPlan {
+  header: string;
+  positionMode: PositionMode;
+  precision: number;
+  nl: string;
+  /** The public function's name, for error messages. */
+  where: string;
+}
+
+/** Checks the options and the clip and writes the hierarchy and the MOTION header lines. */
+function planBvh(clip: Clip, options: WriteBvhOptions, where: string): BvhPlan {
   const precision = options.precision ?? WRITE_BVH_DEFAULTS.precision;
   if (!Number.isInteger(precision) || precision < 0 || precision > 15) {
-    throw new OptionError(`writeBvh: precision must be an integer from 0 to 15, got ${precision}`);
+    throw new OptionError(`${where}: precision must be an integer from 0 to 15, got ${precision}`);
   }
   const indent = options.indent ?? WRITE_BVH_DEFAULTS.indent;
   const nl = options.newline ?? WRITE_BVH_DEFAULTS.newline;
-  if (nl !== '\n' && nl !== '\r\n') throw new OptionError(`writeBvh: newline must be '\\n' or '\\r\\n'`);
-  checkClip(clip);
+  if (nl !== '\n' && nl !== '\r\n') throw new OptionError(`${where}: newline must be '\\n' or '\\r\\n'`);
+  checkClip(clip, where);
   const positionMode = options.positionMode ?? clip.positionMode ?? 'replace';
   if (positionMode !== 'replace' && positionMode !== 'add') {
-    throw new OptionError(`writeBvh: positionMode must be 'replace' or 'add', got '${String(positionMode)}'`);
+    throw new OptionError(`${where}: positionMode must be 'replace' or 'add', got '${String(positionMode)}'`);
   }
 
   const { names, parents, offsets, channels, endSites } = clip.skeleton;
@@ -262,7 +329,7 @@ export function writeBvh(clip: Clip, options: WriteBvhOptions = {}): string {
       ? clip.frameTimeText
       : formatExact(clip.frameTime);
   out.push('MOTION', `Frames: ${frames}`, `Frame Time: ${timeText}`);
-  return out.join(nl) + nl + writeMotion(clip, positionMode, precision, nl);
+  return { header: out.join(nl) + nl, positionMode, precision, nl, where };
 }
 
 /** Per channel of the file row: kind 0..2 = position axis, 3..5 = rotation slot in the joint's order. */
@@ -296,7 +363,8 @@ function channelPlan(clip: Clip): {
 }
 
 /** The motion rows, each ended by `nl`. */
-function writeMotion(clip: Clip, positionMode: PositionMode, precision: number, nl: string): string {
+function writeMotion(clip: Clip, plan: BvhPlan, row: RowWriter): void {
+  const { positionMode, precision, nl, where } = plan;
   const J = clip.skeleton.names.length;
   const frames = clip.frames;
   const rot = clip.rotations.data;
@@ -308,7 +376,6 @@ function writeMotion(clip: Clip, positionMode: PositionMode, precision: number, 
   const previous = new Float64Array(J * 3);
   const scale = 10 ** precision;
   const subtract = positionMode === 'add';
-  const row = new RowWriter();
   for (let f = 0; f < frames; f++) {
     for (let j = 0; j < J; j++) {
       if (!rotating[j]) continue;
@@ -321,7 +388,7 @@ function writeMotion(clip: Clip, positionMode: PositionMode, precision: number, 
           Number.isFinite(rot[q + 3])
         )
       ) {
-        throw new InvalidValueError(`writeBvh: non-finite rotation at frame ${f}, joint ${j}`, {
+        throw new InvalidValueError(`${where}: non-finite rotation at frame ${f}, joint ${j}`, {
           frame: f,
           joint: j,
         });
@@ -349,7 +416,7 @@ function writeMotion(clip: Clip, positionMode: PositionMode, precision: number, 
       if (k < 3) {
         v = tra[(f * J + j) * 3 + k];
         if (!Number.isFinite(v)) {
-          throw new InvalidValueError(`writeBvh: non-finite translation at frame ${f}, joint ${j}`, {
+          throw new InvalidValueError(`${where}: non-finite translation at frame ${f}, joint ${j}`, {
             frame: f,
             joint: j,
           });
@@ -363,5 +430,4 @@ function writeMotion(clip: Clip, positionMode: PositionMode, precision: number, 
     }
     row.ascii(nl);
   }
-  return row.take();
 }

@@ -14,6 +14,6 @@ export * from './progress.js';
 export * from './read.js';
 export * from './spectrum-svg.js';
 export type { ClipStep, Emit, Emitted } from './steps.js';
-export { emitClip, runSteps } from './steps.js';
+export { emitClip, type RunStepsOptions, runSteps } from './steps.js';
 export type { FileTask, TaskError, TaskResult } from './tasks.js';
 export { formatTaskError, runFileTask } from './tasks.js';

@@ -1,5 +1,6 @@
 // Pipeline steps and outputs of file tasks, as plain data (so tasks can be posted to worker threads),
 // each mapped to one library call.
+import { OptionError } from '../errors.js';
 import { writeBvhBytes } from '../io/bvh/write.js';
 import { writeNpy } from '../io/npy.js';
 import { type AnalyzeClipOptions, analyzeClip } from '../ops/analyze-clip.js';
@@ -98,22 +99,39 @@ export interface SpectrumSummary {
   peaks: { hz: number; db: number }[];
 }
 
+/** Options of {@link runSteps}. */
+export interface RunStepsOptions {
+  /**
+   * `'keep'` (default): the input clip is never modified; `'reuse'`: steps that can work in place (unroll)
+   * may overwrite the input's arrays, which saves a copy when the caller has no further use for it (a
+   * batch that has just parsed the file). Intermediate clips are always reused.
+   */
+  input?: 'keep' | 'reuse';
+}
+
 /**
  * Applies `steps` in order; returns the input clip when there are none.
  *
  * @example
  * runSteps(clip, [{ op: 'unroll' }, { op: 'smooth', kernel: { name: 'gaussian', sigma: 2 } }, { op: 'resample', rate: 30 }]);
  */
-export function runSteps(clip: Clip, steps: readonly ClipStep[]): Clip {
+export function runSteps(clip: Clip, steps: readonly ClipStep[], options: RunStepsOptions = {}): Clip {
+  const reuse = options.input === 'reuse';
+  if (!reuse && options.input !== undefined && options.input !== 'keep') {
+    throw new OptionError(`runSteps: input must be 'keep' or 'reuse', got ${String(options.input)}`);
+  }
   let current = clip;
-  for (const step of steps) current = applyStep(current, step);
+  // a step may hand back arrays of its input (nothing to do), so ownership is decided by the array
+  for (const step of steps) {
+    current = applyStep(current, step, reuse || current.rotations.data !== clip.rotations.data);
+  }
   return current;
 }
 
-function applyStep(clip: Clip, step: ClipStep): Clip {
+function applyStep(clip: Clip, step: ClipStep, owned: boolean): Clip {
   switch (step.op) {
     case 'unroll':
-      return unrollClip(clip);
+      return unrollClip(clip, owned ? { target: 'in-place' } : {});
     case 'smooth': {
       const out = filterClip(clip, kernelFromSpec(step.kernel), {
         ...(step.space ? { space: step.space } : {}),

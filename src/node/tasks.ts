@@ -70,7 +70,8 @@ export function runFileTask(task: FileTask): TaskResult {
     const clip: Clip = parsed.clip;
     result.frames = clip.frames;
     result.joints = clip.skeleton.names.length;
-    const processed = runSteps(clip, task.steps);
+    // the parsed clip is this task's own: unrolling may overwrite it instead of copying
+    const processed = runSteps(clip, task.steps, { input: 'reuse' });
     result.outputFrames = processed.frames;
     const out = emitClip(processed, task.emit, { title: basename(task.input) });
     if (out.data !== undefined) result.data = out.data;

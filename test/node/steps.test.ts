@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { OptionError } from '../../src/errors.js';
+import { parseBvh } from '../../src/io/index.js';
+import { runSteps } from '../../src/node/steps.js';
+
+/** A root and one joint spinning about Y, its stored quaternion negated on every other frame (q ≡ −q). */
+function clipWithFlips() {
+  const rows: string[] = [];
+  for (let f = 0; f < 12; f++) rows.push(`0 0 0 0 0 0 0 ${150 + f * 5} 0`);
+  const text = [
+    'HIERARCHY',
+    'ROOT Hips',
+    '{',
+    '\tOFFSET 0 0 0',
+    '\tCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation',
+    '\tJOINT Spine',
+    '\t{',
+    '\t\tOFFSET 0 1 0',
+    '\t\tCHANNELS 3 Zrotation Xrotation Yrotation',
+    '\t\tEnd Site',
+    '\t\t{',
+    '\t\t\tOFFSET 0 1 0',
+    '\t\t}',
+    '\t}',
+    '}',
+    'MOTION',
+    'Frames: 12',
+    'Frame Time: 0.0333333',
+    ...rows,
+  ].join('\n');
+  const clip = parseBvh(text);
+  const q = clip.rotations.data;
+  for (let f = 1; f < 12; f += 2) for (let k = 0; k < 4; k++) q[(f * 2 + 1) * 4 + k] *= -1;
+  return clip;
+}
+
+function hasSignFlip(data: Float64Array | Float32Array, joints: number): boolean {
+  for (let i = joints * 4; i < data.length; i += 4) {
+    const p = i - joints * 4;
+    if (
+      data[i] * data[p] + data[i + 1] * data[p + 1] + data[i + 2] * data[p + 2] + data[i + 3] * data[p + 3] <
+      0
+    )
+      return true;
+  }
+  return false;
+}
+
+describe('runSteps(clip, steps, options)', () => {
+  it("runSteps(clip, [unroll]) keeps the input clip as it was (input: 'keep', the default)", () => {
+    const clip = clipWithFlips();
+    expect(hasSignFlip(clip.rotations.data, 2)).toBe(true);
+    const before = Float64Array.from(clip.rotations.data);
+    const out = runSteps(clip, [{ op: 'unroll' }]);
+    expect(hasSignFlip(out.rotations.data, 2)).toBe(false);
+    expect(out.rotations.data).not.toBe(clip.rotations.data);
+    expect(Array.from(clip.rotations.data)).toEqual(Array.from(before));
+  });
+
+  it("runSteps(clip, [unroll], { input: 'reuse' }) unrolls the input's own array, with the same result", () => {
+    const kept = runSteps(clipWithFlips(), [{ op: 'unroll' }]);
+    const clip = clipWithFlips();
+    const out = runSteps(clip, [{ op: 'unroll' }], { input: 'reuse' });
+    expect(out.rotations.data).toBe(clip.rotations.data);
+    expect(Array.from(out.rotations.data)).toEqual(Array.from(kept.rotations.data));
+  });
+
+  it('runSteps(clip, [smooth, unroll]) leaves the input alone but unrolls the intermediate clip in place', () => {
+    const clip = clipWithFlips();
+    const before = Float64Array.from(clip.rotations.data);
+    const out = runSteps(clip, [{ op: 'smooth', kernel: { name: 'gaussian', sigma: 1 } }, { op: 'unroll' }]);
+    expect(hasSignFlip(out.rotations.data, 2)).toBe(false);
+    expect(Array.from(clip.rotations.data)).toEqual(Array.from(before));
+  });
+
+  it('runSteps(clip, steps, { input }) rejects an unknown input policy', () => {
+    expect(() => runSteps(clipWithFlips(), [], { input: 'move' as 'keep' })).toThrow(OptionError);
+  });
+});

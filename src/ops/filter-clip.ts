@@ -54,17 +54,92 @@ export function filterClip(clip: Clip, kernel: Kernel, options: FilterClipOption
   }
   const space = options.space ?? FILTER_CLIP_DEFAULTS.space;
   const boundary = options.boundary ?? FILTER_CLIP_DEFAULTS.boundary;
-  const rotations = filterRotations(clip.rotations, kernel, { space, boundary });
-  copyStaticJoints(rotations.data, clip.rotations.data, frames, joints, 4);
+  const rotations = filterMovingJoints(
+    clip.rotations.data,
+    frames,
+    joints,
+    4,
+    (data, count) => filterRotations({ data, frames, joints: count }, kernel, { space, boundary }).data,
+  );
   let translations = clip.translations;
   if (channels === 'all') {
-    const t = filterVectors(clip.translations, kernel, { boundary });
-    copyStaticJoints(t.data, clip.translations.data, frames, joints, 3);
-    translations = t;
+    translations = filterMovingJoints(
+      clip.translations.data,
+      frames,
+      joints,
+      3,
+      (data, count) => filterVectors({ data, frames, joints: count }, kernel, { boundary }).data,
+    );
   } else {
     translations = { data: Float64Array.from(clip.translations.data), frames, joints };
   }
   return { ...clip, rotations, translations };
+}
+
+/**
+ * `filter` applied to the joints whose values change over the clip; the others (in BVH files most joints'
+ * translations, which are their constant OFFSETs) are copied bit for bit, so a constant curve stays exactly
+ * constant and costs no filtering. `filter(data, count)` filters a frame-major series of `count` joints
+ * and returns the filtered values. Each joint is filtered on its own, so filtering only the moving ones gives
+ * the same numbers as filtering all of them.
+ */
+function filterMovingJoints(
+  src: Float64Array | Float32Array,
+  frames: number,
+  joints: number,
+  width: number,
+  filter: (data: Float64Array | Float32Array, count: number) => Float64Array | Float32Array,
+): { data: Float64Array; frames: number; joints: number } {
+  const moving: number[] = [];
+  const stride = joints * width;
+  for (let j = 0; j < joints; j++) {
+    const b = j * width;
+    let same = true;
+    for (let f = 1; f < frames && same; f++) {
+      const o = f * stride + b;
+      for (let c = 0; c < width; c++) {
+        if (src[o + c] !== src[b + c]) {
+          same = false;
+          break;
+        }
+      }
+    }
+    if (!same) moving.push(j);
+  }
+  if (moving.length === joints || frames < 2) {
+    // every joint (or nothing to tell apart): the filter's own checks and errors, on the series as given
+    const all = filter(src, joints);
+    const out = all instanceof Float64Array ? all : Float64Array.from(all);
+    copyStaticJoints(out, src, frames, joints, width);
+    return { data: out, frames, joints };
+  }
+  const data = Float64Array.from(src);
+  if (moving.length === 0) return { data, frames, joints };
+  const m = moving.length;
+  const part = new Float64Array(frames * m * width);
+  for (let f = 0; f < frames; f++) {
+    for (let k = 0; k < m; k++) {
+      const from = f * stride + moving[k] * width;
+      const to = (f * m + k) * width;
+      for (let c = 0; c < width; c++) part[to + c] = src[from + c];
+    }
+  }
+  let filtered: Float64Array | Float32Array;
+  try {
+    filtered = filter(part, m);
+  } catch (error) {
+    // the error names a joint of `part`; filtering the whole series names it in the caller's numbering
+    filter(src, joints);
+    throw error;
+  }
+  for (let f = 0; f < frames; f++) {
+    for (let k = 0; k < m; k++) {
+      const from = (f * m + k) * width;
+      const to = f * stride + moving[k] * width;
+      for (let c = 0; c < width; c++) data[to + c] = filtered[from + c];
+    }
+  }
+  return { data, frames, joints };
 }
 
 /** Copies, bit for bit, the joints whose `width` values are identical in every frame. */

@@ -59,6 +59,63 @@ describe.skipIf(!HAS_SHARED_BVH)('filterClip(clip, kernel, options)', () => {
     expect(out.translations.data).not.toBe(clip.translations.data);
   });
 
+  it('filterClip filters only the moving joints, with the numbers of the whole-series filters (every space)', () => {
+    const cmu = parseBvh(readSharedBvh('cmu/01_01.bvh'));
+    const J = cmu.rotations.joints;
+    for (const space of ['raw', 'log', 'eigen'] as const) {
+      const kernel = kernels.gaussian(2); // 13 taps: the raw fast path
+      const out = filterClip(cmu, kernel, { space });
+      const r = filterRotations(cmu.rotations, kernel, { space });
+      const t = filterVectors(cmu.translations, kernel);
+      let moving = 0;
+      for (let j = 0; j < J; j++) {
+        let still = true;
+        for (let i = 0; i < cmu.frames * 4 && still; i++) {
+          const f = Math.floor(i / 4);
+          still = cmu.rotations.data[(f * J + j) * 4 + (i % 4)] === cmu.rotations.data[j * 4 + (i % 4)];
+        }
+        if (still) continue;
+        moving++;
+        for (let f = 0; f < cmu.frames; f++) {
+          for (let c = 0; c < 4; c++) {
+            const k = (f * J + j) * 4 + c;
+            if (out.rotations.data[k] !== r.data[k]) expect.fail(`${space}: frame ${f}, joint ${j}`);
+          }
+        }
+      }
+      expect(moving).toBeGreaterThan(20);
+      // the root's translation moves; the other joints keep their OFFSETs exactly
+      for (let f = 0; f < cmu.frames; f++) {
+        for (let c = 0; c < 3; c++) expect(out.translations.data[f * J * 3 + c]).toBe(t.data[f * J * 3 + c]);
+      }
+      for (let i = 0; i < out.translations.data.length; i++) {
+        if (i % (J * 3) >= 3 && out.translations.data[i] !== cmu.translations.data[i])
+          expect.fail(`value ${i}`);
+      }
+    }
+  });
+
+  it('filterClip names a non-finite rotation by its joint in the clip, not in the subset it filters', () => {
+    const cmu = parseBvh(readSharedBvh('cmu/01_01.bvh'));
+    const J = cmu.rotations.joints;
+    const j = J - 3;
+    cmu.rotations.data[(40 * J + j) * 4] = Number.NaN;
+    let message = '';
+    try {
+      filterClip(cmu, kernels.gaussian(2));
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    let whole = '';
+    try {
+      filterRotations(cmu.rotations, kernels.gaussian(2));
+    } catch (error) {
+      whole = (error as Error).message;
+    }
+    expect(whole).toMatch(new RegExp(`joint ${j}\\b`));
+    expect(message).toBe(whole);
+  });
+
   it('filterClip rejects bad arguments with typed errors', () => {
     expect(() => filterClip(clip, kernels.tent, { channels: 'positions' as never })).toThrow(OptionError);
     expect(() => filterClip(clip, 3 as never)).toThrow(OptionError);

@@ -102,8 +102,8 @@ export interface SpectrumSummary {
 /** Options of {@link runSteps}. */
 export interface RunStepsOptions {
   /**
-   * `'keep'` (default): the input clip is never modified; `'reuse'`: steps that can work in place (unroll)
-   * may overwrite the input's arrays, which saves a copy when the caller has no further use for it (a
+   * `'keep'` (default): the input clip is never modified; `'reuse'`: steps that can reuse arrays (unroll,
+   * smooth) may overwrite the input's, which saves copies when the caller has no further use for it (a
    * batch that has just parsed the file). Intermediate clips are always reused.
    */
   input?: 'keep' | 'reuse';
@@ -133,9 +133,11 @@ function applyStep(clip: Clip, step: ClipStep, owned: boolean): Clip {
     case 'unroll':
       return unrollClip(clip, owned ? { target: 'in-place' } : {});
     case 'smooth': {
+      // with `joints`, keepOnly reads the unfiltered clip afterwards, so it must stay as it is
       const out = filterClip(clip, kernelFromSpec(step.kernel), {
         ...(step.space ? { space: step.space } : {}),
         ...(step.boundary ? { boundary: step.boundary } : {}),
+        ...(owned && !step.joints ? { input: 'reuse' as const } : {}),
       });
       return step.joints ? keepOnly(clip, out, step.joints) : out;
     }

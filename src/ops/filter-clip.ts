@@ -14,6 +14,12 @@ export interface FilterClipOptions {
   boundary?: Boundary;
   /** `'all'` (default) filters rotations and translations; `'rotations'` leaves translations as they are. */
   channels?: 'all' | 'rotations';
+  /**
+   * `'keep'` (default): the input clip is left as it is; `'reuse'`: the input's Float64 arrays may be
+   * overwritten with the result and returned (a pipeline that has no further use for the input saves a
+   * full copy of each).
+   */
+  input?: 'keep' | 'reuse';
 }
 
 /** Defaults of {@link FilterClipOptions}. */
@@ -21,6 +27,7 @@ export const FILTER_CLIP_DEFAULTS: Required<FilterClipOptions> = {
   space: 'raw',
   boundary: 'renormalize',
   channels: 'all',
+  input: 'keep',
 };
 
 /**
@@ -54,11 +61,17 @@ export function filterClip(clip: Clip, kernel: Kernel, options: FilterClipOption
   }
   const space = options.space ?? FILTER_CLIP_DEFAULTS.space;
   const boundary = options.boundary ?? FILTER_CLIP_DEFAULTS.boundary;
+  const input = options.input ?? FILTER_CLIP_DEFAULTS.input;
+  if (input !== 'keep' && input !== 'reuse') {
+    throw new OptionError(`filterClip: input must be 'keep' or 'reuse', got ${String(input)}`);
+  }
+  const reuse = input === 'reuse';
   const rotations = filterMovingJoints(
     clip.rotations.data,
     frames,
     joints,
     4,
+    reuse,
     (data, count) => filterRotations({ data, frames, joints: count }, kernel, { space, boundary }).data,
   );
   let translations = clip.translations;
@@ -68,9 +81,10 @@ export function filterClip(clip: Clip, kernel: Kernel, options: FilterClipOption
       frames,
       joints,
       3,
+      reuse,
       (data, count) => filterVectors({ data, frames, joints: count }, kernel, { boundary }).data,
     );
-  } else {
+  } else if (!reuse) {
     translations = { data: Float64Array.from(clip.translations.data), frames, joints };
   }
   return { ...clip, rotations, translations };
@@ -88,6 +102,7 @@ function filterMovingJoints(
   frames: number,
   joints: number,
   width: number,
+  reuse: boolean,
   filter: (data: Float64Array | Float32Array, count: number) => Float64Array | Float32Array,
 ): { data: Float64Array; frames: number; joints: number } {
   const moving: number[] = [];
@@ -113,7 +128,8 @@ function filterMovingJoints(
     copyStaticJoints(out, src, frames, joints, width);
     return { data: out, frames, joints };
   }
-  const data = Float64Array.from(src);
+  // with `reuse`, a Float64 input takes the result itself (its static joints are already right)
+  const data = reuse && src instanceof Float64Array ? src : Float64Array.from(src);
   if (moving.length === 0) return { data, frames, joints };
   const m = moving.length;
   const part = new Float64Array(frames * m * width);

@@ -116,6 +116,17 @@ describe.skipIf(!HAS_SHARED_BVH)('filterClip(clip, kernel, options)', () => {
     expect(message).toBe(whole);
   });
 
+  it("filterClip(clip, kernel, { input: 'reuse' }) writes the same numbers into the input's arrays", () => {
+    const kept = filterClip(clip, kernels.gaussian(2));
+    const own = parseBvh(readSharedBvh('bandai-namco/dataset-2_walk-turn-left_normal_001.bvh'));
+    const out = filterClip(own, kernels.gaussian(2), { input: 'reuse' });
+    expect(out.rotations.data).toBe(own.rotations.data);
+    expect(out.translations.data).toBe(own.translations.data);
+    expect(Array.from(out.rotations.data)).toEqual(Array.from(kept.rotations.data));
+    expect(Array.from(out.translations.data)).toEqual(Array.from(kept.translations.data));
+    expect(() => filterClip(clip, kernels.tent, { input: 'move' as never })).toThrow(OptionError);
+  });
+
   it('filterClip rejects bad arguments with typed errors', () => {
     expect(() => filterClip(clip, kernels.tent, { channels: 'positions' as never })).toThrow(OptionError);
     expect(() => filterClip(clip, 3 as never)).toThrow(OptionError);

@@ -121,23 +121,26 @@ export function runSteps(clip: Clip, steps: readonly ClipStep[], options: RunSte
     throw new OptionError(`runSteps: input must be 'keep' or 'reuse', got ${String(options.input)}`);
   }
   let current = clip;
-  // a step may hand back arrays of its input (nothing to do), so ownership is decided by the array
+  // A step may hand back arrays of its input (an unrolled copy keeps the translations), so ownership is
+  // decided array by array: unrolling needs its own rotations, smoothing its own rotations and translations.
   for (const step of steps) {
-    current = applyStep(current, step, reuse || current.rotations.data !== clip.rotations.data);
+    const rotations = reuse || current.rotations.data !== clip.rotations.data;
+    const both = rotations && (reuse || current.translations.data !== clip.translations.data);
+    current = applyStep(current, step, rotations, both);
   }
   return current;
 }
 
-function applyStep(clip: Clip, step: ClipStep, owned: boolean): Clip {
+function applyStep(clip: Clip, step: ClipStep, ownsRotations: boolean, ownsBoth: boolean): Clip {
   switch (step.op) {
     case 'unroll':
-      return unrollClip(clip, owned ? { target: 'in-place' } : {});
+      return unrollClip(clip, ownsRotations ? { target: 'in-place' } : {});
     case 'smooth': {
       // with `joints`, keepOnly reads the unfiltered clip afterwards, so it must stay as it is
       const out = filterClip(clip, kernelFromSpec(step.kernel), {
         ...(step.space ? { space: step.space } : {}),
         ...(step.boundary ? { boundary: step.boundary } : {}),
-        ...(owned && !step.joints ? { input: 'reuse' as const } : {}),
+        ...(ownsBoth && !step.joints ? { input: 'reuse' as const } : {}),
       });
       return step.joints ? keepOnly(clip, out, step.joints) : out;
     }

@@ -73,6 +73,17 @@ describe('runSteps(clip, steps, options)', () => {
     expect(Array.from(clip.rotations.data)).toEqual(Array.from(before));
   });
 
+  it('runSteps(clip, [unroll, smooth]) leaves both arrays of the input alone (the unrolled copy shares its translations)', () => {
+    const clip = clipWithFlips();
+    for (let f = 0; f < 12; f++) clip.translations.data[f * 6 + 1] = Math.sin(f); // a moving root
+    const rotations = Float64Array.from(clip.rotations.data);
+    const translations = Float64Array.from(clip.translations.data);
+    const out = runSteps(clip, [{ op: 'unroll' }, { op: 'smooth', kernel: { name: 'gaussian', sigma: 1 } }]);
+    expect(Array.from(clip.rotations.data)).toEqual(Array.from(rotations));
+    expect(Array.from(clip.translations.data)).toEqual(Array.from(translations));
+    expect(out.translations.data[7]).not.toBe(translations[7]);
+  });
+
   it('runSteps(clip, steps, { input }) rejects an unknown input policy', () => {
     expect(() => runSteps(clipWithFlips(), [], { input: 'move' as 'keep' })).toThrow(OptionError);
   });

@@ -72,8 +72,11 @@ export function filterClip(clip: Clip, kernel: Kernel, options: FilterClipOption
     joints,
     4,
     reuse,
-    (data, count) => filterRotations({ data, frames, joints: count }, kernel, { space, boundary }).data,
+    kernel,
+    space,
+    boundary,
   );
+
   let translations = clip.translations;
   if (channels === 'all') {
     translations = filterMovingJoints(
@@ -82,7 +85,9 @@ export function filterClip(clip: Clip, kernel: Kernel, options: FilterClipOption
       joints,
       3,
       reuse,
-      (data, count) => filterVectors({ data, frames, joints: count }, kernel, { boundary }).data,
+      kernel,
+      space,
+      boundary,
     );
   } else if (!reuse) {
     translations = { data: Float64Array.from(clip.translations.data), frames, joints };
@@ -91,19 +96,21 @@ export function filterClip(clip: Clip, kernel: Kernel, options: FilterClipOption
 }
 
 /**
- * `filter` applied to the joints whose values change over the clip; the others (in BVH files most joints'
- * translations, which are their constant OFFSETs) are copied bit for bit, so a constant curve stays exactly
- * constant and costs no filtering. `filter(data, count)` filters a frame-major series of `count` joints
- * and returns the filtered values. Each joint is filtered on its own, so filtering only the moving ones gives
- * the same numbers as filtering all of them.
+ * Rotations (`width` 4) or translations (`width` 3) filtered for the joints whose values change over the
+ * clip; the others (in BVH files most joints' translations, which are their constant OFFSETs) are copied
+ * bit for bit, so a constant curve stays exactly constant and costs no filtering. The moving joints are
+ * filtered as a series of their own ({@link filterSeries}); each joint is filtered on its own, so this gives
+ * the same numbers as filtering all of them. With `reuse`, a Float64 `src` receives the result.
  */
 function filterMovingJoints(
   src: Float64Array | Float32Array,
   frames: number,
   joints: number,
-  width: number,
+  width: 3 | 4,
   reuse: boolean,
-  filter: (data: Float64Array | Float32Array, count: number) => Float64Array | Float32Array,
+  kernel: Kernel,
+  space: RotationSpace,
+  boundary: Boundary,
 ): { data: Float64Array; frames: number; joints: number } {
   const moving: number[] = [];
   const stride = joints * width;
@@ -123,7 +130,7 @@ function filterMovingJoints(
   }
   if (moving.length === joints || frames < 2) {
     // every joint (or nothing to tell apart): the filter's own checks and errors, on the series as given
-    const all = filter(src, joints);
+    const all = filterSeries(src, frames, joints, width, kernel, space, boundary);
     const out = all instanceof Float64Array ? all : Float64Array.from(all);
     copyStaticJoints(out, src, frames, joints, width);
     return { data: out, frames, joints };
@@ -142,10 +149,10 @@ function filterMovingJoints(
   }
   let filtered: Float64Array | Float32Array;
   try {
-    filtered = filter(part, m);
+    filtered = filterSeries(part, frames, m, width, kernel, space, boundary);
   } catch (error) {
     // the error names a joint of `part`; filtering the whole series names it in the caller's numbering
-    filter(src, joints);
+    filterSeries(src, frames, joints, width, kernel, space, boundary);
     throw error;
   }
   for (let f = 0; f < frames; f++) {
@@ -156,6 +163,24 @@ function filterMovingJoints(
     }
   }
   return { data, frames, joints };
+}
+
+/**
+ * Rotations (width 4) or translations (width 3) of `count` joints filtered along time. A width flag rather
+ * than a callback, so that optimised code does not depend on a closure created per call.
+ */
+function filterSeries(
+  data: Float64Array | Float32Array,
+  frames: number,
+  count: number,
+  width: 3 | 4,
+  kernel: Kernel,
+  space: RotationSpace,
+  boundary: Boundary,
+): Float64Array | Float32Array {
+  return width === 4
+    ? filterRotations({ data, frames, joints: count }, kernel, { space, boundary }).data
+    : filterVectors({ data, frames, joints: count }, kernel, { boundary }).data;
 }
 
 /** Copies, bit for bit, the joints whose `width` values are identical in every frame. */

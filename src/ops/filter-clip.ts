@@ -114,6 +114,8 @@ function filterMovingJoints(
 ): { data: Float64Array; frames: number; joints: number } {
   const moving: number[] = [];
   const stride = joints * width;
+  // a constant joint is copied unfiltered, but a zero or non-finite one must still meet the filter's checks
+  let invalid = false;
   for (let j = 0; j < joints; j++) {
     const b = j * width;
     let same = true;
@@ -127,9 +129,11 @@ function filterMovingJoints(
       }
     }
     if (!same) moving.push(j);
+    else if (!usableConstant(src, b, width)) invalid = true;
   }
-  if (moving.length === joints || frames < 2) {
-    // every joint (or nothing to tell apart): the filter's own checks and errors, on the series as given
+  if (moving.length === joints || frames < 2 || invalid) {
+    // every joint (or nothing to tell apart, or a constant the filter must reject): the filter's own
+    // checks and errors, on the series as given
     const all = filterSeries(src, frames, joints, width, kernel, space, boundary);
     const out = all instanceof Float64Array ? all : Float64Array.from(all);
     copyStaticJoints(out, src, frames, joints, width);
@@ -163,6 +167,13 @@ function filterMovingJoints(
     }
   }
   return { data, frames, joints };
+}
+
+/** Whether the constant value at `src[o..o+width)` is finite and, for a quaternion, not zero. */
+function usableConstant(src: Float64Array | Float32Array, o: number, width: number): boolean {
+  let n2 = 0;
+  for (let c = 0; c < width; c++) n2 += src[o + c] * src[o + c];
+  return Number.isFinite(n2) && (width === 3 || n2 > 0);
 }
 
 /**

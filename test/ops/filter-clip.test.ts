@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OptionError, ShapeError } from '../../src/errors.js';
+import { InvalidValueError, OptionError, ShapeError } from '../../src/errors.js';
 import { parseBvh } from '../../src/io/index.js';
 import { filterClip } from '../../src/ops/filter-clip.js';
 import { filterRotations } from '../../src/ops/filter-rotations.js';
@@ -132,5 +132,48 @@ describe.skipIf(!HAS_SHARED_BVH)('filterClip(clip, kernel, options)', () => {
     expect(() => filterClip(clip, 3 as never)).toThrow(OptionError);
     const broken: Clip = { ...clip, translations: { data: new Float64Array(3), frames: 1, joints: 1 } };
     expect(() => filterClip(broken, kernels.tent)).toThrow(ShapeError);
+  });
+});
+
+describe('filterClip(clip, kernel) on bad constant joints', () => {
+  const text = [
+    'HIERARCHY',
+    'ROOT Hips',
+    '{',
+    '\tOFFSET 0 0 0',
+    '\tCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation',
+    '\tJOINT Spine',
+    '\t{',
+    '\t\tOFFSET 0 1 0',
+    '\t\tCHANNELS 3 Zrotation Xrotation Yrotation',
+    '\t\tEnd Site',
+    '\t\t{',
+    '\t\t\tOFFSET 0 1 0',
+    '\t\t}',
+    '\t}',
+    '}',
+    'MOTION',
+    'Frames: 6',
+    'Frame Time: 0.0333333',
+    ...Array.from({ length: 6 }, (_, f) => `0 ${f} 0 ${f * 10} 0 0 0 0 0`),
+  ].join('\n');
+
+  it('filterClip rejects a joint whose constant rotation is the zero quaternion, as filterRotations does', () => {
+    const clip = parseBvh(text);
+    // joint 1 (Spine) is constant: the moving-joints path would copy it, so it must be checked
+    for (let f = 0; f < clip.frames; f++) clip.rotations.data.fill(0, (f * 2 + 1) * 4, (f * 2 + 2) * 4);
+    expect(() => filterRotations(clip.rotations, kernels.tent)).toThrow(InvalidValueError);
+    expect(() => filterClip(clip, kernels.tent)).toThrow(/joint 1/);
+    expect(() => filterClip(clip, kernels.tent)).toThrow(InvalidValueError);
+  });
+
+  it('filterClip copies a constant joint bit for bit while the root moves', () => {
+    const clip = parseBvh(text);
+    const out = filterClip(clip, kernels.gaussian(1));
+    for (let f = 0; f < clip.frames; f++) {
+      for (let c = 0; c < 4; c++)
+        expect(out.rotations.data[(f * 2 + 1) * 4 + c]).toBe(clip.rotations.data[4 + c]);
+    }
+    expect(out.rotations.data[3 * 8 + 2]).not.toBe(clip.rotations.data[3 * 8 + 2]);
   });
 });

@@ -440,10 +440,7 @@ function solvePacked(
       const rz = yz - rho * vz;
       const rw = yw - rho * vw;
       const rn = Math.sqrt(rx * rx + ry * ry + rz * rz + rw * rw);
-      // other eigenvalues: sum S = tr − λ₁, sum of squares Q = ‖M‖²_F − λ₁², so λ₂ ≤ (S + √(6Q − 2S²)) / 3
-      const sumRest = trace - rho;
-      const disc = 6 * (frob2 - rho * rho) - 2 * sumRest * sumRest;
-      const delta = rho - (sumRest + (disc > 0 ? Math.sqrt(disc) : 0)) / 3;
+      const delta = samuelsonGap(rho, trace, frob2);
       const yn2 = yx * yx + yy * yy + yz * yz + yw * yw;
       if (!(yn2 > 0)) break;
       const inv = 1 / Math.sqrt(yn2);
@@ -762,11 +759,8 @@ function fastAverage(
   if (rho > 0 && h > 0 && 4 * rho * rho * r2 <= tol * tol * h * h) {
     delta = h / (2 * rho);
   } else {
-    // Samuelson's bound on the other three eigenvalues from their sum S and sum of squares Q
     const rn = Math.sqrt(r2);
-    const sumRest = trace - rho;
-    const disc = 6 * (frob2 - rho * rho) - 2 * sumRest * sumRest;
-    delta = rho - (sumRest + (disc > 0 ? Math.sqrt(disc) : 0)) / 3;
+    delta = samuelsonGap(rho, trace, frob2);
     if (!(rho > 0 && delta > 0 && rn <= tol * delta)) {
       // The squaring bounds the rest of the spectrum too: the B before the last square was M^(2^j)
       // (PSD for j ≥ 1) with ‖B‖²_F ≥ (1 − 1e-8) tr(B)², so its top normalised eigenvalue is ≥ 1 − 1e-8
@@ -789,10 +783,7 @@ function fastAverage(
   dst[o + 3] = yw * f;
   if (diag !== undefined) {
     // report the tightest of the bounds (the cheap one that certified may be loose by up to a factor 2)
-    const sumRest = trace - rho;
-    const disc = 6 * (frob2 - rho * rho) - 2 * sumRest * sumRest;
-    const samuelson = rho - (sumRest + (disc > 0 ? Math.sqrt(disc) : 0)) / 3;
-    if (samuelson > delta) delta = samuelson;
+    delta = Math.max(delta, samuelsonGap(rho, trace, frob2));
     diag.method = 'power';
     diag.iterations = iterations + 1;
     diag.lambda1 = rho;
@@ -800,6 +791,17 @@ function fastAverage(
     diag.ambiguous = delta <= tieTol * Math.abs(rho);
   }
   return rho;
+}
+
+/**
+ * Lower bound of the gap between ρ (≈ λ₁) and the other three eigenvalues of a symmetric 4x4 with the
+ * given trace and squared Frobenius norm: they have sum S = tr − λ₁ and sum of squares Q = ‖M‖²_F − λ₁²,
+ * so λ₂ ≤ (S + √(6Q − 2S²)) / 3 (Samuelson's inequality), evaluated at λ₁ = ρ.
+ */
+function samuelsonGap(rho: number, trace: number, frob2: number): number {
+  const sumRest = trace - rho;
+  const disc = 6 * (frob2 - rho * rho) - 2 * sumRest * sumRest;
+  return rho - (sumRest + (disc > 0 ? Math.sqrt(disc) : 0)) / 3;
 }
 
 function throwBadInput(

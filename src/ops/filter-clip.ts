@@ -136,7 +136,9 @@ function filterMovingJoints(
     // checks and errors, on the series as given
     const all = filterSeries(src, frames, joints, width, kernel, space, boundary);
     const out = all instanceof Float64Array ? all : Float64Array.from(all);
-    copyStaticJoints(out, src, frames, joints, width);
+    // the constant joints (all of them for a single frame) keep their values bit for bit
+    if (moving.length < joints)
+      moveJoints(out, src, frames, joints, width, staticJoints(moving, joints), 'same');
     return { data: out, frames, joints };
   }
   // with `reuse`, a Float64 input takes the result itself (its static joints are already right)
@@ -144,13 +146,7 @@ function filterMovingJoints(
   if (moving.length === 0) return { data, frames, joints };
   const m = moving.length;
   const part = new Float64Array(frames * m * width);
-  for (let f = 0; f < frames; f++) {
-    for (let k = 0; k < m; k++) {
-      const from = f * stride + moving[k] * width;
-      const to = (f * m + k) * width;
-      for (let c = 0; c < width; c++) part[to + c] = src[from + c];
-    }
-  }
+  moveJoints(part, src, frames, joints, width, moving, 'gather');
   let filtered: Float64Array | Float32Array;
   try {
     filtered = filterSeries(part, frames, m, width, kernel, space, boundary);
@@ -159,13 +155,7 @@ function filterMovingJoints(
     filterSeries(src, frames, joints, width, kernel, space, boundary);
     throw error;
   }
-  for (let f = 0; f < frames; f++) {
-    for (let k = 0; k < m; k++) {
-      const from = (f * m + k) * width;
-      const to = f * stride + moving[k] * width;
-      for (let c = 0; c < width; c++) data[to + c] = filtered[from + c];
-    }
-  }
+  moveJoints(data, filtered, frames, joints, width, moving, 'scatter');
   return { data, frames, joints };
 }
 
@@ -194,31 +184,38 @@ function filterSeries(
     : filterVectors({ data, frames, joints: count }, kernel, { boundary }).data;
 }
 
-/** Copies, bit for bit, the joints whose `width` values are identical in every frame. */
-function copyStaticJoints(
+/** The joints not listed in `moving` (which is ascending). */
+function staticJoints(moving: readonly number[], joints: number): number[] {
+  const out: number[] = [];
+  for (let j = 0, k = 0; j < joints; j++) {
+    if (moving[k] === j) k++;
+    else out.push(j);
+  }
+  return out;
+}
+
+/**
+ * Copies the frame-major values of the joints `picked` (of a clip of `joints`): `'gather'` from the clip
+ * into a series of just those joints, `'scatter'` back from such a series into the clip, `'same'` between
+ * two clips of the same layout.
+ */
+function moveJoints(
   dst: Float64Array | Float32Array,
   src: Float64Array | Float32Array,
   frames: number,
   joints: number,
   width: number,
+  picked: readonly number[],
+  mode: 'gather' | 'scatter' | 'same',
 ): void {
-  const stride = joints * width;
-  for (let j = 0; j < joints; j++) {
-    const b = j * width;
-    let same = true;
-    for (let f = 1; f < frames && same; f++) {
-      const o = f * stride + b;
-      for (let c = 0; c < width; c++) {
-        if (src[o + c] !== src[b + c]) {
-          same = false;
-          break;
-        }
-      }
-    }
-    if (!same) continue;
-    for (let f = 0; f < frames; f++) {
-      const o = f * stride + b;
-      for (let c = 0; c < width; c++) dst[o + c] = src[o + c];
+  const m = picked.length;
+  for (let f = 0; f < frames; f++) {
+    for (let k = 0; k < m; k++) {
+      const inClip = (f * joints + picked[k]) * width;
+      const inPart = (f * m + k) * width;
+      const from = mode === 'scatter' ? inPart : inClip;
+      const to = mode === 'gather' ? inPart : inClip;
+      for (let c = 0; c < width; c++) dst[to + c] = src[from + c];
     }
   }
 }

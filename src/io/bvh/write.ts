@@ -43,14 +43,43 @@ class RowWriter {
   bytes: Uint8Array;
   length = 0;
 
-  constructor(capacity: number) {
-    this.bytes = new Uint8Array(Math.max(4096, capacity));
+  constructor() {
+    this.bytes = new Uint8Array(4096);
   }
 
-  bytesOf(chunk: Uint8Array): void {
-    this.ensure(chunk.length);
-    this.bytes.set(chunk, this.length);
-    this.length += chunk.length;
+  /** Makes room for `extra` more bytes at once (one allocation instead of repeated doubling). */
+  reserve(extra: number): void {
+    this.ensure(extra);
+  }
+
+  /** Appends `s` encoded as UTF-8 (the header: joint names may be any Unicode). */
+  text(s: string): void {
+    this.ensure(3 * s.length);
+    const b = this.bytes;
+    let at = this.length;
+    for (let i = 0; i < s.length; i++) {
+      let c = s.charCodeAt(i);
+      if (c < 0x80) b[at++] = c;
+      else if (c < 0x800) {
+        b[at++] = 0xc0 | (c >> 6);
+        b[at++] = 0x80 | (c & 63);
+      } else {
+        // a surrogate pair is one code point of 4 bytes (2 UTF-16 units, so within the 3-per-unit room)
+        const next = s.charCodeAt(i + 1);
+        if (c >= 0xd800 && c < 0xdc00 && next >= 0xdc00 && next < 0xe000) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+          i++;
+          b[at++] = 0xf0 | (c >> 18);
+          b[at++] = 0x80 | ((c >> 12) & 63);
+        } else {
+          if (c >= 0xd800 && c < 0xe000) c = 0xfffd; // a lone surrogate, as TextEncoder writes it
+          b[at++] = 0xe0 | (c >> 12);
+        }
+        b[at++] = 0x80 | ((c >> 6) & 63);
+        b[at++] = 0x80 | (c & 63);
+      }
+    }
+    this.length = at;
   }
 
   private ensure(extra: number): void {
@@ -229,7 +258,7 @@ function checkClip(clip: Clip, where: string): void {
  */
 export function writeBvh(clip: Clip, options: WriteBvhOptions = {}): string {
   const plan = planBvh(clip, options, 'writeBvh');
-  const row = new RowWriter(0);
+  const row = new RowWriter();
   writeMotion(clip, plan, row);
   return plan.header + row.take();
 }
@@ -247,31 +276,10 @@ export function writeBvh(clip: Clip, options: WriteBvhOptions = {}): string {
  */
 export function writeBvhBytes(clip: Clip, options: WriteBvhOptions = {}): Uint8Array {
   const plan = planBvh(clip, options, 'writeBvhBytes');
-  const header = utf8(plan.header);
-  // one buffer for the whole file: a row takes at most `width` numbers of up to (digits + precision + 3)
-  // characters; the estimate assumes 4 integer digits and only costs address space when too large
-  const width = channelCount(clip);
-  const row = new RowWriter(header.length + clip.frames * (width * (plan.precision + 7) + 2));
-  row.bytesOf(header);
+  const row = new RowWriter();
+  row.text(plan.header);
   writeMotion(clip, plan, row);
   return row.bytes.subarray(0, row.length);
-}
-
-function channelCount(clip: Clip): number {
-  let n = 0;
-  for (const c of clip.skeleton.channels) n += c.length;
-  return n;
-}
-
-const ENCODER: { encode(text: string): Uint8Array } | undefined =
-  typeof TextEncoder === 'function' ? new TextEncoder() : undefined;
-
-function utf8(text: string): Uint8Array {
-  if (ENCODER !== undefined) return ENCODER.encode(text);
-  const escaped = unescape(encodeURIComponent(text));
-  const out = new Uint8Array(escaped.length);
-  for (let i = 0; i < escaped.length; i++) out[i] = escaped.charCodeAt(i);
-  return out;
 }
 
 interface BvhPlan {
@@ -372,6 +380,9 @@ function writeMotion(clip: Clip, plan: BvhPlan, row: RowWriter): void {
   const offsets = clip.skeleton.offsets;
   const { joint, kind, orders, rotating } = channelPlan(clip);
   const width = joint.length;
+  // one allocation for all rows: a value takes up to (sign, 4 integer digits, point, precision, space)
+  // characters; a larger value only makes the buffer grow, an overestimate only costs address space
+  row.reserve(frames * (width * (precision + 7) + nl.length));
   const euler = new Float64Array(J * 3);
   const previous = new Float64Array(J * 3);
   const scale = 10 ** precision;

@@ -118,17 +118,7 @@ function filterMovingJoints(
   let invalid = false;
   for (let j = 0; j < joints; j++) {
     const b = j * width;
-    let same = true;
-    for (let f = 1; f < frames && same; f++) {
-      const o = f * stride + b;
-      for (let c = 0; c < width; c++) {
-        if (src[o + c] !== src[b + c]) {
-          same = false;
-          break;
-        }
-      }
-    }
-    if (!same) moving.push(j);
+    if (!jointIsConstant(src, frames, stride, b, width)) moving.push(j);
     else if (!usableConstant(src, b, width)) invalid = true;
   }
   if (moving.length === joints || frames < 2 || invalid) {
@@ -157,6 +147,25 @@ function filterMovingJoints(
   }
   moveJoints(data, filtered, frames, joints, width, moving, 'scatter');
   return { data, frames, joints };
+}
+
+/**
+ * Whether the joint whose first value starts at `src[b]` holds the same `width` values in every frame. Its
+ * own function, so that the long scan (compiled on the stack of a first large clip) ends in a plain return
+ * rather than in the caller's code, which the engine may not have seen run yet.
+ */
+function jointIsConstant(
+  src: Float64Array | Float32Array,
+  frames: number,
+  stride: number,
+  b: number,
+  width: number,
+): boolean {
+  for (let f = 1; f < frames; f++) {
+    const o = f * stride + b;
+    for (let c = 0; c < width; c++) if (src[o + c] !== src[b + c]) return false;
+  }
+  return true;
 }
 
 /** Whether the constant value at `src[o..o+width)` is finite and, for a quaternion, not zero. */

@@ -498,6 +498,9 @@ describe('parseBvh(text) on long files (rows converted in chunks)', () => {
   test('parseBvh(text) gives the same clip chunked and in one piece (repair path), rows above and below Frames:', () => {
     for (const [declared, rows] of [
       [2500, 2500],
+      // whole chunks only: the last chunk fills exactly at the end of the text
+      [1024, 1024],
+      [2048, 2048],
       [2000, 2600],
       [3000, 2100],
       [0, 1500],
@@ -517,6 +520,10 @@ describe('parseBvh(text) on long files (rows converted in chunks)', () => {
   test('parseBvh(text) names the right frame and line for a short row after several chunks', () => {
     expect(() => parseBvh(longText(3000, 3000, 2500))).toThrow(
       'expected 9 numbers for frame 2500, found 8 at 2519:1',
+    );
+    // the short row is the last one and a chunk boundary falls just before it
+    expect(() => parseBvh(longText(2049, 2049, 2048))).toThrow(
+      'expected 9 numbers for frame 2048, found 8 at 2067:1',
     );
   });
 

@@ -68,6 +68,20 @@ const CHANNELS_BY_KEY: Record<string, ChannelName> = {
 const NON_FINITE_WORD = /^[+-]?(nan|inf|infinity)(\(.*\))?$|^[+-]?\d*\.?\d*#(inf|ind|qnan|snan)\d*$/i;
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
+/**
+ * Classes of the ASCII characters for the frame-data scanner: a table lookup instead of a chain of
+ * comparisons, so that every file (spaces or tabs, LF or CRLF, a number at the end of a line or not) runs
+ * the same operations and the compiled scanner never meets a comparison it has not seen before.
+ */
+const OTHER = 0;
+const BLANK = 1;
+const LF = 2;
+const CR = 3;
+const SCAN_CLASS = new Uint8Array(128);
+for (const c of [9, 11, 12, 32]) SCAN_CLASS[c] = BLANK;
+SCAN_CLASS[10] = LF;
+SCAN_CLASS[13] = CR;
+
 function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12 || c === 0xfeff || c === 0xa0;
 }
@@ -510,161 +524,176 @@ function parseFrameData(
   let rowColumn = 1;
   const bad: number[] = [];
 
+  // One chunk per pass of the outer loop. Every file, however small, passes through the same hand-over to
+  // `sink` and the same end-of-data checks, so the engine has seen them run before it compiles this loop
+  // for a large file (code first reached inside optimised code costs a deoptimisation and a recompile).
   for (;;) {
-    let c = 0;
-    while (i < n) {
-      c = text.charCodeAt(i);
-      if (c === 32) {
-        i++;
-        continue;
-      }
-      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
-        if (inLine !== 0) {
-          lineMode = checkLine(inLine, lineMode, width, base + count, line);
-          inLine = 0;
-        }
-        line++;
-        lineStart = i + 1;
-      } else if (c > 32 && c !== 0xa0 && c !== 0xfeff) break;
-      else if (!isSpace(c)) break;
-      i++;
-    }
-    if (i >= n) break;
-    const start = i;
-    if (width === 0) {
-      throw new BvhParseError(
-        'found frame data but the hierarchy declares no channels',
-        line,
-        start - lineStart + 1,
-      );
-    }
-    // hand-parsed decimal: sign, digits, fraction, exponent
-    let negative = false;
-    if (c === 45) {
-      negative = true;
-      i++;
-    } else if (c === 43) {
-      i++;
-    }
-    let mantissa = 0;
-    let exp10 = 0;
-    let digits = 0;
-    let slow = false;
-    // charCodeAt past the end is NaN, which fails the digit test: no separate bounds check
+    let atEnd = true;
     for (;;) {
-      const d = text.charCodeAt(i) - 48;
-      if (!(d >= 0 && d <= 9)) break;
-      if (mantissa < MANTISSA_LIMIT / 10) mantissa = mantissa * 10 + d;
-      else {
-        slow = true;
+      let c = 0;
+      while (i < n) {
+        c = text.charCodeAt(i);
+        const k = c < 128 ? SCAN_CLASS[c] : isSpace(c) ? BLANK : OTHER;
+        if (k === OTHER) break;
+        if (k !== BLANK) {
+          // LF, or a CR not followed by LF, ends a line; the look-ahead runs for both, so that LF-only
+          // and CRLF files take the same path (and never reads past the end, which would deoptimise)
+          const crlf = (i + 1 < n ? text.charCodeAt(i + 1) : 0) === 10;
+          if (k === LF || !crlf) {
+            if (inLine !== 0) {
+              lineMode = checkLine(inLine, lineMode, width, base + count, line);
+              inLine = 0;
+            }
+            line++;
+            lineStart = i + 1;
+          }
+        }
+        i++;
       }
-      digits++;
-      i++;
-    }
-    if (text.charCodeAt(i) === 46) {
-      i++;
+      if (i >= n) break;
+      const start = i;
+      if (width === 0) {
+        throw new BvhParseError(
+          'found frame data but the hierarchy declares no channels',
+          line,
+          start - lineStart + 1,
+        );
+      }
+      // hand-parsed decimal: sign, digits, fraction, exponent
+      let negative = false;
+      if (c === 45) {
+        negative = true;
+        i++;
+      } else if (c === 43) {
+        i++;
+      }
+      let mantissa = 0;
+      let exp10 = 0;
+      let digits = 0;
+      let slow = false;
+      // charCodeAt past the end is NaN, which fails the digit test: no separate bounds check
       for (;;) {
         const d = text.charCodeAt(i) - 48;
         if (!(d >= 0 && d <= 9)) break;
-        if (mantissa < MANTISSA_LIMIT / 10) {
-          mantissa = mantissa * 10 + d;
-          exp10--;
-        } else {
+        if (mantissa < MANTISSA_LIMIT / 10) mantissa = mantissa * 10 + d;
+        else {
           slow = true;
         }
         digits++;
         i++;
       }
-    }
-    let ok = digits > 0;
-    if (ok && (text.charCodeAt(i) | 0x20) === 101) {
-      i++;
-      let expNegative = false;
-      const s = text.charCodeAt(i);
-      if (s === 45) {
-        expNegative = true;
+      if (text.charCodeAt(i) === 46) {
         i++;
-      } else if (s === 43) {
-        i++;
+        for (;;) {
+          const d = text.charCodeAt(i) - 48;
+          if (!(d >= 0 && d <= 9)) break;
+          if (mantissa < MANTISSA_LIMIT / 10) {
+            mantissa = mantissa * 10 + d;
+            exp10--;
+          } else {
+            slow = true;
+          }
+          digits++;
+          i++;
+        }
       }
-      let e = 0;
-      let expDigits = 0;
-      for (;;) {
-        const d = text.charCodeAt(i) - 48;
-        if (!(d >= 0 && d <= 9)) break;
-        if (e < 100000) e = e * 10 + d;
-        expDigits++;
+      let ok = digits > 0;
+      if (ok && (text.charCodeAt(i) | 0x20) === 101) {
         i++;
+        let expNegative = false;
+        const s = text.charCodeAt(i);
+        if (s === 45) {
+          expNegative = true;
+          i++;
+        } else if (s === 43) {
+          i++;
+        }
+        let e = 0;
+        let expDigits = 0;
+        for (;;) {
+          const d = text.charCodeAt(i) - 48;
+          if (!(d >= 0 && d <= 9)) break;
+          if (e < 100000) e = e * 10 + d;
+          expDigits++;
+          i++;
+        }
+        if (expDigits === 0) ok = false;
+        exp10 += expNegative ? -e : e;
       }
-      if (expDigits === 0) ok = false;
-      exp10 += expNegative ? -e : e;
-    }
-    let value: number;
-    const t = text.charCodeAt(i);
-    if (ok && (t === 32 || t === 10 || t === 13 || t === 9 || i >= n || isSpace(t))) {
-      if (slow || exp10 > 22 || exp10 < -22) {
-        value = Number(text.slice(start, i));
+      let value: number;
+      const t = text.charCodeAt(i);
+      if (ok && (t < 128 ? SCAN_CLASS[t] !== OTHER : i >= n || isSpace(t))) {
+        if (slow || exp10 > 22 || exp10 < -22) {
+          value = Number(text.slice(start, i));
+        } else {
+          value = exp10 < 0 ? mantissa / POW10[-exp10] : mantissa * POW10[exp10];
+          if (negative) value = -value;
+        }
       } else {
-        value = exp10 < 0 ? mantissa / POW10[-exp10] : mantissa * POW10[exp10];
-        if (negative) value = -value;
+        // not a plain decimal: a non-finite spelling or garbage
+        let end = start;
+        while (end < n && !isSpace(text.charCodeAt(end))) end++;
+        const word = text.slice(start, end);
+        if (!NON_FINITE_WORD.test(word)) {
+          throw new BvhParseError(`'${word}' is not a number`, line, start - lineStart + 1);
+        }
+        value = Number.NaN;
+        i = end;
       }
-    } else {
-      // not a plain decimal: a non-finite spelling or garbage
-      let end = start;
-      while (end < n && !isSpace(text.charCodeAt(end))) end++;
-      const word = text.slice(start, end);
-      if (!NON_FINITE_WORD.test(word)) {
-        throw new BvhParseError(`'${word}' is not a number`, line, start - lineStart + 1);
+      if (!Number.isFinite(value)) {
+        if (!repair) {
+          const frame = Math.floor((base + count) / width);
+          const ch = channels[(base + count) % width];
+          throw new BvhParseError(
+            `non-finite value '${text.slice(start, i)}' for frame ${frame}, channel ${ch.name} of joint '${names[ch.joint]}'`,
+            line,
+            start - lineStart + 1,
+            'bvh-non-finite',
+          );
+        }
+        bad.push(count);
+        value = Number.NaN;
       }
-      value = Number.NaN;
-      i = end;
-    }
-    if (!Number.isFinite(value)) {
-      if (!repair) {
-        const frame = Math.floor((base + count) / width);
-        const ch = channels[(base + count) % width];
-        throw new BvhParseError(
-          `non-finite value '${text.slice(start, i)}' for frame ${frame}, channel ${ch.name} of joint '${names[ch.joint]}'`,
-          line,
-          start - lineStart + 1,
-          'bvh-non-finite',
-        );
-      }
-      bad.push(count);
-      value = Number.NaN;
-    }
-    if (count === capacity) {
-      if (!repair) {
-        sink.add(values, count / width);
-        base += count;
-        count = 0;
-      } else {
+      if (count === capacity) {
+        // only with repair, which keeps every row (without, a full chunk has left the loop)
         capacity = Math.max(capacity * 2, 1024 * width);
         const grown = new Float64Array(capacity);
         grown.set(values);
         values = grown;
       }
+      if (inRow === 0) {
+        rowLine = line;
+        rowColumn = start - lineStart + 1;
+      }
+      values[count++] = value;
+      inLine++;
+      if (++inRow === width) inRow = 0;
+      if (count === capacity && !repair) {
+        atEnd = false;
+        break;
+      }
     }
-    if (inRow === 0) {
-      rowLine = line;
-      rowColumn = start - lineStart + 1;
+    if (atEnd) {
+      if (inLine !== 0) lineMode = checkLine(inLine, lineMode, width, base + count, line);
+      if (inRow !== 0) {
+        throw new BvhParseError(
+          `expected ${width} numbers for frame ${Math.floor((base + count) / width)}, found ${inRow}`,
+          rowLine,
+          rowColumn,
+        );
+      }
     }
-    values[count++] = value;
-    inLine++;
-    if (++inRow === width) inRow = 0;
-  }
-  if (inLine !== 0) lineMode = checkLine(inLine, lineMode, width, base + count, line);
-  if (inRow !== 0) {
-    throw new BvhParseError(
-      `expected ${width} numbers for frame ${Math.floor((base + count) / width)}, found ${inRow}`,
-      rowLine,
-      rowColumn,
-    );
+    // complete rows only: a chunk holds whole rows, and at the end an incomplete row has thrown
+    if (!repair && count > 0) {
+      sink.add(values, count / width);
+      base += count;
+      count = 0;
+    }
+    if (atEnd) break;
   }
   r.pos = i;
   r.line = line;
   r.lineStart = lineStart;
-  if (!repair && count > 0) sink.add(values, count / width);
   const rows = width === 0 ? declared : (base + count) / width;
   return { values: repair ? values : new Float64Array(0), rows, bad };
 }

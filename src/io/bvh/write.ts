@@ -306,30 +306,15 @@ function planBvh(clip: Clip, options: WriteBvhOptions, where: string): BvhPlan {
     throw new OptionError(`${where}: positionMode must be 'replace' or 'add', got '${String(positionMode)}'`);
   }
 
-  const { names, parents, offsets, channels, endSites } = clip.skeleton;
+  const { names, parents, endSites } = clip.skeleton;
   const J = names.length;
   const out: string[] = ['HIERARCHY'];
   const children: number[][] = names.map(() => []);
   const sites: number[][] = names.map(() => []);
   for (let j = 0; j < J; j++) if (parents[j] >= 0) children[parents[j]].push(j);
   for (let k = 0; k < endSites.length; k++) sites[endSites[k].parent].push(k);
-  const offsetText = (x: number, y: number, z: number): string =>
-    `OFFSET ${formatExact(x)} ${formatExact(y)} ${formatExact(z)}`;
-  const writeJoint = (j: number, depth: number): void => {
-    const pad = indent.repeat(depth);
-    out.push(`${pad}${parents[j] < 0 ? 'ROOT' : 'JOINT'} ${names[j]}`, `${pad}{`);
-    out.push(`${pad}${indent}${offsetText(offsets[j * 3], offsets[j * 3 + 1], offsets[j * 3 + 2])}`);
-    out.push(`${pad}${indent}CHANNELS ${channels[j].length}${channels[j].map((c) => ` ${c}`).join('')}`);
-    for (const c of children[j]) writeJoint(c, depth + 1);
-    for (const k of sites[j]) {
-      const s = endSites[k];
-      const inner = pad + indent;
-      out.push(`${inner}End Site${s.label ? ` ${s.label}` : ''}`, `${inner}{`);
-      out.push(`${inner}${indent}${offsetText(s.offset[0], s.offset[1], s.offset[2])}`, `${inner}}`);
-    }
-    out.push(`${pad}}`);
-  };
-  for (let j = 0; j < J; j++) if (parents[j] < 0) writeJoint(j, 0);
+  const hierarchy: HierarchyText = { out, indent, skeleton: clip.skeleton, children, sites };
+  for (let j = 0; j < J; j++) if (parents[j] < 0) writeJointText(hierarchy, j, 0);
 
   const frames = clip.frames;
   const timeText =
@@ -338,6 +323,44 @@ function planBvh(clip: Clip, options: WriteBvhOptions, where: string): BvhPlan {
       : formatExact(clip.frameTime);
   out.push('MOTION', `Frames: ${frames}`, `Frame Time: ${timeText}`);
   return { header: out.join(nl) + nl, positionMode, precision, nl, where };
+}
+
+/** What {@link writeJointText} writes into and from, one object per header. */
+interface HierarchyText {
+  out: string[];
+  indent: string;
+  skeleton: Clip['skeleton'];
+  /** Child joints and End Sites of each joint. */
+  children: number[][];
+  sites: number[][];
+}
+
+/**
+ * Appends the lines of joint `j`, its children and End Sites, `depth` levels deep. A top-level function of
+ * one plain object rather than a closure made per header, so that its optimised code, shared by every file
+ * of a batch, never meets a new closure.
+ */
+function writeJointText(h: HierarchyText, j: number, depth: number): void {
+  const { out, indent } = h;
+  const { names, parents, offsets, channels, endSites } = h.skeleton;
+  const pad = indent.repeat(depth);
+  out.push(`${pad}${parents[j] < 0 ? 'ROOT' : 'JOINT'} ${names[j]}`, `${pad}{`);
+  out.push(`${pad}${indent}${offsetText(offsets[j * 3], offsets[j * 3 + 1], offsets[j * 3 + 2])}`);
+  let channelText = `CHANNELS ${channels[j].length}`;
+  for (const c of channels[j]) channelText += ` ${c}`;
+  out.push(`${pad}${indent}${channelText}`);
+  for (const c of h.children[j]) writeJointText(h, c, depth + 1);
+  for (const k of h.sites[j]) {
+    const site = endSites[k];
+    const inner = pad + indent;
+    out.push(`${inner}End Site${site.label ? ` ${site.label}` : ''}`, `${inner}{`);
+    out.push(`${inner}${indent}${offsetText(site.offset[0], site.offset[1], site.offset[2])}`, `${inner}}`);
+  }
+  out.push(`${pad}}`);
+}
+
+function offsetText(x: number, y: number, z: number): string {
+  return `OFFSET ${formatExact(x)} ${formatExact(y)} ${formatExact(z)}`;
 }
 
 /** Per channel of the file row: kind 0..2 = position axis, 3..5 = rotation slot in the joint's order. */

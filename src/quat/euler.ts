@@ -233,8 +233,6 @@ export function fromEuler<T extends QuatOut>(out: T, angles: QuatLike, order: Eu
  * this much, and the common case (a triple built exactly at ±90°) lands here deterministically.
  */
 const GIMBAL_EPSILON = 1e-12;
-const TWO_PI = 2 * Math.PI;
-const MINUS_TWO_PI = -TWO_PI;
 
 function decomposeEuler(
   dst: QuatOut,
@@ -273,27 +271,29 @@ function decomposeEuler(
   let th2 = 2 * Math.atan2(Math.sqrt(c * c + d * d), Math.sqrt(a * a + b * b));
   const hp = Math.atan2(b, a);
   const hm = Math.atan2(d, c);
-  // Gimbal lock and the wrap into (−π, π] are rare in real data. They are written as selections between
-  // values computed on every call, so that no arithmetic runs only in those cases: the engine compiles this
-  // function for the common case, and arithmetic first reached there would deoptimise it.
-  const extrinsic = spec.extrinsic;
+  let th1: number;
+  let th3: number;
   const nearZero = th2 <= GIMBAL_EPSILON;
-  const locked = nearZero || th2 >= Math.PI - GIMBAL_EPSILON;
-  const hp2 = 2 * hp;
-  const hm2 = 2 * hm;
-  const minusHm2 = -2 * hm;
-  const lockAngle = nearZero ? hp2 : extrinsic ? minusHm2 : hm2;
-  const sum = hp + hm;
-  const diff = hp - hm;
-  let th1 = locked ? (extrinsic ? lockAngle : 0) : diff;
-  let th3 = locked ? (extrinsic ? 0 : lockAngle) : sum;
+  const nearPi = th2 >= Math.PI - GIMBAL_EPSILON;
+  if (!nearZero && !nearPi) {
+    th1 = hp - hm;
+    th3 = hp + hm;
+  } else if (spec.extrinsic) {
+    th3 = 0;
+    th1 = nearZero ? 2 * hp : -2 * hm;
+  } else {
+    th1 = 0;
+    th3 = nearZero ? 2 * hp : 2 * hm;
+  }
   if (!proper) {
     th3 = th3 * eps + 0; // + 0 turns -0 into 0
     th2 -= 0.5 * Math.PI;
   }
-  th1 -= th1 > Math.PI ? TWO_PI : th1 < -Math.PI ? MINUS_TWO_PI : 0;
-  th3 -= th3 > Math.PI ? TWO_PI : th3 < -Math.PI ? MINUS_TWO_PI : 0;
-  if (extrinsic) {
+  if (th1 > Math.PI) th1 -= 2 * Math.PI;
+  else if (th1 < -Math.PI) th1 += 2 * Math.PI;
+  if (th3 > Math.PI) th3 -= 2 * Math.PI;
+  else if (th3 < -Math.PI) th3 += 2 * Math.PI;
+  if (spec.extrinsic) {
     dst[dstOffset] = th1;
     dst[dstOffset + 1] = th2;
     dst[dstOffset + 2] = th3;

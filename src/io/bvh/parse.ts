@@ -78,7 +78,7 @@ const BLANK = 1;
 const LF = 2;
 const CR = 3;
 const SCAN_CLASS = new Uint8Array(128);
-for (const c of [9, 11, 12, 32]) SCAN_CLASS[c] = BLANK;
+for (let c = 0; c < 128; c++) if (isSpace(c)) SCAN_CLASS[c] = BLANK;
 SCAN_CLASS[10] = LF;
 SCAN_CLASS[13] = CR;
 

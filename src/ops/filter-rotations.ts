@@ -278,14 +278,11 @@ function isSymmetric13(table: Float64Array): boolean {
  * Raw-space filtering of the interior frames `[from, to)` for a symmetric, non-negative 13-tap table (see
  * {@link isSymmetric13}). Same method as {@link filterRawInterior} (each block unrolled once, a chord bound
  * proves the centre-aligned signs), organised so that every sample is loaded once per output component:
- * 1. a row-major pass over the block's source frames writes each joint's unrolled curve contiguously, the
- *    running chord length (plus infinity after a sample whose norm is not 1 ± 1e-6, so such windows take the
- *    generic path) and the sign each sample was multiplied by;
- * 2. per joint and component, {@link slide13} slides a window of 13 locals along the curve, summing the
- *    symmetric pairs first (7 multiplications instead of 13);
- * 3. a row-major pass normalises the sums into the output. With non-negative weights and every pair of a
- *    window within 90°, the sum lies in the hemisphere of the unrolled centre sample, so the output sign is
- *    that sample's unroll sign (no dot product).
+ * 1. {@link unrollBlock13}: a row-major pass over the block's source frames writes each joint's unrolled
+ *    curve contiguously, the running chord length and the sign each sample was multiplied by;
+ * 2. {@link slideBlock13}: per joint and component, {@link slide13} slides a window of 13 locals along the
+ *    curve, summing the symmetric pairs first (7 multiplications instead of 13);
+ * 3. {@link normaliseBlock13}: a row-major pass normalises the sums into the output.
  * The sums differ from the generic engine's tap-ordered sums by rounding only (measured below 6e-16 per
  * component; the fast-path test bounds it by 1e-15). Windows the chord bound cannot clear take the generic
  * per-tap path with centre-aligned signs.
@@ -300,91 +297,25 @@ function filterRawSymmetric13(
 ): void {
   const R = 6;
   const stride = joints * 4;
-  const span = BLOCK13 + 2 * R;
-  const jspan = span * 4;
+  // one spare row in `u` and `acc`: slide13 computes outputs in pairs, the spare takes an odd block's last
+  const jspan = (BLOCK13 + 2 * R + 1) * 4;
   const u = new Float64Array(joints * jspan); // joint-major: u[j * jspan + row * 4 + c]
-  const chords = new Float64Array(span * joints); // row-major: chords[row * joints + j]
-  const signs = new Float64Array(span * joints);
-  const acc = new Float64Array(BLOCK13 * stride); // row-major sums of the block's output frames
+  const chords = new Float64Array((BLOCK13 + 2 * R) * joints); // row-major: chords[row * joints + j]
+  const signs = new Float64Array((BLOCK13 + 2 * R) * joints);
+  const acc = new Float64Array((BLOCK13 + 1) * stride); // row-major sums of the block's output frames
+  const unsafe = new Int32Array(BLOCK13 * joints); // (frame − b0) · joints + joint of each window left over
+  // The block loop only hands over: each phase is a function called once per block, so the optimising compiler
+  // compiles small functions early instead of replacing one long-running activation several times, and the
+  // rare generic path runs from here rather than inside an optimised loop that has never seen it.
   for (let b0 = from; b0 < to; b0 += BLOCK13) {
     const b1 = Math.min(to, b0 + BLOCK13);
-    const m = b1 - b0 + 2 * R;
-    const s0 = b0 - R;
-    // 1. unroll along time, chord lengths and signs
-    for (let j = 0, so = s0 * stride, uo = 0; j < joints; j++, so += 4, uo += jspan) {
-      const qx = src[so];
-      const qy = src[so + 1];
-      const qz = src[so + 2];
-      const qw = src[so + 3];
-      u[uo] = qx;
-      u[uo + 1] = qy;
-      u[uo + 2] = qz;
-      u[uo + 3] = qw;
-      chords[j] = Math.abs(qx * qx + qy * qy + qz * qz + qw * qw - 1) <= 1e-6 ? 0 : Number.POSITIVE_INFINITY;
-      signs[j] = 1;
-    }
-    for (let i = 1; i < m; i++) {
-      const so = (s0 + i) * stride;
-      for (let j = 0, jb = 0, uo = i * 4, co = i * joints; j < joints; j++, jb += 4, uo += jspan, co++) {
-        const qx = src[so + jb];
-        const qy = src[so + jb + 1];
-        const qz = src[so + jb + 2];
-        const qw = src[so + jb + 3];
-        const bad =
-          Math.abs(qx * qx + qy * qy + qz * qz + qw * qw - 1) <= 1e-6 ? 0 : Number.POSITIVE_INFINITY;
-        const px = u[uo - 4];
-        const py = u[uo - 3];
-        const pz = u[uo - 2];
-        const pw = u[uo - 1];
-        const sg = +(px * qx + py * qy + pz * qz + pw * qw >= 0) * 2 - 1;
-        const x = sg * qx;
-        const y = sg * qy;
-        const z = sg * qz;
-        const w = sg * qw;
-        u[uo] = x;
-        u[uo + 1] = y;
-        u[uo + 2] = z;
-        u[uo + 3] = w;
-        signs[co] = sg;
-        // the L1 length bounds the chord from above and needs no square root; NaN input stays NaN (unsafe)
-        chords[co] =
-          chords[co - joints] +
-          Math.abs(x - px) +
-          Math.abs(y - py) +
-          Math.abs(z - pz) +
-          Math.abs(w - pw) +
-          bad;
-      }
-    }
-    // 2. windowed sums per joint and component
-    const end = (b1 - b0) * stride;
-    for (let j = 0; j < joints; j++) {
-      for (let c = 0; c < 4; c++) slide13(acc, j * 4 + c, end, stride, u, j * jspan + c, table);
-    }
-    // 3. normalise into the output, frame by frame
-    for (let f = b0, i = 0; f < b1; f++) {
-      const c = f - s0;
-      const hiRow = (c + R) * joints;
-      const loRow = (c - R) * joints;
-      const cRow = c * joints;
-      for (let j = 0; j < joints; j++, i += 4) {
-        const d = f * stride + j * 4;
-        if (chords[hiRow + j] - chords[loRow + j] < SAFE_CHORDS) {
-          const ax = acc[i];
-          const ay = acc[i + 1];
-          const az = acc[i + 2];
-          const aw = acc[i + 3];
-          const n2 = ax * ax + ay * ay + az * az + aw * aw;
-          if (!(n2 > 1e-300 && n2 < Number.POSITIVE_INFINITY)) throwRawFailure(src, f, R, joints, j);
-          const sc = signs[cRow + j] / Math.sqrt(n2);
-          dst[d] = ax * sc;
-          dst[d + 1] = ay * sc;
-          dst[d + 2] = az * sc;
-          dst[d + 3] = aw * sc;
-        } else {
-          rawAlignedToCentre(dst, src, d, stride, table, R, f, joints, j);
-        }
-      }
+    unrollBlock13(u, chords, signs, src, joints, b0 - R, b1 - b0 + 2 * R, jspan);
+    slideBlock13(acc, u, joints, (b1 - b0) * stride, jspan, table);
+    const left = normaliseBlock13(dst, src, acc, chords, signs, joints, b0, b1, unsafe);
+    for (let k = 0; k < left; k++) {
+      const f = b0 + Math.floor(unsafe[k] / joints);
+      const j = unsafe[k] - (f - b0) * joints;
+      rawAlignedToCentre(dst, src, f * stride + j * 4, stride, table, R, f, joints, j);
     }
   }
 }
@@ -393,9 +324,130 @@ function filterRawSymmetric13(
 const BLOCK13 = 128;
 
 /**
+ * Phase 1 of {@link filterRawSymmetric13}: copies the `m` source frames from `s0` into `u` joint by joint,
+ * unrolled along time, with the running L1 chord length (plus infinity after a sample whose norm is not
+ * 1 ± 1e-6) and the sign each sample was multiplied by.
+ */
+function unrollBlock13(
+  u: Float64Array,
+  chords: Float64Array,
+  signs: Float64Array,
+  src: FloatArray,
+  joints: number,
+  s0: number,
+  m: number,
+  jspan: number,
+): void {
+  const stride = joints * 4;
+  for (let j = 0, so = s0 * stride, uo = 0; j < joints; j++, so += 4, uo += jspan) {
+    const qx = src[so];
+    const qy = src[so + 1];
+    const qz = src[so + 2];
+    const qw = src[so + 3];
+    u[uo] = qx;
+    u[uo + 1] = qy;
+    u[uo + 2] = qz;
+    u[uo + 3] = qw;
+    chords[j] = Math.abs(qx * qx + qy * qy + qz * qz + qw * qw - 1) <= 1e-6 ? 0 : Number.POSITIVE_INFINITY;
+    signs[j] = 1;
+  }
+  for (let i = 1; i < m; i++) {
+    const so = (s0 + i) * stride;
+    for (let j = 0, jb = 0, uo = i * 4, co = i * joints; j < joints; j++, jb += 4, uo += jspan, co++) {
+      const qx = src[so + jb];
+      const qy = src[so + jb + 1];
+      const qz = src[so + jb + 2];
+      const qw = src[so + jb + 3];
+      const bad = Math.abs(qx * qx + qy * qy + qz * qz + qw * qw - 1) <= 1e-6 ? 0 : Number.POSITIVE_INFINITY;
+      const px = u[uo - 4];
+      const py = u[uo - 3];
+      const pz = u[uo - 2];
+      const pw = u[uo - 1];
+      const sg = +(px * qx + py * qy + pz * qz + pw * qw >= 0) * 2 - 1;
+      const x = sg * qx;
+      const y = sg * qy;
+      const z = sg * qz;
+      const w = sg * qw;
+      u[uo] = x;
+      u[uo + 1] = y;
+      u[uo + 2] = z;
+      u[uo + 3] = w;
+      signs[co] = sg;
+      // the L1 length bounds the chord from above and needs no square root; NaN input stays NaN (unsafe)
+      chords[co] =
+        chords[co - joints] + Math.abs(x - px) + Math.abs(y - py) + Math.abs(z - pz) + Math.abs(w - pw) + bad;
+    }
+  }
+}
+
+/** Phase 2 of {@link filterRawSymmetric13}: {@link slide13} for every joint and component of the block. */
+function slideBlock13(
+  acc: Float64Array,
+  u: Float64Array,
+  joints: number,
+  end: number,
+  jspan: number,
+  table: Float64Array,
+): void {
+  const stride = joints * 4;
+  for (let j = 0; j < joints; j++) {
+    for (let c = 0; c < 4; c++) slide13(acc, j * 4 + c, end, stride, u, j * jspan + c, table);
+  }
+}
+
+/**
+ * Phase 3 of {@link filterRawSymmetric13}: normalises the sums of output frames `[b0, b1)` into `dst`. With
+ * non-negative weights and every pair of a window within 90°, the sum lies in the hemisphere of the unrolled
+ * centre sample, so the output sign is that sample's unroll sign (no dot product). Windows the chord bound
+ * cannot clear are not written: their `(f − b0) · joints + joint` go to `unsafe`, and the count is returned.
+ */
+function normaliseBlock13(
+  dst: FloatArray,
+  src: FloatArray,
+  acc: Float64Array,
+  chords: Float64Array,
+  signs: Float64Array,
+  joints: number,
+  b0: number,
+  b1: number,
+  unsafe: Int32Array,
+): number {
+  const R = 6;
+  const stride = joints * 4;
+  let left = 0;
+  for (let f = b0, i = 0; f < b1; f++) {
+    const c = f - b0 + R;
+    const hiRow = (c + R) * joints;
+    const loRow = (c - R) * joints;
+    const cRow = c * joints;
+    for (let j = 0; j < joints; j++, i += 4) {
+      if (chords[hiRow + j] - chords[loRow + j] < SAFE_CHORDS) {
+        const ax = acc[i];
+        const ay = acc[i + 1];
+        const az = acc[i + 2];
+        const aw = acc[i + 3];
+        const n2 = ax * ax + ay * ay + az * az + aw * aw;
+        if (!(n2 > 1e-300 && n2 < Number.POSITIVE_INFINITY)) throwRawFailure(src, f, R, joints, j);
+        const sc = signs[cRow + j] / Math.sqrt(n2);
+        const d = f * stride + j * 4;
+        dst[d] = ax * sc;
+        dst[d + 1] = ay * sc;
+        dst[d + 2] = az * sc;
+        dst[d + 3] = aw * sc;
+      } else {
+        // rare on real data: the first one costs a deoptimisation of this small function only
+        unsafe[left++] = (f - b0) * joints + j;
+      }
+    }
+  }
+  return left;
+}
+
+/**
  * One component of one joint's windowed sums over a block: `acc[a] = Σₖ table[k]·(u[k] + u[12 − k]) + …`
  * for `a = first, first + step, … < end`, the window (13 rows of `u`, 4 apart, from `uo`) held in locals and
- * slid along the rows.
+ * slid along the rows. When the count is odd it also writes `acc[end + …]` from one row past the last window,
+ * so both arrays need a spare row.
  */
 function slide13(
   acc: Float64Array,
@@ -438,9 +490,10 @@ function slide13(
   o += 4;
   let a11 = u[o];
   o += 4;
-  // two outputs per iteration: the window moves by two rows, half the register moves per output
-  let a = first;
-  for (; a + step < end; a += 2 * step, o += 8) {
+  // two outputs per iteration: the window moves by two rows, half the register moves per output. An odd
+  // count computes one output past `end` from one row past the window (both spare rows, see the caller)
+  // instead of taking a tail branch that would run only on some blocks.
+  for (let a = first; a < end; a += 2 * step, o += 8) {
     const a12 = u[o];
     const a13 = u[o + 4];
     acc[a] =
@@ -471,17 +524,6 @@ function slide13(
     a9 = a11;
     a10 = a12;
     a11 = a13;
-  }
-  if (a < end) {
-    const a12 = u[o];
-    acc[a] =
-      w0 * (a0 + a12) +
-      w1 * (a1 + a11) +
-      w2 * (a2 + a10) +
-      w3 * (a3 + a9) +
-      w4 * (a4 + a8) +
-      w5 * (a5 + a7) +
-      w6 * a6;
   }
 }
 

@@ -1,6 +1,5 @@
 import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
-import type { EulerOrder } from '../quat/euler.js';
-import { toEulerFlat } from '../quat/index.js';
+import { decomposeEuler, type EulerOrder, eulerSpec } from '../quat/euler.js';
 import { assertQuatSeries } from '../series/create.js';
 import type { QuatSeries, Vec3Series } from '../series/types.js';
 import { eulerJointInfo, unrollEulerData } from './unroll-kernels.js';
@@ -78,7 +77,10 @@ export function eulerFromQuatSeries(
   if (initial !== undefined && initial.length !== joints * 3) {
     throw new ShapeError(`eulerFromQuatSeries: initial has ${initial.length} values, expected ${joints * 3}`);
   }
-  const single = typeof order === 'string';
+  // each joint's sequence resolved once (eulerJointInfo has checked the orders), not per rotation
+  const specs = Array.from({ length: joints }, (_, j) =>
+    eulerSpec(typeof order === 'string' ? order : (order as readonly EulerOrder[])[j]),
+  );
   for (let k = 0, f = 0; f < frames; f++) {
     for (let j = 0; j < joints; j++, k++) {
       const q = k * 4;
@@ -93,7 +95,7 @@ export function eulerFromQuatSeries(
           { frame: f, joint: j },
         );
       }
-      toEulerFlat(out, k * 3, data, q, single ? (order as EulerOrder) : (order as readonly EulerOrder[])[j]);
+      decomposeEuler(out, k * 3, data, q, specs[j]);
     }
   }
   if (unroll !== 'none') {

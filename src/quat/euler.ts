@@ -45,8 +45,12 @@ export const EULER_ORDERS: readonly EulerOrder[] = [
   ...PROPER.map((s) => s.toLowerCase() as EulerOrder),
 ];
 
-/** The precomputed facts of one sequence that the kernels need. */
-interface EulerSpec {
+/**
+ * @internal The precomputed facts of one sequence that the kernels need. Loops over many rotations resolve
+ * each joint's sequence once with {@link eulerSpec} and call {@link decomposeEuler} with it, instead of
+ * looking the order up for every rotation as {@link toEulerFlat} does.
+ */
+export interface EulerSpec {
   /** Axes (0 = x, 1 = y, 2 = z) of the equivalent intrinsic product `e(i0)·e(i1)·e(i2)`. */
   readonly i0: number;
   readonly i1: number;
@@ -77,7 +81,11 @@ export function isEulerOrder(s: unknown): s is EulerOrder {
   return typeof s === 'string' && SPECS.has(s);
 }
 
-function specOf(order: string): EulerSpec {
+/**
+ * @internal The {@link EulerSpec} of a sequence.
+ * @throws {OptionError} for an unknown order.
+ */
+export function eulerSpec(order: string): EulerSpec {
   const spec = SPECS.get(order);
   if (spec === undefined) {
     throw new OptionError(
@@ -210,7 +218,7 @@ export function fromEulerFlat(
   srcOffset: number,
   order: EulerOrder,
 ): void {
-  composeEuler(dst, dstOffset, specOf(order), src[srcOffset], src[srcOffset + 1], src[srcOffset + 2]);
+  composeEuler(dst, dstOffset, eulerSpec(order), src[srcOffset], src[srcOffset + 1], src[srcOffset + 2]);
 }
 
 /**
@@ -223,7 +231,7 @@ export function fromEulerFlat(
  * @throws {OptionError} for an unknown order.
  */
 export function fromEuler<T extends QuatOut>(out: T, angles: QuatLike, order: EulerOrder): T {
-  composeEuler(out, 0, specOf(order), angles[0], angles[1], angles[2]);
+  composeEuler(out, 0, eulerSpec(order), angles[0], angles[1], angles[2]);
   return out;
 }
 
@@ -234,7 +242,11 @@ export function fromEuler<T extends QuatOut>(out: T, angles: QuatLike, order: Eu
  */
 const GIMBAL_EPSILON = 1e-12;
 
-function decomposeEuler(
+/**
+ * @internal {@link toEulerFlat} with the sequence already resolved: the triple of `q[qOffset..+4]` in
+ * `spec`'s sequence written to `dst[dstOffset..+3]`.
+ */
+export function decomposeEuler(
   dst: QuatOut,
   dstOffset: number,
   q: QuatLike,
@@ -316,7 +328,7 @@ export function toEulerFlat(
   qOffset: number,
   order: EulerOrder,
 ): void {
-  decomposeEuler(dst, dstOffset, q, qOffset, specOf(order));
+  decomposeEuler(dst, dstOffset, q, qOffset, eulerSpec(order));
 }
 
 /**
@@ -334,7 +346,7 @@ export function toEulerFlat(
  * @throws {OptionError} for an unknown order.
  */
 export function toEuler<T extends QuatOut>(out: T, q: QuatLike, order: EulerOrder): T {
-  decomposeEuler(out, 0, q, 0, specOf(order));
+  decomposeEuler(out, 0, q, 0, eulerSpec(order));
   return out;
 }
 
@@ -345,7 +357,7 @@ export function toEuler<T extends QuatOut>(out: T, q: QuatLike, order: EulerOrde
  * @throws {ShapeError} when `angles.length` is not a multiple of 3 or `out` has the wrong length.
  */
 export function fromEulerArray<T extends QuatOut>(out: T, angles: QuatLike, order: EulerOrder): T {
-  const spec = specOf(order);
+  const spec = eulerSpec(order);
   if (angles.length % 3 !== 0) {
     throw new ShapeError(`fromEulerArray: angles has ${angles.length} values, not a multiple of 3`);
   }
@@ -377,7 +389,7 @@ export function fromEulerArray<T extends QuatOut>(out: T, angles: QuatLike, orde
  * @throws {ShapeError} when the lengths do not fit.
  */
 export function toEulerArray<T extends QuatOut>(out: T, quats: QuatLike, order: EulerOrder): T {
-  const spec = specOf(order);
+  const spec = eulerSpec(order);
   if (quats.length % 4 !== 0) {
     throw new ShapeError(`toEulerArray: quats has ${quats.length} values, not a multiple of 4`);
   }

@@ -25,7 +25,17 @@
  * @module
  */
 export * from './core.js';
-export * from './euler.js';
+export {
+  EULER_ORDERS,
+  type EulerOrder,
+  fromEuler,
+  fromEulerArray,
+  fromEulerFlat,
+  isEulerOrder,
+  toEuler,
+  toEulerArray,
+  toEulerFlat,
+} from './euler.js';
 export * from './exp-log.js';
 export * from './matrix.js';
 export type * from './types.js';

@@ -5,8 +5,8 @@
  * @module
  */
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
-import { unrollEulerTriple } from '../../ops/unroll-euler.js';
-import { type EulerOrder, toEulerFlat } from '../../quat/euler.js';
+import { eulerJointInfo, followTriple } from '../../ops/unroll-kernels.js';
+import { decomposeEuler, type EulerOrder, eulerSpec } from '../../quat/euler.js';
 import type { Clip, PositionMode } from '../../series/clip.js';
 import { assertQuatSeries, assertVec3Series } from '../../series/create.js';
 import { channelEulerOrder } from './parse.js';
@@ -240,7 +240,7 @@ function checkClip(clip: Clip, where: string): void {
  * order, End Sites with their labels), and writes the frame time from `clip.frameTimeText` while it still
  * reads back to `clip.frameTime`. Rotation channels are the Euler angles (degrees) of each local
  * quaternion in the order the joint's rotation channels spell (`clip.orders` for a parsed clip), made
- * continuous from frame to frame by the equivalent-triple Euler filter ({@link unrollEulerTriple}), so
+ * continuous from frame to frame by the equivalent-triple Euler filter (as `unrollEulerTriple` applies it), so
  * curves have no ±180° wraps or gimbal branch switches and spins keep counting (joints with fewer than
  * three rotation channels only get whole turns added, so their unwritten angles stay 0). A joint without
  * rotation channels writes no rotation. Position channels are
@@ -403,6 +403,9 @@ function writeMotion(clip: Clip, plan: BvhPlan, row: RowWriter): void {
   const offsets = clip.skeleton.offsets;
   const { joint, kind, orders, rotating } = channelPlan(clip);
   const width = joint.length;
+  // each joint's sequence resolved once, not looked up for every rotation
+  const specs = orders.map(eulerSpec);
+  const info = eulerJointInfo(orders, J, where);
   // one allocation for all rows: a value takes up to (sign, 4 integer digits, point, precision, space)
   // characters; a larger value only makes the buffer grow, an overestimate only costs address space
   row.reserve(frames * (width * (precision + 7) + nl.length));
@@ -427,18 +430,13 @@ function writeMotion(clip: Clip, plan: BvhPlan, row: RowWriter): void {
           joint: j,
         });
       }
-      toEulerFlat(euler, j * 3, rot, q, orders[j]);
-      // with fewer than 3 rotation channels the unlisted angles must stay 0 (they are not written), so
-      // only whole turns may be added; the equivalent triple would move them to π
+      const e = j * 3;
+      decomposeEuler(euler, e, rot, q, specs[j]);
+      // the equivalent-triple filter of unrollEulerTriple; with fewer than 3 rotation channels the unlisted
+      // angles must stay 0 (they are not written), so only whole turns may be added (the equivalent triple
+      // would move them to π)
       if (f > 0)
-        unrollEulerTriple(
-          euler,
-          j * 3,
-          previous,
-          j * 3,
-          orders[j],
-          rotating[j] === 3 ? 'equivalent' : 'wrap',
-        );
+        followTriple(euler, e, euler[e], euler[e + 1], euler[e + 2], previous, e, info, e, rotating[j] === 3);
       previous[j * 3] = euler[j * 3];
       previous[j * 3 + 1] = euler[j * 3 + 1];
       previous[j * 3 + 2] = euler[j * 3 + 2];

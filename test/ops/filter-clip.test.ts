@@ -167,6 +167,45 @@ describe('filterClip(clip, kernel) on bad constant joints', () => {
     expect(() => filterClip(clip, kernels.tent)).toThrow(InvalidValueError);
   });
 
+  it('filterClip tells joints that start moving late, or only in the last frame, from constant ones', () => {
+    // a chain Hips > A > B > C > D: Hips moves from frame 1, A and D never, B only in the last frame, C from
+    // frame 20; several joints drop out of the constancy scan in the same frame and in different frames
+    const names = ['A', 'B', 'C', 'D'];
+    const lines = ['HIERARCHY', 'ROOT Hips', '{', 'OFFSET 0 0 0'];
+    lines.push('CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation');
+    for (const name of names)
+      lines.push(`JOINT ${name}`, '{', 'OFFSET 0 1 0', 'CHANNELS 3 Zrotation Xrotation Yrotation');
+    lines.push('End Site', '{', 'OFFSET 0 1 0', '}', ...names.map(() => '}'), '}');
+    const frames = 40;
+    lines.push('MOTION', `Frames: ${frames}`, 'Frame Time: 0.0333333');
+    for (let f = 0; f < frames; f++) {
+      const b = f === frames - 1 ? 30 : 5;
+      const c = f >= 20 ? 2 * f : 0;
+      lines.push(`${f} 0 0 ${3 * f} 0 0  0 7 0  0 0 ${b}  ${c} 0 0  1 2 3`);
+    }
+    const clip = parseBvh(lines.join('\n'));
+    const kernel = kernels.gaussian(1.5);
+    const out = filterClip(clip, kernel);
+    const whole = filterRotations(clip.rotations, kernel);
+    for (const [j, moves] of [
+      [0, true],
+      [1, false],
+      [2, true],
+      [3, true],
+      [4, false],
+    ] as const) {
+      for (let f = 0; f < frames; f++) {
+        for (let c = 0; c < 4; c++) {
+          const k = (f * 5 + j) * 4 + c;
+          const want = moves ? whole.data[k] : clip.rotations.data[j * 4 + c];
+          if (out.rotations.data[k] !== want) expect.fail(`joint ${j}, frame ${f}: ${out.rotations.data[k]}`);
+        }
+      }
+    }
+    // the late movers really are filtered: the last frame's step is smoothed into the frames before it
+    expect(out.rotations.data[((frames - 2) * 5 + 2) * 4 + 1]).not.toBe(clip.rotations.data[2 * 4 + 1]);
+  });
+
   it('filterClip copies a constant joint bit for bit while the root moves', () => {
     const clip = parseBvh(text);
     const out = filterClip(clip, kernels.gaussian(1));

@@ -1021,12 +1021,20 @@ function buildClip(
 ): Clip {
   const J = joints.length;
   const frames = converter.rows;
+  // filled by push rather than `map`, whose result's element kind varies between calls: code that reads
+  // these arrays (the writer, FK) would otherwise meet several array maps and be compiled again
+  const names: string[] = [];
+  const channels: ChannelName[][] = [];
+  for (const joint of joints) {
+    names.push(joint.name);
+    channels.push(joint.channels);
+  }
   return {
     skeleton: {
-      names: joints.map((j) => j.name),
+      names,
       parents: converter.parents,
       offsets: converter.offsets,
-      channels: joints.map((j) => j.channels),
+      channels,
       endSites,
     },
     frameTime: header.frameTime,

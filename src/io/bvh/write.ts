@@ -6,7 +6,7 @@
  */
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
 import { eulerJointInfo, followTriple } from '../../ops/unroll-kernels.js';
-import { decomposeEuler, type EulerOrder, eulerSpec } from '../../quat/euler.js';
+import { decomposeEuler, type EulerOrder, type EulerSpec, eulerSpec } from '../../quat/euler.js';
 import type { Clip, PositionMode } from '../../series/clip.js';
 import { assertQuatSeries, assertVec3Series } from '../../series/create.js';
 import { channelEulerOrder } from './parse.js';
@@ -309,8 +309,13 @@ function planBvh(clip: Clip, options: WriteBvhOptions, where: string): BvhPlan {
   const { names, parents, endSites } = clip.skeleton;
   const J = names.length;
   const out: string[] = ['HIERARCHY'];
-  const children: number[][] = names.map(() => []);
-  const sites: number[][] = names.map(() => []);
+  // filled by push rather than `map`, so these arrays have the same map for every file (see buildClip)
+  const children: number[][] = [];
+  const sites: number[][] = [];
+  for (let j = 0; j < J; j++) {
+    children.push([]);
+    sites.push([]);
+  }
   for (let j = 0; j < J; j++) if (parents[j] >= 0) children[parents[j]].push(j);
   for (let k = 0; k < endSites.length; k++) sites[endSites[k].parent].push(k);
   const hierarchy: HierarchyText = { out, indent, skeleton: clip.skeleton, children, sites };
@@ -363,6 +368,51 @@ function offsetText(x: number, y: number, z: number): string {
   return `OFFSET ${formatExact(x)} ${formatExact(y)} ${formatExact(z)}`;
 }
 
+/**
+ * The Euler angles (radians) of frame `f`'s rotating joints into `euler` (3 per joint), continuous with
+ * `previous` (the last frame's, updated here) through the equivalent-triple filter of `unrollEulerTriple`.
+ * Its own function, called once per frame, so that the engine optimises it early and small, and a rare
+ * branch met late (a wrap, a branch switch, a gimbal lock) recompiles only this.
+ */
+function eulerRow(
+  euler: Float64Array,
+  previous: Float64Array,
+  rot: ArrayLike<number>,
+  f: number,
+  J: number,
+  rotating: Uint8Array,
+  specs: readonly EulerSpec[],
+  info: Int8Array,
+  where: string,
+): void {
+  for (let j = 0; j < J; j++) {
+    if (!rotating[j]) continue;
+    const q = (f * J + j) * 4;
+    if (
+      !(
+        Number.isFinite(rot[q]) &&
+        Number.isFinite(rot[q + 1]) &&
+        Number.isFinite(rot[q + 2]) &&
+        Number.isFinite(rot[q + 3])
+      )
+    ) {
+      throw new InvalidValueError(`${where}: non-finite rotation at frame ${f}, joint ${j}`, {
+        frame: f,
+        joint: j,
+      });
+    }
+    const e = j * 3;
+    decomposeEuler(euler, e, rot, q, specs[j]);
+    // with fewer than 3 rotation channels the unlisted angles must stay 0 (they are not written), so only
+    // whole turns may be added (the equivalent triple would move them to π)
+    if (f > 0)
+      followTriple(euler, e, euler[e], euler[e + 1], euler[e + 2], previous, e, info, e, rotating[j] === 3);
+    previous[e] = euler[e];
+    previous[e + 1] = euler[e + 1];
+    previous[e + 2] = euler[e + 2];
+  }
+}
+
 /** Per channel of the file row: kind 0..2 = position axis, 3..5 = rotation slot in the joint's order. */
 function channelPlan(clip: Clip): {
   joint: Int32Array;
@@ -403,8 +453,9 @@ function writeMotion(clip: Clip, plan: BvhPlan, row: RowWriter): void {
   const offsets = clip.skeleton.offsets;
   const { joint, kind, orders, rotating } = channelPlan(clip);
   const width = joint.length;
-  // each joint's sequence resolved once, not looked up for every rotation
-  const specs = orders.map(eulerSpec);
+  // each joint's sequence resolved once, by push (see buildClip in the parser)
+  const specs: EulerSpec[] = [];
+  for (let j = 0; j < J; j++) specs.push(eulerSpec(orders[j]));
   const info = eulerJointInfo(orders, J, where);
   // one allocation for all rows: a value takes up to (sign, 4 integer digits, point, precision, space)
   // characters; a larger value only makes the buffer grow, an overestimate only costs address space
@@ -414,33 +465,7 @@ function writeMotion(clip: Clip, plan: BvhPlan, row: RowWriter): void {
   const scale = 10 ** precision;
   const subtract = positionMode === 'add';
   for (let f = 0; f < frames; f++) {
-    for (let j = 0; j < J; j++) {
-      if (!rotating[j]) continue;
-      const q = (f * J + j) * 4;
-      if (
-        !(
-          Number.isFinite(rot[q]) &&
-          Number.isFinite(rot[q + 1]) &&
-          Number.isFinite(rot[q + 2]) &&
-          Number.isFinite(rot[q + 3])
-        )
-      ) {
-        throw new InvalidValueError(`${where}: non-finite rotation at frame ${f}, joint ${j}`, {
-          frame: f,
-          joint: j,
-        });
-      }
-      const e = j * 3;
-      decomposeEuler(euler, e, rot, q, specs[j]);
-      // the equivalent-triple filter of unrollEulerTriple; with fewer than 3 rotation channels the unlisted
-      // angles must stay 0 (they are not written), so only whole turns may be added (the equivalent triple
-      // would move them to π)
-      if (f > 0)
-        followTriple(euler, e, euler[e], euler[e + 1], euler[e + 2], previous, e, info, e, rotating[j] === 3);
-      previous[j * 3] = euler[j * 3];
-      previous[j * 3 + 1] = euler[j * 3 + 1];
-      previous[j * 3 + 2] = euler[j * 3 + 2];
-    }
+    eulerRow(euler, previous, rot, f, J, rotating, specs, info, where);
     for (let c = 0; c < width; c++) {
       const j = joint[c];
       const k = kind[c];

@@ -227,11 +227,12 @@ const TIE = 1e-12;
 /** `x` plus the whole number of turns that brings it nearest `p`; ties keep the smaller shift. */
 export function nearestTurn(x: number, p: number): number {
   const k = Math.round((p - x) * INV_TWO_PI);
-  if (k === 0) return x;
+  // both candidates are computed on every call, wrap or not, so a first wrap late in a long run reaches no
+  // arithmetic the engine has not seen run (which would deoptimise every caller this is inlined into)
   const moved = x + TWO_PI * k;
-  const k0 = k > 0 ? k - 1 : k + 1;
-  const less = x + TWO_PI * k0;
-  return Math.abs(less - p) <= Math.abs(moved - p) + TIE ? less : moved;
+  const less = x + TWO_PI * (k - Math.sign(k));
+  const nearer = Math.abs(less - p) <= Math.abs(moved - p) + TIE ? less : moved;
+  return k === 0 ? x : nearer;
 }
 
 /**
@@ -298,12 +299,13 @@ export function followTriple(
     const c2 = nearestTurn(c + Math.PI, pc);
     const d1 = (a1 - pa) ** 2 + (b1 - pb) ** 2 + (c1 - pc) ** 2;
     const d2 = (a2 - pa) ** 2 + (b2 - pb) ** 2 + (c2 - pc) ** 2;
-    if (d2 + TIE < d1) {
-      dst[i] = a2;
-      dst[i + 1] = b2;
-      dst[i + 2] = c2;
-      return 2;
-    }
+    // one store site for both branches: a first branch switch then runs no store the engine has not seen
+    const other = d2 + TIE < d1;
+    const unchanged = a1 === a && b1 === b && c1 === c;
+    dst[i] = other ? a2 : a1;
+    dst[i + 1] = other ? b2 : b1;
+    dst[i + 2] = other ? c2 : c1;
+    return other ? 2 : unchanged ? 0 : 1;
   }
   dst[i] = a1;
   dst[i + 1] = b1;

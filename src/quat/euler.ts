@@ -189,7 +189,11 @@ function composeProper(
   dst[o + 3] = cb * Math.cos(hp);
 }
 
-function composeEuler(
+/**
+ * @internal {@link fromEulerFlat} with the sequence already resolved: the quaternion of the angles
+ * `(a, b, c)` (radians, in `spec`'s sequence) written to `dst[dstOffset..+4]`.
+ */
+export function composeEuler(
   dst: QuatOut,
   dstOffset: number,
   spec: EulerSpec,

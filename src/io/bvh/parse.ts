@@ -8,7 +8,7 @@
  * @module
  */
 import { OptionError } from '../../errors.js';
-import { type EulerOrder, fromEulerFlat } from '../../quat/euler.js';
+import { composeEuler, type EulerOrder, type EulerSpec, eulerSpec } from '../../quat/euler.js';
 import type { ChannelName, Clip, EndSite, PositionMode } from '../../series/clip.js';
 import { BvhParseError, type BvhWarning } from './errors.js';
 
@@ -905,6 +905,8 @@ class FrameConverter {
   private readonly sumColumns: Int32Array;
   private readonly additive: boolean;
   private readonly angles = new Float64Array(3);
+  /** Per joint, its rotation sequence resolved once (not looked up for every frame). */
+  private readonly specs: EulerSpec[] = [];
 
   constructor(
     joints: JointBuild[],
@@ -929,6 +931,7 @@ class FrameConverter {
       this.offsets.set(joint.offset, j * 3);
       const order = channelEulerOrder(joint.channels);
       this.orders.push(order);
+      this.specs.push(eulerSpec(order));
       for (const c of joint.channels) {
         const r = ROTATION_AXIS[c];
         if (r !== undefined) {
@@ -969,7 +972,7 @@ class FrameConverter {
       posColumn,
       hasRotation,
       offsets,
-      orders,
+      specs,
       angles,
       sums,
       sumColumns,
@@ -985,7 +988,7 @@ class FrameConverter {
             const c = rotColumn[j * 3 + k];
             angles[k] = c < 0 ? 0 : values[row + c] * DEG;
           }
-          fromEulerFlat(rotations, q, angles, 0, orders[j]);
+          composeEuler(rotations, q, specs[j], angles[0], angles[1], angles[2]);
         } else {
           rotations[q + 3] = 1;
         }

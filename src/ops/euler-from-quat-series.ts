@@ -1,5 +1,5 @@
 import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
-import { decomposeEuler, type EulerOrder, eulerSpec } from '../quat/euler.js';
+import { decomposeEuler, type EulerOrder, type EulerSpec, eulerSpec } from '../quat/euler.js';
 import { assertQuatSeries } from '../series/create.js';
 import type { QuatSeries, Vec3Series } from '../series/types.js';
 import { eulerJointInfo, unrollEulerData } from './unroll-kernels.js';
@@ -77,10 +77,12 @@ export function eulerFromQuatSeries(
   if (initial !== undefined && initial.length !== joints * 3) {
     throw new ShapeError(`eulerFromQuatSeries: initial has ${initial.length} values, expected ${joints * 3}`);
   }
-  // each joint's sequence resolved once (eulerJointInfo has checked the orders), not per rotation
-  const specs = Array.from({ length: joints }, (_, j) =>
-    eulerSpec(typeof order === 'string' ? order : (order as readonly EulerOrder[])[j]),
-  );
+  // each joint's sequence resolved once (eulerJointInfo has checked the orders), not per rotation; filled
+  // by push, which gives the array one map on every call (as in the BVH writer)
+  const specs: EulerSpec[] = [];
+  for (let j = 0; j < joints; j++) {
+    specs.push(eulerSpec(typeof order === 'string' ? order : (order as readonly EulerOrder[])[j]));
+  }
   for (let k = 0, f = 0; f < frames; f++) {
     for (let j = 0; j < joints; j++, k++) {
       const q = k * 4;

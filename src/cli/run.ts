@@ -5,7 +5,7 @@ import { collectInputs } from '../node/files.js';
 import { PlanError, planOutputs } from '../node/plan.js';
 import { ProgressBar } from '../node/progress.js';
 import type { ClipStep, Emit } from '../node/steps.js';
-import { type FileTask, formatTaskError, type TaskResult } from '../node/tasks.js';
+import { type FileTask, formatTaskError, type TaskResult } from '../node/task.js';
 import { type CliIo, oneOf, type Parsed, positiveInteger, UsageError } from './command.js';
 
 /** How a command maps its inputs to tasks. */

@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { removeTemporaryFiles } from './atomic.js';
 import { WorkerPool } from './pool.js';
-import { type FileTask, runFileTask, type TaskResult } from './tasks.js';
+import type { FileTask, TaskResult } from './task.js';
 
 /** Options of {@link runBatch}. */
 export interface BatchOptions {
@@ -116,6 +116,8 @@ export async function runBatch(
   }
   try {
     if (options.inline ?? jobs === 1) {
+      // Loaded here, not at the top: with workers this thread never runs a task and need not load the library.
+      const { runFileTask } = await import('./tasks.js');
       for (let i = 0; i < tasks.length && !stop; i++) {
         record(runFileTask(tasks[i]), i);
         // Yield so a Ctrl-C between files is handled promptly.

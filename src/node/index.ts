@@ -15,5 +15,5 @@ export * from './read.js';
 export * from './spectrum-svg.js';
 export type { ClipStep, Emit, Emitted } from './steps.js';
 export { emitClip, type RunStepsOptions, runSteps } from './steps.js';
-export type { FileTask, TaskError, TaskResult } from './tasks.js';
-export { formatTaskError, runFileTask } from './tasks.js';
+export { type FileTask, formatTaskError, type TaskError, type TaskResult } from './task.js';
+export { runFileTask } from './tasks.js';

@@ -1,48 +1,12 @@
 // One file task: read a BVH file, run pipeline steps, write (atomically) or return the result. The same
-// function runs on the main thread and in the pool's workers, so it takes and returns plain data.
+// function runs on the main thread and in the pool's workers, so it takes and returns plain data (task.ts).
 import { mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { type BvhWarning, parseBvhWithReport } from '../io/index.js';
-import type { Clip, PositionMode } from '../series/clip.js';
+import type { Clip } from '../series/clip.js';
 import { type AtomicContent, writeFileAtomic } from './atomic.js';
-import { type ClipStep, type Emit, emitClip, runSteps } from './steps.js';
-
-/** A file to process: input path, output path (`'-'` = return the bytes for stdout, null = no file). */
-export interface FileTask {
-  input: string;
-  output: string | null;
-  steps: ClipStep[];
-  emit: Emit;
-  /** How position channels combine with OFFSETs when reading (see `ParseBvhOptions.positionMode`). */
-  positionMode?: PositionMode;
-}
-
-/** Where a failure happened, for messages like `walk.bvh:12:5: expected 6 numbers ...`. */
-export interface TaskError {
-  message: string;
-  line?: number;
-  column?: number;
-  code?: string;
-}
-
-/** Outcome of one {@link FileTask}; plain data so it crosses thread boundaries. */
-export interface TaskResult {
-  input: string;
-  output: string | null;
-  ok: boolean;
-  /** Frames and joints of the input clip. */
-  frames: number;
-  joints: number;
-  /** Frames of the processed clip (differs from `frames` after resampling). */
-  outputFrames: number;
-  warnings: { message: string; line?: number; column?: number }[];
-  ms: number;
-  error?: TaskError;
-  /** Structured result (the analysis for `info`, the spectrum summary, ...). */
-  data?: unknown;
-  /** Bytes or text for stdout (`output === '-'`, or a text report). */
-  stdout?: string | Uint8Array;
-}
+import { emitClip, runSteps } from './steps.js';
+import type { FileTask, TaskError, TaskResult } from './task.js';
 
 /**
  * Runs one task to completion; never throws (failures are in the result).
@@ -127,19 +91,4 @@ function contentToStdout(content: AtomicContent): string | Uint8Array {
   const parts: (string | Uint8Array)[] = [...content];
   if (parts.every((p) => typeof p === 'string')) return parts.join('');
   return Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
-}
-
-/**
- * `path:line:column: message` (or `path: message`), the form editors and terminals link to.
- *
- * @example
- * formatTaskError('a.bvh', { message: "unknown channel 'Wrotation'", line: 5, column: 24 }); // a.bvh:5:24: unknown channel 'Wrotation'
- */
-export function formatTaskError(
-  path: string,
-  error: TaskError | { message: string; line?: number; column?: number },
-): string {
-  return error.line !== undefined
-    ? `${path}:${error.line}:${error.column ?? 1}: ${error.message}`
-    : `${path}: ${error.message}`;
 }

@@ -1,9 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { batchOrder } from '../../src/node/batch.js';
-import type { FileTask } from '../../src/node/tasks.js';
+import { parseBvh } from '../../src/io/index.js';
+import { batchOrder, runBatch } from '../../src/node/batch.js';
+import type { FileTask } from '../../src/node/task.js';
 
 function tasksOfSizes(sizes: number[]): FileTask[] {
   const dir = mkdtempSync(join(tmpdir(), 'rotsig-order-'));
@@ -35,5 +36,47 @@ describe('batchOrder(tasks, jobs)', () => {
     const order = batchOrder(tasksOfSizes([30, -1, 20, 10]), 1);
     expect(order[0]).toBe(1);
     expect(order.length).toBe(4);
+  });
+});
+
+describe('runBatch(tasks, options)', () => {
+  it('runBatch(tasks, { jobs: 1 }) runs every task on this thread and reports the bad file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rotsig-inline-'));
+    const good = join(dir, 'good.bvh');
+    writeFileSync(
+      good,
+      [
+        'HIERARCHY',
+        'ROOT Hips',
+        '{',
+        '  OFFSET 0 0 0',
+        '  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation',
+        '  End Site',
+        '  {',
+        '    OFFSET 0 1 0',
+        '  }',
+        '}',
+        'MOTION',
+        'Frames: 3',
+        'Frame Time: 0.1',
+        '0 0 0 0 0 0',
+        '0 0 0 10 20 30',
+        '0 0 0 20 40 60',
+        '',
+      ].join('\n'),
+    );
+    const bad = join(dir, 'bad.bvh');
+    writeFileSync(bad, 'HIERARCHY\nROOT Hips\n{\n');
+    const tasks: FileTask[] = [good, bad].map((input) => ({
+      input,
+      output: input.replace('.bvh', '.out.bvh'),
+      steps: [{ op: 'unroll' }],
+      emit: { kind: 'bvh' },
+    }));
+    const summary = await runBatch(tasks, { jobs: 1 });
+    expect([summary.ok, summary.failed, summary.frames]).toEqual([1, 1, 3]);
+    expect(summary.results[1]?.error?.line).toBeGreaterThan(0);
+    expect(parseBvh(readFileSync(join(dir, 'good.out.bvh'), 'utf8')).frames).toBe(3);
+    expect(existsSync(join(dir, 'bad.out.bvh'))).toBe(false);
   });
 });

@@ -1,0 +1,56 @@
+// The plain data of a file task and its result, and their messages. Kept apart from the code that runs a
+// task, so the CLI's main thread can hand tasks to workers without loading the library itself.
+import type { PositionMode } from '../series/clip.js';
+import type { ClipStep, Emit } from './steps.js';
+
+/** A file to process: input path, output path (`'-'` = return the bytes for stdout, null = no file). */
+export interface FileTask {
+  input: string;
+  output: string | null;
+  steps: ClipStep[];
+  emit: Emit;
+  /** How position channels combine with OFFSETs when reading (see `ParseBvhOptions.positionMode`). */
+  positionMode?: PositionMode;
+}
+
+/** Where a failure happened, for messages like `walk.bvh:12:5: expected 6 numbers ...`. */
+export interface TaskError {
+  message: string;
+  line?: number;
+  column?: number;
+  code?: string;
+}
+
+/** Outcome of one {@link FileTask}; plain data so it crosses thread boundaries. */
+export interface TaskResult {
+  input: string;
+  output: string | null;
+  ok: boolean;
+  /** Frames and joints of the input clip. */
+  frames: number;
+  joints: number;
+  /** Frames of the processed clip (differs from `frames` after resampling). */
+  outputFrames: number;
+  warnings: { message: string; line?: number; column?: number }[];
+  ms: number;
+  error?: TaskError;
+  /** Structured result (the analysis for `info`, the spectrum summary, ...). */
+  data?: unknown;
+  /** Bytes or text for stdout (`output === '-'`, or a text report). */
+  stdout?: string | Uint8Array;
+}
+
+/**
+ * `path:line:column: message` (or `path: message`), the form editors and terminals link to.
+ *
+ * @example
+ * formatTaskError('a.bvh', { message: "unknown channel 'Wrotation'", line: 5, column: 24 }); // a.bvh:5:24: unknown channel 'Wrotation'
+ */
+export function formatTaskError(
+  path: string,
+  error: TaskError | { message: string; line?: number; column?: number },
+): string {
+  return error.line !== undefined
+    ? `${path}:${error.line}:${error.column ?? 1}: ${error.message}`
+    : `${path}: ${error.message}`;
+}

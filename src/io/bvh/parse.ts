@@ -897,7 +897,9 @@ class FrameConverter {
   rows = 0;
   /** Sum over frames of each channel column (filled for root position columns only). */
   readonly sums: Float64Array;
-  private capacity: number;
+  private capacity = 0;
+  /** Rows `Frames:` declared: the first {@link add} allocates this many. */
+  private readonly declaredRows: number;
   /** Per joint, the columns of its 3 Euler angles in `order` (-1 = missing, angle 0) and of X/Y/Z position. */
   private readonly rotColumn: Int32Array;
   private readonly posColumn: Int32Array;
@@ -945,9 +947,11 @@ class FrameConverter {
       }
     }
     this.sumColumns = Int32Array.from(sumColumns);
-    this.capacity = Math.max(0, capacityRows);
-    this.rotations = new Float64Array(this.capacity * J * 4);
-    this.translations = new Float64Array(this.capacity * J * 3);
+    this.declaredRows = Math.max(0, capacityRows);
+    // allocated by the first add, through the same branch that grows them: that branch has then always
+    // run before add is optimised, and a file longer than it declares costs no deoptimisation
+    this.rotations = new Float64Array(0);
+    this.translations = new Float64Array(0);
   }
 
   /** Converts `rowCount` rows of `values` (`width` per row) into the next frames. */
@@ -955,8 +959,12 @@ class FrameConverter {
     const J = this.joints;
     const width = this.width;
     if (this.rows + rowCount > this.capacity) {
-      // more rows than `Frames:` declared: grow by at least an eighth so a long tail stays linear
-      const capacity = Math.max(this.rows + rowCount, this.capacity + Math.max(1024, this.capacity >> 3));
+      // the declared rows first; past them, more rows than `Frames:` said: grow by at least an eighth so a
+      // long tail stays linear
+      // (both sizes read on every call, so neither property read is new to the optimised code)
+      const declared = this.declaredRows;
+      const grown = this.capacity + Math.max(1024, this.capacity >> 3);
+      const capacity = Math.max(this.rows + rowCount, this.rows === 0 ? declared : grown);
       const rotations = new Float64Array(capacity * J * 4);
       rotations.set(this.rotations.subarray(0, this.rows * J * 4));
       const translations = new Float64Array(capacity * J * 3);

@@ -43,8 +43,14 @@ export function createQuatSeries(frames: number, joints: number): QuatSeries<Flo
   checkCount(frames, 'frames', 'createQuatSeries');
   checkCount(joints, 'joints', 'createQuatSeries');
   const data = new Float64Array(frames * joints * 4);
-  for (let i = 3; i < data.length; i += 4) data[i] = 1;
+  fillIdentity(data);
   return { data, frames, joints };
+}
+
+// The loop is its own function: a first call on a long clip then compiles the loop on the fly (on-stack
+// replacement) without ending in a return path that code has never run, which would deoptimise.
+function fillIdentity(data: Float64Array): void {
+  for (let i = 3; i < data.length; i += 4) data[i] = 1;
 }
 
 /**

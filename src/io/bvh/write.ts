@@ -36,6 +36,37 @@ const DECODER: { decode(bytes: Uint8Array): string } | undefined =
   typeof TextDecoder === 'function' ? new TextDecoder() : undefined;
 
 /**
+ * Writes `s` as UTF-8 into `b` from `at` (room for 3 bytes per UTF-16 unit is the caller's); returns the end.
+ * A function of its own so that the first, long header text compiles the loop on the fly (on-stack
+ * replacement) without a store after it that the optimised code has never seen.
+ */
+function encodeUtf8(s: string, b: Uint8Array, at: number): number {
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c < 0x80) b[at++] = c;
+    else if (c < 0x800) {
+      b[at++] = 0xc0 | (c >> 6);
+      b[at++] = 0x80 | (c & 63);
+    } else {
+      // a surrogate pair is one code point of 4 bytes (2 UTF-16 units, so within the 3-per-unit room)
+      const next = s.charCodeAt(i + 1);
+      if (c >= 0xd800 && c < 0xdc00 && next >= 0xdc00 && next < 0xe000) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+        i++;
+        b[at++] = 0xf0 | (c >> 18);
+        b[at++] = 0x80 | ((c >> 12) & 63);
+      } else {
+        if (c >= 0xd800 && c < 0xe000) c = 0xfffd; // a lone surrogate, as TextEncoder writes it
+        b[at++] = 0xe0 | (c >> 12);
+      }
+      b[at++] = 0x80 | ((c >> 6) & 63);
+      b[at++] = 0x80 | (c & 63);
+    }
+  }
+  return at;
+}
+
+/**
  * Growable ASCII byte buffer for the motion rows: numbers are written digit by digit, so a 100,000-frame
  * file costs no string per value. Rows become strings one at a time.
  */
@@ -55,31 +86,7 @@ class RowWriter {
   /** Appends `s` encoded as UTF-8 (the header: joint names may be any Unicode). */
   text(s: string): void {
     this.ensure(3 * s.length);
-    const b = this.bytes;
-    let at = this.length;
-    for (let i = 0; i < s.length; i++) {
-      let c = s.charCodeAt(i);
-      if (c < 0x80) b[at++] = c;
-      else if (c < 0x800) {
-        b[at++] = 0xc0 | (c >> 6);
-        b[at++] = 0x80 | (c & 63);
-      } else {
-        // a surrogate pair is one code point of 4 bytes (2 UTF-16 units, so within the 3-per-unit room)
-        const next = s.charCodeAt(i + 1);
-        if (c >= 0xd800 && c < 0xdc00 && next >= 0xdc00 && next < 0xe000) {
-          c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
-          i++;
-          b[at++] = 0xf0 | (c >> 18);
-          b[at++] = 0x80 | ((c >> 12) & 63);
-        } else {
-          if (c >= 0xd800 && c < 0xe000) c = 0xfffd; // a lone surrogate, as TextEncoder writes it
-          b[at++] = 0xe0 | (c >> 12);
-        }
-        b[at++] = 0x80 | ((c >> 6) & 63);
-        b[at++] = 0x80 | (c & 63);
-      }
-    }
-    this.length = at;
+    this.length = encodeUtf8(s, this.bytes, this.length);
   }
 
   private ensure(extra: number): void {

@@ -279,8 +279,10 @@ function blendRaw(
   const refBase = win.reference * stride;
   let j = 0;
   let b = 0;
-  // two joints per pass over the taps: independent accumulator chains and shared tap loads (about 20% faster)
-  for (; j + 1 < joints; j += 2, b += 8) {
+  // two joints per pass over the taps: independent accumulator chains and shared tap loads (about 20% faster).
+  // The last one or two joints take the single-joint loop below, so that loop has always run before this
+  // function is optimised: an odd joint count met later would otherwise deoptimise it.
+  for (; j + 2 < joints; j += 2, b += 8) {
     const r = refBase + b;
     const rx = data[r];
     const ry = data[r + 1];

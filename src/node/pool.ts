@@ -22,7 +22,8 @@ export class WorkerPool<Job, Result> {
   private readonly depth: number;
   /** Every live worker with the ids of the jobs sent to it and not yet answered, oldest (running) first. */
   private readonly assigned = new Map<Worker, number[]>();
-  private readonly queue: { id: number; job: Job }[] = [];
+  /** Ids of the jobs not yet sent, in order; their jobs are in `pending`. */
+  private readonly queue: number[] = [];
   private readonly pending = new Map<
     number,
     { job: Job; resolve: (r: Result) => void; reject: (e: Error) => void }
@@ -46,7 +47,7 @@ export class WorkerPool<Job, Result> {
     if (this.closed) return Promise.reject(new Error('worker pool is closed'));
     const id = this.nextId++;
     const promise = new Promise<Result>((resolve, reject) => this.pending.set(id, { job, resolve, reject }));
-    this.queue.push({ id, job });
+    this.queue.push(id);
     this.dispatch();
     return promise;
   }
@@ -66,9 +67,9 @@ export class WorkerPool<Job, Result> {
     while (this.queue.length > 0) {
       const worker = this.pick();
       if (!worker) return;
-      const { id, job } = this.queue.shift()!;
+      const id = this.queue.shift()!;
       this.assigned.get(worker)!.push(id);
-      worker.postMessage({ id, job });
+      worker.postMessage({ id, job: this.pending.get(id)!.job });
     }
   }
 
@@ -108,11 +109,7 @@ export class WorkerPool<Job, Result> {
         this.pending.delete(running);
         entry?.reject(error);
       }
-      const requeued = waiting.flatMap((id) => {
-        const entry = this.pending.get(id);
-        return entry ? [{ id, job: entry.job }] : [];
-      });
-      this.queue.unshift(...requeued);
+      this.queue.unshift(...waiting.filter((id) => this.pending.has(id)));
       if (!this.closed) this.dispatch();
     };
     worker.on('error', fail);

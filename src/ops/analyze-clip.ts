@@ -7,7 +7,8 @@
  */
 import { OptionError } from '../errors.js';
 import { angle } from '../quat/core.js';
-import type { Clip } from '../series/clip.js';
+import type { Clip, PositionMode } from '../series/clip.js';
+import { animatedPaths, bvhSourceOf } from '../series/clip-create.js';
 import { clipSpectrum } from './clip-spectrum.js';
 import { type Discontinuity, findDiscontinuities } from './find-discontinuities.js';
 
@@ -104,7 +105,7 @@ export interface PositionGuess {
   /** `'replace'`, `'add'`, `'either'` (offsets are zero, both read the same) or `'none'` (no position channels). */
   guess: 'replace' | 'add' | 'either' | 'none';
   /** How the clip was read. */
-  readAs: Clip['positionMode'];
+  readAs: PositionMode;
   /** One sentence with the evidence. */
   reason: string;
 }
@@ -130,18 +131,22 @@ export function guessPositionSemantics(clip: Clip): PositionGuess {
   let evidence = '';
   let evidenceWeight = -1;
   const column = new Float64Array(frames);
+  const source = bvhSourceOf(clip);
+  const readAs: PositionMode = source?.positionMode ?? 'replace';
+  if (source === undefined)
+    return { guess: 'none', readAs, reason: 'not read from BVH: no position channels' };
   for (let j = 0; j < J; j++) {
-    const ch = skeleton.channels[j];
+    const ch = source.channels[j];
     for (let c = 0; c < 3; c++) {
       const name = (['Xposition', 'Yposition', 'Zposition'] as const)[c];
       if (!ch.includes(name)) continue;
       anyChannel = true;
-      const off = skeleton.offsets[j * 3 + c];
+      const off = skeleton.restTranslations[j * 3 + c];
       if (Math.abs(off) < 1e-9 || frames === 0) continue;
       anyOffset = true;
       for (let f = 0; f < frames; f++) {
         const t = translations.data[(f * J + j) * 3 + c];
-        column[f] = clip.positionMode === 'add' ? t - off : t;
+        column[f] = readAs === 'add' ? t - off : t;
       }
       const med = median(column);
       toOffset += Math.abs(med - off);
@@ -152,7 +157,6 @@ export function guessPositionSemantics(clip: Clip): PositionGuess {
       }
     }
   }
-  const readAs = clip.positionMode;
   if (!anyChannel) return { guess: 'none', readAs, reason: 'no position channels' };
   if (!anyOffset)
     return { guess: 'either', readAs, reason: 'OFFSETs of joints with position channels are zero' };
@@ -272,8 +276,10 @@ export function analyzeClip(clip: Clip, options: AnalyzeClipOptions = {}): ClipA
   let jumps = 0;
   const perJoint: JointAnalysis[] = [];
   let channels = 0;
+  const source = bvhSourceOf(clip);
   for (let j = 0; j < J; j++) {
-    channels += skeleton.channels[j].length;
+    const jointChannels: string[] = source ? [...source.channels[j]] : animatedPaths(clip.animated[j]);
+    channels += jointChannels.length;
     const list = byJoint[j];
     const flips = list.filter((d) => d.kind === 'sign-flip').length;
     signFlips += flips;
@@ -284,7 +290,7 @@ export function analyzeClip(clip: Clip, options: AnalyzeClipOptions = {}): ClipA
     perJoint.push({
       name: skeleton.names[j],
       parent: skeleton.parents[j],
-      channels: [...skeleton.channels[j]],
+      channels: jointChannels,
       order: clip.orders[j],
       peakSpeed: peaks.speed[j],
       peakFrame: peaks.frame[j],
@@ -300,7 +306,7 @@ export function analyzeClip(clip: Clip, options: AnalyzeClipOptions = {}): ClipA
     frames: clip.frames,
     duration: Math.max(0, clip.frames - 1) * clip.frameTime,
     channels,
-    rate: guessRate(clip.frameTime, clip.frameTimeText),
+    rate: guessRate(clip.frameTime, frameTimeTextOf(clip)),
     positions: guessPositionSemantics(clip),
     discontinuities: { signFlips, jumps, jumpThreshold },
     spectrum: spectrumSummary(clip, o.share),
@@ -314,4 +320,10 @@ function spectrumSummary(clip: Clip, share: number): ClipAnalysis['spectrum'] {
   let peakDb = Number.NEGATIVE_INFINITY;
   for (let i = 1; i < s.maxDb.length; i++) peakDb = Math.max(peakDb, s.maxDb[i]);
   return { share, energyFrequency: s.energyFrequency, safeRate: s.recommendedRate, peakDb };
+}
+
+/** The frame time as the source wrote it, while it still reads back to the clip's frame time. */
+function frameTimeTextOf(clip: Clip): string | undefined {
+  const text = bvhSourceOf(clip)?.frameTimeText;
+  return text !== undefined && Number(text) === clip.frameTime ? text : undefined;
 }

@@ -229,7 +229,11 @@ export interface ArraysInput {
 export function fromArrays(template: Clip, arrays: ArraysInput, options: ToArraysOptions = {}): Clip {
   const o = resolve(options, 'fromArrays');
   const skeleton = template?.skeleton;
-  if (skeleton?.names === undefined || skeleton.parents === undefined || skeleton.offsets === undefined) {
+  if (
+    skeleton?.names === undefined ||
+    skeleton.parents === undefined ||
+    skeleton.restTranslations === undefined
+  ) {
     throw new ShapeError('fromArrays: template must be a Clip with a skeleton');
   }
   if (arrays === null || typeof arrays !== 'object')
@@ -290,9 +294,9 @@ export function fromArrays(template: Clip, arrays: ArraysInput, options: ToArray
       else multiplyFlat(global, i * 4, global, pq, local, i * 4);
       const t = i * 3;
       if (pos === null || pos === undefined) {
-        translations[t] = skeleton.offsets[j * 3];
-        translations[t + 1] = skeleton.offsets[j * 3 + 1];
-        translations[t + 2] = skeleton.offsets[j * 3 + 2];
+        translations[t] = skeleton.restTranslations[j * 3];
+        translations[t + 1] = skeleton.restTranslations[j * 3 + 1];
+        translations[t + 2] = skeleton.restTranslations[j * 3 + 2];
       } else if (o.positions === 'local' || p < 0) {
         translations[t] = pos[t];
         translations[t + 1] = pos[t + 1];
@@ -310,12 +314,16 @@ export function fromArrays(template: Clip, arrays: ArraysInput, options: ToArray
   return {
     skeleton,
     frameTime: template.frameTime,
-    frameTimeText: template.frameTimeText,
     rate: template.rate,
     frames,
+    ...(template.startTime !== undefined ? { startTime: template.startTime } : {}),
     rotations: { data: local, frames, joints: J },
     translations: { data: translations, frames, joints: J },
+    ...(template.scales !== undefined && template.scales.frames === frames
+      ? { scales: template.scales }
+      : {}),
+    animated: template.animated.slice(),
     orders: template.orders.slice(),
-    positionMode: template.positionMode,
+    ...(template.source !== undefined ? { source: template.source } : {}),
   };
 }

@@ -87,7 +87,11 @@ export function blendClips(
         `${where}: clip ${k} has ${c.frames} frames, clip 0 has ${first.frames} (length 'strict')`,
       );
     }
-    if (c.rotations.frames !== c.frames || c.translations.frames !== c.frames) {
+    if (
+      c.rotations.frames !== c.frames ||
+      c.translations.frames !== c.frames ||
+      (c.scales !== undefined && (c.scales.frames !== c.frames || c.scales.joints !== J))
+    ) {
       throw new ShapeError(`${where}: clip ${k} series do not have its ${c.frames} frames`);
     }
     frames = Math.min(frames, c.frames);
@@ -105,6 +109,9 @@ export function blendClips(
 
   const rotations = createQuatSeries(frames, J);
   const translations = createVec3Series(frames, J);
+  // scales blend linearly like translations; a clip without animated scales contributes its rest scales
+  const anyScales = clips.some((c) => c.scales !== undefined);
+  const scales = anyScales ? createVec3Series(frames, J) : undefined;
   const stack = createQuatSeries(K, J);
   const pose = new Float64Array(J * 4);
   const blendOptions = {
@@ -123,17 +130,29 @@ export function blendClips(
       const c = weights[k] / wsum;
       const src = clips[k].translations.data;
       for (let i = f * J * 3, e = (f + 1) * J * 3; i < e; i++) t[i] += c * src[i];
+      if (scales !== undefined) {
+        const sc = clips[k].scales;
+        const s = scales.data;
+        if (sc !== undefined) for (let i = f * J * 3, e = (f + 1) * J * 3; i < e; i++) s[i] += c * sc.data[i];
+        else {
+          const rest = clips[k].skeleton.restScales;
+          for (let i = 0; i < J * 3; i++) s[f * J * 3 + i] += c * rest[i];
+        }
+      }
     }
   }
   return {
+    ...(first.name !== undefined ? { name: first.name } : {}),
     skeleton: first.skeleton,
     frameTime: first.frameTime,
-    frameTimeText: first.frameTimeText,
     rate: first.rate,
     frames,
+    ...(first.startTime !== undefined ? { startTime: first.startTime } : {}),
     rotations,
     translations,
+    ...(scales !== undefined ? { scales } : {}),
+    animated: first.animated.slice(),
     orders: first.orders.slice(),
-    positionMode: first.positionMode,
+    ...(first.source !== undefined ? { source: first.source } : {}),
   };
 }

@@ -8,6 +8,7 @@ import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
 import { choleskyBanded, solveCholeskyBanded } from '../numeric/banded.js';
 import { rationalRatio } from '../numeric/rational.js';
 import { multiplyFlat, rotateVectorFlat } from '../quat/index.js';
+import type { Clip } from '../series/clip.js';
 import { assertFiniteSeries, assertQuatSeries, assertVec3Series } from '../series/create.js';
 import type { QuatSeries, Vec3Series } from '../series/types.js';
 import {
@@ -397,15 +398,23 @@ function prepareFk(o: DownsampleFkOptions, series: QuatSeries, src: Float64Array
       f * joints * 3,
     );
   }
-  const clipLike = {
-    skeleton: { names: [], parents, offsets: Float64Array.from(o.offsets), channels: [], endSites: [] },
+  const restRotations = new Float64Array(joints * 4);
+  for (let j = 0; j < joints; j++) restRotations[j * 4 + 3] = 1;
+  const clipLike: Clip = {
+    skeleton: {
+      names: [],
+      parents,
+      restTranslations: Float64Array.from(o.offsets),
+      restRotations,
+      restScales: new Float64Array(joints * 3).fill(1),
+    },
     frameTime: 1,
     rate: 1,
     frames,
     rotations: { data: src, frames, joints },
     translations,
+    animated: new Uint8Array(joints),
     orders: [],
-    positionMode: 'replace' as const,
   };
   const target = forwardKinematics(clipLike).positions.data as Float64Array;
   const children: number[][] = Array.from({ length: joints }, () => []);

@@ -92,7 +92,19 @@ export function filterClip(clip: Clip, kernel: Kernel, options: FilterClipOption
   } else if (!reuse) {
     translations = { data: Float64Array.from(clip.translations.data), frames, joints };
   }
-  return { ...clip, rotations, translations };
+  let scales = clip.scales;
+  if (scales !== undefined) {
+    assertVec3Series(scales, 'filterClip: clip.scales');
+    if (scales.frames !== frames || scales.joints !== joints) {
+      throw new ShapeError(
+        `filterClip: rotations are ${frames} x ${joints} but scales ${scales.frames} x ${scales.joints}`,
+      );
+    }
+    if (channels === 'all')
+      scales = filterMovingJoints(scales.data, frames, joints, 3, reuse, kernel, space, boundary);
+    else if (!reuse) scales = { data: Float64Array.from(scales.data), frames, joints };
+  }
+  return { ...clip, rotations, translations, ...(scales !== undefined ? { scales } : {}) };
 }
 
 /**

@@ -27,9 +27,10 @@ export { RESAMPLE_DEFAULTS as RESAMPLE_CLIP_DEFAULTS } from './resample-support.
 /**
  * Resamples a clip to `targetRate`: rotations with `resampleRotations` and translations with
  * `resampleVectors`, same kernel, boundary and time grid (`sourceRate` = `clip.rate`). The result is a
- * new clip on the same skeleton with `frames`, `rate` and `frameTime` updated (`frameTime = 1 / rate`,
- * the text form dropped so writers print the new value), orders and position mode kept, so it writes
- * back as a valid BVH. With `duration: 'keep-end'` (or `'loop'`) the rate may be adjusted to fit the
+ * new clip on the same skeleton with `frames`, `rate` and `frameTime` updated (`frameTime = 1 / rate`;
+ * a writer prints the source's frame-time text only while it still reads back to `frameTime`), scales
+ * (when animated) resampled like translations, and orders, animated flags and `source` kept, so it writes
+ * back in its source format. With `duration: 'keep-end'` (or `'loop'`) the rate may be adjusted to fit the
  * clip exactly; `rate` reports the value used.
  *
  * Source: Holden, "Filtering, Convolutions, and Quaternions" (2025).
@@ -65,18 +66,30 @@ export function resampleClip(clip: Clip, options: ResampleClipOptions): Clip {
       `resampleClip: translation grid (${translations.frames}) differs from rotation grid (${rotations.frames})`,
     );
   }
-  // Every field written out in the order `parseBvh` uses, rather than a spread and a `delete`: deleting a
+  let scales: Clip['scales'];
+  if (clip.scales !== undefined) {
+    scales = resampleVectors(clip.scales, {
+      ...common,
+      duration,
+      boundary: options.translationBoundary ?? options.boundary,
+    });
+  }
+  // Every field written out in the order `makeClip` uses, rather than a spread and a `delete`: deleting a
   // property leaves a slow (dictionary) object, which makes every later read of the clip slower.
   return {
+    ...(clip.name !== undefined ? { name: clip.name } : {}),
     skeleton: clip.skeleton,
     frameTime: 1 / rotations.rate,
-    // the frame time as written described the old rate
-    frameTimeText: undefined,
     rate: rotations.rate,
     frames: rotations.frames,
+    ...(clip.startTime !== undefined ? { startTime: clip.startTime } : {}),
     rotations: { data: rotations.data, frames: rotations.frames, joints: rotations.joints },
     translations: { data: translations.data, frames: translations.frames, joints: translations.joints },
+    ...(scales !== undefined
+      ? { scales: { data: scales.data, frames: scales.frames, joints: scales.joints } }
+      : {}),
+    animated: clip.animated,
     orders: clip.orders,
-    positionMode: clip.positionMode,
+    ...(clip.source !== undefined ? { source: clip.source } : {}),
   };
 }

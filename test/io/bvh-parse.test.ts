@@ -3,6 +3,7 @@ import { OptionError, RotsigError } from '../../src/errors.js';
 import { BvhParseError, channelEulerOrder, parseBvh, parseBvhWithReport } from '../../src/io/index.js';
 import { fromEuler } from '../../src/quat/euler.js';
 import type { Clip } from '../../src/series/clip.js';
+import { bvhOf } from '../support/bvh-source.js';
 import { readQuirk } from './quirks.js';
 
 const D = Math.PI / 180;
@@ -26,8 +27,8 @@ function expectSameRotation(a: ArrayLike<number>, b: ArrayLike<number>, tol = 1e
 function expectTwoJointClip(clip: Clip): void {
   expect(clip.skeleton.names).toEqual(['Hips', 'Chest']);
   expect(Array.from(clip.skeleton.parents)).toEqual([-1, 0]);
-  expect(Array.from(clip.skeleton.offsets)).toEqual([0, 0, 0, 0, 10, 0]);
-  expect(clip.skeleton.endSites).toEqual([{ parent: 1, offset: [0, 5, 0] }]);
+  expect(Array.from(clip.skeleton.restTranslations)).toEqual([0, 0, 0, 0, 10, 0]);
+  expect(bvhOf(clip).endSites).toEqual([{ parent: 1, offset: [0, 5, 0] }]);
   expect(clip.frames).toBe(2);
   expect(clip.frameTime).toBe(0.04);
   expect(pos(clip, 0, 0)).toEqual([1, 2, 3]);
@@ -39,7 +40,7 @@ describe('parseBvh(text) reads the quirks of real exporters', () => {
   test('parseBvh(text) accepts keywords and channel names in any case (hierarchy, ZPosition, end site, frames:)', () => {
     const clip = parseBvh(readQuirk('case-insensitive.bvh'));
     expectTwoJointClip(clip);
-    expect(clip.skeleton.channels[0]).toEqual([
+    expect(bvhOf(clip).channels[0]).toEqual([
       'Xposition',
       'Yposition',
       'Zposition',
@@ -84,7 +85,7 @@ describe('parseBvh(text) reads the quirks of real exporters', () => {
     const clip = parseBvh(readQuirk('braces-on-line.bvh'));
     expect(clip.skeleton.names).toEqual(['Hips', 'Chest', 'Leg']);
     expect(Array.from(clip.skeleton.parents)).toEqual([-1, 0, 0]);
-    expect(clip.skeleton.endSites).toEqual([
+    expect(bvhOf(clip).endSites).toEqual([
       { parent: 1, offset: [0, 5, 0] },
       { parent: 2, offset: [0, -5, 0], label: 'Leg_end' },
     ]);
@@ -98,7 +99,7 @@ describe('parseBvh(text) reads the quirks of real exporters', () => {
 
   test('parseBvh(text) reads 0 to 6 channels per joint in any order, positions anywhere', () => {
     const clip = parseBvh(readQuirk('channels.bvh'));
-    const ch = clip.skeleton.channels;
+    const ch = bvhOf(clip).channels;
     expect(ch.map((c) => c.length)).toEqual([6, 0, 1, 2, 3]);
     expect(clip.orders).toEqual(['ZYX', 'ZYX', 'YXZ', 'XZY', 'ZYX']);
     // root: Zrot 10, Xpos 11, Yrot 20, Ypos 12, Xrot 30, Zpos 13 -> position (11, 12, 13), rotation ZYX (10, 20, 30)
@@ -121,7 +122,7 @@ describe('parseBvh(text) reads the quirks of real exporters', () => {
     const clip = parseBvh(readQuirk('multi-root.bvh'));
     expect(clip.skeleton.names).toEqual(['Body', 'Head', 'Prop']);
     expect(Array.from(clip.skeleton.parents)).toEqual([-1, 0, -1]);
-    expect(clip.skeleton.endSites.map((s) => s.parent)).toEqual([1, 2]);
+    expect(bvhOf(clip).endSites.map((s) => s.parent)).toEqual([1, 2]);
     expect(pos(clip, 0, 2)).toEqual([50, 0, 0]);
   });
 
@@ -130,15 +131,15 @@ describe('parseBvh(text) reads the quirks of real exporters', () => {
       const clip = parseBvh(readQuirk(file));
       expect(clip.frames).toBe(2);
       expect(clip.frameTime).toBe(0.0083333);
-      expect(clip.frameTimeText).toBe('.0083333');
+      expect(bvhOf(clip).frameTimeText).toBe('.0083333');
       expect(clip.rate).toBe(1 / 0.0083333);
     }
   });
 
   test('parseBvh(text) reads e-notation, -0, +3, .5 and 5. exactly as Number() does', () => {
     const clip = parseBvh(readQuirk('numbers.bvh'));
-    expect(Array.from(clip.skeleton.offsets)).toEqual([2.30099286e-5, -0, 100]);
-    expect(Object.is(clip.skeleton.offsets[1], -0)).toBe(true);
+    expect(Array.from(clip.skeleton.restTranslations)).toEqual([2.30099286e-5, -0, 100]);
+    expect(Object.is(clip.skeleton.restTranslations[1], -0)).toBe(true);
     expect(pos(clip, 0, 0)).toEqual([-0, 3, 0.5]);
     expect(Object.is(clip.translations.data[0], -0)).toBe(true);
     expect(clip.frameTime).toBe(3.33333e-2);
@@ -214,7 +215,7 @@ describe('parseBvh(text) reads the quirks of real exporters', () => {
     expect(replaced.warnings[0].line).toBe(2);
     const added = parseBvhWithReport(text, { positionMode: 'add' });
     expect(pos(added.clip, 1, 0)).toEqual([1, 102, -1]);
-    expect(added.clip.positionMode).toBe('add');
+    expect(bvhOf(added.clip).positionMode).toBe('add');
     expect(added.warnings).toEqual([]);
   });
 

@@ -4,6 +4,8 @@ import { parseBvh } from '../../src/io/index.js';
 import { blendClips } from '../../src/ops/blend-clips.js';
 import { blendPoses } from '../../src/ops/blend-poses.js';
 import type { Clip } from '../../src/series/clip.js';
+import { ANIMATED_ROTATION } from '../../src/series/clip.js';
+import { makeSkeleton } from '../../src/series/clip-create.js';
 import { quatSeries, vec3Series } from '../../src/series/index.js';
 import { randomQuats, rng, rotationAngle } from '../support/average-random.js';
 import { HAS_SHARED_BVH, readSharedBvh } from '../support/shared-data.js';
@@ -19,24 +21,18 @@ function syntheticClip(seed: number, frames: number, frameTime = 1 / 30): Clip {
   }
   const tr = Float64Array.from({ length: frames * J * 3 }, () => r() * 10 - 5);
   return {
-    skeleton: {
+    skeleton: makeSkeleton({
       names: ['root', 'spine', 'head'],
       parents: Int32Array.from([-1, 0, 1]),
-      offsets: new Float64Array(9),
-      channels: [
-        ['Xposition', 'Yposition', 'Zposition', 'Zrotation', 'Xrotation', 'Yrotation'],
-        ['Zrotation', 'Xrotation', 'Yrotation'],
-        ['Zrotation', 'Xrotation', 'Yrotation'],
-      ],
-      endSites: [],
-    },
+      restTranslations: new Float64Array(9),
+    }),
     frameTime,
     rate: 1 / frameTime,
     frames,
     rotations: quatSeries(rot, frames, J),
     translations: vec3Series(tr, frames, J),
     orders: ['ZXY', 'ZXY', 'ZXY'],
-    positionMode: 'replace',
+    animated: new Uint8Array(3).fill(ANIMATED_ROTATION),
   };
 }
 

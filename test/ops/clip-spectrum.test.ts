@@ -4,6 +4,8 @@ import { parseBvh } from '../../src/io/index.js';
 import { clipSpectrum } from '../../src/ops/clip-spectrum.js';
 import * as quat from '../../src/quat/index.js';
 import type { Clip } from '../../src/series/clip.js';
+import { ANIMATED_ROTATION } from '../../src/series/clip.js';
+import { makeSkeleton } from '../../src/series/clip-create.js';
 import { HAS_SHARED_BVH, readSharedBvh } from '../support/shared-data.js';
 
 /** Two joints at 100 Hz for 4 s: joint 0 rocks about Z at 5 Hz (0.3 rad), joint 1 about X at 12 Hz (0.01 rad). */
@@ -19,23 +21,18 @@ function synthClip(): Clip {
     if (f % 7 === 3) for (let c = 0; c < 4; c++) rot[f * 8 + c] = -rot[f * 8 + c];
   }
   return {
-    skeleton: {
+    skeleton: makeSkeleton({
       names: ['root', 'child'],
       parents: Int32Array.of(-1, 0),
-      offsets: Float64Array.of(0, 0, 0, 0, 1, 0),
-      channels: [
-        ['Zrotation', 'Yrotation', 'Xrotation'],
-        ['Zrotation', 'Yrotation', 'Xrotation'],
-      ],
-      endSites: [],
-    },
+      restTranslations: Float64Array.of(0, 0, 0, 0, 1, 0),
+    }),
     frameTime: 1 / rate,
     rate,
     frames,
     rotations: { data: rot, frames, joints: 2 },
     translations: { data: new Float64Array(frames * 2 * 3), frames, joints: 2 },
     orders: ['ZYX', 'ZYX'],
-    positionMode: 'replace',
+    animated: new Uint8Array(2).fill(ANIMATED_ROTATION),
   };
 }
 

@@ -8,6 +8,8 @@ import * as kernels from '../../src/ops/kernels.js';
 import { linearVelocity } from '../../src/ops/linear-velocity.js';
 import * as quat from '../../src/quat/index.js';
 import type { Clip } from '../../src/series/clip.js';
+import { ANIMATED_ROTATION } from '../../src/series/clip.js';
+import { makeSkeleton } from '../../src/series/clip-create.js';
 import { createQuatSeries, createVec3Series } from '../../src/series/create.js';
 import { HAS_SHARED_BVH, readSharedBvh } from '../support/shared-data.js';
 
@@ -20,20 +22,18 @@ function spinningArm(frames: number, dt: number, omega: number): Clip {
     translations.data.set([0, 0, 0, 2, 0, 0], f * 6);
   }
   return {
-    skeleton: {
+    skeleton: makeSkeleton({
       names: ['root', 'hand'],
       parents: Int32Array.from([-1, 0]),
-      offsets: Float64Array.from([0, 0, 0, 2, 0, 0]),
-      channels: [['Zrotation'], []],
-      endSites: [],
-    },
+      restTranslations: Float64Array.from([0, 0, 0, 2, 0, 0]),
+    }),
     frameTime: dt,
     rate: 1 / dt,
     frames,
     rotations,
     translations,
     orders: ['ZYX', 'ZYX'],
-    positionMode: 'replace',
+    animated: new Uint8Array(2).fill(ANIMATED_ROTATION),
   };
 }
 

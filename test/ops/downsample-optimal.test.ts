@@ -191,7 +191,7 @@ describe.skipIf(!HAS_SHARED_BVH)('downsampleOptimal on CMU 01_01, 120 -> 30 Hz, 
       targetRate: 30,
       fk: {
         parents: clip.skeleton.parents,
-        offsets: clip.skeleton.offsets,
+        offsets: clip.skeleton.restTranslations,
         weight: 1,
         translations: clip.translations,
       },

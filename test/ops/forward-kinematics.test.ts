@@ -3,6 +3,8 @@ import { ShapeError } from '../../src/errors.js';
 import { parseBvh } from '../../src/io/index.js';
 import { forwardKinematics, forwardKinematicsFrame } from '../../src/ops/forward-kinematics.js';
 import type { Clip } from '../../src/series/clip.js';
+import { ANIMATED_ROTATION } from '../../src/series/clip.js';
+import { makeSkeleton } from '../../src/series/clip-create.js';
 import { readQuirk } from '../io/quirks.js';
 import { HAS_SHARED_BVH, readFixture, readSharedBvh } from '../support/shared-data.js';
 
@@ -109,20 +111,18 @@ function tinyClip(): Clip {
   // root at (1, 0, 0) turned 90° about z; child offset (0, 2, 0) turned 90° about x; grandchild (0, 0, 3)
   const s = Math.SQRT1_2;
   return {
-    skeleton: {
+    skeleton: makeSkeleton({
       names: ['root', 'child', 'tip'],
       parents: Int32Array.from([-1, 0, 1]),
-      offsets: Float64Array.from([1, 0, 0, 0, 2, 0, 0, 0, 3]),
-      channels: [[], [], []],
-      endSites: [],
-    },
+      restTranslations: Float64Array.from([1, 0, 0, 0, 2, 0, 0, 0, 3]),
+    }),
     frameTime: 0.1,
     rate: 10,
     frames: 1,
     rotations: { data: Float64Array.from([0, 0, s, s, s, 0, 0, s, 0, 0, 0, 1]), frames: 1, joints: 3 },
     translations: { data: Float64Array.from([1, 0, 0, 0, 2, 0, 0, 0, 3]), frames: 1, joints: 3 },
     orders: ['ZYX', 'ZYX', 'ZYX'],
-    positionMode: 'replace',
+    animated: new Uint8Array(3).fill(ANIMATED_ROTATION),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Clip } from '../../src/series/clip.js';
+import { bvhOf } from './bvh-source.js';
 
 /**
  * Test-only reader of the raw BVH motion rows: the numbers after `Frame Time:`, one row per frame, exactly
@@ -32,7 +33,7 @@ export function sourceEulerCurves(text: string, clip: Clip): Float64Array {
   const columns: number[][] = [];
   for (let j = 0; j < J; j++) {
     const rot: number[] = [];
-    for (const name of clip.skeleton.channels[j]) {
+    for (const name of bvhOf(clip).channels[j]) {
       if (name.endsWith('rotation')) rot.push(column);
       column++;
     }
@@ -51,7 +52,7 @@ export function sourceEulerCurves(text: string, clip: Clip): Float64Array {
 /** Joints with three rotation channels (the ones whose Euler curves mean something). */
 export function rotatingJoints(clip: Clip): number[] {
   const out: number[] = [];
-  clip.skeleton.channels.forEach((ch, j) => {
+  bvhOf(clip).channels.forEach((ch, j) => {
     if (ch.filter((c) => c.endsWith('rotation')).length === 3) out.push(j);
   });
   return out;

@@ -1,4 +1,4 @@
-import { type Clip, eulerFromQuatSeries, quat } from 'rotsig';
+import { ANIMATED_ROTATION, animatedPaths, bvhSourceOf, type Clip, eulerFromQuatSeries, quat } from 'rotsig';
 import { writeBvh } from 'rotsig/io';
 import * as THREE from 'three';
 import { type CurveKind, curveData, curveLabels, jointSeries } from './curves.js';
@@ -257,9 +257,9 @@ export class ClipView {
       li.textContent = n;
       li.style.paddingLeft = `${4 + depth[j] * 10}px`;
       li.dataset.joint = String(j);
-      const ch = clip.skeleton.channels[j];
+      const ch: string[] = bvhSourceOf(clip)?.channels[j] ?? animatedPaths(clip.animated[j]);
       li.title = `${n}: ${ch.length ? ch.join(' ') : 'no channels'} (rotation order ${clip.orders[j]})`;
-      if (!clip.skeleton.channels[j].some((c) => c.endsWith('rotation'))) li.classList.add('static');
+      if (!(clip.animated[j] & ANIMATED_ROTATION)) li.classList.add('static');
       li.addEventListener('click', () => this.select(j));
       ul.appendChild(li);
     });

@@ -93,7 +93,12 @@ function run(id: number, s: ProcessSettings, src: Clip): void {
         playback: 'linear',
         ...(s.fk
           ? {
-              fk: { parents: sk.parents, offsets: sk.offsets, weight: 1e-3, translations: from.translations },
+              fk: {
+                parents: sk.parents,
+                offsets: sk.restTranslations,
+                weight: 1e-3,
+                translations: from.translations,
+              },
             }
           : {}),
       });
@@ -103,14 +108,23 @@ function run(id: number, s: ProcessSettings, src: Clip): void {
         kernel: 'linear',
         boundary: 'clamp',
       });
+      // scales (glTF) are resampled at the same key times as the translations
+      const scales = from.scales
+        ? resampleVectors(from.scales, {
+            sourceRate: from.rate,
+            times: r.times,
+            kernel: 'linear',
+            boundary: 'clamp',
+          })
+        : undefined;
       clip = {
         ...from,
         rotations: r.keys,
         translations,
+        ...(scales ? { scales } : {}),
         frames: r.keys.frames,
         rate: r.rate,
         frameTime: 1 / r.rate,
-        frameTimeText: undefined,
       };
       optimal = { before: r.before.meanAngle * DEG, after: r.after.meanAngle * DEG, steps: r.steps };
     } else {

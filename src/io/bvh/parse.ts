@@ -9,7 +9,15 @@
  */
 import { OptionError } from '../../errors.js';
 import { composeEuler, type EulerOrder, type EulerSpec, eulerSpec } from '../../quat/euler.js';
-import type { ChannelName, Clip, EndSite, PositionMode } from '../../series/clip.js';
+import {
+  ANIMATED_ROTATION,
+  ANIMATED_TRANSLATION,
+  type BvhSource,
+  type ChannelName,
+  type Clip,
+  type EndSite,
+  type PositionMode,
+} from '../../series/clip.js';
 import { BvhParseError, type BvhWarning } from './errors.js';
 
 /** Options of {@link parseBvh}. */
@@ -1040,22 +1048,37 @@ function buildClip(
     names.push(joint.name);
     channels.push(joint.channels);
   }
+  const animated = new Uint8Array(J);
+  for (let j = 0; j < J; j++) {
+    for (const c of channels[j])
+      animated[j] |= c.endsWith('rotation') ? ANIMATED_ROTATION : ANIMATED_TRANSLATION;
+  }
+  const restRotations = new Float64Array(J * 4);
+  for (let j = 0; j < J; j++) restRotations[j * 4 + 3] = 1;
+  const source: BvhSource = {
+    format: 'bvh',
+    channels,
+    endSites,
+    positionMode,
+    frameTimeText: header.frameTimeText,
+    frameTime: header.frameTime,
+  };
   return {
     skeleton: {
       names,
       parents: converter.parents,
-      offsets: converter.offsets,
-      channels,
-      endSites,
+      restTranslations: converter.offsets,
+      restRotations,
+      restScales: new Float64Array(J * 3).fill(1),
     },
     frameTime: header.frameTime,
-    frameTimeText: header.frameTimeText,
     rate: 1 / header.frameTime,
     frames,
     rotations: { data: converter.rotations, frames, joints: J },
     translations: { data: converter.translations, frames, joints: J },
+    animated,
     orders: converter.orders,
-    positionMode,
+    source,
   };
 }
 

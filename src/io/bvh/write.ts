@@ -9,6 +9,7 @@ import { eulerJointInfo, followTriple } from '../../ops/unroll-kernels.js';
 import { decomposeEuler, type EulerOrder, type EulerSpec, eulerSpec } from '../../quat/euler.js';
 import type { Clip, PositionMode } from '../../series/clip.js';
 import { assertQuatSeries, assertVec3Series } from '../../series/create.js';
+import { type BvhLayout, bvhLayout } from './layout.js';
 import { channelEulerOrder } from './parse.js';
 
 /** Options of {@link writeBvh}. */
@@ -193,11 +194,12 @@ function formatExact(v: number): string {
   return Object.is(v, -0) ? '-0' : String(v);
 }
 
-function checkClip(clip: Clip, where: string): void {
+function checkClip(clip: Clip, layout: BvhLayout, where: string): void {
   if (clip === null || typeof clip !== 'object' || clip.skeleton === undefined) {
     throw new ShapeError(`${where}: clip must be a Clip with a skeleton`);
   }
-  const { names, parents, offsets, channels, endSites } = clip.skeleton;
+  const { names, parents, restTranslations: offsets } = clip.skeleton;
+  const { channels, endSites } = layout;
   const J = names.length;
   if (parents.length !== J || offsets.length !== J * 3 || channels.length !== J) {
     throw new ShapeError(
@@ -291,6 +293,7 @@ export function writeBvhBytes(clip: Clip, options: WriteBvhOptions = {}): Uint8A
 
 interface BvhPlan {
   header: string;
+  layout: BvhLayout;
   positionMode: PositionMode;
   precision: number;
   nl: string;
@@ -307,13 +310,18 @@ function planBvh(clip: Clip, options: WriteBvhOptions, where: string): BvhPlan {
   const indent = options.indent ?? WRITE_BVH_DEFAULTS.indent;
   const nl = options.newline ?? WRITE_BVH_DEFAULTS.newline;
   if (nl !== '\n' && nl !== '\r\n') throw new OptionError(`${where}: newline must be '\\n' or '\\r\\n'`);
-  checkClip(clip, where);
-  const positionMode = options.positionMode ?? clip.positionMode ?? 'replace';
+  if (clip === null || typeof clip !== 'object' || clip.skeleton === undefined) {
+    throw new ShapeError(`${where}: clip must be a Clip with a skeleton`);
+  }
+  const layout = bvhLayout(clip);
+  checkClip(clip, layout, where);
+  const positionMode = options.positionMode ?? layout.positionMode;
   if (positionMode !== 'replace' && positionMode !== 'add') {
     throw new OptionError(`${where}: positionMode must be 'replace' or 'add', got '${String(positionMode)}'`);
   }
 
-  const { names, parents, endSites } = clip.skeleton;
+  const { names, parents } = clip.skeleton;
+  const { endSites } = layout;
   const J = names.length;
   const out: string[] = ['HIERARCHY'];
   // filled by push rather than `map`, so these arrays have the same map for every file (see buildClip)
@@ -325,16 +333,13 @@ function planBvh(clip: Clip, options: WriteBvhOptions, where: string): BvhPlan {
   }
   for (let j = 0; j < J; j++) if (parents[j] >= 0) children[parents[j]].push(j);
   for (let k = 0; k < endSites.length; k++) sites[endSites[k].parent].push(k);
-  const hierarchy: HierarchyText = { out, indent, skeleton: clip.skeleton, children, sites };
+  const hierarchy: HierarchyText = { out, indent, skeleton: clip.skeleton, layout, children, sites };
   for (let j = 0; j < J; j++) if (parents[j] < 0) writeJointText(hierarchy, j, 0);
 
   const frames = clip.frames;
-  const timeText =
-    clip.frameTimeText !== undefined && Number(clip.frameTimeText) === clip.frameTime
-      ? clip.frameTimeText
-      : formatExact(clip.frameTime);
+  const timeText = layout.frameTimeText ?? formatExact(clip.frameTime);
   out.push('MOTION', `Frames: ${frames}`, `Frame Time: ${timeText}`);
-  return { header: out.join(nl) + nl, positionMode, precision, nl, where };
+  return { header: out.join(nl) + nl, layout, positionMode, precision, nl, where };
 }
 
 /** What {@link writeJointText} writes into and from, one object per header. */
@@ -342,6 +347,7 @@ interface HierarchyText {
   out: string[];
   indent: string;
   skeleton: Clip['skeleton'];
+  layout: BvhLayout;
   /** Child joints and End Sites of each joint. */
   children: number[][];
   sites: number[][];
@@ -354,7 +360,8 @@ interface HierarchyText {
  */
 function writeJointText(h: HierarchyText, j: number, depth: number): void {
   const { out, indent } = h;
-  const { names, parents, offsets, channels, endSites } = h.skeleton;
+  const { names, parents, restTranslations: offsets } = h.skeleton;
+  const { channels, endSites } = h.layout;
   const pad = indent.repeat(depth);
   out.push(`${pad}${parents[j] < 0 ? 'ROOT' : 'JOINT'} ${names[j]}`, `${pad}{`);
   out.push(`${pad}${indent}${offsetText(offsets[j * 3], offsets[j * 3 + 1], offsets[j * 3 + 2])}`);
@@ -421,13 +428,13 @@ function eulerRow(
 }
 
 /** Per channel of the file row: kind 0..2 = position axis, 3..5 = rotation slot in the joint's order. */
-function channelPlan(clip: Clip): {
+function channelPlan(layout: BvhLayout): {
   joint: Int32Array;
   kind: Int32Array;
   orders: EulerOrder[];
   rotating: Uint8Array;
 } {
-  const { channels } = clip.skeleton;
+  const { channels } = layout;
   const J = channels.length;
   const joint: number[] = [];
   const kind: number[] = [];
@@ -457,8 +464,8 @@ function writeMotion(clip: Clip, plan: BvhPlan, row: RowWriter): void {
   const frames = clip.frames;
   const rot = clip.rotations.data;
   const tra = clip.translations.data;
-  const offsets = clip.skeleton.offsets;
-  const { joint, kind, orders, rotating } = channelPlan(clip);
+  const offsets = clip.skeleton.restTranslations;
+  const { joint, kind, orders, rotating } = channelPlan(plan.layout);
   const width = joint.length;
   // each joint's sequence resolved once, by push (see buildClip in the parser)
   const specs: EulerSpec[] = [];

@@ -82,6 +82,29 @@ describe('the dependency direction of src/', () => {
     }
     expect(offenders).toEqual([]);
   });
+
+  it('only src/three imports three.js, and nothing imports src/three', () => {
+    const offenders: string[] = [];
+    for (const file of files) {
+      const layer = relative(src, file).split('/')[0];
+      for (const spec of importsOf(file)) {
+        if ((spec === 'three' || spec.startsWith('three/')) && layer !== 'three')
+          offenders.push(`${relative(root, file)} imports ${spec}`);
+        if (spec.startsWith('.') && layer !== 'three') {
+          const target = relative(src, resolve(dirname(file), spec)).split('/')[0];
+          if (target === 'three') offenders.push(`${relative(root, file)} imports ${spec}`);
+        }
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('three is an optional peer dependency, never a runtime dependency', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    expect(pkg.dependencies?.three).toBeUndefined();
+    expect(pkg.peerDependencies?.three).toBeDefined();
+    expect(pkg.peerDependenciesMeta?.three?.optional).toBe(true);
+  });
 });
 
 /** Relative modules `file` loads when it is evaluated: static imports and re-exports, not `import type`. */
@@ -117,7 +140,7 @@ describe('package metadata', () => {
   });
   it('is ESM-only with the documented entry points and Node >= 20.19', () => {
     expect(pkg.type).toBe('module');
-    expect(Object.keys(pkg.exports)).toEqual(['.', './io', './node', './package.json']);
+    expect(Object.keys(pkg.exports)).toEqual(['.', './io', './node', './three', './package.json']);
     expect(pkg.sideEffects).toBe(false);
     expect(pkg.engines.node).toBe('>=20.19');
     expect(pkg.bin.rotsig).toBe('./bin/rotsig.js');

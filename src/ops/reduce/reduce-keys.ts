@@ -1,0 +1,994 @@
+/**
+ * Keyframe reduction with a guaranteed error bound.
+ *
+ * @module
+ */
+import { OptionError, ShapeError } from '../../errors.js';
+import { slerpFlat } from '../../quat/core.js';
+import { toMatrixFlat } from '../../quat/matrix.js';
+import type { Clip, Interpolation, KeyedClip, Track } from '../../series/clip.js';
+import { ANIMATED_ROTATION, ANIMATED_SCALE, ANIMATED_TRANSLATION } from '../../series/clip.js';
+import { assertClip } from '../../series/clip-create.js';
+import { assertFiniteSeries } from '../../series/create.js';
+
+/** How reduction error is measured. */
+export type ReduceMetric = 'local' | 'object';
+
+/** Named settings from the game-engine references, in metres (scaled by `unitsPerMeter`). */
+export type ReducePreset = 'acl' | 'ozz';
+
+/** Options of {@link reduceKeys}. */
+export interface ReduceKeysOptions {
+  /**
+   * `'object'` (default): virtual vertices at `shellDistance` from every joint, carried through the
+   * hierarchy to object space (ACL's and ozz's notion); `'local'`: each channel on its own (rotation angle,
+   * translation distance, relative scale; gltfpack's and glTF-Transform's notion).
+   */
+  metric?: ReduceMetric;
+  /**
+   * Sets `shellDistance` and `tolerance` for the `'object'` metric: `'acl'` = 3 cm shell, 0.01 cm;
+   * `'ozz'` = 10 cm shell, 1 mm; both in metres times `unitsPerMeter`. Explicit values win.
+   */
+  preset?: ReducePreset;
+  /** Clip units per metre, for presets: 1 for glTF (metres), 100 for most BVH files (centimetres). Default 1. */
+  unitsPerMeter?: number;
+  /** Largest object-space error, in the clip's units (`'object'`), or translation error (`'local'`). Default: the preset's, else 1e-4. */
+  tolerance?: number;
+  /** Distance of the virtual vertices from each joint, in the clip's units. Default: the preset's, else 0.03. */
+  shellDistance?: number;
+  /** `'local'` metric: largest rotation error in radians. Default 1e-3 (0.057°). */
+  toleranceAngle?: number;
+  /** `'local'` metric: largest relative scale error. Default 1e-4. */
+  toleranceScale?: number;
+  /** What the player evaluates between the kept keys: `'linear'` (slerp/lerp; default) or `'cubicspline'`. */
+  interpolation?: 'linear' | 'cubicspline';
+  /** Rotation key values as stored: `'none'` (float) or `'int16'` (normalised SHORT, `KHR_mesh_quantization`); the bound includes the rounding. */
+  quantization?: 'none' | 'int16';
+  /**
+   * Key budget: at most this many keys per track. The smallest tolerance (to 0.1%) whose reduction fits
+   * is found by bisection; `tolerance` is then the upper end of the search. Default: no budget.
+   */
+  maxKeys?: number;
+}
+
+/** Defaults of {@link ReduceKeysOptions}. `tolerance` and `shellDistance` follow the preset when one is set. */
+export const REDUCE_KEYS_DEFAULTS: Required<Omit<ReduceKeysOptions, 'preset' | 'maxKeys'>> & {
+  preset: ReducePreset | null;
+  maxKeys: number;
+} = {
+  metric: 'object',
+  preset: null,
+  unitsPerMeter: 1,
+  tolerance: 1e-4,
+  shellDistance: 0.03,
+  toleranceAngle: 1e-3,
+  toleranceScale: 1e-4,
+  interpolation: 'linear',
+  quantization: 'none',
+  maxKeys: Number.POSITIVE_INFINITY,
+};
+
+const PRESETS: Record<ReducePreset, { shell: number; tolerance: number }> = {
+  acl: { shell: 0.03, tolerance: 0.0001 },
+  ozz: { shell: 0.1, tolerance: 0.001 },
+};
+
+/** What {@link reduceKeys} achieved. */
+export interface ReduceKeysReport {
+  metric: ReduceMetric;
+  /** The tolerance the reduction held (after presets, units and the key budget's search). */
+  tolerance: number;
+  shellDistance: number;
+  /** Keys before (frames per animated track, summed) and after. */
+  keysBefore: number;
+  keysAfter: number;
+  tracks: number;
+  /**
+   * Largest error over every joint and original frame: for `'object'`, the largest displacement of a
+   * virtual vertex (six per joint, ± each local axis at `shellDistance`); for `'local'`, the largest
+   * translation error. Never above `tolerance`.
+   */
+  maxError: number;
+  /** 99th percentile of the per-joint, per-frame errors `maxError` is the maximum of. */
+  p99Error: number;
+  /** `'local'` metric: largest rotation error (radians) and relative scale error. */
+  maxAngle: number;
+  maxScaleError: number;
+  quantization: 'none' | 'int16';
+}
+
+/** Result of {@link reduceKeys}: the keyed clip and its report. */
+export interface ReduceKeysResult {
+  clip: KeyedClip;
+  report: ReduceKeysReport;
+}
+
+interface Resolved {
+  metric: ReduceMetric;
+  tolerance: number;
+  shell: number;
+  toleranceAngle: number;
+  toleranceScale: number;
+  interpolation: 'linear' | 'cubicspline';
+  quantization: 'none' | 'int16';
+  maxKeys: number;
+}
+
+function positiveFinite(v: unknown, name: string): number {
+  if (typeof v !== 'number' || !(v > 0) || !Number.isFinite(v)) {
+    throw new OptionError(`reduceKeys: ${name} must be a positive finite number, got ${String(v)}`);
+  }
+  return v;
+}
+
+function resolve(options: ReduceKeysOptions): Resolved {
+  if (options === null || typeof options !== 'object')
+    throw new OptionError('reduceKeys: options must be an object');
+  for (const key of Object.keys(options)) {
+    if (!(key in REDUCE_KEYS_DEFAULTS)) throw new OptionError(`reduceKeys: unknown option '${key}'`);
+  }
+  const o = { ...REDUCE_KEYS_DEFAULTS, ...options };
+  if (o.metric !== 'local' && o.metric !== 'object') {
+    throw new OptionError(`reduceKeys: metric must be 'local' or 'object', got '${String(o.metric)}'`);
+  }
+  const upm = positiveFinite(o.unitsPerMeter, 'unitsPerMeter');
+  let tolerance = o.tolerance;
+  let shell = o.shellDistance;
+  if (o.preset !== null && o.preset !== undefined) {
+    const preset = PRESETS[o.preset];
+    if (preset === undefined)
+      throw new OptionError(`reduceKeys: preset must be 'acl' or 'ozz', got '${String(o.preset)}'`);
+    if (options.tolerance === undefined) tolerance = preset.tolerance * upm;
+    if (options.shellDistance === undefined) shell = preset.shell * upm;
+  }
+  positiveFinite(tolerance, 'tolerance');
+  positiveFinite(shell, 'shellDistance');
+  positiveFinite(o.toleranceAngle, 'toleranceAngle');
+  positiveFinite(o.toleranceScale, 'toleranceScale');
+  if (o.interpolation !== 'linear' && o.interpolation !== 'cubicspline') {
+    throw new OptionError(
+      `reduceKeys: interpolation must be 'linear' or 'cubicspline', got '${String(o.interpolation)}'`,
+    );
+  }
+  if (o.quantization !== 'none' && o.quantization !== 'int16') {
+    throw new OptionError(
+      `reduceKeys: quantization must be 'none' or 'int16', got '${String(o.quantization)}'`,
+    );
+  }
+  if (o.quantization === 'int16' && o.interpolation === 'cubicspline') {
+    throw new OptionError(
+      "reduceKeys: quantization 'int16' needs interpolation 'linear' (cubic tangents leave the normalised range)",
+    );
+  }
+  const maxKeys = o.maxKeys;
+  if (!(maxKeys === Number.POSITIVE_INFINITY || (Number.isInteger(maxKeys) && maxKeys >= 2))) {
+    throw new OptionError(`reduceKeys: maxKeys must be an integer of at least 2, got ${String(maxKeys)}`);
+  }
+  return {
+    metric: o.metric,
+    tolerance,
+    shell,
+    toleranceAngle: o.toleranceAngle,
+    toleranceScale: o.toleranceScale,
+    interpolation: o.interpolation,
+    quantization: o.quantization,
+    maxKeys,
+  };
+}
+
+/**
+ * Reduces a uniformly sampled clip to keys that a glTF player evaluates within a guaranteed error of the
+ * original at every original frame time.
+ *
+ * Method. Joints are reduced parents first. Each animated component (rotation, translation, scale) keeps
+ * the keys of a greedy pass that extends every segment as far as the check allows (doubling, then
+ * bisection between the last length that passed and the first that failed); only lengths that pass are
+ * ever kept, so the bound holds whatever the error's shape. Kept keys are original samples (quantised
+ * when asked), so keys stay on the original grid.
+ *
+ * - `'object'`: with the ancestors already reduced, joint `j`'s world transform `(M, p)` (3x3 linear part
+ *   with scale, origin) is compared with the original's at every frame. The displacement of any point at
+ *   local offset `y` is at most `|Δp| + ‖ΔM‖·|y|` (spectral norm; `‖ΔM‖_F/√2` is exact for rotations
+ *   when no scale is animated, `‖ΔM‖_F` bounds it otherwise). Checking `|Δp| + ‖ΔM‖·ρ_j ≤ w_j·tolerance`,
+ *   where `ρ_j` is the hierarchical radius (the shell, or the farthest descendant's shell through the
+ *   original animation: `ρ_j = max(shell, max over children k and frames of |t_k| + max|s_k|·ρ_k)`),
+ *   bounds the joint's own virtual vertices and leaves every descendant room: the shares `w_j` grow with
+ *   depth (`1 − 2^-(depth+1)`, 1 at leaves), and keeping all of a child's keys only carries its parent's
+ *   error, which is within the parent's smaller share. So every joint's vertices end within `tolerance`.
+ *   The report measures six vertices per joint (± each local axis at `shellDistance`), like ACL.
+ * - `'local'`: each track on its own: rotation angle, translation distance, relative scale.
+ *
+ * Interpolation: `'linear'` is slerp on the shorter arc (keys written sign-continuous) and lerp;
+ * `'cubicspline'` is glTF's Hermite spline with tangents from the original samples' central differences
+ * (rotations normalised after). With `quantization: 'int16'` rotation keys are rounded to normalised
+ * 16-bit values first and players are assumed to normalise after interpolating (three.js, Babylon and
+ * glTF-Transform do for quantised rotations); the bound includes the rounding.
+ *
+ * Sources: ACL's error metric (N. Frechette, "Animation Compression Library", virtual vertices 3 cm from
+ * each bone) and ozz-animation's hierarchical tolerance (`animation_optimizer.cc`).
+ *
+ * @throws {OptionError} on bad options (zero or negative tolerance, a tolerance below what the clip's
+ * float64 numbers resolve, unknown names). @throws {ShapeError} on a malformed clip. @throws
+ * {InvalidValueError} on non-finite data.
+ * @example
+ * const { clip: keyed, report } = reduceKeys(parseBvh(text), { preset: 'acl', unitsPerMeter: 100 });
+ * report.maxError <= report.tolerance; // true, always
+ */
+export function reduceKeys(clip: Clip, options: ReduceKeysOptions = {}): ReduceKeysResult {
+  const o = resolve(options);
+  assertClip(clip, 'reduceKeys: clip');
+  const J = clip.skeleton.names.length;
+  const F = clip.frames;
+  assertFiniteSeries(clip.rotations.data, J, 4, 'reduceKeys: clip.rotations');
+  assertFiniteSeries(clip.translations.data, J, 3, 'reduceKeys: clip.translations');
+  if (clip.scales) assertFiniteSeries(clip.scales.data, J, 3, 'reduceKeys: clip.scales');
+  const data = prepare(clip);
+  // below this, float64 round-off in the clip's own numbers decides, not the keys
+  const floor = 1e-12 * Math.max(1, data.extent);
+  if (o.metric === 'object' && o.tolerance < floor) {
+    throw new OptionError(
+      `reduceKeys: tolerance ${o.tolerance} is below what the clip's numbers resolve (${floor.toExponential(1)} in its units)`,
+    );
+  }
+  if (F < 2) {
+    // one frame: one key per animated component, exact
+    return finish(clip, data, o, allKeys(J, F, clip.animated));
+  }
+  if (o.maxKeys === Number.POSITIVE_INFINITY) return finish(clip, data, o, reduceAll(clip, data, o));
+  // key budget: bisection on the tolerance between 0 and the given one
+  let hi = o.metric === 'object' ? o.tolerance : 1;
+  let best = reduceAll(clip, data, { ...o, ...scaled(o, hi) });
+  if (maxTrackKeys(best) > o.maxKeys) {
+    throw new OptionError(
+      `reduceKeys: even tolerance ${hi} needs ${maxTrackKeys(best)} keys in a track; raise tolerance`,
+    );
+  }
+  let lo = 0;
+  let bestScale = hi;
+  for (let it = 0; it < 40 && hi - lo > 1e-3 * hi; it++) {
+    const mid = (lo + hi) / 2;
+    if (!(mid > floor)) break;
+    const keys = reduceAll(clip, data, { ...o, ...scaled(o, mid) });
+    if (maxTrackKeys(keys) <= o.maxKeys) {
+      hi = mid;
+      best = keys;
+      bestScale = mid;
+    } else lo = mid;
+  }
+  return finish(clip, data, { ...o, ...scaled(o, bestScale) }, best);
+}
+
+/** The tolerances for a bisection step: `'object'` scales `tolerance`, `'local'` all three by `s`. */
+function scaled(o: Resolved, s: number): Partial<Resolved> {
+  if (o.metric === 'object') return { tolerance: s };
+  return {
+    tolerance: o.tolerance * s,
+    toleranceAngle: o.toleranceAngle * s,
+    toleranceScale: o.toleranceScale * s,
+  };
+}
+
+/** Kept frame indices per joint and component (0 translation, 1 rotation, 2 scale); null where not animated. */
+type KeySets = (Int32Array | null)[][];
+
+function maxTrackKeys(keys: KeySets): number {
+  let m = 0;
+  for (const joint of keys) for (const k of joint) if (k) m = Math.max(m, k.length);
+  return m;
+}
+
+function allKeys(J: number, F: number, animated: Uint8Array): KeySets {
+  const out: KeySets = [];
+  const all = Int32Array.from({ length: F }, (_, i) => i);
+  for (let j = 0; j < J; j++) {
+    out.push([
+      animated[j] & ANIMATED_TRANSLATION ? all : null,
+      animated[j] & ANIMATED_ROTATION ? all : null,
+      animated[j] & ANIMATED_SCALE ? all : null,
+    ]);
+  }
+  return out;
+}
+
+/** The clip's local TRS per frame (rotations sign-continuous, scales filled), world transforms and radii. */
+interface Prepared {
+  J: number;
+  F: number;
+  parents: Int32Array;
+  /** Local translation, rotation (continuous), scale: frame-major like the clip. */
+  t: Float64Array;
+  q: Float64Array;
+  s: Float64Array;
+  /** World linear part (row-major 3x3) and origin of the original, frame-major. */
+  M: Float64Array;
+  p: Float64Array;
+  /** Whether any scale differs from 1 (then ‖ΔM‖_F bounds the spectral norm, else ‖ΔM‖_F/√2 is exact). */
+  scaled: boolean;
+  depth: Int32Array;
+  leaf: Uint8Array;
+  /** Largest |coordinate| of any world position: the clip's extent, for the precision floor. */
+  extent: number;
+  /** Rotation tangents (per second) for cubic splines, from central differences. */
+  dq: Float64Array;
+  dt: Float64Array;
+  ds: Float64Array;
+  frameTime: number;
+}
+
+function prepare(clip: Clip): Prepared {
+  const J = clip.skeleton.names.length;
+  const F = clip.frames;
+  const parents = clip.skeleton.parents;
+  const q = Float64Array.from(clip.rotations.data);
+  // sign-continuous rotations, so interpolation between any two kept keys takes the path the data took
+  for (let j = 0; j < J; j++) {
+    for (let f = 1; f < F; f++) {
+      const a = ((f - 1) * J + j) * 4;
+      const b = (f * J + j) * 4;
+      if (q[a] * q[b] + q[a + 1] * q[b + 1] + q[a + 2] * q[b + 2] + q[a + 3] * q[b + 3] < 0) {
+        for (let c = 0; c < 4; c++) q[b + c] = -q[b + c];
+      }
+    }
+  }
+  const t = Float64Array.from(clip.translations.data);
+  const s = new Float64Array(F * J * 3);
+  if (clip.scales) s.set(clip.scales.data);
+  else for (let f = 0; f < F; f++) s.set(clip.skeleton.restScales, f * J * 3);
+  let scaledAny = false;
+  for (let i = 0; i < s.length; i++) if (s[i] !== 1) scaledAny = true;
+  const M = new Float64Array(F * J * 9);
+  const p = new Float64Array(F * J * 3);
+  const local = new Float64Array(9);
+  let extent = 0;
+  for (let f = 0; f < F; f++) {
+    for (let j = 0; j < J; j++) {
+      localMatrix(local, 0, q, (f * J + j) * 4, s, (f * J + j) * 3);
+      compose(
+        M,
+        p,
+        (f * J + j) * 9,
+        (f * J + j) * 3,
+        parents[j] < 0 ? -1 : f * J + parents[j],
+        M,
+        p,
+        local,
+        0,
+        t,
+        (f * J + j) * 3,
+      );
+      for (let c = 0; c < 3; c++) extent = Math.max(extent, Math.abs(p[(f * J + j) * 3 + c]));
+    }
+  }
+  const depth = new Int32Array(J);
+  const leaf = new Uint8Array(J).fill(1);
+  for (let j = 0; j < J; j++) {
+    if (parents[j] >= 0) {
+      depth[j] = depth[parents[j]] + 1;
+      leaf[parents[j]] = 0;
+    }
+  }
+  const dt = clip.frameTime;
+  return {
+    J,
+    F,
+    parents: Int32Array.from(parents),
+    t,
+    q,
+    s,
+    M,
+    p,
+    scaled: scaledAny,
+    depth,
+    leaf,
+    extent,
+    dq: derivative(q, F, J, 4, dt),
+    dt: derivative(t, F, J, 3, dt),
+    ds: derivative(s, F, J, 3, dt),
+    frameTime: dt,
+  };
+}
+
+/** Central differences per second (one-sided at the ends), frame-major. */
+function derivative(v: Float64Array, F: number, J: number, w: number, dt: number): Float64Array {
+  const out = new Float64Array(v.length);
+  if (F < 2) return out;
+  const stride = J * w;
+  for (let f = 0; f < F; f++) {
+    const a = f === 0 ? 0 : f - 1;
+    const b = f === F - 1 ? F - 1 : f + 1;
+    const inv = 1 / ((b - a) * dt);
+    for (let i = 0; i < stride; i++) out[f * stride + i] = (v[b * stride + i] - v[a * stride + i]) * inv;
+  }
+  return out;
+}
+
+/** Row-major `R·S` of quaternion `q[qo..]` and scale `s[so..]` into `out[o..]`. */
+function localMatrix(
+  out: Float64Array,
+  o: number,
+  q: ArrayLike<number>,
+  qo: number,
+  s: ArrayLike<number>,
+  so: number,
+): void {
+  toMatrixFlat(out, o, q, qo);
+  for (let r = 0; r < 3; r++) {
+    out[o + r * 3] *= s[so];
+    out[o + r * 3 + 1] *= s[so + 1];
+    out[o + r * 3 + 2] *= s[so + 2];
+  }
+}
+
+/**
+ * World transform of a joint: `M = M_parent · L`, `p = p_parent + M_parent · t` (`parent` -1: `M = L`, `p = t`),
+ * written at `M[mo..]`, `p[po..]`; the parent's is read at item `parent` of `PM`/`Pp`.
+ */
+function compose(
+  M: Float64Array,
+  p: Float64Array,
+  mo: number,
+  po: number,
+  parent: number,
+  PM: Float64Array,
+  Pp: Float64Array,
+  L: Float64Array,
+  lo: number,
+  t: ArrayLike<number>,
+  to: number,
+): void {
+  if (parent < 0) {
+    for (let i = 0; i < 9; i++) M[mo + i] = L[lo + i];
+    p[po] = t[to];
+    p[po + 1] = t[to + 1];
+    p[po + 2] = t[to + 2];
+    return;
+  }
+  const a = parent * 9;
+  const b = parent * 3;
+  const x = t[to];
+  const y = t[to + 1];
+  const z = t[to + 2];
+  const px = Pp[b] + PM[a] * x + PM[a + 1] * y + PM[a + 2] * z;
+  const py = Pp[b + 1] + PM[a + 3] * x + PM[a + 4] * y + PM[a + 5] * z;
+  const pz = Pp[b + 2] + PM[a + 6] * x + PM[a + 7] * y + PM[a + 8] * z;
+  for (let r = 0; r < 3; r++) {
+    const m0 = PM[a + r * 3];
+    const m1 = PM[a + r * 3 + 1];
+    const m2 = PM[a + r * 3 + 2];
+    const l0 = L[lo];
+    M[mo + r * 3] = m0 * l0 + m1 * L[lo + 3] + m2 * L[lo + 6];
+    M[mo + r * 3 + 1] = m0 * L[lo + 1] + m1 * L[lo + 4] + m2 * L[lo + 7];
+    M[mo + r * 3 + 2] = m0 * L[lo + 2] + m1 * L[lo + 5] + m2 * L[lo + 8];
+  }
+  p[po] = px;
+  p[po + 1] = py;
+  p[po + 2] = pz;
+}
+
+/** Hierarchical radius `ρ_j` (see {@link reduceKeys}). */
+function radii(d: Prepared, shell: number): Float64Array {
+  const { J, F, parents, t, s } = d;
+  const rho = new Float64Array(J).fill(shell);
+  for (let k = J - 1; k >= 0; k--) {
+    const a = parents[k];
+    if (a < 0) continue;
+    let worst = 0;
+    for (let f = 0; f < F; f++) {
+      const i = (f * J + k) * 3;
+      const reach =
+        Math.hypot(t[i], t[i + 1], t[i + 2]) +
+        Math.max(Math.abs(s[i]), Math.abs(s[i + 1]), Math.abs(s[i + 2])) * rho[k];
+      if (reach > worst) worst = reach;
+    }
+    if (worst > rho[a]) rho[a] = worst;
+  }
+  return rho;
+}
+
+/** The reduction state of one joint: its candidate local TRS per frame and the reduced parent's world transform. */
+interface JointState {
+  /** Local translation, rotation, scale of the joint per frame (reduced as components are done). */
+  lt: Float64Array;
+  lq: Float64Array;
+  ls: Float64Array;
+  /** Reduced world transforms of every joint, per frame (filled parents first). */
+  RM: Float64Array;
+  Rp: Float64Array;
+}
+
+function reduceAll(clip: Clip, d: Prepared, o: Resolved): KeySets {
+  const { J, F } = d;
+  const out: KeySets = [];
+  const rho = o.metric === 'object' ? radii(d, o.shell) : new Float64Array(J);
+  const state: JointState = {
+    lt: new Float64Array(F * 3),
+    lq: new Float64Array(F * 4),
+    ls: new Float64Array(F * 3),
+    RM: new Float64Array(F * J * 9),
+    Rp: new Float64Array(F * J * 3),
+  };
+  const L = new Float64Array(9);
+  const scratch = new Float64Array(4);
+  for (let j = 0; j < J; j++) {
+    // the joint's exact local values, one component replaced by its keys at a time
+    gatherJoint(state.lt, d.t, F, J, j, 3);
+    gatherJoint(state.lq, d.q, F, J, j, 4);
+    gatherJoint(state.ls, d.s, F, J, j, 3);
+    const share = SHARES === 'full' || d.leaf[j] ? 1 : 1 - 2 ** -(d.depth[j] + 1);
+    const check: Check = {
+      name: clip.skeleton.names[j],
+      d,
+      o,
+      j,
+      state,
+      limit: share * o.tolerance,
+      rho: rho[j],
+      L,
+      scratch,
+    };
+    const keys: (Int32Array | null)[] = [null, null, null];
+    const flags = clip.animated[j];
+    // rotation first (it carries the largest lever), then translation, then scale
+    for (const component of [1, 0, 2] as const) {
+      const bit =
+        component === 0 ? ANIMATED_TRANSLATION : component === 1 ? ANIMATED_ROTATION : ANIMATED_SCALE;
+      if (!(flags & bit)) continue;
+      const kept = greedy(check, component);
+      keys[component] = kept;
+      apply(check, component, kept);
+    }
+    // the joint's reduced world transform, for its children
+    for (let f = 0; f < F; f++) {
+      localMatrix(L, 0, state.lq, f * 4, state.ls, f * 3);
+      const parent = d.parents[j] < 0 ? -1 : f * J + d.parents[j];
+      compose(
+        state.RM,
+        state.Rp,
+        (f * J + j) * 9,
+        (f * J + j) * 3,
+        parent,
+        state.RM,
+        state.Rp,
+        L,
+        0,
+        state.lt,
+        f * 3,
+      );
+    }
+    out.push(keys);
+  }
+  return out;
+}
+
+/** Joint `j`'s values of a frame-major array into a per-frame one. */
+function gatherJoint(dst: Float64Array, src: Float64Array, F: number, J: number, j: number, w: number): void {
+  for (let f = 0; f < F; f++) {
+    const a = (f * J + j) * w;
+    const b = f * w;
+    for (let c = 0; c < w; c++) dst[b + c] = src[a + c];
+  }
+}
+
+interface Check {
+  /** The joint's name, for messages. */
+  name: string;
+  d: Prepared;
+  o: Resolved;
+  j: number;
+  state: JointState;
+  limit: number;
+  rho: number;
+  L: Float64Array;
+  scratch: Float64Array;
+}
+
+/** Kept frames of one component of joint `check.j`: greedy longest segments, each verified. */
+function greedy(check: Check, component: 0 | 1 | 2): Int32Array {
+  const F = check.d.F;
+  const kept: number[] = [0];
+  if (!segmentHolds(check, component, 0, 0)) infeasible(check, 0);
+  let i = 0;
+  while (i < F - 1) {
+    // doubling, then bisection between the last passing and first failing end
+    if (!segmentHolds(check, component, i, i + 1)) infeasible(check, i + 1);
+    let good = i + 1;
+    let bad = -1;
+    let step = 2;
+    while (true) {
+      const end = Math.min(F - 1, i + step);
+      if (segmentHolds(check, component, i, end)) {
+        good = end;
+        if (end === F - 1) break;
+        step *= 2;
+      } else {
+        bad = end;
+        break;
+      }
+    }
+    if (bad > 0) {
+      let lo = good;
+      let hi = bad;
+      while (hi - lo > 1) {
+        const mid = (lo + hi) >> 1;
+        if (segmentHolds(check, component, i, mid)) lo = mid;
+        else hi = mid;
+      }
+      good = lo;
+    }
+    kept.push(good);
+    i = good;
+  }
+  // a channel that one key holds within the bound (a constant one) keeps one key, not two
+  if (kept.length === 2 && segmentHolds(check, component, 0, 0, F - 1)) return Int32Array.of(0);
+  return Int32Array.from(kept);
+}
+
+const INV_SQRT2 = Math.SQRT1_2;
+const SHARES = (globalThis as { __SHARES?: string }).__SHARES ?? 'depth';
+
+/** Even a key on every frame misses the limit: only quantisation (or a tolerance at round-off) does that. */
+function infeasible(check: Check, frame: number): never {
+  throw new OptionError(
+    `reduceKeys: joint ${check.j} ('${check.name}') cannot stay within the tolerance at frame ${frame} even with every key (${check.o.quantization === 'int16' ? 'the 16-bit rounding alone exceeds it' : 'round-off exceeds it'}); raise the tolerance`,
+  );
+}
+
+/**
+ * Whether keys at frames `a` and `b` (and none between) keep frames `a + 1` to `b` within the limit
+ * (`a === b`: frames `a` to `last` all holding key `a`'s value, as a one-key track does). The key frame itself is checked too: the joint's other
+ * components and its ancestors are already reduced there, and quantisation moves the key.
+ */
+function segmentHolds(check: Check, component: 0 | 1 | 2, a: number, b: number, last = b): boolean {
+  const { d, o, state, j, L } = check;
+  const { J } = d;
+  const v = check.scratch;
+  for (let f = a === b ? a : a + 1; f <= last; f++) {
+    // the component's interpolated value at frame f, into the candidate local TRS
+    interpolateComponent(v, d, o, j, component, a, b, f);
+    if (o.metric === 'local') {
+      if (!localHolds(check, component, v, f)) return false;
+      continue;
+    }
+    // the candidate local transform: this component from `v`, the others as reduced so far (no views: no allocation)
+    const lt = component === 0 ? v : state.lt;
+    const to = component === 0 ? 0 : f * 3;
+    if (component === 1) localMatrix(L, 0, v, 0, state.ls, f * 3);
+    else if (component === 2) localMatrix(L, 0, state.lq, f * 4, v, 0);
+    else localMatrix(L, 0, state.lq, f * 4, state.ls, f * 3);
+    // candidate world transform = reduced parent · candidate local
+    const parent = d.parents[j];
+    let m0: number;
+    let m1: number;
+    let m2: number;
+    let px: number;
+    let py: number;
+    let pz: number;
+    let frob = 0;
+    const mo = (f * J + j) * 9;
+    const po = (f * J + j) * 3;
+    if (parent < 0) {
+      for (let i = 0; i < 9; i++) {
+        const e = L[i] - d.M[mo + i];
+        frob += e * e;
+      }
+      px = lt[to];
+      py = lt[to + 1];
+      pz = lt[to + 2];
+    } else {
+      const pa = (f * J + parent) * 9;
+      const pp = (f * J + parent) * 3;
+      const RM = state.RM;
+      for (let r = 0; r < 3; r++) {
+        m0 = RM[pa + r * 3];
+        m1 = RM[pa + r * 3 + 1];
+        m2 = RM[pa + r * 3 + 2];
+        for (let c = 0; c < 3; c++) {
+          const e = m0 * L[c] + m1 * L[3 + c] + m2 * L[6 + c] - d.M[mo + r * 3 + c];
+          frob += e * e;
+        }
+      }
+      const Rp = state.Rp;
+      const x = lt[to];
+      const y = lt[to + 1];
+      const z = lt[to + 2];
+      px = Rp[pp] + RM[pa] * x + RM[pa + 1] * y + RM[pa + 2] * z;
+      py = Rp[pp + 1] + RM[pa + 3] * x + RM[pa + 4] * y + RM[pa + 5] * z;
+      pz = Rp[pp + 2] + RM[pa + 6] * x + RM[pa + 7] * y + RM[pa + 8] * z;
+    }
+    const ex = px - d.p[po];
+    const ey = py - d.p[po + 1];
+    const ez = pz - d.p[po + 2];
+    const dp = Math.sqrt(ex * ex + ey * ey + ez * ez);
+    const norm = d.scaled ? Math.sqrt(frob) : Math.sqrt(frob) * INV_SQRT2;
+    if (dp + norm * check.rho > check.limit) return false;
+  }
+  return true;
+}
+
+function localHolds(check: Check, component: 0 | 1 | 2, v: Float64Array, f: number): boolean {
+  const { d, o, j } = check;
+  const i = f * d.J + j;
+  if (component === 1) {
+    const q = d.q;
+    const dot = Math.abs(v[0] * q[i * 4] + v[1] * q[i * 4 + 1] + v[2] * q[i * 4 + 2] + v[3] * q[i * 4 + 3]);
+    return 2 * Math.acos(Math.min(1, dot)) <= o.toleranceAngle;
+  }
+  const src = component === 0 ? d.t : d.s;
+  const dx = v[0] - src[i * 3];
+  const dy = v[1] - src[i * 3 + 1];
+  const dz = v[2] - src[i * 3 + 2];
+  if (component === 0) return Math.hypot(dx, dy, dz) <= o.tolerance;
+  const base = Math.max(Math.abs(src[i * 3]), Math.abs(src[i * 3 + 1]), Math.abs(src[i * 3 + 2]), 1e-12);
+  return Math.max(Math.abs(dx), Math.abs(dy), Math.abs(dz)) / base <= o.toleranceScale;
+}
+
+/** Rounds to the nearest normalised 16-bit value, as `KHR_mesh_quantization` stores it. */
+function quantize16(x: number): number {
+  return Math.max(-32767, Math.min(32767, Math.round(x * 32767))) / 32767;
+}
+
+const qa = new Float64Array(4);
+const qb = new Float64Array(4);
+
+/**
+ * Value of one component of joint `j` at frame `f` from keys at frames `a` and `b`, as the player
+ * evaluates it (linear: slerp/lerp; cubic: glTF Hermite with the central-difference tangents; rotations
+ * normalised after; quantised rotation keys when asked).
+ */
+function interpolateComponent(
+  out: Float64Array,
+  d: Prepared,
+  o: Resolved,
+  j: number,
+  component: 0 | 1 | 2,
+  a: number,
+  b: number,
+  f: number,
+): void {
+  const J = d.J;
+  const w = component === 1 ? 4 : 3;
+  const src = component === 0 ? d.t : component === 1 ? d.q : d.s;
+  const ia = (a * J + j) * w;
+  const ib = (b * J + j) * w;
+  if (a === b) {
+    // the key itself, as stored
+    for (let c = 0; c < w; c++)
+      out[c] = component === 1 && o.quantization === 'int16' ? quantize16(src[ia + c]) : src[ia + c];
+    if (component === 1 && o.quantization === 'int16') normalise4(out);
+    return;
+  }
+  const u = (f - a) / (b - a);
+  if (o.interpolation === 'linear') {
+    if (component === 1) {
+      for (let c = 0; c < 4; c++) {
+        qa[c] = o.quantization === 'int16' ? quantize16(src[ia + c]) : src[ia + c];
+        qb[c] = o.quantization === 'int16' ? quantize16(src[ib + c]) : src[ib + c];
+      }
+      slerpFlat(out, 0, qa, 0, qb, 0, u);
+      if (o.quantization === 'int16') normalise4(out);
+      return;
+    }
+    for (let c = 0; c < 3; c++) out[c] = src[ia + c] + (src[ib + c] - src[ia + c]) * u;
+    return;
+  }
+  // glTF cubic spline: p(u) = (2u³ − 3u² + 1)·v_a + (u³ − 2u² + u)·td·m_a + (−2u³ + 3u²)·v_b + (u³ − u²)·td·m_b
+  const der = component === 0 ? d.dt : component === 1 ? d.dq : d.ds;
+  const td = (b - a) * d.frameTime;
+  const u2 = u * u;
+  const u3 = u2 * u;
+  const h00 = 2 * u3 - 3 * u2 + 1;
+  const h10 = u3 - 2 * u2 + u;
+  const h01 = -2 * u3 + 3 * u2;
+  const h11 = u3 - u2;
+  for (let c = 0; c < w; c++) {
+    out[c] = h00 * src[ia + c] + h10 * td * der[ia + c] + h01 * src[ib + c] + h11 * td * der[ib + c];
+  }
+  if (component === 1) normalise4(out);
+}
+
+function normalise4(q: Float64Array): void {
+  const n = Math.hypot(q[0], q[1], q[2], q[3]);
+  q[0] /= n;
+  q[1] /= n;
+  q[2] /= n;
+  q[3] /= n;
+}
+
+/** Replaces one component of the joint's candidate local values by what its kept keys evaluate to. */
+function apply(check: Check, component: 0 | 1 | 2, kept: Int32Array): void {
+  const { d, o, j, state } = check;
+  const w = component === 1 ? 4 : 3;
+  const dst = component === 0 ? state.lt : component === 1 ? state.lq : state.ls;
+  const src = component === 0 ? d.t : component === 1 ? d.q : d.s;
+  const v = check.scratch;
+  for (let k = 0; k < kept.length; k++) {
+    const f = kept[k];
+    for (let c = 0; c < w; c++) {
+      const x = src[(f * d.J + j) * w + c];
+      dst[f * w + c] = component === 1 && o.quantization === 'int16' ? quantize16(x) : x;
+    }
+    if (component === 1 && o.quantization === 'int16')
+      normalise4(dst.subarray(f * 4, f * 4 + 4) as Float64Array);
+    if (k === 0) continue;
+    const a = kept[k - 1];
+    for (let g = a + 1; g < f; g++) {
+      interpolateComponent(v, d, o, j, component, a, f, g);
+      for (let c = 0; c < w; c++) dst[g * w + c] = v[c];
+    }
+  }
+  // after the last key the player holds it (a one-key track everywhere)
+  const last = kept[kept.length - 1];
+  for (let g = last + 1; g < d.F; g++) for (let c = 0; c < w; c++) dst[g * w + c] = dst[last * w + c];
+}
+
+/** Builds the keyed clip and measures the achieved error at every original frame. */
+function finish(clip: Clip, d: Prepared, o: Resolved, keys: KeySets): ReduceKeysResult {
+  const { J, F } = d;
+  const t0 = clip.startTime ?? 0;
+  const tracks: Track[] = [];
+  let keysBefore = 0;
+  let keysAfter = 0;
+  const interpolation: Interpolation = o.interpolation;
+  // evaluate what a player sees, per joint, to measure the error
+  const lt = new Float64Array(F * J * 3);
+  const lq = new Float64Array(F * J * 4);
+  const ls = new Float64Array(F * J * 3);
+  lt.set(d.t);
+  lq.set(d.q);
+  ls.set(d.s);
+  const v = new Float64Array(4);
+  for (let j = 0; j < J; j++) {
+    for (const component of [0, 1, 2] as const) {
+      const kept = keys[j][component];
+      if (!kept) continue;
+      const w = component === 1 ? 4 : 3;
+      const src = component === 0 ? d.t : component === 1 ? d.q : d.s;
+      const der = component === 0 ? d.dt : component === 1 ? d.dq : d.ds;
+      const dst = component === 0 ? lt : component === 1 ? lq : ls;
+      keysBefore += F;
+      keysAfter += kept.length;
+      const times = new Float64Array(kept.length);
+      const per = interpolation === 'cubicspline' ? 3 : 1;
+      const values = new Float64Array(kept.length * w * per);
+      for (let k = 0; k < kept.length; k++) {
+        const f = kept[k];
+        times[k] = t0 + f * d.frameTime;
+        const base = k * w * per;
+        for (let c = 0; c < w; c++) {
+          let x = src[(f * J + j) * w + c];
+          if (component === 1 && o.quantization === 'int16') x = quantize16(x);
+          if (per === 3) {
+            values[base + c] = der[(f * J + j) * w + c];
+            values[base + w + c] = x;
+            values[base + 2 * w + c] = der[(f * J + j) * w + c];
+          } else values[base + c] = x;
+        }
+      }
+      tracks.push({
+        joint: j,
+        path: component === 0 ? 'translation' : component === 1 ? 'rotation' : 'scale',
+        interpolation,
+        times,
+        values,
+        width: w,
+      });
+      // what the player evaluates at every original frame
+      for (let k = 0; k < kept.length; k++) {
+        const f = kept[k];
+        if (component === 1 && o.quantization === 'int16') {
+          for (let c = 0; c < 4; c++) v[c] = quantize16(src[(f * J + j) * 4 + c]);
+          normalise4(v);
+          for (let c = 0; c < 4; c++) dst[(f * J + j) * 4 + c] = v[c];
+        }
+        if (k === 0) continue;
+        const a = kept[k - 1];
+        for (let g = a + 1; g < f; g++) {
+          interpolateComponent(v, d, o, j, component, a, f, g);
+          for (let c = 0; c < w; c++) dst[(g * J + j) * w + c] = v[c];
+        }
+      }
+      const last = kept[kept.length - 1];
+      for (let g = last + 1; g < F; g++) {
+        for (let c = 0; c < w; c++) dst[(g * J + j) * w + c] = dst[(last * J + j) * w + c];
+      }
+    }
+  }
+  const report = measure(d, o, lt, lq, ls, keysBefore, keysAfter, tracks.length);
+  const keyed: KeyedClip = {
+    ...(clip.name !== undefined ? { name: clip.name } : {}),
+    skeleton: clip.skeleton,
+    tracks,
+    orders: clip.orders.slice(),
+    ...(clip.source !== undefined ? { source: clip.source } : {}),
+  };
+  return { clip: keyed, report };
+}
+
+function measure(
+  d: Prepared,
+  o: Resolved,
+  lt: Float64Array,
+  lq: Float64Array,
+  ls: Float64Array,
+  keysBefore: number,
+  keysAfter: number,
+  tracks: number,
+): ReduceKeysReport {
+  const { J, F } = d;
+  const errors = new Float64Array(F * J);
+  let maxAngle = 0;
+  let maxScaleError = 0;
+  let maxError = 0;
+  if (o.metric === 'object') {
+    const RM = new Float64Array(J * 9);
+    const Rp = new Float64Array(J * 3);
+    const L = new Float64Array(9);
+    for (let f = 0; f < F; f++) {
+      for (let j = 0; j < J; j++) {
+        localMatrix(L, 0, lq, (f * J + j) * 4, ls, (f * J + j) * 3);
+        compose(RM, Rp, j * 9, j * 3, d.parents[j], RM, Rp, L, 0, lt, (f * J + j) * 3);
+        const mo = (f * J + j) * 9;
+        const po = (f * J + j) * 3;
+        let worst = 0;
+        // six virtual vertices: ± each local axis at the shell distance
+        const dx = Rp[j * 3] - d.p[po];
+        const dy = Rp[j * 3 + 1] - d.p[po + 1];
+        const dz = Rp[j * 3 + 2] - d.p[po + 2];
+        for (let k = 0; k < 6; k++) {
+          const axis = k >> 1;
+          const r = k & 1 ? -o.shell : o.shell;
+          const ex = dx + (RM[j * 9 + axis] - d.M[mo + axis]) * r;
+          const ey = dy + (RM[j * 9 + 3 + axis] - d.M[mo + 3 + axis]) * r;
+          const ez = dz + (RM[j * 9 + 6 + axis] - d.M[mo + 6 + axis]) * r;
+          const e = Math.sqrt(ex * ex + ey * ey + ez * ez);
+          if (e > worst) worst = e;
+        }
+        errors[f * J + j] = worst;
+        if (worst > maxError) maxError = worst;
+      }
+    }
+  } else {
+    for (let i = 0; i < F * J; i++) {
+      const e = Math.hypot(
+        lt[i * 3] - d.t[i * 3],
+        lt[i * 3 + 1] - d.t[i * 3 + 1],
+        lt[i * 3 + 2] - d.t[i * 3 + 2],
+      );
+      errors[i] = e;
+      if (e > maxError) maxError = e;
+      const dot = Math.abs(
+        lq[i * 4] * d.q[i * 4] +
+          lq[i * 4 + 1] * d.q[i * 4 + 1] +
+          lq[i * 4 + 2] * d.q[i * 4 + 2] +
+          lq[i * 4 + 3] * d.q[i * 4 + 3],
+      );
+      maxAngle = Math.max(maxAngle, 2 * Math.acos(Math.min(1, dot)));
+      for (let c = 0; c < 3; c++) {
+        const base = Math.max(
+          Math.abs(d.s[i * 3]),
+          Math.abs(d.s[i * 3 + 1]),
+          Math.abs(d.s[i * 3 + 2]),
+          1e-12,
+        );
+        maxScaleError = Math.max(maxScaleError, Math.abs(ls[i * 3 + c] - d.s[i * 3 + c]) / base);
+      }
+    }
+  }
+  const sorted = Float64Array.from(errors).sort();
+  const p99 = sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(0.99 * sorted.length) - 1)] : 0;
+  if (!Number.isFinite(maxError))
+    throw new ShapeError('reduceKeys: the reduced clip evaluates to a non-finite pose');
+  return {
+    metric: o.metric,
+    tolerance: o.tolerance,
+    shellDistance: o.shell,
+    keysBefore,
+    keysAfter,
+    tracks,
+    maxError,
+    p99Error: p99,
+    maxAngle,
+    maxScaleError,
+    quantization: o.quantization,
+  };
+}

@@ -1,0 +1,189 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as THREE from 'three';
+import { describe, expect, it } from 'vitest';
+import { InvalidValueError, OptionError } from '../../../src/errors.js';
+import { parseBvh } from '../../../src/io/index.js';
+import { type ReduceKeysOptions, reduceKeys } from '../../../src/ops/reduce/reduce-keys.js';
+import type { Clip, KeyedClip } from '../../../src/series/clip.js';
+import { makeClip, makeSkeleton } from '../../../src/series/clip-create.js';
+import { createSkeleton, toAnimationClip } from '../../../src/three/index.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+/** The bundled captures, cut to their first 600 frames to keep the suite quick. */
+function sample(name: string, frames = 600): Clip {
+  const clip = parseBvh(readFileSync(join(root, 'samples', name), 'utf8'));
+  const J = clip.skeleton.names.length;
+  const F = Math.min(frames, clip.frames);
+  return {
+    ...clip,
+    frames: F,
+    rotations: { data: clip.rotations.data.slice(0, F * J * 4), frames: F, joints: J },
+    translations: { data: clip.translations.data.slice(0, F * J * 3), frames: F, joints: J },
+  };
+}
+
+/**
+ * The largest displacement of the six virtual vertices (± each local axis at `shell`) of every joint, at
+ * every original frame, between the reduced keys played by three.js's AnimationMixer and the original
+ * clip posed on three.js bones: an evaluator that shares no code with the reducer.
+ */
+function objectError(original: Clip, keyed: KeyedClip, shell: number): number {
+  const play = (clipLike: Clip | KeyedClip) => {
+    const skeleton = createSkeleton(original);
+    const group = new THREE.Group();
+    for (const bone of skeleton.bones) if (bone.parent === null) group.add(bone);
+    const mixer = new THREE.AnimationMixer(group);
+    const action = mixer.clipAction(toAnimationClip(clipLike, { precision: 'float64' }));
+    action.setLoop(THREE.LoopOnce, 1);
+    action.clampWhenFinished = true;
+    action.play();
+    return { skeleton, group, mixer };
+  };
+  const a = play(original);
+  const b = play(keyed);
+  const va = new THREE.Vector3();
+  const vb = new THREE.Vector3();
+  let worst = 0;
+  for (let f = 0; f < original.frames; f++) {
+    const t = f * original.frameTime;
+    a.mixer.setTime(t);
+    b.mixer.setTime(t);
+    a.group.updateMatrixWorld(true);
+    b.group.updateMatrixWorld(true);
+    for (let j = 0; j < a.skeleton.bones.length; j++) {
+      for (let k = 0; k < 6; k++) {
+        const offset = [0, 0, 0];
+        offset[k >> 1] = k & 1 ? -shell : shell;
+        va.fromArray(offset).applyMatrix4(a.skeleton.bones[j].matrixWorld);
+        vb.fromArray(offset).applyMatrix4(b.skeleton.bones[j].matrixWorld);
+        worst = Math.max(worst, va.distanceTo(vb));
+      }
+    }
+  }
+  return worst;
+}
+
+const CASES: [string, ReduceKeysOptions][] = [
+  ["'acl' preset (3 cm shell, 0.01 cm), centimetres", { preset: 'acl', unitsPerMeter: 100 }],
+  ["'ozz' preset (10 cm shell, 1 mm)", { preset: 'ozz', unitsPerMeter: 100 }],
+  ['cubic spline keys', { preset: 'acl', unitsPerMeter: 100, interpolation: 'cubicspline' }],
+  [
+    '16-bit rotations, 0.05 cm',
+    { preset: 'acl', unitsPerMeter: 100, tolerance: 0.05, quantization: 'int16' },
+  ],
+];
+
+describe('reduceKeys(clip, { metric: object }) holds its bound at every original frame', () => {
+  for (const name of ['01_01.bvh', 'AV_8Walk_Meredith_HVHA_Rep1.bvh']) {
+    const clip = sample(name);
+    for (const [label, options] of CASES) {
+      it(`${name}, ${label}: fewer keys, max error <= tolerance in its report and in three.js's playback`, () => {
+        const { clip: keyed, report } = reduceKeys(clip, options);
+        expect(report.keysAfter).toBeLessThan(report.keysBefore);
+        expect(keyed.tracks.reduce((n, t) => n + t.times.length, 0)).toBe(report.keysAfter);
+        expect(report.maxError).toBeLessThanOrEqual(report.tolerance);
+        expect(report.p99Error).toBeLessThanOrEqual(report.maxError);
+        const played = objectError(clip, keyed, report.shellDistance);
+        // the mixer's float64 matrices agree with the report to round-off; the bound holds for both. With
+        // 16-bit keys three.js does not normalise the decoded quaternions (the report's model does), which
+        // moves points by about |1 - |q|²| times their distance: within 1% of the tolerance here.
+        expect(played).toBeLessThanOrEqual(report.tolerance * (1 + 1e-9));
+        const agreement = options.quantization === 'int16' ? 1e-2 : 1e-6;
+        expect(Math.abs(played - report.maxError)).toBeLessThan(agreement * report.tolerance + 1e-9);
+      });
+    }
+  }
+
+  it('a larger tolerance never keeps more keys on these captures', () => {
+    const clip = sample('01_01.bvh', 300);
+    const counts = [0.01, 0.03, 0.1, 0.3].map(
+      (tolerance) => reduceKeys(clip, { tolerance, shellDistance: 3 }).report.keysAfter,
+    );
+    for (let i = 1; i < counts.length; i++) expect(counts[i]).toBeLessThanOrEqual(counts[i - 1]);
+  });
+});
+
+describe("reduceKeys(clip, { metric: 'local' })", () => {
+  it('keeps every rotation within toleranceAngle and every translation within tolerance', () => {
+    const clip = sample('01_01.bvh', 400);
+    const { report } = reduceKeys(clip, { metric: 'local', toleranceAngle: 0.002, tolerance: 0.01 });
+    expect(report.maxAngle).toBeLessThanOrEqual(0.002);
+    expect(report.maxError).toBeLessThanOrEqual(0.01);
+    expect(report.keysAfter).toBeLessThan(report.keysBefore / 2);
+  });
+});
+
+describe('reduceKeys on exact shapes', () => {
+  const skeleton = makeSkeleton({
+    names: ['root', 'arm'],
+    parents: [-1, 0],
+    restTranslations: [0, 0, 0, 1, 0, 0],
+  });
+  const F = 101;
+  function spin(rate: (f: number) => number): Clip {
+    const rot = new Float64Array(F * 2 * 4);
+    for (let f = 0; f < F; f++) {
+      const half = rate(f) / 2;
+      rot.set([0, 0, Math.sin(half), Math.cos(half), 0, 0, 0, 1], f * 8);
+    }
+    return makeClip({
+      skeleton,
+      frameTime: 0.01,
+      rotations: { data: rot, frames: F, joints: 2 },
+      animated: Uint8Array.of(2, 0),
+    });
+  }
+
+  it('a constant-speed spin is two keys per half turn or less (slerp reproduces it exactly), a constant one key', () => {
+    const { clip: keyed } = reduceKeys(
+      spin((f) => 0.01 * f),
+      { tolerance: 1e-9, shellDistance: 0.1 },
+    );
+    expect(keyed.tracks).toHaveLength(1);
+    expect(Array.from(keyed.tracks[0].times)).toEqual([0, 1]);
+    const still = reduceKeys(
+      spin(() => 0.3),
+      { tolerance: 1e-9, shellDistance: 0.1 },
+    );
+    expect(still.clip.tracks[0].times.length).toBe(1);
+  });
+
+  it('maxKeys caps the keys of every track and reports the tolerance it reached', () => {
+    const clip = spin((f) => Math.sin(f / 8));
+    const free = reduceKeys(clip, { tolerance: 0.1, shellDistance: 0.1 });
+    const capped = reduceKeys(clip, { tolerance: 1, shellDistance: 0.1, maxKeys: 12 });
+    expect(free.clip.tracks[0].times.length).toBeGreaterThan(12);
+    expect(capped.clip.tracks[0].times.length).toBeLessThanOrEqual(12);
+    expect(capped.report.maxError).toBeLessThanOrEqual(capped.report.tolerance);
+    expect(capped.report.tolerance).toBeGreaterThan(0.1);
+    expect(capped.report.tolerance).toBeLessThan(1);
+    // the search is tight: 1% less tolerance needs more than 12 keys
+    const tighter = reduceKeys(clip, { tolerance: capped.report.tolerance * 0.99, shellDistance: 0.1 });
+    expect(tighter.clip.tracks[0].times.length).toBeGreaterThan(12);
+  });
+
+  it('rejects bad tolerances, options and data with typed errors; one frame is one exact key', () => {
+    const clip = spin((f) => 0.01 * f);
+    expect(() => reduceKeys(clip, { tolerance: 0 })).toThrow(OptionError);
+    expect(() => reduceKeys(clip, { tolerance: -1 })).toThrow(OptionError);
+    expect(() => reduceKeys(clip, { tolerance: 1e-300 })).toThrow(/below what the clip's numbers resolve/);
+    expect(() => reduceKeys(clip, { tolerence: 1 } as never)).toThrow(OptionError);
+    expect(() => reduceKeys(clip, { preset: 'nope' } as never)).toThrow(OptionError);
+    expect(() => reduceKeys(clip, { interpolation: 'cubicspline', quantization: 'int16' })).toThrow(
+      OptionError,
+    );
+    const bad = spin((f) => 0.01 * f);
+    bad.rotations.data[17] = Number.NaN;
+    expect(() => reduceKeys(bad, {})).toThrow(InvalidValueError);
+    const one = makeClip({
+      skeleton,
+      frameTime: 0.01,
+      rotations: { data: Float64Array.of(0, 0, 0, 1, 0, 0, 0, 1), frames: 1, joints: 2 },
+    });
+    const r = reduceKeys(one, {});
+    expect(r.report.maxError).toBe(0);
+    expect(r.clip.tracks.every((t) => t.times.length === 1)).toBe(true);
+  });
+});

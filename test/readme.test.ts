@@ -24,6 +24,7 @@ describe('README examples', () => {
     const code = block
       .replaceAll("from 'rotsig/io'", `from '${join(root, 'src/io/index.ts')}'`)
       .replaceAll("from 'rotsig/node'", `from '${join(root, 'src/node/index.ts')}'`)
+      .replaceAll("from 'rotsig/three'", `from '${join(root, 'src/three/index.ts')}'`)
       .replaceAll("from 'rotsig'", `from '${join(root, 'src/index.ts')}'`);
     const file = join(tmp, `example-${i}.ts`);
     writeFileSync(file, code);

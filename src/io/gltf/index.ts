@@ -1,0 +1,4 @@
+export * from './errors.js';
+export * from './read.js';
+export * from './source.js';
+export * from './write.js';

@@ -1,0 +1,706 @@
+import {
+  type Animation,
+  BufferUtils,
+  Document,
+  type Extension,
+  type GLTF,
+  type JSONDocument,
+  type Node,
+  WebIO,
+} from '@gltf-transform/core';
+import { OptionError } from '../../errors.js';
+import type { EulerOrder } from '../../quat/euler.js';
+import type { KeyedClip, Track, TrackPath } from '../../series/clip.js';
+import { makeSkeleton } from '../../series/clip-create.js';
+import { GltfError, type GltfWarning } from './errors.js';
+import { decodeAccessor, type GltfSource, KHRMeshQuantizationMarker, trackInterpolation } from './source.js';
+
+/** A `.gltf` file's JSON (parsed or as text) with the files it references, by URI as written in the JSON. */
+export interface GltfJsonInput {
+  json: GLTF.IGLTF | string;
+  /** Bytes of each external `.bin` and image, keyed by the URI the JSON uses (data URIs need no entry). */
+  resources?: Record<string, Uint8Array>;
+}
+
+/** What {@link readGltf} reads: GLB bytes (or `.gltf` JSON as UTF-8 bytes), `.gltf` JSON with its resources, or a glTF-Transform `Document`. */
+export type GltfInput = Uint8Array | GltfJsonInput | Document;
+
+/** Options of {@link readGltf}. */
+export interface ReadGltfOptions {
+  /** Which animations to read: `'all'` (one clip each), an index, or a name. */
+  animation?: 'all' | number | string;
+  /** File name for messages and for `source.file`. */
+  file?: string;
+  /** Resources of a `.gltf` given as bytes (external `.bin` and images, by URI). */
+  resources?: Record<string, Uint8Array>;
+  /**
+   * More glTF-Transform extensions to register (for example `ALL_EXTENSIONS` of
+   * `@gltf-transform/extensions`), so their data survives a write. `KHR_mesh_quantization` is always
+   * registered. Extensions a file uses that are not registered are reported and dropped on write.
+   */
+  extensions?: readonly (typeof Extension)[];
+  /**
+   * Rotation outputs whose length is off 1 by more than 1e-3 (a valid glTF has unit quaternions):
+   * `'normalize'` divides them by their length and warns; `'error'` throws a {@link GltfError}.
+   */
+  quaternions?: 'normalize' | 'error';
+}
+
+/** Defaults of {@link ReadGltfOptions}. */
+export const READ_GLTF_DEFAULTS: Required<ReadGltfOptions> = {
+  animation: 'all',
+  file: '',
+  resources: {},
+  extensions: [],
+  quaternions: 'normalize',
+};
+
+/** Result of {@link readGltf}. */
+export interface GltfReadResult {
+  /** The whole document (meshes, skins, materials, every animation), for {@link writeGltf}. */
+  document: Document;
+  /** One keyed clip per animation read, in document order. */
+  clips: KeyedClip[];
+  /** Content kept but not turned into tracks, repairs, and dropped extensions. */
+  warnings: GltfWarning[];
+}
+
+const GLB_MAGIC = 0x46546c67;
+const CHUNK_JSON = 0x4e4f534a;
+const CHUNK_BIN = 0x004e4942;
+const GLB_BUFFER = '@glb.bin';
+
+/**
+ * Reads the animations of a glTF 2.0 asset as keyed clips, keeping the document for the writer.
+ *
+ * Each animation becomes a {@link KeyedClip}: one {@link Track} per channel that targets a node's
+ * `translation`, `rotation`, `scale` or `weights`, with its key times (seconds, as stored), its
+ * interpolation (`'step'`, `'linear'`, `'cubicspline'`) and its values as float64 (normalized-integer
+ * outputs of `KHR_mesh_quantization` decoded: `max(c / 127, -1)` for BYTE, `c / 255` for UNSIGNED_BYTE,
+ * `max(c / 32767, -1)` for SHORT, `c / 65535` for UNSIGNED_SHORT). Morph-weight tracks are carried as
+ * they are.
+ *
+ * The skeleton of a clip is: the nodes its channels animate, every joint of each skin that lists one of
+ * them, and all their ancestors; in depth-first order from the scene roots (a parent before its
+ * children, children in the order the file lists them). Rest transforms come from the nodes (a node
+ * given by `matrix` is decomposed, with a warning). Names are the node names; an unnamed node is
+ * `node<index>` and a repeated name gets `_<index>` appended. glTF conventions hold: y up, metres,
+ * right-handed, quaternions x, y, z, w; rotsig changes no axis or unit.
+ *
+ * Kept and reported as warnings, never dropped silently: channels of `KHR_animation_pointer` or other
+ * paths, channels without a target node, empty samplers, extensions that are not registered.
+ *
+ * @throws {GltfError} on a truncated GLB or one with a wrong magic, a missing resource, an accessor out
+ * of its buffer view, a channel naming a missing node or sampler, key times that are not finite and
+ * strictly increasing, and non-finite outputs; the error names the file, animation, channel and key.
+ * @throws {OptionError} on an unknown option or an animation that is not in the file.
+ * @example
+ * const { clips } = await readGltf(glbBytes, { file: 'Fox.glb' });
+ * const walk = clips.find((c) => c.name === 'Walk');
+ */
+export async function readGltf(input: GltfInput, options: ReadGltfOptions = {}): Promise<GltfReadResult> {
+  const opts = checkOptions(options);
+  const warnings: GltfWarning[] = [];
+  const file = opts.file || undefined;
+  let doc: Document;
+  let json: GLTF.IGLTF | undefined;
+  if (input instanceof Document) {
+    doc = input;
+  } else {
+    const jsonDoc = toJsonDocument(input, opts, file);
+    json = jsonDoc.json;
+    checkJson(jsonDoc, file, warnings);
+    const io = new WebIO();
+    io.registerExtensions([KHRMeshQuantizationMarker, ...opts.extensions] as (typeof Extension)[]);
+    const known = new Set(['KHR_mesh_quantization', ...opts.extensions.map((e) => e.EXTENSION_NAME)]);
+    for (const name of json.extensionsUsed ?? []) {
+      if (!known.has(name) && name !== 'KHR_animation_pointer') {
+        warnings.push({
+          code: 'extension',
+          message: `extension ${name} is not registered (pass it in options.extensions); its data is dropped on write`,
+          ...(file ? { file } : {}),
+        });
+      }
+    }
+    try {
+      doc = await io.readJSON(jsonDoc);
+    } catch (error) {
+      throw new GltfError(`cannot read the document: ${(error as Error).message}`, { file }, 'gltf');
+    }
+  }
+  const clips = extractClips(doc, json, opts, file, warnings);
+  return { document: doc, clips, warnings };
+}
+
+function checkOptions(options: ReadGltfOptions): Required<ReadGltfOptions> {
+  if (options === null || typeof options !== 'object')
+    throw new OptionError('readGltf: options must be an object');
+  for (const key of Object.keys(options)) {
+    if (!(key in READ_GLTF_DEFAULTS)) throw new OptionError(`readGltf: unknown option '${key}'`);
+  }
+  const o = { ...READ_GLTF_DEFAULTS, ...options } as Required<ReadGltfOptions>;
+  if (o.quaternions !== 'normalize' && o.quaternions !== 'error')
+    throw new OptionError(
+      `readGltf: quaternions must be 'normalize' or 'error', got ${String(o.quaternions)}`,
+    );
+  const a = o.animation;
+  if (!(a === 'all' || typeof a === 'string' || (Number.isInteger(a) && (a as number) >= 0)))
+    throw new OptionError(`readGltf: animation must be 'all', an index or a name, got ${String(a)}`);
+  if (!Array.isArray(o.extensions)) throw new OptionError('readGltf: extensions must be an array');
+  return o;
+}
+
+/** The JSON and resources of GLB bytes, `.gltf` bytes or a JSON input, with data URIs decoded. */
+function toJsonDocument(
+  input: Uint8Array | GltfJsonInput,
+  opts: Required<ReadGltfOptions>,
+  file?: string,
+): JSONDocument {
+  let json: GLTF.IGLTF;
+  const resources: Record<string, Uint8Array> = {};
+  if (input instanceof Uint8Array) {
+    let first = 0;
+    while (
+      first < input.length &&
+      (input[first] === 0x20 ||
+        input[first] === 0x0a ||
+        input[first] === 0x0d ||
+        input[first] === 0x09 ||
+        input[first] === 0xef ||
+        input[first] === 0xbb ||
+        input[first] === 0xbf)
+    )
+      first++;
+    if (input.length >= 4 && readU32(input, 0) === GLB_MAGIC) {
+      const glb = splitGlb(input, file);
+      json = glb.json;
+      if (glb.bin !== undefined) resources[GLB_BUFFER] = glb.bin;
+    } else if (input[first] === 0x7b) {
+      json = parseJson(BufferUtils.decodeText(input), file);
+    } else {
+      const magic = Array.from(input.subarray(0, 4), (b) => b.toString(16).padStart(2, '0')).join(' ');
+      throw new GltfError(
+        `not a GLB (magic 'glTF') nor glTF JSON: the file starts with bytes ${magic || '(none)'}`,
+        { file },
+        'gltf-glb',
+      );
+    }
+  } else if (input !== null && typeof input === 'object' && 'json' in input) {
+    json = typeof input.json === 'string' ? parseJson(input.json, file) : structuredCloneJson(input.json);
+    Object.assign(resources, input.resources ?? {});
+  } else {
+    throw new GltfError('input must be GLB bytes, glTF JSON with resources, or a Document', { file });
+  }
+  Object.assign(resources, opts.resources);
+  if (json === null || typeof json !== 'object' || Array.isArray(json))
+    throw new GltfError('the glTF JSON is not an object', { file });
+  if (
+    json.asset === undefined ||
+    typeof json.asset !== 'object' ||
+    !String(json.asset.version ?? '').startsWith('2')
+  )
+    throw new GltfError(`not glTF 2.0 (asset.version is ${String(json.asset?.version)})`, { file });
+  // Decode data URIs here, under names glTF-Transform treats as internal (they are not written back as URIs).
+  let n = 0;
+  for (const list of [json.buffers ?? [], json.images ?? []] as { uri?: string }[][]) {
+    for (const item of list) {
+      if (typeof item?.uri === 'string' && item.uri.startsWith('data:')) {
+        let bytes: Uint8Array;
+        try {
+          bytes = BufferUtils.createBufferFromDataURI(item.uri);
+        } catch (error) {
+          throw new GltfError(
+            `cannot decode a data URI: ${(error as Error).message}`,
+            { file },
+            'gltf-resource',
+          );
+        }
+        const ext = /^data:[a-z]+\/([a-z0-9.+-]+)/i.exec(item.uri)?.[1] ?? 'bin';
+        const key = `__rotsig${n++}.${ext === 'octet-stream' || ext === 'gltf-buffer' ? 'bin' : ext}`;
+        resources[key] = bytes;
+        item.uri = key;
+      }
+    }
+  }
+  return { json, resources } as JSONDocument;
+}
+
+function structuredCloneJson(json: GLTF.IGLTF): GLTF.IGLTF {
+  // buffers and images are rewritten (data URIs); the rest is shared
+  return {
+    ...json,
+    ...(json.buffers ? { buffers: json.buffers.map((b) => ({ ...b })) } : {}),
+    ...(json.images ? { images: json.images.map((i) => ({ ...i })) } : {}),
+  };
+}
+
+function parseJson(text: string, file?: string): GLTF.IGLTF {
+  try {
+    return JSON.parse(text) as GLTF.IGLTF;
+  } catch (error) {
+    throw new GltfError(`the glTF JSON does not parse: ${(error as Error).message}`, { file }, 'gltf');
+  }
+}
+
+function readU32(bytes: Uint8Array, offset: number): number {
+  return (
+    (bytes[offset] | (bytes[offset + 1] << 8) | (bytes[offset + 2] << 16) | (bytes[offset + 3] << 24)) >>> 0
+  );
+}
+
+/** Checks a GLB's header and chunk lengths (glTF 2.0 §4.4) before any byte is read past them. */
+function splitGlb(bytes: Uint8Array, file?: string): { json: GLTF.IGLTF; bin?: Uint8Array } {
+  const where = { file };
+  if (bytes.length < 20)
+    throw new GltfError(
+      `truncated GLB: ${bytes.length} bytes, a header and JSON chunk need at least 20`,
+      where,
+      'gltf-glb',
+    );
+  const version = readU32(bytes, 4);
+  if (version !== 2) throw new GltfError(`GLB version ${version}, only version 2 is read`, where, 'gltf-glb');
+  const length = readU32(bytes, 8);
+  if (length > bytes.length)
+    throw new GltfError(
+      `truncated GLB: the header says ${length} bytes, the data has ${bytes.length}`,
+      where,
+      'gltf-glb',
+    );
+  const jsonLength = readU32(bytes, 12);
+  if (readU32(bytes, 16) !== CHUNK_JSON)
+    throw new GltfError('GLB: the first chunk is not JSON', where, 'gltf-glb');
+  if (20 + jsonLength > length)
+    throw new GltfError(
+      `truncated GLB: the JSON chunk needs ${jsonLength} bytes past offset 20, the file has ${length}`,
+      where,
+      'gltf-glb',
+    );
+  const json = parseJson(BufferUtils.decodeText(bytes.subarray(20, 20 + jsonLength)), file);
+  let offset = 20 + jsonLength;
+  while (offset + 8 <= length) {
+    const chunkLength = readU32(bytes, offset);
+    const type = readU32(bytes, offset + 4);
+    if (offset + 8 + chunkLength > length)
+      throw new GltfError(
+        `truncated GLB: a chunk of ${chunkLength} bytes at offset ${offset} runs past the end (${length})`,
+        where,
+        'gltf-glb',
+      );
+    if (type === CHUNK_BIN) return { json, bin: bytes.subarray(offset + 8, offset + 8 + chunkLength) };
+    offset += 8 + chunkLength;
+  }
+  return { json };
+}
+
+const ELEMENT_SIZE: Record<string, number> = {
+  SCALAR: 1,
+  VEC2: 2,
+  VEC3: 3,
+  VEC4: 4,
+  MAT2: 4,
+  MAT3: 9,
+  MAT4: 16,
+};
+const COMPONENT_BYTES: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
+
+/** Structural checks glTF-Transform leaves to the caller: resources present, views and accessors in range, animation references valid. */
+function checkJson(jsonDoc: JSONDocument, file: string | undefined, warnings: GltfWarning[]): void {
+  const { json, resources } = jsonDoc;
+  const buffers = json.buffers ?? [];
+  const sizes = buffers.map((b, i) => {
+    const data = b.uri === undefined ? resources[GLB_BUFFER] : resources[b.uri];
+    if (data === undefined) {
+      throw new GltfError(
+        b.uri === undefined
+          ? `buffer ${i} has no uri and the GLB has no BIN chunk`
+          : `missing resource '${b.uri}' (buffer ${i})`,
+        { file },
+        'gltf-resource',
+      );
+    }
+    if (data.byteLength < (b.byteLength ?? 0))
+      throw new GltfError(
+        `buffer ${i} ('${b.uri ?? 'GLB BIN chunk'}') holds ${data.byteLength} bytes, the JSON says ${b.byteLength}`,
+        { file },
+        'gltf-resource',
+      );
+    return data.byteLength;
+  });
+  const views = json.bufferViews ?? [];
+  views.forEach((v, i) => {
+    const size = sizes[v.buffer];
+    if (size === undefined)
+      throw new GltfError(
+        `bufferView ${i} names buffer ${v.buffer}, which does not exist`,
+        { file },
+        'gltf-accessor',
+      );
+    if ((v.byteOffset ?? 0) + v.byteLength > size)
+      throw new GltfError(
+        `bufferView ${i} (offset ${v.byteOffset ?? 0}, ${v.byteLength} bytes) runs past its buffer (${size} bytes)`,
+        { file },
+        'gltf-accessor',
+      );
+  });
+  const accessors = json.accessors ?? [];
+  accessors.forEach((a, i) => {
+    const width = ELEMENT_SIZE[a.type];
+    const bytes = COMPONENT_BYTES[a.componentType];
+    if (width === undefined || bytes === undefined)
+      throw new GltfError(
+        `accessor ${i} has type ${a.type} and componentType ${a.componentType}, which glTF does not define`,
+        { file },
+        'gltf-accessor',
+      );
+    if (a.bufferView === undefined) return;
+    const view = views[a.bufferView];
+    if (view === undefined)
+      throw new GltfError(
+        `accessor ${i} names bufferView ${a.bufferView}, which does not exist`,
+        { file },
+        'gltf-accessor',
+      );
+    const elementBytes = width * bytes;
+    const stride = view.byteStride ?? elementBytes;
+    const need = a.count > 0 ? (a.byteOffset ?? 0) + stride * (a.count - 1) + elementBytes : 0;
+    if (!Number.isInteger(a.count) || a.count < 0 || need > view.byteLength)
+      throw new GltfError(
+        `accessor ${i} (${a.count} x ${a.type}) needs ${need} bytes of bufferView ${a.bufferView}, which has ${view.byteLength}`,
+        { file },
+        'gltf-accessor',
+      );
+  });
+  (json.images ?? []).forEach((img, i) => {
+    if (img.uri !== undefined && !(img.uri in resources)) {
+      warnings.push({
+        code: 'resource',
+        message: `image ${i} ('${img.uri}') is missing; the reference is kept as it is`,
+        ...(file ? { file } : {}),
+      });
+    }
+  });
+  const nodeCount = (json.nodes ?? []).length;
+  (json.animations ?? []).forEach((anim, a) => {
+    const samplers = anim.samplers ?? [];
+    samplers.forEach((s, k) => {
+      if (accessors[s.input] === undefined || accessors[s.output] === undefined)
+        throw new GltfError(
+          `sampler ${k} names accessors ${s.input} and ${s.output}; there are ${accessors.length}`,
+          { file, animation: a },
+          'gltf-accessor',
+        );
+    });
+    (anim.channels ?? []).forEach((c, k) => {
+      if (samplers[c.sampler] === undefined)
+        throw new GltfError(
+          `names sampler ${c.sampler}; the animation has ${samplers.length}`,
+          { file, animation: a, channel: k },
+          'gltf-target',
+        );
+      const node = c.target?.node;
+      if (node !== undefined && !(Number.isInteger(node) && node >= 0 && node < nodeCount))
+        throw new GltfError(
+          `targets node ${node}; the file has ${nodeCount} nodes`,
+          { file, animation: a, channel: k },
+          'gltf-target',
+        );
+    });
+  });
+}
+
+/** Picks the animations, builds one keyed clip each. */
+function extractClips(
+  doc: Document,
+  json: GLTF.IGLTF | undefined,
+  opts: Required<ReadGltfOptions>,
+  file: string | undefined,
+  warnings: GltfWarning[],
+): KeyedClip[] {
+  const root = doc.getRoot();
+  const nodes = root.listNodes();
+  const nodeIndex = new Map<Node, number>();
+  for (let i = 0; i < nodes.length; i++) nodeIndex.set(nodes[i], i);
+  const animations = root.listAnimations();
+  let chosen: number[];
+  const a = opts.animation;
+  if (a === 'all') chosen = animations.map((_, i) => i);
+  else if (typeof a === 'number') {
+    if (a >= animations.length)
+      throw new OptionError(`readGltf: animation ${a} is not in the file, which has ${animations.length}`);
+    chosen = [a];
+  } else {
+    const i = animations.findIndex((x) => x.getName() === a);
+    if (i < 0)
+      throw new OptionError(
+        `readGltf: no animation named '${a}' (animations: ${animations.map((x) => `'${x.getName()}'`).join(', ') || 'none'})`,
+      );
+    chosen = [i];
+  }
+  if (json !== undefined) {
+    (json.nodes ?? []).forEach((n, i) => {
+      if (n.matrix !== undefined)
+        warnings.push({
+          code: 'matrix',
+          message: `node ${i} ('${n.name ?? ''}') is given by a matrix; it was decomposed into translation, rotation and scale`,
+          ...(file ? { file } : {}),
+        });
+    });
+  }
+  return chosen.map((i) => extractClip(animations[i], i, nodes, nodeIndex, opts, file, warnings, doc));
+}
+
+interface RawTrack {
+  node: number;
+  path: TrackPath;
+  interpolation: Track['interpolation'];
+  times: Float64Array;
+  values: Float64Array;
+  width: number;
+}
+
+function extractClip(
+  anim: Animation,
+  a: number,
+  nodes: Node[],
+  nodeIndex: Map<Node, number>,
+  opts: Required<ReadGltfOptions>,
+  file: string | undefined,
+  warnings: GltfWarning[],
+  doc: Document,
+): KeyedClip {
+  const raw: RawTrack[] = [];
+  const where = (channel: number, key?: number) => ({
+    file,
+    animation: a,
+    channel,
+    ...(key !== undefined ? { key } : {}),
+  });
+  const warn = (code: GltfWarning['code'], message: string, channel?: number) =>
+    warnings.push({
+      code,
+      message,
+      ...(file ? { file } : {}),
+      animation: a,
+      ...(channel !== undefined ? { channel } : {}),
+    });
+  anim.listChannels().forEach((channel, c) => {
+    const path = channel.getTargetPath() as string;
+    if (path !== 'translation' && path !== 'rotation' && path !== 'scale' && path !== 'weights') {
+      warn(
+        'unsupported',
+        `channel path '${path}' (KHR_animation_pointer or other) is kept in the document but not read`,
+        c,
+      );
+      return;
+    }
+    const node = channel.getTargetNode();
+    if (node === null) {
+      warn('unsupported', 'channel has no target node; it is kept in the document but not read', c);
+      return;
+    }
+    const sampler = channel.getSampler();
+    const input = sampler?.getInput();
+    const output = sampler?.getOutput();
+    if (!sampler || !input || !output)
+      throw new GltfError('channel has no sampler with input and output', where(c), 'gltf-target');
+    const interpolation = trackInterpolation(sampler.getInterpolation());
+    if (interpolation === undefined)
+      throw new GltfError(`unknown interpolation '${sampler.getInterpolation()}'`, where(c), 'gltf-target');
+    if (input.getSparse() || output.getSparse())
+      warn('unsupported', "sparse accessor: read through glTF-Transform's dense view", c);
+    const keys = input.getCount();
+    if (keys === 0 || output.getCount() === 0) {
+      warn('empty', 'channel has no keys; it is kept in the document but not read', c);
+      return;
+    }
+    if (input.getElementSize() !== 1)
+      throw new GltfError(`input accessor is ${input.getType()}, not SCALAR`, where(c), 'gltf-accessor');
+    const times = decodeAccessor(input);
+    for (let k = 0; k < keys; k++) {
+      if (!Number.isFinite(times[k]))
+        throw new GltfError(`key time is ${times[k]}`, where(c, k), 'gltf-times');
+      if (k > 0 && !(times[k] > times[k - 1]))
+        throw new GltfError(
+          `key times do not increase: ${times[k - 1]} then ${times[k]}`,
+          where(c, k),
+          'gltf-times',
+        );
+    }
+    const perKey = interpolation === 'cubicspline' ? 3 : 1;
+    const values = decodeAccessor(output);
+    let width: number;
+    if (path === 'weights') {
+      width = values.length / (keys * perKey);
+      if (!Number.isInteger(width) || width < 1)
+        throw new GltfError(
+          `weights output has ${values.length} values, not a multiple of ${keys * perKey} (keys${perKey === 3 ? ' x 3' : ''})`,
+          where(c),
+          'gltf-accessor',
+        );
+    } else {
+      width = path === 'rotation' ? 4 : 3;
+      if (output.getElementSize() !== width)
+        throw new GltfError(
+          `${path} output is ${output.getType()}, expected ${width === 4 ? 'VEC4' : 'VEC3'}`,
+          where(c),
+          'gltf-accessor',
+        );
+      if (output.getCount() !== keys * perKey)
+        throw new GltfError(
+          `output has ${output.getCount()} elements for ${keys} keys${perKey === 3 ? ' (x 3 for CUBICSPLINE)' : ''}`,
+          where(c),
+          'gltf-accessor',
+        );
+    }
+    for (let i = 0; i < values.length; i++) {
+      if (!Number.isFinite(values[i]))
+        throw new GltfError(
+          `output value ${i % width} is ${values[i]}`,
+          where(c, Math.floor(i / (width * perKey))),
+          'gltf-values',
+        );
+    }
+    if (path === 'rotation')
+      normalizeRotations(
+        values,
+        perKey,
+        opts,
+        (k, len) => {
+          if (opts.quaternions === 'error')
+            throw new GltfError(`rotation has length ${len}, not 1`, where(c, k), 'gltf-values');
+          return true;
+        },
+        (count) =>
+          warn(
+            'quaternion',
+            `${count} rotation key${count > 1 ? 's' : ''} of length off 1 by more than 1e-3 normalized`,
+            c,
+          ),
+      );
+    raw.push({ node: nodeIndex.get(node) as number, path, interpolation, times, values, width });
+  });
+  return buildClip(anim, a, raw, nodes, nodeIndex, file, doc);
+}
+
+/** Normalizes rotation values (not tangents). Keys off unit length by more than 1e-3 are reported through `onBad`/`report`; within it they are normalized silently (float32 and quantized rounding). */
+function normalizeRotations(
+  values: Float64Array,
+  perKey: number,
+  _opts: Required<ReadGltfOptions>,
+  onBad: (key: number, length: number) => boolean,
+  report: (count: number) => void,
+): void {
+  const keys = values.length / (4 * perKey);
+  let bad = 0;
+  for (let k = 0; k < keys; k++) {
+    const o = (k * perKey + (perKey === 3 ? 1 : 0)) * 4;
+    const len = Math.hypot(values[o], values[o + 1], values[o + 2], values[o + 3]);
+    if (!(len > 0))
+      throw new GltfError(`rotation key ${k} is the zero quaternion`, { key: k }, 'gltf-values');
+    if (Math.abs(len - 1) > 1e-3) {
+      onBad(k, len);
+      bad++;
+    }
+    if (len !== 1) {
+      const s = 1 / len;
+      values[o] *= s;
+      values[o + 1] *= s;
+      values[o + 2] *= s;
+      values[o + 3] *= s;
+    }
+  }
+  if (bad) report(bad);
+}
+
+function buildClip(
+  anim: Animation,
+  a: number,
+  raw: RawTrack[],
+  nodes: Node[],
+  nodeIndex: Map<Node, number>,
+  file: string | undefined,
+  doc: Document,
+): KeyedClip {
+  // joints: animated nodes, the joints of skins listing one of them, and every ancestor
+  const wanted = new Set<number>();
+  for (const t of raw) wanted.add(t.node);
+  const skins = doc.getRoot().listSkins();
+  for (const skin of skins) {
+    const joints = skin.listJoints();
+    if (joints.some((j) => wanted.has(nodeIndex.get(j) as number)))
+      for (const j of joints) wanted.add(nodeIndex.get(j) as number);
+  }
+  for (const i of [...wanted]) {
+    for (let p = nodes[i].getParentNode(); p !== null; p = p.getParentNode()) {
+      const pi = nodeIndex.get(p) as number;
+      if (wanted.has(pi)) break;
+      wanted.add(pi);
+    }
+  }
+  // depth-first from the roots, in node order
+  const order: number[] = [];
+  const parents: number[] = [];
+  const jointOf = new Map<number, number>();
+  const visit = (n: number, parent: number) => {
+    jointOf.set(n, order.length);
+    order.push(n);
+    parents.push(parent);
+    const me = order.length - 1;
+    for (const child of nodes[n].listChildren()) {
+      const ci = nodeIndex.get(child) as number;
+      if (wanted.has(ci) && !jointOf.has(ci)) visit(ci, me);
+    }
+  };
+  for (let i = 0; i < nodes.length; i++) {
+    if (wanted.has(i) && !jointOf.has(i) && nodes[i].getParentNode() === null) visit(i, -1);
+  }
+  const J = order.length;
+  const names: string[] = [];
+  const seen = new Set<string>();
+  const restT = new Float64Array(J * 3);
+  const restR = new Float64Array(J * 4);
+  const restS = new Float64Array(J * 3);
+  for (let j = 0; j < J; j++) {
+    const node = nodes[order[j]];
+    let name = node.getName() || `node${order[j]}`;
+    if (seen.has(name)) name = `${name}_${order[j]}`;
+    seen.add(name);
+    names.push(name);
+    restT.set(node.getTranslation(), j * 3);
+    const r = node.getRotation();
+    const len = Math.hypot(r[0], r[1], r[2], r[3]) || 1;
+    restR.set([r[0] / len, r[1] / len, r[2] / len, r[3] / len], j * 4);
+    restS.set(node.getScale(), j * 3);
+  }
+  const skeleton = makeSkeleton({
+    names,
+    parents,
+    restTranslations: restT,
+    restRotations: restR,
+    restScales: restS,
+  });
+  const tracks: Track[] = raw.map((t) => ({
+    joint: jointOf.get(t.node) as number,
+    path: t.path,
+    interpolation: t.interpolation,
+    times: t.times,
+    values: t.values,
+    width: t.width,
+  }));
+  const source: GltfSource = {
+    format: 'gltf',
+    document: doc,
+    nodes: Int32Array.from(order),
+    animation: a,
+    animationName: anim.getName(),
+    ...(file !== undefined ? { file } : {}),
+  };
+  const name = anim.getName();
+  return {
+    ...(name ? { name } : {}),
+    skeleton,
+    tracks,
+    orders: new Array<EulerOrder>(J).fill('XYZ'),
+    source,
+  };
+}

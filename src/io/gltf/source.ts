@@ -1,0 +1,110 @@
+import type { Document } from '@gltf-transform/core';
+import { type Accessor, Extension, type ReaderContext, type WriterContext } from '@gltf-transform/core';
+import type { ClipSource, Interpolation, TrackPath } from '../../series/clip.js';
+
+/**
+ * What the glTF reader keeps in `clip.source` so {@link writeGltf} can put a processed animation back
+ * where it came from. Operations carry it through and never read it.
+ */
+export interface GltfSource extends ClipSource {
+  format: 'gltf';
+  /** The document the clip was read from; `writeGltf` writes into it. */
+  document: Document;
+  /** Node index (in the document's node list) of each joint of the clip's skeleton. */
+  nodes: Int32Array;
+  /** Index of the animation in the document. */
+  animation: number;
+  /** The animation's name, `''` when it has none. */
+  animationName: string;
+  /** The file name the reader was told, for messages. */
+  file?: string;
+}
+
+/**
+ * The clip's glTF source when it has one (`source.format === 'gltf'`) that fits its skeleton, else
+ * `undefined`.
+ */
+export function gltfSourceOf(clip: {
+  source?: ClipSource;
+  skeleton: { names: string[] };
+}): GltfSource | undefined {
+  const s = clip.source as GltfSource | undefined;
+  if (s === undefined || s === null || s.format !== 'gltf') return undefined;
+  if (!(s.nodes instanceof Int32Array) || s.nodes.length !== clip.skeleton.names.length) return undefined;
+  if (s.document === undefined || s.document === null) return undefined;
+  return s;
+}
+
+/** The glTF interpolation name of a track's interpolation. */
+export function gltfInterpolation(i: Interpolation): 'STEP' | 'LINEAR' | 'CUBICSPLINE' {
+  return i === 'step' ? 'STEP' : i === 'cubicspline' ? 'CUBICSPLINE' : 'LINEAR';
+}
+
+/** The track interpolation of a glTF sampler interpolation, or `undefined` for an unknown one. */
+export function trackInterpolation(name: string): Interpolation | undefined {
+  return name === 'STEP'
+    ? 'step'
+    : name === 'LINEAR'
+      ? 'linear'
+      : name === 'CUBICSPLINE'
+        ? 'cubicspline'
+        : undefined;
+}
+
+/** The paths a keyed track can animate, as glTF spells them. */
+export const TRACK_PATHS: readonly TrackPath[] = ['translation', 'rotation', 'scale', 'weights'];
+
+/** glTF component types. */
+const BYTE = 5120;
+const UNSIGNED_BYTE = 5121;
+const SHORT = 5122;
+const UNSIGNED_SHORT = 5123;
+
+/**
+ * An accessor's elements as float64, normalized integers decoded as glTF 2.0 (§3.11,
+ * KHR_mesh_quantization) specifies: `max(c / 127, -1)` for BYTE, `c / 255` for UNSIGNED_BYTE,
+ * `max(c / 32767, -1)` for SHORT, `c / 65535` for UNSIGNED_SHORT. Non-normalized integers are taken as
+ * they are.
+ */
+export function decodeAccessor(accessor: Accessor): Float64Array {
+  const array = accessor.getArray();
+  if (array === null) return new Float64Array(0);
+  const out = new Float64Array(array.length);
+  if (!accessor.getNormalized()) {
+    for (let i = 0; i < out.length; i++) out[i] = array[i];
+    return out;
+  }
+  switch (accessor.getComponentType()) {
+    case BYTE:
+      for (let i = 0; i < out.length; i++) out[i] = Math.max(array[i] / 127, -1);
+      break;
+    case UNSIGNED_BYTE:
+      for (let i = 0; i < out.length; i++) out[i] = array[i] / 255;
+      break;
+    case SHORT:
+      for (let i = 0; i < out.length; i++) out[i] = Math.max(array[i] / 32767, -1);
+      break;
+    case UNSIGNED_SHORT:
+      for (let i = 0; i < out.length; i++) out[i] = array[i] / 65535;
+      break;
+    default:
+      for (let i = 0; i < out.length; i++) out[i] = array[i];
+  }
+  return out;
+}
+
+/**
+ * `KHR_mesh_quantization` as a glTF-Transform extension: the extension adds no properties, it only
+ * allows integer attribute and animation-output types, so registering it is enough to read and write
+ * files that require it (the same as `@gltf-transform/extensions`' `KHRMeshQuantization`).
+ */
+export class KHRMeshQuantizationMarker extends Extension {
+  public static override readonly EXTENSION_NAME = 'KHR_mesh_quantization';
+  public override readonly extensionName = 'KHR_mesh_quantization';
+  read(_context: ReaderContext): this {
+    return this;
+  }
+  write(_context: WriterContext): this {
+    return this;
+  }
+}

@@ -1,0 +1,509 @@
+import {
+  type Accessor,
+  type Animation,
+  type AnimationSampler,
+  Document,
+  type Extension,
+  Format,
+  type GLTF,
+  Logger,
+  type Node,
+  WebIO,
+} from '@gltf-transform/core';
+import { OptionError } from '../../errors.js';
+import type { Clip, KeyedClip, Skeleton, Track } from '../../series/clip.js';
+import { GltfError, type GltfWarning } from './errors.js';
+import { decodeAccessor, gltfInterpolation, gltfSourceOf, KHRMeshQuantizationMarker } from './source.js';
+
+/** Options of {@link writeGltf}. */
+export interface WriteGltfOptions {
+  /** `'glb'`: one binary file (`result.glb`); `'gltf'`: JSON (`result.json`) plus `result.resources`. */
+  format?: 'glb' | 'gltf';
+  /** Base name of the buffer file of the `'gltf'` format (`<basename>.bin`). */
+  basename?: string;
+  /**
+   * Factor applied to the translations (rest and keyed) of clips that get a new document (clips without
+   * a glTF source, e.g. BVH): `0.01` turns centimetres into glTF's metres. Clips written back into their
+   * own document are never scaled.
+   */
+  scale?: number;
+  /**
+   * How a {@link Clip} (a uniform series, not keyed) becomes keys: the function is given the clip and
+   * returns a keyed clip; the default keys every frame with LINEAR interpolation.
+   */
+  keys?: ((clip: Clip) => KeyedClip) | 'every-frame';
+}
+
+/** Defaults of {@link WriteGltfOptions}. */
+export const WRITE_GLTF_DEFAULTS: Required<WriteGltfOptions> = {
+  format: 'glb',
+  basename: 'scene',
+  scale: 1,
+  keys: 'every-frame',
+};
+
+/** What {@link writeGltf} returns: GLB bytes, or JSON with its resources (by URI). */
+export interface GltfWriteResult {
+  glb?: Uint8Array;
+  json?: GLTF.IGLTF;
+  resources?: Record<string, Uint8Array>;
+  /** The document that was written (the given one, modified, or a new one). */
+  document: Document;
+  warnings: GltfWarning[];
+}
+
+/**
+ * Writes keyed clips as glTF 2.0: back into the document they were read from, or into a new document.
+ *
+ * A clip read by {@link readGltf} (its `source` is a `GltfSource`) replaces the channels of its own
+ * animation in `doc` (the reader's document when `doc` is null): for each of its tracks, the channel on
+ * the same node and path gets a sampler with the track's keys; a track that has not changed (same
+ * interpolation, times and values as the stored accessors, rotations already sign-continuous) keeps its
+ * sampler and accessors untouched, so CUBICSPLINE and quantized outputs survive. Channels the clip has
+ * no track for stay as they were, and so do meshes, skins, materials, textures, extensions and every
+ * other animation. `doc` is modified in place.
+ *
+ * Every written rotation track is sign-continuous (each key's quaternion is negated when its dot
+ * product with the previous key's is negative; CUBICSPLINE tangents with it), which changes no rotation
+ * and makes slerp and nlerp players agree. Equal key times share one input accessor; input accessors
+ * get `min`/`max`; outputs are FLOAT.
+ *
+ * Any other clip (BVH, made in code) goes into a new document (or `doc` when given): a node per joint
+ * with its rest transform (translations times `scale`), a scene of the roots, and one animation; no
+ * mesh. A {@link Clip} is keyed at every frame (LINEAR), unless `options.keys` says otherwise.
+ *
+ * @throws {GltfError} (code `'gltf-write'`) when a track's times are not finite and strictly
+ * increasing after rounding to float32, a value is not finite, or its shape does not fit; nothing is
+ * written then. @throws {OptionError} on an unknown option.
+ * @example
+ * const { document, clips } = await readGltf(bytes);
+ * const { glb } = await writeGltf(document, clips);
+ */
+export async function writeGltf(
+  doc: Document | null,
+  clips: readonly (KeyedClip | Clip)[],
+  options: WriteGltfOptions = {},
+): Promise<GltfWriteResult> {
+  const opts = checkOptions(options);
+  if (!Array.isArray(clips)) throw new OptionError('writeGltf: clips must be an array');
+  const warnings: GltfWarning[] = [];
+  const keyed = clips.map((c, i) => toKeyed(c, i, opts));
+  for (let i = 0; i < keyed.length; i++) checkTracks(keyed[i], i);
+  let target = doc;
+  for (const c of keyed) {
+    const s = gltfSourceOf(c);
+    if (s === undefined) continue;
+    if (target === null) target = s.document;
+  }
+  if (target === null) target = new Document();
+  const cache = new InputCache(target);
+  for (const c of keyed) {
+    const s = gltfSourceOf(c);
+    if (s !== undefined && s.document === target) writeBack(target, c, cache);
+    else writeNew(target, c, opts.scale, cache);
+  }
+  const io = new WebIO().setLogger(new Logger(Logger.Verbosity.ERROR));
+  const used = target.getRoot().listExtensionsUsed();
+  io.registerExtensions([
+    KHRMeshQuantizationMarker,
+    ...used.map((e) => e.constructor as typeof Extension),
+  ] as (typeof Extension)[]);
+  if (target.getRoot().listBuffers().length === 0) target.createBuffer();
+  const buffers = target.getRoot().listBuffers();
+  if (opts.format === 'glb' && buffers.length > 1) {
+    // GLB holds one buffer: move every accessor to the first
+    for (const accessor of target.getRoot().listAccessors()) accessor.setBuffer(buffers[0]);
+    for (const b of buffers.slice(1)) b.dispose();
+  }
+  if (opts.format === 'glb') {
+    const textures = target.getRoot().listTextures();
+    const json = await io.writeJSON(target, { format: Format.GLB, basename: opts.basename });
+    keepImageUris(json.json, textures);
+    return { glb: glbBytes(json.json, Object.values(json.resources)[0]), document: target, warnings };
+  }
+  for (const b of target.getRoot().listBuffers()) if (!b.getURI()) b.setURI(`${opts.basename}.bin`);
+  const out = await io.writeJSON(target, { basename: opts.basename });
+  keepImageUris(out.json, target.getRoot().listTextures());
+  // images that came from files and are unchanged are the caller's to copy; only new data is returned
+  return { json: out.json, resources: out.resources, document: target, warnings };
+}
+
+function checkOptions(options: WriteGltfOptions): Required<WriteGltfOptions> {
+  if (options === null || typeof options !== 'object')
+    throw new OptionError('writeGltf: options must be an object');
+  for (const key of Object.keys(options))
+    if (!(key in WRITE_GLTF_DEFAULTS)) throw new OptionError(`writeGltf: unknown option '${key}'`);
+  const o = { ...WRITE_GLTF_DEFAULTS, ...options } as Required<WriteGltfOptions>;
+  if (o.format !== 'glb' && o.format !== 'gltf')
+    throw new OptionError(`writeGltf: format must be 'glb' or 'gltf', got ${String(o.format)}`);
+  if (!(typeof o.scale === 'number' && Number.isFinite(o.scale) && o.scale > 0))
+    throw new OptionError(`writeGltf: scale must be a finite positive number, got ${String(o.scale)}`);
+  if (typeof o.basename !== 'string' || o.basename === '' || /[/\\]/.test(o.basename))
+    throw new OptionError('writeGltf: basename must be a file name without directories');
+  if (o.keys !== 'every-frame' && typeof o.keys !== 'function')
+    throw new OptionError("writeGltf: keys must be 'every-frame' or a function");
+  return o;
+}
+
+function isKeyed(c: KeyedClip | Clip): c is KeyedClip {
+  return c !== null && typeof c === 'object' && Array.isArray((c as KeyedClip).tracks);
+}
+
+function toKeyed(c: KeyedClip | Clip, index: number, opts: Required<WriteGltfOptions>): KeyedClip {
+  if (isKeyed(c)) return c;
+  if (c === null || typeof c !== 'object' || !('rotations' in c))
+    throw new GltfError(
+      `clip ${index} is neither a KeyedClip nor a Clip`,
+      { animation: index },
+      'gltf-write',
+    );
+  if (typeof opts.keys === 'function') return opts.keys(c);
+  return everyFrame(c);
+}
+
+/** A uniform clip keyed at every frame, LINEAR, on the joints and components it animates. */
+function everyFrame(clip: Clip): KeyedClip {
+  const J = clip.skeleton.names.length;
+  const F = clip.frames;
+  const times = new Float64Array(F);
+  const start = clip.startTime ?? 0;
+  for (let f = 0; f < F; f++) times[f] = start + f * clip.frameTime;
+  const tracks: Track[] = [];
+  const take = (series: { data: ArrayLike<number> }, j: number, width: number): Float64Array => {
+    const out = new Float64Array(F * width);
+    for (let f = 0; f < F; f++)
+      for (let k = 0; k < width; k++) out[f * width + k] = series.data[(f * J + j) * width + k];
+    return out;
+  };
+  for (let j = 0; j < J; j++) {
+    const a = clip.animated[j];
+    if (a & 1)
+      tracks.push({
+        joint: j,
+        path: 'translation',
+        interpolation: 'linear',
+        times,
+        values: take(clip.translations, j, 3),
+        width: 3,
+      });
+    if (a & 2)
+      tracks.push({
+        joint: j,
+        path: 'rotation',
+        interpolation: 'linear',
+        times,
+        values: take(clip.rotations, j, 4),
+        width: 4,
+      });
+    if (a & 4 && clip.scales)
+      tracks.push({
+        joint: j,
+        path: 'scale',
+        interpolation: 'linear',
+        times,
+        values: take(clip.scales, j, 3),
+        width: 3,
+      });
+  }
+  return {
+    ...(clip.name !== undefined ? { name: clip.name } : {}),
+    skeleton: clip.skeleton,
+    tracks,
+    orders: clip.orders,
+    ...(clip.source !== undefined ? { source: clip.source } : {}),
+  };
+}
+
+/** Checks every track before anything is written: the writer never emits what its reader rejects. */
+function checkTracks(clip: KeyedClip, c: number): void {
+  const J = clip.skeleton?.names?.length;
+  if (!Array.isArray(clip.tracks) || J === undefined)
+    throw new GltfError('is not a KeyedClip (tracks, skeleton)', { animation: c }, 'gltf-write');
+  clip.tracks.forEach((t, k) => {
+    const where = { animation: c, channel: k };
+    if (!Number.isInteger(t.joint) || t.joint < 0 || t.joint >= J)
+      throw new GltfError(
+        `track joint ${t.joint} is not a joint of the skeleton (${J})`,
+        where,
+        'gltf-write',
+      );
+    const width = t.path === 'rotation' ? 4 : t.path === 'weights' ? t.width : 3;
+    if (
+      !(t.path === 'translation' || t.path === 'rotation' || t.path === 'scale' || t.path === 'weights') ||
+      t.width !== width ||
+      !(width >= 1)
+    )
+      throw new GltfError(
+        `track path '${t.path}' with width ${t.width} cannot be written`,
+        where,
+        'gltf-write',
+      );
+    const n = t.times.length;
+    if (n === 0) throw new GltfError('track has no keys', where, 'gltf-write');
+    const perKey = t.interpolation === 'cubicspline' ? 3 : 1;
+    if (t.interpolation !== 'step' && t.interpolation !== 'linear' && t.interpolation !== 'cubicspline')
+      throw new GltfError(`unknown interpolation '${t.interpolation}'`, where, 'gltf-write');
+    if (t.values.length !== n * perKey * width)
+      throw new GltfError(
+        `track has ${t.values.length} values for ${n} keys of width ${width}${perKey === 3 ? ' x 3' : ''}`,
+        where,
+        'gltf-write',
+      );
+    let previous = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const x = Math.fround(t.times[i]);
+      if (!Number.isFinite(x) || !(x > previous))
+        throw new GltfError(
+          `key time ${t.times[i]} is not finite and after the previous key in float32`,
+          { ...where, key: i },
+          'gltf-write',
+        );
+      previous = x;
+    }
+    for (let i = 0; i < t.values.length; i++)
+      if (!Number.isFinite(t.values[i]) || !Number.isFinite(Math.fround(t.values[i])))
+        throw new GltfError(
+          `value ${t.values[i]} is not finite in float32`,
+          { ...where, key: Math.floor(i / (width * perKey)) },
+          'gltf-write',
+        );
+  });
+}
+
+/** Input accessors by their float32 times, so tracks with equal times share one. */
+class InputCache {
+  private readonly byKey = new Map<string, Accessor[]>();
+  constructor(private readonly doc: Document) {}
+  get(times: ArrayLike<number>, existing?: Accessor | null): Accessor {
+    const f32 = Float32Array.from(times as ArrayLike<number>);
+    const key = `${f32.length}:${f32[0]}:${f32[f32.length - 1]}`;
+    const list = this.byKey.get(key) ?? [];
+    for (const a of list) if (sameArray(a.getArray() as Float32Array, f32)) return a;
+    if (
+      existing &&
+      existing.getComponentType() === 5126 &&
+      sameArray(existing.getArray() as Float32Array, f32)
+    ) {
+      list.push(existing);
+      this.byKey.set(key, list);
+      return existing;
+    }
+    const accessor = this.doc.createAccessor().setType('SCALAR').setArray(f32);
+    const buffer = this.doc.getRoot().listBuffers()[0] ?? this.doc.createBuffer();
+    accessor.setBuffer(buffer);
+    list.push(accessor);
+    this.byKey.set(key, list);
+    return accessor;
+  }
+}
+
+function sameArray(a: ArrayLike<number> | null, b: ArrayLike<number>): boolean {
+  if (a === null || a.length !== b.length) return false;
+  for (let i = 0; i < b.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Rotation values made sign-continuous; the same array when nothing flips, else a copy. */
+function continuous(t: Track): Float64Array | Float32Array | ArrayLike<number> {
+  if (t.path !== 'rotation') return t.values;
+  const perKey = t.interpolation === 'cubicspline' ? 3 : 1;
+  const n = t.times.length;
+  const v = t.values;
+  let out: Float64Array | null = null;
+  let prev = perKey === 3 ? 4 : 0;
+  for (let k = 1; k < n; k++) {
+    const o = (k * perKey + (perKey === 3 ? 1 : 0)) * 4;
+    const src = out ?? v;
+    const d =
+      src[o] * src[prev] +
+      src[o + 1] * src[prev + 1] +
+      src[o + 2] * src[prev + 2] +
+      src[o + 3] * src[prev + 3];
+    if (d < 0) {
+      if (out === null) out = Float64Array.from(v as ArrayLike<number>);
+      for (let i = k * perKey * 4; i < (k + 1) * perKey * 4; i++) out[i] = -out[i];
+    }
+    prev = o;
+  }
+  return out ?? v;
+}
+
+function writeBack(doc: Document, clip: KeyedClip, cache: InputCache): void {
+  const source = gltfSourceOf(clip)!;
+  const root = doc.getRoot();
+  const nodes = root.listNodes();
+  const anim = root.listAnimations()[source.animation];
+  if (anim === undefined)
+    throw new GltfError(
+      `the document has no animation ${source.animation} any more`,
+      { animation: source.animation },
+      'gltf-write',
+    );
+  const channels = new Map<string, ReturnType<Animation['listChannels']>[number]>();
+  for (const ch of anim.listChannels()) {
+    const node = ch.getTargetNode();
+    if (node === null) continue;
+    const key = `${nodes.indexOf(node)}:${ch.getTargetPath()}`;
+    if (!channels.has(key)) channels.set(key, ch);
+  }
+  const samplerUsers = new Map<AnimationSampler, number>();
+  for (const ch of anim.listChannels()) {
+    const s = ch.getSampler();
+    if (s) samplerUsers.set(s, (samplerUsers.get(s) ?? 0) + 1);
+  }
+  for (const t of clip.tracks) {
+    const nodeIndex = source.nodes[t.joint];
+    const node = nodes[nodeIndex];
+    if (node === undefined)
+      throw new GltfError(
+        `joint ${t.joint} names node ${nodeIndex}, which the document no longer has`,
+        { animation: source.animation },
+        'gltf-write',
+      );
+    const values = continuous(t);
+    const ch = channels.get(`${nodeIndex}:${t.path}`);
+    if (ch !== undefined) {
+      const s = ch.getSampler()!;
+      if (values === t.values && unchanged(s, t)) continue;
+      const input = cache.get(t.times, s.getInput());
+      const output = outputAccessor(doc, values, t.width);
+      const sampler = (samplerUsers.get(s) ?? 0) > 1 ? doc.createAnimationSampler() : s;
+      const oldIn = s.getInput();
+      const oldOut = s.getOutput();
+      sampler.setInput(input).setOutput(output).setInterpolation(gltfInterpolation(t.interpolation));
+      if (sampler !== s) {
+        anim.addSampler(sampler);
+        ch.setSampler(sampler);
+        samplerUsers.set(s, (samplerUsers.get(s) ?? 1) - 1);
+      }
+      disposeIfUnused(oldIn);
+      disposeIfUnused(oldOut);
+    } else {
+      addChannel(doc, anim, node, t, values, cache);
+    }
+  }
+}
+
+function addChannel(
+  doc: Document,
+  anim: Animation,
+  node: Node,
+  t: Track,
+  values: ArrayLike<number>,
+  cache: InputCache,
+): void {
+  const sampler = doc
+    .createAnimationSampler()
+    .setInput(cache.get(t.times))
+    .setOutput(outputAccessor(doc, values, t.width))
+    .setInterpolation(gltfInterpolation(t.interpolation));
+  anim.addSampler(sampler);
+  anim.addChannel(doc.createAnimationChannel().setTargetNode(node).setTargetPath(t.path).setSampler(sampler));
+}
+
+function outputAccessor(doc: Document, values: ArrayLike<number>, width: number): Accessor {
+  const type = width === 4 ? 'VEC4' : width === 3 ? 'VEC3' : 'SCALAR';
+  const buffer = doc.getRoot().listBuffers()[0] ?? doc.createBuffer();
+  return doc.createAccessor().setType(type).setArray(Float32Array.from(values)).setBuffer(buffer);
+}
+
+function disposeIfUnused(accessor: Accessor | null): void {
+  if (accessor === null || accessor.isDisposed()) return;
+  // the root is always a parent; anything else still uses it
+  if (accessor.listParents().length <= 1) accessor.dispose();
+}
+
+/** True when the sampler already holds exactly the track (as the reader decoded it). */
+function unchanged(s: AnimationSampler, t: Track): boolean {
+  if (s.getInterpolation() !== gltfInterpolation(t.interpolation)) return false;
+  const input = s.getInput();
+  const output = s.getOutput();
+  if (!input || !output) return false;
+  const times = decodeAccessor(input);
+  if (times.length !== t.times.length) return false;
+  for (let i = 0; i < times.length; i++) if (times[i] !== t.times[i]) return false;
+  const values = decodeAccessor(output);
+  if (values.length !== t.values.length) return false;
+  if (t.path === 'rotation') {
+    // the reader normalized the keys; compare with the same normalization
+    const perKey = t.interpolation === 'cubicspline' ? 3 : 1;
+    for (let k = 0; k < t.times.length; k++) {
+      const o = (k * perKey + (perKey === 3 ? 1 : 0)) * 4;
+      const len = Math.hypot(values[o], values[o + 1], values[o + 2], values[o + 3]);
+      if (len !== 1 && len > 0) for (let i = 0; i < 4; i++) values[o + i] /= len;
+    }
+  }
+  for (let i = 0; i < values.length; i++) if (values[i] !== t.values[i]) return false;
+  return true;
+}
+
+/** A new node tree for the skeleton (translations times `scale`), a scene, and the animation. */
+function writeNew(doc: Document, clip: KeyedClip, scale: number, cache: InputCache): void {
+  const sk: Skeleton = clip.skeleton;
+  const J = sk.names.length;
+  const nodes: Node[] = [];
+  for (let j = 0; j < J; j++) {
+    const t = sk.restTranslations;
+    const r = sk.restRotations;
+    const s = sk.restScales;
+    const node = doc
+      .createNode(sk.names[j])
+      .setTranslation([t[j * 3] * scale, t[j * 3 + 1] * scale, t[j * 3 + 2] * scale])
+      .setRotation([r[j * 4], r[j * 4 + 1], r[j * 4 + 2], r[j * 4 + 3]])
+      .setScale([s[j * 3], s[j * 3 + 1], s[j * 3 + 2]]);
+    nodes.push(node);
+    const p = sk.parents[j];
+    if (p >= 0) nodes[p].addChild(node);
+  }
+  const root = doc.getRoot();
+  const scene = root.getDefaultScene() ?? root.listScenes()[0] ?? doc.createScene(clip.name ?? 'Scene');
+  if (root.getDefaultScene() === null) root.setDefaultScene(scene);
+  for (let j = 0; j < J; j++) if (sk.parents[j] < 0) scene.addChild(nodes[j]);
+  const anim = doc.createAnimation(clip.name ?? '');
+  for (const t of clip.tracks) {
+    let values = continuous(t);
+    if (t.path === 'translation' && scale !== 1) {
+      const v = Float64Array.from(values as ArrayLike<number>);
+      for (let i = 0; i < v.length; i++) v[i] *= scale;
+      values = v;
+    }
+    addChannel(doc, anim, nodes[t.joint], t, values, cache);
+  }
+}
+
+/** Image definitions of textures whose file was missing keep their URI (glTF-Transform drops it). */
+function keepImageUris(
+  json: GLTF.IGLTF,
+  textures: ReturnType<ReturnType<Document['getRoot']>['listTextures']>,
+): void {
+  const images = json.images ?? [];
+  textures.forEach((texture, i) => {
+    const def = images[i];
+    if (def && def.uri === undefined && def.bufferView === undefined && texture.getURI())
+      def.uri = texture.getURI();
+  });
+}
+
+/** GLB container of a JSON chunk and an optional BIN chunk (glTF 2.0 §4.4). */
+function glbBytes(json: GLTF.IGLTF, bin: Uint8Array | undefined): Uint8Array {
+  const text = new TextEncoder().encode(JSON.stringify(json));
+  const jsonLength = (text.length + 3) & ~3;
+  const binLength = bin?.byteLength ? (bin.byteLength + 3) & ~3 : 0;
+  const total = 12 + 8 + jsonLength + (binLength ? 8 + binLength : 0);
+  const out = new Uint8Array(total);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, 0x46546c67, true);
+  view.setUint32(4, 2, true);
+  view.setUint32(8, total, true);
+  view.setUint32(12, jsonLength, true);
+  view.setUint32(16, 0x4e4f534a, true);
+  out.set(text, 20);
+  out.fill(0x20, 20 + text.length, 20 + jsonLength);
+  if (binLength && bin) {
+    const o = 20 + jsonLength;
+    view.setUint32(o, binLength, true);
+    view.setUint32(o + 4, 0x004e4942, true);
+    out.set(bin, o + 8);
+  }
+  return out;
+}

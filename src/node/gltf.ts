@@ -1,0 +1,95 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import type { Document } from '@gltf-transform/core';
+import { GltfError } from '../io/gltf/errors.js';
+import { type GltfReadResult, type ReadGltfOptions, readGltf } from '../io/gltf/read.js';
+import { type GltfWriteResult, type WriteGltfOptions, writeGltf } from '../io/gltf/write.js';
+import type { Clip, KeyedClip } from '../series/clip.js';
+import { writeFileAtomic } from './atomic.js';
+
+/** True for the extensions the glTF reader takes: `.gltf` and `.glb`, any case. */
+export function isGltfPath(path: string): boolean {
+  const ext = extname(path).toLowerCase();
+  return ext === '.gltf' || ext === '.glb';
+}
+
+/**
+ * Reads a `.glb` or `.gltf` file from disk; for a `.gltf`, the `.bin` buffers and images it references
+ * by relative URI are read from beside it (percent-escapes decoded). A missing buffer is a
+ * {@link GltfError} naming it; a missing image is a warning and its reference is kept.
+ *
+ * @example
+ * const { document, clips } = await readGltfFile('Fox.glb');
+ */
+export async function readGltfFile(path: string, options: ReadGltfOptions = {}): Promise<GltfReadResult> {
+  const bytes = readFileSync(path);
+  const file = options.file ?? path;
+  const view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const isGlb =
+    view.length >= 4 && view[0] === 0x67 && view[1] === 0x6c && view[2] === 0x54 && view[3] === 0x46;
+  const resources: Record<string, Uint8Array> = { ...(options.resources ?? {}) };
+  if (!isGlb) {
+    let json: { buffers?: { uri?: string }[]; images?: { uri?: string }[] };
+    try {
+      json = JSON.parse(view.length ? new TextDecoder().decode(view) : '');
+    } catch {
+      // readGltf reports the parse error with its message
+      return readGltf(view, { ...options, file });
+    }
+    const base = dirname(path);
+    for (const list of [json?.buffers ?? [], json?.images ?? []]) {
+      for (const item of list) {
+        const uri = item?.uri;
+        if (typeof uri !== 'string' || uri.startsWith('data:') || uri in resources) continue;
+        let target: string;
+        try {
+          target = resolve(base, decodeURIComponent(uri));
+        } catch {
+          target = resolve(base, uri);
+        }
+        if (existsSync(target)) {
+          const b = readFileSync(target);
+          resources[uri] = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+        }
+      }
+    }
+  }
+  return readGltf(view, { ...options, file, resources });
+}
+
+/**
+ * Writes clips as a `.glb` or `.gltf` file (by the path's extension), atomically, creating missing
+ * directories. A `.gltf` gets its buffer as `<name>.bin` beside it; images of the document that were
+ * files keep their URIs and are written beside it only when they are not there yet. Every file is
+ * written to a temporary name first, so a failure leaves no partial output.
+ *
+ * @example
+ * const { document, clips } = await readGltfFile('Fox.glb');
+ * await writeGltfFile('out/Fox.glb', document, clips.map((c) => unrollKeyedClip(c)));
+ */
+export async function writeGltfFile(
+  path: string,
+  doc: Document | null,
+  clips: readonly (KeyedClip | Clip)[],
+  options: Omit<WriteGltfOptions, 'format' | 'basename'> = {},
+): Promise<GltfWriteResult> {
+  const gltf = extname(path).toLowerCase() === '.gltf';
+  const name = basename(path, extname(path));
+  const out = await writeGltf(doc, clips, { ...options, format: gltf ? 'gltf' : 'glb', basename: name });
+  mkdirSync(dirname(path), { recursive: true });
+  if (!gltf) {
+    writeFileAtomic(path, out.glb as Uint8Array);
+    return out;
+  }
+  const dir = dirname(path);
+  // resources first, the JSON last: a reader never sees a .gltf whose .bin is not there yet
+  for (const [uri, bytes] of Object.entries(out.resources ?? {})) {
+    const target = join(dir, uri);
+    if (resolve(target) === resolve(path))
+      throw new GltfError(`resource '${uri}' would overwrite the .gltf itself`, { file: path }, 'gltf-write');
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileAtomic(target, bytes);
+  }
+  writeFileAtomic(path, `${JSON.stringify(out.json, null, 2)}\n`);
+  return out;
+}

@@ -92,6 +92,102 @@ function fkFrame(
   }
 }
 
+/** True when every scale the clip's transforms use is 1 (rest scales, and the scale series when present). */
+function unitScales(clip: Clip): boolean {
+  const rest = clip.skeleton.restScales;
+  if (rest !== undefined) for (let i = 0; i < rest.length; i++) if (rest[i] !== 1) return false;
+  const scales = clip.scales?.data;
+  if (scales !== undefined) for (let i = 0; i < scales.length; i++) if (scales[i] !== 1) return false;
+  return true;
+}
+
+/**
+ * One frame of forward kinematics with scales, on world 3x3 matrices: `A_j = A_p · R(r_j) · diag(s_j)`,
+ * `x_j = x_p + A_p · t_j` (glTF nodes and three.js `Object3D` compose `T · R · S`). Global rotations
+ * stay the product of the local rotations. `linear` is scratch of `joints x 9`.
+ */
+function fkFrameScaled(
+  parents: Int32Array | ArrayLike<number>,
+  local: FloatArray,
+  translations: FloatArray,
+  scales: FloatArray | undefined,
+  restScales: FloatArray,
+  frame: number,
+  outRotations: FloatArray,
+  rOff: number,
+  outPositions: FloatArray,
+  pOff: number,
+  linear: Float64Array,
+): void {
+  const J = parents.length;
+  const lq = frame * J * 4;
+  const lt = frame * J * 3;
+  for (let j = 0; j < J; j++) {
+    const p = parents[j];
+    const q = lq + j * 4;
+    const x = local[q];
+    const y = local[q + 1];
+    const z = local[q + 2];
+    const w = local[q + 3];
+    const sb = scales === undefined ? restScales : scales;
+    const so = scales === undefined ? j * 3 : lt + j * 3;
+    const sx = sb[so];
+    const sy = sb[so + 1];
+    const sz = sb[so + 2];
+    // R(q) · diag(s), column-major: column k is R's column k times s_k (q as given, unnormalised like the fast path's products)
+    const m0 = (1 - 2 * (y * y + z * z)) * sx;
+    const m1 = 2 * (x * y + z * w) * sx;
+    const m2 = 2 * (x * z - y * w) * sx;
+    const m3 = 2 * (x * y - z * w) * sy;
+    const m4 = (1 - 2 * (x * x + z * z)) * sy;
+    const m5 = 2 * (y * z + x * w) * sy;
+    const m6 = 2 * (x * z + y * w) * sz;
+    const m7 = 2 * (y * z - x * w) * sz;
+    const m8 = (1 - 2 * (x * x + y * y)) * sz;
+    const a = j * 9;
+    const t = pOff + j * 3;
+    const tx = translations[lt + j * 3];
+    const ty = translations[lt + j * 3 + 1];
+    const tz = translations[lt + j * 3 + 2];
+    const r = rOff + j * 4;
+    if (p < 0) {
+      linear[a] = m0;
+      linear[a + 1] = m1;
+      linear[a + 2] = m2;
+      linear[a + 3] = m3;
+      linear[a + 4] = m4;
+      linear[a + 5] = m5;
+      linear[a + 6] = m6;
+      linear[a + 7] = m7;
+      linear[a + 8] = m8;
+      outPositions[t] = tx;
+      outPositions[t + 1] = ty;
+      outPositions[t + 2] = tz;
+      outRotations[r] = x;
+      outRotations[r + 1] = y;
+      outRotations[r + 2] = z;
+      outRotations[r + 3] = w;
+    } else {
+      const b = p * 9;
+      const pp = pOff + p * 3;
+      outPositions[t] = outPositions[pp] + linear[b] * tx + linear[b + 3] * ty + linear[b + 6] * tz;
+      outPositions[t + 1] =
+        outPositions[pp + 1] + linear[b + 1] * tx + linear[b + 4] * ty + linear[b + 7] * tz;
+      outPositions[t + 2] =
+        outPositions[pp + 2] + linear[b + 2] * tx + linear[b + 5] * ty + linear[b + 8] * tz;
+      for (let c = 0; c < 3; c++) {
+        const c0 = c === 0 ? m0 : c === 1 ? m3 : m6;
+        const c1 = c === 0 ? m1 : c === 1 ? m4 : m7;
+        const c2 = c === 0 ? m2 : c === 1 ? m5 : m8;
+        linear[a + c * 3] = linear[b] * c0 + linear[b + 3] * c1 + linear[b + 6] * c2;
+        linear[a + c * 3 + 1] = linear[b + 1] * c0 + linear[b + 4] * c1 + linear[b + 7] * c2;
+        linear[a + c * 3 + 2] = linear[b + 2] * c0 + linear[b + 5] * c1 + linear[b + 8] * c2;
+      }
+      multiplyFlat(outRotations, r, outRotations, rOff + p * 4, local, q);
+    }
+  }
+}
+
 /**
  * Global rotations and positions of every joint of a clip at every frame (forward kinematics).
  *
@@ -100,6 +196,11 @@ function fkFrame(
  * the translation is the OFFSET with position channels already applied); a root's global values are its
  * local ones. Quaternions x, y, z, w, Hamilton product, active rotations; positions in the clip's units.
  * Local quaternions are used as given (a non-unit quaternion scales the subtree's offsets).
+ * Scales: when the clip has a `scales` series or a rest scale other than 1, each joint's local transform
+ * is `T · R · S` as in glTF and three.js, positions come from world matrices `A_j = A_p · R_j · S_j`,
+ * `x_j = x_p + A_p · t_j` (exact for any scales, non-uniform ones included), and the global rotation is
+ * still the product of the local rotations (the rotation part of the world matrix when scales are
+ * uniform and positive). When every scale is 1 the quaternion-only path runs.
  * Float32 input is computed in float64; outputs are Float64 unless given in `options`.
  * Method: the standard recursive composition of the BVH hierarchy (Meredith & Maddock 2001).
  *
@@ -130,6 +231,27 @@ export function forwardKinematics(
   const parents = clip.skeleton.parents;
   const local = clip.rotations.data;
   const trans = clip.translations.data;
+  if (!unitScales(clip)) {
+    checkScales(clip, 'forwardKinematics');
+    const linear = new Float64Array(J * 9);
+    const scales = clip.scales?.data;
+    for (let f = 0; f < frames; f++) {
+      fkFrameScaled(
+        parents,
+        local,
+        trans,
+        scales,
+        clip.skeleton.restScales,
+        f,
+        rotations.data,
+        f * J * 4,
+        positions.data,
+        f * J * 3,
+        linear,
+      );
+    }
+    return { rotations, positions };
+  }
   for (let f = 0; f < frames; f++) {
     fkFrame(parents, local, trans, f, rotations.data, f * J * 4, positions.data, f * J * 3);
   }
@@ -178,5 +300,34 @@ export function forwardKinematicsFrame(
   ) {
     checkHierarchy(clip, 'forwardKinematicsFrame');
   }
+  if (!unitScales(clip)) {
+    checkScales(clip, 'forwardKinematicsFrame');
+    const linear = new Float64Array(J * 9);
+    fkFrameScaled(
+      parents,
+      clip.rotations.data,
+      clip.translations.data,
+      clip.scales?.data,
+      clip.skeleton.restScales,
+      frame,
+      outRotations,
+      0,
+      outPositions,
+      0,
+      linear,
+    );
+    return;
+  }
   fkFrame(parents, clip.rotations.data, clip.translations.data, frame, outRotations, 0, outPositions, 0);
+}
+
+function checkScales(clip: Clip, where: string): void {
+  const J = clip.skeleton.parents.length;
+  if (clip.skeleton.restScales === undefined || clip.skeleton.restScales.length !== J * 3)
+    throw new ShapeError(`${where}: skeleton.restScales must hold joints x 3 = ${J * 3} values`);
+  if (clip.scales !== undefined) {
+    assertVec3Series(clip.scales, 'clip.scales');
+    if (clip.scales.joints !== J || clip.scales.frames !== clip.rotations.frames)
+      throw new ShapeError(`${where}: clip.scales must be ${clip.rotations.frames} frames x ${J} joints`);
+  }
 }

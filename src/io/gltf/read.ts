@@ -13,7 +13,13 @@ import type { EulerOrder } from '../../quat/euler.js';
 import type { KeyedClip, Track, TrackPath } from '../../series/clip.js';
 import { makeSkeleton } from '../../series/clip-create.js';
 import { GltfError, type GltfWarning } from './errors.js';
-import { decodeAccessor, type GltfSource, KHRMeshQuantizationMarker, trackInterpolation } from './source.js';
+import {
+  decodeAccessor,
+  decodeTrackValues,
+  type GltfSource,
+  KHRMeshQuantizationMarker,
+  trackInterpolation,
+} from './source.js';
 
 /** A `.gltf` file's JSON (parsed or as text) with the files it references, by URI as written in the JSON. */
 export interface GltfJsonInput {
@@ -527,7 +533,12 @@ function extractClip(
         );
     }
     const perKey = interpolation === 'cubicspline' ? 3 : 1;
-    const values = decodeAccessor(output);
+    let repaired = 0;
+    const values = decodeTrackValues(output, path, perKey, (k, len) => {
+      if (opts.quaternions === 'error')
+        throw new GltfError(`rotation has length ${len}, not 1`, where(c, k), 'gltf-values');
+      repaired++;
+    });
     let width: number;
     if (path === 'weights') {
       width = values.length / (keys * perKey);
@@ -560,56 +571,20 @@ function extractClip(
           'gltf-values',
         );
     }
-    if (path === 'rotation')
-      normalizeRotations(
-        values,
-        perKey,
-        opts,
-        (k, len) => {
-          if (opts.quaternions === 'error')
-            throw new GltfError(`rotation has length ${len}, not 1`, where(c, k), 'gltf-values');
-          return true;
-        },
-        (count) =>
-          warn(
-            'quaternion',
-            `${count} rotation key${count > 1 ? 's' : ''} of length off 1 by more than 1e-3 normalized`,
-            c,
-          ),
+    for (let k = 0; k < keys && path === 'rotation'; k++) {
+      const o = (k * perKey + (perKey === 3 ? 1 : 0)) * 4;
+      if (values[o] === 0 && values[o + 1] === 0 && values[o + 2] === 0 && values[o + 3] === 0)
+        throw new GltfError('rotation is the zero quaternion', where(c, k), 'gltf-values');
+    }
+    if (repaired)
+      warn(
+        'quaternion',
+        `${repaired} rotation key${repaired > 1 ? 's' : ''} of length off 1 by more than 1e-3 normalized`,
+        c,
       );
     raw.push({ node: nodeIndex.get(node) as number, path, interpolation, times, values, width });
   });
   return buildClip(anim, a, raw, nodes, nodeIndex, file, doc);
-}
-
-/** Normalizes rotation values (not tangents). Keys off unit length by more than 1e-3 are reported through `onBad`/`report`; within it they are normalized silently (float32 and quantized rounding). */
-function normalizeRotations(
-  values: Float64Array,
-  perKey: number,
-  _opts: Required<ReadGltfOptions>,
-  onBad: (key: number, length: number) => boolean,
-  report: (count: number) => void,
-): void {
-  const keys = values.length / (4 * perKey);
-  let bad = 0;
-  for (let k = 0; k < keys; k++) {
-    const o = (k * perKey + (perKey === 3 ? 1 : 0)) * 4;
-    const len = Math.hypot(values[o], values[o + 1], values[o + 2], values[o + 3]);
-    if (!(len > 0))
-      throw new GltfError(`rotation key ${k} is the zero quaternion`, { key: k }, 'gltf-values');
-    if (Math.abs(len - 1) > 1e-3) {
-      onBad(k, len);
-      bad++;
-    }
-    if (len !== 1) {
-      const s = 1 / len;
-      values[o] *= s;
-      values[o + 1] *= s;
-      values[o + 2] *= s;
-      values[o + 3] *= s;
-    }
-  }
-  if (bad) report(bad);
 }
 
 function buildClip(

@@ -108,3 +108,35 @@ export class KHRMeshQuantizationMarker extends Extension {
     return this;
   }
 }
+
+/**
+ * A sampler output as the reader gives it: decoded (see {@link decodeAccessor}) and, for rotations,
+ * each key's quaternion (not the CUBICSPLINE tangents) divided by its length when the output is a
+ * normalized integer (quantization leaves lengths like 1.0022) or when the length is off 1 by more than
+ * 1e-3 (`onRepair` is told the key and length first); float keys within 1e-3 of unit length are kept
+ * as stored, so a file read and written back keeps its bytes.
+ */
+export function decodeTrackValues(
+  accessor: Accessor,
+  path: string,
+  perKey: number,
+  onRepair?: (key: number, length: number) => void,
+): Float64Array {
+  const values = decodeAccessor(accessor);
+  if (path !== 'rotation') return values;
+  const quantized = accessor.getNormalized() && accessor.getComponentType() !== 5126;
+  const keys = Math.floor(values.length / (4 * perKey));
+  for (let k = 0; k < keys; k++) {
+    const o = (k * perKey + (perKey === 3 ? 1 : 0)) * 4;
+    const len = Math.hypot(values[o], values[o + 1], values[o + 2], values[o + 3]);
+    const off = Math.abs(len - 1) > 1e-3;
+    if (!(quantized || off) || !(len > 0) || len === 1) continue;
+    if (off && !quantized) onRepair?.(k, len);
+    const s = 1 / len;
+    values[o] *= s;
+    values[o + 1] *= s;
+    values[o + 2] *= s;
+    values[o + 3] *= s;
+  }
+  return values;
+}

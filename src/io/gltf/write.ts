@@ -13,7 +13,13 @@ import {
 import { OptionError } from '../../errors.js';
 import type { Clip, KeyedClip, Skeleton, Track } from '../../series/clip.js';
 import { GltfError, type GltfWarning } from './errors.js';
-import { decodeAccessor, gltfInterpolation, gltfSourceOf, KHRMeshQuantizationMarker } from './source.js';
+import {
+  decodeAccessor,
+  decodeTrackValues,
+  gltfInterpolation,
+  gltfSourceOf,
+  KHRMeshQuantizationMarker,
+} from './source.js';
 
 /** Options of {@link writeGltf}. */
 export interface WriteGltfOptions {
@@ -32,6 +38,12 @@ export interface WriteGltfOptions {
    * returns a keyed clip; the default keys every frame with LINEAR interpolation.
    */
   keys?: ((clip: Clip) => KeyedClip) | 'every-frame';
+  /**
+   * Channels whose sampler has no keys, and animations left without channels, which the glTF
+   * specification does not allow (the validator reports them as errors): `'remove'` drops them with a
+   * warning, `'keep'` writes them as they are.
+   */
+  empty?: 'remove' | 'keep';
 }
 
 /** Defaults of {@link WriteGltfOptions}. */
@@ -40,6 +52,7 @@ export const WRITE_GLTF_DEFAULTS: Required<WriteGltfOptions> = {
   basename: 'scene',
   scale: 1,
   keys: 'every-frame',
+  empty: 'remove',
 };
 
 /** What {@link writeGltf} returns: GLB bytes, or JSON with its resources (by URI). */
@@ -102,6 +115,7 @@ export async function writeGltf(
     if (s !== undefined && s.document === target) writeBack(target, c, cache);
     else writeNew(target, c, opts.scale, cache);
   }
+  if (opts.empty === 'remove') removeEmpty(target, warnings);
   const io = new WebIO().setLogger(new Logger(Logger.Verbosity.ERROR));
   const used = target.getRoot().listExtensionsUsed();
   io.registerExtensions([
@@ -140,6 +154,8 @@ function checkOptions(options: WriteGltfOptions): Required<WriteGltfOptions> {
     throw new OptionError(`writeGltf: scale must be a finite positive number, got ${String(o.scale)}`);
   if (typeof o.basename !== 'string' || o.basename === '' || /[/\\]/.test(o.basename))
     throw new OptionError('writeGltf: basename must be a file name without directories');
+  if (o.empty !== 'remove' && o.empty !== 'keep')
+    throw new OptionError(`writeGltf: empty must be 'remove' or 'keep', got ${String(o.empty)}`);
   if (o.keys !== 'every-frame' && typeof o.keys !== 'function')
     throw new OptionError("writeGltf: keys must be 'every-frame' or a function");
   return o;
@@ -364,9 +380,13 @@ function writeBack(doc: Document, clip: KeyedClip, cache: InputCache): void {
     const ch = channels.get(`${nodeIndex}:${t.path}`);
     if (ch !== undefined) {
       const s = ch.getSampler()!;
-      if (values === t.values && unchanged(s, t)) continue;
-      const input = cache.get(t.times, s.getInput());
-      const output = outputAccessor(doc, values, t.width);
+      const same = unchanged(s, t);
+      if (same && values === t.values) continue;
+      // only signs changed: negate the stored keys in their own component type (exact for quantized outputs too)
+      const input = same ? s.getInput()! : cache.get(t.times, s.getInput());
+      const output = same
+        ? negatedKeys(doc, s.getOutput()!, t, values)
+        : outputAccessor(doc, values, t.width);
       const sampler = (samplerUsers.get(s) ?? 0) > 1 ? doc.createAnimationSampler() : s;
       const oldIn = s.getInput();
       const oldOut = s.getOutput();
@@ -401,6 +421,28 @@ function addChannel(
   anim.addChannel(doc.createAnimationChannel().setTargetNode(node).setTargetPath(t.path).setSampler(sampler));
 }
 
+/** A copy of `stored` with the keys whose sign `values` flipped relative to `t.values` negated. */
+function negatedKeys(doc: Document, stored: Accessor, t: Track, values: ArrayLike<number>): Accessor {
+  const array = stored.getArray()!.slice();
+  const perKey = (t.interpolation === 'cubicspline' ? 3 : 1) * 4;
+  for (let k = 0; k < t.times.length; k++) {
+    const o = k * perKey;
+    if (
+      values[o + (perKey === 12 ? 4 : 0) + 3] === t.values[o + (perKey === 12 ? 4 : 0) + 3] &&
+      values[o + (perKey === 12 ? 4 : 0)] === t.values[o + (perKey === 12 ? 4 : 0)]
+    )
+      continue;
+    for (let i = o; i < o + perKey; i++) array[i] = -array[i];
+  }
+  const buffer = doc.getRoot().listBuffers()[0] ?? doc.createBuffer();
+  return doc
+    .createAccessor()
+    .setType(stored.getType())
+    .setArray(array)
+    .setNormalized(stored.getNormalized())
+    .setBuffer(buffer);
+}
+
 function outputAccessor(doc: Document, values: ArrayLike<number>, width: number): Accessor {
   const type = width === 4 ? 'VEC4' : width === 3 ? 'VEC3' : 'SCALAR';
   const buffer = doc.getRoot().listBuffers()[0] ?? doc.createBuffer();
@@ -422,17 +464,12 @@ function unchanged(s: AnimationSampler, t: Track): boolean {
   const times = decodeAccessor(input);
   if (times.length !== t.times.length) return false;
   for (let i = 0; i < times.length; i++) if (times[i] !== t.times[i]) return false;
-  const values = decodeAccessor(output);
-  if (values.length !== t.values.length) return false;
-  if (t.path === 'rotation') {
-    // the reader normalized the keys; compare with the same normalization
-    const perKey = t.interpolation === 'cubicspline' ? 3 : 1;
-    for (let k = 0; k < t.times.length; k++) {
-      const o = (k * perKey + (perKey === 3 ? 1 : 0)) * 4;
-      const len = Math.hypot(values[o], values[o + 1], values[o + 2], values[o + 3]);
-      if (len !== 1 && len > 0) for (let i = 0; i < 4; i++) values[o + i] /= len;
-    }
-  }
+  // a key the reader had to normalize is written again, normalized
+  let repaired = false;
+  const values = decodeTrackValues(output, t.path, t.interpolation === 'cubicspline' ? 3 : 1, () => {
+    repaired = true;
+  });
+  if (repaired || values.length !== t.values.length) return false;
   for (let i = 0; i < values.length; i++) if (values[i] !== t.values[i]) return false;
   return true;
 }
@@ -469,6 +506,38 @@ function writeNew(doc: Document, clip: KeyedClip, scale: number, cache: InputCac
     }
     addChannel(doc, anim, nodes[t.joint], t, values, cache);
   }
+}
+
+/** Drops channels without keys and animations without channels (a documented repair, with warnings). */
+function removeEmpty(doc: Document, warnings: GltfWarning[]): void {
+  const animations = doc.getRoot().listAnimations();
+  animations.forEach((anim, a) => {
+    let removed = 0;
+    for (const ch of anim.listChannels()) {
+      const s = ch.getSampler();
+      if (s && (s.getInput()?.getCount() ?? 0) > 0 && (s.getOutput()?.getCount() ?? 0) > 0) continue;
+      ch.dispose();
+      removed++;
+    }
+    for (const s of anim.listSamplers()) {
+      if (s.listParents().some((p) => p.propertyType === 'AnimationChannel')) continue;
+      const input = s.getInput();
+      const output = s.getOutput();
+      s.dispose();
+      disposeIfUnused(input);
+      disposeIfUnused(output);
+    }
+    if (removed)
+      warnings.push({
+        code: 'empty',
+        message: `removed ${removed} channel${removed > 1 ? 's' : ''} without keys`,
+        animation: a,
+      });
+    if (anim.listChannels().length === 0) {
+      anim.dispose();
+      warnings.push({ code: 'empty', message: 'removed an animation without channels', animation: a });
+    }
+  });
 }
 
 /** Image definitions of textures whose file was missing keep their URI (glTF-Transform drops it). */

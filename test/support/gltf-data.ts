@@ -1,0 +1,78 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+// @ts-expect-error: gltf-validator ships no types
+import * as validator from 'gltf-validator';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** Root of the shared real glTF folder beside the repository (`../shared/data/gltf`). */
+export const SHARED_GLTF_DIR = resolve(here, '..', '..', '..', 'shared', 'data', 'gltf');
+
+/** True when the shared glTF folder is present. */
+export const HAS_SHARED_GLTF = existsSync(SHARED_GLTF_DIR);
+
+/** The glTF fixtures committed with the repository (with their attribution in its README). */
+export const FIXTURE_GLTF_DIR = resolve(here, '..', 'fixtures', 'gltf');
+
+/** The 18 glTF/GLB files of the shared folder, as its README lists them. */
+export const SHARED_GLTF_FILES = [
+  'khronos-samples/Fox.glb',
+  'khronos-samples/rigged_figure.glb',
+  'khronos-samples/BoxAnimated.glb',
+  'khronos-samples/AnimatedMorphCube.glb',
+  'khronos-samples/cesium_man.gltf',
+  'khronos-samples/rigged_simple.gltf',
+  'khronos-samples/interpolation_test.gltf',
+  'robot-expressive/RobotExpressive.glb',
+  'gltfpack/RobotExpressive.gltfpack.glb',
+  'gltfpack/AnimatedMorphCube.gltfpack.glb',
+  'asset-generator/Animation_SamplerType_00.gltf',
+  'asset-generator/Animation_SamplerType_01.gltf',
+  'asset-generator/Animation_SamplerType_02.gltf',
+  'magnum/animation.gltf',
+  'magnum/animation.glb',
+  'magnum/animation-splines-sharing.gltf',
+  'magnum/animation-patching.gltf',
+  'blender-io/07_nla-anim.gltf',
+] as const;
+
+/** Absolute path of a shared glTF file. */
+export function sharedGltfPath(relative: string): string {
+  return join(SHARED_GLTF_DIR, relative);
+}
+
+/** One issue of the Khronos validator's report. */
+export interface ValidatorIssue {
+  code: string;
+  message: string;
+  severity: number;
+  pointer?: string;
+}
+
+/**
+ * Runs the Khronos glTF validator on bytes (GLB or .gltf JSON); `resources` answers external URIs.
+ * Returns the errors (severity 0).
+ */
+export async function validatorErrors(
+  bytes: Uint8Array,
+  resources: (uri: string) => Uint8Array | undefined = () => undefined,
+): Promise<ValidatorIssue[]> {
+  const report = await validator.validateBytes(bytes, {
+    maxIssues: 0,
+    writeTimestamp: false,
+    externalResourceFunction: (uri: string) => {
+      const data = resources(decodeURIComponent(uri));
+      return data ? Promise.resolve(data) : Promise.reject(new Error(`missing ${uri}`));
+    },
+  });
+  return (report.issues.messages as ValidatorIssue[]).filter((m) => m.severity === 0);
+}
+
+/** Resources of a .gltf on disk, by URI, for {@link validatorErrors}. */
+export function resourcesBeside(path: string): (uri: string) => Uint8Array | undefined {
+  return (uri) => {
+    const target = resolve(dirname(path), uri);
+    return existsSync(target) ? new Uint8Array(readFileSync(target)) : undefined;
+  };
+}

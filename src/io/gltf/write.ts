@@ -425,13 +425,12 @@ function addChannel(
 function negatedKeys(doc: Document, stored: Accessor, t: Track, values: ArrayLike<number>): Accessor {
   const array = stored.getArray()!.slice();
   const perKey = (t.interpolation === 'cubicspline' ? 3 : 1) * 4;
+  const at = perKey === 12 ? 4 : 0;
   for (let k = 0; k < t.times.length; k++) {
     const o = k * perKey;
-    if (
-      values[o + (perKey === 12 ? 4 : 0) + 3] === t.values[o + (perKey === 12 ? 4 : 0) + 3] &&
-      values[o + (perKey === 12 ? 4 : 0)] === t.values[o + (perKey === 12 ? 4 : 0)]
-    )
-      continue;
+    let d = 0;
+    for (let i = 0; i < 4; i++) d += values[o + at + i] * t.values[o + at + i];
+    if (d >= 0) continue;
     for (let i = o; i < o + perKey; i++) array[i] = -array[i];
   }
   const buffer = doc.getRoot().listBuffers()[0] ?? doc.createBuffer();

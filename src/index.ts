@@ -53,5 +53,8 @@ export * from './ops/resample-vectors.js';
 export * from './ops/spectrum.js';
 export * from './ops/time-grid.js';
 
+// Keyed tracks (glTF-style animation): evaluate, bake, keys, subclip, additive.
+export * from './ops/keys/index.js';
+
 // Whole-clip analysis (behind `rotsig info`).
 export * from './ops/analyze-clip.js';

@@ -1,6 +1,6 @@
 import type { Document } from '@gltf-transform/core';
 import { type Accessor, Extension, type ReaderContext, type WriterContext } from '@gltf-transform/core';
-import type { ClipSource, Interpolation, TrackPath } from '../../series/clip.js';
+import type { ClipSource, Interpolation } from '../../series/clip.js';
 
 /**
  * What the glTF reader keeps in `clip.source` so {@link writeGltf} can put a processed animation back
@@ -51,8 +51,6 @@ export function trackInterpolation(name: string): Interpolation | undefined {
         : undefined;
 }
 
-/** The paths a keyed track can animate, as glTF spells them. */
-export const TRACK_PATHS: readonly TrackPath[] = ['translation', 'rotation', 'scale', 'weights'];
 
 /** glTF component types. */
 const BYTE = 5120;

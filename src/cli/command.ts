@@ -56,7 +56,12 @@ export const BATCH_OPTIONS: Record<string, OptionSpec> = {
   glob: {
     type: 'string',
     value: 'pattern',
-    description: "files to take from directory inputs (default '**/*.bvh')",
+    description: "files to take from directory inputs (default '**/*.{bvh,gltf,glb}')",
+  },
+  animation: {
+    type: 'string',
+    value: 'index|name',
+    description: 'glTF inputs: the animation to read (default: all; one-clip outputs take the first)',
   },
   jobs: { type: 'string', short: 'j', value: 'n', description: 'worker threads (default: number of cores)' },
   'fail-fast': { type: 'boolean', description: 'stop at the first file that fails' },

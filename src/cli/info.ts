@@ -1,3 +1,4 @@
+import type { GltfInfo } from '../node/gltf-task.js';
 import type { ClipAnalysis } from '../ops/analyze-clip.js';
 import { BATCH_OPTIONS, COMMON_OPTIONS, type Command } from './command.js';
 import { runFileCommand } from './run.js';
@@ -7,7 +8,7 @@ const DEG = 180 / Math.PI;
 /** `rotsig info`: what is in a capture and what is wrong with it. */
 export const info: Command = {
   name: 'info',
-  summary: 'show skeleton, rate, discontinuities, speeds and frequency content of BVH files',
+  summary: 'show skeleton, rate, discontinuities, speeds and frequency content of BVH and glTF files',
   usage: 'rotsig info <file|dir>... [--json]',
   description: `
 Reads each file and reports: the skeleton (joints, channels, rotation orders), the frame rate as
@@ -15,9 +16,12 @@ written and the rational rate it most likely stands for, frames and duration, wh
 semantics the data suggests, the discontinuities (quaternion sign flips, i.e. Euler wraps in the file,
 and jumps faster than a plausible 25 rad/s), the peak angular speed per joint (jumps excluded; --json has both) and where it happens, and
 the frequency below which 99% of the rotation energy lies with the lowest sample rate that keeps it.
-The report goes to stdout; --json prints the same as JSON (one object per file, an array for several).`,
+On a .gltf or .glb file it lists each animation: channels per node with their interpolation (step,
+linear, cubicspline), key counts, time span, key spacing (uniform with its rate, or not) and quaternion
+sign flips between consecutive keys. The report goes to stdout; --json prints the same as JSON (one object per file, an array for several).`,
   examples: [
     'rotsig info samples/01_01.bvh',
+    'rotsig info Fox.glb',
     'rotsig info captures/ --json > report.json',
     "rotsig info captures/ --glob '**/walk*.bvh' --json | jq '.[].rate.guessHz'",
   ],
@@ -42,10 +46,40 @@ The report goes to stdout; --json prints the same as JSON (one object per file, 
           );
           return;
         }
-        for (const r of ok) out.stdout.write(formatInfo(r.input, r.data as ClipAnalysis, r.warnings));
+        for (const r of ok)
+          out.stdout.write(
+            (r.data as GltfInfo).format === 'gltf'
+              ? formatGltfInfo(r.input, r.data as GltfInfo)
+              : formatInfo(r.input, r.data as ClipAnalysis, r.warnings),
+          );
       },
     }),
 };
+
+/** The human-readable `info` report of a glTF file: animations, channels per node, interpolation, keys, spacing, sign flips. */
+export function formatGltfInfo(file: string, info: GltfInfo): string {
+  const lines: string[] = [file];
+  for (const w of info.warnings) lines.push(`  warning    ${w}`);
+  for (const a of info.animations) {
+    const modes = [...new Set(a.channels.map((c) => c.interpolation))].join(', ') || 'none';
+    const flips = a.channels.reduce((n, c) => n + c.signFlips, 0);
+    lines.push(
+      `  animation ${a.index}${a.name ? ` '${a.name}'` : ''}: ${a.channels.length} channels on ${a.joints} joints, ${round(a.duration, 4)} s, ${modes}, ${flips ? `${flips} quaternion sign flips` : 'no sign flips'}`,
+    );
+    const nodes = new Map<string, typeof a.channels>();
+    for (const c of a.channels) nodes.set(c.node, [...(nodes.get(c.node) ?? []), c]);
+    const w = Math.max(4, ...[...nodes.keys()].map((n) => n.length));
+    for (const [node, channels] of nodes) {
+      const parts = channels.map(
+        (c) =>
+          `${c.path} ${c.interpolation} ${c.keys} keys ${round(c.start, 4)}-${round(c.end, 4)} s ${c.spacing}${c.signFlips ? `, ${c.signFlips} flips` : ''}`,
+      );
+      lines.push(`    ${node.padEnd(w)}  ${parts.join('; ')}`);
+    }
+  }
+  lines.push('');
+  return `${lines.join('\n')}\n`;
+}
 
 /** The human-readable `info` report of one file. */
 export function formatInfo(

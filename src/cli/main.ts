@@ -1,5 +1,6 @@
 import { VERSION } from '../version.js';
 import { type CliIo, type Command, formatHelp, parseCommandLine, UsageError } from './command.js';
+import { convert } from './convert.js';
 import { exportCommand } from './export.js';
 import { info } from './info.js';
 import { processCommand } from './process.js';
@@ -19,11 +20,12 @@ export const COMMANDS: readonly Command[] = [
   spectrum,
   exportCommand,
   processCommand,
+  convert,
 ];
 
 function mainHelp(): string {
   const w = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
-  return `rotsig ${VERSION}: signal processing on rotations (BVH motion capture)
+  return `rotsig ${VERSION}: signal processing on rotations (BVH motion capture, glTF/GLB animation)
 
 Usage: rotsig <command> [options] <files or directories...>
 

@@ -6,7 +6,7 @@ import { PlanError, planOutputs } from '../node/plan.js';
 import { ProgressBar } from '../node/progress.js';
 import type { ClipStep, Emit } from '../node/steps.js';
 import { type FileTask, formatTaskError, type TaskResult } from '../node/task.js';
-import { type CliIo, oneOf, type Parsed, positiveInteger, UsageError } from './command.js';
+import { type CliIo, oneOf, type Parsed, positiveInteger, positiveNumber, UsageError } from './command.js';
 
 /** How a command maps its inputs to tasks. */
 export interface FileCommandPlan {
@@ -35,6 +35,11 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
     'replace',
   );
   const { files, missing } = collectInputs(parsed.positionals, { glob: v.glob as string | undefined });
+  // glTF: which animation to read; BVH written as glTF: units to metres
+  const formatOptions = {
+    ...(typeof v.animation === 'string' ? { animation: v.animation } : {}),
+    ...(typeof v.scale === 'string' ? { scale: positiveNumber(v.scale, 'scale') } : {}),
+  };
   let tasks: FileTask[];
   try {
     tasks =
@@ -42,7 +47,8 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
         ? planOutputs(files, {
             output: v.output as string | undefined,
             inPlace: v['in-place'] === true,
-            extension: plan.extension,
+            // motion files are written in the input's format (an -o file's extension may name another)
+            extension: plan.emit.kind === 'bvh' ? undefined : plan.extension,
             inputArguments: parsed.positionals.length,
           }).map((p) => ({
             input: p.input,
@@ -50,6 +56,7 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
             steps: plan.steps,
             emit: plan.emit,
             positionMode,
+            ...formatOptions,
           }))
         : files.map((f) => ({
             input: f.path,
@@ -57,6 +64,7 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
             steps: plan.steps,
             emit: plan.emit,
             positionMode,
+            ...formatOptions,
           }));
   } catch (error) {
     if (error instanceof PlanError) throw new UsageError(error.message);
@@ -68,7 +76,9 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
   for (const m of missing) say(`error: ${m.path}: ${m.message}`);
   if (tasks.length === 0 || (missing.length > 0 && v['fail-fast'] === true)) {
     if (missing.length === 0)
-      say(`error: no input files matched${v.glob ? ` --glob '${v.glob}'` : ' (default glob **/*.bvh)'}`);
+      say(
+        `error: no input files matched${v.glob ? ` --glob '${v.glob}'` : ' (default glob **/*.{bvh,gltf,glb})'}`,
+      );
     return 1;
   }
   const progress = new ProgressBar(tasks.length, io.stderr, !quiet);

@@ -2,12 +2,17 @@
 import type { KernelSpec, TableFormat } from '../node/steps.js';
 import { type OptionSpec, oneOf, type Parsed, UsageError } from './command.js';
 
-/** Options of commands that write BVH. */
+/** Options of commands that write motion files (BVH, glTF, GLB: the input's format unless -o names another). */
 export const bvhOutputOptions: Record<string, OptionSpec> = {
   precision: {
     type: 'string',
     value: 'digits',
-    description: 'decimal places of written values, 0-15 (default 6)',
+    description: 'decimal places of written BVH values, 0-15 (default 6)',
+  },
+  scale: {
+    type: 'string',
+    value: 'factor',
+    description: 'BVH to glTF: BVH units to metres (default 0.01, centimetres to metres)',
   },
 };
 

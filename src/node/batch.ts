@@ -117,9 +117,9 @@ export async function runBatch(
   try {
     if (options.inline ?? jobs === 1) {
       // Loaded here, not at the top: with workers this thread never runs a task and need not load the library.
-      const { runFileTask } = await import('./tasks.js');
+      const { runAnyFileTask } = await import('./tasks.js');
       for (let i = 0; i < tasks.length && !stop; i++) {
-        record(runFileTask(tasks[i]), i);
+        record(await runAnyFileTask(tasks[i]), i);
         // Yield so a Ctrl-C between files is handled promptly.
         if (options.handleSignals) await new Promise((r) => setImmediate(r));
       }

@@ -17,8 +17,8 @@ export interface CollectOptions {
   glob?: string;
 }
 
-/** Defaults of {@link CollectOptions}: every `.bvh` file, at any depth, case-insensitive. */
-export const COLLECT_DEFAULTS: Required<CollectOptions> = { glob: '**/*.bvh' };
+/** Defaults of {@link CollectOptions}: every `.bvh`, `.gltf` and `.glb` file, at any depth, case-insensitive. */
+export const COLLECT_DEFAULTS: Required<CollectOptions> = { glob: '**/*.{bvh,gltf,glb}' };
 
 /** An input argument that names nothing on disk. */
 export interface MissingInput {

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { basename, dirname, extname, resolve, sep } from 'node:path';
 import type { Document } from '@gltf-transform/core';
 import { GltfError } from '../io/gltf/errors.js';
 import { type GltfReadResult, type ReadGltfOptions, readGltf } from '../io/gltf/read.js';
@@ -84,9 +84,11 @@ export async function writeGltfFile(
   const dir = dirname(path);
   // resources first, the JSON last: a reader never sees a .gltf whose .bin is not there yet
   for (const [uri, bytes] of Object.entries(out.resources ?? {})) {
-    const target = join(dir, uri);
-    if (resolve(target) === resolve(path))
+    const target = resolve(dir, uri);
+    if (target === resolve(path))
       throw new GltfError(`resource '${uri}' would overwrite the .gltf itself`, { file: path }, 'gltf-write');
+    // a URI that leaves the output folder (../) is not written; the reference stays as it is
+    if (!target.startsWith(`${resolve(dir)}${sep}`)) continue;
     mkdirSync(dirname(target), { recursive: true });
     writeFileAtomic(target, bytes);
   }

@@ -11,6 +11,10 @@ export interface FileTask {
   emit: Emit;
   /** How position channels combine with OFFSETs when reading (see `ParseBvhOptions.positionMode`). */
   positionMode?: PositionMode;
+  /** glTF inputs: the animation to read, by index or name (default: all; single-clip outputs take the first). */
+  animation?: string;
+  /** BVH written as glTF: factor from BVH units to metres (default 0.01, centimetres). */
+  scale?: number;
 }
 
 /** Where a failure happened, for messages like `walk.bvh:12:5: expected 6 numbers ...`. */

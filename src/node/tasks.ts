@@ -5,6 +5,7 @@ import { basename, dirname } from 'node:path';
 import { type BvhWarning, parseBvhWithReport } from '../io/index.js';
 import type { Clip } from '../series/clip.js';
 import { type AtomicContent, writeFileAtomic } from './atomic.js';
+import { isGltfTask, runGltfTask } from './gltf-task.js';
 import { emitClip, runSteps } from './steps.js';
 import type { FileTask, TaskError, TaskResult } from './task.js';
 
@@ -57,6 +58,17 @@ export function runFileTask(task: FileTask): TaskResult {
   }
   result.ms = performance.now() - t0;
   return result;
+}
+
+/**
+ * Runs one task of any format: glTF/GLB tasks (whose reader is asynchronous) through `runGltfTask`,
+ * every other through {@link runFileTask}. Never rejects.
+ *
+ * @example
+ * const r = await runAnyFileTask({ input: 'Fox.glb', output: 'out/Fox.glb', steps: [{ op: 'unroll' }], emit: { kind: 'bvh' } });
+ */
+export async function runAnyFileTask(task: FileTask): Promise<TaskResult> {
+  return isGltfTask(task) ? runGltfTask(task, errorData) : runFileTask(task);
 }
 
 function warningData(w: BvhWarning): { message: string; line?: number; column?: number } {

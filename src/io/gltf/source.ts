@@ -51,7 +51,6 @@ export function trackInterpolation(name: string): Interpolation | undefined {
         : undefined;
 }
 
-
 /** glTF component types. */
 const BYTE = 5120;
 const UNSIGNED_BYTE = 5121;

@@ -135,7 +135,9 @@ export async function writeGltf(
     keepImageUris(json.json, textures);
     return { glb: glbBytes(json.json, Object.values(json.resources)[0]), document: target, warnings };
   }
-  for (const b of target.getRoot().listBuffers()) if (!b.getURI()) b.setURI(`${opts.basename}.bin`);
+  // buffers are named after the output, so two outputs in one folder never share a .bin
+  const named = target.getRoot().listBuffers();
+  for (let i = 0; i < named.length; i++) named[i].setURI(`${opts.basename}${i ? `_${i}` : ''}.bin`);
   const out = await io.writeJSON(target, { basename: opts.basename });
   keepImageUris(out.json, target.getRoot().listTextures());
   // images that came from files and are unchanged are the caller's to copy; only new data is returned

@@ -1,0 +1,277 @@
+// File tasks on glTF/GLB inputs or outputs: read keyed clips, bake them for the pipeline steps, write
+// keys back into the same document (or BVH, tables, reports). Same result shape as the BVH tasks.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, extname, resolve, sep } from 'node:path';
+import type { GltfWarning } from '../io/gltf/errors.js';
+import type { GltfReadResult } from '../io/gltf/read.js';
+import { type GltfWriteResult, writeGltf } from '../io/gltf/write.js';
+import { parseBvhWithReport } from '../io/index.js';
+import { bakeClip } from '../ops/keys/bake-clip.js';
+import { keysFromClip } from '../ops/keys/keys-from-clip.js';
+import type { Clip, KeyedClip, Track } from '../series/clip.js';
+import { type AtomicContent, writeFileAtomic } from './atomic.js';
+import { isGltfPath, readGltfFile } from './gltf.js';
+import { emitClip, runSteps } from './steps.js';
+import type { FileTask, TaskResult } from './task.js';
+
+/**
+ * Default factor from BVH units to glTF metres when a BVH clip becomes glTF: 0.01, since most BVH
+ * exporters (Mixamo, Rokoko, Axis Neuron, Bandai-Namco, LAFAN1) write centimetres and glTF is in metres.
+ */
+export const BVH_TO_GLTF_SCALE = 0.01;
+
+/** The format a task writes: the output path's when it names one, else the input's. */
+export function outputFormat(task: FileTask): 'bvh' | 'glb' | 'gltf' {
+  const named = task.output && task.output !== '-' ? extname(task.output).toLowerCase() : '';
+  if (named === '.bvh' || named === '.glb' || named === '.gltf')
+    return named.slice(1) as 'bvh' | 'glb' | 'gltf';
+  const input = extname(task.input).toLowerCase();
+  return input === '.gltf' ? 'gltf' : input === '.glb' ? 'glb' : 'bvh';
+}
+
+/** True when the task reads or writes glTF, so {@link runGltfTask} runs it. */
+export function isGltfTask(task: FileTask): boolean {
+  return isGltfPath(task.input) || (task.emit.kind === 'bvh' && outputFormat(task) !== 'bvh');
+}
+
+/**
+ * Applies pipeline steps to a keyed clip. No steps, or only `unroll`: the clip as it is (the writer
+ * makes every rotation track sign-continuous, which is what unrolling keys means, and keeps the keys,
+ * their times and interpolation exactly). Otherwise: baked on its keys' own grid (`bakeClip` with
+ * `rate: 'auto'`: the key rate when keys are uniform), the steps run on the uniform clip, and every
+ * frame becomes a LINEAR key (`keysFromClip` `'all'`); morph-weight tracks are kept as they were.
+ */
+export function runKeyedSteps(keyed: KeyedClip, steps: FileTask['steps']): KeyedClip {
+  if (steps.every((s) => s.op === 'unroll')) return keyed;
+  const baked = bakeClip(keyed, { rate: 'auto' });
+  const processed = runSteps(baked, steps, { input: 'reuse' });
+  const keys = keysFromClip(processed, { keys: 'all' });
+  const weights: Track[] = keyed.tracks.filter((t) => t.path === 'weights');
+  return { ...keys, tracks: [...keys.tracks, ...weights], ...(keyed.source ? { source: keyed.source } : {}) };
+}
+
+function warningText(w: GltfWarning): { message: string } {
+  const where = [
+    w.animation !== undefined ? `animation ${w.animation}` : '',
+    w.channel !== undefined ? `channel ${w.channel}` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return { message: where ? `${where}: ${w.message}` : w.message };
+}
+
+/** The one clip a single-clip output (BVH, tables, spectra) takes: the first animation read, with a warning when there are more. */
+function oneClip(read: GltfReadResult, result: TaskResult): KeyedClip {
+  const clip = read.clips.find((c) => c.tracks.length > 0) ?? read.clips[0];
+  if (clip === undefined) throw new Error('the file has no animation');
+  if (read.clips.length > 1)
+    result.warnings.push({
+      message: `the file has ${read.clips.length} animations; this output takes '${clip.name ?? 0}' (choose one with --animation)`,
+    });
+  return clip;
+}
+
+/**
+ * Runs a task that reads glTF/GLB, or writes it from BVH. Never throws: failures are in the result.
+ *
+ * @example
+ * const r = await runGltfTask({ input: 'Fox.glb', output: 'out/Fox.glb', steps: [{ op: 'unroll' }], emit: { kind: 'bvh' } });
+ */
+export async function runGltfTask(
+  task: FileTask,
+  fail: (error: unknown) => TaskResult['error'],
+): Promise<TaskResult> {
+  const t0 = performance.now();
+  const result: TaskResult = {
+    input: task.input,
+    output: task.output,
+    ok: false,
+    frames: 0,
+    joints: 0,
+    outputFrames: 0,
+    warnings: [],
+    ms: 0,
+  };
+  try {
+    let content: AtomicContent | undefined;
+    let json: GltfWriteResult | undefined;
+    const format = outputFormat(task);
+    if (!isGltfPath(task.input)) {
+      // BVH in, glTF out: a new document with a node per joint
+      const parsed = parseBvhWithReport(
+        readFileSync(task.input, 'utf8'),
+        task.positionMode ? { positionMode: task.positionMode } : {},
+      );
+      result.warnings = parsed.warnings.map((w) => ({
+        message: w.message,
+        ...(w.line ? { line: w.line } : {}),
+      }));
+      result.frames = parsed.clip.frames;
+      result.joints = parsed.clip.skeleton.names.length;
+      const processed = runSteps(parsed.clip, task.steps, { input: 'reuse' });
+      result.outputFrames = processed.frames;
+      json = await writeGltf(null, [processed], {
+        format: format === 'gltf' ? 'gltf' : 'glb',
+        basename: task.output && task.output !== '-' ? basename(task.output, extname(task.output)) : 'scene',
+        scale: task.scale ?? BVH_TO_GLTF_SCALE,
+        keys: (c: Clip) => keysFromClip(c, { keys: 'all' }),
+      });
+    } else {
+      const read = await readGltfFile(
+        task.input,
+        task.animation !== undefined ? { animation: animationOption(task.animation) } : {},
+      );
+      result.warnings = read.warnings.map(warningText);
+      const first = read.clips.find((c) => c.tracks.length > 0) ?? read.clips[0];
+      result.joints = first?.skeleton.names.length ?? 0;
+      if (task.emit.kind === 'info') {
+        result.data = gltfInfo(read);
+        result.frames = keyCount(read.clips);
+        result.outputFrames = result.frames;
+      } else if (task.emit.kind === 'bvh' && format !== 'bvh') {
+        const processed = read.clips.map((c) => (c.tracks.length ? runKeyedSteps(c, task.steps) : c));
+        result.frames = keyCount(read.clips);
+        result.outputFrames = keyCount(processed);
+        json = await writeGltf(read.document, processed, {
+          format,
+          basename:
+            task.output && task.output !== '-' ? basename(task.output, extname(task.output)) : 'scene',
+        });
+      } else {
+        const keyed = oneClip(read, result);
+        const baked = bakeClip(keyed, { rate: 'auto' });
+        result.frames = baked.frames;
+        const processed = runSteps(baked, task.steps, { input: 'reuse' });
+        result.outputFrames = processed.frames;
+        const out = emitClip(processed, task.emit, { title: basename(task.input) });
+        if (out.data !== undefined) result.data = out.data;
+        content = out.content;
+      }
+    }
+    if (json !== undefined) content = json.glb ?? `${JSON.stringify(json.json, null, 2)}\n`;
+    if (content !== undefined) {
+      if (task.output === '-' || task.output === null) {
+        result.stdout =
+          typeof content === 'string' || content instanceof Uint8Array ? content : [...content].join('');
+      } else {
+        try {
+          mkdirSync(dirname(task.output), { recursive: true });
+          // a .gltf's buffer goes beside it first, so the JSON never names a file that is not there yet
+          const folder = resolve(dirname(task.output));
+          for (const [uri, bytes] of Object.entries(json?.resources ?? {})) {
+            const target = resolve(folder, uri);
+            // a resource URI that leaves the output folder (../) is not written there; the reference stays
+            if (!target.startsWith(`${folder}${sep}`)) continue;
+            mkdirSync(dirname(target), { recursive: true });
+            writeFileAtomic(target, bytes);
+          }
+          writeFileAtomic(task.output, content);
+        } catch (error) {
+          throw new Error(`cannot write ${task.output}: ${(error as Error).message}`);
+        }
+      }
+    }
+    result.ok = true;
+  } catch (error) {
+    result.error = fail(error);
+  }
+  result.ms = performance.now() - t0;
+  return result;
+}
+
+function animationOption(text: string): number | string {
+  return /^\d+$/.test(text) ? Number(text) : text;
+}
+
+function keyCount(clips: readonly KeyedClip[]): number {
+  let n = 0;
+  for (const c of clips) for (const t of c.tracks) n = Math.max(n, t.times.length);
+  return n;
+}
+
+/** One channel of {@link GltfInfo}. */
+export interface GltfChannelInfo {
+  node: string;
+  path: Track['path'];
+  interpolation: Track['interpolation'];
+  keys: number;
+  start: number;
+  end: number;
+  /** `'uniform'` when every key interval is within 1e-4 s of the first (with its rate), else `'non-uniform'`. */
+  spacing: string;
+  /** Consecutive rotation keys whose dot product is negative. */
+  signFlips: number;
+}
+
+/** What `rotsig info` reports on a glTF file: per animation, its channels. */
+export interface GltfInfo {
+  format: 'gltf';
+  animations: {
+    index: number;
+    name: string;
+    joints: number;
+    duration: number;
+    channels: GltfChannelInfo[];
+  }[];
+  warnings: string[];
+}
+
+/**
+ * The `info` summary of a glTF file: animations, channels per node with interpolation, key counts,
+ * key-time spacing and quaternion sign flips.
+ */
+export function gltfInfo(read: GltfReadResult): GltfInfo {
+  return {
+    format: 'gltf',
+    animations: read.clips.map((c, i) => {
+      let start = Number.POSITIVE_INFINITY;
+      let end = Number.NEGATIVE_INFINITY;
+      const channels = c.tracks.map((t) => {
+        const n = t.times.length;
+        start = Math.min(start, t.times[0]);
+        end = Math.max(end, t.times[n - 1]);
+        return {
+          node: c.skeleton.names[t.joint],
+          path: t.path,
+          interpolation: t.interpolation,
+          keys: n,
+          start: t.times[0],
+          end: t.times[n - 1],
+          spacing: spacing(t.times),
+          signFlips: t.path === 'rotation' ? flips(t) : 0,
+        };
+      });
+      const source = c.source as { animation?: number } | undefined;
+      return {
+        index: source?.animation ?? i,
+        name: c.name ?? '',
+        joints: c.skeleton.names.length,
+        duration: channels.length ? end - start : 0,
+        channels,
+      };
+    }),
+    warnings: read.warnings.map((w) => warningText(w).message),
+  };
+}
+
+function spacing(times: ArrayLike<number>): string {
+  const n = times.length;
+  if (n < 2) return n === 1 ? 'one key' : 'no keys';
+  const dt = times[1] - times[0];
+  for (let k = 2; k < n; k++) if (Math.abs(times[k] - times[k - 1] - dt) > 1e-4) return 'non-uniform';
+  return `uniform ${Number((1 / dt).toFixed(3))} Hz`;
+}
+
+function flips(t: Track): number {
+  const perKey = t.interpolation === 'cubicspline' ? 3 : 1;
+  const at = perKey === 3 ? 4 : 0;
+  let count = 0;
+  for (let k = 1; k < t.times.length; k++) {
+    const a = k * perKey * 4 + at;
+    const b = (k - 1) * perKey * 4 + at;
+    let d = 0;
+    for (let i = 0; i < 4; i++) d += t.values[a + i] * t.values[b + i];
+    if (d < 0) count++;
+  }
+  return count;
+}

@@ -4,7 +4,9 @@ specification text alone (glTF 2.0, Appendix C "Animation Sampler Interpolation 
 TypeScript implementation.
 
 Run from the repository root: python3 scripts/gltf_interpolation.py
-Writes test/fixtures/gltf-interpolation.json with full-precision floats (repr round-trips doubles).
+Writes test/fixtures/gltf-interpolation.json with full-precision floats (repr round-trips doubles):
+random tracks, and the channels of the Khronos interpolation test (read with struct from its .bin, when
+../shared/data/gltf is present).
 
 Definitions used (Appendix C): n keys, t_k key times, v_k values; for t_k < t_c < t_{k+1}:
   t_d = t_{k+1} - t_k,  t = (t_c - t_k) / t_d
@@ -24,6 +26,7 @@ import json
 import math
 import os
 import random
+import struct
 
 import numpy as np
 
@@ -177,11 +180,70 @@ def cases():
     return out
 
 
+SAMPLE = os.path.join(os.path.dirname(__file__), '..', '..', 'shared', 'data', 'gltf', 'khronos-samples',
+                      'interpolation_test.gltf')
+COMPONENTS = {'SCALAR': 1, 'VEC2': 2, 'VEC3': 3, 'VEC4': 4}
+
+
+def read_float_accessor(doc, binary, index):
+    """A FLOAT (5126) accessor as a flat list, read with struct from the .bin (no glTF library)."""
+    acc = doc['accessors'][index]
+    assert acc['componentType'] == 5126 and 'sparse' not in acc
+    view = doc['bufferViews'][acc['bufferView']]
+    width = COMPONENTS[acc['type']]
+    stride = view.get('byteStride', 4 * width)
+    base = view.get('byteOffset', 0) + acc.get('byteOffset', 0)
+    out = []
+    for i in range(acc['count']):
+        out.extend(struct.unpack_from(f'<{width}f', binary, base + i * stride))
+    return out, width
+
+
+def sample_file_cases():
+    """The Khronos interpolation test: every animation's one channel, evaluated at its keys, between
+    them and outside the range (the model is CC-BY 4.0, see the data README; only its numbers go in)."""
+    if not os.path.exists(SAMPLE):
+        print(f'skipping {SAMPLE}: not found')
+        return []
+    with open(SAMPLE) as f:
+        doc = json.load(f)
+    with open(os.path.join(os.path.dirname(SAMPLE), doc['buffers'][0]['uri']), 'rb') as f:
+        binary = f.read()
+    out = []
+    for anim in doc['animations']:
+        for channel in anim['channels']:
+            sampler = anim['samplers'][channel['sampler']]
+            times, _ = read_float_accessor(doc, binary, sampler['input'])
+            values, width = read_float_accessor(doc, binary, sampler['output'])
+            interp = sampler.get('interpolation', 'LINEAR').lower()
+            path = channel['target']['path']
+            qs = queries_for(times)
+            expected = []
+            for q in qs:
+                expected.extend(evaluate(times, values, width, interp, path, q))
+            out.append({
+                'animation': anim.get('name'),
+                'node': channel['target']['node'],
+                'input': sampler['input'],
+                'output': sampler['output'],
+                'path': path,
+                'interpolation': interp,
+                'width': width,
+                'float32': True,
+                'times': times,
+                'values': values,
+                'queries': qs,
+                'expected': expected,
+            })
+    return out
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     data = {
         'source': 'glTF 2.0 Appendix C, evaluated by scripts/gltf_interpolation.py',
         'cases': cases(),
+        'interpolationTest': sample_file_cases(),
     }
     path = os.path.join(OUT, 'gltf-interpolation.json')
     with open(path, 'w') as f:

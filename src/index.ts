@@ -56,5 +56,8 @@ export * from './ops/time-grid.js';
 // Key reduction.
 export * from './ops/reduce/index.js';
 
+// Keyed tracks (glTF-style animation): evaluate, bake, keys, subclip, additive.
+export * from './ops/keys/index.js';
+
 // Whole-clip analysis (behind `rotsig info`).
 export * from './ops/analyze-clip.js';

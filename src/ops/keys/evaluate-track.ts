@@ -12,6 +12,17 @@ import { assertTrack, checkOptionNames } from './support.js';
 /** Below this slerp angle (radians on the 4-sphere) the weights are their limit `1 − t`, `t` (see {@link evaluateTrack}). */
 const SLERP_LINEAR_BELOW = 1e-10;
 
+/** Below this `1 − |dot|` the slerp angle comes from the arccos series (angle below about 0.045 rad). */
+const SMALL_ONE_MINUS_COS = 1e-3;
+/** Below this angle, sines come from their Taylor series (the angle's sub-intervals stay below it too). */
+const SMALL_ANGLE = 0.046;
+
+/** sin(x) for |x| ≤ 0.046 from its Taylor series to x⁹ (truncation below 1e-22 relative). */
+function sinSmall(x: number): number {
+  const x2 = x * x;
+  return x * (1 - (x2 / 6) * (1 - (x2 / 20) * (1 - (x2 / 42) * (1 - x2 / 72))));
+}
+
 const STEP = 0;
 const LERP = 1;
 const SLERP = 2;
@@ -60,10 +71,11 @@ export class TrackSampler {
   /**
    * @param track the track to sample (checked here).
    * @param name what messages call the track.
+   * @param checked `true` when the caller has just run {@link assertTrack} on the track (skips a second scan).
    * @throws {ShapeError} or {@link InvalidValueError} from {@link assertTrack}.
    */
-  constructor(track: Track, name = 'track') {
-    assertTrack(track, name);
+  constructor(track: Track, name = 'track', checked = false) {
+    if (!checked) assertTrack(track, name);
     this.track = track;
     this.name = name;
     this.times = track.times;
@@ -195,23 +207,17 @@ export class TrackSampler {
     const v = this.values;
     const a = k * 4;
     const b = a + 4;
-    if (this.slerpKey !== k) {
-      const d = v[a] * v[b] + v[a + 1] * v[b + 1] + v[a + 2] * v[b + 2] + v[a + 3] * v[b + 3];
-      // s = d / |d|; at d = 0 (90° apart, both ways equally long) the second key keeps its sign
-      this.slerpSign = d < 0 ? -1 : 1;
-      const ad = d < 0 ? -d : d;
-      // keys stored in Float32 can have |d| a rounding above 1
-      const angle = Math.acos(ad < 1 ? ad : 1);
-      this.slerpAngle = angle;
-      this.slerpInvSin = angle < SLERP_LINEAR_BELOW ? 0 : 1 / Math.sin(angle);
-      this.slerpKey = k;
-    }
+    if (this.slerpKey !== k) this.slerpSetup(k);
     const angle = this.slerpAngle;
     let w0: number;
     let w1: number;
     if (angle < SLERP_LINEAR_BELOW) {
       w0 = 1 - t;
       w1 = this.slerpSign * t;
+    } else if (angle < SMALL_ANGLE) {
+      const inv = this.slerpInvSin;
+      w0 = sinSmall(angle * (1 - t)) * inv;
+      w1 = this.slerpSign * sinSmall(angle * t) * inv;
     } else {
       const inv = this.slerpInvSin;
       w0 = Math.sin(angle * (1 - t)) * inv;
@@ -221,6 +227,35 @@ export class TrackSampler {
     out[offset + 1] = w0 * v[a + 1] + w1 * v[b + 1];
     out[offset + 2] = w0 * v[a + 2] + w1 * v[b + 2];
     out[offset + 3] = w0 * v[a + 3] + w1 * v[b + 3];
+  }
+
+  /** Angle, 1/sin(angle) and sign of the slerp between keys k and k + 1 (once per interval). */
+  private slerpSetup(k: number): void {
+    const v = this.values;
+    const a = k * 4;
+    const b = a + 4;
+    const d = v[a] * v[b] + v[a + 1] * v[b + 1] + v[a + 2] * v[b + 2] + v[a + 3] * v[b + 3];
+    // s = d / |d|; at d = 0 (90° apart, both ways equally long) the second key keeps its sign
+    this.slerpSign = d < 0 ? -1 : 1;
+    let ad = d < 0 ? -d : d;
+    // keys stored in Float32 can have |d| a rounding above 1
+    if (ad > 1) ad = 1;
+    const x = 1 - ad; // exact (Sterbenz) for ad ≥ 1/2
+    let angle: number;
+    let sin: number;
+    if (x < SMALL_ONE_MINUS_COS) {
+      // arccos(1 − x) = √(2x)·Σ cₙ xⁿ; sin(arccos(1 − x)) = √(x(2 − x)): full precision, no libm call
+      angle =
+        Math.sqrt(2 * x) *
+        (1 + x * (1 / 12 + x * (3 / 160 + x * (5 / 896 + x * (35 / 18432 + x * (63 / 90112))))));
+      sin = Math.sqrt(x * (1 + ad));
+    } else {
+      angle = Math.acos(ad);
+      sin = Math.sin(angle);
+    }
+    this.slerpAngle = angle;
+    this.slerpInvSin = angle < SLERP_LINEAR_BELOW ? 0 : 1 / sin;
+    this.slerpKey = k;
   }
 
   private cubic(out: FloatArray, offset: number, k: number, t: number, td: number, time: number): void {

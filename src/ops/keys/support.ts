@@ -116,6 +116,10 @@ export function assertTrack(track: Track, name = 'track', joints?: number): void
     }
     prev = t;
   }
+  // one multiply-add per value: v·0 is NaN exactly for NaN and ±∞; the slow loop below only finds where
+  let probe = 0;
+  for (let i = 0; i < values.length; i++) probe += values[i] * 0;
+  if (probe === 0) return;
   for (let i = 0; i < values.length; i++) {
     if (!Number.isFinite(values[i])) {
       const k = Math.floor(i / per);

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
@@ -354,4 +354,46 @@ describe('evaluateTrack(track, times) on hostile input', () => {
     };
     expect(() => evaluateTrack(t, [0.5])).toThrow(InvalidValueError);
   });
+});
+
+const SAMPLE = join(here, '../../../../shared/data/gltf/khronos-samples/interpolation_test.gltf');
+const sampleCases = (
+  oracle as unknown as {
+    interpolationTest: (OracleCase & { animation: string; input: number; output: number })[];
+  }
+).interpolationTest;
+
+describe('evaluateTrack(track, times) on the Khronos interpolation test (interpolation_test.gltf)', () => {
+  it('has its nine animations in the fixture', () => {
+    expect(sampleCases.length).toBe(9);
+    expect(new Set(sampleCases.map((c) => c.interpolation))).toEqual(
+      new Set(['step', 'linear', 'cubicspline']),
+    );
+  });
+
+  it.each(sampleCases.map((c) => [c.animation, c.interpolation, c] as const))(
+    "'%s' (%s) matches the spec oracle to 1e-12 at keys, between them and outside",
+    (_name, _m, c) => {
+      expect(maxDiff(evaluateTrack(trackOf(c), c.queries), c.expected)).toBeLessThanOrEqual(TOL.oracle);
+    },
+  );
+
+  it.skipIf(!existsSync(SAMPLE))(
+    "the fixture holds the file's accessors, as @gltf-transform/core reads them",
+    async () => {
+      const { NodeIO } = await import('@gltf-transform/core');
+      // the sample's texture (l.jpg) is not in the data folder: hand the reader the JSON, the .bin and an empty image
+      const json = JSON.parse(readFileSync(SAMPLE, 'utf8'));
+      const resources: Record<string, Uint8Array<ArrayBuffer>> = {};
+      for (const b of json.buffers)
+        resources[b.uri] = new Uint8Array(readFileSync(join(dirname(SAMPLE), b.uri)));
+      for (const im of json.images ?? []) if (im.uri) resources[im.uri] = new Uint8Array(0);
+      const doc = await new NodeIO().readJSON({ json, resources });
+      const accessors = doc.getRoot().listAccessors();
+      for (const c of sampleCases) {
+        expect(Array.from(accessors[c.input].getArray()!)).toEqual(c.times);
+        expect(Array.from(accessors[c.output].getArray()!)).toEqual(c.values);
+      }
+    },
+  );
 });

@@ -1,0 +1,211 @@
+/**
+ * Cutting a time range out of a clip or a keyed clip, keeping exact times.
+ *
+ * @module
+ */
+import { OptionError } from '../../errors.js';
+import type { Clip, KeyedClip, Track } from '../../series/clip.js';
+import { assertClip } from '../../series/clip-create.js';
+import type { FloatArray, QuatSeries, Vec3Series } from '../../series/types.js';
+import { TrackSampler } from './evaluate-track.js';
+import { assertKeyedClip, checkOptionNames, trackLabel } from './support.js';
+
+/** The range of {@link subclip}, in seconds on the clip's own time line (a clip's frame f is at `startTime + f · frameTime`). */
+export interface SubclipOptions {
+  /** First time kept, seconds. */
+  start: number;
+  /** Last time kept, seconds (`end ≥ start`; equal gives one frame or one key per track). */
+  end: number;
+}
+
+/** Fraction of a frame by which a frame time may miss the range and still count as inside (rounding of `f · frameTime`). */
+const FRAME_SLACK = 1e-9;
+
+function checkRange(range: SubclipOptions, where: string): void {
+  checkOptionNames(range, ['start', 'end'], where);
+  if (range === undefined) throw new OptionError(`${where}: { start, end } is required`);
+  const { start, end } = range;
+  if (
+    typeof start !== 'number' ||
+    !Number.isFinite(start) ||
+    typeof end !== 'number' ||
+    !Number.isFinite(end)
+  ) {
+    throw new OptionError(
+      `${where}: start and end must be finite numbers of seconds, got ${start} and ${end}`,
+    );
+  }
+  if (end < start) throw new OptionError(`${where}: end (${end} s) is before start (${start} s)`);
+}
+
+/**
+ * Cuts the time range `[start, end]` (seconds) out of a clip or a keyed clip, keeping times exact: like
+ * three.js's `AnimationUtils.subclip`, but in seconds, and nothing is shifted to 0.
+ *
+ * - `Clip`: the frames whose times lie in `[start, end]` (a frame within 1e-9 of a frame of the range
+ *   counts as inside, which absorbs the rounding of `f · frameTime`). The result's `startTime` is the
+ *   first kept frame's time; rate, flags, orders and `source` are unchanged; series are copied. A range
+ *   holding no frame (including a zero-length range between two frames) is an {@link OptionError}; a
+ *   zero-length range on a frame gives that one frame.
+ * - `KeyedClip`: per track, the keys inside `[start, end]`, plus a key evaluated at `start` and at
+ *   `end` where those fall strictly between two keys, so the cut track plays exactly as the original
+ *   over the range (for `'step'` and `'linear'`, and for non-rotation `'cubicspline'` whose boundary
+ *   keys carry the spline's derivative as tangents: a cubic restricted to a sub-interval is the same
+ *   cubic). For CUBICSPLINE rotations the boundary key is the normalised value (glTF wants unit keys)
+ *   with the normalised curve's derivative as tangent: value and slope match at the boundary and the
+ *   boundary segment deviates from the original by a second-order amount inside. The first in-tangent
+ *   and last out-tangent are set to zero, as glTF recommends. A track with no key in the range and no
+ *   interval across `start` becomes one key at `start` holding its (clamped) value there; a zero-length
+ *   range gives every track one key. Cut tracks are Float64 (kept keys are copied exactly).
+ *
+ * @throws {OptionError} on a missing, non-finite or reversed range, or one that holds no frame of a clip.
+ * @throws {ShapeError} or {@link InvalidValueError} on a malformed clip.
+ * @example
+ * const walk = subclip(clip, { start: 1.5, end: 3 }); // walk.startTime === 1.5 at 30 Hz
+ */
+export function subclip(clip: Clip, range: SubclipOptions): Clip;
+export function subclip(clip: KeyedClip, range: SubclipOptions): KeyedClip;
+export function subclip(clip: Clip | KeyedClip, range: SubclipOptions): Clip | KeyedClip {
+  const where = 'subclip';
+  checkRange(range, where);
+  if (clip !== null && typeof clip === 'object' && 'tracks' in clip) return subclipKeyed(clip, range, where);
+  return subclipFrames(clip as Clip, range, where);
+}
+
+function sliceSeries<S extends QuatSeries | Vec3Series>(s: S, f0: number, f1: number, width: number): S {
+  const J = s.joints;
+  return { data: s.data.slice(f0 * J * width, (f1 + 1) * J * width), frames: f1 - f0 + 1, joints: J } as S;
+}
+
+function subclipFrames(clip: Clip, range: SubclipOptions, where: string): Clip {
+  assertClip(clip, `${where}: clip`);
+  const st = clip.startTime ?? 0;
+  const ft = clip.frameTime;
+  const f0 = Math.max(0, Math.ceil((range.start - st) / ft - FRAME_SLACK));
+  const f1 = Math.min(clip.frames - 1, Math.floor((range.end - st) / ft + FRAME_SLACK));
+  if (f0 > f1) {
+    throw new OptionError(
+      `${where}: [${range.start}, ${range.end}] s holds no frame of the clip (${clip.frames} frames from ${st} s every ${ft} s)`,
+    );
+  }
+  const startTime = st + f0 * ft;
+  const { startTime: _omit, ...rest } = clip;
+  return {
+    ...rest,
+    frames: f1 - f0 + 1,
+    ...(startTime !== 0 ? { startTime } : {}),
+    rotations: sliceSeries(clip.rotations, f0, f1, 4),
+    translations: sliceSeries(clip.translations, f0, f1, 3),
+    ...(clip.scales ? { scales: sliceSeries(clip.scales, f0, f1, 3) } : {}),
+  };
+}
+
+function subclipKeyed(keyed: KeyedClip, range: SubclipOptions, where: string): KeyedClip {
+  assertKeyedClip(keyed, `${where}: keyed`);
+  const tracks = keyed.tracks.map((t, i) => cutTrack(t, range.start, range.end, trackLabel(keyed, i, where)));
+  return { ...keyed, tracks };
+}
+
+function cutTrack(track: Track, start: number, end: number, name: string): Track {
+  const { times, width } = track;
+  const n = times.length;
+  const cubic = track.interpolation === 'cubicspline';
+  const per = cubic ? 3 * width : width;
+  const sampler = new TrackSampler(track, name);
+  // keys inside [start, end]
+  let k0 = 0;
+  while (k0 < n && times[k0] < start) k0++;
+  let k1 = n - 1;
+  while (k1 >= 0 && times[k1] > end) k1--;
+  const head = start > times[0] && start < times[n - 1] && (k0 >= n || times[k0] !== start);
+  const tail = end > times[0] && end < times[n - 1] && (k1 < 0 || times[k1] !== end) && end !== start;
+  const inside = Math.max(0, k1 - k0 + 1);
+  let count = inside + (head ? 1 : 0) + (tail ? 1 : 0);
+  const single = count === 0;
+  if (single) count = 1;
+  // Float64 out: a boundary time or value rounded to Float32 would no longer be exact
+  const outTimes = new Float64Array(count);
+  const outValues = new Float64Array(count * per);
+  let k = 0;
+  const boundary = (time: number) => {
+    outTimes[k] = time;
+    if (cubic) cubicBoundary(track, sampler, time, outValues, k * per);
+    else sampler.sample(outValues, k * per, time);
+    k++;
+  };
+  if (single) boundary(start);
+  else {
+    if (head) boundary(start);
+    for (let i = k0; i <= k1; i++) {
+      outTimes[k] = times[i];
+      outValues.set(track.values.subarray(i * per, (i + 1) * per), k * per);
+      k++;
+    }
+    if (tail) boundary(end);
+  }
+  if (cubic) {
+    for (let c = 0; c < width; c++) {
+      outValues[c] = 0; // first in-tangent
+      outValues[(count - 1) * per + 2 * width + c] = 0; // last out-tangent
+    }
+  }
+  return { ...track, times: outTimes, values: outValues };
+}
+
+/** A CUBICSPLINE key at `time`: the value and the spline's derivative (per second) as both tangents. */
+function cubicBoundary(track: Track, sampler: TrackSampler, time: number, out: FloatArray, o: number): void {
+  const { times, values, width: w } = track;
+  const n = times.length;
+  sampler.sample(out, o + w, time);
+  // interval k with times[k] < time < times[k + 1] (boundary keys are only made strictly inside)
+  let lo = 0;
+  let hi = n - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >>> 1;
+    if (times[mid] <= time) lo = mid;
+    else hi = mid;
+  }
+  if (!(times[lo] < time && time < times[lo + 1])) {
+    for (let c = 0; c < w; c++) out[o + c] = out[o + 2 * w + c] = 0;
+    return;
+  }
+  const td = times[lo + 1] - times[lo];
+  const t = (time - times[lo]) / td;
+  const t2 = t * t;
+  // d/dt_c of the Hermite form: basis derivatives over t, divided by td
+  const d00 = (6 * t2 - 6 * t) / td;
+  const d10 = 3 * t2 - 4 * t + 1;
+  const d01 = (-6 * t2 + 6 * t) / td;
+  const d11 = 3 * t2 - 2 * t;
+  const o0 = lo * 3 * w;
+  const o1 = o0 + 3 * w;
+  const deriv = new Float64Array(w);
+  const raw = new Float64Array(w);
+  const h00 = 2 * t2 * t - 3 * t2 + 1;
+  const h10 = td * (t2 * t - 2 * t2 + t);
+  const h01 = -2 * t2 * t + 3 * t2;
+  const h11 = td * (t2 * t - t2);
+  for (let c = 0; c < w; c++) {
+    deriv[c] =
+      d00 * values[o0 + w + c] +
+      d10 * values[o0 + 2 * w + c] +
+      d01 * values[o1 + w + c] +
+      d11 * values[o1 + c];
+    raw[c] =
+      h00 * values[o0 + w + c] +
+      h10 * values[o0 + 2 * w + c] +
+      h01 * values[o1 + w + c] +
+      h11 * values[o1 + c];
+  }
+  if (track.path === 'rotation') {
+    // derivative of p/|p|: (p' − n (n·p')) / |p|
+    const len = Math.hypot(raw[0], raw[1], raw[2], raw[3]);
+    let dot = 0;
+    for (let c = 0; c < 4; c++) dot += (raw[c] / len) * deriv[c];
+    for (let c = 0; c < 4; c++) deriv[c] = (deriv[c] - (raw[c] / len) * dot) / len;
+  }
+  for (let c = 0; c < w; c++) {
+    out[o + c] = deriv[c];
+    out[o + 2 * w + c] = deriv[c];
+  }
+}

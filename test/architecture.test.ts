@@ -146,3 +146,23 @@ describe('package metadata', () => {
     expect(pkg.bin.rotsig).toBe('./bin/rotsig.js');
   });
 });
+
+describe('the keyed-track capability (src/ops/keys)', () => {
+  it('is exported from the browser-safe root under the names the glTF reader and writer use', async () => {
+    const root = await import('../src/index.js');
+    for (const name of [
+      'evaluateTrack',
+      'TrackSampler',
+      'bakeClip',
+      'inferKeyRate',
+      'keysFromClip',
+      'subclip',
+      'makeClipAdditive',
+      'applyAdditive',
+      'assertTrack',
+      'assertKeyedClip',
+    ]) {
+      expect(typeof (root as Record<string, unknown>)[name], name).toBe('function');
+    }
+  });
+});

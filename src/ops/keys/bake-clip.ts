@@ -63,7 +63,7 @@ export const BAKE_CLIP_DEFAULTS: Required<Omit<BakeClipOptions, 'out'>> = {
 export interface KeyRate {
   /** The rate in Hz: the keys' own rate when they are uniform, else 30. */
   rate: number;
-  /** Whether every track with two or more keys has uniformly spaced keys, all at one rate. */
+  /** Whether every track with two or more keys has uniformly spaced keys, all at one rate (no track: true). */
   uniform: boolean;
   /** Number of tracks with two or more keys (the ones that say anything about a rate). */
   tracks: number;
@@ -124,21 +124,22 @@ export function inferKeyRate(keyed: KeyedClip): KeyRate {
 function keyRate(keyed: KeyedClip): KeyRate {
   let best = 0;
   let tracks = 0;
-  let uniform = true;
+  let allUniform = true;
+  let sameRate = true;
   for (const track of keyed.tracks) {
     if (track.times.length < 2) continue;
     tracks++;
     const r = trackRate(track);
     if (r === undefined) {
-      uniform = false;
+      allUniform = false;
       continue;
     }
-    if (best > 0 && Math.abs(r - best) > 1e-3 * Math.max(r, best)) uniform = false;
+    if (best > 0 && Math.abs(r - best) > 1e-3 * Math.max(r, best)) sameRate = false;
     if (r > best) best = r;
   }
   if (tracks === 0) return { rate: FALLBACK_KEY_RATE, uniform: true, tracks };
-  if (!uniform) return { rate: FALLBACK_KEY_RATE, uniform, tracks };
-  return { rate: best, uniform, tracks };
+  if (!allUniform) return { rate: FALLBACK_KEY_RATE, uniform: false, tracks };
+  return { rate: best, uniform: sameRate, tracks };
 }
 
 /**

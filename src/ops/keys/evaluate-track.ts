@@ -14,14 +14,8 @@ const SLERP_LINEAR_BELOW = 1e-10;
 
 /** Below this `1 − |dot|` the slerp angle comes from the arccos series (angle below about 0.045 rad). */
 const SMALL_ONE_MINUS_COS = 1e-3;
-/** Below this angle, sines come from their Taylor series (the angle's sub-intervals stay below it too). */
+/** Below this angle, sine and cosine come from their Taylor series (to x⁹ and x¹⁰: truncation below 1e-21). */
 const SMALL_ANGLE = 0.046;
-
-/** sin(x) for |x| ≤ 0.046 from its Taylor series to x⁹ (truncation below 1e-22 relative). */
-function sinSmall(x: number): number {
-  const x2 = x * x;
-  return x * (1 - (x2 / 6) * (1 - (x2 / 20) * (1 - (x2 / 42) * (1 - x2 / 72))));
-}
 
 const STEP = 0;
 const LERP = 1;
@@ -66,6 +60,8 @@ export class TrackSampler {
   private slerpKey = -1;
   private slerpAngle = 0;
   private slerpInvSin = 0;
+  private slerpSin = 0;
+  private slerpCos = 1;
   private slerpSign = 1;
 
   /**
@@ -214,14 +210,31 @@ export class TrackSampler {
     if (angle < SLERP_LINEAR_BELOW) {
       w0 = 1 - t;
       w1 = this.slerpSign * t;
-    } else if (angle < SMALL_ANGLE) {
-      const inv = this.slerpInvSin;
-      w0 = sinSmall(angle * (1 - t)) * inv;
-      w1 = this.slerpSign * sinSmall(angle * t) * inv;
     } else {
+      // sin(a·(1 − t)) and sin(a·t) from the sine and cosine of the shorter part only:
+      // sin(a − x) = sin a · cos x − cos a · sin x. Near a key (Float32 key times are a rounding off
+      // any grid) that part is tiny and its series is exact, so no libm call is made per sample.
+      const short = t <= 0.5 ? t : 1 - t;
+      const x = angle * short;
+      let sx: number;
+      let cx: number;
+      if (x < SMALL_ANGLE) {
+        const x2 = x * x;
+        sx = x * (1 - (x2 / 6) * (1 - (x2 / 20) * (1 - (x2 / 42) * (1 - x2 / 72))));
+        cx = 1 - (x2 / 2) * (1 - (x2 / 12) * (1 - (x2 / 30) * (1 - (x2 / 56) * (1 - x2 / 90))));
+      } else {
+        sx = Math.sin(x);
+        cx = Math.cos(x);
+      }
       const inv = this.slerpInvSin;
-      w0 = Math.sin(angle * (1 - t)) * inv;
-      w1 = this.slerpSign * Math.sin(angle * t) * inv;
+      const other = (this.slerpSin * cx - this.slerpCos * sx) * inv;
+      if (t <= 0.5) {
+        w0 = other;
+        w1 = this.slerpSign * sx * inv;
+      } else {
+        w0 = sx * inv;
+        w1 = this.slerpSign * other;
+      }
     }
     out[offset] = w0 * v[a] + w1 * v[b];
     out[offset + 1] = w0 * v[a + 1] + w1 * v[b + 1];
@@ -229,7 +242,7 @@ export class TrackSampler {
     out[offset + 3] = w0 * v[a + 3] + w1 * v[b + 3];
   }
 
-  /** Angle, 1/sin(angle) and sign of the slerp between keys k and k + 1 (once per interval). */
+  /** Angle, its sine and cosine, 1/sine and the sign of the slerp between keys k and k + 1 (once per interval). */
   private slerpSetup(k: number): void {
     const v = this.values;
     const a = k * 4;
@@ -241,19 +254,16 @@ export class TrackSampler {
     // keys stored in Float32 can have |d| a rounding above 1
     if (ad > 1) ad = 1;
     const x = 1 - ad; // exact (Sterbenz) for ad ≥ 1/2
-    let angle: number;
-    let sin: number;
-    if (x < SMALL_ONE_MINUS_COS) {
-      // arccos(1 − x) = √(2x)·Σ cₙ xⁿ; sin(arccos(1 − x)) = √(x(2 − x)): full precision, no libm call
-      angle =
-        Math.sqrt(2 * x) *
-        (1 + x * (1 / 12 + x * (3 / 160 + x * (5 / 896 + x * (35 / 18432 + x * (63 / 90112))))));
-      sin = Math.sqrt(x * (1 + ad));
-    } else {
-      angle = Math.acos(ad);
-      sin = Math.sin(angle);
-    }
+    // arccos(1 − x) = √(2x)·Σ cₙ xⁿ below x = 1e-3 (full precision, no libm call); sin = √(x(1 + ad)) exactly
+    const angle =
+      x < SMALL_ONE_MINUS_COS
+        ? Math.sqrt(2 * x) *
+          (1 + x * (1 / 12 + x * (3 / 160 + x * (5 / 896 + x * (35 / 18432 + x * (63 / 90112))))))
+        : Math.acos(ad);
+    const sin = Math.sqrt(x * (1 + ad));
     this.slerpAngle = angle;
+    this.slerpSin = sin;
+    this.slerpCos = ad;
     this.slerpInvSin = angle < SLERP_LINEAR_BELOW ? 0 : 1 / sin;
     this.slerpKey = k;
   }

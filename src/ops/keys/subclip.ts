@@ -6,7 +6,7 @@
 import { OptionError } from '../../errors.js';
 import type { Clip, KeyedClip, Track } from '../../series/clip.js';
 import { assertClip } from '../../series/clip-create.js';
-import type { FloatArray, QuatSeries, Vec3Series } from '../../series/types.js';
+import type { QuatSeries, Vec3Series } from '../../series/types.js';
 import { TrackSampler } from './evaluate-track.js';
 import { assertKeyedClip, checkOptionNames, trackLabel } from './support.js';
 
@@ -51,9 +51,9 @@ function checkRange(range: SubclipOptions, where: string): void {
  *   `end` where those fall strictly between two keys, so the cut track plays exactly as the original
  *   over the range (for `'step'` and `'linear'`, and for non-rotation `'cubicspline'` whose boundary
  *   keys carry the spline's derivative as tangents: a cubic restricted to a sub-interval is the same
- *   cubic). For CUBICSPLINE rotations the boundary key is the normalised value (glTF wants unit keys)
- *   with the normalised curve's derivative as tangent: value and slope match at the boundary and the
- *   boundary segment deviates from the original by a second-order amount inside. The first in-tangent
+ *   cubic). For CUBICSPLINE rotations the boundary key holds the spline's value before normalisation
+ *   (exact, since glTF normalises after the Hermite step; its length differs from 1 by the spline's own
+ *   bulge there), so the cut plays exactly too. The first in-tangent
  *   and last out-tangent are set to zero, as glTF recommends. A track with no key in the range and no
  *   interval across `start` becomes one key at `start` holding its (clamped) value there; a zero-length
  *   range gives every track one key. Cut tracks are Float64 (kept keys are copied exactly).
@@ -152,11 +152,20 @@ function cutTrack(track: Track, start: number, end: number, name: string): Track
   return { ...track, times: outTimes, values: outValues };
 }
 
-/** A CUBICSPLINE key at `time`: the value and the spline's derivative (per second) as both tangents. */
-function cubicBoundary(track: Track, sampler: TrackSampler, time: number, out: FloatArray, o: number): void {
+/**
+ * A CUBICSPLINE key at `time` strictly inside the track: the spline's value and its derivative (per
+ * second) as both tangents, so the cut segment is the same cubic. For rotations the value is the spline
+ * before normalisation (the segment after it then normalises to the same rotations).
+ */
+function cubicBoundary(
+  track: Track,
+  sampler: TrackSampler,
+  time: number,
+  out: Float64Array,
+  o: number,
+): void {
   const { times, values, width: w } = track;
   const n = times.length;
-  sampler.sample(out, o + w, time);
   // interval k with times[k] < time < times[k + 1] (boundary keys are only made strictly inside)
   let lo = 0;
   let hi = n - 1;
@@ -166,6 +175,8 @@ function cubicBoundary(track: Track, sampler: TrackSampler, time: number, out: F
     else hi = mid;
   }
   if (!(times[lo] < time && time < times[lo + 1])) {
+    // on or outside the keys (a one-key cut): the evaluated value, flat tangents
+    sampler.sample(out, o + w, time);
     for (let c = 0; c < w; c++) out[o + c] = out[o + 2 * w + c] = 0;
     return;
   }
@@ -197,15 +208,9 @@ function cubicBoundary(track: Track, sampler: TrackSampler, time: number, out: F
       h01 * values[o1 + w + c] +
       h11 * values[o1 + c];
   }
-  if (track.path === 'rotation') {
-    // derivative of p/|p|: (p' − n (n·p')) / |p|
-    const len = Math.hypot(raw[0], raw[1], raw[2], raw[3]);
-    let dot = 0;
-    for (let c = 0; c < 4; c++) dot += (raw[c] / len) * deriv[c];
-    for (let c = 0; c < 4; c++) deriv[c] = (deriv[c] - (raw[c] / len) * dot) / len;
-  }
   for (let c = 0; c < w; c++) {
     out[o + c] = deriv[c];
+    out[o + w + c] = raw[c];
     out[o + 2 * w + c] = deriv[c];
   }
 }

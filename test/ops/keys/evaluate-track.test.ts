@@ -384,7 +384,7 @@ describe('evaluateTrack(track, times) on the Khronos interpolation test (interpo
       const { NodeIO } = await import('@gltf-transform/core');
       // the sample's texture (l.jpg) is not in the data folder: hand the reader the JSON, the .bin and an empty image
       const json = JSON.parse(readFileSync(SAMPLE, 'utf8'));
-      const resources: Record<string, Uint8Array> = {};
+      const resources: Record<string, Uint8Array<ArrayBuffer>> = {};
       for (const b of json.buffers)
         resources[b.uri] = new Uint8Array(readFileSync(join(dirname(SAMPLE), b.uri)));
       for (const im of json.images ?? []) if (im.uri) resources[im.uri] = new Uint8Array(0);

@@ -9,7 +9,13 @@ export * from './batch.js';
 export * from './files.js';
 export * from './formats.js';
 export * from './gltf.js';
-export { BVH_TO_GLTF_SCALE, type GltfChannelInfo, type GltfInfo, gltfInfo, runKeyedSteps } from './gltf-task.js';
+export {
+  BVH_TO_GLTF_SCALE,
+  type GltfChannelInfo,
+  type GltfInfo,
+  gltfInfo,
+  runKeyedSteps,
+} from './gltf-task.js';
 export * from './plan.js';
 export * from './pool.js';
 export * from './progress.js';

@@ -358,7 +358,9 @@ describe('rotsig commands on real files, outputs re-parsed', () => {
       '2',
     ]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/2 files, 2 ok/);
+    // the two BVH captures and the glTF fox (the default glob takes .bvh, .gltf and .glb)
+    expect(r.stderr).toMatch(/3 files, 3 ok/);
+    expect(readFileSync(join(dir, 'out', 'Fox.glb')).subarray(0, 4).toString()).toBe('glTF');
     const walk = read(join(dir, 'out', 'AV_8Walk_Meredith_HVHA_Rep1.bvh'));
     const cmu = read(join(dir, 'out', '01_01.bvh'));
     expect(walk.frameTime).toBeCloseTo(1 / 30, 12);

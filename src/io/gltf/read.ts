@@ -494,7 +494,7 @@ function extractClip(
     if (path !== 'translation' && path !== 'rotation' && path !== 'scale' && path !== 'weights') {
       warn(
         'unsupported',
-        `channel path '${path}' (KHR_animation_pointer or other) is kept in the document but not read`,
+        `channel path '${path}' (KHR_animation_pointer or other) is not read, and writeGltf drops it (with a warning)`,
         c,
       );
       return;

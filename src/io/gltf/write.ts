@@ -40,7 +40,8 @@ export interface WriteGltfOptions {
   keys?: ((clip: Clip) => KeyedClip) | 'every-frame';
   /**
    * Channels whose sampler has no keys, and animations left without channels, which the glTF
-   * specification does not allow (the validator reports them as errors): `'remove'` drops them with a
+   * specification does not allow (the validator reports them as errors), and `KHR_animation_pointer`
+   * channels (whose target extension glTF-Transform does not keep): `'remove'` drops them with a
    * warning, `'keep'` writes them as they are.
    */
   empty?: 'remove' | 'keep';
@@ -514,12 +515,27 @@ function removeEmpty(doc: Document, warnings: GltfWarning[]): void {
   const animations = doc.getRoot().listAnimations();
   animations.forEach((anim, a) => {
     let removed = 0;
+    let pointers = 0;
     for (const ch of anim.listChannels()) {
+      const path = ch.getTargetPath() as string;
+      if (path !== 'translation' && path !== 'rotation' && path !== 'scale' && path !== 'weights') {
+        // KHR_animation_pointer is not registered with glTF-Transform: its target extension was not
+        // read, so the channel cannot be written back valid
+        ch.dispose();
+        pointers++;
+        continue;
+      }
       const s = ch.getSampler();
       if (s && (s.getInput()?.getCount() ?? 0) > 0 && (s.getOutput()?.getCount() ?? 0) > 0) continue;
       ch.dispose();
       removed++;
     }
+    if (pointers)
+      warnings.push({
+        code: 'unsupported',
+        message: `removed ${pointers} channel${pointers > 1 ? 's' : ''} with path 'pointer' (KHR_animation_pointer is not supported)`,
+        animation: a,
+      });
     for (const s of anim.listSamplers()) {
       if (s.listParents().some((p) => p.propertyType === 'AnimationChannel')) continue;
       const input = s.getInput();

@@ -140,3 +140,23 @@ describe('writeGltf(doc, clips) refuses what its reader rejects, before writing 
     expect(e.key).toBe(t.times.length - 1);
   });
 });
+
+describe('readGltf and writeGltf on KHR_animation_pointer channels', () => {
+  test('readGltf(file with a pointer channel) warns and reads the rest; writeGltf drops it with a warning', async () => {
+    const input = edited((json) => {
+      json.extensionsUsed = ['KHR_animation_pointer'];
+      json.animations[0].channels.push({
+        sampler: 0,
+        target: { path: 'pointer', extensions: { KHR_animation_pointer: { pointer: '/nodes/0/rotation' } } },
+      });
+    });
+    const { document, clips, warnings } = await readGltf(input);
+    expect(clips[0].tracks.length).toBe(1);
+    expect(warnings.some((w) => w.code === 'unsupported' && w.channel === 1)).toBe(true);
+    const out = await writeGltf(document, clips);
+    expect(out.warnings.some((w) => /pointer/.test(w.message))).toBe(true);
+    const again = await readGltf(out.glb!);
+    expect(again.warnings).toEqual([]);
+    expect(again.clips[0].tracks.length).toBe(1);
+  });
+});

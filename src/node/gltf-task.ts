@@ -6,7 +6,7 @@ import type { GltfWarning } from '../io/gltf/errors.js';
 import type { GltfReadResult } from '../io/gltf/read.js';
 import { type GltfWriteResult, writeGltf } from '../io/gltf/write.js';
 import { parseBvhWithReport } from '../io/index.js';
-import { bakeClip } from '../ops/keys/bake-clip.js';
+import { bakeClip, inferKeyRate } from '../ops/keys/bake-clip.js';
 import { keysFromClip } from '../ops/keys/keys-from-clip.js';
 import type { Clip, KeyedClip, Track } from '../series/clip.js';
 import { type AtomicContent, writeFileAtomic } from './atomic.js';
@@ -34,16 +34,28 @@ export function isGltfTask(task: FileTask): boolean {
   return isGltfPath(task.input) || (task.emit.kind === 'bvh' && outputFormat(task) !== 'bvh');
 }
 
+/** CUBICSPLINE tracks are baked at 60 Hz at least, so their LINEAR keys follow the curve. */
+export const CUBIC_BAKE_RATE = 60;
+
+/**
+ * The grid a keyed clip is baked on for the pipeline: its keys' own rate (`inferKeyRate`: the key
+ * rate when keys are uniform, else 30 Hz), raised to {@link CUBIC_BAKE_RATE} when a track is
+ * CUBICSPLINE (a sparse cubic track keyed only at its own keys would lose its curve).
+ */
+export function keyedBakeRate(keyed: KeyedClip): number {
+  const rate = inferKeyRate(keyed).rate;
+  return keyed.tracks.some((t) => t.interpolation === 'cubicspline') ? Math.max(rate, CUBIC_BAKE_RATE) : rate;
+}
+
 /**
  * Applies pipeline steps to a keyed clip. No steps, or only `unroll`: the clip as it is (the writer
  * makes every rotation track sign-continuous, which is what unrolling keys means, and keeps the keys,
- * their times and interpolation exactly). Otherwise: baked on its keys' own grid (`bakeClip` with
- * `rate: 'auto'`: the key rate when keys are uniform), the steps run on the uniform clip, and every
+ * their times and interpolation exactly). Otherwise: baked on {@link keyedBakeRate}, the steps run on the uniform clip, and every
  * frame becomes a LINEAR key (`keysFromClip` `'all'`); morph-weight tracks are kept as they were.
  */
 export function runKeyedSteps(keyed: KeyedClip, steps: FileTask['steps']): KeyedClip {
   if (steps.every((s) => s.op === 'unroll')) return keyed;
-  const baked = bakeClip(keyed, { rate: 'auto' });
+  const baked = bakeClip(keyed, { rate: keyedBakeRate(keyed) });
   const processed = runSteps(baked, steps, { input: 'reuse' });
   const keys = keysFromClip(processed, { keys: 'all' });
   const weights: Track[] = keyed.tracks.filter((t) => t.path === 'weights');
@@ -139,7 +151,7 @@ export async function runGltfTask(
         });
       } else {
         const keyed = oneClip(read, result);
-        const baked = bakeClip(keyed, { rate: 'auto' });
+        const baked = bakeClip(keyed, { rate: keyedBakeRate(keyed) });
         result.frames = baked.frames;
         const processed = runSteps(baked, task.steps, { input: 'reuse' });
         result.outputFrames = processed.frames;

@@ -56,6 +56,12 @@ export class TrackSampler {
   private readonly name: string;
   /** Cached interval: `times[cursor] <= t < times[cursor + 1]` for the last interior query. */
   private cursor = 0;
+  /**
+   * Relative tolerance within which a query time counts as a key's time (`|t − tₖ| ≤ keySnap·|tₖ|`, then
+   * the key is returned as stored). Default 0: only exact equality, as glTF says. `bakeClip` sets
+   * `2⁻²²` (two Float32 roundings) so that grid times meet Float32 key times.
+   */
+  keySnap = 0;
   /** Slerp parameters of the interval `slerpKey` (angle, 1/sin, sign of the dot product). */
   private slerpKey = -1;
   private slerpAngle = 0;
@@ -120,7 +126,20 @@ export class TrackSampler {
       this.copyKey(out, offset, k);
       return;
     }
-    const td = this.times[k + 1] - tk;
+    const tk1 = this.times[k + 1];
+    const snap = this.keySnap;
+    if (snap > 0) {
+      // a query a rounding away from a key is that key's instant
+      if (time - tk <= snap * (tk < 0 ? -tk : tk)) {
+        this.copyKey(out, offset, k);
+        return;
+      }
+      if (tk1 - time <= snap * (tk1 < 0 ? -tk1 : tk1)) {
+        this.copyKey(out, offset, k + 1);
+        return;
+      }
+    }
+    const td = tk1 - tk;
     const t = (time - tk) / td;
     switch (this.mode) {
       case STEP:

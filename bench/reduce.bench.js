@@ -28,7 +28,16 @@ export default {
     task("'acl' linear", { preset: 'acl', unitsPerMeter: 100 }),
     task("'ozz' linear", { preset: 'ozz', unitsPerMeter: 100 }),
     task("'acl' cubicspline", { preset: 'acl', unitsPerMeter: 100, interpolation: 'cubicspline' }),
-    task("0.05 cm, int16 rotations", { preset: 'acl', unitsPerMeter: 100, tolerance: 0.05, quantization: 'int16' }),
-    task("'local' 0.1°, 0.01 units", { metric: 'local', toleranceAngle: 0.1 * (Math.PI / 180), tolerance: 0.01 }),
+    task('0.05 cm, int16 rotations', {
+      preset: 'acl',
+      unitsPerMeter: 100,
+      tolerance: 0.05,
+      quantization: 'int16',
+    }),
+    task("'local' 0.1°, 0.01 units", {
+      metric: 'local',
+      toleranceAngle: 0.1 * (Math.PI / 180),
+      tolerance: 0.01,
+    }),
   ],
 };

@@ -36,6 +36,13 @@ export interface BakeClipOptions {
   rate?: number | 'auto';
   /** Frame-count policy when the keyed span is not a whole number of frames. Default `'ceil'`. */
   duration?: BakeDuration;
+  /**
+   * When a grid time and a key time are the same instant: `'float32'` (default) takes a key for a grid
+   * time within two Float32 roundings of it (`|t − tₖ| ≤ 2⁻²²·|tₖ|`), since glTF stores key times as
+   * Float32 and a key written at `f / rate` comes back a rounding off the grid; `'exact'` only on
+   * bitwise equality (pure glTF evaluation: the value is then interpolated a rounding away from the key).
+   */
+  keyTimes?: 'float32' | 'exact';
   /** Largest frame count accepted, so a long span at a high rate fails early instead of exhausting memory. Default 10 000 000. */
   maxFrames?: number;
   /**
@@ -56,6 +63,7 @@ export interface BakeClipBuffers {
 export const BAKE_CLIP_DEFAULTS: Required<Omit<BakeClipOptions, 'out'>> = {
   rate: 'auto',
   duration: 'ceil',
+  keyTimes: 'float32',
   maxFrames: 10_000_000,
 };
 
@@ -73,6 +81,9 @@ export interface KeyRate {
 export const FALLBACK_KEY_RATE = 30;
 
 const F32_ULP = 2 ** -23;
+
+/** Relative distance within which `keyTimes: 'float32'` takes a grid time for a key time: two Float32 roundings. */
+const KEY_SNAP_FLOAT32 = 2 * F32_ULP;
 
 /** Tolerance, in seconds, within which key times count as equal: Float32 roundings of times near `tMax`. */
 function timeTolerance(tMax: number, span: number): number {
@@ -152,10 +163,12 @@ function keyRate(keyed: KeyedClip): KeyRate {
  *   `options.duration` ({@link BakeDuration}; default `'ceil'`: the frames cover the last key).
  *   `options.rate` defaults to the keys' own rate when they are uniform, else 30 Hz ({@link inferKeyRate}).
  * - Values: each track evaluated exactly as glTF defines it ({@link evaluateTrack}: clamped outside its
- *   own key range). A grid time equal to a key time takes the key as stored, so baking at the keys' rate
- *   reproduces them bit for bit when the times agree (Float32 key times are generally a rounding off
- *   `f / rate`; the value is then interpolated that close to the key). Quaternion signs are as the
- *   tracks give them (see `unrollQuaternions` for continuity).
+ *   own key range). A grid time on a key time takes the key as stored; with `keyTimes: 'float32'`
+ *   (default) "on" means within two Float32 roundings (glTF stores times as Float32, so a key at
+ *   `f / rate` is read back a rounding off the grid), so baking at the keys' rate reproduces the keys bit
+ *   for bit; with `'exact'`, only equal times do and the others interpolate a rounding away from the key
+ *   (a difference of about 1e-7 of the motion per frame). Quaternion signs are as the tracks give them
+ *   (see `unrollQuaternions` for continuity).
  * - Joints or components without a track hold the skeleton's rest value. `animated` flags come from the
  *   tracks; `scales` exists only when some track animates a scale.
  * - Weights tracks are not part of a `Clip`: they are not baked, and stay in the keyed clip's `source`
@@ -186,6 +199,9 @@ export function bakeClip(keyed: KeyedClip, options: BakeClipOptions = {}): Clip 
     throw new OptionError(
       `${where}: duration must be 'ceil', 'floor' or 'keep-end', got '${String(o.duration)}'`,
     );
+  }
+  if (o.keyTimes !== 'float32' && o.keyTimes !== 'exact') {
+    throw new OptionError(`${where}: keyTimes must be 'float32' or 'exact', got '${String(o.keyTimes)}'`);
   }
   if (!(Number.isSafeInteger(o.maxFrames) && o.maxFrames >= 1)) {
     throw new OptionError(`${where}: maxFrames must be a positive integer, got ${String(o.maxFrames)}`);
@@ -242,7 +258,9 @@ export function bakeClip(keyed: KeyedClip, options: BakeClipOptions = {}): Clip 
   for (let i = 0; i < tracks.length; i++) {
     const t = tracks[i];
     if (t.path === 'weights') continue;
-    samplers.push(new TrackSampler(t, trackLabel(keyed, i, where), true));
+    const sampler = new TrackSampler(t, trackLabel(keyed, i, where), true);
+    if (o.keyTimes === 'float32') sampler.keySnap = KEY_SNAP_FLOAT32;
+    samplers.push(sampler);
     targets.push(t.path === 'rotation' ? rotations : t.path === 'translation' ? translations : scales!);
     offsets.push(t.joint * t.width);
     strides.push(J * t.width);

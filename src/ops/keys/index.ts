@@ -9,4 +9,4 @@ export * from './bake-clip.js';
 export * from './evaluate-track.js';
 export * from './keys-from-clip.js';
 export * from './subclip.js';
-export { assertKeyedClip, assertTrack, INTERPOLATIONS, keyCount, pathWidth, TRACK_PATHS } from './support.js';
+export { assertKeyedClip, assertTrack, INTERPOLATIONS, pathWidth, TRACK_PATHS } from './support.js';

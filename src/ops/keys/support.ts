@@ -35,14 +35,14 @@ export function checkOptionNames(
   }
 }
 
-/** Values per key of a path: 4 for rotations, 3 for translations and scales, `undefined` (any ≥ 1) for weights. */
+/**
+ * Values per key of a path: 4 for rotations, 3 for translations and scales, `undefined` (any ≥ 1) for weights.
+ *
+ * @example
+ * pathWidth('rotation'); // 4
+ */
 export function pathWidth(path: TrackPath): number | undefined {
   return path === 'rotation' ? 4 : path === 'weights' ? undefined : 3;
-}
-
-/** Number of keys of a track (its key-time count). */
-export function keyCount(track: Track): number {
-  return track.times.length;
 }
 
 function isFloatArray(a: unknown): a is Float64Array | Float32Array {

@@ -93,8 +93,20 @@ describe('bakeClip(keyed, options)', () => {
     const clip = bakeClip(keyed);
     expect(clip.rate).toBe(30);
     expect(clip.frames).toBe(n);
+    const stored = Array.from(Float32Array.from(values));
     const got = Array.from({ length: n }, (_, f) => frameOf(clip.rotations.data, f, 1, 3, 4)).flat();
-    expect(maxDiff(got, Float32Array.from(values))).toBeLessThan(TOL.f32);
+    // keyTimes 'float32' (default): a grid time a rounding off a Float32 key time is that key, bit for bit
+    expect(got).toEqual(stored);
+    // 'exact': pure glTF evaluation, the keys interpolated a rounding away
+    const exact = bakeClip(keyed, { keyTimes: 'exact' });
+    const near = Array.from({ length: n }, (_, f) => frameOf(exact.rotations.data, f, 1, 3, 4)).flat();
+    expect(maxDiff(near, stored)).toBeLessThan(TOL.f32);
+    expect(maxDiff(near, stored)).toBeGreaterThan(0);
+    // between keys nothing snaps: at 60 Hz every other frame is a slerp
+    const up = bakeClip(keyed, { rate: 60 });
+    expect(frameOf(up.rotations.data, 3, 1, 3, 4)).toEqual(
+      Array.from(evaluateTrack(keyed.tracks[0], [3 / 60])),
+    );
   });
 
   it('inferKeyRate finds NTSC rates, takes the highest of several uniform rates, and falls back to 30 Hz', () => {
@@ -182,6 +194,7 @@ describe('bakeClip(keyed, options)', () => {
     expect(() => bakeClip(chainKeyed(), { rate: 0 })).toThrow(OptionError);
     expect(() => bakeClip(chainKeyed(), { fps: 30 } as never)).toThrow(/unknown option 'fps'/);
     expect(() => bakeClip(chainKeyed(), { duration: 'loop' as never })).toThrow(OptionError);
+    expect(() => bakeClip(chainKeyed(), { keyTimes: 'near' as never })).toThrow(OptionError);
     // a long span at a high rate fails before allocating
     const long: KeyedClip = {
       ...chainKeyed(),

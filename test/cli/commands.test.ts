@@ -360,7 +360,11 @@ describe('rotsig commands on real files, outputs re-parsed', () => {
     expect(r.code).toBe(0);
     // the two BVH captures and the glTF fox (the default glob takes .bvh, .gltf and .glb)
     expect(r.stderr).toMatch(/3 files, 3 ok/);
-    expect(readFileSync(join(dir, 'out', 'Fox.glb')).subarray(0, 4).toString()).toBe('glTF');
+    expect(
+      readFileSync(join(dir, 'out', 'Fox.glb'))
+        .subarray(0, 4)
+        .toString(),
+    ).toBe('glTF');
     const walk = read(join(dir, 'out', 'AV_8Walk_Meredith_HVHA_Rep1.bvh'));
     const cmu = read(join(dir, 'out', '01_01.bvh'));
     expect(walk.frameTime).toBeCloseTo(1 / 30, 12);

@@ -68,10 +68,12 @@ export function planOutputs(files: readonly InputFile[], options: PlanOptions): 
   const isDir =
     output.endsWith('/') ||
     output.endsWith(sep) ||
-    statSync(output, { throwIfNoEntry: false })?.isDirectory() === true ||
+    statOrUndefined(output)?.isDirectory() === true ||
     files.length > 1 ||
     (options.inputArguments ?? 0) > 1 ||
     files.some((f) => !f.direct);
+  if (isDir && statOrUndefined(output)?.isDirectory() === false)
+    throw new PlanError(`-o ${output} is a file, but these inputs need a directory to mirror them into`);
   const planned = isDir
     ? files.map((f) => ({ input: f.path, output: join(output, withExtension(f.relative, extension)) }))
     : files.map((f) => ({ input: f.path, output }));
@@ -79,14 +81,14 @@ export function planOutputs(files: readonly InputFile[], options: PlanOptions): 
   const inputById = new Map<string, string>();
   const inputByReal = new Map<string, string>();
   for (const f of files) {
-    const stats = statSync(f.path, { throwIfNoEntry: false });
+    const stats = statOrUndefined(f.path);
     if (stats) inputById.set(identity(stats), f.path);
     inputByReal.set(realTarget(f.path), f.path);
   }
   const root = isDir ? realTarget(output) : undefined;
   const seen = new Map<string, { input: string; output: string }>();
   for (const p of planned) {
-    const stats = statSync(p.output, { throwIfNoEntry: false });
+    const stats = statOrUndefined(p.output);
     const real = realTarget(p.output);
     const input = (stats && inputById.get(identity(stats))) ?? inputByReal.get(real);
     if (input !== undefined) {
@@ -120,6 +122,15 @@ function withExtension(path: string, extension: string | undefined): string {
   return `${ext ? path.slice(0, -ext.length) : path}${extension}`;
 }
 
+/** The stats of `path`, or undefined when it cannot be had (missing, a parent that is a file, no access). */
+function statOrUndefined(path: string, stat: typeof statSync = statSync): Stats | undefined {
+  try {
+    return stat(path);
+  } catch {
+    return undefined;
+  }
+}
+
 function identity(stats: Stats): string {
   return `${stats.dev}:${stats.ino}`;
 }
@@ -135,7 +146,7 @@ function sameFileHow(a: string, b: string): string {
 
 /** The file an in-place write replaces: the input itself, or the file a symbolic link input points to. */
 function inPlaceTarget(path: string): string {
-  const link = lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+  const link = statOrUndefined(path, lstatSync)?.isSymbolicLink() === true;
   if (!link) return path;
   try {
     return realpathSync(path);
@@ -172,12 +183,12 @@ const caseCache = new Map<string, boolean>();
  */
 export function caseInsensitiveAt(path: string): boolean {
   let dir = path;
-  let stats = statSync(dir, { throwIfNoEntry: false });
+  let stats = statOrUndefined(dir);
   while (!stats?.isDirectory()) {
     const parent = dirname(dir);
     if (parent === dir) return false;
     dir = parent;
-    stats = statSync(dir, { throwIfNoEntry: false });
+    stats = statOrUndefined(dir);
   }
   const cached = caseCache.get(String(stats.dev));
   if (cached !== undefined) return cached;
@@ -187,8 +198,8 @@ export function caseInsensitiveAt(path: string): boolean {
     const name = basename(probe);
     const swapped = swapCase(name);
     if (swapped !== name) {
-      const own = statSync(probe, { throwIfNoEntry: false });
-      const other = statSync(join(dirname(probe), swapped), { throwIfNoEntry: false });
+      const own = statOrUndefined(probe);
+      const other = statOrUndefined(join(dirname(probe), swapped));
       answer = own !== undefined && other !== undefined && identity(own) === identity(other);
       break;
     }

@@ -186,3 +186,19 @@ describe('planOutputs(files, options) compares files, not path strings', () => {
     else expect(both()).toHaveLength(2);
   });
 });
+
+describe('planOutputs(files, options) on odd -o paths', () => {
+  it('an -o below a file is planned (the write then fails for that file), not an internal error', () => {
+    expect(planOutputs([direct('in/a.bvh')], { output: '/dev/null/sub/a.bvh' })).toEqual([
+      { input: 'in/a.bvh', output: '/dev/null/sub/a.bvh' },
+    ]);
+  });
+
+  it('several inputs and -o naming an existing file is refused', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rotsig-plan-'));
+    writeFileSync(join(dir, 'f.bvh'), '');
+    expect(() => planOutputs([direct('a.bvh'), direct('b.bvh')], { output: join(dir, 'f.bvh') })).toThrow(
+      /is a file, but these inputs need a directory/,
+    );
+  });
+});

@@ -10,9 +10,10 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OptionError } from '../../src/errors.js';
-import { collectInputs, globToRegExp } from '../../src/node/files.js';
+import { collectInputs, globMatcher, globToRegExp } from '../../src/node/files.js';
 
 describe('globToRegExp(glob)', () => {
   it.each([
@@ -28,8 +29,56 @@ describe('globToRegExp(glob)', () => {
     ['**/*.{bvh,npy}', 'q/a.npy', true],
     ['**/*.{bvh,npy}', 'q/a.csv', false],
     ['a+b(1).bvh', 'a+b(1).bvh', true],
-  ])('globToRegExp(%s) on %s is %s', (glob, path, expected) => {
+    ['a\\*b\\?.bvh', 'a*b?.bvh', true],
+    ['a\\*b.bvh', 'axb.bvh', false],
+  ])('globToRegExp(%s) and globMatcher(%s) on %s are %s', (glob, path, expected) => {
     expect(globToRegExp(glob).test(path)).toBe(expected);
+    expect(globMatcher(glob)(path)).toBe(expected);
+  });
+});
+
+describe('globMatcher(glob)', () => {
+  const globPart = fc.constantFrom(
+    'a',
+    'b',
+    'A',
+    '.',
+    '/',
+    '*',
+    '**',
+    '**/',
+    '?',
+    '{a,b}',
+    '{,a*}',
+    '{a,{b,.}}',
+    '\\?',
+    '\\*',
+  );
+  const pathPart = fc.constantFrom('a', 'b', 'B', '.', '/', '*');
+
+  it('globMatcher(glob)(path) agrees with globToRegExp(glob).test(path) on random globs and paths', () => {
+    fc.assert(
+      fc.property(
+        fc.array(globPart, { minLength: 1, maxLength: 6 }).map((p) => p.join('')),
+        fc.array(pathPart, { maxLength: 10 }).map((p) => p.join('')),
+        (glob, path) => {
+          fc.pre(!glob.startsWith('/'));
+          expect(globMatcher(glob)(path)).toBe(globToRegExp(glob).test(path));
+        },
+      ),
+      { seed: 17, numRuns: 3000 },
+    );
+  });
+
+  it('globMatcher(*a*a*a*a*a*a*a*a*b) on a 200-character name answers (a backtracking regex would not)', () => {
+    const test = globMatcher(`${'*a'.repeat(8)}*b`);
+    expect(test('a'.repeat(200))).toBe(false);
+    expect(test(`${'a'.repeat(200)}b`)).toBe(true);
+    expect(test(`x/${'a'.repeat(199)}/b`)).toBe(false);
+  });
+
+  it('refuses a glob longer than 4096 characters', () => {
+    expect(() => globMatcher('a'.repeat(5000))).toThrow(OptionError);
   });
 });
 

@@ -60,6 +60,11 @@ export function kernelSpecOption(parsed: Parsed, fallback: KernelSpec['name'] = 
     ['gaussian', 'unsharp', 'tent'] as const,
     fallback,
   );
+  // An option the kernel does not take would be ignored without a word; say so instead.
+  if (name === 'tent' && v.sigma !== undefined)
+    throw new UsageError(`--sigma applies to --kernel gaussian or unsharp, not ${name}`);
+  if (name !== 'unsharp' && v.amount !== undefined)
+    throw new UsageError(`--amount applies to --kernel unsharp, not ${name}`);
   return kernelSpec(
     name,
     v.sigma as string | undefined,

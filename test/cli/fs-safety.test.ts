@@ -324,6 +324,15 @@ describe('rotsig option values out of any sensible range are usage errors (exit 
     [['smooth', ...bvhArgs, '--kernel', 'unsharp', '--amount', '1e9'], /--amount must be at most 1000/],
     [['smooth', ...bvhArgs, '--kernel', 'unsharp', '--amount', '-1'], /--amount must not be negative/],
     [['smooth', ...bvhArgs, '--joints', ''], /--joints needs joint names/],
+    [['smooth', ...bvhArgs, '--amount', '0.5'], /--amount applies to --kernel unsharp, not gaussian/],
+    [
+      ['velocity', SAMPLE, '-o', 'v.csv', '--sigma', '1e9'],
+      /--sigma applies to --kernel gaussian or unsharp, not tent/,
+    ],
+    [
+      ['velocity', SAMPLE, '-o', 'v.csv', '--kernel', 'gaussian', '--sigma', '1e9'],
+      /--sigma must be at most 10000/,
+    ],
     [['smooth', ...bvhArgs, '--joints', ', ,'], /--joints needs joint names/],
     [['resample', ...bvhArgs, '--rate', '1e9'], /--rate must be at most 100000 Hz/],
     [['resample', ...bvhArgs, '--rate', '1e-9'], /--rate must be at least 0.001 Hz/],

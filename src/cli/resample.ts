@@ -14,6 +14,7 @@ import {
   OUTPUT_OPTIONS,
   oneOf,
   type Parsed,
+  UsageError,
 } from './command.js';
 import { runFileCommand } from './run.js';
 import { bvhOutputOptions, precisionOption, RATE_RANGE } from './shared.js';
@@ -58,6 +59,8 @@ export const resampleOptions: Record<string, import('./command.js').OptionSpec> 
 /** The resample step described by `--rate` and the resample options. */
 export function resampleStep(parsed: Parsed, rateText: string | undefined, rateName = 'rate'): ClipStep {
   const v = parsed.values;
+  if (v.playback !== undefined && v.optimal !== true)
+    throw new UsageError('--playback says what --optimal fits its keys for; give --optimal with it');
   return {
     op: 'resample',
     rate: numberOption(rateText, `--${rateName}`, RATE_RANGE),

@@ -341,6 +341,16 @@ describe('rotsig option values out of any sensible range are usage errors (exit 
     [['process', SAMPLE, '-o', 'x/', '--smooth', 'gaussian:'], /--smooth sigma must be a number, got ''/],
     [['process', SAMPLE, '-o', 'x/', '--smooth', 'tent:3'], /--smooth must look like/],
     [['process', SAMPLE, '-o', 'x/', '--smooth', 'toString:2'], /--smooth must look like/],
+    [['process', SAMPLE, '-o', 'x/', '--unroll', '--kernel', ''], /--kernel is a resample option/],
+    [
+      ['process', SAMPLE, '-o', 'x/', '--smooth', 'tent', '--duration', 'x'],
+      /--duration is a resample option/,
+    ],
+    [
+      ['process', SAMPLE, '-o', 'x/', '--unroll', '--space', 'log'],
+      /--space applies to --smooth and --resample/,
+    ],
+    [['resample', ...bvhArgs, '--rate', '30', '--playback', 'linear'], /give --optimal with it/],
     [['unroll', ...bvhArgs, '--jobs', '100000'], /--jobs must be a whole number from 1 to 256/],
     [['unroll', ...bvhArgs, '--jobs', '1.5'], /--jobs must be a whole number/],
     [['unroll', ...bvhArgs, '--jobs', ''], /--jobs must be a whole number/],

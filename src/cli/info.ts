@@ -1,6 +1,7 @@
 import type { ClipAnalysis } from '../ops/analyze-clip.js';
 import { BATCH_OPTIONS, COMMON_OPTIONS, type Command } from './command.js';
 import { runFileCommand } from './run.js';
+import { escapeControl, escapeLines } from './text.js';
 
 const DEG = 180 / Math.PI;
 
@@ -47,13 +48,26 @@ The report goes to stdout; --json prints the same as JSON (one object per file, 
     }),
 };
 
-/** The human-readable `info` report of one file. */
+/**
+ * The human-readable `info` report of one file. Every text that comes from the file or its name (joint
+ * names, the Frame Time as written, warnings) is escaped for the terminal (see `escapeControl`), before the
+ * columns are padded so that they still line up; `--json` carries the exact text.
+ */
 export function formatInfo(
   file: string,
-  a: ClipAnalysis,
+  analysis: ClipAnalysis,
   warnings: { message: string; line?: number }[],
 ): string {
-  const lines: string[] = [file];
+  const a: ClipAnalysis = {
+    ...analysis,
+    perJoint: analysis.perJoint.map((j) => ({
+      ...j,
+      name: escapeControl(j.name),
+      order: escapeControl(j.order),
+      channels: j.channels.map(escapeControl),
+    })),
+  };
+  const lines: string[] = [escapeControl(file)];
   const row = (label: string, text: string) => lines.push(`  ${label.padEnd(11)}${text}`);
   const roots = a.perJoint.filter((j) => j.parent < 0);
   const orders = new Map<string, number>();
@@ -65,7 +79,7 @@ export function formatInfo(
   );
   row('orders', [...orders].map(([o, n]) => `${o} x${n}`).join(', ') || 'no rotation channels');
   const r = a.rate;
-  const written = r.frameTimeText ?? String(r.frameTime);
+  const written = escapeControl(r.frameTimeText ?? String(r.frameTime));
   const guess =
     r.guessHz === null
       ? 'no simple rate fits'
@@ -75,10 +89,10 @@ export function formatInfo(
   row(
     'positions',
     a.positions.guess === a.positions.readAs || a.positions.guess === 'either' || a.positions.guess === 'none'
-      ? `read as '${a.positions.readAs}'; data suggests '${a.positions.guess}': ${a.positions.reason}`
-      : `WARNING: read as '${a.positions.readAs}' but the data suggests '${a.positions.guess}' (add --position-mode ${a.positions.guess} to every command): ${a.positions.reason}`,
+      ? `read as '${a.positions.readAs}'; data suggests '${a.positions.guess}': ${escapeControl(a.positions.reason)}`
+      : `WARNING: read as '${a.positions.readAs}' but the data suggests '${a.positions.guess}' (add --position-mode ${a.positions.guess} to every command): ${escapeControl(a.positions.reason)}`,
   );
-  for (const w of warnings) row('warning', `${w.message}${w.line ? ` (line ${w.line})` : ''}`);
+  for (const w of warnings) row('warning', `${escapeControl(w.message)}${w.line ? ` (line ${w.line})` : ''}`);
   const d = a.discontinuities;
   const flipJoints = a.perJoint.filter((j) => j.signFlips > 0);
   const jumpJoints = a.perJoint.filter((j) => j.jumps > 0);
@@ -126,7 +140,8 @@ export function formatInfo(
     );
   }
   lines.push('');
-  return `${lines.join('\n')}\n`;
+  // The last guard: no control character from anywhere (a reason text quoting the file) reaches the terminal.
+  return escapeLines(`${lines.join('\n')}\n`);
 }
 
 function top3<T>(items: T[], label: (t: T) => string): string {

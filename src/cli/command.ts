@@ -157,36 +157,78 @@ export function formatHelp(command: Command): string {
   return lines.join('\n');
 }
 
-/** A positive finite number, or a usage error naming the option. */
-export function positiveNumber(value: string | undefined, name: string, fallback?: number): number {
-  if (value === undefined) {
-    if (fallback === undefined) throw new UsageError(`missing --${name}`);
+/**
+ * The domain of a numeric option. Every numeric option has one, with an upper bound: a value far beyond
+ * any real use (a sigma of 1e9 frames, a rate of 1e9 Hz, a million threads) would otherwise reach the
+ * library as a request for gigabytes or hours; here it is a usage error that names the bound.
+ */
+export interface NumberRange {
+  /** Smallest value allowed (or, with `aboveMin`, the bound values must exceed). */
+  min: number;
+  max: number;
+  /** Values must be greater than `min`, not equal to it. */
+  aboveMin?: boolean;
+  integer?: boolean;
+  /** Positive values below this are refused too: too small to mean anything, and a risk of underflow. */
+  tiny?: number;
+  /** Unit named in messages (`frames`, `Hz`). */
+  unit?: string;
+}
+
+/** Plain decimal notation: `2`, `-0.5`, `.5`, `1e3`; not hex, not `Infinity`, not blank. */
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
+
+/**
+ * The number `text` spells in plain decimal notation, inside `range`, or a usage error naming `label`
+ * (`--sigma`, `--smooth sigma`) and what is allowed. Blank text is an error, not the default; `undefined`
+ * (the option not given) is `fallback`, or an error when there is none.
+ *
+ * @example
+ * numberOption('2', '--sigma', { min: 0, aboveMin: true, max: 10000 }); // 2
+ */
+export function numberOption(
+  text: string | undefined,
+  label: string,
+  range: NumberRange,
+  fallback?: number,
+): number {
+  if (text === undefined) {
+    if (fallback === undefined) throw new UsageError(`missing ${label}`);
     return fallback;
   }
-  const x = Number(value);
-  if (value.trim() === '' || !Number.isFinite(x))
-    throw new UsageError(`--${name} must be a number, got '${value}'`);
-  if (x <= 0) throw new UsageError(`--${name} must be greater than 0, got ${value}`);
+  const unit = range.unit ? ` ${range.unit}` : '';
+  if (range.integer) {
+    const x = DECIMAL.test(text) ? Number(text) : Number.NaN;
+    if (!Number.isInteger(x) || x < range.min || x > range.max)
+      throw new UsageError(
+        `${label} must be a whole number from ${range.min} to ${range.max}${unit}, got '${text}'`,
+      );
+    return x;
+  }
+  const x = DECIMAL.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isFinite(x)) throw new UsageError(`${label} must be a number, got '${text}'`);
+  if (range.aboveMin ? x <= range.min : x < range.min)
+    throw new UsageError(
+      range.aboveMin && range.min === 0
+        ? `${label} must be greater than 0, got ${text}`
+        : range.min === 0
+          ? `${label} must not be negative, got ${text}`
+          : `${label} must be at least ${range.min}${unit}, got ${text}`,
+    );
+  if (range.tiny !== undefined && x > 0 && x < range.tiny)
+    throw new UsageError(`${label} must be at least ${range.tiny}${unit}, got ${text}`);
+  if (x > range.max) throw new UsageError(`${label} must be at most ${range.max}${unit}, got ${text}`);
   return x;
 }
 
-/** A non-negative finite number, or a usage error naming the option. */
-export function nonNegativeNumber(value: string | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  const x = Number(value);
-  if (value.trim() === '' || !Number.isFinite(x))
-    throw new UsageError(`--${name} must be a number, got '${value}'`);
-  if (x < 0) throw new UsageError(`--${name} must not be negative, got ${value}`);
-  return x;
-}
-
-/** A positive integer, or a usage error naming the option. */
-export function positiveInteger(value: string | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  const x = Number(value);
-  if (!Number.isInteger(x) || x < 1)
-    throw new UsageError(`--${name} must be a whole number of at least 1, got '${value}'`);
-  return x;
+/** A positive integer up to `max`, or a usage error naming the option. */
+export function positiveInteger(
+  value: string | undefined,
+  name: string,
+  fallback: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
+  return numberOption(value, `--${name}`, { min: 1, max, integer: true }, fallback);
 }
 
 /** One of `choices`, or a usage error listing them. */

@@ -2,6 +2,7 @@ import type { GltfInfo } from '../node/gltf-task.js';
 import type { ClipAnalysis } from '../ops/analyze-clip.js';
 import { BATCH_OPTIONS, COMMON_OPTIONS, type Command } from './command.js';
 import { runFileCommand } from './run.js';
+import { escapeControl, escapeLines } from './text.js';
 
 const DEG = 180 / Math.PI;
 
@@ -56,18 +57,24 @@ sign flips between consecutive keys. The report goes to stdout; --json prints th
     }),
 };
 
-/** The human-readable `info` report of a glTF file: animations, channels per node, interpolation, keys, spacing, sign flips. */
+/**
+ * The human-readable `info` report of a glTF file: animations, channels per node, interpolation, keys,
+ * spacing, sign flips. Names from the file are escaped for the terminal (see `escapeControl`).
+ */
 export function formatGltfInfo(file: string, info: GltfInfo): string {
-  const lines: string[] = [file];
-  for (const w of info.warnings) lines.push(`  warning    ${w}`);
+  const lines: string[] = [escapeControl(file)];
+  for (const w of info.warnings) lines.push(`  warning    ${escapeControl(w)}`);
   for (const a of info.animations) {
     const modes = [...new Set(a.channels.map((c) => c.interpolation))].join(', ') || 'none';
     const flips = a.channels.reduce((n, c) => n + c.signFlips, 0);
     lines.push(
-      `  animation ${a.index}${a.name ? ` '${a.name}'` : ''}: ${a.channels.length} channels on ${a.joints} joints, ${round(a.duration, 4)} s, ${modes}, ${flips ? `${flips} quaternion sign flips` : 'no sign flips'}`,
+      `  animation ${a.index}${a.name ? ` '${escapeControl(a.name)}'` : ''}: ${a.channels.length} channels on ${a.joints} joints, ${round(a.duration, 4)} s, ${modes}, ${flips ? `${flips} quaternion sign flips` : 'no sign flips'}`,
     );
     const nodes = new Map<string, typeof a.channels>();
-    for (const c of a.channels) nodes.set(c.node, [...(nodes.get(c.node) ?? []), c]);
+    for (const c of a.channels) {
+      const node = escapeControl(c.node);
+      nodes.set(node, [...(nodes.get(node) ?? []), c]);
+    }
     const w = Math.max(4, ...[...nodes.keys()].map((n) => n.length));
     for (const [node, channels] of nodes) {
       const parts = channels.map(
@@ -81,13 +88,26 @@ export function formatGltfInfo(file: string, info: GltfInfo): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The human-readable `info` report of one file. */
+/**
+ * The human-readable `info` report of one file. Every text that comes from the file or its name (joint
+ * names, the Frame Time as written, warnings) is escaped for the terminal (see `escapeControl`), before the
+ * columns are padded so that they still line up; `--json` carries the exact text.
+ */
 export function formatInfo(
   file: string,
-  a: ClipAnalysis,
+  analysis: ClipAnalysis,
   warnings: { message: string; line?: number }[],
 ): string {
-  const lines: string[] = [file];
+  const a: ClipAnalysis = {
+    ...analysis,
+    perJoint: analysis.perJoint.map((j) => ({
+      ...j,
+      name: escapeControl(j.name),
+      order: escapeControl(j.order),
+      channels: j.channels.map(escapeControl),
+    })),
+  };
+  const lines: string[] = [escapeControl(file)];
   const row = (label: string, text: string) => lines.push(`  ${label.padEnd(11)}${text}`);
   const roots = a.perJoint.filter((j) => j.parent < 0);
   const orders = new Map<string, number>();
@@ -99,7 +119,7 @@ export function formatInfo(
   );
   row('orders', [...orders].map(([o, n]) => `${o} x${n}`).join(', ') || 'no rotation channels');
   const r = a.rate;
-  const written = r.frameTimeText ?? String(r.frameTime);
+  const written = escapeControl(r.frameTimeText ?? String(r.frameTime));
   const guess =
     r.guessHz === null
       ? 'no simple rate fits'
@@ -109,10 +129,10 @@ export function formatInfo(
   row(
     'positions',
     a.positions.guess === a.positions.readAs || a.positions.guess === 'either' || a.positions.guess === 'none'
-      ? `read as '${a.positions.readAs}'; data suggests '${a.positions.guess}': ${a.positions.reason}`
-      : `WARNING: read as '${a.positions.readAs}' but the data suggests '${a.positions.guess}' (add --position-mode ${a.positions.guess} to every command): ${a.positions.reason}`,
+      ? `read as '${a.positions.readAs}'; data suggests '${a.positions.guess}': ${escapeControl(a.positions.reason)}`
+      : `WARNING: read as '${a.positions.readAs}' but the data suggests '${a.positions.guess}' (add --position-mode ${a.positions.guess} to every command): ${escapeControl(a.positions.reason)}`,
   );
-  for (const w of warnings) row('warning', `${w.message}${w.line ? ` (line ${w.line})` : ''}`);
+  for (const w of warnings) row('warning', `${escapeControl(w.message)}${w.line ? ` (line ${w.line})` : ''}`);
   const d = a.discontinuities;
   const flipJoints = a.perJoint.filter((j) => j.signFlips > 0);
   const jumpJoints = a.perJoint.filter((j) => j.jumps > 0);
@@ -160,7 +180,8 @@ export function formatInfo(
     );
   }
   lines.push('');
-  return `${lines.join('\n')}\n`;
+  // The last guard: no control character from anywhere (a reason text quoting the file) reaches the terminal.
+  return escapeLines(`${lines.join('\n')}\n`);
 }
 
 function top3<T>(items: T[], label: (t: T) => string): string {

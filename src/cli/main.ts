@@ -7,6 +7,7 @@ import { processCommand } from './process.js';
 import { resample } from './resample.js';
 import { smooth } from './smooth.js';
 import { spectrum } from './spectrum.js';
+import { escapeControl, escapeLines } from './text.js';
 import { unroll } from './unroll.js';
 import { velocity } from './velocity.js';
 
@@ -74,7 +75,8 @@ export async function main(
   }
   const command = COMMANDS.find((c) => c.name === first);
   if (!command) {
-    const what = first.startsWith('-') ? `unknown option '${first}'` : `unknown command '${first}'`;
+    const name = escapeControl(first);
+    const what = first.startsWith('-') ? `unknown option '${name}'` : `unknown command '${name}'`;
     io.stderr.write(
       `rotsig: ${what} (commands: ${COMMANDS.map((c) => c.name).join(', ')}; see rotsig --help)\n`,
     );
@@ -89,14 +91,17 @@ export async function main(
     return await command.run(parsed, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr.write(`rotsig ${command.name}: ${error.message} (see rotsig ${command.name} --help)\n`);
+      // Usage messages quote the arguments, which may hold anything (a pasted escape sequence, a newline).
+      io.stderr.write(
+        `rotsig ${command.name}: ${escapeControl(error.message)} (see rotsig ${command.name} --help)\n`,
+      );
       return 2;
     }
     // Not a file's failure (those are reported per file) but the run's: one line, exit 1.
     const message = error instanceof Error ? error.message : String(error);
-    io.stderr.write(`rotsig ${command.name}: ${message}\n`);
+    io.stderr.write(`rotsig ${command.name}: ${escapeControl(message)}\n`);
     if (rest.includes('--verbose') && error instanceof Error && error.stack)
-      io.stderr.write(`${error.stack}\n`);
+      io.stderr.write(`${escapeLines(error.stack)}\n`);
     return 1;
   }
 }

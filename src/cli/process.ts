@@ -1,6 +1,6 @@
 import type { ClipStep } from '../node/steps.js';
 import { ROTATION_SPACES, type RotationSpace } from '../ops/rotation-window.js';
-import { BATCH_OPTIONS, COMMON_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf } from './command.js';
+import { BATCH_OPTIONS, COMMON_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, UsageError } from './command.js';
 import { resampleOptions, resampleStep } from './resample.js';
 import { runFileCommand } from './run.js';
 import { bvhOutputOptions, parseKernelText, precisionOption } from './shared.js';
@@ -38,6 +38,15 @@ applies to both smoothing (default raw) and resampling (default log).`,
   minPositionals: 1,
   run(parsed, io) {
     const v = parsed.values;
+    // Options of a step that is not asked for would be ignored without a word; say so instead.
+    if (v.resample === undefined) {
+      const stray = ['kernel', 'boundary', 'duration', 'no-antialias', 'optimal', 'playback'].find(
+        (name) => v[name] !== undefined,
+      );
+      if (stray) throw new UsageError(`--${stray} is a resample option; give --resample <hz> with it`);
+      if (v.smooth === undefined && v.space !== undefined)
+        throw new UsageError('--space applies to --smooth and --resample; give one of them with it');
+    }
     const steps: ClipStep[] = [];
     if (v.unroll === true) steps.push({ op: 'unroll' });
     if (v.smooth !== undefined) {

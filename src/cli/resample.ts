@@ -10,13 +10,14 @@ import {
   BATCH_OPTIONS,
   COMMON_OPTIONS,
   type Command,
+  numberOption,
   OUTPUT_OPTIONS,
   oneOf,
   type Parsed,
-  positiveNumber,
+  UsageError,
 } from './command.js';
 import { runFileCommand } from './run.js';
-import { bvhOutputOptions, precisionOption } from './shared.js';
+import { bvhOutputOptions, precisionOption, RATE_RANGE } from './shared.js';
 
 /** The options `resample` and `process --resample` share. */
 export const resampleOptions: Record<string, import('./command.js').OptionSpec> = {
@@ -58,9 +59,11 @@ export const resampleOptions: Record<string, import('./command.js').OptionSpec> 
 /** The resample step described by `--rate` and the resample options. */
 export function resampleStep(parsed: Parsed, rateText: string | undefined, rateName = 'rate'): ClipStep {
   const v = parsed.values;
+  if (v.playback !== undefined && v.optimal !== true)
+    throw new UsageError('--playback says what --optimal fits its keys for; give --optimal with it');
   return {
     op: 'resample',
-    rate: positiveNumber(rateText, rateName),
+    rate: numberOption(rateText, `--${rateName}`, RATE_RANGE),
     kernel: oneOf<ResampleKernelName>(
       v.kernel as string | undefined,
       'kernel',
@@ -105,7 +108,12 @@ are resampled as usual.`,
     'rotsig resample take.bvh -o keys30.bvh --rate 30 --optimal --playback linear',
   ],
   options: {
-    rate: { type: 'string', short: 'r', value: 'hz', description: 'output frame rate in Hz (required, > 0)' },
+    rate: {
+      type: 'string',
+      short: 'r',
+      value: 'hz',
+      description: 'output frame rate in Hz, 0.001 to 100000 (required)',
+    },
     ...resampleOptions,
     ...OUTPUT_OPTIONS,
     ...bvhOutputOptions,

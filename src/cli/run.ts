@@ -1,12 +1,17 @@
 // The shared driver of file commands: inputs -> tasks -> batch -> messages, summary and exit code.
 
+import { dirname } from 'node:path';
+import { OptionError } from '../errors.js';
+import { removeStaleTemporaryFiles } from '../node/atomic.js';
 import { type BatchSummary, defaultJobs, runBatch } from '../node/batch.js';
-import { collectInputs } from '../node/files.js';
+import { collectInputs, type InputFile, type MissingInput, type SkippedInput } from '../node/files.js';
 import { PlanError, planOutputs } from '../node/plan.js';
 import { ProgressBar } from '../node/progress.js';
 import type { ClipStep, Emit } from '../node/steps.js';
 import { type FileTask, formatTaskError, type TaskResult } from '../node/task.js';
-import { type CliIo, oneOf, type Parsed, positiveInteger, positiveNumber, UsageError } from './command.js';
+import { type CliIo, numberOption, oneOf, type Parsed, positiveInteger, UsageError } from './command.js';
+import { MAX_JOBS } from './shared.js';
+import { escapeLines, escapeControl as shown } from './text.js';
 
 /** How a command maps its inputs to tasks. */
 export interface FileCommandPlan {
@@ -27,18 +32,32 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
   const quiet = v.quiet === true;
   const verbose = v.verbose === true && !quiet;
   if (parsed.positionals.length === 0) throw new UsageError('missing input file or directory');
-  const jobs = positiveInteger(v.jobs as string | undefined, 'jobs', defaultJobs());
+  if (parsed.positionals.includes('')) throw new UsageError('an input argument is empty');
+  const jobs = positiveInteger(v.jobs as string | undefined, 'jobs', defaultJobs(), MAX_JOBS);
   const positionMode = oneOf(
     v['position-mode'] as string | undefined,
     'position-mode',
     ['replace', 'add'] as const,
     'replace',
   );
-  const { files, missing } = collectInputs(parsed.positionals, { glob: v.glob as string | undefined });
+  const glob = v.glob as string | undefined;
+  if (glob === '') throw new UsageError("--glob needs a pattern, such as '**/*.bvh'");
+  let files: InputFile[];
+  let missing: MissingInput[];
+  let skipped: SkippedInput[];
+  try {
+    ({ files, missing, skipped } = collectInputs(parsed.positionals, { glob }));
+  } catch (error) {
+    // A glob that is not a pattern: the user's mistake, not a file's.
+    if (error instanceof OptionError) throw new UsageError(`--${error.message}`);
+    throw error;
+  }
   // glTF: which animation to read; BVH written as glTF: units to metres
   const formatOptions = {
     ...(typeof v.animation === 'string' ? { animation: v.animation } : {}),
-    ...(typeof v.scale === 'string' ? { scale: positiveNumber(v.scale, 'scale') } : {}),
+    ...(typeof v.scale === 'string'
+      ? { scale: numberOption(v.scale, '--scale', { min: 0, aboveMin: true, max: 1e6, tiny: 1e-9 }) }
+      : {}),
   };
   let tasks: FileTask[];
   try {
@@ -72,14 +91,35 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
   }
   if (v.json === true && plan.outputs === 'file' && v.output === '-')
     throw new UsageError('--json and -o - would both write to stdout; use one');
-  const say = (line: string) => io.stderr.write(`${line}\n`);
-  for (const m of missing) say(`error: ${m.path}: ${m.message}`);
+  // Every message line passes through here: fields from file names and file text are escaped where they
+  // are put in (shown), and the line once more, so nothing reaches the terminal as a control sequence.
+  const say = (line: string) => io.stderr.write(`${escapeLines(line)}\n`);
+  for (const m of missing) say(`error: ${shown(m.path)}: ${shown(m.message)}`);
+  if (!quiet) for (const s of skipped) say(`warning: ${shown(s.path)}: skipped: ${shown(s.reason)}`);
   if (tasks.length === 0 || (missing.length > 0 && v['fail-fast'] === true)) {
     if (missing.length === 0)
       say(
-        `error: no input files matched${v.glob ? ` --glob '${v.glob}'` : ' (default glob **/*.{bvh,gltf,glb})'}`,
+        `error: no input files matched${glob ? ` --glob '${shown(glob)}'` : ' (default glob **/*.{bvh,gltf,glb})'}${skipped.length ? ` (${skipped.length} skipped, listed above)` : ''}`,
       );
     return 1;
+  }
+  // Temporary files of runs killed before they could clean up (SIGKILL, a power cut) are removed from the
+  // directories this run writes to, and named, so that no stray file is left without a word.
+  const outputDirs = tasks.flatMap((t) => (t.output && t.output !== '-' ? [dirname(t.output)] : []));
+  const stale = removeStaleTemporaryFiles(outputDirs);
+  if (stale.length > 0 && !quiet) {
+    const byDir = new Map<string, Set<number>>();
+    for (const f of stale) {
+      const pids = byDir.get(dirname(f.path)) ?? new Set<number>();
+      pids.add(f.pid);
+      byDir.set(dirname(f.path), pids);
+    }
+    for (const [dir, pids] of byDir) {
+      const n = stale.filter((f) => dirname(f.path) === dir).length;
+      say(
+        `note: removed ${n} temporary file${n === 1 ? '' : 's'} left in ${shown(dir)} by interrupted rotsig run${pids.size === 1 ? '' : 's'} (process ${[...pids].join(', ')})`,
+      );
+    }
   }
   const progress = new ProgressBar(tasks.length, io.stderr, !quiet);
   let warningCount = 0;
@@ -91,12 +131,13 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
     onResult: (r) => {
       progress.tick(r.ok);
       warningCount += r.warnings.length;
-      if (!r.ok && r.error) progress.message(`error: ${formatTaskError(r.input, r.error)}`);
+      const message = (line: string) => progress.message(escapeLines(line));
+      if (!r.ok && r.error) message(`error: ${taskMessage(r.input, r.error)}`);
       if (verbose) {
-        for (const w of r.warnings) progress.message(`warning: ${formatTaskError(r.input, w)}`);
+        for (const w of r.warnings) message(`warning: ${taskMessage(r.input, w)}`);
         if (r.ok)
-          progress.message(
-            `${r.input}${r.output && r.output !== '-' ? ` -> ${r.output}` : ''}: ${r.frames} frames x ${r.joints} joints${r.outputFrames !== r.frames ? ` -> ${r.outputFrames} frames` : ''}, ${r.ms.toFixed(0)} ms`,
+          message(
+            `${shown(r.input)}${r.output && r.output !== '-' ? ` -> ${shown(r.output)}` : ''}: ${r.frames} frames x ${r.joints} joints${r.outputFrames !== r.frames ? ` -> ${r.outputFrames} frames` : ''}, ${r.ms.toFixed(0)} ms`,
           );
       }
     },
@@ -141,7 +182,7 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
     const r = done[0];
     const frames =
       r.outputFrames === r.frames ? `${r.frames} frames` : `${r.outputFrames} frames from ${r.frames}`;
-    say(`wrote ${r.output} (${frames} x ${r.joints} joints, ${summary.seconds.toFixed(2)} s)`);
+    say(`wrote ${shown(r.output!)} (${frames} x ${r.joints} joints, ${summary.seconds.toFixed(2)} s)`);
   } else if (!quiet && !single) {
     const parts = [`${summary.ok} ok`];
     if (failed) parts.push(`${failed} failed`);
@@ -156,6 +197,11 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
     );
   }
   return failed > 0 ? 1 : 0;
+}
+
+/** {@link formatTaskError} with the path and the message escaped for the terminal. */
+function taskMessage(path: string, error: { message: string; line?: number; column?: number }): string {
+  return formatTaskError(shown(path), { ...error, message: shown(error.message) });
 }
 
 /** `1234567` -> `1.23M`, `12345` -> `12.3k`. */

@@ -1,6 +1,28 @@
 // Option parsers shared by several commands.
 import type { KernelSpec, TableFormat } from '../node/steps.js';
-import { type OptionSpec, oneOf, type Parsed, UsageError } from './command.js';
+import {
+  type NumberRange,
+  numberOption,
+  type OptionSpec,
+  oneOf,
+  type Parsed,
+  UsageError,
+} from './command.js';
+
+/**
+ * Gaussian sigma in frames. 10000 frames is 83 s at 120 Hz, more smoothing than any capture wants; the
+ * kernel's cost grows with it. Below 0.001 frames the kernel is the identity (and its formula underflows).
+ */
+export const SIGMA_RANGE: NumberRange = { min: 0, aboveMin: true, tiny: 0.001, max: 10000, unit: 'frames' };
+
+/** Unsharp amount: 0 is no sharpening, 1000 far past any sensible (0.5 to 2). */
+export const AMOUNT_RANGE: NumberRange = { min: 0, max: 1000 };
+
+/** Frame rates in Hz: a keyframe every 1000 s at one end, 100 kHz at the other. */
+export const RATE_RANGE: NumberRange = { min: 0, aboveMin: true, tiny: 0.001, max: 100000, unit: 'Hz' };
+
+/** Worker threads: each holds a file and a copy of the library; more than this only costs memory. */
+export const MAX_JOBS = 256;
 
 /** Options of commands that write motion files (BVH, glTF, GLB: the input's format unless -o names another). */
 export const bvhOutputOptions: Record<string, OptionSpec> = {
@@ -20,17 +42,18 @@ export const bvhOutputOptions: Record<string, OptionSpec> = {
 export function precisionOption(parsed: Parsed): number | undefined {
   const v = parsed.values.precision as string | undefined;
   if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 15)
-    throw new UsageError(`--precision must be a whole number from 0 to 15, got '${v}'`);
-  return n;
+  return numberOption(v, '--precision', { min: 0, max: 15, integer: true });
 }
 
 /** Options naming a smoothing kernel. */
 export const kernelOptions: Record<string, OptionSpec> = {
   kernel: { type: 'string', value: 'name', description: 'gaussian, unsharp or tent (default gaussian)' },
-  sigma: { type: 'string', value: 'frames', description: 'gaussian width in frames, > 0 (default 2)' },
-  amount: { type: 'string', value: 'x', description: 'unsharp strength, >= 0 (default 1)' },
+  sigma: {
+    type: 'string',
+    value: 'frames',
+    description: 'gaussian width in frames, 0.001 to 10000 (default 2)',
+  },
+  amount: { type: 'string', value: 'x', description: 'unsharp strength, 0 to 1000 (default 1)' },
 };
 
 /** The kernel named by --kernel, --sigma and --amount. */
@@ -42,6 +65,11 @@ export function kernelSpecOption(parsed: Parsed, fallback: KernelSpec['name'] = 
     ['gaussian', 'unsharp', 'tent'] as const,
     fallback,
   );
+  // An option the kernel does not take would be ignored without a word; say so instead.
+  if (name === 'tent' && v.sigma !== undefined)
+    throw new UsageError(`--sigma applies to --kernel gaussian or unsharp, not ${name}`);
+  if (name !== 'unsharp' && v.amount !== undefined)
+    throw new UsageError(`--amount applies to --kernel unsharp, not ${name}`);
   return kernelSpec(
     name,
     v.sigma as string | undefined,
@@ -54,7 +82,14 @@ export function kernelSpecOption(parsed: Parsed, fallback: KernelSpec['name'] = 
 /** Parses `gaussian:2`, `unsharp:2:0.5` or `tent` (the `--smooth` value of `rotsig process`). */
 export function parseKernelText(text: string, option: string): KernelSpec {
   const [name, sigma, amount, ...rest] = text.split(':');
-  if (rest.length || !['gaussian', 'unsharp', 'tent'].includes(name))
+  // Parts each kernel takes (a Map: a name like 'toString' must not find anything)
+  const parts = new Map([
+    ['gaussian', 2],
+    ['unsharp', 3],
+    ['tent', 1],
+  ]).get(name);
+  const given = 1 + (sigma === undefined ? 0 : 1) + (amount === undefined ? 0 : 1) + rest.length;
+  if (parts === undefined || given > parts)
     throw new UsageError(`${option} must look like gaussian:2, unsharp:2:1 or tent; got '${text}'`);
   return kernelSpec(name as KernelSpec['name'], sigma, amount, `${option} sigma`, `${option} amount`);
 }
@@ -67,19 +102,10 @@ function kernelSpec(
   amountName: string,
 ): KernelSpec {
   if (name === 'tent') return { name };
-  const sigma = number(sigmaText, sigmaName, 2);
-  if (!(sigma > 0)) throw new UsageError(`${sigmaName} must be greater than 0, got ${sigmaText}`);
+  const sigma = numberOption(sigmaText, sigmaName, SIGMA_RANGE, 2);
   if (name === 'gaussian') return { name, sigma };
-  const amount = number(amountText, amountName, 1);
-  if (amount < 0) throw new UsageError(`${amountName} must not be negative, got ${amountText}`);
+  const amount = numberOption(amountText, amountName, AMOUNT_RANGE, 1);
   return { name, sigma, amount };
-}
-
-function number(text: string | undefined, name: string, fallback: number): number {
-  if (text === undefined || text === '') return fallback;
-  const x = Number(text);
-  if (!Number.isFinite(x)) throw new UsageError(`${name} must be a number, got '${text}'`);
-  return x;
 }
 
 /** Options of commands that write tables (export, velocity). */

@@ -7,6 +7,7 @@ import {
   OUTPUT_OPTIONS,
   oneOf,
   type Parsed,
+  UsageError,
 } from './command.js';
 import { runFileCommand } from './run.js';
 import { bvhOutputOptions, kernelOptions, kernelSpecOption, precisionOption } from './shared.js';
@@ -15,19 +16,18 @@ import { bvhOutputOptions, kernelOptions, kernelSpecOption, precisionOption } fr
 export function smoothStep(parsed: Parsed): ClipStep {
   const v = parsed.values;
   const joints = v.joints as string | undefined;
+  const names = joints
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (names?.length === 0)
+    throw new UsageError(`--joints needs joint names (comma-separated), got '${joints}'`);
   return {
     op: 'smooth',
     kernel: kernelSpecOption(parsed),
     space: oneOf<RotationSpace>(v.space as string | undefined, 'space', ROTATION_SPACES, 'raw'),
     boundary: oneOf<Boundary>(v.boundary as string | undefined, 'boundary', BOUNDARIES, 'renormalize'),
-    ...(joints !== undefined
-      ? {
-          joints: joints
-            .split(',')
-            .map((s) => s.trim())
-            .filter(Boolean),
-        }
-      : {}),
+    ...(names !== undefined ? { joints: names } : {}),
   };
 }
 

@@ -1,6 +1,15 @@
 import type { SpectrumSummary } from '../node/steps.js';
-import { BATCH_OPTIONS, COMMON_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, UsageError } from './command.js';
+import {
+  BATCH_OPTIONS,
+  COMMON_OPTIONS,
+  type Command,
+  numberOption,
+  OUTPUT_OPTIONS,
+  oneOf,
+  UsageError,
+} from './command.js';
 import { runFileCommand } from './run.js';
+import { escapeControl, escapeLines } from './text.js';
 
 /** `rotsig spectrum`: frequency content of a clip. */
 export const spectrum: Command = {
@@ -44,7 +53,7 @@ labels and the energy line), or the numbers (.csv: frequency_hz,max_db,power; .j
   run(parsed, io) {
     const v = parsed.values;
     const shareText = v.share as string | undefined;
-    const share = shareText === undefined ? 0.99 : Number(shareText);
+    const share = numberOption(shareText, '--share', { min: -Infinity, max: Infinity }, 0.99);
     if (!(share > 0 && share < 1))
       throw new UsageError(`--share must be a number between 0 and 1, got '${shareText}'`);
     const channels = oneOf(
@@ -89,7 +98,9 @@ labels and the energy line), or the numbers (.csv: frequency_hz,max_db,power; .j
         for (const r of ok) {
           const s = r.data as SpectrumSummary;
           o.stdout.write(
-            `${r.input}: ${round(s.share * 100)}% of the rotation energy below ${round(s.energyFrequency)} Hz; lowest safe rate ${round(s.safeRate)} Hz (sampled at ${round(s.rate)} Hz); strongest: ${s.peaks.map((p) => `${round(p.hz)} Hz (${round(p.db)} dB)`).join(', ')}\n`,
+            escapeLines(
+              `${escapeControl(r.input)}: ${round(s.share * 100)}% of the rotation energy below ${round(s.energyFrequency)} Hz; lowest safe rate ${round(s.safeRate)} Hz (sampled at ${round(s.rate)} Hz); strongest: ${s.peaks.map((p) => `${round(p.hz)} Hz (${round(p.db)} dB)`).join(', ')}\n`,
+            ),
           );
         }
       },

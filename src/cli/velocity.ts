@@ -6,7 +6,8 @@ import { kernelOptions, kernelSpecOption, tableFormatOption, tableOptions } from
 export const velocity: Command = {
   name: 'velocity',
   summary: 'angular velocity of every joint (and the root linear velocity), filtered like the signal',
-  usage: 'rotsig velocity <file|dir>... -o <out.csv|.json|.npy|dir> [--kernel tent|gaussian] [--sigma 2]',
+  usage:
+    'rotsig velocity <file|dir>... -o <out.csv|.json|.npy|dir> [--kernel tent | --kernel gaussian --sigma 2]',
   description: `
 Computes velocities with clipVelocities: finite differences between consecutive frames, placed at the
 mid-points, then filtered with the kernel and evaluated at the frames, so a quaternion sign flip never

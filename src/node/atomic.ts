@@ -1,4 +1,5 @@
 import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 
@@ -11,14 +12,38 @@ let counter = 0;
 const TMP_MARK = '.rotsig-';
 
 /**
- * Name of the temporary sibling used while `path` is written by this process and thread.
+ * The temporary name's parts after `.<name>.rotsig-`: the writing process's id, its thread, a counter, and
+ * a tag of the host, so that a run on another machine sharing the directory (a network drive) never
+ * takes a file being written there for a leftover. Names without the tag are from older versions.
+ */
+const TMP_NAME = /^\.(.+)\.rotsig-(\d+)-(\d+)-(\d+)(?:-([0-9a-f]{8}))?\.tmp$/;
+
+/** FNV-1a of the host name, 8 hex digits: short, and only ever compared with itself. */
+function hostTag(): string {
+  let h = 0x811c9dc5;
+  for (const c of hostname()) {
+    h ^= c.charCodeAt(0);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
+}
+
+const HOST = hostTag();
+
+/**
+ * Name of the temporary sibling used while `path` is written by this process and thread:
+ * `.<name>.rotsig-<pid>-<thread>-<n>-<host>.tmp`, hidden, and recognisable by a later run (see
+ * {@link removeStaleTemporaryFiles}).
  *
  * @example
- * temporaryPathFor('out/a.bvh'); // 'out/.a.bvh.rotsig-<pid>-<thread>-<n>.tmp'
+ * temporaryPathFor('out/a.bvh'); // 'out/.a.bvh.rotsig-<pid>-<thread>-<n>-<host>.tmp'
  */
 export function temporaryPathFor(path: string): string {
   counter += 1;
-  return join(dirname(path), `.${basename(path)}${TMP_MARK}${process.pid}-${threadId}-${counter}.tmp`);
+  return join(
+    dirname(path),
+    `.${basename(path)}${TMP_MARK}${process.pid}-${threadId}-${counter}-${HOST}.tmp`,
+  );
 }
 
 /**
@@ -79,4 +104,69 @@ export function removeTemporaryFiles(directories: Iterable<string>, pid: number 
     }
   }
   return removed;
+}
+
+/** A temporary file removed by {@link removeStaleTemporaryFiles}. */
+export interface StaleTemporaryFile {
+  path: string;
+  /** Process id of the run that wrote it, no longer running. */
+  pid: number;
+}
+
+/**
+ * Removes the temporary files that interrupted runs left in `directories`: files named by
+ * {@link temporaryPathFor} whose writing process no longer runs on this host (a run killed with SIGKILL,
+ * or by a power cut, has no chance to clean up). A file of a live process (another run writing now, or
+ * this one) and a file written on another host are kept. Returns what was removed, so the caller can say
+ * so; files that cannot be removed (another user's) are left.
+ *
+ * A process id reused by an unrelated program keeps its leftover until that program exits: the test errs
+ * on the side of keeping files.
+ *
+ * @example
+ * for (const f of removeStaleTemporaryFiles(['out'])) console.error(`removed ${f.path} (pid ${f.pid})`);
+ */
+export function removeStaleTemporaryFiles(directories: Iterable<string>): StaleTemporaryFile[] {
+  const removed: StaleTemporaryFile[] = [];
+  const alive = new Map<number, boolean>();
+  for (const dir of new Set(directories)) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const m = TMP_NAME.exec(name);
+      if (!m || (m[5] !== undefined && m[5] !== HOST)) continue;
+      const pid = Number(m[2]);
+      let running = alive.get(pid);
+      if (running === undefined) {
+        running = processRuns(pid);
+        alive.set(pid, running);
+      }
+      if (running) continue;
+      const path = join(dir, name);
+      try {
+        rmSync(path);
+        removed.push({ path, pid });
+      } catch {
+        // Gone already (another run cleaned it), or not ours to remove.
+      }
+    }
+  }
+  return removed;
+}
+
+/** True when a process with this id runs here (signal 0 checks without sending anything). */
+function processRuns(pid: number): boolean {
+  if (pid === process.pid) return true;
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

@@ -1,4 +1,5 @@
 // Tabular outputs of per-frame features: NumPy-free CSV and JSON writers over frames x joints x width arrays.
+import { InvalidValueError } from '../errors.js';
 
 /** A frames × joints × width array with labels, what `export` and `velocity` write. */
 export interface FrameTable {
@@ -23,13 +24,23 @@ export interface FrameTable {
  * CSV with a header row (`frame,time,<joint>.<component>,...`) and one row per frame, numbers in
  * shortest round-trip form. Yields chunks so large tables stream to disk.
  *
+ * Safe to open in a spreadsheet: numeric cells are numbers the writer formats itself (`-0.5`, `1e-7`),
+ * which a spreadsheet reads as numbers, never as formulas; text cells (the header, whose joint names come
+ * from the input file) that a spreadsheet would take for a formula, those starting with `=`, `+`, `-`,
+ * `@`, tab or carriage return, are neutralised as OWASP advises: a `'` is put in front and the cell is
+ * quoted (`"'=HYPERLINK(...).qx"`), so the spreadsheet shows it as text. A CSV reader then sees the `'`
+ * too; the `.json` output keeps names exact. Cells with a comma, quote or line break are quoted (RFC 4180).
+ *
+ * @throws {InvalidValueError} when a value or the rate is not finite (the file would hold `NaN` or
+ *   `Infinity`, which no CSV reader takes for a number), naming the first such value.
  * @example
  * writeFileAtomic('walk.csv', frameTableCsv(table)); // frame,time,Hips.qx,...
  */
 export function* frameTableCsv(t: FrameTable): Generator<string> {
+  checkFinite(t);
   const header = ['frame', 'time'];
   for (let j = 0; j < t.joints; j++)
-    for (const c of t.components) header.push(csvField(`${t.names[j]}.${c}`));
+    for (const c of t.components) header.push(csvTextCell(`${t.names[j]}.${c}`));
   yield `${header.join(',')}\n`;
   const rowWidth = t.joints * t.width;
   let chunk = '';
@@ -50,10 +61,13 @@ export function* frameTableCsv(t: FrameTable): Generator<string> {
  * JSON `{ kind, units, rate, frames, joints, names, components, shape, data }` with `data` nested as
  * `[frame][joint][component]`. Yields chunks so large tables stream to disk.
  *
+ * @throws {InvalidValueError} when a value or the rate is not finite (JSON has no number for `NaN` or
+ *   `Infinity`), naming the first such value.
  * @example
  * writeFileAtomic('walk.json', frameTableJson(table)); // JSON.parse(text).data[f][j][c]
  */
 export function* frameTableJson(t: FrameTable): Generator<string> {
+  checkFinite(t);
   const head = {
     kind: t.kind,
     ...(t.units ? { units: t.units } : {}),
@@ -83,6 +97,32 @@ export function* frameTableJson(t: FrameTable): Generator<string> {
   yield `${chunk}\n]}\n`;
 }
 
-function csvField(s: string): string {
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+/**
+ * A text cell of a CSV file: neutralised when a spreadsheet would run it as a formula (a leading `=`, `+`,
+ * `-`, `@`, tab or carriage return gets a `'` in front, and quotes), quoted when it holds a comma, quote or
+ * line break. For text only: numbers are written as they are.
+ *
+ * @example
+ * csvTextCell('Hips.qx'); // 'Hips.qx'
+ * csvTextCell('=1+1'); // `"'=1+1"`
+ */
+export function csvTextCell(s: string): string {
+  const formula = /^[=+\-@\t\r]/.test(s);
+  const text = formula ? `'${s}` : s;
+  return formula || /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function checkFinite(t: FrameTable): void {
+  if (!(Number.isFinite(t.rate) && t.rate > 0))
+    throw new InvalidValueError(`frame table: rate must be a finite positive number, got ${t.rate}`);
+  const n = t.frames * t.joints * t.width;
+  for (let i = 0; i < n; i++) {
+    if (Number.isFinite(t.data[i])) continue;
+    const frame = Math.floor(i / (t.joints * t.width));
+    const joint = Math.floor(i / t.width) % t.joints;
+    throw new InvalidValueError(
+      `frame table: ${t.data[i]} at frame ${frame}, ${t.names[joint]}.${t.components[i % t.width]} is not a finite number`,
+      { frame, joint },
+    );
+  }
 }

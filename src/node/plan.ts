@@ -1,5 +1,5 @@
-import { existsSync, statSync } from 'node:fs';
-import { extname, join, resolve, sep } from 'node:path';
+import { lstatSync, realpathSync, type Stats, statSync } from 'node:fs';
+import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import type { InputFile } from './files.js';
 
 /** A request that cannot be carried out as given (the CLI reports it as a usage error, exit code 2). */
@@ -31,8 +31,20 @@ export interface PlannedFile {
 /**
  * Decides where each input's result goes. `-o file` with one input file writes that file; `-o dir` (an
  * existing directory, a path ending in `/`, several inputs, or a directory input) mirrors the input tree
- * under `dir`; `-o -` writes one input's result to stdout; `--in-place` replaces the inputs. Refuses to
- * overwrite an input without `inPlace`, and two inputs that would write the same output.
+ * under `dir`; `-o -` writes one input's result to stdout; `--in-place` replaces the inputs.
+ *
+ * File safety, decided on the file system, not on path strings:
+ * - An output is an input when it is the same file: the same device and inode (the same path, a path
+ *   through a symbolic link to the input or to a directory holding it, a hard link, or another spelling of
+ *   the name on a case-insensitive file system), or the same real path. Refused without `inPlace`.
+ * - Two outputs that land on one file (by real path, compared without case where the file system ignores
+ *   case) are refused.
+ * - With `-o dir`, an output is written only inside `dir`: a symbolic link below `dir` (to a directory
+ *   elsewhere) that an output would be written through is refused. `dir` itself may be a link.
+ * - `inPlace` on a symbolic link to a file writes the file it points to, so the link stays a link.
+ *
+ * The checks see the file system as it is when planning; a tree changed while the run goes is not
+ * re-checked.
  *
  * @throws {PlanError} on any of these, with a message for the user.
  * @example
@@ -45,7 +57,7 @@ export function planOutputs(files: readonly InputFile[], options: PlanOptions): 
   if (inPlace) {
     if (extension && files.some((f) => extname(f.path).toLowerCase() !== extension.toLowerCase()))
       throw new PlanError(`--in-place needs ${extension} inputs, since it writes ${extension} files`);
-    return files.map((f) => ({ input: f.path, output: f.path }));
+    return files.map((f) => ({ input: f.path, output: inPlaceTarget(f.path) }));
   }
   if (output === undefined) throw new PlanError('missing -o/--output (a file, a directory, or - for stdout)');
   if (output === '') throw new PlanError('option -o/--output needs a value');
@@ -56,21 +68,50 @@ export function planOutputs(files: readonly InputFile[], options: PlanOptions): 
   const isDir =
     output.endsWith('/') ||
     output.endsWith(sep) ||
-    (existsSync(output) && statSync(output).isDirectory()) ||
+    statOrUndefined(output)?.isDirectory() === true ||
     files.length > 1 ||
     (options.inputArguments ?? 0) > 1 ||
     files.some((f) => !f.direct);
+  if (isDir && statOrUndefined(output)?.isDirectory() === false)
+    throw new PlanError(`-o ${output} is a file, but these inputs need a directory to mirror them into`);
   const planned = isDir
     ? files.map((f) => ({ input: f.path, output: join(output, withExtension(f.relative, extension)) }))
     : files.map((f) => ({ input: f.path, output }));
-  const inputs = new Set(files.map((f) => resolve(f.path)));
-  const seen = new Map<string, string>();
+
+  const inputById = new Map<string, string>();
+  const inputByReal = new Map<string, string>();
+  for (const f of files) {
+    const stats = statOrUndefined(f.path);
+    if (stats) inputById.set(identity(stats), f.path);
+    inputByReal.set(realTarget(f.path), f.path);
+  }
+  const root = isDir ? realTarget(output) : undefined;
+  const seen = new Map<string, { input: string; output: string }>();
   for (const p of planned) {
-    const key = resolve(p.output);
-    if (inputs.has(key)) throw new PlanError(`${p.output} is an input; pass --in-place to overwrite inputs`);
+    const stats = statOrUndefined(p.output);
+    const real = realTarget(p.output);
+    const input = (stats && inputById.get(identity(stats))) ?? inputByReal.get(real);
+    if (input !== undefined) {
+      const how =
+        resolve(input) === resolve(p.output)
+          ? ''
+          : ` (the same file as input ${input}${sameFileHow(p.output, input)})`;
+      throw new PlanError(`${p.output} is an input${how}; pass --in-place to overwrite inputs`);
+    }
+    if (root !== undefined) {
+      const parent = realTarget(dirname(p.output));
+      if (parent !== root && !parent.startsWith(root.endsWith(sep) ? root : root + sep))
+        throw new PlanError(
+          `${p.output} would be written to ${join(parent, basename(p.output))}, outside the output directory ${output}, through a symbolic link; refusing to write through links that leave the output tree`,
+        );
+    }
+    const key = caseInsensitiveAt(real) ? real.toLowerCase() : real;
     const other = seen.get(key);
-    if (other !== undefined) throw new PlanError(`${other} and ${p.input} would both write ${p.output}`);
-    seen.set(key, p.input);
+    if (other !== undefined) {
+      const spelled = other.output === p.output ? p.output : `${other.output} and ${p.output} (one file)`;
+      throw new PlanError(`${other.input} and ${p.input} would both write ${spelled}`);
+    }
+    seen.set(key, { input: p.input, output: p.output });
   }
   return planned;
 }
@@ -79,4 +120,101 @@ function withExtension(path: string, extension: string | undefined): string {
   if (!extension) return path;
   const ext = extname(path);
   return `${ext ? path.slice(0, -ext.length) : path}${extension}`;
+}
+
+/** The stats of `path`, or undefined when it cannot be had (missing, a parent that is a file, no access). */
+function statOrUndefined(path: string, stat: typeof statSync = statSync): Stats | undefined {
+  try {
+    return stat(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function identity(stats: Stats): string {
+  return `${stats.dev}:${stats.ino}`;
+}
+
+/** Why two different path strings are one file, for the message. */
+function sameFileHow(a: string, b: string): string {
+  const ra = realTarget(a);
+  const rb = realTarget(b);
+  if (ra === rb) return ', reached through a symbolic link';
+  if (ra.toLowerCase() === rb.toLowerCase()) return ', the name spelled in another case';
+  return ', a hard link';
+}
+
+/** The file an in-place write replaces: the input itself, or the file a symbolic link input points to. */
+function inPlaceTarget(path: string): string {
+  const link = statOrUndefined(path, lstatSync)?.isSymbolicLink() === true;
+  if (!link) return path;
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Where `path` leads: the real path of its longest existing prefix (symbolic links and `..` resolved by
+ * the file system, in that order) joined with the components that do not exist yet.
+ */
+export function realTarget(path: string): string {
+  const rest: string[] = [];
+  let p = path;
+  for (;;) {
+    try {
+      const real = realpathSync(p);
+      return rest.length ? join(real, ...rest.reverse()) : real;
+    } catch {
+      const parent = dirname(p);
+      if (parent === p) return resolve(path);
+      rest.push(basename(p));
+      p = parent;
+    }
+  }
+}
+
+const caseCache = new Map<string, boolean>();
+
+/**
+ * True when the file system holding `path` (or its longest existing prefix) ignores the case of names, as
+ * macOS and Windows do by default: the directory answers to its own name with the case of letters swapped.
+ */
+export function caseInsensitiveAt(path: string): boolean {
+  let dir = path;
+  let stats = statOrUndefined(dir);
+  while (!stats?.isDirectory()) {
+    const parent = dirname(dir);
+    if (parent === dir) return false;
+    dir = parent;
+    stats = statOrUndefined(dir);
+  }
+  const cached = caseCache.get(String(stats.dev));
+  if (cached !== undefined) return cached;
+  // The nearest directory with a letter in its name tells; one without any says nothing (assume sensitive).
+  let answer = false;
+  for (let probe = dir; ; probe = dirname(probe)) {
+    const name = basename(probe);
+    const swapped = swapCase(name);
+    if (swapped !== name) {
+      const own = statOrUndefined(probe);
+      const other = statOrUndefined(join(dirname(probe), swapped));
+      answer = own !== undefined && other !== undefined && identity(own) === identity(other);
+      break;
+    }
+    if (dirname(probe) === probe) break;
+  }
+  const result = answer;
+  caseCache.set(String(stats.dev), result);
+  return result;
+}
+
+function swapCase(s: string): string {
+  let out = '';
+  for (const c of s) {
+    const lower = c.toLowerCase();
+    out += c === lower ? c.toUpperCase() : lower;
+  }
+  return out;
 }

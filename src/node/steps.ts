@@ -1,6 +1,6 @@
 // Pipeline steps and outputs of file tasks, as plain data (so tasks can be posted to worker threads),
 // each mapped to one library call.
-import { OptionError } from '../errors.js';
+import { InvalidValueError, OptionError } from '../errors.js';
 import { writeBvhBytes } from '../io/bvh/write.js';
 import { writeNpy } from '../io/npy.js';
 import { type AnalyzeClipOptions, analyzeClip } from '../ops/analyze-clip.js';
@@ -208,14 +208,24 @@ const FEATURE_LAYOUT: Record<FeatureKind, { rotation: RotationRepresentation; co
 /**
  * Produces a task's output from the processed clip; `context.title` names the plot of a spectrum.
  *
+ * Never emits a non-finite number: a value that overflowed to Infinity or became NaN on the way (a Frame
+ * Time of 1e-310 s makes a rate of Infinity and infinite velocities; an OFFSET near 1.8e308 makes infinite
+ * positions) is an {@link InvalidValueError} naming the value and where it is, so a run reports the file as
+ * failed instead of writing `Infinity` or `NaN` and calling it done.
+ *
+ * @throws {InvalidValueError} when a number of the output would not be finite.
  * @example
  * const { content } = emitClip(clip, { kind: 'features', as: '6d', format: 'npy', dtype: 'float32' });
  */
 export function emitClip(clip: Clip, emit: Emit, context: { title?: string } = {}): Emitted {
   switch (emit.kind) {
-    case 'info':
-      return { data: analyzeClip(clip, emit.options) };
+    case 'info': {
+      const data = analyzeClip(clip, emit.options);
+      checkFiniteData(data, 'the analysis');
+      return { data };
+    }
     case 'bvh':
+      checkFiniteClip(clip);
       return {
         content: writeBvhBytes(clip, emit.precision === undefined ? {} : { precision: emit.precision }),
       };
@@ -278,6 +288,10 @@ export function emitClip(clip: Clip, emit: Emit, context: { title?: string } = {
         channels: s.channels,
         peaks,
       };
+      checkFiniteData(data, 'the spectrum summary');
+      checkFiniteArray(s.frequencies, 'spectrum frequency (Hz)');
+      checkFiniteArray(s.power, 'spectrum power');
+      checkFiniteArray(s.maxDb, 'spectrum level (dB)');
       if (emit.format === 'none') return { data };
       if (emit.format === 'svg') {
         const svg = renderSpectrumSvg({
@@ -344,7 +358,90 @@ export function emitClip(clip: Clip, emit: Emit, context: { title?: string } = {
 }
 
 function table(t: FrameTable, format: TableFormat): AtomicContent {
+  checkFiniteTable(t);
   if (format === 'csv') return frameTableCsv(t);
   if (format === 'json') return frameTableJson(t);
   return writeNpy(t.data as Float64Array | Float32Array, [t.frames, t.joints, t.width]);
+}
+
+const OUT_OF_RANGE = "the input's numbers are out of range for this output";
+
+function checkFiniteRate(rate: number): void {
+  if (!(Number.isFinite(rate) && rate > 0))
+    throw new InvalidValueError(
+      `the frame rate is ${rate} frames/s, not a finite positive number: ${OUT_OF_RANGE}`,
+    );
+}
+
+/** A table's numbers and rate are finite, or an error naming the first value that is not and where. */
+function checkFiniteTable(t: FrameTable): void {
+  checkFiniteRate(t.rate);
+  const i = firstNonFinite(t.data);
+  if (i < 0) return;
+  const frame = Math.floor(i / (t.joints * t.width));
+  const joint = Math.floor(i / t.width) % t.joints;
+  throw new InvalidValueError(
+    `${t.kind}: ${t.data[i]} at frame ${frame}, ${t.names[joint]}.${t.components[i % t.width]}: ${OUT_OF_RANGE}`,
+    { frame, joint },
+  );
+}
+
+/** What a BVH writer would write of the clip is finite: rate, rest offsets, rotations, translations. */
+function checkFiniteClip(clip: Clip): void {
+  checkFiniteRate(clip.rate);
+  const J = clip.skeleton.names.length;
+  const checks: [ArrayLike<number>, number, string][] = [
+    [clip.skeleton.restTranslations, 3, 'OFFSET'],
+    [clip.rotations.data, 4, 'rotation'],
+    [clip.translations.data, 3, 'translation'],
+  ];
+  for (const [data, width, what] of checks) {
+    const i = firstNonFinite(data);
+    if (i < 0) continue;
+    const joint = Math.floor(i / width) % J;
+    const frame = what === 'OFFSET' ? undefined : Math.floor(i / (width * J));
+    throw new InvalidValueError(
+      `${what} of ${clip.skeleton.names[joint]}${frame === undefined ? '' : ` at frame ${frame}`} is ${data[i]}: ${OUT_OF_RANGE}`,
+      frame === undefined ? { joint } : { frame, joint },
+    );
+  }
+}
+
+function checkFiniteArray(data: ArrayLike<number>, what: string): void {
+  const i = firstNonFinite(data);
+  if (i >= 0) throw new InvalidValueError(`${what} ${i} is ${data[i]}: ${OUT_OF_RANGE}`, { index: i });
+}
+
+/** Every number in a plain data tree (objects, arrays, typed arrays) is finite; `null` is allowed. */
+function checkFiniteData(value: unknown, what: string): void {
+  const path = nonFinitePath(value, '');
+  if (path !== undefined)
+    throw new InvalidValueError(`${what} has a value that is not finite (${path}): ${OUT_OF_RANGE}`);
+}
+
+function nonFinitePath(value: unknown, path: string): string | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : `${path || 'value'} = ${value}`;
+  if (value === null || typeof value !== 'object') return undefined;
+  if (ArrayBuffer.isView(value)) {
+    const data = value as unknown as ArrayLike<number>;
+    const i = firstNonFinite(data);
+    return i < 0 ? undefined : `${path}[${i}] = ${data[i]}`;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = nonFinitePath(value[i], `${path}[${i}]`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  for (const [key, v] of Object.entries(value)) {
+    const found = nonFinitePath(v, path ? `${path}.${key}` : key);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+function firstNonFinite(data: ArrayLike<number>): number {
+  for (let i = 0; i < data.length; i++) if (!Number.isFinite(data[i])) return i;
+  return -1;
 }

@@ -1,8 +1,14 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { removeTemporaryFiles, temporaryPathFor, writeFileAtomic } from '../../src/node/atomic.js';
+import {
+  removeStaleTemporaryFiles,
+  removeTemporaryFiles,
+  temporaryPathFor,
+  writeFileAtomic,
+} from '../../src/node/atomic.js';
 import { bvhOf } from '../support/bvh-source.js';
 
 const fresh = () => mkdtempSync(join(tmpdir(), 'rotsig-atomic-'));
@@ -49,6 +55,57 @@ describe('writeFileAtomic(path, content)', () => {
     writeFileSync(join(dir, 'keep.bvh'), 'keep');
     expect(removeTemporaryFiles([dir, dir])).toBe(1);
     expect(readdirSync(dir).sort()).toEqual([`.x.bvh.rotsig-${process.pid + 1}-0-1.tmp`, 'keep.bvh']);
+  });
+});
+
+describe('removeStaleTemporaryFiles(directories)', () => {
+  /** The id of a process that has run and exited (and been reaped), so it runs no more. */
+  function deadPid(): number {
+    const r = spawnSync(process.execPath, ['-e', '']);
+    return r.pid!;
+  }
+
+  it('temporaryPathFor names a hidden sibling with the pid, thread, a counter and a host tag', () => {
+    const a = temporaryPathFor(join('out', 'walk.bvh'));
+    const b = temporaryPathFor(join('out', 'walk.bvh'));
+    expect(a).toMatch(
+      new RegExp(`^out[/\\\\]\\.walk\\.bvh\\.rotsig-${process.pid}-\\d+-\\d+-[0-9a-f]{8}\\.tmp$`),
+    );
+    expect(a).not.toBe(b);
+  });
+
+  it('removes the files of processes that no longer run, keeps those of live ones and other files', () => {
+    const dir = fresh();
+    const dead = deadPid();
+    const mine = temporaryPathFor(join(dir, 'mine.bvh'));
+    writeFileSync(mine, 'being written by this process');
+    // A live process other than this one: the parent of the test runner.
+    const live = join(dir, `.live.bvh.rotsig-${process.ppid}-0-1.tmp`);
+    writeFileSync(live, 'being written by a live process');
+    // One like those this version writes, and one of the older form without a host tag.
+    const host = /-([0-9a-f]{8})\.tmp$/.exec(mine)![1];
+    const stale = [`.a.bvh.rotsig-${dead}-0-3-${host}.tmp`, `.b.npy.rotsig-${dead}-2-1.tmp`];
+    for (const name of stale) writeFileSync(join(dir, name), 'left by a killed run');
+    // Written on another host sharing the directory: its process id means nothing here.
+    const otherHost = host === '00000000' ? '00000001' : '00000000';
+    const foreign = `.c.bvh.rotsig-${dead}-0-1-${otherHost}.tmp`;
+    writeFileSync(join(dir, foreign), 'another host');
+    // Names that only look similar.
+    for (const name of ['keep.bvh', `.d.bvh.rotsig-${dead}-x-1.tmp`, `e.bvh.rotsig-${dead}-0-1.tmp`])
+      writeFileSync(join(dir, name), 'not a temporary file of rotsig');
+    const removed = removeStaleTemporaryFiles([dir, dir, join(dir, 'missing')]);
+    expect(removed.map((r) => r.path).sort()).toEqual(stale.map((n) => join(dir, n)).sort());
+    expect(removed.every((r) => r.pid === dead)).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(
+      [
+        basename(mine),
+        basename(live),
+        foreign,
+        'keep.bvh',
+        `.d.bvh.rotsig-${dead}-x-1.tmp`,
+        `e.bvh.rotsig-${dead}-0-1.tmp`,
+      ].sort(),
+    );
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { OptionError } from '../../src/errors.js';
+import { InvalidValueError, OptionError, RotsigError } from '../../src/errors.js';
 import { parseBvh } from '../../src/io/index.js';
-import { runSteps } from '../../src/node/steps.js';
+import { type Emit, emitClip, runSteps } from '../../src/node/steps.js';
 
 /** A root and one joint spinning about Y, its stored quaternion negated on every other frame (q ≡ −q). */
 function clipWithFlips() {
@@ -86,5 +86,59 @@ describe('runSteps(clip, steps, options)', () => {
 
   it('runSteps(clip, steps, { input }) rejects an unknown input policy', () => {
     expect(() => runSteps(clipWithFlips(), [], { input: 'move' as 'keep' })).toThrow(OptionError);
+  });
+});
+
+describe('emitClip(clip, emit) never emits a non-finite number', () => {
+  /** The clip as a file with `Frame Time: 1e-310` reads: a rate of Infinity frames per second. */
+  function infiniteRate() {
+    const clip = clipWithFlips();
+    return { ...clip, frameTime: 1e-310, rate: 1 / 1e-310 };
+  }
+
+  /** Root and child translations that are finite but whose sum, the child's position, overflows. */
+  function overflowingOffsets() {
+    const clip = clipWithFlips();
+    for (let f = 0; f < clip.frames; f++) {
+      clip.translations.data[f * 6 + 1] = 1.79e308; // Hips y
+      clip.translations.data[f * 6 + 4] = 1.79e308; // Spine y, relative to Hips (both unrotated at frame 0)
+    }
+    return clip;
+  }
+
+  it.each([
+    ['velocity csv', { kind: 'velocity', format: 'csv' }],
+    ['velocity npy', { kind: 'velocity', format: 'npy' }],
+    ['features json', { kind: 'features', as: 'quat', format: 'json' }],
+    ['bvh', { kind: 'bvh' }],
+  ] as [string, Emit][])('an infinite frame rate: %s is an InvalidValueError', (_name, emit) => {
+    expect(() => emitClip(infiniteRate(), emit)).toThrow(InvalidValueError);
+  });
+
+  it('an infinite frame rate: info is a typed error, never a report with Infinity', () => {
+    expect(() => emitClip(infiniteRate(), { kind: 'info' })).toThrow(RotsigError);
+  });
+
+  it('a finite rate of 1e308 Hz whose speeds overflow: info names the first infinite value', () => {
+    const clip = { ...clipWithFlips(), frameTime: 1e-308, rate: 1e308 };
+    expect(() => emitClip(clip, { kind: 'info' })).toThrow(/the analysis has a value that is not finite \(/);
+  });
+
+  it('positions that overflow to Infinity are an InvalidValueError naming the frame and the joint', () => {
+    const emit: Emit = { kind: 'features', as: 'positions', format: 'npy' };
+    expect(() => emitClip(overflowingOffsets(), emit)).toThrow(/Infinity at frame 0, Spine\.y/);
+  });
+
+  it('a NaN rotation is refused by the BVH output', () => {
+    const clip = clipWithFlips();
+    clip.rotations.data[(1 * 2 + 1) * 4 + 1] = Number.NaN; // frame 1, joint 1, y
+    expect(() => emitClip(clip, { kind: 'bvh' })).toThrow(/rotation of Spine at frame 1 is NaN/);
+  });
+
+  it('the same clips with finite numbers emit as before', () => {
+    const clip = clipWithFlips();
+    expect(emitClip(clip, { kind: 'velocity', format: 'csv' }).content).toBeDefined();
+    expect(emitClip(clip, { kind: 'features', as: 'positions', format: 'json' }).content).toBeDefined();
+    expect(emitClip(clip, { kind: 'bvh' }).content).toBeDefined();
   });
 });

@@ -146,8 +146,13 @@ describe('rotsig and symbolic links in directory trees', () => {
     const r = rotsig(['info', 'links', '--json'], { cwd: dir });
     expect(r.code).toBe(0);
     const files = JSON.parse(r.stdout).map((x: { file: string }) => x.file);
-    // Sorted: links/samples comes before links/walk.bvh, so the walk is found there first.
-    expect(files).toEqual(['links/samples/01_01.bvh', 'links/samples/AV_8Walk_Meredith_HVHA_Rep1.bvh']);
+    // Sorted: links/samples comes before links/walk.bvh, so the walk is found there first; the default
+    // glob takes the bundled glTF fox too.
+    expect(files).toEqual([
+      'links/samples/01_01.bvh',
+      'links/samples/AV_8Walk_Meredith_HVHA_Rep1.bvh',
+      'links/samples/Fox.glb',
+    ]);
     expect(r.stderr).toContain('warning: links/broken.bvh: skipped: broken symbolic link');
     expect(r.stderr).toContain(
       'warning: links/walk.bvh: skipped: same file as links/samples/AV_8Walk_Meredith_HVHA_Rep1.bvh; taken once',
@@ -162,7 +167,7 @@ describe('rotsig and symbolic links in directory trees', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
       'warning: links/a.bvh: skipped: broken symbolic link (its target does not exist)\n' +
-        'error: no input files matched (default glob **/*.bvh) (1 skipped, listed above)\n',
+        'error: no input files matched (default glob **/*.{bvh,gltf,glb}) (1 skipped, listed above)\n',
     );
   });
 

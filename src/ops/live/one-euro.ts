@@ -1,0 +1,377 @@
+import { OptionError } from '../../errors.js';
+import type { FloatArray } from '../../series/types.js';
+import {
+  checkChoice,
+  checkJoints,
+  checkNonNegative,
+  checkOptionNames,
+  checkPositive,
+  checkSample,
+  checkStateHead,
+  checkValues,
+  type LiveFilter,
+  type LiveStateBase,
+  lowPassAlpha,
+  readStateArray,
+  STALE_SAMPLE_POLICIES,
+  type StaleSamplePolicy,
+  timeStep,
+} from './common.js';
+import { rotationVectorBetween, turn, unitInto } from './tangent.js';
+
+/** Where the One Euro filter takes the speed that opens its cutoff (see {@link OneEuroOptions.derivative}). */
+export type OneEuroDerivative = 'input' | 'output';
+
+/** Options of {@link createOneEuroFilter}. */
+export interface OneEuroOptions {
+  /** Rotations (or vectors) per sample. Required. */
+  joints: number;
+  /** `'rotation'` (default): unit quaternions `x, y, z, w`; `'vector'`: `width` plain values per joint. */
+  kind?: 'rotation' | 'vector';
+  /** Values per joint for `kind: 'vector'` (3 for positions, 1 for a scalar). Default 3; rotations use 4. */
+  width?: number;
+  /** Cutoff in Hz at rest (the paper's `fcmin`): lower removes more jitter and adds more lag. Default 1. */
+  minCutoff?: number;
+  /**
+   * How fast the cutoff opens with speed (the paper's `β`), in Hz per unit of speed: rad/s for rotations, input
+   * units per second for vectors. `cutoff = minCutoff + beta·|speed|`. Default 0 (a plain low-pass).
+   */
+  beta?: number;
+  /** Cutoff in Hz of the low-pass on the speed estimate (the paper's `dcutoff`). Default 1. */
+  dCutoff?: number;
+  /**
+   * The displacement the speed is measured from. `'input'` (default): consecutive input samples,
+   * `(xₖ − xₖ₋₁)/Δt`, as the authors' 2012 reference code (and MediaPipe) do; it is the signal's own speed, so the
+   * filter converges to one continuous filter as the rate grows (frame-rate independent within the bound
+   * stated in the README). `'output'`: from the previous output, `(xₖ − x̂ₖ₋₁)/Δt`, as in the paper's
+   * pseudocode (`hatxprev`) and the authors' code since 2023; this speed includes the lag divided by `Δt`,
+   * so with `beta > 0` the cutoff, and the output, depend strongly on the frame rate.
+   */
+  derivative?: OneEuroDerivative;
+  /** What a sample whose time is not after the previous one's does; see `common.ts`. Default `'error'`. */
+  staleSample?: StaleSamplePolicy;
+}
+
+/** Defaults of {@link OneEuroOptions} (the paper's starting point: `minCutoff` 1 Hz, `beta` 0, `dCutoff` 1 Hz). */
+export const ONE_EURO_DEFAULTS: Required<Omit<OneEuroOptions, 'joints'>> = {
+  kind: 'rotation',
+  width: 3,
+  minCutoff: 1,
+  beta: 0,
+  dCutoff: 1,
+  derivative: 'input',
+  staleSample: 'error',
+};
+
+const OPTION_NAMES = ['joints', ...Object.keys(ONE_EURO_DEFAULTS)];
+
+/** Snapshot of a One Euro filter (see {@link LiveFilter.getState}). */
+export interface OneEuroState extends LiveStateBase {
+  filter: 'one-euro';
+  /** The last output, `joints · width` values. */
+  output: number[];
+  /** The last input (unit quaternions for rotations), `joints · width` values. */
+  input: number[];
+  /** The low-passed speed per joint: 3 components (rad/s, world frame) for rotations, `width` for vectors. */
+  speed: number[];
+}
+
+/** A One Euro filter over a stream; see {@link createOneEuroFilter}. */
+export type OneEuroFilter = LiveFilter<OneEuroState>;
+
+/**
+ * Creates a One Euro filter (1€ filter) for a stream of `joints` rotations or vectors: a first-order low-pass
+ * whose cutoff rises with the signal's speed, so that slow motion (jitter) is smoothed hard and fast motion
+ * follows with little lag.
+ *
+ * Per sample, with `Δt` the time since the previous sample:
+ * 1. the displacement `d` from the previous output `ŷ` to the input `x`: for rotations the rotation vector of
+ *    `x ⊗ ŷ⁻¹` (world frame, from the `w ≥ 0` representative, so the sign of `x` never matters), for vectors
+ *    `x − ŷ`;
+ * 2. the speed `ẋ = d/Δt` (or from the previous input, see {@link OneEuroOptions.derivative}), low-passed:
+ *    `ê ← ê + α(dCutoff)·(ẋ − ê)`;
+ * 3. `cutoff = minCutoff + beta·|ê|` and `α = r/(1 + r)`, `r = 2π·cutoff·Δt`;
+ * 4. the low-pass as a geodesic step: `ŷ ← exp(α·d/2) ⊗ ŷ` for rotations (slerp from `ŷ` towards `x` by `α`),
+ *    `ŷ ← α·x + (1 − α)·ŷ` for vectors.
+ * The first sample is passed through (rotations: unit length, `w ≥ 0`); every later output lies in the
+ * hemisphere of the one before, so the output is continuous whatever signs the input has. Each output step is
+ * the fraction `α ≤ 1` of the way from the previous output to the input, so the output never turns past the
+ * input.
+ *
+ * Frame rate: the low-pass is the backward-Euler step of `ẏ = 2π·cutoff·(x − y)`, exact for a ramp (the
+ * steady lag of a constant-speed spin is `ω / (2π·(minCutoff + beta·ω))` at every rate) and first-order
+ * accurate in `Δt` otherwise, so outputs at different rates agree to `O(Δt)`, not exactly; the README states
+ * the measured spread.
+ *
+ * Cost: no allocation per sample; about the figures in `bench/results` per joint and sample.
+ *
+ * Method: G. Casiez, N. Roussel, D. Vogel, "1€ Filter: A Simple Speed-based Low-pass Filter for Noisy Input in
+ * Interactive Systems" (CHI 2012), Algorithm 1; the rotation form in the tangent space of the previous output
+ * (geodesic step, hemisphere-free speed from the log of the relative rotation) is rotsig's.
+ *
+ * @throws {OptionError} on a missing or invalid option or an unknown option name.
+ * @example
+ * const filter = createOneEuroFilter({ joints: 1, minCutoff: 1, beta: 0.5 });
+ * const out = new Float64Array(4);
+ * filter.push(out, [0, 0, 0, 1], 0);
+ * filter.push(out, [0, 0.0998, 0, 0.995], 1 / 60); // a little of the way towards the new rotation
+ */
+export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
+  const where = 'createOneEuroFilter';
+  checkOptionNames(options, OPTION_NAMES, where);
+  const joints = checkJoints(options.joints, where);
+  const kind = checkChoice(options.kind ?? ONE_EURO_DEFAULTS.kind, 'kind', ['rotation', 'vector'], where);
+  const minCutoff = checkPositive(options.minCutoff ?? ONE_EURO_DEFAULTS.minCutoff, 'minCutoff', where);
+  const beta = checkNonNegative(options.beta ?? ONE_EURO_DEFAULTS.beta, 'beta', where);
+  const dCutoff = checkPositive(options.dCutoff ?? ONE_EURO_DEFAULTS.dCutoff, 'dCutoff', where);
+  const derivative = checkChoice(
+    options.derivative ?? ONE_EURO_DEFAULTS.derivative,
+    'derivative',
+    ['input', 'output'],
+    where,
+  );
+  const staleSample = checkChoice(
+    options.staleSample ?? ONE_EURO_DEFAULTS.staleSample,
+    'staleSample',
+    STALE_SAMPLE_POLICIES,
+    where,
+  );
+  let width = 4;
+  if (kind === 'vector') {
+    const w = options.width ?? ONE_EURO_DEFAULTS.width;
+    if (!(Number.isInteger(w) && w >= 1 && w <= 1024)) {
+      throw new OptionError(`${where}: width must be a whole number from 1 to 1024, got ${String(w)}`);
+    }
+    width = w;
+  } else if (options.width !== undefined && options.width !== 4) {
+    throw new OptionError(
+      `${where}: rotations have width 4 (x, y, z, w), got width ${String(options.width)}`,
+    );
+  }
+  const speedWidth = kind === 'rotation' ? 3 : width;
+  const resolved = { kind, width, minCutoff, beta, dCutoff, derivative, staleSample };
+  const fromInput = derivative === 'input';
+  const n = joints * width;
+  const output = new Float64Array(n);
+  const previous = new Float64Array(n);
+  const speed = new Float64Array(joints * speedWidth);
+  const scratch = new Float64Array(8);
+  let samples = 0;
+  let last = 0;
+
+  const pushAt = <T extends FloatArray>(
+    out: T,
+    outOffset: number,
+    input: ArrayLike<number>,
+    inputOffset: number,
+    time: number,
+  ): T => {
+    checkSample(out, outOffset, input, inputOffset, n, 'OneEuroFilter.push');
+    const dt = timeStep(time, samples, last, staleSample, 'OneEuroFilter.push');
+    if (dt < 0) {
+      for (let i = 0; i < n; i++) out[outOffset + i] = output[i];
+      return out;
+    }
+    checkValues(input, inputOffset, joints, width, 'OneEuroFilter.push');
+    if (samples === 0) {
+      if (kind === 'rotation') {
+        for (let j = 0; j < joints; j++) unitInto(output, j * 4, input, inputOffset + j * 4, true);
+      } else {
+        for (let i = 0; i < n; i++) output[i] = input[inputOffset + i];
+      }
+      previous.set(output);
+      speed.fill(0);
+    } else if (kind === 'rotation') {
+      oneEuroRotations(
+        output,
+        previous,
+        speed,
+        scratch,
+        input,
+        inputOffset,
+        joints,
+        dt,
+        minCutoff,
+        beta,
+        dCutoff,
+        fromInput,
+      );
+    } else {
+      oneEuroVectors(
+        output,
+        previous,
+        speed,
+        input,
+        inputOffset,
+        joints,
+        width,
+        dt,
+        minCutoff,
+        beta,
+        dCutoff,
+        fromInput,
+      );
+    }
+    samples++;
+    last = time;
+    for (let i = 0; i < n; i++) out[outOffset + i] = output[i];
+    return out;
+  };
+
+  return {
+    joints,
+    width,
+    get samples() {
+      return samples;
+    },
+    push: (out, input, time) => pushAt(out, 0, input, 0, time),
+    pushAt,
+    reset() {
+      samples = 0;
+      last = 0;
+      output.fill(0);
+      previous.fill(0);
+      speed.fill(0);
+    },
+    getState(): OneEuroState {
+      return {
+        filter: 'one-euro',
+        joints,
+        width,
+        options: { ...resolved },
+        samples,
+        time: samples > 0 ? last : null,
+        output: Array.from(output),
+        input: Array.from(previous),
+        speed: Array.from(speed),
+      };
+    },
+    setState(state: OneEuroState) {
+      const where = 'OneEuroFilter.setState';
+      const s = checkStateHead(state, 'one-euro', joints, width, resolved, where);
+      const o = new Float64Array(n);
+      const p = new Float64Array(n);
+      const e = new Float64Array(speed.length);
+      readStateArray(o, state.output, 'output', where);
+      readStateArray(p, state.input, 'input', where);
+      readStateArray(e, state.speed, 'speed', where);
+      output.set(o);
+      previous.set(p);
+      speed.set(e);
+      samples = s.samples;
+      last = s.samples > 0 ? (s.time as number) : 0;
+    },
+  };
+}
+
+/** One sample of the rotation filter for every joint (after the first sample). */
+function oneEuroRotations(
+  output: Float64Array,
+  previous: Float64Array,
+  speed: Float64Array,
+  v: Float64Array,
+  input: ArrayLike<number>,
+  inputOffset: number,
+  joints: number,
+  dt: number,
+  minCutoff: number,
+  beta: number,
+  dCutoff: number,
+  fromInput: boolean,
+): void {
+  const invDt = 1 / dt;
+  const ad = lowPassAlpha(dCutoff, dt);
+  const w = 2 * Math.PI * dt;
+  for (let j = 0, q = 0, e = 0; j < joints; j++, q += 4, e += 3) {
+    // the input as a unit quaternion, into `previous` once its old value has been used
+    unitInto(v, 0, input, inputOffset + q, false);
+    rotationStep(output, previous, speed, v, q, e, invDt, ad, w, minCutoff, beta, fromInput);
+  }
+}
+
+/**
+ * The rotation step of one joint: `v[0..4)` holds the unit input. Measures the displacement from the previous
+ * output and the speed, updates the speed estimate, takes the geodesic step and stores the input.
+ */
+function rotationStep(
+  output: Float64Array,
+  previous: Float64Array,
+  speed: Float64Array,
+  v: Float64Array,
+  q: number,
+  e: number,
+  invDt: number,
+  ad: number,
+  w: number,
+  minCutoff: number,
+  beta: number,
+  fromInput: boolean,
+): void {
+  // d = rotation vector from the previous output to the input
+  rotationVectorBetween(v, 4, v, 0, output, q);
+  const dx = v[4];
+  const dy = v[5];
+  // speed displacement: from the previous input, or the same d
+  let sx = dx;
+  let sy = dy;
+  let sz = 0;
+  const dz = v[6];
+  if (fromInput) {
+    rotationVectorBetween(v, 4, v, 0, previous, q);
+    sx = v[4];
+    sy = v[5];
+    sz = v[6];
+  } else {
+    sz = dz;
+  }
+  // the paper's low-pass form: ad·ẋ + (1 − ad)·ê
+  const ex = ad * (sx * invDt) + (1 - ad) * speed[e];
+  const ey = ad * (sy * invDt) + (1 - ad) * speed[e + 1];
+  const ez = ad * (sz * invDt) + (1 - ad) * speed[e + 2];
+  speed[e] = ex;
+  speed[e + 1] = ey;
+  speed[e + 2] = ez;
+  const r = w * (minCutoff + beta * Math.sqrt(ex * ex + ey * ey + ez * ez));
+  const alpha = r / (1 + r);
+  previous[q] = v[0];
+  previous[q + 1] = v[1];
+  previous[q + 2] = v[2];
+  previous[q + 3] = v[3];
+  turn(output, q, output, q, dx, dy, dz, alpha);
+}
+
+/** One sample of the vector filter for every joint (after the first sample). */
+function oneEuroVectors(
+  output: Float64Array,
+  previous: Float64Array,
+  speed: Float64Array,
+  input: ArrayLike<number>,
+  inputOffset: number,
+  joints: number,
+  width: number,
+  dt: number,
+  minCutoff: number,
+  beta: number,
+  dCutoff: number,
+  fromInput: boolean,
+): void {
+  const invDt = 1 / dt;
+  const ad = lowPassAlpha(dCutoff, dt);
+  for (let j = 0, b = 0; j < joints; j++, b += width) {
+    let s2 = 0;
+    for (let c = 0; c < width; c++) {
+      const x = input[inputOffset + b + c];
+      const d = x - (fromInput ? previous[b + c] : output[b + c]);
+      // the paper's low-pass form: ad·ẋ + (1 − ad)·ê
+      const ed = ad * (d * invDt) + (1 - ad) * speed[b + c];
+      speed[b + c] = ed;
+      s2 += ed * ed;
+    }
+    const alpha = lowPassAlpha(minCutoff + beta * Math.sqrt(s2), dt);
+    for (let c = 0; c < width; c++) {
+      const x = input[inputOffset + b + c];
+      output[b + c] = alpha * x + (1 - alpha) * output[b + c];
+      previous[b + c] = x;
+    }
+  }
+}

@@ -39,6 +39,15 @@ export interface DamperOptions {
    * spring's decay rate is solved from `(1 + u)·e^(−u) = ½` (see {@link halfLifeToDamping}). Default 0.1.
    */
   halfLife?: number;
+  /**
+   * What the target does between samples. `'hold'` (default, Holden's game loop): the sample at `time` is the
+   * target over the whole interval since the previous sample, so a target that changes only at samples is
+   * followed exactly at any sampling. `'linear'`: the target turns from the previous sample to this one at
+   * constant angular velocity (moves linearly for vectors), so a target moving piecewise at constant
+   * velocity is followed exactly, and a smoothly moving target sampled at different rates differs by
+   * `O(Δt²)` instead of `O(Δt)`; a jump between samples is spread over the interval.
+   */
+  targetPath?: 'hold' | 'linear';
   /** What a sample whose time is not after the previous one's does; see `common.ts`. Default `'error'`. */
   staleSample?: StaleSamplePolicy;
 }
@@ -49,6 +58,7 @@ export const DAMPER_DEFAULTS: Required<Omit<DamperOptions, 'joints'>> = {
   width: 3,
   response: 'critical',
   halfLife: 0.1,
+  targetPath: 'hold',
   staleSample: 'error',
 };
 
@@ -82,6 +92,8 @@ export interface DamperState extends LiveStateBase {
   output: number[];
   /** The velocity per joint: 3 components (rad/s, world frame, of the log-space coordinate) or `width`. */
   velocity: number[];
+  /** The previous target (unit quaternions for rotations), `joints · width` values. */
+  target: number[];
 }
 
 /**
@@ -121,11 +133,14 @@ export interface Damper extends LiveFilter<DamperState> {
  * - `'exponential'`: `j ← 2^(−Δt/halfLife)·j`;
  * then `x = exp(j/2) ⊗ g`. Vectors use `j = x − g` and `x = g + j`.
  *
- * Timing convention (Holden's game loop): the sample at `time` is the target over the interval since the
- * previous sample. A target that is piecewise constant over such intervals is therefore followed exactly at
- * any sampling; a continuously moving target sampled at different rates differs by the hold of its samples
- * (measured in the README). The first sample is passed through (rotations: unit, `w ≥ 0`) with the target
- * velocity (or zero) as the velocity.
+ * Between samples the target is held (`targetPath: 'hold'`, Holden's game loop: the sample at `time` is the
+ * target over the interval since the previous sample) or moves at constant velocity from the previous sample
+ * (`'linear'`: the same equations about the moving target, `j` measured from the previous target, with
+ * `a = 4b/d` for the spring, `1/λ·b` for the exponential damper, `b` the target's angular velocity over the
+ * interval). Either way a target of that shape (piecewise constant, or piecewise constant-velocity, with
+ * its breaks at samples) is followed exactly at any sampling; a smoothly moving target sampled at different
+ * rates differs by `O(Δt)` held and `O(Δt²)` linear (measured in the README). The first sample is passed
+ * through (rotations: unit, `w ≥ 0`) with the target velocity (or zero) as the velocity.
  *
  * Method: D. Holden, "Spring-It-On: The Game Developer's Spring-Roll-Call" (2021): exact critically damped
  * springs and dampers, the half-life parameterisation and the quaternion form in log space; the half-life here
@@ -168,16 +183,25 @@ export function createDamper(options: DamperOptions): Damper {
       `${where}: rotations have width 4 (x, y, z, w), got width ${String(options.width)}`,
     );
   }
-  const resolved = { kind, width, response, halfLife, staleSample };
+  const targetPath = checkChoice(
+    options.targetPath ?? DAMPER_DEFAULTS.targetPath,
+    'targetPath',
+    ['hold', 'linear'],
+    where,
+  );
+  const resolved = { kind, width, response, halfLife, targetPath, staleSample };
   const vw = kind === 'rotation' ? 3 : width;
   const n = joints * width;
   const output = new Float64Array(n);
   const velocity = new Float64Array(joints * vw);
   const scratch = new Float64Array(8);
+  const target = new Float64Array(n);
   const critical = response === 'critical';
+  const linear = targetPath === 'linear';
   const d = halfLifeToDamping(halfLife, 'critical');
   const y = d / 2;
-  const lead = 4 / d;
+  const rate = Math.LN2 / halfLife;
+  const k: Coefficients = { critical, linear, dt: 0, decay: 1, y, lead: critical ? 4 / d : 1 / rate, rate };
   let samples = 0;
   let last = 0;
 
@@ -191,7 +215,11 @@ export function createDamper(options: DamperOptions): Damper {
   ): T => {
     checkSample(out, outOffset, input, inputOffset, n, 'Damper.push');
     if (targetVelocity !== undefined) {
-      if (!critical) throw new OptionError("Damper.push: a target velocity needs response: 'critical'");
+      if (!critical || linear) {
+        throw new OptionError(
+          "Damper.push: a target velocity needs response: 'critical' and targetPath: 'hold'",
+        );
+      }
       if (targetVelocity === null || targetVelocity.length !== velocity.length) {
         throw shapeErrorFor(velocity.length, targetVelocity);
       }
@@ -212,29 +240,15 @@ export function createDamper(options: DamperOptions): Damper {
       if (targetVelocity !== undefined)
         for (let i = 0; i < velocity.length; i++) velocity[i] = targetVelocity[i];
       else velocity.fill(0);
+      target.set(output);
     } else {
-      // the decay over Δt, once per sample for every joint
-      const decay = critical ? Math.exp(-y * dt) : 2 ** (-dt / halfLife);
-      const q = targetVelocity ?? null;
-      if (kind === 'rotation') {
-        if (critical)
-          springRotations(output, velocity, scratch, input, inputOffset, joints, dt, y, decay, lead, q);
-        else
-          exponentialRotations(
-            output,
-            velocity,
-            scratch,
-            input,
-            inputOffset,
-            joints,
-            decay,
-            Math.LN2 / halfLife,
-          );
-      } else if (critical) {
-        springVectors(output, velocity, input, inputOffset, joints, width, dt, y, decay, lead, q);
-      } else {
-        exponentialVectors(output, velocity, input, inputOffset, n, decay, Math.LN2 / halfLife);
-      }
+      // the per-sample constants, once for every joint
+      k.dt = dt;
+      k.decay = critical ? Math.exp(-y * dt) : 2 ** (-dt / halfLife);
+      const user = targetVelocity ?? null;
+      if (kind === 'rotation')
+        damperRotations(output, velocity, target, scratch, input, inputOffset, joints, user, k);
+      else damperVectors(output, velocity, target, scratch, input, inputOffset, n, user, k);
     }
     samples++;
     last = time;
@@ -256,6 +270,7 @@ export function createDamper(options: DamperOptions): Damper {
       last = 0;
       output.fill(0);
       velocity.fill(0);
+      target.fill(0);
     },
     getState(): DamperState {
       return {
@@ -267,6 +282,7 @@ export function createDamper(options: DamperOptions): Damper {
         time: samples > 0 ? last : null,
         output: Array.from(output),
         velocity: Array.from(velocity),
+        target: Array.from(target),
       };
     },
     setState(state: DamperState) {
@@ -275,9 +291,12 @@ export function createDamper(options: DamperOptions): Damper {
       const o = new Float64Array(n);
       const v = new Float64Array(velocity.length);
       readStateArray(o, state.output, 'output', where);
+      const t = new Float64Array(n);
       readStateArray(v, state.velocity, 'velocity', where);
+      readStateArray(t, state.target, 'target', where);
       output.set(o);
       velocity.set(v);
+      target.set(t);
       samples = s.samples;
       last = s.samples > 0 ? (s.time as number) : 0;
     },
@@ -290,128 +309,186 @@ function shapeErrorFor(expected: number, got: ArrayLike<number> | null): ShapeEr
   );
 }
 
-/** Writes the unit target of joint `q` into `g[0..4)`, in the hemisphere of the current value. */
-function alignedTarget(
-  g: Float64Array,
-  output: Float64Array,
-  q: number,
-  input: ArrayLike<number>,
-  o: number,
+/**
+ * Advances one joint's log-space coordinate over `dt`: `e = j + a` and `ė = v − b` follow the critically damped
+ * `ë = −y²e − 2yė` (spring) or `ė = −λe` (exponential) exactly; writes `j_new = e − a` to `r[4..7)` and
+ * `v_new = ė + b` to `velocity[e3..)`. `a`, `b` describe the target between samples (see `stepJoint`'s caller).
+ */
+function advance(
+  r: Float64Array,
+  velocity: Float64Array,
+  vo: number,
+  jx: number,
+  jy: number,
+  jz: number,
+  ax: number,
+  ay: number,
+  az: number,
+  bx: number,
+  by: number,
+  bz: number,
+  k: Coefficients,
 ): void {
-  unitInto(g, 0, input, o, false);
-  if (g[0] * output[q] + g[1] * output[q + 1] + g[2] * output[q + 2] + g[3] * output[q + 3] < 0) {
-    g[0] = -g[0];
-    g[1] = -g[1];
-    g[2] = -g[2];
-    g[3] = -g[3];
+  const e0x = jx + ax;
+  const e0y = jy + ay;
+  const e0z = jz + az;
+  if (k.critical) {
+    const y = k.y;
+    const dt = k.dt;
+    const d = k.decay;
+    const vx = velocity[vo] - bx;
+    const vy = velocity[vo + 1] - by;
+    const vz = velocity[vo + 2] - bz;
+    const j1x = vx + e0x * y;
+    const j1y = vy + e0y * y;
+    const j1z = vz + e0z * y;
+    velocity[vo] = d * (vx - j1x * y * dt) + bx;
+    velocity[vo + 1] = d * (vy - j1y * y * dt) + by;
+    velocity[vo + 2] = d * (vz - j1z * y * dt) + bz;
+    r[4] = d * (e0x + j1x * dt) - ax;
+    r[5] = d * (e0y + j1y * dt) - ay;
+    r[6] = d * (e0z + j1z * dt) - az;
+  } else {
+    const d = k.decay;
+    const lambda = k.rate;
+    velocity[vo] = bx - lambda * d * e0x;
+    velocity[vo + 1] = by - lambda * d * e0y;
+    velocity[vo + 2] = bz - lambda * d * e0z;
+    r[4] = d * e0x - ax;
+    r[5] = d * e0y - ay;
+    r[6] = d * e0z - az;
   }
 }
 
-function springRotations(
+/** The per-sample constants of a damper step. */
+interface Coefficients {
+  critical: boolean;
+  linear: boolean;
+  dt: number;
+  /** `e^(−yΔt)` or `2^(−Δt/halfLife)`. */
+  decay: number;
+  /** The spring's `y = d/2`. */
+  y: number;
+  /** The spring's steady lead `4/d` per unit of velocity, or the exponential's `1/λ`. */
+  lead: number;
+  /** The exponential's `λ = ln 2 / halfLife`. */
+  rate: number;
+}
+
+/**
+ * One sample of the rotation damper for every joint. `target` holds the previous target (unit, for
+ * `linear`), `user` the caller's target velocities (hold only) or null.
+ */
+function damperRotations(
   output: Float64Array,
   velocity: Float64Array,
+  target: Float64Array,
   g: Float64Array,
   input: ArrayLike<number>,
   inputOffset: number,
   joints: number,
-  dt: number,
-  y: number,
-  decay: number,
-  lead: number,
-  target: ArrayLike<number> | null,
+  user: ArrayLike<number> | null,
+  k: Coefficients,
 ): void {
   for (let j = 0, q = 0, e = 0; j < joints; j++, q += 4, e += 3) {
-    alignedTarget(g, output, q, input, inputOffset + q);
-    rotationVectorBetween(g, 4, output, q, g, 0);
-    const cx = target === null ? 0 : lead * target[e];
-    const cy = target === null ? 0 : lead * target[e + 1];
-    const cz = target === null ? 0 : lead * target[e + 2];
-    const j0x = g[4] - cx;
-    const j0y = g[5] - cy;
-    const j0z = g[6] - cz;
-    const vx = velocity[e];
-    const vy = velocity[e + 1];
-    const vz = velocity[e + 2];
-    const j1x = vx + j0x * y;
-    const j1y = vy + j0y * y;
-    const j1z = vz + j0z * y;
-    velocity[e] = decay * (vx - j1x * y * dt);
-    velocity[e + 1] = decay * (vy - j1y * y * dt);
-    velocity[e + 2] = decay * (vz - j1z * y * dt);
-    turn(
-      output,
-      q,
-      g,
-      0,
-      decay * (j0x + j1x * dt) + cx,
-      decay * (j0y + j1y * dt) + cy,
-      decay * (j0z + j1z * dt) + cz,
-      1,
-    );
+    // the new target, unit, in the hemisphere of the previous target (linear) or of the value (hold)
+    unitInto(g, 0, input, inputOffset + q, false);
+    const ref = k.linear ? target : output;
+    if (g[0] * ref[q] + g[1] * ref[q + 1] + g[2] * ref[q + 2] + g[3] * ref[q + 3] < 0) {
+      g[0] = -g[0];
+      g[1] = -g[1];
+      g[2] = -g[2];
+      g[3] = -g[3];
+    }
+    let ax = 0;
+    let ay = 0;
+    let az = 0;
+    let bx = 0;
+    let by = 0;
+    let bz = 0;
+    if (k.linear) {
+      // the target turns from the previous one to the new one at constant angular velocity b over Δt;
+      // j is measured from the previous target and the value settles a·(−1) behind the moving target
+      rotationVectorBetween(g, 4, g, 0, target, q);
+      const s = 1 / k.dt;
+      bx = g[4] * s;
+      by = g[5] * s;
+      bz = g[6] * s;
+      ax = k.lead * bx;
+      ay = k.lead * by;
+      az = k.lead * bz;
+      rotationVectorBetween(g, 4, output, q, target, q);
+      target[q] = g[0];
+      target[q + 1] = g[1];
+      target[q + 2] = g[2];
+      target[q + 3] = g[3];
+    } else {
+      if (user !== null) {
+        // Holden's critical_spring_damper_exact: the spring settles lead·q ahead of the goal
+        ax = -k.lead * user[e];
+        ay = -k.lead * user[e + 1];
+        az = -k.lead * user[e + 2];
+      }
+      rotationVectorBetween(g, 4, output, q, g, 0);
+    }
+    advance(g, velocity, e, g[4], g[5], g[6], ax, ay, az, bx, by, bz, k);
+    turn(output, q, g, 0, g[4], g[5], g[6], 1);
   }
 }
 
-function exponentialRotations(
+/** One sample of the vector damper for every joint (see {@link damperRotations}). */
+function damperVectors(
   output: Float64Array,
   velocity: Float64Array,
-  g: Float64Array,
-  input: ArrayLike<number>,
-  inputOffset: number,
-  joints: number,
-  decay: number,
-  rate: number,
-): void {
-  for (let j = 0, q = 0, e = 0; j < joints; j++, q += 4, e += 3) {
-    alignedTarget(g, output, q, input, inputOffset + q);
-    rotationVectorBetween(g, 4, output, q, g, 0);
-    const jx = decay * g[4];
-    const jy = decay * g[5];
-    const jz = decay * g[6];
-    velocity[e] = -rate * jx;
-    velocity[e + 1] = -rate * jy;
-    velocity[e + 2] = -rate * jz;
-    turn(output, q, g, 0, jx, jy, jz, 1);
-  }
-}
-
-function springVectors(
-  output: Float64Array,
-  velocity: Float64Array,
-  input: ArrayLike<number>,
-  inputOffset: number,
-  joints: number,
-  width: number,
-  dt: number,
-  y: number,
-  decay: number,
-  lead: number,
-  target: ArrayLike<number> | null,
-): void {
-  const n = joints * width;
-  for (let i = 0; i < n; i++) {
-    const g = input[inputOffset + i];
-    const c = target === null ? 0 : lead * target[i];
-    const j0 = output[i] - g - c;
-    const v = velocity[i];
-    const j1 = v + j0 * y;
-    velocity[i] = decay * (v - j1 * y * dt);
-    output[i] = decay * (j0 + j1 * dt) + c + g;
-  }
-}
-
-function exponentialVectors(
-  output: Float64Array,
-  velocity: Float64Array,
+  target: Float64Array,
+  r: Float64Array,
   input: ArrayLike<number>,
   inputOffset: number,
   n: number,
-  decay: number,
-  rate: number,
+  user: ArrayLike<number> | null,
+  k: Coefficients,
 ): void {
   for (let i = 0; i < n; i++) {
     const g = input[inputOffset + i];
-    const j = decay * (output[i] - g);
-    velocity[i] = -rate * j;
-    output[i] = g + j;
+    let a = 0;
+    let b = 0;
+    let j0: number;
+    if (k.linear) {
+      b = (g - target[i]) / k.dt;
+      a = k.lead * b;
+      j0 = output[i] - target[i];
+      target[i] = g;
+    } else {
+      if (user !== null) a = -k.lead * user[i];
+      j0 = output[i] - g;
+    }
+    // one component at a time through the same exact step as rotations
+    advanceScalar(r, velocity, i, j0, a, b, k);
+    output[i] = g + r[4];
+  }
+}
+
+/** {@link advance} for one component: writes `j_new` to `r[4]`. */
+function advanceScalar(
+  r: Float64Array,
+  velocity: Float64Array,
+  i: number,
+  j: number,
+  a: number,
+  b: number,
+  k: Coefficients,
+): void {
+  const e0 = j + a;
+  const d = k.decay;
+  if (k.critical) {
+    const y = k.y;
+    const dt = k.dt;
+    const v = velocity[i] - b;
+    const j1 = v + e0 * y;
+    velocity[i] = d * (v - j1 * y * dt) + b;
+    r[4] = d * (e0 + j1 * dt) - a;
+  } else {
+    velocity[i] = b - k.rate * d * e0;
+    r[4] = d * e0 - a;
   }
 }

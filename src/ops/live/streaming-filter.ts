@@ -294,11 +294,11 @@ export function createStreamingFilter(kernel: Kernel, options: StreamingFilterOp
     },
     getState(): StreamingFilterState {
       const kept = Math.min(samples, capacity);
-      const window: number[] = [];
+      const values: number[] = [];
       const ts: number[] = [];
       for (let i = samples - kept; i < samples; i++) {
         const o = slot(i) * stride;
-        for (let k = 0; k < stride; k++) window.push(ring[o + k]);
+        for (let k = 0; k < stride; k++) values.push(ring[o + k]);
         ts.push(times[slot(i)]);
       }
       return {
@@ -309,7 +309,7 @@ export function createStreamingFilter(kernel: Kernel, options: StreamingFilterOp
         kernel: kernel.name,
         samples,
         time: samples > 0 ? last : null,
-        window,
+        window: values,
         times: ts,
       };
     },

@@ -248,7 +248,7 @@ export function createDamper(options: DamperOptions): Damper {
       const user = targetVelocity ?? null;
       if (kind === 'rotation')
         damperRotations(output, velocity, target, scratch, input, inputOffset, joints, user, k);
-      else damperVectors(output, velocity, target, scratch, input, inputOffset, n, user, k);
+      else damperVectors(output, velocity, target, input, inputOffset, n, user, k);
     }
     samples++;
     last = time;
@@ -307,57 +307,6 @@ function shapeErrorFor(expected: number, got: ArrayLike<number> | null): ShapeEr
   return new ShapeError(
     `Damper.push: targetVelocity must hold ${expected} values, got ${got === null ? 'null' : got.length}`,
   );
-}
-
-/**
- * Advances one joint's log-space coordinate over `dt`: `e = j + a` and `ė = v − b` follow the critically damped
- * `ë = −y²e − 2yė` (spring) or `ė = −λe` (exponential) exactly; writes `j_new = e − a` to `r[4..7)` and
- * `v_new = ė + b` to `velocity[e3..)`. `a`, `b` describe the target between samples (see `stepJoint`'s caller).
- */
-function advance(
-  r: Float64Array,
-  velocity: Float64Array,
-  vo: number,
-  jx: number,
-  jy: number,
-  jz: number,
-  ax: number,
-  ay: number,
-  az: number,
-  bx: number,
-  by: number,
-  bz: number,
-  k: Coefficients,
-): void {
-  const e0x = jx + ax;
-  const e0y = jy + ay;
-  const e0z = jz + az;
-  if (k.critical) {
-    const y = k.y;
-    const dt = k.dt;
-    const d = k.decay;
-    const vx = velocity[vo] - bx;
-    const vy = velocity[vo + 1] - by;
-    const vz = velocity[vo + 2] - bz;
-    const j1x = vx + e0x * y;
-    const j1y = vy + e0y * y;
-    const j1z = vz + e0z * y;
-    velocity[vo] = d * (vx - j1x * y * dt) + bx;
-    velocity[vo + 1] = d * (vy - j1y * y * dt) + by;
-    velocity[vo + 2] = d * (vz - j1z * y * dt) + bz;
-    r[4] = d * (e0x + j1x * dt) - ax;
-    r[5] = d * (e0y + j1y * dt) - ay;
-    r[6] = d * (e0z + j1z * dt) - az;
-  } else {
-    const d = k.decay;
-    const lambda = k.rate;
-    velocity[vo] = bx - lambda * d * e0x;
-    velocity[vo + 1] = by - lambda * d * e0y;
-    velocity[vo + 2] = bz - lambda * d * e0z;
-    r[4] = d * e0x - ax;
-    r[5] = d * e0y - ay;
-    r[6] = d * e0z - az;
-  }
 }
 
 /** The per-sample constants of a damper step. */
@@ -431,8 +380,38 @@ function damperRotations(
       }
       rotationVectorBetween(g, 4, output, q, g, 0);
     }
-    advance(g, velocity, e, g[4], g[5], g[6], ax, ay, az, bx, by, bz, k);
-    turn(output, q, g, 0, g[4], g[5], g[6], 1);
+    // e = j + a and ė = v − b follow the critically damped ë = −y²e − 2yė (or ė = −λe) exactly over Δt;
+    // then j = e − a and v = ė + b
+    const e0x = g[4] + ax;
+    const e0y = g[5] + ay;
+    const e0z = g[6] + az;
+    const decay = k.decay;
+    if (k.critical) {
+      const y = k.y;
+      const dt = k.dt;
+      const vx = velocity[e] - bx;
+      const vy = velocity[e + 1] - by;
+      const vz = velocity[e + 2] - bz;
+      const j1x = vx + e0x * y;
+      const j1y = vy + e0y * y;
+      const j1z = vz + e0z * y;
+      velocity[e] = decay * (vx - j1x * y * dt) + bx;
+      velocity[e + 1] = decay * (vy - j1y * y * dt) + by;
+      velocity[e + 2] = decay * (vz - j1z * y * dt) + bz;
+      g[4] = decay * (e0x + j1x * dt) - ax;
+      g[5] = decay * (e0y + j1y * dt) - ay;
+      g[6] = decay * (e0z + j1z * dt) - az;
+    } else {
+      const lambda = k.rate;
+      velocity[e] = bx - lambda * decay * e0x;
+      velocity[e + 1] = by - lambda * decay * e0y;
+      velocity[e + 2] = bz - lambda * decay * e0z;
+      g[4] = decay * e0x - ax;
+      g[5] = decay * e0y - ay;
+      g[6] = decay * e0z - az;
+    }
+    g[7] = 1;
+    turn(output, q, g, 0, g, 4);
   }
 }
 
@@ -441,7 +420,6 @@ function damperVectors(
   output: Float64Array,
   velocity: Float64Array,
   target: Float64Array,
-  r: Float64Array,
   input: ArrayLike<number>,
   inputOffset: number,
   n: number,
@@ -463,32 +441,20 @@ function damperVectors(
       j0 = output[i] - g;
     }
     // one component at a time through the same exact step as rotations
-    advanceScalar(r, velocity, i, j0, a, b, k);
-    output[i] = g + r[4];
-  }
-}
-
-/** {@link advance} for one component: writes `j_new` to `r[4]`. */
-function advanceScalar(
-  r: Float64Array,
-  velocity: Float64Array,
-  i: number,
-  j: number,
-  a: number,
-  b: number,
-  k: Coefficients,
-): void {
-  const e0 = j + a;
-  const d = k.decay;
-  if (k.critical) {
-    const y = k.y;
-    const dt = k.dt;
-    const v = velocity[i] - b;
-    const j1 = v + e0 * y;
-    velocity[i] = d * (v - j1 * y * dt) + b;
-    r[4] = d * (e0 + j1 * dt) - a;
-  } else {
-    velocity[i] = b - k.rate * d * e0;
-    r[4] = d * e0 - a;
+    const e0 = j0 + a;
+    const decay = k.decay;
+    let jn: number;
+    if (k.critical) {
+      const y = k.y;
+      const dt = k.dt;
+      const v = velocity[i] - b;
+      const j1 = v + e0 * y;
+      velocity[i] = decay * (v - j1 * y * dt) + b;
+      jn = decay * (e0 + j1 * dt) - a;
+    } else {
+      velocity[i] = b - k.rate * decay * e0;
+      jn = decay * e0 - a;
+    }
+    output[i] = g + jn;
   }
 }

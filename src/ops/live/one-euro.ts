@@ -264,7 +264,10 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
   };
 }
 
-/** One sample of the rotation filter for every joint (after the first sample). */
+/**
+ * One sample of the rotation filter for every joint (after the first sample). The per-joint work is written out
+ * in this loop, and the helpers it calls take only arrays and offsets, so that no double is boxed per joint.
+ */
 function oneEuroRotations(
   output: Float64Array,
   previous: Float64Array,
@@ -283,61 +286,31 @@ function oneEuroRotations(
   const ad = lowPassAlpha(dCutoff, dt);
   const w = 2 * Math.PI * dt;
   for (let j = 0, q = 0, e = 0; j < joints; j++, q += 4, e += 3) {
-    // the input as a unit quaternion, into `previous` once its old value has been used
+    // v[0..4): the unit input; v[4..7): the rotation vector from the previous output to it
     unitInto(v, 0, input, inputOffset + q, false);
-    rotationStep(output, previous, speed, v, q, e, invDt, ad, w, minCutoff, beta, fromInput);
+    rotationVectorBetween(v, 4, v, 0, output, q);
+    const dx = v[4];
+    const dy = v[5];
+    const dz = v[6];
+    if (fromInput) rotationVectorBetween(v, 4, v, 0, previous, q);
+    // the paper's low-pass form: ad·ẋ + (1 − ad)·ê
+    const ex = ad * (v[4] * invDt) + (1 - ad) * speed[e];
+    const ey = ad * (v[5] * invDt) + (1 - ad) * speed[e + 1];
+    const ez = ad * (v[6] * invDt) + (1 - ad) * speed[e + 2];
+    speed[e] = ex;
+    speed[e + 1] = ey;
+    speed[e + 2] = ez;
+    const r = w * (minCutoff + beta * Math.sqrt(ex * ex + ey * ey + ez * ez));
+    previous[q] = v[0];
+    previous[q + 1] = v[1];
+    previous[q + 2] = v[2];
+    previous[q + 3] = v[3];
+    v[4] = dx;
+    v[5] = dy;
+    v[6] = dz;
+    v[7] = r / (1 + r);
+    turn(output, q, output, q, v, 4);
   }
-}
-
-/**
- * The rotation step of one joint: `v[0..4)` holds the unit input. Measures the displacement from the previous
- * output and the speed, updates the speed estimate, takes the geodesic step and stores the input.
- */
-function rotationStep(
-  output: Float64Array,
-  previous: Float64Array,
-  speed: Float64Array,
-  v: Float64Array,
-  q: number,
-  e: number,
-  invDt: number,
-  ad: number,
-  w: number,
-  minCutoff: number,
-  beta: number,
-  fromInput: boolean,
-): void {
-  // d = rotation vector from the previous output to the input
-  rotationVectorBetween(v, 4, v, 0, output, q);
-  const dx = v[4];
-  const dy = v[5];
-  // speed displacement: from the previous input, or the same d
-  let sx = dx;
-  let sy = dy;
-  let sz = 0;
-  const dz = v[6];
-  if (fromInput) {
-    rotationVectorBetween(v, 4, v, 0, previous, q);
-    sx = v[4];
-    sy = v[5];
-    sz = v[6];
-  } else {
-    sz = dz;
-  }
-  // the paper's low-pass form: ad·ẋ + (1 − ad)·ê
-  const ex = ad * (sx * invDt) + (1 - ad) * speed[e];
-  const ey = ad * (sy * invDt) + (1 - ad) * speed[e + 1];
-  const ez = ad * (sz * invDt) + (1 - ad) * speed[e + 2];
-  speed[e] = ex;
-  speed[e + 1] = ey;
-  speed[e + 2] = ez;
-  const r = w * (minCutoff + beta * Math.sqrt(ex * ex + ey * ey + ez * ez));
-  const alpha = r / (1 + r);
-  previous[q] = v[0];
-  previous[q + 1] = v[1];
-  previous[q + 2] = v[2];
-  previous[q + 3] = v[3];
-  turn(output, q, output, q, dx, dy, dz, alpha);
 }
 
 /** One sample of the vector filter for every joint (after the first sample). */

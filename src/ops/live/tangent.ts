@@ -6,7 +6,7 @@
  *
  * The logarithm is taken of the `w ≥ 0` representative (`log(q) = log(−q)`), so every quantity here is the
  * same for `q` and `−q` bit for bit: the filters built on them are sign-safe by construction. Small angles use
- * the fdlibm polynomials of `numeric/fast-trig.ts` (about an ulp), larger ones `Math.atan2`, `Math.sin`,
+ * the fdlibm polynomials of `numeric/fast-trig.ts`, written out in place (about an ulp), larger ones `Math.atan2`, `Math.sin`,
  * `Math.cos`.
  *
  * Sources: Grassia, "Practical parameterization of rotations using the exponential map" (1998); D. Holden,
@@ -14,8 +14,34 @@
  *
  * @module
  */
-import { atan2OverSFromSquares, cosOfTheta, sinOverTheta } from '../../numeric/fast-trig.js';
 import type { FloatArray } from '../../series/types.js';
+
+// fdlibm (Sun Microsystems, 1993) coefficients, as in numeric/fast-trig.ts: s_atan.c, k_sin.c, k_cos.c
+const AT0 = 0.3333333333333293;
+const AT1 = -0.19999999999876483;
+const AT2 = 0.14285714272503466;
+const AT3 = -0.11111110405462356;
+const AT4 = 0.09090887133436507;
+const AT5 = -0.0769187620504483;
+const AT6 = 0.06661073137387531;
+const AT7 = -0.058335701337905735;
+const AT8 = 0.049768779946159324;
+const AT9 = -0.036531572744216916;
+const AT10 = 0.016285820115365782;
+const S1 = -0.16666666666666632;
+const S2 = 0.00833333333332249;
+const S3 = -0.0001984126982985795;
+const S4 = 0.0000027557313707070068;
+const S5 = -2.5050760253406863e-8;
+const S6 = 1.58969099521155e-10;
+const C1 = 0.0416666666666666;
+const C2 = -0.001388888888887411;
+const C3 = 0.00002480158728947673;
+const C4 = -2.7557314351390663e-7;
+const C5 = 2.087572321298175e-9;
+const C6 = -1.1359647557788195e-11;
+const ATAN_LIMIT2 = (7 / 16) ** 2;
+const TRIG_LIMIT2 = (Math.PI / 4) ** 2;
 
 /**
  * Writes at `dst[d..d+3)` the rotation vector (radians, world frame) of `a ⊗ b⁻¹` for unit `a` and `b`: the
@@ -50,17 +76,30 @@ export function rotationVectorBetween(
     rz = -rz;
     rw = -rw;
   }
-  // 2·atan2(|v|, w)/|v|; at w = 0 exactly, 1/w is +∞ and the fallback gives (π/2)/|v|
-  const k = 2 * atan2OverSFromSquares(rx * rx + ry * ry + rz * rz, 1 / rw);
+  // 2·atan2(|v|, w)/|v|: fdlibm's atan polynomial for |v|/w < 7/16 (written out here, so that no double crosses
+  // a call boundary in the hot loops), Math.atan2 beyond (at w = 0 exactly it gives (π/2)/|v|)
+  const s2 = rx * rx + ry * ry + rz * rz;
+  let k: number;
+  if (s2 < ATAN_LIMIT2 * rw * rw) {
+    const inv = 1 / rw;
+    const z = s2 * inv * inv;
+    const w = z * z;
+    const p1 = z * (AT0 + w * (AT2 + w * (AT4 + w * (AT6 + w * (AT8 + w * AT10)))));
+    const p2 = w * (AT1 + w * (AT3 + w * (AT5 + w * (AT7 + w * AT9))));
+    k = 2 * (1 - (p1 + p2)) * inv;
+  } else {
+    const sn = Math.sqrt(s2);
+    k = (2 * Math.atan2(sn, rw)) / sn;
+  }
   dst[d] = k * rx;
   dst[d + 1] = k * ry;
   dst[d + 2] = k * rz;
 }
 
 /**
- * Writes at `dst[d..d+4)` the unit quaternion `exp(s·v/2) ⊗ q`: `q` turned by `s` times the rotation vector
- * `v = (vx, vy, vz)` (world frame), renormalised so that long streams do not drift from unit length.
- * `dst` may be `q`.
+ * Writes at `dst[d..d+4)` the unit quaternion `exp(s·v/2) ⊗ q`: `q` turned by `s = v[vo + 3]` times the
+ * rotation vector `v[vo..vo+3)` (world frame), renormalised so that long streams do not drift from unit length.
+ * `dst` may be `q`. The scale travels in the array so that no double crosses the call.
  *
  * @internal
  */
@@ -69,18 +108,27 @@ export function turn(
   d: number,
   q: ArrayLike<number>,
   qo: number,
-  vx: number,
-  vy: number,
-  vz: number,
-  s: number,
+  v: Float64Array,
+  vo: number,
 ): void {
-  const h = 0.5 * s;
-  const hx = h * vx;
-  const hy = h * vy;
-  const hz = h * vz;
+  const h = 0.5 * v[vo + 3];
+  const hx = h * v[vo];
+  const hy = h * v[vo + 1];
+  const hz = h * v[vo + 2];
   const t2 = hx * hx + hy * hy + hz * hz;
-  const sc = sinOverTheta(t2);
-  const ew = cosOfTheta(t2);
+  let sc: number;
+  let ew: number;
+  if (t2 <= TRIG_LIMIT2) {
+    // fdlibm's sin(θ)/θ and cos(θ) polynomials for θ ≤ π/4
+    const z = t2;
+    sc = 1 + z * (S1 + z * (S2 + z * (S3 + z * (S4 + z * (S5 + z * S6)))));
+    const r = z * (C1 + z * (C2 + z * (C3 + z * (C4 + z * (C5 + z * C6)))));
+    ew = 1 - (0.5 * z - z * r);
+  } else {
+    const t = Math.sqrt(t2);
+    sc = Math.sin(t) / t;
+    ew = Math.cos(t);
+  }
   const ex = sc * hx;
   const ey = sc * hy;
   const ez = sc * hz;

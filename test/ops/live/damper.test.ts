@@ -93,7 +93,9 @@ describe('createDamper(options)', () => {
     for (const response of ['critical', 'exponential'] as const) {
       const results = streams(COMMON).map((times) => {
         const data = new Float64Array(times.length * 4);
-        times.forEach((t, k) => data.set(targets[segment(t)], k * 4));
+        times.forEach((t, k) => {
+          data.set(targets[segment(t)], k * 4);
+        });
         return run({ halfLife: 0.2, response }, times, data);
       });
       expect(spread(results), response).toBeLessThan(TOL.f64);

@@ -225,6 +225,30 @@ export function checkValues(
   }
 }
 
+/**
+ * {@link checkValues} for quaternions that also stores each joint's `1/|q|` in `inverseNorms`, so the filter's
+ * own loop normalises with a multiplication (the square root and division run here, off its dependency chain).
+ *
+ * @internal
+ */
+export function checkQuaternions(
+  inverseNorms: Float64Array,
+  input: ArrayLike<number>,
+  offset: number,
+  joints: number,
+  where: string,
+): void {
+  for (let j = 0, i = offset; j < joints; j++, i += 4) {
+    const x = input[i];
+    const y = input[i + 1];
+    const z = input[i + 2];
+    const w = input[i + 3];
+    const n2 = x * x + y * y + z * z + w * w;
+    if (!(n2 > 1e-200 && n2 < 1e200)) throwBadQuat(where, x, y, z, w, j);
+    inverseNorms[j] = 1 / Math.sqrt(n2);
+  }
+}
+
 function throwBadQuat(where: string, x: number, y: number, z: number, w: number, joint: number): never {
   throw new InvalidValueError(
     `${where}: quaternion (${x}, ${y}, ${z}, ${w}) at joint ${joint} is zero, not finite or out of range`,

@@ -6,6 +6,7 @@ import {
   checkNonNegative,
   checkOptionNames,
   checkPositive,
+  checkQuaternions,
   checkSample,
   checkStateHead,
   checkValues,
@@ -17,7 +18,34 @@ import {
   type StaleSamplePolicy,
   timeStep,
 } from './common.js';
-import { rotationVectorBetween, turn, unitInto } from './tangent.js';
+import {
+  AT0,
+  AT1,
+  AT2,
+  AT3,
+  AT4,
+  AT5,
+  AT6,
+  AT7,
+  AT8,
+  AT9,
+  AT10,
+  ATAN_LIMIT2,
+  C1,
+  C2,
+  C3,
+  C4,
+  C5,
+  C6,
+  S1,
+  S2,
+  S3,
+  S4,
+  S5,
+  S6,
+  TRIG_LIMIT2,
+  unitInto,
+} from './tangent.js';
 
 /** Where the One Euro filter takes the speed that opens its cutoff (see {@link OneEuroOptions.derivative}). */
 export type OneEuroDerivative = 'input' | 'output';
@@ -155,7 +183,7 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
   const output = new Float64Array(n);
   const previous = new Float64Array(n);
   const speed = new Float64Array(joints * speedWidth);
-  const scratch = new Float64Array(8);
+  const norms = new Float64Array(joints);
   let samples = 0;
   let last = 0;
 
@@ -172,7 +200,8 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
       for (let i = 0; i < n; i++) out[outOffset + i] = output[i];
       return out;
     }
-    checkValues(input, inputOffset, joints, width, 'OneEuroFilter.push');
+    if (kind === 'rotation') checkQuaternions(norms, input, inputOffset, joints, 'OneEuroFilter.push');
+    else checkValues(input, inputOffset, joints, width, 'OneEuroFilter.push');
     if (samples === 0) {
       if (kind === 'rotation') {
         for (let j = 0; j < joints; j++) unitInto(output, j * 4, input, inputOffset + j * 4, true);
@@ -183,10 +212,12 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
       speed.fill(0);
     } else if (kind === 'rotation') {
       oneEuroRotations(
+        out,
+        outOffset,
         output,
         previous,
         speed,
-        scratch,
+        norms,
         input,
         inputOffset,
         joints,
@@ -196,6 +227,9 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
         dCutoff,
         fromInput,
       );
+      samples++;
+      last = time;
+      return out;
     } else {
       oneEuroVectors(
         output,
@@ -265,14 +299,17 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
 }
 
 /**
- * One sample of the rotation filter for every joint (after the first sample). The per-joint work is written out
- * in this loop, and the helpers it calls take only arrays and offsets, so that no double is boxed per joint.
+ * One sample of the rotation filter for every joint (after the first sample). The tangent-space steps of
+ * `tangent.ts` (`unitInto`, `rotationVectorBetween`, `turn`) are written out in this loop: the loop is the
+ * whole cost of the filter, and without calls no double is boxed and nothing travels through scratch memory.
  */
 function oneEuroRotations(
+  out: FloatArray,
+  outOffset: number,
   output: Float64Array,
   previous: Float64Array,
   speed: Float64Array,
-  v: Float64Array,
+  norms: Float64Array,
   input: ArrayLike<number>,
   inputOffset: number,
   joints: number,
@@ -284,32 +321,136 @@ function oneEuroRotations(
 ): void {
   const invDt = 1 / dt;
   const ad = lowPassAlpha(dCutoff, dt);
-  const w = 2 * Math.PI * dt;
+  const bd = 1 - ad;
+  const w2 = 2 * Math.PI * dt;
   for (let j = 0, q = 0, e = 0; j < joints; j++, q += 4, e += 3) {
-    // v[0..4): the unit input; v[4..7): the rotation vector from the previous output to it
-    unitInto(v, 0, input, inputOffset + q, false);
-    rotationVectorBetween(v, 4, v, 0, output, q);
-    const dx = v[4];
-    const dy = v[5];
-    const dz = v[6];
-    if (fromInput) rotationVectorBetween(v, 4, v, 0, previous, q);
+    // the input as a unit quaternion
+    const o = inputOffset + q;
+    let ax = input[o];
+    let ay = input[o + 1];
+    let az = input[o + 2];
+    let aw = input[o + 3];
+    const ni = norms[j];
+    ax *= ni;
+    ay *= ni;
+    az *= ni;
+    aw *= ni;
+    // d = 2·log(a ⊗ ŷ⁻¹) of the w ≥ 0 representative (world frame)
+    const bx = output[q];
+    const by = output[q + 1];
+    const bz = output[q + 2];
+    const bw = output[q + 3];
+    let rx = -aw * bx + ax * bw - ay * bz + az * by;
+    let ry = -aw * by + ax * bz + ay * bw - az * bx;
+    let rz = -aw * bz - ax * by + ay * bx + az * bw;
+    let rw = aw * bw + ax * bx + ay * by + az * bz;
+    if (rw < 0) {
+      rx = -rx;
+      ry = -ry;
+      rz = -rz;
+      rw = -rw;
+    }
+    let s2 = rx * rx + ry * ry + rz * rz;
+    let k: number;
+    if (s2 < ATAN_LIMIT2 * rw * rw) {
+      const inv = 1 / rw;
+      const z = s2 * inv * inv;
+      const z2 = z * z;
+      const p1 = z * (AT0 + z2 * (AT2 + z2 * (AT4 + z2 * (AT6 + z2 * (AT8 + z2 * AT10)))));
+      const p2 = z2 * (AT1 + z2 * (AT3 + z2 * (AT5 + z2 * (AT7 + z2 * AT9))));
+      k = 2 * (1 - (p1 + p2)) * inv;
+    } else {
+      const sn = Math.sqrt(s2);
+      k = (2 * Math.atan2(sn, rw)) / sn;
+    }
+    const dx = k * rx;
+    const dy = k * ry;
+    const dz = k * rz;
+    // the displacement the speed is measured from: the same d, or 2·log(a ⊗ previous⁻¹)
+    let sx = dx;
+    let sy = dy;
+    let sz = dz;
+    if (fromInput) {
+      const px = previous[q];
+      const py = previous[q + 1];
+      const pz = previous[q + 2];
+      const pw = previous[q + 3];
+      rx = -aw * px + ax * pw - ay * pz + az * py;
+      ry = -aw * py + ax * pz + ay * pw - az * px;
+      rz = -aw * pz - ax * py + ay * px + az * pw;
+      rw = aw * pw + ax * px + ay * py + az * pz;
+      if (rw < 0) {
+        rx = -rx;
+        ry = -ry;
+        rz = -rz;
+        rw = -rw;
+      }
+      s2 = rx * rx + ry * ry + rz * rz;
+      if (s2 < ATAN_LIMIT2 * rw * rw) {
+        const inv = 1 / rw;
+        const z = s2 * inv * inv;
+        const z2 = z * z;
+        const p1 = z * (AT0 + z2 * (AT2 + z2 * (AT4 + z2 * (AT6 + z2 * (AT8 + z2 * AT10)))));
+        const p2 = z2 * (AT1 + z2 * (AT3 + z2 * (AT5 + z2 * (AT7 + z2 * AT9))));
+        k = 2 * (1 - (p1 + p2)) * inv;
+      } else {
+        const sn = Math.sqrt(s2);
+        k = (2 * Math.atan2(sn, rw)) / sn;
+      }
+      sx = k * rx;
+      sy = k * ry;
+      sz = k * rz;
+    }
     // the paper's low-pass form: ad·ẋ + (1 − ad)·ê
-    const ex = ad * (v[4] * invDt) + (1 - ad) * speed[e];
-    const ey = ad * (v[5] * invDt) + (1 - ad) * speed[e + 1];
-    const ez = ad * (v[6] * invDt) + (1 - ad) * speed[e + 2];
+    const ex = ad * (sx * invDt) + bd * speed[e];
+    const ey = ad * (sy * invDt) + bd * speed[e + 1];
+    const ez = ad * (sz * invDt) + bd * speed[e + 2];
     speed[e] = ex;
     speed[e + 1] = ey;
     speed[e + 2] = ez;
-    const r = w * (minCutoff + beta * Math.sqrt(ex * ex + ey * ey + ez * ez));
-    previous[q] = v[0];
-    previous[q + 1] = v[1];
-    previous[q + 2] = v[2];
-    previous[q + 3] = v[3];
-    v[4] = dx;
-    v[5] = dy;
-    v[6] = dz;
-    v[7] = r / (1 + r);
-    turn(output, q, output, q, v, 4);
+    const r = w2 * (minCutoff + beta * Math.sqrt(ex * ex + ey * ey + ez * ez));
+    previous[q] = ax;
+    previous[q + 1] = ay;
+    previous[q + 2] = az;
+    previous[q + 3] = aw;
+    // ŷ ← exp(α·d/2) ⊗ ŷ, renormalised
+    const h = (0.5 * r) / (1 + r);
+    const hx = h * dx;
+    const hy = h * dy;
+    const hz = h * dz;
+    const t2 = hx * hx + hy * hy + hz * hz;
+    let sc: number;
+    let cw: number;
+    if (t2 <= TRIG_LIMIT2) {
+      sc = 1 + t2 * (S1 + t2 * (S2 + t2 * (S3 + t2 * (S4 + t2 * (S5 + t2 * S6)))));
+      const c = t2 * (C1 + t2 * (C2 + t2 * (C3 + t2 * (C4 + t2 * (C5 + t2 * C6)))));
+      cw = 1 - (0.5 * t2 - t2 * c);
+    } else {
+      const t = Math.sqrt(t2);
+      sc = Math.sin(t) / t;
+      cw = Math.cos(t);
+    }
+    const fx = sc * hx;
+    const fy = sc * hy;
+    const fz = sc * hz;
+    const ox = cw * bx + fx * bw + fy * bz - fz * by;
+    const oy = cw * by - fx * bz + fy * bw + fz * bx;
+    const oz = cw * bz + fx * by - fy * bx + fz * bw;
+    const ow = cw * bw - fx * bx - fy * by - fz * bz;
+    const no = 1 / Math.sqrt(ox * ox + oy * oy + oz * oz + ow * ow);
+    const yx = ox * no;
+    const yy = oy * no;
+    const yz = oz * no;
+    const yw = ow * no;
+    output[q] = yx;
+    output[q + 1] = yy;
+    output[q + 2] = yz;
+    output[q + 3] = yw;
+    const d = outOffset + q;
+    out[d] = yx;
+    out[d + 1] = yy;
+    out[d + 2] = yz;
+    out[d + 3] = yw;
   }
 }
 

@@ -17,31 +17,56 @@
 import type { FloatArray } from '../../series/types.js';
 
 // fdlibm (Sun Microsystems, 1993) coefficients, as in numeric/fast-trig.ts: s_atan.c, k_sin.c, k_cos.c
-const AT0 = 0.3333333333333293;
-const AT1 = -0.19999999999876483;
-const AT2 = 0.14285714272503466;
-const AT3 = -0.11111110405462356;
-const AT4 = 0.09090887133436507;
-const AT5 = -0.0769187620504483;
-const AT6 = 0.06661073137387531;
-const AT7 = -0.058335701337905735;
-const AT8 = 0.049768779946159324;
-const AT9 = -0.036531572744216916;
-const AT10 = 0.016285820115365782;
-const S1 = -0.16666666666666632;
-const S2 = 0.00833333333332249;
-const S3 = -0.0001984126982985795;
-const S4 = 0.0000027557313707070068;
-const S5 = -2.5050760253406863e-8;
-const S6 = 1.58969099521155e-10;
-const C1 = 0.0416666666666666;
-const C2 = -0.001388888888887411;
-const C3 = 0.00002480158728947673;
-const C4 = -2.7557314351390663e-7;
-const C5 = 2.087572321298175e-9;
-const C6 = -1.1359647557788195e-11;
-const ATAN_LIMIT2 = (7 / 16) ** 2;
-const TRIG_LIMIT2 = (Math.PI / 4) ** 2;
+/** @internal */
+export const AT0 = 0.3333333333333293;
+/** @internal */
+export const AT1 = -0.19999999999876483;
+/** @internal */
+export const AT2 = 0.14285714272503466;
+/** @internal */
+export const AT3 = -0.11111110405462356;
+/** @internal */
+export const AT4 = 0.09090887133436507;
+/** @internal */
+export const AT5 = -0.0769187620504483;
+/** @internal */
+export const AT6 = 0.06661073137387531;
+/** @internal */
+export const AT7 = -0.058335701337905735;
+/** @internal */
+export const AT8 = 0.049768779946159324;
+/** @internal */
+export const AT9 = -0.036531572744216916;
+/** @internal */
+export const AT10 = 0.016285820115365782;
+/** @internal */
+export const S1 = -0.16666666666666632;
+/** @internal */
+export const S2 = 0.00833333333332249;
+/** @internal */
+export const S3 = -0.0001984126982985795;
+/** @internal */
+export const S4 = 0.0000027557313707070068;
+/** @internal */
+export const S5 = -2.5050760253406863e-8;
+/** @internal */
+export const S6 = 1.58969099521155e-10;
+/** @internal */
+export const C1 = 0.0416666666666666;
+/** @internal */
+export const C2 = -0.001388888888887411;
+/** @internal */
+export const C3 = 0.00002480158728947673;
+/** @internal */
+export const C4 = -2.7557314351390663e-7;
+/** @internal */
+export const C5 = 2.087572321298175e-9;
+/** @internal */
+export const C6 = -1.1359647557788195e-11;
+/** @internal */
+export const ATAN_LIMIT2 = (7 / 16) ** 2;
+/** @internal */
+export const TRIG_LIMIT2 = (Math.PI / 4) ** 2;
 
 /**
  * Writes at `dst[d..d+3)` the rotation vector (radians, world frame) of `a ⊗ b⁻¹` for unit `a` and `b`: the

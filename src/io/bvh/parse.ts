@@ -702,7 +702,8 @@ function utf8Length(text: string, end: number, from = 0): number {
   let bytes = 0;
   for (let i = from; i < end; i++) {
     const c = text.charCodeAt(i);
-    bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c < 0xdc00 ? 2 : 3;
+    // a surrogate pair is one code point of 4 bytes: 2 for each half
+    bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c < 0xe000 ? 2 : 3;
   }
   return bytes;
 }

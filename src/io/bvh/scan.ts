@@ -146,6 +146,8 @@ export class FrameScanner {
   private readonly bad: number[] = [];
   /** The unfinished token at the end of the last chunk, scanned again with the next. */
   private carry: Uint8Array = EMPTY;
+  /** Where a carried token is joined to the next chunk. */
+  private work: Uint8Array = EMPTY;
   private finished = false;
 
   constructor(setup: FrameScannerSetup) {
@@ -202,11 +204,14 @@ export class FrameScanner {
   private scanChunk(chunk: Uint8Array, final: boolean): void {
     let b = chunk;
     let offset = this.offset;
-    if (this.carry.length > 0) {
-      b = new Uint8Array(this.carry.length + chunk.length);
+    const carried = this.carry.length;
+    if (carried > 0) {
+      // the carried token and the chunk in one buffer, kept for the next chunk of the same size
+      if (this.work.length < carried + chunk.length) this.work = new Uint8Array(carried + chunk.length + 64);
+      b = this.work.subarray(0, carried + chunk.length);
       b.set(this.carry);
-      b.set(chunk, this.carry.length);
-      offset -= this.carry.length;
+      b.set(chunk, carried);
+      offset -= carried;
     }
     const end = this.scan(b, offset, final);
     this.carry = end < b.length ? b.slice(end) : EMPTY;

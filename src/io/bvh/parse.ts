@@ -1000,7 +1000,6 @@ class FrameConverter {
   private readonly hasRotation: Uint8Array;
   private readonly sumColumns: Int32Array;
   private readonly additive: boolean;
-  private readonly angles = new Float64Array(3);
   /** Per joint, its rotation sequence resolved once (not looked up for every frame). */
   private readonly specs: EulerSpec[] = [];
 
@@ -1071,30 +1070,24 @@ class FrameConverter {
       this.translations = translations;
       this.capacity = capacity;
     }
-    const {
-      rotations,
-      translations,
-      rotColumn,
-      posColumn,
-      hasRotation,
-      offsets,
-      specs,
-      angles,
-      sums,
-      sumColumns,
-    } = this;
+    const { rotations, translations, rotColumn, posColumn, hasRotation, offsets, specs, sums, sumColumns } =
+      this;
     const add = this.additive;
     for (let r = 0; r < rowCount; r++) {
       const row = r * width;
       const f = this.rows + r;
       for (let j = 0; j < J; j++) {
         const q = (f * J + j) * 4;
-        if (hasRotation[j]) {
-          for (let k = 0; k < 3; k++) {
-            const c = rotColumn[j * 3 + k];
-            angles[k] = c < 0 ? 0 : values[row + c] * DEG;
-          }
-          composeEuler(rotations, q, specs[j], angles[0], angles[1], angles[2]);
+        const c0 = rotColumn[j * 3];
+        const c1 = rotColumn[j * 3 + 1];
+        const c2 = rotColumn[j * 3 + 2];
+        const a0 = c0 < 0 ? 0 : values[row + c0] * DEG;
+        const a1 = c1 < 0 ? 0 : values[row + c1] * DEG;
+        const a2 = c2 < 0 ? 0 : values[row + c2] * DEG;
+        // three +0 angles (a still joint, common in real files) compose to exactly (0, 0, 0, 1): no trig.
+        // A -0 among them may give a -0 component, so that case (1/-0 = -Infinity) takes the full path.
+        if (hasRotation[j] && !(a0 === 0 && a1 === 0 && a2 === 0 && 1 / a0 + 1 / a1 + 1 / a2 > 0)) {
+          composeEuler(rotations, q, specs[j], a0, a1, a2);
         } else {
           rotations[q + 3] = 1;
         }

@@ -176,29 +176,9 @@ export class FrameScanner {
     if (!this.finished) {
       this.scanChunk(EMPTY, true);
       this.finished = true;
-      const width = this.width;
-      if (this.inLine !== 0)
-        this.lineMode = checkLine(this.inLine, this.lineMode, width, this.base + this.count, this.line);
-      if (this.inRow !== 0) {
-        throw new BvhParseError(
-          `expected ${width} numbers for frame ${Math.floor((this.base + this.count) / width)}, found ${this.inRow}`,
-          this.rowLine,
-          this.rowColumn,
-        );
-      }
-      this.flush();
     }
     const rows = this.width === 0 ? this.declared : (this.base + this.count) / this.width;
     return { values: this.repair ? this.values : new Float64Array(0), rows, bad: this.bad };
-  }
-
-  /** Hands the complete rows held to the sink (none with repair, which keeps them all). */
-  private flush(): void {
-    if (!this.repair && this.count > 0) {
-      this.sink.add(this.values, this.count / this.width);
-      this.base += this.count;
-      this.count = 0;
-    }
   }
 
   private scanChunk(chunk: Uint8Array, final: boolean): void {
@@ -239,196 +219,222 @@ export class FrameScanner {
     let rowLine = this.rowLine;
     let rowColumn = this.rowColumn;
     let i = 0;
+    let base = this.base;
     let stop = n;
+    // One pass of the outer loop per chunk of rows. Every file, however small, passes through the same
+    // hand-over to the sink and the same end-of-data checks, so the engine has seen them run before it
+    // compiles this loop for a large file (code first reached inside optimised code costs a deoptimisation
+    // and a recompile).
     for (;;) {
-      // separators
-      let c = 0;
-      let more = false;
-      while (i < n) {
-        c = b[i];
-        const k = SCAN_CLASS[c];
-        if (k === OTHER) break;
-        if (k === BLANK) {
-          i++;
-          continue;
-        }
-        if (k === HIGH) {
-          const blank = blankLength(b, i, n);
-          if (blank === 0 || (blank === MORE && final)) break;
-          if (blank === MORE) {
-            more = true;
-            break;
-          }
-          // one UTF-16 unit of several bytes
-          lineStart += blank - 1;
-          i += blank;
-          continue;
-        }
-        // LF, or a CR not followed by LF, ends a line; a CR at the end of a chunk waits for the next byte
-        if (k === CR) {
-          if (i + 1 >= n && !final) {
-            more = true;
-            break;
-          }
-          if (i + 1 < n && b[i + 1] === 10) {
+      let full = false;
+      for (;;) {
+        // separators
+        let c = 0;
+        let more = false;
+        while (i < n) {
+          c = b[i];
+          const k = SCAN_CLASS[c];
+          if (k === OTHER) break;
+          if (k === BLANK) {
             i++;
             continue;
           }
+          if (k === HIGH) {
+            const blank = blankLength(b, i, n);
+            if (blank === 0 || (blank === MORE && final)) break;
+            if (blank === MORE) {
+              more = true;
+              break;
+            }
+            // one UTF-16 unit of several bytes
+            lineStart += blank - 1;
+            i += blank;
+            continue;
+          }
+          // LF, or a CR not followed by LF, ends a line; a CR at the end of a chunk waits for the next byte
+          if (k === CR) {
+            if (i + 1 >= n && !final) {
+              more = true;
+              break;
+            }
+            if (i + 1 < n && b[i + 1] === 10) {
+              i++;
+              continue;
+            }
+          }
+          if (inLine !== 0) {
+            lineMode = checkLine(inLine, lineMode, width, base + count, line);
+            inLine = 0;
+          }
+          line++;
+          lineStart = i + 1;
+          i++;
         }
-        if (inLine !== 0) {
-          lineMode = checkLine(inLine, lineMode, width, this.base + count, line);
-          inLine = 0;
+        if (more) {
+          stop = i;
+          break;
         }
-        line++;
-        lineStart = i + 1;
-        i++;
-      }
-      if (more) {
-        stop = i;
-        break;
-      }
-      if (i >= n) break;
-      const start = i;
-      if (width === 0) {
-        throw new BvhParseError(
-          'found frame data but the hierarchy declares no channels',
-          line,
-          start - lineStart + 1,
-        );
-      }
-      // hand-parsed decimal: sign, digits, fraction, exponent. Up to 9 digits accumulate in int32 (a short
-      // dependency chain per digit); longer mantissas and exponents are read again by `decimalAt`
-      let negative = false;
-      if (c === 45) {
-        negative = true;
-        i++;
-      } else if (c === 43) {
-        i++;
-      }
-      let mantissa = 0;
-      let digits = 0;
-      while (i < n) {
-        const d = b[i] - 48;
-        if (d < 0 || d > 9) break;
-        mantissa = (mantissa * 10 + d) | 0;
-        digits++;
-        i++;
-      }
-      let fraction = 0;
-      if (i < n && b[i] === 46) {
-        i++;
-        const at = i;
+        if (i >= n) break;
+        const start = i;
+        if (width === 0) {
+          throw new BvhParseError(
+            'found frame data but the hierarchy declares no channels',
+            line,
+            start - lineStart + 1,
+          );
+        }
+        // hand-parsed decimal: sign, digits, fraction, exponent. Up to 9 digits accumulate in int32 (a short
+        // dependency chain per digit); longer mantissas and exponents are read again by `decimalAt`
+        let negative = false;
+        if (c === 45) {
+          negative = true;
+          i++;
+        } else if (c === 43) {
+          i++;
+        }
+        let mantissa = 0;
+        let digits = 0;
         while (i < n) {
           const d = b[i] - 48;
           if (d < 0 || d > 9) break;
           mantissa = (mantissa * 10 + d) | 0;
+          digits++;
           i++;
         }
-        fraction = i - at;
-        digits += fraction;
-      }
-      let ok = digits > 0;
-      let general = digits > 9;
-      if (ok && i < n && (b[i] | 0x20) === 101) {
-        general = true;
-        i++;
-        const s = i < n ? b[i] : 0;
-        if (s === 45 || s === 43) i++;
-        const at = i;
-        while (i < n) {
-          const d = b[i] - 48;
-          if (d < 0 || d > 9) break;
+        let fraction = 0;
+        if (i < n && b[i] === 46) {
           i++;
+          const at = i;
+          while (i < n) {
+            const d = b[i] - 48;
+            if (d < 0 || d > 9) break;
+            mantissa = (mantissa * 10 + d) | 0;
+            i++;
+          }
+          fraction = i - at;
+          digits += fraction;
         }
-        if (i === at) ok = false;
-      }
-      // the token ends at a blank or at the end of the data; at the end of a chunk it may go on
-      let ends: boolean;
-      if (i >= n) {
-        if (!final) {
-          stop = start;
-          break;
+        let ok = digits > 0;
+        let general = digits > 9;
+        if (ok && i < n && (b[i] | 0x20) === 101) {
+          general = true;
+          i++;
+          const s = i < n ? b[i] : 0;
+          if (s === 45 || s === 43) i++;
+          const at = i;
+          while (i < n) {
+            const d = b[i] - 48;
+            if (d < 0 || d > 9) break;
+            i++;
+          }
+          if (i === at) ok = false;
         }
-        ends = true;
-      } else {
-        const k = SCAN_CLASS[b[i]];
-        if (k === HIGH) {
-          const blank = blankLength(b, i, n);
-          if (blank === MORE && !final) {
+        // the token ends at a blank or at the end of the data; at the end of a chunk it may go on
+        let ends: boolean;
+        if (i >= n) {
+          if (!final) {
             stop = start;
             break;
           }
-          ends = blank > 0;
-        } else ends = k !== OTHER;
-      }
-      let value: number;
-      if (ok && ends) {
-        if (general) value = decimalAt(b, start, i);
-        else {
-          value = mantissa / POW10[fraction];
-          if (negative) value = -value;
-        }
-      } else {
-        // not a plain decimal: a non-finite spelling or garbage, up to the next blank
-        let end = start;
-        while (end < n) {
-          const k = SCAN_CLASS[b[end]];
-          if (k === BLANK || k === LF || k === CR) break;
+          ends = true;
+        } else {
+          const k = SCAN_CLASS[b[i]];
           if (k === HIGH) {
-            const blank = blankLength(b, end, n);
-            if (blank > 0 || (blank === MORE && !final)) break;
-          }
-          end++;
+            const blank = blankLength(b, i, n);
+            if (blank === MORE && !final) {
+              stop = start;
+              break;
+            }
+            ends = blank > 0;
+          } else ends = k !== OTHER;
         }
-        if (!final && (end >= n || blankLength(b, end, n) === MORE)) {
-          stop = start;
+        let value: number;
+        if (ok && ends) {
+          if (general) value = decimalAt(b, start, i);
+          // a product rather than a negation, which a file of positive numbers would first meet late
+          else value = (negative ? -1 : 1) * (mantissa / POW10[fraction]);
+        } else {
+          // not a plain decimal: a non-finite spelling or garbage, up to the next blank
+          let end = start;
+          while (end < n) {
+            const k = SCAN_CLASS[b[end]];
+            if (k === BLANK || k === LF || k === CR) break;
+            if (k === HIGH) {
+              const blank = blankLength(b, end, n);
+              if (blank > 0 || (blank === MORE && !final)) break;
+            }
+            end++;
+          }
+          if (!final && (end >= n || blankLength(b, end, n) === MORE)) {
+            stop = start;
+            break;
+          }
+          const word = textOf(b, start, end);
+          if (!NON_FINITE_WORD.test(word)) {
+            throw new BvhParseError(`'${word}' is not a number`, line, start - lineStart + 1);
+          }
+          value = Number.NaN;
+          i = end;
+          // a multi-byte character in an accepted word shifts the columns after it
+          lineStart += end - start - word.length;
+        }
+        if (!Number.isFinite(value)) {
+          if (!repair) {
+            const next = base + count;
+            const frame = Math.floor(next / width);
+            const ch = this.channels[next % width];
+            throw new BvhParseError(
+              `non-finite value '${textOf(b, start, i)}' for frame ${frame}, channel ${ch.name} of joint '${this.names[ch.joint]}'`,
+              line,
+              start - lineStart + 1,
+              'bvh-non-finite',
+            );
+          }
+          this.bad.push(count);
+          value = Number.NaN;
+        }
+        if (count === capacity) {
+          // only with repair, which keeps every row (without, a full chunk has been handed on)
+          capacity = Math.max(capacity * 2, 1024 * width);
+          const grown = new Float64Array(capacity);
+          grown.set(values);
+          values = grown;
+        }
+        if (inRow === 0) {
+          rowLine = line;
+          rowColumn = start - lineStart + 1;
+        }
+        values[count++] = value;
+        inLine++;
+        if (++inRow === width) inRow = 0;
+        if (count === capacity && !repair) {
+          full = true;
           break;
         }
-        const word = textOf(b, start, end);
-        if (!NON_FINITE_WORD.test(word)) {
-          throw new BvhParseError(`'${word}' is not a number`, line, start - lineStart + 1);
-        }
-        value = Number.NaN;
-        i = end;
-        // a multi-byte character in an accepted word shifts the columns after it
-        lineStart += end - start - word.length;
       }
-      if (!Number.isFinite(value)) {
-        if (!repair) {
-          const next = this.base + count;
-          const frame = Math.floor(next / width);
-          const ch = this.channels[next % width];
+      const end = !full && final && stop === n;
+      if (end) {
+        if (inLine !== 0) {
+          lineMode = checkLine(inLine, lineMode, width, base + count, line);
+          inLine = 0;
+        }
+        if (inRow !== 0) {
           throw new BvhParseError(
-            `non-finite value '${textOf(b, start, i)}' for frame ${frame}, channel ${ch.name} of joint '${this.names[ch.joint]}'`,
-            line,
-            start - lineStart + 1,
-            'bvh-non-finite',
+            `expected ${width} numbers for frame ${Math.floor((base + count) / width)}, found ${inRow}`,
+            rowLine,
+            rowColumn,
           );
         }
-        this.bad.push(count);
-        value = Number.NaN;
       }
-      if (count === capacity) {
-        // only with repair, which keeps every row (without, a full chunk has been handed on)
-        capacity = Math.max(capacity * 2, 1024 * width);
-        const grown = new Float64Array(capacity);
-        grown.set(values);
-        values = grown;
-      }
-      if (inRow === 0) {
-        rowLine = line;
-        rowColumn = start - lineStart + 1;
-      }
-      values[count++] = value;
-      inLine++;
-      if (++inRow === width) inRow = 0;
-      if (count === capacity && !repair) {
-        // complete rows only: a chunk holds whole rows
+      // complete rows only: a full chunk holds whole rows, and at the end an incomplete row has thrown
+      if ((full || end) && !repair && count > 0) {
         this.sink.add(values, count / width);
-        this.base += count;
+        base += count;
         count = 0;
       }
+      if (!full) break;
     }
+    this.base = base;
     this.values = values;
     this.capacity = capacity;
     this.count = count;

@@ -5,7 +5,7 @@
 // bench/results/history.jsonl and removes the file.
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -136,5 +136,5 @@ console.log(
 mkdirSync(join(here, 'results'), { recursive: true });
 appendFileSync(
   join(here, 'results', 'history.jsonl'),
-  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, filter: 'large-file', results: [row] })}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, loadAverage: Number(loadavg()[0].toFixed(2)), filter: 'large-file', results: [row] })}\n`,
 );

@@ -12,7 +12,7 @@ import {
   readdirSync,
   rmSync,
 } from 'node:fs';
-import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -128,7 +128,7 @@ rmSync(work, { recursive: true, force: true });
 mkdirSync(join(here, 'results'), { recursive: true });
 appendFileSync(
   join(here, 'results', 'history.jsonl'),
-  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, filter: 'cli', results, speedup, machineParallelism: calibration, scanParallelism: { cacheSized: scanSmall, fourMegabytes: scanLarge } })}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, loadAverage: Number(loadavg()[0].toFixed(2)), filter: 'cli', results, speedup, machineParallelism: calibration, scanParallelism: { cacheSized: scanSmall, fourMegabytes: scanLarge } })}\n`,
 );
 
 /** Worker code that parses the integers of a `length`-character string of numbers, 4e7 characters in all. */

@@ -7,7 +7,7 @@
 // issue's floor in units per second, printed beside the figure.
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Bench } from 'tinybench';
@@ -98,6 +98,9 @@ const record = {
   node: process.version,
   cpu: cpus()[0]?.model ?? 'unknown',
   cores: cpus().length,
+  // the 1-minute load average when the run ended: on a shared machine, above the core count every
+  // wall-clock figure here is slowed by the other processes
+  loadAverage: Number(loadavg()[0].toFixed(2)),
   filter: filter || null,
   results,
 };

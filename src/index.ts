@@ -44,6 +44,21 @@ export * as kernels from './ops/kernels.js';
 export * from './ops/linear-velocity.js';
 export * from './ops/rotation-window.js';
 
+// Live (streaming) filters: one sample at a time, any frame rate, and their offline forms for clips.
+export {
+  type LiveFilter,
+  type LiveStateBase,
+  STALE_SAMPLE_POLICIES,
+  type StaleSamplePolicy,
+} from './ops/live/common.js';
+export * from './ops/live/damp-clip.js';
+export * from './ops/live/damper.js';
+export * from './ops/live/one-euro.js';
+export * from './ops/live/one-euro-clip.js';
+export { CLIP_DIRECTIONS, type ClipDirection } from './ops/live/run-clip.js';
+export * from './ops/live/streaming-filter.js';
+export * from './ops/live/streaming-unroll.js';
+
 // Resampling and spectra.
 export * from './ops/clip-spectrum.js';
 export * from './ops/downsample-optimal.js';

@@ -116,6 +116,29 @@ function loadedModulesOf(file: string): string[] {
   return out;
 }
 
+describe('capability folders under src/ops', () => {
+  it('src/ops/live imports only quat, numeric, series, errors and ops, and its other files are exported from the root', () => {
+    const dir = join(src, 'ops', 'live');
+    const files = sourceFiles(dir);
+    expect(files.length).toBeGreaterThan(5);
+    const offenders: string[] = [];
+    for (const file of files) {
+      for (const spec of importsOf(file)) {
+        const target = relative(src, resolve(dirname(file), spec));
+        if (!spec.startsWith('.') || !/^(quat|numeric|series|ops)\/|^errors\.js$/.test(target))
+          offenders.push(`${relative(root, file)} imports ${spec}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+    const index = readFileSync(join(src, 'index.ts'), 'utf8');
+    // tangent.ts holds the internal kernels the filters share
+    for (const file of files.filter((f) => !f.endsWith('tangent.ts'))) {
+      const name = relative(src, file).replace(/\.ts$/, '.js');
+      expect(index, name).toContain(`./${name}`);
+    }
+  });
+});
+
 describe('the CLI main thread', () => {
   it('src/cli/main.ts loads no BVH reader, writer or pipeline code before a command runs', () => {
     // The workers load those; the main thread only plans and hands out files, and starts sooner without them.

@@ -3,7 +3,7 @@
 import { dirname } from 'node:path';
 import { OptionError } from '../errors.js';
 import { removeStaleTemporaryFiles } from '../node/atomic.js';
-import { type BatchSummary, defaultJobs, runBatch } from '../node/batch.js';
+import { type BatchSummary, defaultJobs, runBatch, runsInline } from '../node/batch.js';
 import { collectInputs, type InputFile, type MissingInput, type SkippedInput } from '../node/files.js';
 import { PlanError, planOutputs } from '../node/plan.js';
 import { ProgressBar } from '../node/progress.js';
@@ -127,7 +127,8 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
     jobs,
     failFast: v['fail-fast'] === true,
     handleSignals: true,
-    inline: false,
+    // one small file runs here: a worker would cost more to start than the file's work
+    inline: runsInline(tasks),
     onResult: (r) => {
       progress.tick(r.ok);
       warningCount += r.warnings.length;

@@ -1,4 +1,7 @@
 import type { ClipStep } from '../node/steps.js';
+import { DAMPER_DEFAULTS } from '../ops/live/damper.js';
+import { ONE_EURO_DEFAULTS } from '../ops/live/one-euro.js';
+import { CLIP_DIRECTIONS } from '../ops/live/run-clip.js';
 import { BOUNDARIES, type Boundary, ROTATION_SPACES, type RotationSpace } from '../ops/rotation-window.js';
 import {
   BATCH_OPTIONS,
@@ -12,7 +15,22 @@ import {
 import { runFileCommand } from './run.js';
 import { bvhOutputOptions, kernelOptions, kernelSpecOption, precisionOption } from './shared.js';
 
-/** The smoothing step described by --kernel/--sigma/--amount, --space, --boundary and --joints. */
+/** Reads a positive (or, with `zero`, non-negative) number option. */
+function numberOption(parsed: Parsed, name: string, fallback: number, zero = false): number {
+  const text = parsed.values[name] as string | undefined;
+  if (text === undefined) return fallback;
+  const x = Number(text);
+  if (text.trim() === '' || !Number.isFinite(x) || x < 0 || (!zero && x === 0)) {
+    throw new UsageError(`--${name} must be a ${zero ? 'non-negative' : 'positive'} number, got '${text}'`);
+  }
+  return x;
+}
+
+/**
+ * The smoothing step described by --filter (kernel, one-euro or damper) and its options: --kernel/--sigma/
+ * --amount, --space, --boundary for kernels; --min-cutoff, --beta, --d-cutoff or --half-life and --direction
+ * for the streaming filters; --joints for all.
+ */
 export function smoothStep(parsed: Parsed): ClipStep {
   const v = parsed.values;
   const joints = v.joints as string | undefined;
@@ -22,6 +40,41 @@ export function smoothStep(parsed: Parsed): ClipStep {
     .filter(Boolean);
   if (names?.length === 0)
     throw new UsageError(`--joints needs joint names (comma-separated), got '${joints}'`);
+  const filter = oneOf(
+    v.filter as string | undefined,
+    'filter',
+    ['kernel', 'one-euro', 'damper'] as const,
+    'kernel',
+  );
+  const live = ['min-cutoff', 'beta', 'd-cutoff', 'half-life', 'direction'].filter((k) => v[k] !== undefined);
+  const kernelOnly = ['kernel', 'sigma', 'amount', 'space', 'boundary'].filter((k) => v[k] !== undefined);
+  if (filter !== 'kernel') {
+    if (kernelOnly.length) throw new UsageError(`--${kernelOnly[0]} applies to --filter kernel only`);
+    const direction = oneOf(v.direction as string | undefined, 'direction', CLIP_DIRECTIONS, 'forward');
+    if (filter === 'one-euro') {
+      if (v['half-life'] !== undefined) throw new UsageError('--half-life applies to --filter damper only');
+      return {
+        op: 'live',
+        filter: {
+          name: 'one-euro',
+          minCutoff: numberOption(parsed, 'min-cutoff', ONE_EURO_DEFAULTS.minCutoff),
+          beta: numberOption(parsed, 'beta', ONE_EURO_DEFAULTS.beta, true),
+          dCutoff: numberOption(parsed, 'd-cutoff', ONE_EURO_DEFAULTS.dCutoff),
+        },
+        direction,
+        ...(names !== undefined ? { joints: names } : {}),
+      };
+    }
+    const wrong = ['min-cutoff', 'beta', 'd-cutoff'].find((k) => v[k] !== undefined);
+    if (wrong) throw new UsageError(`--${wrong} applies to --filter one-euro only`);
+    return {
+      op: 'live',
+      filter: { name: 'damper', halfLife: numberOption(parsed, 'half-life', DAMPER_DEFAULTS.halfLife) },
+      direction,
+      ...(names !== undefined ? { joints: names } : {}),
+    };
+  }
+  if (live.length) throw new UsageError(`--${live[0]} applies to --filter one-euro or damper only`);
   return {
     op: 'smooth',
     kernel: kernelSpecOption(parsed),
@@ -34,22 +87,61 @@ export function smoothStep(parsed: Parsed): ClipStep {
 /** `rotsig smooth`: filter rotations and translations along time. */
 export const smooth: Command = {
   name: 'smooth',
-  summary: 'smooth (or sharpen) rotations and translations with a kernel',
-  usage: 'rotsig smooth <file|dir>... -o <file|dir> [--kernel gaussian] [--sigma 2] [--space raw|log|eigen]',
+  summary: 'smooth (or sharpen) rotations and translations with a kernel, the One Euro filter or a damper',
+  usage:
+    'rotsig smooth <file|dir>... -o <file|dir> [--kernel gaussian] [--sigma 2] [--space raw|log|eigen]\n' +
+    '       rotsig smooth <file|dir>... -o <file|dir> --filter one-euro [--min-cutoff 1] [--beta 0] [--d-cutoff 1]\n' +
+    '       rotsig smooth <file|dir>... -o <file|dir> --filter damper [--half-life 0.1]',
   description: `
 Filters every joint's rotation and translation along time with one kernel (filterClip). gaussian
 smooths (sigma in frames); unsharp sharpens (signal + amount x its difference from the gaussian blur);
 tent is a light 3-tap smoothing. --space says where the rotation weighted sums are taken: raw
 (aligned quaternions, fastest), log (slerp-like) or eigen (robust average). --boundary says what the
 window reads past the clip ends (renormalize drops those taps; wrap for loops). --joints limits the
-filter to some joints (comma-separated names, as in the file).`,
+filter to some joints (comma-separated names, as in the file).
+
+--filter one-euro runs the clip through the One Euro filter frame by frame, as a live stream of the
+same frames would be filtered (oneEuroClip): --min-cutoff is the cutoff at rest in Hz (lower removes
+more jitter), --beta how much the cutoff opens per rad/s of rotation speed (and per file unit/s of
+translation speed), --d-cutoff the cutoff of the speed estimate. For cleaning pose-estimator output.
+--filter damper follows every rotation and translation with a critically damped spring of the given
+--half-life in seconds (dampClip). --direction forward-backward runs the result backwards through a
+second filter: less lag, no longer causal.`,
   examples: [
     'rotsig smooth take.bvh -o take.smooth.bvh --sigma 2',
     'rotsig smooth take.bvh -o take.sharp.bvh --kernel unsharp --sigma 2 --amount 0.5 --space eigen',
     'rotsig smooth captures/ -o smoothed/ --sigma 1.5 --joints LeftHand,RightHand',
+    'rotsig smooth webcam.bvh -o webcam.clean.bvh --filter one-euro --min-cutoff 1 --beta 0.01',
+    'rotsig smooth take.bvh -o take.damped.bvh --filter damper --half-life 0.05',
   ],
   options: {
+    filter: { type: 'string', value: 'name', description: 'kernel, one-euro or damper (default kernel)' },
     ...kernelOptions,
+    'min-cutoff': {
+      type: 'string',
+      value: 'hz',
+      description: 'one-euro: cutoff at rest in Hz, > 0 (default 1)',
+    },
+    beta: {
+      type: 'string',
+      value: 'hz-per-speed',
+      description: 'one-euro: cutoff rise per unit of speed, >= 0 (default 0)',
+    },
+    'd-cutoff': {
+      type: 'string',
+      value: 'hz',
+      description: 'one-euro: cutoff of the speed estimate in Hz (default 1)',
+    },
+    'half-life': {
+      type: 'string',
+      value: 'seconds',
+      description: 'damper: time to halve the distance, > 0 (default 0.1)',
+    },
+    direction: {
+      type: 'string',
+      value: 'dir',
+      description: 'one-euro, damper: forward or forward-backward (default forward)',
+    },
     space: { type: 'string', value: 'space', description: 'raw, log or eigen (default raw)' },
     boundary: {
       type: 'string',

@@ -63,6 +63,27 @@ export function batchOrder(tasks: readonly FileTask[], jobs: number): number[] {
   return smallest.concat(bySize);
 }
 
+/**
+ * Inputs up to this size run on the calling thread when they are the only task (see {@link runsInline}):
+ * about 0.3 s of work, so a Ctrl-C waits at most that long.
+ */
+const INLINE_MAX_BYTES = 64 << 20;
+
+/**
+ * Whether a batch is better run on the calling thread than in a worker: a single task whose input is at
+ * most 64 MiB. Starting a worker and loading the library in it costs more than such a file's work (a
+ * 3.8 MB capture: about 40 ms of work); a larger file goes to a worker so this thread can stop it at once
+ * on Ctrl-C.
+ *
+ * @example
+ * runBatch(tasks, { jobs, inline: runsInline(tasks) });
+ */
+export function runsInline(tasks: readonly FileTask[]): boolean {
+  if (tasks.length !== 1) return false;
+  const size = statSync(tasks[0].input, { throwIfNoEntry: false })?.size ?? 0;
+  return size <= INLINE_MAX_BYTES;
+}
+
 /** What {@link runBatch} returns: one result per task, in task order, and totals. */
 export interface BatchSummary {
   results: (TaskResult | undefined)[];

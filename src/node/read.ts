@@ -1,24 +1,65 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { OptionError } from '../errors.js';
 import {
+  BvhChunkParser,
   type BvhParseResult,
   type ParseBvhOptions,
-  parseBvhWithReport,
   type WriteBvhOptions,
   writeBvhBytes,
 } from '../io/index.js';
 import type { Clip } from '../series/clip.js';
 import { writeFileAtomic } from './atomic.js';
 
+/** Options of {@link readBvhFile}: those of `parseBvh`, and the size of each read. */
+export interface ReadBvhFileOptions extends ParseBvhOptions {
+  /**
+   * Bytes read from the file at a time (default 4 MiB: most captures in one read). Memory holds one such
+   * buffer besides the clip, whatever the file's size.
+   */
+  chunkSize?: number;
+}
+
+/** Defaults of {@link ReadBvhFileOptions} beyond those of `parseBvh`. */
+export const READ_BVH_FILE_DEFAULTS: Required<Pick<ReadBvhFileOptions, 'chunkSize'>> = {
+  chunkSize: 4 << 20,
+};
+
 /**
- * Reads and parses a BVH file from disk. Parse errors are `BvhParseError`s with `line` and `column`; the
- * result carries the warnings (frame-count mismatch, suspicious position channels, ...).
+ * Reads and parses a BVH file from disk, in chunks of `chunkSize` bytes through `BvhChunkParser`: the
+ * file is never one string, so files larger than the engine's longest string (about 512 MB in Node) read
+ * too, and memory is the clip's arrays (sized once from `Frames:` and the file's size) plus one chunk.
+ * Parse errors are `BvhParseError`s with `line` and `column`; the result carries the warnings
+ * (frame-count mismatch, suspicious position channels, ...). Bytes are UTF-8 (invalid sequences read as
+ * U+FFFD), as with `readFileSync(path, 'utf8')`.
  *
+ * @throws {BvhParseError} on malformed data.
+ * @throws {OptionError} on a `chunkSize` that is not a positive whole number.
  * @example
  * const { clip, warnings } = readBvhFile('samples/01_01.bvh');
  */
-export function readBvhFile(path: string, options: ParseBvhOptions = {}): BvhParseResult {
-  return parseBvhWithReport(readFileSync(path, 'utf8'), options);
+export function readBvhFile(path: string, options: ReadBvhFileOptions = {}): BvhParseResult {
+  const { chunkSize = READ_BVH_FILE_DEFAULTS.chunkSize, ...parseOptions } = options;
+  if (!(Number.isSafeInteger(chunkSize) && chunkSize > 0)) {
+    throw new OptionError(
+      `readBvhFile: chunkSize must be a positive whole number of bytes, got ${chunkSize}`,
+    );
+  }
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const parser = new BvhChunkParser({ ...parseOptions, byteLength: size });
+    // one read past the size it had, to see the end (a file that grows meanwhile is read to its new end)
+    const buffer = new Uint8Array(Math.max(1, Math.min(chunkSize, size + 1)));
+    for (;;) {
+      const n = readSync(fd, buffer, 0, buffer.length, null);
+      if (n === 0) break;
+      parser.push(buffer.subarray(0, n));
+    }
+    return parser.finish();
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**

@@ -10,6 +10,9 @@ import { clipVelocities } from '../ops/clip-velocities.js';
 import { downsampleOptimal, type PlaybackKernel } from '../ops/downsample-optimal.js';
 import { filterClip } from '../ops/filter-clip.js';
 import { gaussian, type Kernel, tent, unsharp } from '../ops/kernels.js';
+import { dampClip } from '../ops/live/damp-clip.js';
+import { oneEuroClip } from '../ops/live/one-euro-clip.js';
+import type { ClipDirection } from '../ops/live/run-clip.js';
 import { resampleClip } from '../ops/resample-clip.js';
 import type { ResampleKernelName } from '../ops/resample-rotations.js';
 import type { Boundary, RotationSpace } from '../ops/rotation-window.js';
@@ -43,10 +46,22 @@ export function kernelFromSpec(spec: KernelSpec): Kernel {
   }
 }
 
+/** A streaming filter by name and parameters (plain data): the One Euro filter or a damper. */
+export type LiveFilterSpec =
+  | { name: 'one-euro'; minCutoff: number; beta: number; dCutoff: number }
+  | { name: 'damper'; halfLife: number };
+
 /** One processing step of a pipeline, applied to the whole clip. */
 export type ClipStep =
   | { op: 'unroll' }
   | { op: 'smooth'; kernel: KernelSpec; space?: RotationSpace; boundary?: Boundary; joints?: string[] }
+  | {
+      /** A streaming filter run over the clip (`oneEuroClip` or `dampClip`). */
+      op: 'live';
+      filter: LiveFilterSpec;
+      direction?: ClipDirection;
+      joints?: string[];
+    }
   | {
       op: 'resample';
       rate: number;
@@ -142,6 +157,15 @@ function applyStep(clip: Clip, step: ClipStep, ownsRotations: boolean, ownsBoth:
         ...(step.boundary ? { boundary: step.boundary } : {}),
         ...(ownsBoth && !step.joints ? { input: 'reuse' as const } : {}),
       });
+      return step.joints ? keepOnly(clip, out, step.joints) : out;
+    }
+    case 'live': {
+      const direction = step.direction ?? 'forward';
+      const f = step.filter;
+      const out =
+        f.name === 'one-euro'
+          ? oneEuroClip(clip, { minCutoff: f.minCutoff, beta: f.beta, dCutoff: f.dCutoff, direction })
+          : dampClip(clip, { halfLife: f.halfLife, direction });
       return step.joints ? keepOnly(clip, out, step.joints) : out;
     }
     case 'resample': {

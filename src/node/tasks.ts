@@ -1,11 +1,12 @@
 // One file task: read a BVH file, run pipeline steps, write (atomically) or return the result. The same
 // function runs on the main thread and in the pool's workers, so it takes and returns plain data (task.ts).
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { type BvhWarning, parseBvhWithReport } from '../io/index.js';
+import type { BvhWarning } from '../io/index.js';
 import type { Clip } from '../series/clip.js';
 import { type AtomicContent, writeFileAtomic } from './atomic.js';
 import { isGltfTask, runGltfTask } from './gltf-task.js';
+import { readBvhFile } from './read.js';
 import { emitClip, runSteps } from './steps.js';
 import type { FileTask, TaskError, TaskResult } from './task.js';
 
@@ -29,8 +30,8 @@ export function runFileTask(task: FileTask): TaskResult {
     ms: 0,
   };
   try {
-    const text = readFileSync(task.input, 'utf8');
-    const parsed = parseBvhWithReport(text, task.positionMode ? { positionMode: task.positionMode } : {});
+    // read in chunks: a file of any size, never one string
+    const parsed = readBvhFile(task.input, task.positionMode ? { positionMode: task.positionMode } : {});
     result.warnings = parsed.warnings.map(warningData);
     const clip: Clip = parsed.clip;
     result.frames = clip.frames;

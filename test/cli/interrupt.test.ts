@@ -110,8 +110,8 @@ describe('rotsig writes atomically', () => {
       'SIGINT',
       () => writeFileSync(dest, 'old content\n'),
       (code) => {
-        // The main thread answers Ctrl-C at once (the file runs in a worker): it stops the worker, removes
-        // the temporary file and exits 130 before the rename, or the file was already complete.
+        // Ctrl-C stops the run, removes the temporary file and exits 130 before the rename, or the file was
+        // already complete: a single small input runs on the main thread, which answers once it is written.
         const now = readFileSync(dest, 'utf8');
         if (now !== 'old content\n') expect(completeCsv(now, frames)).toBe(true);
         else expect(code).toBe(130);

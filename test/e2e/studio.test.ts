@@ -7,7 +7,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { averageCost, averageQuaternions, clipSpectrum, quat } from '../../src/index.js';
+import {
+  averageCost,
+  averageQuaternions,
+  clipSpectrum,
+  createDamper,
+  createOneEuroFilter,
+  quat,
+} from '../../src/index.js';
 import { parseBvh } from '../../src/io/index.js';
 import { HAS_SHARED_BVH, SHARED_BVH_FILES, sharedBvhPath } from '../support/shared-data.js';
 import { serveStatic } from './serve.js';
@@ -553,6 +560,71 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     expect(s1.counts.flipsBefore).toBeGreaterThan(s0.counts.flipsBefore);
     expect(s1.counts.flipsAfter).toBe(0);
     await shot('lab-unrolling');
+  });
+
+  it('the live filter lab plots every filter, matches the library, and shows which filters change with the rate', async () => {
+    await page.click('[data-testid=tab-live]');
+    const lab = () => page.evaluate(() => window.__studio.lab('live'));
+    await page.waitForFunction(() => window.__studio.lab('live') !== null);
+    const s0 = await lab();
+    expect(s0.rate).toBe(60);
+    expect(s0.pixels.lit).toBeGreaterThan(100);
+    // both plots hold the input and the three filters, one point per tracker sample
+    const n = s0.times.length;
+    expect(n).toBe(361);
+    for (const p of s0.series) {
+      expect(p.names).toEqual(['input', 'one euro', 'damper', 'naive lerp']);
+      expect(p.lengths).toEqual([n, n, n, n, n]);
+    }
+    // what the lab plots is the library's output on the lab's samples, as Node computes it
+    const check = (filter: { pushAt: (...a: never[]) => unknown }, name: string) => {
+      const got = new Float64Array(n * 4);
+      const push = filter.pushAt as unknown as (
+        o: Float64Array,
+        oo: number,
+        i: number[],
+        io: number,
+        t: number,
+      ) => void;
+      for (let k = 0; k < n; k++) push(got, k * 4, s0.input, k * 4, s0.times[k]);
+      let worst = 0;
+      for (let i = 0; i < got.length; i++) worst = Math.max(worst, Math.abs(got[i] - s0.outputs[name][i]));
+      expect(worst, name).toBeLessThan(1e-12);
+    };
+    check(
+      createOneEuroFilter({ joints: 1, minCutoff: s0.params.minCutoff, beta: s0.params.beta }),
+      'one euro',
+    );
+    check(createDamper({ joints: 1, halfLife: s0.params.halfLife, targetPath: 'linear' }), 'damper');
+    // random stored signs: the library filters stay continuous, the naive component lerp does not follow
+    expect(s0.readouts['one euro'].jitter).toBeLessThan(s0.readouts.input.jitter);
+    expect(s0.readouts['naive lerp'].jitter).toBeGreaterThan(10);
+    await page.selectOption('[data-testid=live-signs]', 'none');
+    const s1 = await lab();
+    expect(s1.updates).toBeGreaterThan(s0.updates);
+    // at 60 Hz, then at 144 Hz: the One Euro filter and the damper keep their lag, the naive lerp's shrinks
+    await page.selectOption('[data-testid=live-rate]', '144');
+    const s2 = await lab();
+    expect(s2.rate).toBe(144);
+    expect(s2.times.length).toBe(865);
+    for (const name of ['one euro', 'damper']) {
+      expect(Math.abs(s2.readouts[name].lag / s1.readouts[name].lag - 1), name).toBeLessThan(0.1);
+    }
+    expect(s2.readouts['naive lerp'].lag).toBeLessThan(0.6 * s1.readouts['naive lerp'].lag);
+    expect(s2.changes).toEqual(['naive lerp']);
+    expect(s2.info).toContain('lag changes with the rate (30-144 Hz, > 20%): naive lerp');
+    // a slider re-runs the filters: a larger beta lowers the One Euro lag
+    await page.$eval('[data-testid=live-beta]', (el) => {
+      const input = el as unknown as InputElement;
+      input.value = '4';
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    const s3 = await lab();
+    expect(s3.params.beta).toBe(4);
+    expect(s3.readouts['one euro'].lag).toBeLessThan(s2.readouts['one euro'].lag);
+    await shot('lab-live');
+    // leave the lab: its animation stops, so the timing records below measure the clip view alone
+    await page.click('[data-testid=tab-clip]');
   });
 
   it('records playback frame time on large clips and the draw time of a 100,000-point curve', async () => {

@@ -26,6 +26,7 @@ const labLoaders: Record<string, () => Promise<Lab>> = {
   interpolation: async () =>
     new (await import('./labs/interpolation.js')).InterpolationLab($('view-interpolation')),
   unrolling: async () => new (await import('./labs/unrolling.js')).UnrollingLab($('view-unrolling')),
+  live: async () => new (await import('./labs/live.js')).LiveFilterLab($('view-live')),
 };
 
 async function showView(name: string): Promise<void> {

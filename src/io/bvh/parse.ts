@@ -1,9 +1,8 @@
 /**
- * BVH reader: text in, {@link Clip} out. One pass over the string with char codes: the hierarchy is read
- * token by token, the frame data as one stream of numbers parsed by hand (no per-value strings; decimals
- * of up to 15 digits take Clinger's exact fast path, longer ones `Number()`, so every value is the
- * correctly rounded float64). Rows are converted to quaternions and translations in chunks of 1,024, so a
- * 100,000-frame file needs the output arrays and little else.
+ * BVH reader: text, bytes or a stream of byte chunks in, {@link Clip} out. The hierarchy is read token by
+ * token from text; the frame data is scanned as UTF-8 bytes, one stream of numbers parsed by hand (see
+ * `scan.ts`), and converted to quaternions and translations in chunks of 1,024 rows, so a 100,000-frame
+ * file needs the output arrays and little else, and a file never has to be one string.
  *
  * @module
  */
@@ -19,6 +18,7 @@ import {
   type PositionMode,
 } from '../../series/clip.js';
 import { BvhParseError, type BvhWarning } from './errors.js';
+import { type FrameData, FrameScanner, type ScanChannel } from './scan.js';
 
 /** Options of {@link parseBvh}. */
 export interface ParseBvhOptions {
@@ -55,14 +55,8 @@ export interface BvhParseResult {
 const DEG = Math.PI / 180;
 /** Nesting limit of JOINT blocks; far beyond real skeletons, it keeps hostile input from overflowing the stack. */
 const MAX_DEPTH = 1000;
-/** Rows of raw channel values buffered before they are converted: the buffer stays in cache. */
-const CHUNK_ROWS = 1024;
 /** Frames a file without channel data may declare (its clip is allocated from `Frames:` alone). */
 const MAX_STATIC_FRAMES = 1_000_000;
-/** Largest integer mantissa for which `m * 10^k` (|k| <= 22) is correctly rounded (Clinger's fast path). */
-const MANTISSA_LIMIT = 2 ** 53;
-const POW10 = new Float64Array(23);
-for (let k = 0, p = 1; k < 23; k++, p *= 10) POW10[k] = p;
 
 const CHANNELS_BY_KEY: Record<string, ChannelName> = {
   xposition: 'Xposition',
@@ -73,23 +67,9 @@ const CHANNELS_BY_KEY: Record<string, ChannelName> = {
   zrotation: 'Zrotation',
 };
 
-const NON_FINITE_WORD = /^[+-]?(nan|inf|infinity)(\(.*\))?$|^[+-]?\d*\.?\d*#(inf|ind|qnan|snan)\d*$/i;
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
-/**
- * Classes of the ASCII characters for the frame-data scanner: a table lookup instead of a chain of
- * comparisons, so that every file (spaces or tabs, LF or CRLF, a number at the end of a line or not) runs
- * the same operations and the compiled scanner never meets a comparison it has not seen before.
- */
-const OTHER = 0;
-const BLANK = 1;
-const LF = 2;
-const CR = 3;
-const SCAN_CLASS = new Uint8Array(128);
-for (let c = 0; c < 128; c++) if (isSpace(c)) SCAN_CLASS[c] = BLANK;
-SCAN_CLASS[10] = LF;
-SCAN_CLASS[13] = CR;
-
+/** Whitespace of BVH text, the same set the frame scanner treats as blanks. */
 function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12 || c === 0xfeff || c === 0xa0;
 }
@@ -100,12 +80,22 @@ interface Token {
   column: number;
 }
 
-/** Mutable reader state over the text; positions are UTF-16 indices. */
+/** Thrown by a {@link Reader} that is not `final` when it reaches the end of its text: more bytes are needed. */
+const NEED_MORE = { needMore: true };
+
+/**
+ * Mutable reader state over the text of the hierarchy and MOTION header; positions are UTF-16 indices.
+ * A reader that is not `final` holds only the first part of the file: wherever what it reads could go on
+ * past the end of its text, it throws {@link NEED_MORE}, and the caller reads again with more text.
+ */
 class Reader {
   pos = 0;
   line = 1;
   lineStart = 0;
-  constructor(readonly text: string) {}
+  constructor(
+    readonly text: string,
+    readonly final = true,
+  ) {}
 
   column(at = this.pos): number {
     return at - this.lineStart + 1;
@@ -115,6 +105,17 @@ class Reader {
     throw new BvhParseError(reason, line, column);
   }
 
+  /** Throws {@link NEED_MORE} unless the reader is final. */
+  private more(): void {
+    if (!this.final) throw NEED_MORE;
+  }
+
+  /** The character code at the current position, NaN at the end. */
+  peek(): number {
+    if (this.pos >= this.text.length) this.more();
+    return this.text.charCodeAt(this.pos);
+  }
+
   /** Skips all whitespace, counting lines. */
   skipSpace(): void {
     const text = this.text;
@@ -122,12 +123,14 @@ class Reader {
     let i = this.pos;
     while (i < n) {
       const c = text.charCodeAt(i);
+      if (c === 13 && i + 1 >= n) this.more();
       if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
         this.line++;
         this.lineStart = i + 1;
       } else if (!isSpace(c)) break;
       i++;
     }
+    if (i >= n) this.more();
     this.pos = i;
   }
 
@@ -140,11 +143,8 @@ class Reader {
       if (c === 10 || c === 13 || !isSpace(c)) break;
       i++;
     }
+    if (i >= text.length) this.more();
     this.pos = i;
-  }
-
-  atEnd(): boolean {
-    return this.pos >= this.text.length;
   }
 
   /** Next whitespace-delimited word; `{` and `}` are words of their own. Returns null at the end. */
@@ -165,6 +165,7 @@ class Reader {
         if (isSpace(c) || c === 123 || c === 125) break;
         i++;
       }
+      if (i >= text.length) this.more();
     }
     this.pos = i;
     return { text: text.slice(start, i), line, column };
@@ -188,6 +189,7 @@ class Reader {
       }
       i++;
     }
+    if (i >= text.length) this.more();
     const out = text.slice(start, i).trim();
     this.pos = brace ? i + 1 : i;
     return { text: out, brace };
@@ -196,7 +198,10 @@ class Reader {
   /** Matches a case-insensitive ASCII word at the current position (no skipping). */
   matchWord(lower: string): boolean {
     const text = this.text;
-    if (this.pos + lower.length > text.length) return false;
+    if (this.pos + lower.length > text.length) {
+      this.more();
+      return false;
+    }
     for (let k = 0; k < lower.length; k++) {
       if ((text.charCodeAt(this.pos + k) | 0x20) !== lower.charCodeAt(k)) return false;
     }
@@ -443,7 +448,7 @@ function parseMotionHeader(r: Reader): MotionHeader {
     r.fail(`expected 'Frames:' after MOTION, found ${describe(token)}`, framesLine, framesColumn);
   }
   r.skipInlineSpace();
-  if (r.text.charCodeAt(r.pos) !== 58) r.fail(`expected ':' after 'Frames'`);
+  if (r.peek() !== 58) r.fail(`expected ':' after 'Frames'`);
   r.pos++;
   r.skipInlineSpace();
   const countToken = r.word();
@@ -468,7 +473,7 @@ function parseMotionHeader(r: Reader): MotionHeader {
     r.fail(`expected 'Frame Time:' after the frame count, found ${describe(token)}`, timeLine, timeColumn);
   }
   r.skipInlineSpace();
-  if (r.text.charCodeAt(r.pos) !== 58) r.fail(`expected ':' after 'Frame Time'`);
+  if (r.peek() !== 58) r.fail(`expected ':' after 'Frame Time'`);
   r.pos++;
   r.skipInlineSpace();
   const timeToken = r.word();
@@ -481,251 +486,6 @@ function parseMotionHeader(r: Reader): MotionHeader {
     );
   }
   return { declaredFrames, framesLine, frameTime, frameTimeText: (timeToken as Token).text };
-}
-
-interface ChannelInfo {
-  joint: number;
-  name: ChannelName;
-}
-
-interface FrameData {
-  /** All values, `rows x width`, only with `repair` (otherwise they went to the sink chunk by chunk). */
-  values: Float64Array;
-  rows: number;
-  /** Flat indices of non-finite values (only collected with `repair`). */
-  bad: number[];
-}
-
-/**
- * Reads the frame data as one stream of numbers, `width` per frame. If the first data line holds exactly
- * `width` numbers the file is taken to be one frame per line and every line must hold `width`; otherwise
- * rows may wrap and only the total must divide. Complete rows are handed to `sink` in chunks of
- * {@link CHUNK_ROWS} (all at the end with `repair`, which the caller then applies before calling `sink`).
- */
-function parseFrameData(
-  r: Reader,
-  width: number,
-  declared: number,
-  channels: ChannelInfo[],
-  names: string[],
-  repair: boolean,
-  sink: FrameConverter,
-): FrameData {
-  const text = r.text;
-  const n = text.length;
-  // every number takes at least two characters with its separator, which bounds the row count
-  const boundRows = width > 0 ? Math.floor((n - r.pos) / (2 * width)) + 1 : 0;
-  // without repair, rows go to `sink` in chunks that stay in cache; repair needs every row at the end
-  const chunkRows = Math.max(1, Math.min(repair ? declared : CHUNK_ROWS, declared, boundRows));
-  let capacity = chunkRows * width;
-  let values = new Float64Array(capacity);
-  /** Values handed to `sink` already; `base + count` is the index of the next value in the file. */
-  let base = 0;
-  let count = 0;
-  let i = r.pos;
-  let line = r.line;
-  let lineStart = r.lineStart;
-  let inLine = 0;
-  let lineMode = 0; // 0 unknown, 1 one frame per line, 2 wrapped
-  let inRow = 0;
-  let rowLine = line;
-  let rowColumn = 1;
-  const bad: number[] = [];
-
-  // One chunk per pass of the outer loop. Every file, however small, passes through the same hand-over to
-  // `sink` and the same end-of-data checks, so the engine has seen them run before it compiles this loop
-  // for a large file (code first reached inside optimised code costs a deoptimisation and a recompile).
-  for (;;) {
-    let atEnd = true;
-    for (;;) {
-      let c = 0;
-      while (i < n) {
-        c = text.charCodeAt(i);
-        const k = c < 128 ? SCAN_CLASS[c] : isSpace(c) ? BLANK : OTHER;
-        if (k === OTHER) break;
-        if (k !== BLANK) {
-          // LF, or a CR not followed by LF, ends a line; the look-ahead runs for both, so that LF-only
-          // and CRLF files take the same path (and never reads past the end, which would deoptimise)
-          const crlf = (i + 1 < n ? text.charCodeAt(i + 1) : 0) === 10;
-          if (k === LF || !crlf) {
-            if (inLine !== 0) {
-              lineMode = checkLine(inLine, lineMode, width, base + count, line);
-              inLine = 0;
-            }
-            line++;
-            lineStart = i + 1;
-          }
-        }
-        i++;
-      }
-      if (i >= n) break;
-      const start = i;
-      if (width === 0) {
-        throw new BvhParseError(
-          'found frame data but the hierarchy declares no channels',
-          line,
-          start - lineStart + 1,
-        );
-      }
-      // hand-parsed decimal: sign, digits, fraction, exponent
-      let negative = false;
-      if (c === 45) {
-        negative = true;
-        i++;
-      } else if (c === 43) {
-        i++;
-      }
-      let mantissa = 0;
-      let exp10 = 0;
-      let digits = 0;
-      let slow = false;
-      // charCodeAt past the end is NaN, which fails the digit test: no separate bounds check
-      for (;;) {
-        const d = text.charCodeAt(i) - 48;
-        if (!(d >= 0 && d <= 9)) break;
-        if (mantissa < MANTISSA_LIMIT / 10) mantissa = mantissa * 10 + d;
-        else {
-          slow = true;
-        }
-        digits++;
-        i++;
-      }
-      if (text.charCodeAt(i) === 46) {
-        i++;
-        for (;;) {
-          const d = text.charCodeAt(i) - 48;
-          if (!(d >= 0 && d <= 9)) break;
-          if (mantissa < MANTISSA_LIMIT / 10) {
-            mantissa = mantissa * 10 + d;
-            exp10--;
-          } else {
-            slow = true;
-          }
-          digits++;
-          i++;
-        }
-      }
-      let ok = digits > 0;
-      if (ok && (text.charCodeAt(i) | 0x20) === 101) {
-        i++;
-        let expNegative = false;
-        const s = text.charCodeAt(i);
-        if (s === 45) {
-          expNegative = true;
-          i++;
-        } else if (s === 43) {
-          i++;
-        }
-        let e = 0;
-        let expDigits = 0;
-        for (;;) {
-          const d = text.charCodeAt(i) - 48;
-          if (!(d >= 0 && d <= 9)) break;
-          if (e < 100000) e = e * 10 + d;
-          expDigits++;
-          i++;
-        }
-        if (expDigits === 0) ok = false;
-        exp10 += expNegative ? -e : e;
-      }
-      let value: number;
-      const t = text.charCodeAt(i);
-      if (ok && (t < 128 ? SCAN_CLASS[t] !== OTHER : i >= n || isSpace(t))) {
-        if (slow || exp10 > 22 || exp10 < -22) {
-          value = Number(text.slice(start, i));
-        } else {
-          value = exp10 < 0 ? mantissa / POW10[-exp10] : mantissa * POW10[exp10];
-          if (negative) value = -value;
-        }
-      } else {
-        // not a plain decimal: a non-finite spelling or garbage
-        let end = start;
-        while (end < n && !isSpace(text.charCodeAt(end))) end++;
-        const word = text.slice(start, end);
-        if (!NON_FINITE_WORD.test(word)) {
-          throw new BvhParseError(`'${word}' is not a number`, line, start - lineStart + 1);
-        }
-        value = Number.NaN;
-        i = end;
-      }
-      if (!Number.isFinite(value)) {
-        if (!repair) {
-          const frame = Math.floor((base + count) / width);
-          const ch = channels[(base + count) % width];
-          throw new BvhParseError(
-            `non-finite value '${text.slice(start, i)}' for frame ${frame}, channel ${ch.name} of joint '${names[ch.joint]}'`,
-            line,
-            start - lineStart + 1,
-            'bvh-non-finite',
-          );
-        }
-        bad.push(count);
-        value = Number.NaN;
-      }
-      if (count === capacity) {
-        // only with repair, which keeps every row (without, a full chunk has left the loop)
-        capacity = Math.max(capacity * 2, 1024 * width);
-        const grown = new Float64Array(capacity);
-        grown.set(values);
-        values = grown;
-      }
-      if (inRow === 0) {
-        rowLine = line;
-        rowColumn = start - lineStart + 1;
-      }
-      values[count++] = value;
-      inLine++;
-      if (++inRow === width) inRow = 0;
-      if (count === capacity && !repair) {
-        atEnd = false;
-        break;
-      }
-    }
-    if (atEnd) {
-      if (inLine !== 0) lineMode = checkLine(inLine, lineMode, width, base + count, line);
-      if (inRow !== 0) {
-        throw new BvhParseError(
-          `expected ${width} numbers for frame ${Math.floor((base + count) / width)}, found ${inRow}`,
-          rowLine,
-          rowColumn,
-        );
-      }
-    }
-    // complete rows only: a chunk holds whole rows, and at the end an incomplete row has thrown
-    if (!repair && count > 0) {
-      sink.add(values, count / width);
-      base += count;
-      count = 0;
-    }
-    if (atEnd) break;
-  }
-  r.pos = i;
-  r.line = line;
-  r.lineStart = lineStart;
-  const rows = width === 0 ? declared : (base + count) / width;
-  return { values: repair ? values : new Float64Array(0), rows, bad };
-}
-
-/**
- * Checks the count of numbers on a finished line of frame data against the row width and returns the line
- * mode (1 = one frame per line, 2 = rows wrapped over lines) that the first line decides. `next` is the
- * index of the next value in the file. A top-level function rather than a closure in the scanner, so that
- * the scanner's optimised code does not depend on a per-call closure object.
- */
-function checkLine(inLine: number, lineMode: number, width: number, next: number, line: number): number {
-  if (lineMode === 0) {
-    // one frame per line, or wrapped rows; a first line longer than a frame that does not hold
-    // whole frames is a broken first row, not wrapping
-    if (inLine > width && inLine % width !== 0) {
-      throw new BvhParseError(`expected ${width} numbers for frame 0, found ${inLine}`, line, 1);
-    }
-    lineMode = inLine === width ? 1 : 2;
-  }
-  if (lineMode === 1 && inLine !== width) {
-    const frame = Math.floor((next - inLine) / width);
-    throw new BvhParseError(`expected ${width} numbers for frame ${frame}, found ${inLine}`, line, 1);
-  }
-  return lineMode;
 }
 
 /** Fills non-finite values by linear interpolation along their channel; throws if a channel has none finite. */
@@ -761,22 +521,23 @@ function repairValues(data: FrameData, width: number, channels: ChannelInfo[], n
   }
 }
 
-/**
- * Reads a BVH motion-capture file into a {@link Clip}, returning the warnings too.
- *
- * Same as {@link parseBvh}; use this form to show the user what was odd in the file (more data rows than
- * `Frames:` declares, repaired values, a root whose position channels look additive).
- *
- * @throws {BvhParseError} on malformed text, with line and column; on any warning when `strict` is set.
- * @example
- * const { clip, warnings } = parseBvhWithReport(text);
- * for (const w of warnings) console.warn(`${w.line}: ${w.message}`);
- */
-export function parseBvhWithReport(text: string, options: ParseBvhOptions = {}): BvhParseResult {
-  if (typeof text !== 'string') throw new OptionError('parseBvh: text must be a string');
+type ChannelInfo = ScanChannel;
+
+/** The checked options of one read and the warnings it collects. */
+interface ReadSettings {
+  positionMode: PositionMode;
+  strict: boolean;
+  repair: boolean;
+  warnings: BvhWarning[];
+  warn: (w: BvhWarning) => void;
+}
+
+function readSettings(options: ParseBvhOptions, where: string): ReadSettings {
+  if (options === null || typeof options !== 'object')
+    throw new OptionError(`${where}: options must be an object`);
   const positionMode = options.positionMode ?? PARSE_BVH_DEFAULTS.positionMode;
   if (positionMode !== 'replace' && positionMode !== 'add') {
-    throw new OptionError(`parseBvh: positionMode must be 'replace' or 'add', got '${String(positionMode)}'`);
+    throw new OptionError(`${where}: positionMode must be 'replace' or 'add', got '${String(positionMode)}'`);
   }
   const strict = options.strict ?? PARSE_BVH_DEFAULTS.strict;
   const repair = options.repair ?? PARSE_BVH_DEFAULTS.repair;
@@ -787,11 +548,33 @@ export function parseBvhWithReport(text: string, options: ParseBvhOptions = {}):
     warnings.push(w);
     options.onWarning?.(w);
   };
+  return { positionMode, strict, repair, warnings, warn };
+}
 
-  const r = new Reader(text);
-  const { joints, endSites } = parseHierarchy(r, warn);
-  const header = parseMotionHeader(r);
+/** A read past the MOTION header: the hierarchy, and the scanner that feeds the frame converter. */
+interface MotionBody {
+  joints: JointBuild[];
+  endSites: EndSite[];
+  header: MotionHeader;
+  channelInfo: ChannelInfo[];
+  names: string[];
+  width: number;
+  converter: FrameConverter;
+  scanner: FrameScanner;
+}
 
+/**
+ * Sets up the frame data reading after the MOTION header, which `r` has just read. `remaining` is the
+ * size of the data after it (UTF-16 units or bytes: at least one per character), Infinity when unknown.
+ */
+function startMotion(
+  r: Reader,
+  hierarchy: Hierarchy,
+  header: MotionHeader,
+  s: ReadSettings,
+  remaining: number,
+): MotionBody {
+  const { joints, endSites } = hierarchy;
   const channelInfo: ChannelInfo[] = [];
   for (let j = 0; j < joints.length; j++) {
     for (const name of joints[j].channels) channelInfo.push({ joint: j, name });
@@ -805,17 +588,35 @@ export function parseBvhWithReport(text: string, options: ParseBvhOptions = {}):
       1,
     );
   }
-  const boundRows = width > 0 ? Math.floor((text.length - r.pos) / (2 * width)) + 1 : header.declaredFrames;
+  // every number takes at least two characters with its separator, which bounds the row count
+  const boundRows = width > 0 ? Math.floor(remaining / (2 * width)) + 1 : header.declaredFrames;
   const converter = new FrameConverter(
     joints,
     width,
     Math.min(header.declaredFrames, boundRows),
-    positionMode,
+    s.positionMode,
   );
-  const data = parseFrameData(r, width, header.declaredFrames, channelInfo, names, repair, converter);
+  const scanner = new FrameScanner({
+    width,
+    declared: header.declaredFrames,
+    boundRows,
+    repair: s.repair,
+    channels: channelInfo,
+    names,
+    sink: converter,
+    line: r.line,
+    column: r.column(),
+  });
+  return { joints, endSites, header, channelInfo, names, width, converter, scanner };
+}
+
+/** Finishes the frame data and builds the clip. */
+function finishMotion(body: MotionBody, s: ReadSettings): BvhParseResult {
+  const { joints, endSites, header, channelInfo, names, width, converter, scanner } = body;
+  const data = scanner.finish();
   const frames = data.rows;
   if (width > 0 && frames !== header.declaredFrames) {
-    warn({
+    s.warn({
       code: 'frame-count',
       message: `'Frames:' declares ${header.declaredFrames} frames but the data has ${frames} rows; using ${frames}`,
       line: header.framesLine,
@@ -826,17 +627,296 @@ export function parseBvhWithReport(text: string, options: ParseBvhOptions = {}):
     repairValues(data, width, channelInfo, names);
     const first = data.bad[0];
     const ch = channelInfo[first % width];
-    warn({
+    s.warn({
       code: 'repaired',
       message: `repaired ${data.bad.length} non-finite value(s) by interpolation along their channel; the first at frame ${Math.floor(first / width)}, channel ${ch.name} of joint '${names[ch.joint]}'`,
     });
   }
-  if (repair || width === 0) converter.add(data.values, frames);
+  if (s.repair || width === 0) converter.add(data.values, frames);
   converter.finish();
 
-  const clip = buildClip(joints, endSites, header, converter, positionMode);
-  checkRootPositions(clip, joints, converter, positionMode, warn);
-  return { clip, warnings };
+  const clip = buildClip(joints, endSites, header, converter, s.positionMode);
+  checkRootPositions(clip, joints, converter, s.positionMode, s.warn);
+  return { clip, warnings: s.warnings };
+}
+
+/** UTF-16 units of text encoded per step when a string's frame data is scanned as UTF-8. */
+const ENCODE_UNITS = 1 << 16;
+const ENCODER = new TextEncoder();
+
+/** Hands `text` from `from` to the scanner as UTF-8, a piece at a time (never a surrogate pair split). */
+function scanText(scanner: FrameScanner, text: string, from: number): void {
+  const buffer = new Uint8Array(3 * ENCODE_UNITS);
+  for (let at = from; at < text.length; ) {
+    let end = Math.min(text.length, at + ENCODE_UNITS);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last < 0xdc00) end--;
+    const { written } = ENCODER.encodeInto(text.slice(at, end), buffer);
+    scanner.push(buffer.subarray(0, written));
+    at = end;
+  }
+}
+
+/**
+ * Reads a BVH motion-capture file into a {@link Clip}, returning the warnings too.
+ *
+ * Same as {@link parseBvh}; use this form to show the user what was odd in the file (more data rows than
+ * `Frames:` declares, repaired values, a root whose position channels look additive).
+ *
+ * @throws {BvhParseError} on malformed text, with line and column; on any warning when `strict` is set.
+ * @example
+ * const { clip, warnings } = parseBvhWithReport(text);
+ * for (const w of warnings) console.warn(`${w.line}: ${w.message}`);
+ */
+export function parseBvhWithReport(text: string, options: ParseBvhOptions = {}): BvhParseResult {
+  if (typeof text !== 'string') throw new OptionError('parseBvh: text must be a string');
+  const s = readSettings(options, 'parseBvh');
+  const r = new Reader(text);
+  const hierarchy = parseHierarchy(r, s.warn);
+  const header = parseMotionHeader(r);
+  const body = startMotion(r, hierarchy, header, s, text.length - r.pos);
+  scanText(body.scanner, text, r.pos);
+  return finishMotion(body, s);
+}
+
+/** Options of {@link BvhChunkParser}, {@link parseBvhBytes} and {@link parseBvhStream}. */
+export interface ParseBvhStreamOptions extends ParseBvhOptions {
+  /**
+   * Size of the whole file in bytes, when known (a file's size, a `Content-Length`): the clip's arrays
+   * are then allocated once from `Frames:` however large it claims to be, bounded by what the bytes can
+   * hold. Without it they are allocated from `Frames:` up to 65,536 frames at first and grow as rows come.
+   */
+  byteLength?: number;
+}
+
+/** The hierarchy and MOTION header are read from a prefix of this many bytes first, then twice as many, ... */
+const HEADER_FIRST_BYTES = 1 << 16;
+/** Longest hierarchy and MOTION header read (far beyond real skeletons; a string this long is still legal). */
+const MAX_HEADER_BYTES = 1 << 28;
+/** Frames allocated at first when `Frames:` cannot be checked against the size of the file. */
+const UNSIZED_FIRST_ROWS = 1 << 16;
+const HEAD_DECODER = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** Bytes of `text.slice(from, end)` in UTF-8 (text decoded from UTF-8: surrogates come in pairs). */
+function utf8Length(text: string, end: number, from = 0): number {
+  let bytes = 0;
+  for (let i = from; i < end; i++) {
+    const c = text.charCodeAt(i);
+    // a surrogate pair is one code point of 4 bytes: 2 for each half
+    bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c < 0xe000 ? 2 : 3;
+  }
+  return bytes;
+}
+
+/** Length of the longest prefix of `b` that does not end inside a UTF-8 sequence. */
+function completeUtf8(b: Uint8Array, length: number): number {
+  for (let k = 1; k <= 3 && k <= length; k++) {
+    const c = b[length - k];
+    if (c < 0x80) return length;
+    if (c >= 0xc0) {
+      const need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+      return need > k ? length - k : length;
+    }
+  }
+  return length;
+}
+
+/**
+ * Reads a BVH file from UTF-8 bytes that arrive in chunks of any size: the same clip, warnings and errors
+ * (with line and column) as {@link parseBvhWithReport} on the decoded text, without the text ever
+ * existing as one string, so a file's size is bounded by the memory its numbers take, not by the longest
+ * string the engine allows. Only the hierarchy and MOTION header are decoded to text; the frame data is
+ * scanned as bytes and converted 1,024 rows at a time, and a number, CRLF or multi-byte character cut by
+ * a chunk boundary waits for the next chunk. Invalid UTF-8 reads as U+FFFD, a leading byte-order mark as
+ * whitespace, as `TextDecoder` and Node's `'utf8'` decoding give them.
+ *
+ * Memory: the clip's arrays (allocated once when {@link ParseBvhStreamOptions.byteLength} is given and
+ * `Frames:` is right), 1,024 rows of numbers, and the header's text.
+ *
+ * @throws {BvhParseError} from {@link push} or {@link finish} as soon as the text read so far is malformed.
+ * @throws {OptionError} on a chunk that is not a `Uint8Array`, a push after `finish`, or a bad option.
+ * @example
+ * const parser = new BvhChunkParser({ byteLength: file.size });
+ * for await (const chunk of file.stream()) parser.push(chunk);
+ * const { clip, warnings } = parser.finish();
+ */
+export class BvhChunkParser {
+  private readonly settings: ReadSettings;
+  private readonly byteLength: number;
+  /** Bytes held until the hierarchy and MOTION header are read. */
+  private head: Uint8Array = new Uint8Array(0);
+  private headLength = 0;
+  /** Bytes of the next attempt at the header. */
+  private tryLength = HEADER_FIRST_BYTES;
+  private body: MotionBody | undefined;
+  private result: BvhParseResult | undefined;
+
+  constructor(options: ParseBvhStreamOptions = {}) {
+    this.settings = readSettings(options, 'BvhChunkParser');
+    const size = options.byteLength;
+    if (size !== undefined && !(Number.isSafeInteger(size) && size >= 0)) {
+      throw new OptionError(
+        `BvhChunkParser: byteLength must be a whole number of bytes, got ${String(size)}`,
+      );
+    }
+    this.byteLength = size ?? Number.POSITIVE_INFINITY;
+  }
+
+  /** Reads the next chunk. The parser keeps no reference to it: its buffer may be reused. */
+  push(chunk: Uint8Array): void {
+    if (!(chunk instanceof Uint8Array))
+      throw new OptionError('BvhChunkParser.push: chunk must be a Uint8Array');
+    if (this.result !== undefined) throw new OptionError('BvhChunkParser.push: called after finish');
+    if (this.body !== undefined) {
+      this.body.scanner.push(chunk);
+      return;
+    }
+    if (this.headLength === 0 && chunk.length >= this.tryLength) {
+      // a large first chunk (a whole file): read the header from it directly
+      while (this.body === undefined && chunk.length >= this.tryLength)
+        this.readHeader(chunk, chunk.length, false);
+      if (this.body !== undefined) return;
+    }
+    if (this.headLength + chunk.length > this.head.length) {
+      const grown = new Uint8Array(Math.max(2 * this.head.length, this.headLength + chunk.length, 1024));
+      grown.set(this.head.subarray(0, this.headLength));
+      this.head = grown;
+    }
+    this.head.set(chunk, this.headLength);
+    this.headLength += chunk.length;
+    while (this.body === undefined && this.headLength >= this.tryLength)
+      this.readHeader(this.head, this.headLength, false);
+    if (this.body !== undefined) this.head = new Uint8Array(0);
+  }
+
+  /**
+   * Reads the end of the data and returns the clip and warnings (the same object on a second call).
+   *
+   * @throws {BvhParseError} when the data is malformed or ends early.
+   */
+  finish(): BvhParseResult {
+    if (this.result !== undefined) return this.result;
+    if (this.body === undefined) {
+      this.readHeader(this.head, this.headLength, true);
+      this.head = new Uint8Array(0);
+    }
+    this.result = finishMotion(this.body as MotionBody, this.settings);
+    return this.result;
+  }
+
+  /**
+   * Reads the hierarchy and MOTION header from the first `min(tryLength, length)` bytes of `b` (all of
+   * them when `final`); on success starts the frame data with the rest, otherwise doubles `tryLength`.
+   */
+  private readHeader(b: Uint8Array, length: number, final: boolean): void {
+    const limit = final ? length : Math.min(this.tryLength, length);
+    const end = final ? limit : completeUtf8(b, limit);
+    const text = HEAD_DECODER.decode(b.subarray(0, end));
+    const r = new Reader(text, final);
+    const s = this.settings;
+    // warnings of an attempt that runs out of text would come again in the next one: held until it succeeds
+    const pending: BvhWarning[] = [];
+    let hierarchy: Hierarchy;
+    let header: MotionHeader;
+    try {
+      hierarchy = parseHierarchy(r, (w) => (s.strict ? s.warn(w) : pending.push(w)));
+      header = parseMotionHeader(r);
+    } catch (error) {
+      if (error !== NEED_MORE) throw error;
+      if (this.tryLength >= MAX_HEADER_BYTES) {
+        throw new BvhParseError(
+          `the hierarchy and MOTION header go on past ${MAX_HEADER_BYTES} bytes`,
+          r.line,
+          r.column(),
+        );
+      }
+      this.tryLength *= 2;
+      return;
+    }
+    for (const w of pending) s.warn(w);
+    // where the header's text ends in the bytes; a U+FFFD may stand for any invalid bytes, so after one the
+    // rest of the decoded text is encoded again instead (the scanner reads U+FFFD as the same non-number)
+    const exact = text.lastIndexOf('\ufffd', r.pos) < 0;
+    const headerBytes = exact ? utf8Length(text, r.pos) : end - utf8Length(text, text.length, r.pos);
+    const body = startMotion(r, hierarchy, header, s, Math.max(0, this.byteLength - headerBytes));
+    if (!Number.isFinite(this.byteLength)) body.converter.firstRows = UNSIZED_FIRST_ROWS;
+    if (exact) body.scanner.push(b.subarray(headerBytes, length));
+    else {
+      body.scanner.push(ENCODER.encode(text.slice(r.pos)));
+      body.scanner.push(b.subarray(end, length));
+    }
+    this.body = body;
+  }
+}
+
+/**
+ * Reads a BVH file from its UTF-8 bytes: {@link parseBvhWithReport} without decoding them to one string
+ * (see {@link BvhChunkParser}), so files larger than the engine's longest string can be read.
+ *
+ * @throws {BvhParseError} on malformed data, with line and column; on any warning when `strict` is set.
+ * @example
+ * const { clip } = parseBvhBytes(new Uint8Array(await (await fetch(url)).arrayBuffer()));
+ */
+export function parseBvhBytes(bytes: Uint8Array, options: ParseBvhOptions = {}): BvhParseResult {
+  if (!(bytes instanceof Uint8Array)) throw new OptionError('parseBvhBytes: bytes must be a Uint8Array');
+  const parser = new BvhChunkParser({ ...options, byteLength: bytes.length });
+  parser.push(bytes);
+  return parser.finish();
+}
+
+/** The part of a web `ReadableStream` that {@link parseBvhStream} uses. */
+export interface ByteStream {
+  getReader(): {
+    read(): Promise<{ done: boolean; value?: Uint8Array }>;
+    cancel(reason?: unknown): Promise<void>;
+    releaseLock(): void;
+  };
+}
+
+/**
+ * Reads a BVH file from a web `ReadableStream` of bytes (`fetch(...).body`, `Blob.stream()`) or any async
+ * iterable of `Uint8Array` chunks (a Node `fs.createReadStream`), chunk by chunk as they arrive (see
+ * {@link BvhChunkParser}). On a parse error the stream is cancelled.
+ *
+ * @throws {BvhParseError} on malformed data (the promise rejects), with line and column.
+ * @example
+ * const response = await fetch('walk.bvh');
+ * const { clip } = await parseBvhStream(response.body!, {
+ *   byteLength: Number(response.headers.get('content-length')) || undefined,
+ * });
+ */
+export async function parseBvhStream(
+  source: ByteStream | AsyncIterable<Uint8Array>,
+  options: ParseBvhStreamOptions = {},
+): Promise<BvhParseResult> {
+  const parser = new BvhChunkParser(options);
+  if (
+    source !== null &&
+    typeof source === 'object' &&
+    typeof (source as ByteStream).getReader === 'function'
+  ) {
+    const reader = (source as ByteStream).getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        parser.push(value as Uint8Array);
+      }
+    } catch (error) {
+      await reader.cancel(error).catch(() => undefined);
+      throw error;
+    } finally {
+      reader.releaseLock();
+    }
+    return parser.finish();
+  }
+  if (source === null || typeof source !== 'object' || !(Symbol.asyncIterator in source)) {
+    throw new OptionError(
+      'parseBvhStream: source must be a ReadableStream or an async iterable of Uint8Array',
+    );
+  }
+  for await (const chunk of source) parser.push(chunk);
+  return parser.finish();
 }
 
 /**
@@ -906,15 +986,20 @@ class FrameConverter {
   /** Sum over frames of each channel column (filled for root position columns only). */
   readonly sums: Float64Array;
   private capacity = 0;
-  /** Rows `Frames:` declared: the first {@link add} allocates this many. */
+  /** Rows `Frames:` declared (bounded by what the data can hold, when its size is known). */
   private readonly declaredRows: number;
+  /**
+   * Rows the first {@link add} allocates at most: all the declared rows by default; fewer when the size of
+   * the data is unknown, so that a false `Frames:` costs no memory before rows arrive (the arrays then
+   * double up to the declared rows).
+   */
+  firstRows = Number.POSITIVE_INFINITY;
   /** Per joint, the columns of its 3 Euler angles in `order` (-1 = missing, angle 0) and of X/Y/Z position. */
   private readonly rotColumn: Int32Array;
   private readonly posColumn: Int32Array;
   private readonly hasRotation: Uint8Array;
   private readonly sumColumns: Int32Array;
   private readonly additive: boolean;
-  private readonly angles = new Float64Array(3);
   /** Per joint, its rotation sequence resolved once (not looked up for every frame). */
   private readonly specs: EulerSpec[] = [];
 
@@ -971,8 +1056,12 @@ class FrameConverter {
       // long tail stays linear
       // (both sizes read on every call, so neither property read is new to the optimised code)
       const declared = this.declaredRows;
-      const grown = this.capacity + Math.max(1024, this.capacity >> 3);
-      const capacity = Math.max(this.rows + rowCount, this.rows === 0 ? declared : grown);
+      const first = Math.min(declared, this.firstRows);
+      const grown =
+        this.capacity < declared
+          ? Math.min(declared, 2 * this.capacity)
+          : this.capacity + Math.max(1024, this.capacity >> 3);
+      const capacity = Math.max(this.rows + rowCount, this.rows === 0 ? first : grown);
       const rotations = new Float64Array(capacity * J * 4);
       rotations.set(this.rotations.subarray(0, this.rows * J * 4));
       const translations = new Float64Array(capacity * J * 3);
@@ -981,30 +1070,24 @@ class FrameConverter {
       this.translations = translations;
       this.capacity = capacity;
     }
-    const {
-      rotations,
-      translations,
-      rotColumn,
-      posColumn,
-      hasRotation,
-      offsets,
-      specs,
-      angles,
-      sums,
-      sumColumns,
-    } = this;
+    const { rotations, translations, rotColumn, posColumn, hasRotation, offsets, specs, sums, sumColumns } =
+      this;
     const add = this.additive;
     for (let r = 0; r < rowCount; r++) {
       const row = r * width;
       const f = this.rows + r;
       for (let j = 0; j < J; j++) {
         const q = (f * J + j) * 4;
-        if (hasRotation[j]) {
-          for (let k = 0; k < 3; k++) {
-            const c = rotColumn[j * 3 + k];
-            angles[k] = c < 0 ? 0 : values[row + c] * DEG;
-          }
-          composeEuler(rotations, q, specs[j], angles[0], angles[1], angles[2]);
+        const c0 = rotColumn[j * 3];
+        const c1 = rotColumn[j * 3 + 1];
+        const c2 = rotColumn[j * 3 + 2];
+        const a0 = c0 < 0 ? 0 : values[row + c0] * DEG;
+        const a1 = c1 < 0 ? 0 : values[row + c1] * DEG;
+        const a2 = c2 < 0 ? 0 : values[row + c2] * DEG;
+        // three +0 angles (a still joint, common in real files) compose to exactly (0, 0, 0, 1): no trig.
+        // A -0 among them may give a -0 component, so that case (1/-0 = -Infinity) takes the full path.
+        if (hasRotation[j] && !(a0 === 0 && a1 === 0 && a2 === 0 && 1 / a0 + 1 / a1 + 1 / a2 > 0)) {
+          composeEuler(rotations, q, specs[j], a0, a1, a2);
         } else {
           rotations[q + 3] = 1;
         }

@@ -74,6 +74,9 @@ function encodeUtf8(s: string, b: Uint8Array, at: number): number {
 class RowWriter {
   bytes: Uint8Array;
   length = 0;
+  /** The last `scale` of {@link fixed} and its reciprocal. */
+  private scale = 1;
+  private inverse = 1;
 
   constructor() {
     this.bytes = new Uint8Array(4096);
@@ -110,10 +113,29 @@ class RowWriter {
   /**
    * Writes `v` with `places` decimals like `toFixed`: scaled and rounded once (half away from zero), which
    * can differ from `toFixed` only in the last digit of a value within a rounding error of a tie. Negative
-   * values that round to zero print without a sign.
+   * values that round to zero print without a sign. `scale` is `10 ** places`.
    */
   fixed(v: number, places: number, scale: number): void {
     const scaled = Math.round(Math.abs(v) * scale);
+    if (scaled < 2147483648 && scale < 2147483648) {
+      // angles and positions of real files (|v| < 2147 at 6 decimals) take this path
+      this.ensure(places + 20);
+      const b = this.bytes;
+      let at = this.length;
+      if (v < 0 && scaled !== 0) b[at++] = 45;
+      if (scale !== this.scale) {
+        this.scale = scale;
+        this.inverse = 1 / scale;
+      }
+      at = writeFixed32(b, at, scaled, places, scale, this.inverse);
+      this.length = at;
+      return;
+    }
+    this.fixedLarge(v, places, scale, scaled);
+  }
+
+  /** {@link fixed} for values whose scaled integer does not fit in 31 bits. */
+  private fixedLarge(v: number, places: number, scale: number, scaled: number): void {
     if (!(scaled < 9007199254740992)) {
       this.ascii(v.toFixed(places));
       return;
@@ -122,51 +144,26 @@ class RowWriter {
     const b = this.bytes;
     let at = this.length;
     if (v < 0 && scaled !== 0) b[at++] = 45;
-    let int: number;
-    let frac: number;
-    if (scaled < 2147483648 && scale < 2147483648) {
-      // int32 arithmetic: angles and positions of real files (|v| < 2147 at 6 decimals) take this path
-      int = (scaled / scale) | 0;
-      frac = scaled - int * scale;
-      let digits = 1;
-      for (let t = int; t >= 10; t = (t / 10) | 0) digits++;
-      for (let k = digits - 1; k >= 0; k--) {
-        const q = (int / 10) | 0;
-        b[at + k] = 48 + int - q * 10;
-        int = q;
+    let int = Math.floor(scaled / scale);
+    let frac = scaled - int * scale;
+    if (frac < 0) {
+      int -= 1;
+      frac += scale;
+    }
+    let digits = 1;
+    for (let t = int; t >= 10; t = Math.floor(t / 10)) digits++;
+    for (let k = digits - 1; k >= 0; k--) {
+      b[at + k] = 48 + (int % 10);
+      int = Math.floor(int / 10);
+    }
+    at += digits;
+    if (places > 0) {
+      b[at++] = 46;
+      for (let k = places - 1; k >= 0; k--) {
+        b[at + k] = 48 + (frac % 10);
+        frac = Math.floor(frac / 10);
       }
-      at += digits;
-      if (places > 0) {
-        b[at++] = 46;
-        for (let k = places - 1; k >= 0; k--) {
-          const q = (frac / 10) | 0;
-          b[at + k] = 48 + frac - q * 10;
-          frac = q;
-        }
-        at += places;
-      }
-    } else {
-      int = Math.floor(scaled / scale);
-      frac = scaled - int * scale;
-      if (frac < 0) {
-        int -= 1;
-        frac += scale;
-      }
-      let digits = 1;
-      for (let t = int; t >= 10; t = Math.floor(t / 10)) digits++;
-      for (let k = digits - 1; k >= 0; k--) {
-        b[at + k] = 48 + (int % 10);
-        int = Math.floor(int / 10);
-      }
-      at += digits;
-      if (places > 0) {
-        b[at++] = 46;
-        for (let k = places - 1; k >= 0; k--) {
-          b[at + k] = 48 + (frac % 10);
-          frac = Math.floor(frac / 10);
-        }
-        at += places;
-      }
+      at += places;
     }
     this.length = at;
   }
@@ -187,6 +184,101 @@ class RowWriter {
     this.length = 0;
     return out;
   }
+}
+
+/** ASCII digit triples "000" to "999": three digits per table read (3 kB, stays in cache). */
+const DIGIT_TRIPLES = new Uint8Array(3000);
+for (let k = 0; k < 1000; k++) {
+  DIGIT_TRIPLES[3 * k] = 48 + Math.floor(k / 100);
+  DIGIT_TRIPLES[3 * k + 1] = 48 + (Math.floor(k / 10) % 10);
+  DIGIT_TRIPLES[3 * k + 2] = 48 + (k % 10);
+}
+
+/**
+ * Writes `scaled / scale` (both below 2^31, `scale = 10^places`, `inverse = 1 / scale`) with `places`
+ * decimals into `b` at `at`; returns the end. Exact integer arithmetic throughout:
+ * - the quotient by `scale` taken through `inverse` is within 2^31 · 2^-52 < 1 of the true one, and one
+ *   step corrects it either way;
+ * - a quotient by 10 or 1000 is `(x * 0.1) | 0` or `(x * 0.001) | 0`, which for 0 <= x < 2^31 is exactly
+ *   ⌊x / 10⌋ (⌊x / 1000⌋): the double nearest 0.1 (0.001) is above it, so a multiple cannot fall below its
+ *   quotient, and the product's error (under 10^-8) is far from the next integer for the others.
+ * Digits go three at a time through a table, so a value costs few dependent multiplications.
+ */
+function writeFixed32(
+  b: Uint8Array,
+  at: number,
+  scaled: number,
+  places: number,
+  scale: number,
+  inverse: number,
+): number {
+  let int = Math.floor(scaled * inverse);
+  let frac = scaled - int * scale;
+  if (frac < 0) {
+    int--;
+    frac += scale;
+  } else if (frac >= scale) {
+    int++;
+    frac -= scale;
+  }
+  // integer part: up to 10 digits
+  if (int < 10) b[at++] = 48 + int;
+  else if (int < 100) {
+    const t = 3 * int;
+    b[at] = DIGIT_TRIPLES[t + 1];
+    b[at + 1] = DIGIT_TRIPLES[t + 2];
+    at += 2;
+  } else if (int < 1000) {
+    const t = 3 * int;
+    b[at] = DIGIT_TRIPLES[t];
+    b[at + 1] = DIGIT_TRIPLES[t + 1];
+    b[at + 2] = DIGIT_TRIPLES[t + 2];
+    at += 3;
+  } else at = writeInteger(b, at, int);
+  if (places === 0) return at;
+  b[at] = 46;
+  // fraction: `places` digits with leading zeros, from the last group back
+  let k = at + 1 + places;
+  let left = places;
+  while (left >= 3) {
+    const q = (frac * 0.001) | 0;
+    const t = 3 * (frac - q * 1000);
+    b[k - 3] = DIGIT_TRIPLES[t];
+    b[k - 2] = DIGIT_TRIPLES[t + 1];
+    b[k - 1] = DIGIT_TRIPLES[t + 2];
+    k -= 3;
+    frac = q;
+    left -= 3;
+  }
+  while (left > 0) {
+    const q = (frac * 0.1) | 0;
+    b[--k] = 48 + frac - q * 10;
+    frac = q;
+    left--;
+  }
+  return at + 1 + places;
+}
+
+/** Writes the decimal digits of an integer from 1,000 to 2^31 − 1 (see {@link writeFixed32}). */
+function writeInteger(b: Uint8Array, at: number, int: number): number {
+  let digits = 4;
+  for (let t = 10000; t <= int && digits < 10; t *= 10) digits++;
+  let k = at + digits;
+  while (int >= 1000) {
+    const q = (int * 0.001) | 0;
+    const t = 3 * (int - q * 1000);
+    b[k - 3] = DIGIT_TRIPLES[t];
+    b[k - 2] = DIGIT_TRIPLES[t + 1];
+    b[k - 1] = DIGIT_TRIPLES[t + 2];
+    k -= 3;
+    int = q;
+  }
+  while (k > at) {
+    const q = (int * 0.1) | 0;
+    b[--k] = 48 + int - q * 10;
+    int = q;
+  }
+  return at + digits;
 }
 
 /** Shortest text that reads back to the same float64, `-0` included. */
@@ -384,9 +476,15 @@ function offsetText(x: number, y: number, z: number): string {
 
 /**
  * The Euler angles (radians) of frame `f`'s rotating joints into `euler` (3 per joint), continuous with
- * `previous` (the last frame's, updated here) through the equivalent-triple filter of `unrollEulerTriple`.
- * Its own function, called once per frame, so that the engine optimises it early and small, and a rare
- * branch met late (a wrap, a branch switch, a gimbal lock) recompiles only this.
+ * the last frame's (which `euler` holds on entry) through the equivalent-triple filter of
+ * `unrollEulerTriple`. Its own function, called once per frame, so that the engine optimises it early and
+ * small, and a rare branch met late (a wrap, a branch switch, a gimbal lock) recompiles only this.
+ *
+ * A joint whose quaternion is bit for bit the last frame's keeps its angles (a still joint, common in real
+ * files): decomposing it again gives the same raw triple, and following a raw triple to the angles it
+ * gave last frame returns them exactly (each angle moves by the same whole turns, the same branch
+ * is nearest at distance 0), except at a gimbal lock, where the outer angles are re-split arithmetically.
+ * `reuse[j]` is 1 while that holds: after a frame that was followed and not locked.
  */
 function eulerRow(
   euler: Float64Array,
@@ -397,11 +495,22 @@ function eulerRow(
   rotating: Uint8Array,
   specs: readonly EulerSpec[],
   info: Int8Array,
+  reuse: Uint8Array,
   where: string,
 ): void {
   for (let j = 0; j < J; j++) {
     if (!rotating[j]) continue;
     const q = (f * J + j) * 4;
+    const p = q - 4 * J;
+    if (
+      reuse[j] === 1 &&
+      rot[q] === rot[p] &&
+      rot[q + 1] === rot[p + 1] &&
+      rot[q + 2] === rot[p + 2] &&
+      rot[q + 3] === rot[p + 3]
+    ) {
+      continue;
+    }
     if (
       !(
         Number.isFinite(rot[q]) &&
@@ -419,8 +528,21 @@ function eulerRow(
     decomposeEuler(euler, e, rot, q, specs[j]);
     // with fewer than 3 rotation channels the unlisted angles must stay 0 (they are not written), so only
     // whole turns may be added (the equivalent triple would move them to π)
+    let branch = 3;
     if (f > 0)
-      followTriple(euler, e, euler[e], euler[e + 1], euler[e + 2], previous, e, info, e, rotating[j] === 3);
+      branch = followTriple(
+        euler,
+        e,
+        euler[e],
+        euler[e + 1],
+        euler[e + 2],
+        previous,
+        e,
+        info,
+        e,
+        rotating[j] === 3,
+      );
+    reuse[j] = branch === 3 ? 0 : 1;
     previous[e] = euler[e];
     previous[e + 1] = euler[e + 1];
     previous[e + 2] = euler[e + 2];
@@ -476,10 +598,18 @@ function writeMotion(clip: Clip, plan: BvhPlan, row: RowWriter): void {
   row.reserve(frames * (width * (precision + 7) + nl.length));
   const euler = new Float64Array(J * 3);
   const previous = new Float64Array(J * 3);
+  const reuse = new Uint8Array(J);
   const scale = 10 ** precision;
+  const inverse = 1 / scale;
   const subtract = positionMode === 'add';
+  const crlf = nl === '\r\n';
+  // room for a row of values on the 31-bit path: sign, 10 integer digits, point, decimals and a space each
+  const rowRoom = width * (precision + 13) + 2;
   for (let f = 0; f < frames; f++) {
-    eulerRow(euler, previous, rot, f, J, rotating, specs, info, where);
+    eulerRow(euler, previous, rot, f, J, rotating, specs, info, reuse, where);
+    row.reserve(rowRoom);
+    let b = row.bytes;
+    let at = row.length;
     for (let c = 0; c < width; c++) {
       const j = joint[c];
       const k = kind[c];
@@ -496,9 +626,22 @@ function writeMotion(clip: Clip, plan: BvhPlan, row: RowWriter): void {
       } else {
         v = euler[j * 3 + k - 3] * RAD_TO_DEG;
       }
-      if (c > 0) row.byte(32);
-      row.fixed(v, precision, scale);
+      if (c > 0) b[at++] = 32;
+      // scaled and rounded once, half away from zero (see RowWriter.fixed)
+      const scaled = Math.round(Math.abs(v) * scale);
+      if (scaled < 2147483648 && scale < 2147483648) {
+        if (v < 0 && scaled !== 0) b[at++] = 45;
+        at = writeFixed32(b, at, scaled, precision, scale, inverse);
+      } else {
+        row.length = at;
+        row.fixed(v, precision, scale);
+        row.reserve(rowRoom);
+        b = row.bytes;
+        at = row.length;
+      }
     }
-    row.ascii(nl);
+    if (crlf) b[at++] = 13;
+    b[at++] = 10;
+    row.length = at;
   }
 }

@@ -1,0 +1,514 @@
+/**
+ * The BVH frame-data scanner: UTF-8 bytes in, numbers out, chunk by chunk. Bytes may arrive in pieces of
+ * any size; a number, a CRLF or a multi-byte character cut by a chunk boundary is carried over to the next
+ * chunk (a few bytes), so the text never has to exist in one piece and its length is not bounded by the
+ * engine's longest string. Decimals of up to 15 significant digits take Clinger's exact fast path, longer
+ * ones `Number()`, so every value is the correctly rounded float64 of its text.
+ *
+ * Lines, columns and messages are those of the text reader: columns count UTF-16 units, a lone CR, an LF
+ * or a CRLF ends a line, and U+00A0 and U+FEFF separate numbers like spaces do.
+ *
+ * @module
+ */
+import type { ChannelName } from '../../series/clip.js';
+import { BvhParseError } from './errors.js';
+
+/**
+ * A mantissa below this takes one more digit and stays an exact integer below 2^53, for which `m * 10^k`
+ * and `m / 10^k` (k <= 22) are correctly rounded (Clinger's fast path). (2^53 / 10 itself would let
+ * `m * 10 + 9` pass 2^53 and round before the scaling.)
+ */
+const MANTISSA_LIMIT = Math.floor(2 ** 53 / 10) - 1;
+const POW10 = new Float64Array(23);
+for (let k = 0, p = 1; k < 23; k++, p *= 10) POW10[k] = p;
+
+/** Spellings of NaN and infinity that exporters write (C runtimes, .NET, MSVC's `1.#INF`). */
+export const NON_FINITE_WORD = /^[+-]?(nan|inf|infinity)(\(.*\))?$|^[+-]?\d*\.?\d*#(inf|ind|qnan|snan)\d*$/i;
+
+/**
+ * Classes of bytes: a table lookup instead of a chain of comparisons, so that every file (spaces or tabs,
+ * LF or CRLF, a number at the end of a line or not) runs the same operations and the compiled scanner never
+ * meets a comparison it has not seen before. Bytes from 0x80 up start a multi-byte character, of which
+ * U+00A0 and U+FEFF are blanks and the others start a word that is not a number.
+ */
+const OTHER = 0;
+const BLANK = 1;
+const LF = 2;
+const CR = 3;
+const HIGH = 4;
+const SCAN_CLASS = new Uint8Array(256);
+for (const c of [9, 11, 12, 32]) SCAN_CLASS[c] = BLANK;
+SCAN_CLASS[10] = LF;
+SCAN_CLASS[13] = CR;
+SCAN_CLASS.fill(HIGH, 128);
+
+/** Where the scanner stopped in a chunk that ended inside a token, so that the token waits for more bytes. */
+const MORE = -1;
+
+/**
+ * Length in bytes of the blank character (U+00A0 = C2 A0, U+FEFF = EF BB BF) at `i`, 0 if the bytes there
+ * are not one, {@link MORE} if the chunk ends before that is known.
+ */
+function blankLength(b: Uint8Array, i: number, n: number): number {
+  const c = b[i];
+  if (c === 0xc2) {
+    if (i + 1 >= n) return MORE;
+    return b[i + 1] === 0xa0 ? 2 : 0;
+  }
+  if (c === 0xef) {
+    if (i + 1 >= n) return MORE;
+    if (b[i + 1] !== 0xbb) return 0;
+    if (i + 2 >= n) return MORE;
+    return b[i + 2] === 0xbf ? 3 : 0;
+  }
+  return 0;
+}
+
+const DECODER = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** The text of bytes `start..end` (a token: short). */
+function textOf(b: Uint8Array, start: number, end: number): string {
+  return DECODER.decode(b.subarray(start, end));
+}
+
+/** Where complete rows go: `rowCount` rows of `values`, `width` numbers each, from index 0. */
+export interface RowSink {
+  add(values: Float64Array, rowCount: number): void;
+}
+
+/** What the scanner knows about each column of a row, for messages. */
+export interface ScanChannel {
+  joint: number;
+  name: ChannelName;
+}
+
+/** Options of a {@link FrameScanner}. */
+export interface FrameScannerSetup {
+  /** Numbers per frame (the hierarchy's channel count). */
+  width: number;
+  /** Frames `Frames:` declares. */
+  declared: number;
+  /** An upper bound of the rows the data can hold (from its size), or Infinity when the size is unknown. */
+  boundRows: number;
+  /** Keep every value (and the indices of non-finite ones) instead of handing rows to `sink`. */
+  repair: boolean;
+  channels: ScanChannel[];
+  names: string[];
+  sink: RowSink;
+  /** Line and column (1-based, UTF-16 units) of the first byte of the data. */
+  line: number;
+  column: number;
+}
+
+/** What the scan found, after {@link FrameScanner.finish}. */
+export interface FrameData {
+  /** All values, `rows x width`, only with `repair` (otherwise they went to the sink chunk by chunk). */
+  values: Float64Array;
+  rows: number;
+  /** Flat indices of non-finite values (only collected with `repair`). */
+  bad: number[];
+}
+
+/** Rows of raw channel values buffered before they are converted: the buffer stays in cache. */
+const CHUNK_ROWS = 1024;
+const EMPTY = new Uint8Array(0);
+
+/**
+ * Reads frame data as one stream of numbers, `width` per frame, from UTF-8 chunks ({@link push}, then
+ * {@link finish}). If the first data line holds exactly `width` numbers the file is taken to be one frame
+ * per line and every line must hold `width`; otherwise rows may wrap and only the total must divide.
+ * Complete rows go to the sink in chunks of 1,024 (all at the end with `repair`, which the caller applies
+ * before handing them on itself).
+ */
+export class FrameScanner {
+  private readonly width: number;
+  private readonly declared: number;
+  private readonly repair: boolean;
+  private readonly channels: ScanChannel[];
+  private readonly names: string[];
+  private readonly sink: RowSink;
+  private values: Float64Array;
+  private capacity: number;
+  /** Values handed to the sink already; `base + count` is the index of the next value in the file. */
+  private base = 0;
+  private count = 0;
+  /** Bytes scanned before the current chunk (its first byte's offset from the start of the data). */
+  private offset = 0;
+  private line: number;
+  /** Offset of the current line's first byte, less the extra bytes of its multi-byte characters. */
+  private lineStart: number;
+  private inLine = 0;
+  /** 0 unknown, 1 one frame per line, 2 wrapped. */
+  private lineMode = 0;
+  private inRow = 0;
+  private rowLine = 0;
+  private rowColumn = 1;
+  private readonly bad: number[] = [];
+  /** The unfinished token at the end of the last chunk, scanned again with the next. */
+  private carry: Uint8Array = EMPTY;
+  /** Where a carried token is joined to the next chunk. */
+  private work: Uint8Array = EMPTY;
+  private finished = false;
+
+  constructor(setup: FrameScannerSetup) {
+    const { width, declared, boundRows, repair } = setup;
+    this.width = width;
+    this.declared = declared;
+    this.repair = repair;
+    this.channels = setup.channels;
+    this.names = setup.names;
+    this.sink = setup.sink;
+    this.line = setup.line;
+    this.lineStart = 1 - setup.column;
+    // without repair, rows go to the sink in chunks that stay in cache; repair needs every row at the end
+    const chunkRows = Math.max(1, Math.min(repair ? declared : CHUNK_ROWS, declared, boundRows));
+    this.capacity = chunkRows * width;
+    this.values = new Float64Array(this.capacity);
+  }
+
+  /** Scans the next chunk of bytes. The scanner keeps no reference to `chunk`: its buffer may be reused. */
+  push(chunk: Uint8Array): void {
+    this.scanChunk(chunk, false);
+  }
+
+  /** Scans what is left at the end of the data, checks the last row and hands the last rows on. */
+  finish(): FrameData {
+    if (!this.finished) {
+      this.scanChunk(EMPTY, true);
+      this.finished = true;
+    }
+    const rows = this.width === 0 ? this.declared : (this.base + this.count) / this.width;
+    return { values: this.repair ? this.values : new Float64Array(0), rows, bad: this.bad };
+  }
+
+  private scanChunk(chunk: Uint8Array, final: boolean): void {
+    let b = chunk;
+    let offset = this.offset;
+    const carried = this.carry.length;
+    if (carried > 0) {
+      // the carried token and the chunk in one buffer, kept for the next chunk of the same size
+      if (this.work.length < carried + chunk.length) this.work = new Uint8Array(carried + chunk.length + 64);
+      b = this.work.subarray(0, carried + chunk.length);
+      b.set(this.carry);
+      b.set(chunk, carried);
+      offset -= carried;
+    }
+    const end = this.scan(b, offset, final);
+    this.carry = end < b.length ? b.slice(end) : EMPTY;
+    this.offset = offset + b.length;
+  }
+
+  /**
+   * Scans `b` (whose first byte is at `offset` in the data) and returns where it stopped: its length, or
+   * the start of a token that the chunk may cut (only when not `final`).
+   */
+  private scan(b: Uint8Array, offset: number, final: boolean): number {
+    const n = b.length;
+    const width = this.width;
+    const repair = this.repair;
+    const capacity0 = this.capacity;
+    let values = this.values;
+    let capacity = capacity0;
+    let count = this.count;
+    let line = this.line;
+    // column of byte i = i - lineStart + 1
+    let lineStart = this.lineStart - offset;
+    let inLine = this.inLine;
+    let lineMode = this.lineMode;
+    let inRow = this.inRow;
+    let rowLine = this.rowLine;
+    let rowColumn = this.rowColumn;
+    let i = 0;
+    let base = this.base;
+    let stop = n;
+    // One pass of the outer loop per chunk of rows. Every file, however small, passes through the same
+    // hand-over to the sink and the same end-of-data checks, so the engine has seen them run before it
+    // compiles this loop for a large file (code first reached inside optimised code costs a deoptimisation
+    // and a recompile).
+    for (;;) {
+      let full = false;
+      for (;;) {
+        // separators
+        let c = 0;
+        let more = false;
+        while (i < n) {
+          c = b[i];
+          const k = SCAN_CLASS[c];
+          if (k === OTHER) break;
+          if (k === BLANK) {
+            i++;
+            continue;
+          }
+          if (k === HIGH) {
+            const blank = blankLength(b, i, n);
+            if (blank === 0 || (blank === MORE && final)) break;
+            if (blank === MORE) {
+              more = true;
+              break;
+            }
+            // one UTF-16 unit of several bytes
+            lineStart += blank - 1;
+            i += blank;
+            continue;
+          }
+          // LF, or a CR not followed by LF, ends a line; a CR at the end of a chunk waits for the next byte
+          if (k === CR) {
+            if (i + 1 >= n && !final) {
+              more = true;
+              break;
+            }
+            if (i + 1 < n && b[i + 1] === 10) {
+              i++;
+              continue;
+            }
+          }
+          if (inLine !== 0) {
+            lineMode = checkLine(inLine, lineMode, width, base + count, line);
+            inLine = 0;
+          }
+          line++;
+          lineStart = i + 1;
+          i++;
+        }
+        if (more) {
+          stop = i;
+          break;
+        }
+        if (i >= n) break;
+        const start = i;
+        if (width === 0) {
+          throw new BvhParseError(
+            'found frame data but the hierarchy declares no channels',
+            line,
+            start - lineStart + 1,
+          );
+        }
+        // hand-parsed decimal: sign, digits, fraction, exponent. Up to 9 digits accumulate in int32 (a short
+        // dependency chain per digit); longer mantissas and exponents are read again by `decimalAt`
+        let negative = false;
+        if (c === 45) {
+          negative = true;
+          i++;
+        } else if (c === 43) {
+          i++;
+        }
+        let mantissa = 0;
+        let digits = 0;
+        while (i < n) {
+          const d = b[i] - 48;
+          if (d < 0 || d > 9) break;
+          mantissa = (mantissa * 10 + d) | 0;
+          digits++;
+          i++;
+        }
+        let fraction = 0;
+        if (i < n && b[i] === 46) {
+          i++;
+          const at = i;
+          while (i < n) {
+            const d = b[i] - 48;
+            if (d < 0 || d > 9) break;
+            mantissa = (mantissa * 10 + d) | 0;
+            i++;
+          }
+          fraction = i - at;
+          digits += fraction;
+        }
+        let ok = digits > 0;
+        let general = digits > 9;
+        if (ok && i < n && (b[i] | 0x20) === 101) {
+          general = true;
+          i++;
+          const s = i < n ? b[i] : 0;
+          if (s === 45 || s === 43) i++;
+          const at = i;
+          while (i < n) {
+            const d = b[i] - 48;
+            if (d < 0 || d > 9) break;
+            i++;
+          }
+          if (i === at) ok = false;
+        }
+        // the token ends at a blank or at the end of the data; at the end of a chunk it may go on
+        let ends: boolean;
+        if (i >= n) {
+          if (!final) {
+            stop = start;
+            break;
+          }
+          ends = true;
+        } else {
+          const k = SCAN_CLASS[b[i]];
+          if (k === HIGH) {
+            const blank = blankLength(b, i, n);
+            if (blank === MORE && !final) {
+              stop = start;
+              break;
+            }
+            ends = blank > 0;
+          } else ends = k !== OTHER;
+        }
+        let value: number;
+        if (ok && ends) {
+          if (general) value = decimalAt(b, start, i);
+          // a product rather than a negation, which a file of positive numbers would first meet late
+          else value = (negative ? -1 : 1) * (mantissa / POW10[fraction]);
+        } else {
+          // not a plain decimal: a non-finite spelling or garbage, up to the next blank
+          let end = start;
+          while (end < n) {
+            const k = SCAN_CLASS[b[end]];
+            if (k === BLANK || k === LF || k === CR) break;
+            if (k === HIGH) {
+              const blank = blankLength(b, end, n);
+              if (blank > 0 || (blank === MORE && !final)) break;
+            }
+            end++;
+          }
+          if (!final && (end >= n || blankLength(b, end, n) === MORE)) {
+            stop = start;
+            break;
+          }
+          const word = textOf(b, start, end);
+          if (!NON_FINITE_WORD.test(word)) {
+            throw new BvhParseError(`'${word}' is not a number`, line, start - lineStart + 1);
+          }
+          value = Number.NaN;
+          i = end;
+          // a multi-byte character in an accepted word shifts the columns after it
+          lineStart += end - start - word.length;
+        }
+        if (!Number.isFinite(value)) {
+          if (!repair) {
+            const next = base + count;
+            const frame = Math.floor(next / width);
+            const ch = this.channels[next % width];
+            throw new BvhParseError(
+              `non-finite value '${textOf(b, start, i)}' for frame ${frame}, channel ${ch.name} of joint '${this.names[ch.joint]}'`,
+              line,
+              start - lineStart + 1,
+              'bvh-non-finite',
+            );
+          }
+          this.bad.push(count);
+          value = Number.NaN;
+        }
+        if (count === capacity) {
+          // only with repair, which keeps every row (without, a full chunk has been handed on)
+          capacity = Math.max(capacity * 2, 1024 * width);
+          const grown = new Float64Array(capacity);
+          grown.set(values);
+          values = grown;
+        }
+        if (inRow === 0) {
+          rowLine = line;
+          rowColumn = start - lineStart + 1;
+        }
+        values[count++] = value;
+        inLine++;
+        if (++inRow === width) inRow = 0;
+        if (count === capacity && !repair) {
+          full = true;
+          break;
+        }
+      }
+      const end = !full && final && stop === n;
+      if (end) {
+        if (inLine !== 0) {
+          lineMode = checkLine(inLine, lineMode, width, base + count, line);
+          inLine = 0;
+        }
+        if (inRow !== 0) {
+          throw new BvhParseError(
+            `expected ${width} numbers for frame ${Math.floor((base + count) / width)}, found ${inRow}`,
+            rowLine,
+            rowColumn,
+          );
+        }
+      }
+      // complete rows only: a full chunk holds whole rows, and at the end an incomplete row has thrown
+      if ((full || end) && !repair && count > 0) {
+        this.sink.add(values, count / width);
+        base += count;
+        count = 0;
+      }
+      if (!full) break;
+    }
+    this.base = base;
+    this.values = values;
+    this.capacity = capacity;
+    this.count = count;
+    this.line = line;
+    this.lineStart = lineStart + offset;
+    this.inLine = inLine;
+    this.lineMode = lineMode;
+    this.inRow = inRow;
+    this.rowLine = rowLine;
+    this.rowColumn = rowColumn;
+    return stop;
+  }
+}
+
+/**
+ * The value of the decimal `b[start..end)` (sign, digits, optional fraction and exponent; checked by the
+ * caller): Clinger's fast path while the mantissa has at most 15 significant digits and the power of ten
+ * is within 10^±22, `Number()` of the text otherwise, so it is always the correctly rounded float64.
+ */
+function decimalAt(b: Uint8Array, start: number, end: number): number {
+  let i = start;
+  const negative = b[i] === 45;
+  if (negative || b[i] === 43) i++;
+  let mantissa = 0;
+  let exp10 = 0;
+  let slow = false;
+  for (; i < end; i++) {
+    const d = b[i] - 48;
+    if (d < 0 || d > 9) break;
+    if (mantissa < MANTISSA_LIMIT) mantissa = mantissa * 10 + d;
+    else slow = true;
+  }
+  if (i < end && b[i] === 46) {
+    for (i++; i < end; i++) {
+      const d = b[i] - 48;
+      if (d < 0 || d > 9) break;
+      if (mantissa < MANTISSA_LIMIT) {
+        mantissa = mantissa * 10 + d;
+        exp10--;
+      } else slow = true;
+    }
+  }
+  if (i < end) {
+    // exponent
+    i++;
+    const expNegative = b[i] === 45;
+    if (expNegative || b[i] === 43) i++;
+    let e = 0;
+    for (; i < end; i++) if (e < 100000) e = e * 10 + b[i] - 48;
+    exp10 += expNegative ? -e : e;
+  }
+  if (slow || exp10 > 22 || exp10 < -22) return Number(textOf(b, start, end));
+  const value = exp10 < 0 ? mantissa / POW10[-exp10] : mantissa * POW10[exp10];
+  return negative ? -value : value;
+}
+
+/**
+ * Checks the count of numbers on a finished line of frame data against the row width and returns the line
+ * mode (1 = one frame per line, 2 = rows wrapped over lines) that the first line decides. `next` is the
+ * index of the next value in the file. A top-level function rather than a closure in the scanner, so that
+ * the scanner's optimised code does not depend on a per-call closure object.
+ */
+function checkLine(inLine: number, lineMode: number, width: number, next: number, line: number): number {
+  if (lineMode === 0) {
+    // one frame per line, or wrapped rows; a first line longer than a frame that does not hold
+    // whole frames is a broken first row, not wrapping
+    if (inLine > width && inLine % width !== 0) {
+      throw new BvhParseError(`expected ${width} numbers for frame 0, found ${inLine}`, line, 1);
+    }
+    lineMode = inLine === width ? 1 : 2;
+  }
+  if (lineMode === 1 && inLine !== width) {
+    const frame = Math.floor((next - inLine) / width);
+    throw new BvhParseError(`expected ${width} numbers for frame ${frame}, found ${inLine}`, line, 1);
+  }
+  return lineMode;
+}

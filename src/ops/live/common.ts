@@ -1,0 +1,337 @@
+/**
+ * What every streaming filter shares: the {@link LiveFilter} contract, the timestamp policy, option and shape
+ * checks, and the serialisable state's validation.
+ *
+ * ## The streaming contract
+ * A filter is made once per stream of `joints` rotations (or vectors) and fed one sample at a time:
+ * `filter.push(out, input, time)` reads `joints` quaternions `x, y, z, w` (or `joints · width` values) from
+ * `input`, writes the filtered sample into `out` and returns `out`. `out` may be `input`. Nothing is allocated
+ * per sample. `reset()` forgets the stream; `getState()` returns a plain JSON-serialisable snapshot and
+ * `setState(state)` resumes from one, so a stream saved and restored gives the same output bit for bit.
+ *
+ * ## Timestamps
+ * `time` is in seconds and may be irregular (dropped frames, jitter). A sample whose time is not after the
+ * previous accepted sample's (repeated or decreasing) is handled by the `staleSample` option: `'error'`
+ * (default) throws an {@link InvalidValueError} and leaves the filter as it was; `'hold'` ignores the sample
+ * and writes the previous output again. A non-finite time is always an error.
+ *
+ * @module
+ */
+import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
+import type { FloatArray } from '../../series/types.js';
+
+/** What a filter does with a sample whose time is not after the previous sample's. */
+export type StaleSamplePolicy = 'error' | 'hold';
+
+/** The valid {@link StaleSamplePolicy} names. */
+export const STALE_SAMPLE_POLICIES: readonly StaleSamplePolicy[] = Object.freeze(['error', 'hold']);
+
+/** A streaming filter over `joints` channels; see the module documentation for the contract. */
+export interface LiveFilter<State> {
+  /** Number of joints (rotations, or vectors of `width` values) per sample. */
+  readonly joints: number;
+  /** Values per joint in `input` and `out` (4 for rotations). */
+  readonly width: number;
+  /** Samples accepted since creation or the last {@link LiveFilter.reset}. */
+  readonly samples: number;
+  /**
+   * Filters the sample at `time` seconds: reads `joints · width` values from `input`, writes as many into
+   * `out` (which may be `input`) and returns `out`.
+   */
+  push<T extends FloatArray>(out: T, input: ArrayLike<number>, time: number): T;
+  /** {@link LiveFilter.push} on the sample at `input[inputOffset..]`, written at `out[outOffset..]`. */
+  pushAt<T extends FloatArray>(
+    out: T,
+    outOffset: number,
+    input: ArrayLike<number>,
+    inputOffset: number,
+    time: number,
+  ): T;
+  /** Forgets the stream: the next sample is treated as the first. */
+  reset(): void;
+  /** A plain, JSON-serialisable snapshot of everything the next output depends on. */
+  getState(): State;
+  /**
+   * Resumes from a snapshot of a filter made with the same options (checked).
+   *
+   * @throws {OptionError} when the snapshot is of another kind of filter or other options;
+   *   {@link ShapeError} when its arrays have the wrong length; {@link InvalidValueError} on non-finite values.
+   */
+  setState(state: State): void;
+}
+
+/** The part of every filter's snapshot that says what it belongs to and where the stream is. */
+export interface LiveStateBase {
+  /** Which filter made the snapshot (`'one-euro'`, `'damper'`, ...). */
+  filter: string;
+  joints: number;
+  width: number;
+  /** The options the filter was made with (defaults filled in); `setState` requires the same. */
+  options: Record<string, unknown>;
+  /** Samples accepted so far (0: the next sample is the first). */
+  samples: number;
+  /** Time of the last accepted sample in seconds, `null` before the first. */
+  time: number | null;
+}
+
+/**
+ * Throws an {@link OptionError} when `options` is not an object or names an option not in `known`.
+ *
+ * @internal
+ */
+export function checkOptionNames(options: unknown, known: readonly string[], where: string): void {
+  if (options === null || typeof options !== 'object') {
+    throw new OptionError(`${where}: options must be an object`);
+  }
+  for (const name of Object.keys(options)) {
+    if (!known.includes(name)) {
+      throw new OptionError(`${where}: unknown option '${name}' (options: ${known.join(', ')})`);
+    }
+  }
+}
+
+/** @internal A positive whole number of joints. */
+export function checkJoints(joints: unknown, where: string): number {
+  if (typeof joints !== 'number' || !Number.isInteger(joints) || joints < 1 || joints > 1 << 24) {
+    throw new OptionError(`${where}: joints must be a whole number from 1, got ${String(joints)}`);
+  }
+  return joints;
+}
+
+/** @internal A positive finite number. */
+export function checkPositive(value: unknown, name: string, where: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new OptionError(`${where}: ${name} must be a positive finite number, got ${String(value)}`);
+  }
+  return value;
+}
+
+/** @internal A non-negative finite number. */
+export function checkNonNegative(value: unknown, name: string, where: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new OptionError(`${where}: ${name} must be a non-negative finite number, got ${String(value)}`);
+  }
+  return value;
+}
+
+/** @internal One of the listed names. */
+export function checkChoice<T extends string>(
+  value: unknown,
+  name: string,
+  list: readonly T[],
+  where: string,
+): T {
+  if (!list.includes(value as T)) {
+    throw new OptionError(`${where}: ${name} must be one of ${list.join(', ')}, got ${String(value)}`);
+  }
+  return value as T;
+}
+
+/**
+ * Checks that `out` and `input` hold a sample of `count` values at their offsets.
+ *
+ * @internal
+ */
+export function checkSample(
+  out: ArrayLike<number>,
+  outOffset: number,
+  input: ArrayLike<number>,
+  inputOffset: number,
+  count: number,
+  where: string,
+): void {
+  if (input === null || typeof input !== 'object' || typeof input.length !== 'number') {
+    throw new ShapeError(`${where}: input must be an array of numbers`);
+  }
+  if (out === null || typeof out !== 'object' || typeof out.length !== 'number') {
+    throw new ShapeError(`${where}: out must be a Float64Array or Float32Array`);
+  }
+  if (!(Number.isInteger(inputOffset) && inputOffset >= 0 && inputOffset + count <= input.length)) {
+    throw new ShapeError(
+      `${where}: input has ${input.length} values, a sample needs ${count} from offset ${inputOffset}`,
+    );
+  }
+  if (!(Number.isInteger(outOffset) && outOffset >= 0 && outOffset + count <= out.length)) {
+    throw new ShapeError(
+      `${where}: out has ${out.length} values, a sample needs ${count} from offset ${outOffset}`,
+    );
+  }
+}
+
+/**
+ * Applies the timestamp policy: returns the time step in seconds (`0` for the first sample), or `-1` when the
+ * sample is stale and the policy is `'hold'`.
+ *
+ * @throws {InvalidValueError} on a non-finite time, or a stale one under `'error'`.
+ * @internal
+ */
+export function timeStep(
+  time: number,
+  samples: number,
+  last: number,
+  policy: StaleSamplePolicy,
+  where: string,
+): number {
+  if (typeof time !== 'number' || !Number.isFinite(time)) {
+    throw new InvalidValueError(`${where}: time must be a finite number of seconds, got ${String(time)}`);
+  }
+  if (samples === 0) return 0;
+  const dt = time - last;
+  if (dt > 0) return dt;
+  if (policy === 'hold') return -1;
+  throw new InvalidValueError(
+    `${where}: time ${time} s is not after the previous sample's ${last} s ` +
+      "(timestamps must increase; pass staleSample: 'hold' to skip such samples)",
+    { index: samples },
+  );
+}
+
+/**
+ * Throws an {@link InvalidValueError} naming the first joint of the sample whose `width` values are not all
+ * finite, or (for rotations, `width` 4) whose quaternion is zero. Run before any state changes, so a bad
+ * sample leaves the filter as it was.
+ *
+ * @internal
+ */
+export function checkValues(
+  input: ArrayLike<number>,
+  offset: number,
+  joints: number,
+  width: number,
+  where: string,
+): void {
+  if (width === 4) {
+    for (let j = 0, i = offset; j < joints; j++, i += 4) {
+      const x = input[i];
+      const y = input[i + 1];
+      const z = input[i + 2];
+      const w = input[i + 3];
+      const n2 = x * x + y * y + z * z + w * w;
+      if (!(n2 > 1e-200 && n2 < 1e200)) throwBadQuat(where, x, y, z, w, j);
+    }
+    return;
+  }
+  let s = 0;
+  const n = joints * width;
+  for (let i = 0; i < n; i++) s += input[offset + i] * 0;
+  if (s !== 0) {
+    for (let i = 0; i < n; i++) {
+      const v = input[offset + i];
+      if (!Number.isFinite(v)) {
+        const joint = Math.floor(i / width);
+        throw new InvalidValueError(`${where}: non-finite value ${v} at joint ${joint}`, { joint });
+      }
+    }
+  }
+}
+
+/**
+ * {@link checkValues} for quaternions that also stores each joint's `1/|q|` in `inverseNorms`, so the filter's
+ * own loop normalises with a multiplication (the square root and division run here, off its dependency chain).
+ *
+ * @internal
+ */
+export function checkQuaternions(
+  inverseNorms: Float64Array,
+  input: ArrayLike<number>,
+  offset: number,
+  joints: number,
+  where: string,
+): void {
+  for (let j = 0, i = offset; j < joints; j++, i += 4) {
+    const x = input[i];
+    const y = input[i + 1];
+    const z = input[i + 2];
+    const w = input[i + 3];
+    const n2 = x * x + y * y + z * z + w * w;
+    if (!(n2 > 1e-200 && n2 < 1e200)) throwBadQuat(where, x, y, z, w, j);
+    inverseNorms[j] = 1 / Math.sqrt(n2);
+  }
+}
+
+function throwBadQuat(where: string, x: number, y: number, z: number, w: number, joint: number): never {
+  throw new InvalidValueError(
+    `${where}: quaternion (${x}, ${y}, ${z}, ${w}) at joint ${joint} is zero, not finite or out of range`,
+    { joint },
+  );
+}
+
+/**
+ * Checks a snapshot's identity and options against the filter's and returns it typed.
+ *
+ * @internal
+ */
+export function checkStateHead(
+  state: unknown,
+  filter: string,
+  joints: number,
+  width: number,
+  options: Record<string, unknown>,
+  where: string,
+): LiveStateBase {
+  if (state === null || typeof state !== 'object') throw new OptionError(`${where}: state must be an object`);
+  const s = state as LiveStateBase;
+  if (s.filter !== filter) {
+    throw new OptionError(
+      `${where}: the state is of a '${String(s.filter)}' filter, this is a '${filter}' filter`,
+    );
+  }
+  if (s.joints !== joints || s.width !== width) {
+    throw new ShapeError(
+      `${where}: the state is for ${String(s.joints)} joints x ${String(s.width)}, this filter has ${joints} x ${width}`,
+    );
+  }
+  const given = s.options ?? {};
+  for (const key of Object.keys(options)) {
+    if (!sameOption(given[key], options[key])) {
+      throw new OptionError(
+        `${where}: the state was made with ${key} = ${JSON.stringify(given[key])}, this filter has ${JSON.stringify(options[key])}`,
+      );
+    }
+  }
+  if (!(Number.isInteger(s.samples) && s.samples >= 0)) {
+    throw new InvalidValueError(`${where}: state.samples must be a non-negative whole number`);
+  }
+  if (s.samples > 0 && !(typeof s.time === 'number' && Number.isFinite(s.time))) {
+    throw new InvalidValueError(`${where}: state.time must be a finite number once samples > 0`);
+  }
+  return s;
+}
+
+function sameOption(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Copies a snapshot array into `dst` after checking its length and finiteness.
+ *
+ * @internal
+ */
+export function readStateArray(dst: Float64Array, src: unknown, name: string, where: string): void {
+  if (!Array.isArray(src) && !(src instanceof Float64Array)) {
+    throw new ShapeError(`${where}: state.${name} must be an array of ${dst.length} numbers`);
+  }
+  const a = src as ArrayLike<number>;
+  if (a.length !== dst.length) {
+    throw new ShapeError(`${where}: state.${name} has ${a.length} values, expected ${dst.length}`);
+  }
+  for (let i = 0; i < dst.length; i++) {
+    const v = a[i];
+    if (typeof v !== 'number' || !Number.isFinite(v)) {
+      throw new InvalidValueError(`${where}: state.${name}[${i}] is not a finite number (${String(v)})`);
+    }
+  }
+  for (let i = 0; i < dst.length; i++) dst[i] = a[i];
+}
+
+/**
+ * The smoothing factor of the first-order low-pass with cutoff `cutoff` Hz over a step of `dt` seconds, as
+ * the 1€ paper defines it: `α = 1 / (1 + τ/Tₑ)` with `τ = 1/(2π·cutoff)` and `Tₑ = dt`, written
+ * `r / (1 + r)` with `r = 2π·cutoff·dt`. It is the backward-Euler step of `ẏ = 2π·cutoff·(x − y)`.
+ *
+ * @internal
+ */
+export function lowPassAlpha(cutoff: number, dt: number): number {
+  const r = 2 * Math.PI * cutoff * dt;
+  return r / (1 + r);
+}

@@ -6,9 +6,11 @@
  * @module
  */
 import { OptionError } from '../errors.js';
+import { withDefaults } from '../options.js';
 import { angle } from '../quat/core.js';
 import type { Clip, PositionMode } from '../series/clip.js';
 import { animatedPaths, bvhSourceOf } from '../series/clip-create.js';
+import { checkClip } from './clip-check.js';
 import { clipSpectrum } from './clip-spectrum.js';
 import { type Discontinuity, findDiscontinuities } from './find-discontinuities.js';
 
@@ -120,6 +122,7 @@ export interface PositionGuess {
  * guessPositionSemantics(parseBvh(text)).guess; // 'add' for the iClone CMU re-export 005_11
  */
 export function guessPositionSemantics(clip: Clip): PositionGuess {
+  checkClip(clip, 'guessPositionSemantics');
   const { skeleton, translations, frames } = clip;
   const J = skeleton.names.length;
   // Each component votes with its distance to the OFFSET and to zero, so tiny OFFSET components (1e-5)
@@ -188,6 +191,9 @@ export function peakAngularSpeeds(
   clip: Clip,
   maxStep = Number.POSITIVE_INFINITY,
 ): { speed: Float64Array; frame: Int32Array } {
+  checkClip(clip, 'peakAngularSpeeds');
+  if (typeof maxStep !== 'number' || Number.isNaN(maxStep))
+    throw new OptionError(`peakAngularSpeeds: maxStep must be a number of radians, got ${String(maxStep)}`);
   const { data, frames, joints } = clip.rotations;
   const speed = new Float64Array(joints);
   const frame = new Int32Array(joints);
@@ -261,9 +267,16 @@ export interface ClipAnalysis {
  * a.rate.guessHz; // 120 for CMU's `.0083333`
  */
 export function analyzeClip(clip: Clip, options: AnalyzeClipOptions = {}): ClipAnalysis {
-  const o = { ...ANALYZE_CLIP_DEFAULTS, ...options };
+  checkClip(clip, 'analyzeClip');
+  const o = withDefaults(options, ANALYZE_CLIP_DEFAULTS, 'analyzeClip');
+  if (!Number.isSafeInteger(o.worst) || o.worst < 0)
+    throw new OptionError(`analyzeClip: worst must be a non-negative integer, got ${String(o.worst)}`);
+  if (typeof o.maxAngularSpeed !== 'number' || !(o.maxAngularSpeed > 0))
+    throw new OptionError(
+      `analyzeClip: maxAngularSpeed must be a positive number of rad/s, got ${String(o.maxAngularSpeed)}`,
+    );
   if (!(o.share > 0 && o.share < 1))
-    throw new OptionError(`analyzeClip: share must be in (0, 1), got ${o.share}`);
+    throw new OptionError(`analyzeClip: share must be in (0, 1), got ${String(o.share)}`);
   const { skeleton } = clip;
   const J = skeleton.names.length;
   const peaks = peakAngularSpeeds(clip);

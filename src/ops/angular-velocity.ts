@@ -1,4 +1,5 @@
 import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
+import { checkOptions } from '../options.js';
 import {
   assertFiniteSeries,
   assertQuatSeries,
@@ -88,6 +89,7 @@ export function angularVelocity<T extends FloatArray = Float64Array>(
   options: AngularVelocityOptions<T> = {},
 ): Vec3Series<T> {
   assertQuatSeries(series, 'angularVelocity: series');
+  options = checkOptions(options, ANGULAR_VELOCITY_DEFAULTS, 'angularVelocity', ['times', 'out']);
   if (typeof dt !== 'number' || !(dt > 0) || !Number.isFinite(dt)) {
     throw new InvalidValueError(`angularVelocity: dt must be a positive finite number of seconds, got ${dt}`);
   }

@@ -1,4 +1,5 @@
 import { OptionError, ShapeError } from '../errors.js';
+import { withDefaults } from '../options.js';
 import { conjugateFlat, multiplyFlat, normalizeFlat } from '../quat/core.js';
 import { type EulerOrder, fromEulerFlat, isEulerOrder, toEulerFlat } from '../quat/euler.js';
 import { fromRotationVectorFlat, toRotationVectorFlat } from '../quat/exp-log.js';
@@ -70,8 +71,8 @@ export interface ClipArrays {
 }
 
 function resolve(options: ToArraysOptions, where: string): Required<ToArraysOptions> {
-  const o = { ...TO_ARRAYS_DEFAULTS, ...options };
-  if (!(o.rotation in ROTATION_WIDTH)) {
+  const o = withDefaults(options, TO_ARRAYS_DEFAULTS, where);
+  if (typeof o.rotation !== 'string' || !Object.hasOwn(ROTATION_WIDTH, o.rotation)) {
     throw new OptionError(
       `${where}: rotation must be one of ${Object.keys(ROTATION_WIDTH).join(', ')}, got '${o.rotation}'`,
     );

@@ -1,4 +1,5 @@
 import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
+import { checkOptions, checkOut } from '../options.js';
 import { checkWeights } from './average-support.js';
 
 /** Per-channel circular mean (`'circular'`, C-lerp) or its smoothed variant (`'smoothed'`, SC-lerp). */
@@ -63,6 +64,7 @@ export function averageEuler(
     );
   }
   const n = angles.length / 3;
+  checkOptions(options, AVERAGE_EULER_DEFAULTS, where);
   const method = options?.method ?? AVERAGE_EULER_DEFAULTS.method;
   if (method !== 'circular' && method !== 'smoothed') {
     throw new OptionError(`${where}: unknown method '${String(method)}'; expected 'circular' or 'smoothed'`);
@@ -77,6 +79,7 @@ export function averageEuler(
     }
   }
   const out = options?.out ?? new Float64Array(3);
+  if (options?.out != null) checkOut(out, 3, where);
   for (let c = 0; c < 3; c++) {
     let s = 0;
     let co = 0;

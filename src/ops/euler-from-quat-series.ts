@@ -1,4 +1,5 @@
 import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
+import { checkOptions } from '../options.js';
 import { decomposeEuler, type EulerOrder, type EulerSpec, eulerSpec } from '../quat/euler.js';
 import { assertQuatSeries } from '../series/create.js';
 import type { QuatSeries, Vec3Series } from '../series/types.js';
@@ -61,6 +62,7 @@ export function eulerFromQuatSeries(
   options: EulerFromQuatSeriesOptions = {},
 ): Vec3Series<Float64Array> {
   assertQuatSeries(series, 'eulerFromQuatSeries: series');
+  options = checkOptions(options, EULER_FROM_QUAT_SERIES_DEFAULTS, 'eulerFromQuatSeries', ['initial', 'out']);
   const { frames, joints, data } = series;
   const unroll = options.unroll ?? EULER_FROM_QUAT_SERIES_DEFAULTS.unroll;
   if (unroll !== 'equivalent' && unroll !== 'wrap' && unroll !== 'none') {

@@ -1,4 +1,5 @@
 import { OptionError, ShapeError } from '../errors.js';
+import { checkOptions } from '../options.js';
 import { assertFiniteSeries, assertVec3Series, createVec3Series } from '../series/create.js';
 import type { FloatArray, Vec3Series } from '../series/types.js';
 import { isKernel, type Kernel } from './kernels.js';
@@ -55,6 +56,7 @@ export function filterVectors(
   options: FilterVectorsOptions<Vec3Series | FloatArray> = {},
 ): Vec3Series | FloatArray {
   if (!isKernel(kernel)) throw new OptionError('filterVectors: kernel must be a Kernel (see kernels)');
+  options = checkOptions(options, FILTER_VECTORS_DEFAULTS, 'filterVectors', ['out']);
   const boundary = options.boundary ?? FILTER_VECTORS_DEFAULTS.boundary;
   if (Array.isArray(input) || input instanceof Float64Array || input instanceof Float32Array) {
     const src =

@@ -1,4 +1,5 @@
 import { ShapeError } from '../errors.js';
+import { checkOptions } from '../options.js';
 import { multiplyFlat } from '../quat/core.js';
 import { rotateVectorFlat } from '../quat/vector.js';
 import type { Clip } from '../series/clip.js';
@@ -113,6 +114,10 @@ export function forwardKinematics(
   options: ForwardKinematicsOptions = {},
 ): ForwardKinematicsResult<FloatArray> {
   checkHierarchy(clip, 'forwardKinematics');
+  options = checkOptions(options, FORWARD_KINEMATICS_DEFAULTS, 'forwardKinematics', [
+    'rotations',
+    'positions',
+  ]);
   const J = clip.skeleton.parents.length;
   const frames = clip.rotations.frames;
   const rotations = options.rotations ?? { data: new Float64Array(frames * J * 4), frames, joints: J };

@@ -16,6 +16,7 @@
  */
 
 import { OptionError } from '../errors.js';
+import { checkOptions } from '../options.js';
 
 /** A continuous, real-valued filter kernel on the frame axis. */
 export interface Kernel {
@@ -105,6 +106,7 @@ export interface GaussianOptions {
  */
 export function gaussian(sigma: number, options: GaussianOptions = {}): Kernel {
   checkPositive(sigma, 'sigma', 'gaussian');
+  options = checkOptions(options, ['truncate'], 'gaussian');
   const truncate = options.truncate ?? 3;
   checkPositive(truncate, 'truncate', 'gaussian');
   const radius = Math.max(1, Math.floor(truncate * sigma + 0.5));
@@ -203,6 +205,7 @@ export interface SincOptions {
  * const k = kernels.sinc({ radius: 8 });
  */
 export function sinc(options: SincOptions = {}): Kernel {
+  options = checkOptions(options, ['radius'], 'sinc');
   const radius = options.radius ?? 6;
   checkPositive(radius, 'radius', 'sinc');
   return Object.freeze({

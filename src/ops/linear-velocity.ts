@@ -1,4 +1,5 @@
 import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
+import { checkOptions } from '../options.js';
 import { assertFiniteSeries, assertVec3Series, createVec3Series } from '../series/create.js';
 import type { FloatArray, Vec3Series } from '../series/types.js';
 import { sampleChannels } from './filter-vectors.js';
@@ -52,6 +53,7 @@ export function linearVelocity<T extends FloatArray = Float64Array>(
   options: LinearVelocityOptions<T> = {},
 ): Vec3Series<T> {
   assertVec3Series(series, 'linearVelocity: series');
+  options = checkOptions(options, LINEAR_VELOCITY_DEFAULTS, 'linearVelocity', ['times', 'out']);
   if (typeof dt !== 'number' || !(dt > 0) || !Number.isFinite(dt)) {
     throw new InvalidValueError(`linearVelocity: dt must be a positive finite number of seconds, got ${dt}`);
   }

@@ -5,6 +5,7 @@
  * @module
  */
 import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
+import { checkOptions } from '../options.js';
 import type { FloatArray, QuatSeries } from '../series/types.js';
 import {
   box,
@@ -191,6 +192,13 @@ export function checkUniformTimes(times: ArrayLike<number>, where: string): numb
 export function planResample(frames: number, options: ResampleOptions, where: string): ResamplePlan {
   if (options === null || typeof options !== 'object')
     throw new OptionError(`${where}: options with sourceRate are required`);
+  checkOptions(options, RESAMPLE_DEFAULTS, where, [
+    'sourceRate',
+    'sourceTimes',
+    'targetRate',
+    'times',
+    'out',
+  ]);
   let sourceRate = options.sourceRate;
   if (options.sourceTimes !== undefined) {
     const st = options.sourceTimes;

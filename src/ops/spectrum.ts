@@ -11,8 +11,10 @@ import {
   amplitudeToPower,
   createSpectrumWorkspace,
   resolveSpectrumOptions,
+  SPECTRUM_DEFAULTS,
   type SpectrumOptions,
 } from '../numeric/spectral.js';
+import { checkOptions } from '../options.js';
 
 export { type DetrendPolicy, SPECTRUM_DEFAULTS, type SpectrumOptions } from '../numeric/spectral.js';
 
@@ -64,6 +66,7 @@ export function spectrum(
   rate: number,
   options?: SpectrumOptions,
 ): SpectrumResult {
+  checkOptions(options, SPECTRUM_DEFAULTS, 'spectrum');
   if (!(rate > 0) || !Number.isFinite(rate))
     throw new OptionError(`spectrum: rate must be a positive finite number of Hz, got ${rate}`);
   const list: readonly ArrayLike<number>[] = isChannelList(channels)

@@ -7,6 +7,7 @@
  */
 import { OptionError } from '../errors.js';
 import { fillPositions } from '../numeric/rational.js';
+import { checkOptions } from '../options.js';
 
 /**
  * How many output frames to make and where the last one lands, for a source of N frames spanning
@@ -101,6 +102,7 @@ export function timeGrid(
   }
   checkRate(sourceRate, 'sourceRate', where);
   checkRate(targetRate, 'targetRate', where);
+  options = checkOptions(options, TIME_GRID_DEFAULTS, where);
   const duration = options.duration ?? TIME_GRID_DEFAULTS.duration;
   if (!DURATION_POLICIES.includes(duration)) {
     throw new OptionError(

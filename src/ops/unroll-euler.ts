@@ -1,4 +1,5 @@
 import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
+import { checkOptions } from '../options.js';
 import type { EulerOrder } from '../quat/euler.js';
 import type { FloatArray, Vec3Series } from '../series/types.js';
 import {
@@ -121,6 +122,7 @@ export function unrollEuler(
   if (options === null || typeof options !== 'object') {
     throw new OptionError('unrollEuler: options with at least { order } are required');
   }
+  checkOptions(options, UNROLL_EULER_DEFAULTS, 'unrollEuler', ['order', 'initial', 'out']);
   const mode = options.mode ?? UNROLL_EULER_DEFAULTS.mode;
   const info = eulerJointInfo(options.order, joints, 'unrollEuler');
   checkMode(mode, 'unrollEuler');

@@ -1,4 +1,5 @@
 import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
+import { checkOptions } from '../options.js';
 import { angle, fromRotationVectorFlat } from '../quat/index.js';
 import type { FloatArray, Vec3Series } from '../series/types.js';
 
@@ -88,6 +89,10 @@ export function unrollRotationVectors(
   vectors: FloatArray | Vec3Series,
   options: UnrollRotationVectorsOptions = {},
 ): UnrollRotationVectorsResult<Float64Array | Vec3Series<Float64Array>> {
+  options = checkOptions(options, UNROLL_ROTATION_VECTORS_DEFAULTS, 'unrollRotationVectors', [
+    'initial',
+    'out',
+  ]);
   const isSeries = !(vectors instanceof Float64Array || vectors instanceof Float32Array);
   let data: FloatArray;
   let joints: number;

@@ -8,6 +8,7 @@
  * @module
  */
 import { OptionError } from '../../errors.js';
+import { checkOptions } from '../../options.js';
 import { composeEuler, type EulerOrder, type EulerSpec, eulerSpec } from '../../quat/euler.js';
 import {
   ANIMATED_ROTATION,
@@ -37,6 +38,12 @@ export interface ParseBvhOptions {
   repair?: boolean;
   /** Called with each warning as it is found (in addition to the list {@link parseBvhWithReport} returns). */
   onWarning?: (warning: BvhWarning) => void;
+  /**
+   * Most float64 values the clip may hold, `frames x joints x 7` (a quaternion and a translation per joint
+   * and frame), checked at the `Frames:` line before anything is allocated, so a small file cannot demand
+   * gigabytes. Default 2^28 (2 GiB of float64); raise it for larger clips.
+   */
+  maxValues?: number;
 }
 
 /** Defaults of {@link ParseBvhOptions}. */
@@ -44,6 +51,7 @@ export const PARSE_BVH_DEFAULTS: Required<Omit<ParseBvhOptions, 'onWarning'>> = 
   positionMode: 'replace',
   strict: false,
   repair: false,
+  maxValues: 2 ** 28,
 };
 
 /** What {@link parseBvhWithReport} returns: the clip and the warnings met while reading it. */
@@ -57,7 +65,7 @@ const DEG = Math.PI / 180;
 const MAX_DEPTH = 1000;
 /** Rows of raw channel values buffered before they are converted: the buffer stays in cache. */
 const CHUNK_ROWS = 1024;
-/** Frames a file without channel data may declare (its clip is allocated from `Frames:` alone). */
+/** Frames x joints a file without channel data may declare (its clip is allocated from `Frames:` alone). */
 const MAX_STATIC_FRAMES = 1_000_000;
 /** Largest integer mantissa for which `m * 10^k` (|k| <= 22) is correctly rounded (Clinger's fast path). */
 const MANTISSA_LIMIT = 2 ** 53;
@@ -473,9 +481,9 @@ function parseMotionHeader(r: Reader): MotionHeader {
   r.skipInlineSpace();
   const timeToken = r.word();
   const frameTime = parseDecimal(r, timeToken, 'frame time in seconds');
-  if (!(frameTime > 0)) {
+  if (!(frameTime > 0) || !Number.isFinite(1 / frameTime)) {
     r.fail(
-      `Frame Time must be a positive number of seconds, found '${timeToken?.text}'`,
+      `Frame Time must be a positive number of seconds with a finite rate, found '${timeToken?.text}'`,
       timeToken?.line,
       timeToken?.column,
     );
@@ -774,6 +782,12 @@ function repairValues(data: FrameData, width: number, channels: ChannelInfo[], n
  */
 export function parseBvhWithReport(text: string, options: ParseBvhOptions = {}): BvhParseResult {
   if (typeof text !== 'string') throw new OptionError('parseBvh: text must be a string');
+  checkOptions(options, PARSE_BVH_DEFAULTS, 'parseBvh', ['onWarning']);
+  const maxValues = options.maxValues ?? PARSE_BVH_DEFAULTS.maxValues;
+  if (typeof maxValues !== 'number' || !(maxValues >= 0))
+    throw new OptionError(`parseBvh: maxValues must be a non-negative number, got ${String(maxValues)}`);
+  if (options.onWarning !== undefined && typeof options.onWarning !== 'function')
+    throw new OptionError('parseBvh: onWarning must be a function');
   const positionMode = options.positionMode ?? PARSE_BVH_DEFAULTS.positionMode;
   if (positionMode !== 'replace' && positionMode !== 'add') {
     throw new OptionError(`parseBvh: positionMode must be 'replace' or 'add', got '${String(positionMode)}'`);
@@ -798,14 +812,24 @@ export function parseBvhWithReport(text: string, options: ParseBvhOptions = {}):
   }
   const width = channelInfo.length;
   const names = joints.map((j) => j.name);
-  if (width === 0 && header.declaredFrames > MAX_STATIC_FRAMES) {
+  if (width === 0 && header.declaredFrames * Math.max(1, joints.length) > MAX_STATIC_FRAMES) {
     throw new BvhParseError(
-      `'Frames:' declares ${header.declaredFrames} frames for a file without channel data; at most ${MAX_STATIC_FRAMES} are read`,
+      `'Frames:' declares ${header.declaredFrames} frames of ${joints.length} joints for a file without channel data; at most ${MAX_STATIC_FRAMES} frames x joints are read`,
       header.framesLine,
       1,
     );
   }
   const boundRows = width > 0 ? Math.floor((text.length - r.pos) / (2 * width)) + 1 : header.declaredFrames;
+  // the data cannot hold more rows than boundRows, so this bounds what the clip allocates
+  const values = Math.min(header.declaredFrames, boundRows) * joints.length * 7;
+  if (values > maxValues) {
+    throw new BvhParseError(
+      `'Frames:' declares ${header.declaredFrames} frames of ${joints.length} joints, up to ${values} values; at most maxValues = ${maxValues} are read`,
+      header.framesLine,
+      1,
+      'bvh-too-large',
+    );
+  }
   const converter = new FrameConverter(
     joints,
     width,
@@ -833,6 +857,8 @@ export function parseBvhWithReport(text: string, options: ParseBvhOptions = {}):
   }
   if (repair || width === 0) converter.add(data.values, frames);
   converter.finish();
+  // OFFSET + channel can overflow to infinity in 'add' mode even though both were finite in the text
+  if (positionMode === 'add') checkAddedTranslations(converter.translations, joints, header.framesLine);
 
   const clip = buildClip(joints, endSites, header, converter, positionMode);
   checkRootPositions(clip, joints, converter, positionMode, warn);
@@ -1130,6 +1156,21 @@ function checkRootPositions(
         line: joint.line,
         column: joint.column,
       });
+    }
+  }
+}
+
+function checkAddedTranslations(translations: Float64Array, joints: JointBuild[], line: number): void {
+  const J = joints.length;
+  for (let i = 0; i < translations.length; i++) {
+    if (!Number.isFinite(translations[i])) {
+      const item = Math.floor(i / 3);
+      const joint = joints[item % J];
+      throw new BvhParseError(
+        `OFFSET + position channel of joint '${joint.name}' at frame ${Math.floor(item / J)} overflows to ${translations[i]}`,
+        line,
+        1,
+      );
     }
   }
 }

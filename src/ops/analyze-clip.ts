@@ -58,10 +58,12 @@ export interface RateGuess {
  * guessRate(0.016667, '0.016667'); // { hz: 59.9988…, numerator: 60, denominator: 1, guessHz: 60, … }
  */
 export function guessRate(frameTime: number, frameTimeText?: string): RateGuess {
-  if (!(frameTime > 0) || !Number.isFinite(frameTime))
+  if (typeof frameTime !== 'number' || !(frameTime > 0) || !Number.isFinite(1 / frameTime))
     throw new OptionError(
-      `guessRate: frame time must be a positive finite number of seconds, got ${frameTime}`,
+      `guessRate: frame time must be a positive finite number of seconds with a finite rate, got ${String(frameTime)}`,
     );
+  if (frameTimeText !== undefined && typeof frameTimeText !== 'string')
+    throw new OptionError(`guessRate: frameTimeText must be a string, got ${typeof frameTimeText}`);
   const hz = 1 / frameTime;
   let tolerance = frameTime * 1e-6;
   const m = frameTimeText?.trim().match(/^[+]?\d*\.(\d+)$/);

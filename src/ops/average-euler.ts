@@ -58,6 +58,8 @@ export function averageEuler(
   options?: AverageEulerOptions,
 ): Float64Array | Float32Array | number[] {
   const where = 'averageEuler';
+  if (angles === null || typeof angles !== 'object' || typeof angles.length !== 'number')
+    throw new ShapeError(`${where}: angles must be a flat array of n x 3 numbers`);
   if (angles.length === 0 || angles.length % 3 !== 0) {
     throw new ShapeError(
       `${where}: angles has ${angles.length} numbers, expected a positive multiple of 3 (n x 3)`,

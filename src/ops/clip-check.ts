@@ -5,7 +5,7 @@
  * @internal
  * @module
  */
-import { ShapeError } from '../errors.js';
+import { InvalidValueError, ShapeError } from '../errors.js';
 import type { Clip } from '../series/clip.js';
 import { assertClip } from '../series/clip-create.js';
 import { assertFiniteSeries } from '../series/create.js';
@@ -49,6 +49,20 @@ export interface ClipCheck {
  */
 export function checkClip(clip: Clip, where: string, check: ClipCheck = {}): void {
   assertClip(clip, `${where}: clip`);
+  const s = clip.skeleton;
+  for (const [name, values] of [
+    ['restTranslations', s.restTranslations],
+    ['restRotations', s.restRotations],
+    ['restScales', s.restScales],
+  ] as const) {
+    for (let i = 0; i < values.length; i++) {
+      if (!Number.isFinite(values[i])) {
+        throw new InvalidValueError(`${where}: clip.skeleton.${name}[${i}] is ${values[i]}`, {
+          index: i,
+        });
+      }
+    }
+  }
   if (check.finite) {
     const J = clip.skeleton.names.length;
     assertFiniteSeries(clip.rotations.data, J, 4, `${where}: clip.rotations`);

@@ -3,7 +3,7 @@ import { checkOptions } from '../options.js';
 import { decomposeEuler, type EulerOrder, type EulerSpec, eulerSpec } from '../quat/euler.js';
 import { assertQuatSeries } from '../series/create.js';
 import type { QuatSeries, Vec3Series } from '../series/types.js';
-import { eulerJointInfo, unrollEulerData } from './unroll-kernels.js';
+import { checkInitial, eulerJointInfo, unrollEulerData } from './unroll-kernels.js';
 
 /** Options of {@link eulerFromQuatSeries}. */
 export interface EulerFromQuatSeriesOptions {
@@ -76,6 +76,7 @@ export function eulerFromQuatSeries(
   if (out.length !== n)
     throw new ShapeError(`eulerFromQuatSeries: out has ${out.length} values, expected ${n}`);
   const initial = options.initial;
+  checkInitial(initial, joints, 'eulerFromQuatSeries');
   if (initial !== undefined && initial.length !== joints * 3) {
     throw new ShapeError(`eulerFromQuatSeries: initial has ${initial.length} values, expected ${joints * 3}`);
   }

@@ -1,10 +1,11 @@
-import { ShapeError } from '../errors.js';
+import { InvalidValueError, ShapeError } from '../errors.js';
 import { checkOptions } from '../options.js';
 import { multiplyFlat } from '../quat/core.js';
 import { rotateVectorFlat } from '../quat/vector.js';
 import type { Clip } from '../series/clip.js';
-import { assertQuatSeries, assertVec3Series } from '../series/create.js';
+import { assertFiniteSeries, assertQuatSeries, assertVec3Series } from '../series/create.js';
 import type { FloatArray, QuatSeries, Vec3Series } from '../series/types.js';
+import { assertParents } from './clip-check.js';
 
 /** Global (world) rotations and positions of every joint at every frame. */
 export interface ForwardKinematicsResult<T extends FloatArray = Float64Array> {
@@ -120,6 +121,8 @@ export function forwardKinematics(
   ]);
   const J = clip.skeleton.parents.length;
   const frames = clip.rotations.frames;
+  assertFiniteSeries(clip.rotations.data, J, 4, 'forwardKinematics: clip.rotations');
+  assertFiniteSeries(clip.translations.data, J, 3, 'forwardKinematics: clip.translations');
   const rotations = options.rotations ?? { data: new Float64Array(frames * J * 4), frames, joints: J };
   const positions = options.positions ?? { data: new Float64Array(frames * J * 3), frames, joints: J };
   assertQuatSeries(rotations, 'options.rotations');
@@ -138,6 +141,9 @@ export function forwardKinematics(
   for (let f = 0; f < frames; f++) {
     fkFrame(parents, local, trans, f, rotations.data, f * J * 4, positions.data, f * J * 3);
   }
+  // finite inputs can still overflow: non-unit rotations scale offsets, offsets near 1.8e308 add up
+  assertFiniteSeries(rotations.data, J, 4, 'forwardKinematics: global rotations (overflow)');
+  assertFiniteSeries(positions.data, J, 3, 'forwardKinematics: global positions (overflow)');
   return { rotations, positions };
 }
 
@@ -183,5 +189,44 @@ export function forwardKinematicsFrame(
   ) {
     checkHierarchy(clip, 'forwardKinematicsFrame');
   }
-  fkFrame(parents, clip.rotations.data, clip.translations.data, frame, outRotations, 0, outPositions, 0);
+  assertParents(parents, J, 'forwardKinematicsFrame: skeleton');
+  if (
+    !(
+      outRotations instanceof Float64Array ||
+      outRotations instanceof Float32Array ||
+      Array.isArray(outRotations)
+    ) ||
+    !(
+      outPositions instanceof Float64Array ||
+      outPositions instanceof Float32Array ||
+      Array.isArray(outPositions)
+    )
+  )
+    throw new ShapeError(
+      'forwardKinematicsFrame: outRotations and outPositions must be Float64Array, Float32Array or number[]',
+    );
+  const rd = clip.rotations.data;
+  const td = clip.translations.data;
+  assertFiniteSeries(
+    rd.subarray(frame * J * 4, (frame + 1) * J * 4),
+    J,
+    4,
+    `forwardKinematicsFrame: frame ${frame} rotations`,
+  );
+  assertFiniteSeries(
+    td.subarray(frame * J * 3, (frame + 1) * J * 3),
+    J,
+    3,
+    `forwardKinematicsFrame: frame ${frame} translations`,
+  );
+  fkFrame(parents, rd, td, frame, outRotations, 0, outPositions, 0);
+  for (let i = 0; i < J * 3; i++) {
+    if (!Number.isFinite(outPositions[i])) {
+      const joint = Math.floor(i / 3);
+      throw new InvalidValueError(`forwardKinematicsFrame: the global position of joint ${joint} overflows`, {
+        frame,
+        joint,
+      });
+    }
+  }
 }

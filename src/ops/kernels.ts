@@ -31,6 +31,8 @@ export interface Kernel {
 }
 
 const SQRT_2PI = Math.sqrt(2 * Math.PI);
+/** Widest first kernel {@link composeKernels} samples (its weights are stored). */
+const MAX_COMPOSE_RADIUS = 1e6;
 
 function checkPositive(value: number, what: string, where: string): void {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
@@ -45,7 +47,8 @@ function checkKernel(k: Kernel, where: string): void {
     typeof k.evaluate !== 'function' ||
     typeof k.radius !== 'number' ||
     !(k.radius >= 0) ||
-    !Number.isFinite(k.radius)
+    !Number.isFinite(k.radius) ||
+    (k.derivative !== undefined && typeof k.derivative !== 'function')
   ) {
     throw new OptionError(`${where}: expected a Kernel { name, radius >= 0, evaluate(x) }`);
   }
@@ -113,6 +116,12 @@ export function gaussian(sigma: number, options: GaussianOptions = {}): Kernel {
   const c = 1 / (sigma * SQRT_2PI);
   const inv2s2 = 1 / (2 * sigma * sigma);
   const invS2 = 1 / (sigma * sigma);
+  // σ below ~1e-154 overflows 1/σ², above ~1e308 / truncate the radius: neither is a kernel on frames
+  if (!Number.isFinite(radius) || !Number.isFinite(c * invS2) || !Number.isFinite(inv2s2)) {
+    throw new OptionError(
+      `gaussian: sigma ${sigma} with truncate ${truncate} gives no finite kernel (radius ${radius}); use sigma in [1e-150, 1e300]`,
+    );
+  }
   return Object.freeze({
     name: `gaussian(${sigma})`,
     radius,
@@ -329,6 +338,10 @@ export function scaleKernel(k: Kernel, factor: number): Kernel {
   checkKernel(k, 'scaleKernel');
   checkPositive(factor, 'factor', 'scaleKernel');
   const inv = 1 / factor;
+  if (!Number.isFinite(inv * inv) || !Number.isFinite(k.radius * factor))
+    throw new OptionError(
+      `scaleKernel: factor ${factor} gives no finite kernel (radius ${k.radius * factor})`,
+    );
   const d = k.derivative;
   const out: Kernel = {
     name: `scale(${k.name}, ${factor})`,
@@ -367,9 +380,18 @@ export function composeKernels(a: Kernel, b: Kernel): Kernel {
   checkKernel(a, 'composeKernels');
   checkKernel(b, 'composeKernels');
   const ra = Math.floor(a.radius);
+  if (ra > MAX_COMPOSE_RADIUS) {
+    throw new OptionError(
+      `composeKernels: the first kernel's radius ${a.radius} exceeds ${MAX_COMPOSE_RADIUS} frames (its samples are stored)`,
+    );
+  }
   const n = 2 * ra + 1;
   const aw = new Float64Array(n);
-  for (let i = 0; i < n; i++) aw[i] = a.evaluate(i - ra);
+  for (let i = 0; i < n; i++) {
+    aw[i] = a.evaluate(i - ra);
+    if (!Number.isFinite(aw[i]))
+      throw new OptionError(`composeKernels: kernel ${a.name} is ${aw[i]} at ${i - ra}`);
+  }
   const bd = b.derivative;
   const rb = b.radius;
   const out: Kernel = {
@@ -405,6 +427,7 @@ export function isKernel(k: unknown): k is Kernel {
     typeof c.evaluate === 'function' &&
     typeof c.radius === 'number' &&
     Number.isFinite(c.radius) &&
-    c.radius >= 0
+    c.radius >= 0 &&
+    (c.derivative === undefined || typeof c.derivative === 'function')
   );
 }

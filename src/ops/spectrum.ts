@@ -67,6 +67,8 @@ export function spectrum(
   options?: SpectrumOptions,
 ): SpectrumResult {
   checkOptions(options, SPECTRUM_DEFAULTS, 'spectrum');
+  if (channels === null || typeof channels !== 'object' || typeof channels.length !== 'number')
+    throw new ShapeError('spectrum: channels must be an array of numbers or a list of such arrays');
   if (!(rate > 0) || !Number.isFinite(rate))
     throw new OptionError(`spectrum: rate must be a positive finite number of Hz, got ${rate}`);
   const list: readonly ArrayLike<number>[] = isChannelList(channels)

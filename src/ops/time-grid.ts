@@ -55,7 +55,7 @@ export interface TimeGrid {
 }
 
 /** Largest output frame count (a typed-array length limit, far beyond any clip). */
-const MAX_FRAMES = 2 ** 31;
+const MAX_FRAMES = 2 ** 26;
 
 /** Relative tolerance under which `T · targetRate` counts as a whole number (absorbs decimal rates like 29.97). */
 const WHOLE_TOLERANCE = 1e-9;

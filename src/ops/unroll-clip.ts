@@ -41,7 +41,7 @@ export const UNROLL_CLIP_DEFAULTS: Required<UnrollClipOptions> = {
  * const clean = unrollClip(parseBvh(text));
  */
 export function unrollClip(clip: Clip, options: UnrollClipOptions = {}): Clip {
-  checkClip(clip, 'unrollClip');
+  checkClip(clip, 'unrollClip', { finite: true });
   options = checkOptions(options, UNROLL_CLIP_DEFAULTS, 'unrollClip');
   const target = options.target ?? UNROLL_CLIP_DEFAULTS.target;
   if (target !== 'copy' && target !== 'in-place') {

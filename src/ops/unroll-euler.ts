@@ -3,6 +3,7 @@ import { checkOptions } from '../options.js';
 import type { EulerOrder } from '../quat/euler.js';
 import type { FloatArray, Vec3Series } from '../series/types.js';
 import {
+  checkInitial,
   checkMode,
   type EulerUnrollMode,
   eulerJointInfo,
@@ -131,6 +132,7 @@ export function unrollEuler(
     throw new ShapeError(`unrollEuler: out has ${out.length} values, angles has ${data.length}`);
   }
   const initial = options.initial;
+  checkInitial(initial, joints, 'unrollEuler');
   if (initial !== undefined && initial.length !== joints * 3) {
     throw new ShapeError(
       `unrollEuler: initial has ${initial.length} values, expected ${joints * 3} (3 per joint)`,
@@ -166,6 +168,16 @@ export function unrollEulerTriple(
   mode: EulerUnrollMode = UNROLL_EULER_DEFAULTS.mode,
 ): void {
   const info = orderInfo(order, 'unrollEulerTriple');
+  if (!(angles instanceof Float64Array || angles instanceof Float32Array || Array.isArray(angles)))
+    throw new ShapeError('unrollEulerTriple: angles must be a Float64Array, Float32Array or number[]');
+  if (!Number.isSafeInteger(offset) || offset < 0 || offset + 3 > angles.length)
+    throw new ShapeError(
+      `unrollEulerTriple: no triple at offset ${String(offset)} of ${angles.length} angles`,
+    );
+  if (previous === null || typeof previous !== 'object' || typeof previous.length !== 'number')
+    throw new ShapeError('unrollEulerTriple: previous must be an array of numbers');
+  if (!Number.isSafeInteger(previousOffset) || previousOffset < 0 || previousOffset + 3 > previous.length)
+    throw new ShapeError(`unrollEulerTriple: no previous triple at offset ${String(previousOffset)}`);
   checkMode(mode, 'unrollEulerTriple');
   const a = angles[offset];
   const b = angles[offset + 1];

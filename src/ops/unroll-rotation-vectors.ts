@@ -2,6 +2,7 @@ import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
 import { checkOptions } from '../options.js';
 import { angle, fromRotationVectorFlat } from '../quat/index.js';
 import type { FloatArray, Vec3Series } from '../series/types.js';
+import { checkInitial } from './unroll-kernels.js';
 
 /** Options of {@link unrollRotationVectors}. */
 export interface UnrollRotationVectorsOptions {
@@ -130,6 +131,7 @@ export function unrollRotationVectors(
     throw new ShapeError(`unrollRotationVectors: out has ${out.length} values, vectors has ${data.length}`);
   }
   const initial = options.initial;
+  checkInitial(initial, joints, 'unrollRotationVectors');
   if (initial !== undefined && initial.length !== joints * 3) {
     throw new ShapeError(
       `unrollRotationVectors: initial has ${initial.length} values, expected ${joints * 3}`,

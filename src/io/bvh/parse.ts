@@ -906,9 +906,11 @@ const AXES = 'XYZ';
  * channelEulerOrder(['Yrotation']); // 'YXZ'
  */
 export function channelEulerOrder(channels: readonly ChannelName[]): EulerOrder {
+  if (!Array.isArray(channels))
+    throw new OptionError('channelEulerOrder: channels must be an array of channel names');
   let order = '';
   for (const c of channels) {
-    const axis = ROTATION_AXIS[c];
+    const axis = Object.hasOwn(ROTATION_AXIS, c) ? ROTATION_AXIS[c as ChannelName] : undefined;
     if (axis !== undefined) order += AXES[axis];
   }
   if (order === '') return 'ZYX';

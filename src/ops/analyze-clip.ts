@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { OptionError } from '../errors.js';
+import { InvalidValueError, OptionError } from '../errors.js';
 import { withDefaults } from '../options.js';
 import { angle } from '../quat/core.js';
 import type { Clip, PositionMode } from '../series/clip.js';
@@ -211,6 +211,10 @@ export function peakAngularSpeeds(
         frame[j] = f + 1;
       }
     }
+  }
+  for (let j = 0; j < joints; j++) {
+    if (!Number.isFinite(speed[j]))
+      throw new InvalidValueError(`peakAngularSpeeds: the speed of joint ${j} overflows`, { joint: j });
   }
   return { speed, frame };
 }

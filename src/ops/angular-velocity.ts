@@ -9,8 +9,8 @@ import {
 import type { FloatArray, QuatSeries, Vec3Series } from '../series/types.js';
 import { sampleChannels } from './filter-vectors.js';
 import { isKernel, type Kernel, tent } from './kernels.js';
-import { BOUNDARIES, type Boundary, mapFrame } from './rotation-window.js';
-import { foldCentre, usableRadius } from './tap-reach.js';
+import { BOUNDARIES, type Boundary } from './rotation-window.js';
+import { assertFiniteRows, foldCentre, mapFrame, usableRadius } from './tap-reach.js';
 
 /** Options of {@link angularVelocity}. */
 export interface AngularVelocityOptions<T extends FloatArray = FloatArray> {
@@ -165,6 +165,7 @@ export function angularVelocity<T extends FloatArray = Float64Array>(
           ? (i: number) => i
           : (i: number) => i + 0.5;
     analyticVelocity(out.data, series.data, frames, joints, kernel, boundary, count, centreAt, dt, body);
+    assertFiniteRows(out.data, count, joints * 3, 'angularVelocity: the velocities');
     return out;
   }
 

@@ -49,6 +49,12 @@ export interface ClipCheck {
  */
 export function checkClip(clip: Clip, where: string, check: ClipCheck = {}): void {
   assertClip(clip, `${where}: clip`);
+  // the model checks frameTime; rate is a second copy of it that operations read, and the duration must exist
+  if (!(Math.abs(clip.rate * clip.frameTime - 1) < 1e-9) || !Number.isFinite(clip.frames * clip.frameTime)) {
+    throw new InvalidValueError(
+      `${where}: clip.rate ${clip.rate} is not 1 / frameTime (${clip.frameTime}) or the duration is not finite`,
+    );
+  }
   const s = clip.skeleton;
   for (const [name, values] of [
     ['restTranslations', s.restTranslations],

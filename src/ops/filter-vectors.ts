@@ -4,6 +4,7 @@ import { assertFiniteSeries, assertVec3Series, createVec3Series } from '../serie
 import type { FloatArray, Vec3Series } from '../series/types.js';
 import { isKernel, type Kernel } from './kernels.js';
 import { type Boundary, blendChannels, createTapWindow, placeTaps } from './rotation-window.js';
+import { assertFiniteRows } from './tap-reach.js';
 
 /** Options of {@link filterVectors}. */
 export interface FilterVectorsOptions<O = unknown> {
@@ -142,4 +143,5 @@ export function sampleChannels(
       dst.set(row, i * channels);
     }
   }
+  assertFiniteRows(dst, count, channels, 'the filtered values');
 }

@@ -27,10 +27,17 @@ export interface ForwardKinematicsOptions {
 export const FORWARD_KINEMATICS_DEFAULTS: ForwardKinematicsOptions = {};
 
 function checkHierarchy(clip: Clip, where: string): void {
-  if (clip === null || typeof clip !== 'object' || clip.skeleton === undefined) {
+  if (
+    clip === null ||
+    typeof clip !== 'object' ||
+    clip.skeleton === null ||
+    typeof clip.skeleton !== 'object'
+  ) {
     throw new ShapeError(`${where}: clip must be a Clip with a skeleton`);
   }
   const parents = clip.skeleton.parents;
+  if (parents === null || typeof parents !== 'object' || typeof parents.length !== 'number')
+    throw new ShapeError(`${where}: clip.skeleton.parents must be an array of joint indices`);
   const J = parents.length;
   assertQuatSeries(clip.rotations, 'clip.rotations');
   assertVec3Series(clip.translations, 'clip.translations');

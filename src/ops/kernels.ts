@@ -31,7 +31,7 @@ export interface Kernel {
 }
 
 const SQRT_2PI = Math.sqrt(2 * Math.PI);
-/** Widest first kernel {@link composeKernels} samples (its weights are stored). */
+/** Widest kernel built by radius here (sinc, lanczos) and widest first kernel {@link composeKernels} samples. */
 const MAX_COMPOSE_RADIUS = 1e6;
 
 function checkPositive(value: number, what: string, where: string): void {
@@ -44,6 +44,7 @@ function checkKernel(k: Kernel, where: string): void {
   if (
     k === null ||
     typeof k !== 'object' ||
+    typeof k.name !== 'string' ||
     typeof k.evaluate !== 'function' ||
     typeof k.radius !== 'number' ||
     !(k.radius >= 0) ||
@@ -217,6 +218,8 @@ export function sinc(options: SincOptions = {}): Kernel {
   options = checkOptions(options, ['radius'], 'sinc');
   const radius = options.radius ?? 6;
   checkPositive(radius, 'radius', 'sinc');
+  if (radius > MAX_COMPOSE_RADIUS)
+    throw new OptionError(`sinc: radius must be at most ${MAX_COMPOSE_RADIUS} frames, got ${radius}`);
   return Object.freeze({
     name: `sinc(${radius})`,
     radius,
@@ -239,6 +242,8 @@ export function sinc(options: SincOptions = {}): Kernel {
  */
 export function lanczos(a: number): Kernel {
   checkPositive(a, 'a', 'lanczos');
+  if (a > MAX_COMPOSE_RADIUS)
+    throw new OptionError(`lanczos: a must be at most ${MAX_COMPOSE_RADIUS} frames, got ${a}`);
   return Object.freeze({
     name: `lanczos(${a})`,
     radius: a,
@@ -424,6 +429,7 @@ export function isKernel(k: unknown): k is Kernel {
   return (
     c !== null &&
     typeof c === 'object' &&
+    typeof c.name === 'string' &&
     typeof c.evaluate === 'function' &&
     typeof c.radius === 'number' &&
     Number.isFinite(c.radius) &&

@@ -4,8 +4,8 @@ import { assertFiniteSeries, assertVec3Series, createVec3Series } from '../serie
 import type { FloatArray, Vec3Series } from '../series/types.js';
 import { sampleChannels } from './filter-vectors.js';
 import { isKernel, type Kernel, tent } from './kernels.js';
-import { BOUNDARIES, type Boundary, mapFrame } from './rotation-window.js';
-import { foldCentre, usableRadius } from './tap-reach.js';
+import { BOUNDARIES, type Boundary } from './rotation-window.js';
+import { assertFiniteRows, foldCentre, mapFrame, usableRadius } from './tap-reach.js';
 
 /** Options of {@link linearVelocity}; the same meaning as for {@link angularVelocity}. */
 export interface LinearVelocityOptions<T extends FloatArray = FloatArray> {
@@ -127,6 +127,7 @@ export function linearVelocity<T extends FloatArray = Float64Array>(
           ? (i: number) => i
           : (i: number) => i + 0.5;
     analyticLinear(out.data, src, frames, channels, kernel, boundary, count, centreAt, dt);
+    assertFiniteRows(out.data, count, channels, 'linearVelocity: the velocities');
     return out;
   }
   // a looping clip ('wrap') has one more difference: from the last frame back to the first

@@ -37,7 +37,7 @@ import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
 import { EIGEN4_SCRATCH_LENGTH, eigenAverageFlat } from '../numeric/eigen4.js';
 import type { FloatArray } from '../series/types.js';
 import { isKernel, type Kernel } from './kernels.js';
-import { foldCentre, usableRadius } from './tap-reach.js';
+import { foldCentre, mapFrame, usableRadius } from './tap-reach.js';
 
 /** Where a weighted sum of rotations is taken. */
 export type RotationSpace = 'raw' | 'log' | 'eigen';
@@ -164,28 +164,6 @@ export function mapBoundaryFrame(i: number, frames: number, boundary: Boundary):
   return mapFrame(i, frames, boundary);
 }
 
-/** {@link mapBoundaryFrame} without the checks, for the tap loops (their arguments are valid by construction). @internal */
-export function mapFrame(i: number, frames: number, boundary: Boundary): number {
-  if (i >= 0 && i < frames) return i;
-  switch (boundary) {
-    case 'clamp':
-      return i < 0 ? 0 : frames - 1;
-    case 'wrap': {
-      const m = i % frames;
-      return m < 0 ? m + frames : m;
-    }
-    case 'reflect': {
-      if (frames === 1) return 0;
-      const period = 2 * (frames - 1);
-      let m = i % period;
-      if (m < 0) m += period;
-      return m >= frames ? period - m : m;
-    }
-    default:
-      return -1;
-  }
-}
-
 /**
  * Places the kernel at `centre` (in frames, any real number) and fills the window's taps: every integer frame
  * `i` with `|centre - i| <= radius` and a non-zero weight `kernel.evaluate(centre - i)`, mapped through the
@@ -236,6 +214,11 @@ export function placeTaps(win: TapWindow, centre: number): TapWindow {
   }
   let ref = mapFrame(Math.round(centre), frames, boundary);
   if (ref < 0) ref = centre < 0 ? 0 : frames - 1;
+  if (!Number.isFinite(absSum)) {
+    throw new InvalidValueError(`kernel ${kernel.name}: non-finite tap weights at centre ${centre}`, {
+      frame: Math.max(0, Math.min(frames - 1, Math.round(centre))),
+    });
+  }
   win.count = count;
   win.weightSum = sum;
   win.reference = ref;

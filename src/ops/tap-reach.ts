@@ -5,6 +5,8 @@
  * @internal
  * @module
  */
+import { InvalidValueError } from '../errors.js';
+import type { FloatArray } from '../series/types.js';
 import type { Boundary } from './rotation-window.js';
 
 /**
@@ -39,4 +41,45 @@ export function foldCentre(centre: number, frames: number, radius: number, bound
   }
   const frac = centre - Math.floor(centre);
   return centre < 0 ? -reach - 1 + frac : frames - 1 + reach + frac;
+}
+
+/** `mapBoundaryFrame` without the checks, for the tap loops (their arguments are valid by construction). @internal */
+export function mapFrame(i: number, frames: number, boundary: Boundary): number {
+  if (i >= 0 && i < frames) return i;
+  switch (boundary) {
+    case 'clamp':
+      return i < 0 ? 0 : frames - 1;
+    case 'wrap': {
+      const m = i % frames;
+      return m < 0 ? m + frames : m;
+    }
+    case 'reflect': {
+      if (frames === 1) return 0;
+      const period = 2 * (frames - 1);
+      let m = i % period;
+      if (m < 0) m += period;
+      return m >= frames ? period - m : m;
+    }
+    default:
+      return -1;
+  }
+}
+
+/**
+ * Throws when finite input gave a non-finite result (overflow: values or weights near the float64 limit, a
+ * tiny `dt`), naming the row and channel. O(rows · channels), no allocation.
+ *
+ * @internal
+ */
+export function assertFiniteRows(dst: FloatArray, rows: number, channels: number, what: string): void {
+  const n = rows * channels;
+  for (let i = 0; i < n; i++) {
+    if (!Number.isFinite(dst[i])) {
+      const row = Math.floor(i / channels);
+      throw new InvalidValueError(`${what} overflow to ${dst[i]} at row ${row}, channel ${i % channels}`, {
+        frame: row,
+        joint: Math.floor((i % channels) / 3),
+      });
+    }
+  }
 }

@@ -379,6 +379,10 @@ export function classify(
   hangMs: number,
   isKernel: (k: unknown) => boolean,
 ): CallReport {
+  // what the caller handed in comes back by reference (an in-place series, a clip's other fields, a source
+  // passed through): such values are inspected only where the call changed them
+  const given = new Map<object, unknown>();
+  snapshot(args, given, 0);
   const t0 = performance.now();
   let result: unknown;
   try {
@@ -393,7 +397,7 @@ export function classify(
   if (ms > hangMs) return { outcome: 'hang', ms, detail: `returned after ${ms.toFixed(0)} ms` };
   let problem: string | null;
   try {
-    problem = inspect(result, 'result', new Set(), 0, isKernel);
+    problem = inspect(result, 'result', new Set(), 0, isKernel, given);
   } catch (e) {
     problem = `inspecting the result threw ${(e as Error)?.name}: ${(e as Error)?.message}`;
   }
@@ -410,12 +414,15 @@ export function inspect(
   seen: Set<unknown>,
   depth: number,
   isKernel: (k: unknown) => boolean,
+  given: Map<object, unknown> = new Map(),
 ): string | null {
   if (typeof value === 'number') return Number.isFinite(value) ? null : `${path} is ${value}`;
   if (value === null || typeof value !== 'object' || seen.has(value) || depth > 6) return null;
   seen.add(value);
+  const before = given.get(value) as Record<string, unknown> | undefined;
   if (value instanceof Float64Array || value instanceof Float32Array) {
     for (let i = 0; i < value.length; i++) {
+      if (before !== undefined && Object.is(before[i], value[i])) continue;
       if (!Number.isFinite(value[i])) return `${path}[${i}] is ${value[i]}`;
     }
     return null;
@@ -447,10 +454,19 @@ export function inspect(
     const v = o[key];
     // documented: explicit `times` give a grid without a rate
     if (key === 'rate' && Number.isNaN(v) && 'times' in o) continue;
-    // a reader's source data is carried through unchanged; the writers check what they write
-    if (key === 'source') continue;
-    const p = inspect(v, `${path}.${key}`, seen, depth + 1, isKernel);
+    if (before !== undefined && typeof v === 'number' && Object.is(before[key], v)) continue;
+    const p = inspect(v, `${path}.${key}`, seen, depth + 1, isKernel, given);
     if (p !== null) return p;
   }
   return null;
+}
+
+function snapshot(value: unknown, into: Map<object, unknown>, depth: number): void {
+  if (value === null || typeof value !== 'object' || into.has(value) || depth > 8) return;
+  if (ArrayBuffer.isView(value)) {
+    into.set(value, (value as Float64Array).slice());
+    return;
+  }
+  into.set(value, Array.isArray(value) ? value.slice() : { ...value });
+  for (const v of Object.values(value)) snapshot(v, into, depth + 1);
 }

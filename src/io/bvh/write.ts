@@ -5,6 +5,7 @@
  * @module
  */
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
+import { checkClip as checkClipShape } from '../../ops/clip-check.js';
 import { eulerJointInfo, followTriple } from '../../ops/unroll-kernels.js';
 import { checkOptions } from '../../options.js';
 import { decomposeEuler, type EulerOrder, type EulerSpec, eulerSpec } from '../../quat/euler.js';
@@ -340,9 +341,9 @@ function planBvh(clip: Clip, options: WriteBvhOptions, where: string): BvhPlan {
   const indent = options.indent ?? WRITE_BVH_DEFAULTS.indent;
   const nl = options.newline ?? WRITE_BVH_DEFAULTS.newline;
   if (nl !== '\n' && nl !== '\r\n') throw new OptionError(`${where}: newline must be '\\n' or '\\r\\n'`);
-  if (clip === null || typeof clip !== 'object' || clip.skeleton === undefined) {
-    throw new ShapeError(`${where}: clip must be a Clip with a skeleton`);
-  }
+  if (typeof indent !== 'string' || /[^ \t]/.test(indent))
+    throw new OptionError(`${where}: indent must be a string of spaces and tabs`);
+  checkClipShape(clip, where);
   const layout = bvhLayout(clip);
   checkClip(clip, layout, where);
   const positionMode = options.positionMode ?? layout.positionMode;

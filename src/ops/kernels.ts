@@ -242,8 +242,8 @@ export function sinc(options: SincOptions = {}): Kernel {
  */
 export function lanczos(a: number): Kernel {
   checkPositive(a, 'a', 'lanczos');
-  if (a > MAX_COMPOSE_RADIUS)
-    throw new OptionError(`lanczos: a must be at most ${MAX_COMPOSE_RADIUS} frames, got ${a}`);
+  if (a > MAX_COMPOSE_RADIUS || a < 1e-6)
+    throw new OptionError(`lanczos: a must be from 1e-6 to ${MAX_COMPOSE_RADIUS} frames, got ${a}`);
   return Object.freeze({
     name: `lanczos(${a})`,
     radius: a,

@@ -79,7 +79,7 @@ export function resampleRotations<T extends FloatArray = Float64Array>(
 ): QuatSeries<T> & ResampledGrid {
   const where = 'resampleRotations';
   assertQuatSeries(series, `${where}: series`);
-  const plan = planResample(series.frames, options, where);
+  const plan = planResample(series.frames, options, where, series.joints * 4);
   const { grid } = plan;
   checkSeriesSize(grid.frames, series.joints, 4, where);
   const joints = series.joints;

@@ -6,6 +6,7 @@
  */
 import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
 import { checkOptions } from '../options.js';
+import { checkSeriesSize } from '../series/create.js';
 import type { FloatArray, QuatSeries } from '../series/types.js';
 import {
   box,
@@ -189,7 +190,12 @@ export function checkUniformTimes(times: ArrayLike<number>, where: string): numb
 }
 
 /** @internal */
-export function planResample(frames: number, options: ResampleOptions, where: string): ResamplePlan {
+export function planResample(
+  frames: number,
+  options: ResampleOptions,
+  where: string,
+  valuesPerFrame = 0,
+): ResamplePlan {
   if (options === null || typeof options !== 'object')
     throw new OptionError(`${where}: options with sourceRate are required`);
   checkOptions(options, RESAMPLE_DEFAULTS, where, [
@@ -250,6 +256,9 @@ export function planResample(frames: number, options: ResampleOptions, where: st
   } else {
     if (options.targetRate === undefined) throw new OptionError(`${where}: give targetRate or times`);
     checkRate(options.targetRate, 'targetRate', where);
+    // refuse an output too large to hold before its time grid is allocated
+    const estimate = Math.ceil((frames * options.targetRate) / sourceRate) + 2;
+    if (valuesPerFrame > 0) checkSeriesSize(estimate, 1, valuesPerFrame, where);
     const duration = options.duration ?? (boundary === 'wrap' ? 'loop' : RESAMPLE_DEFAULTS.duration);
     grid = timeGrid(frames, sourceRate, options.targetRate, { duration });
     factor = sourceRate / grid.rate;

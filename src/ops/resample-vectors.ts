@@ -41,7 +41,7 @@ export function resampleVectors<T extends FloatArray = Float64Array>(
 ): Vec3Series<T> & ResampledGrid {
   const where = 'resampleVectors';
   assertVec3Series(series, `${where}: series`);
-  const plan = planResample(series.frames, options, where);
+  const plan = planResample(series.frames, options, where, series.joints * 3);
   assertFiniteSeries(series.data, series.joints, 3, `${where}: series`);
   const { grid } = plan;
   checkSeriesSize(grid.frames, series.joints, 3, where);

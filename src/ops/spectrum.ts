@@ -106,6 +106,14 @@ export function spectrum(
     amplitudeToDb(amp, o.reference, o.floorDb, d);
     const p = new Float64Array(bins);
     amplitudeToPower(amp, length, p);
+    for (let k = 0; k < bins; k++) {
+      if (!(Number.isFinite(amp[k]) && Number.isFinite(d[k]) && Number.isFinite(p[k]))) {
+        throw new InvalidValueError(
+          `spectrum: channel ${amplitude.length} overflows at bin ${k} (values near the float64 limit)`,
+          { index: amplitude.length },
+        );
+      }
+    }
     amplitude.push(amp);
     db.push(d);
     power.push(p);

@@ -1,6 +1,7 @@
 import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
 import { checkOptions } from '../options.js';
 import { angle, fromRotationVectorFlat } from '../quat/index.js';
+import { assertFiniteSeries } from '../series/create.js';
 import type { FloatArray, Vec3Series } from '../series/types.js';
 import { checkInitial } from './unroll-kernels.js';
 
@@ -206,6 +207,8 @@ export function unrollRotationVectors(
       }
     }
   }
+  // vectors near the float64 limit overflow the shell arithmetic
+  assertFiniteSeries(out, joints, 3, 'unrollRotationVectors: the unrolled vectors (overflow)');
   if (isSeries) {
     const s = vectors as Vec3Series;
     return { vectors: { data: out, frames: s.frames, joints: s.joints }, jumps };

@@ -58,7 +58,12 @@ export interface RateGuess {
  * guessRate(0.016667, '0.016667'); // { hz: 59.9988…, numerator: 60, denominator: 1, guessHz: 60, … }
  */
 export function guessRate(frameTime: number, frameTimeText?: string): RateGuess {
-  if (typeof frameTime !== 'number' || !(frameTime > 0) || !Number.isFinite(1 / frameTime))
+  if (
+    typeof frameTime !== 'number' ||
+    !(frameTime > 0) ||
+    !Number.isFinite(frameTime) ||
+    !Number.isFinite(1 / frameTime)
+  )
     throw new OptionError(
       `guessRate: frame time must be a positive finite number of seconds with a finite rate, got ${String(frameTime)}`,
     );

@@ -29,7 +29,8 @@ const GOOD_NUMBERS: [string, number][] = [
   ['2.5e+2', 250],
   ['0012', 12],
   ['-7.125', -7.125],
-  ['123456789.123456789', 123456789.123456789],
+  // correctly rounded, as JavaScript's own parser rounds it
+  ['123456789.123456789', Number('123456789.123456789')],
 ];
 /** Spellings that are not finite decimal numbers. */
 const BAD_NUMBERS = [

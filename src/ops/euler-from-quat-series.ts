@@ -77,7 +77,7 @@ export function eulerFromQuatSeries(
     throw new ShapeError(`eulerFromQuatSeries: out has ${out.length} values, expected ${n}`);
   const initial = options.initial;
   checkInitial(initial, joints, 'eulerFromQuatSeries');
-  if (initial !== undefined && initial.length !== joints * 3) {
+  if (initial !== undefined && initial !== null && initial.length !== joints * 3) {
     throw new ShapeError(`eulerFromQuatSeries: initial has ${initial.length} values, expected ${joints * 3}`);
   }
   // each joint's sequence resolved once (eulerJointInfo has checked the orders), not per rotation; filled

@@ -133,7 +133,7 @@ export function unrollEuler(
   }
   const initial = options.initial;
   checkInitial(initial, joints, 'unrollEuler');
-  if (initial !== undefined && initial.length !== joints * 3) {
+  if (initial !== undefined && initial !== null && initial.length !== joints * 3) {
     throw new ShapeError(
       `unrollEuler: initial has ${initial.length} values, expected ${joints * 3} (3 per joint)`,
     );

@@ -133,7 +133,7 @@ export function unrollRotationVectors(
   }
   const initial = options.initial;
   checkInitial(initial, joints, 'unrollRotationVectors');
-  if (initial !== undefined && initial.length !== joints * 3) {
+  if (initial !== undefined && initial !== null && initial.length !== joints * 3) {
     throw new ShapeError(
       `unrollRotationVectors: initial has ${initial.length} values, expected ${joints * 3}`,
     );
@@ -158,7 +158,7 @@ export function unrollRotationVectors(
     let ref: ArrayLike<number>;
     let r: number;
     if (i < stride) {
-      if (initial === undefined) {
+      if (initial === undefined || initial === null) {
         out[i] = x;
         out[i + 1] = y;
         out[i + 2] = z;

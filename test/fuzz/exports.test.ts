@@ -142,7 +142,12 @@ function mutate(rand: Rand, args: unknown[]): unknown[] {
   }
   const a = out[i];
   const isOptions =
-    a !== null && typeof a === 'object' && !Array.isArray(a) && !ArrayBuffer.isView(a) && !('data' in a);
+    a !== null &&
+    typeof a === 'object' &&
+    !Array.isArray(a) &&
+    !ArrayBuffer.isView(a) &&
+    !('data' in a) &&
+    !('skeleton' in a);
   if (isOptions && rand() < 0.7) {
     const o = { ...(a as Record<string, unknown>) };
     const keys = Object.keys(o);

@@ -164,7 +164,7 @@ describe('bombs refused at the entry', () => {
   it('resampleRotations(s, { sourceRate: 30, targetRate: 1e9 }) is a typed error', () => {
     expect(() => resampleRotations(spin(12), { sourceRate: 30, targetRate: 1e9 })).toThrow(OptionError);
     expect(() => resampleRotations(createQuatSeries(1000, 100), { sourceRate: 30, targetRate: 1e6 })).toThrow(
-      ShapeError,
+      OptionError,
     );
   });
 });

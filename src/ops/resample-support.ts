@@ -6,7 +6,7 @@
  */
 import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
 import { checkOptions } from '../options.js';
-import { checkSeriesSize } from '../series/create.js';
+import { MAX_SERIES_VALUES } from '../series/create.js';
 import type { FloatArray, QuatSeries } from '../series/types.js';
 import {
   box,
@@ -258,7 +258,11 @@ export function planResample(
     checkRate(options.targetRate, 'targetRate', where);
     // refuse an output too large to hold before its time grid is allocated
     const estimate = Math.ceil((frames * options.targetRate) / sourceRate) + 2;
-    if (valuesPerFrame > 0) checkSeriesSize(estimate, 1, valuesPerFrame, where);
+    if (valuesPerFrame > 0 && estimate * valuesPerFrame > MAX_SERIES_VALUES) {
+      throw new OptionError(
+        `${where}: targetRate ${options.targetRate} Hz would give about ${estimate} frames x ${valuesPerFrame} values, over the limit of ${MAX_SERIES_VALUES}`,
+      );
+    }
     const duration = options.duration ?? (boundary === 'wrap' ? 'loop' : RESAMPLE_DEFAULTS.duration);
     grid = timeGrid(frames, sourceRate, options.targetRate, { duration });
     factor = sourceRate / grid.rate;

@@ -70,7 +70,7 @@ export default {
         return { input, out: quatSeries(new Float64Array(input.data.length), FRAMES, JOINTS) };
       },
       run(s) {
-        unrollQuaternions(s.input, s.out);
+        unrollQuaternions(s.input, { out: s.out });
       },
     },
     {
@@ -82,7 +82,7 @@ export default {
         return { input, out: quatSeries(new Float64Array(input.data.length), 100_000, JOINTS) };
       },
       run(s) {
-        unrollQuaternions(s.input, s.out);
+        unrollQuaternions(s.input, { out: s.out });
       },
     },
     {

@@ -56,6 +56,8 @@ const ALIGN = 64;
  */
 export function writeNpy(data: NpyArray, shape: readonly number[] = [data?.length]): Uint8Array {
   const descr = descrOf(data);
+  if (!Array.isArray(shape))
+    throw new ShapeError('writeNpy: shape must be an array of non-negative integers');
   let count = 1;
   for (const d of shape) {
     if (!Number.isInteger(d) || d < 0)

@@ -90,7 +90,7 @@ export interface Eigen4Diagnostics {
 
 /** Creates a diagnostics object to pass to the solvers. */
 export function createEigen4Diagnostics(): Eigen4Diagnostics {
-  return { method: 'power', iterations: 0, lambda1: Number.NaN, gap: Number.NaN, ambiguous: false };
+  return { method: 'power', iterations: 0, lambda1: 0, gap: 0, ambiguous: false };
 }
 
 // Scratch layout (Float64Array(EIGEN4_SCRATCH_LENGTH)):

@@ -301,6 +301,7 @@ export function rfft(input: ArrayLike<number>, plan?: FftPlan): ComplexArray {
 export function rfftFrequencies(n: number, rate: number): Float64Array {
   const bins = (n >> 1) + 1;
   const f = new Float64Array(bins);
-  for (let k = 0; k < bins; k++) f[k] = (k * rate) / n;
+  // rate / n first: k · rate overflows for rates near the float64 limit
+  for (let k = 0; k < bins; k++) f[k] = k * (rate / n);
   return f;
 }

@@ -127,7 +127,8 @@ export function resolveSpectrumOptions(options: SpectrumOptions | undefined, whe
   if (!(o.reference > 0) || !Number.isFinite(o.reference)) {
     throw new OptionError(`${where}: reference must be a positive finite amplitude, got ${o.reference}`);
   }
-  if (Number.isNaN(o.floorDb)) throw new OptionError(`${where}: floorDb must be a number`);
+  if (typeof o.floorDb !== 'number' || Number.isNaN(o.floorDb))
+    throw new OptionError(`${where}: floorDb must be a number`);
   return o;
 }
 

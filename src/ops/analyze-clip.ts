@@ -5,10 +5,12 @@
  *
  * @module
  */
-import { OptionError } from '../errors.js';
+import { InvalidValueError, OptionError } from '../errors.js';
+import { withDefaults } from '../options.js';
 import { angle } from '../quat/core.js';
 import type { Clip, PositionMode } from '../series/clip.js';
 import { animatedPaths, bvhSourceOf } from '../series/clip-create.js';
+import { checkClip } from './clip-check.js';
 import { clipSpectrum } from './clip-spectrum.js';
 import { type Discontinuity, findDiscontinuities } from './find-discontinuities.js';
 
@@ -56,10 +58,17 @@ export interface RateGuess {
  * guessRate(0.016667, '0.016667'); // { hz: 59.9988…, numerator: 60, denominator: 1, guessHz: 60, … }
  */
 export function guessRate(frameTime: number, frameTimeText?: string): RateGuess {
-  if (!(frameTime > 0) || !Number.isFinite(frameTime))
+  if (
+    typeof frameTime !== 'number' ||
+    !(frameTime > 0) ||
+    !Number.isFinite(frameTime) ||
+    !Number.isFinite(1 / frameTime)
+  )
     throw new OptionError(
-      `guessRate: frame time must be a positive finite number of seconds, got ${frameTime}`,
+      `guessRate: frame time must be a positive finite number of seconds with a finite rate, got ${String(frameTime)}`,
     );
+  if (frameTimeText !== undefined && typeof frameTimeText !== 'string')
+    throw new OptionError(`guessRate: frameTimeText must be a string, got ${typeof frameTimeText}`);
   const hz = 1 / frameTime;
   let tolerance = frameTime * 1e-6;
   const m = frameTimeText?.trim().match(/^[+]?\d*\.(\d+)$/);
@@ -120,6 +129,7 @@ export interface PositionGuess {
  * guessPositionSemantics(parseBvh(text)).guess; // 'add' for the iClone CMU re-export 005_11
  */
 export function guessPositionSemantics(clip: Clip): PositionGuess {
+  checkClip(clip, 'guessPositionSemantics');
   const { skeleton, translations, frames } = clip;
   const J = skeleton.names.length;
   // Each component votes with its distance to the OFFSET and to zero, so tiny OFFSET components (1e-5)
@@ -188,6 +198,9 @@ export function peakAngularSpeeds(
   clip: Clip,
   maxStep = Number.POSITIVE_INFINITY,
 ): { speed: Float64Array; frame: Int32Array } {
+  checkClip(clip, 'peakAngularSpeeds');
+  if (typeof maxStep !== 'number' || Number.isNaN(maxStep))
+    throw new OptionError(`peakAngularSpeeds: maxStep must be a number of radians, got ${String(maxStep)}`);
   const { data, frames, joints } = clip.rotations;
   const speed = new Float64Array(joints);
   const frame = new Int32Array(joints);
@@ -203,6 +216,10 @@ export function peakAngularSpeeds(
         frame[j] = f + 1;
       }
     }
+  }
+  for (let j = 0; j < joints; j++) {
+    if (!Number.isFinite(speed[j]))
+      throw new InvalidValueError(`peakAngularSpeeds: the speed of joint ${j} overflows`, { joint: j });
   }
   return { speed, frame };
 }
@@ -261,9 +278,16 @@ export interface ClipAnalysis {
  * a.rate.guessHz; // 120 for CMU's `.0083333`
  */
 export function analyzeClip(clip: Clip, options: AnalyzeClipOptions = {}): ClipAnalysis {
-  const o = { ...ANALYZE_CLIP_DEFAULTS, ...options };
+  checkClip(clip, 'analyzeClip');
+  const o = withDefaults(options, ANALYZE_CLIP_DEFAULTS, 'analyzeClip');
+  if (!Number.isSafeInteger(o.worst) || o.worst < 0)
+    throw new OptionError(`analyzeClip: worst must be a non-negative integer, got ${String(o.worst)}`);
+  if (typeof o.maxAngularSpeed !== 'number' || !(o.maxAngularSpeed > 0))
+    throw new OptionError(
+      `analyzeClip: maxAngularSpeed must be a positive number of rad/s, got ${String(o.maxAngularSpeed)}`,
+    );
   if (!(o.share > 0 && o.share < 1))
-    throw new OptionError(`analyzeClip: share must be in (0, 1), got ${o.share}`);
+    throw new OptionError(`analyzeClip: share must be in (0, 1), got ${String(o.share)}`);
   const { skeleton } = clip;
   const J = skeleton.names.length;
   const peaks = peakAngularSpeeds(clip);

@@ -1,4 +1,5 @@
 import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
+import { checkOptions } from '../options.js';
 import {
   assertFiniteSeries,
   assertQuatSeries,
@@ -8,7 +9,8 @@ import {
 import type { FloatArray, QuatSeries, Vec3Series } from '../series/types.js';
 import { sampleChannels } from './filter-vectors.js';
 import { isKernel, type Kernel, tent } from './kernels.js';
-import { BOUNDARIES, type Boundary, mapBoundaryFrame } from './rotation-window.js';
+import { BOUNDARIES, type Boundary } from './rotation-window.js';
+import { assertFiniteRows, foldCentre, mapFrame, usableRadius } from './tap-reach.js';
 
 /** Options of {@link angularVelocity}. */
 export interface AngularVelocityOptions<T extends FloatArray = FloatArray> {
@@ -88,8 +90,11 @@ export function angularVelocity<T extends FloatArray = Float64Array>(
   options: AngularVelocityOptions<T> = {},
 ): Vec3Series<T> {
   assertQuatSeries(series, 'angularVelocity: series');
-  if (typeof dt !== 'number' || !(dt > 0) || !Number.isFinite(dt)) {
-    throw new InvalidValueError(`angularVelocity: dt must be a positive finite number of seconds, got ${dt}`);
+  options = checkOptions(options, ANGULAR_VELOCITY_DEFAULTS, 'angularVelocity', ['times', 'out']);
+  if (typeof dt !== 'number' || !(dt > 0) || !Number.isFinite(dt) || !Number.isFinite(1 / dt)) {
+    throw new InvalidValueError(
+      `angularVelocity: dt must be a positive finite number of seconds with a finite inverse, got ${dt}`,
+    );
   }
   const kernel = options.kernel ?? ANGULAR_VELOCITY_DEFAULTS.kernel;
   if (!isKernel(kernel)) throw new OptionError('angularVelocity: kernel must be a Kernel (see kernels)');
@@ -160,6 +165,7 @@ export function angularVelocity<T extends FloatArray = Float64Array>(
           ? (i: number) => i
           : (i: number) => i + 0.5;
     analyticVelocity(out.data, series.data, frames, joints, kernel, boundary, count, centreAt, dt, body);
+    assertFiniteRows(out.data, count, joints * 3, 'angularVelocity: the velocities');
     return out;
   }
 
@@ -194,6 +200,25 @@ export function midpointAngularVelocity(
   body: boolean,
   wrap = false,
 ): void {
+  const where = 'midpointAngularVelocity';
+  if (
+    !(dst instanceof Float64Array || dst instanceof Float32Array) ||
+    !(src instanceof Float64Array || src instanceof Float32Array)
+  )
+    throw new ShapeError(`${where}: dst and src must be Float64Array or Float32Array`);
+  if (!Number.isSafeInteger(frames) || frames < 0 || !Number.isSafeInteger(joints) || joints < 0)
+    throw new ShapeError(
+      `${where}: frames and joints must be non-negative integers, got ${String(frames)} x ${String(joints)}`,
+    );
+  const samples = wrap ? frames : Math.max(0, frames - 1);
+  if (src.length < frames * joints * 4 || dst.length < samples * joints * 3)
+    throw new ShapeError(
+      `${where}: src has ${src.length} values and dst ${dst.length} for ${frames} frames x ${joints} joints`,
+    );
+  if (typeof dt !== 'number' || !(dt > 0) || !Number.isFinite(2 / dt))
+    throw new InvalidValueError(
+      `${where}: dt must be a positive number of seconds with a finite inverse, got ${String(dt)}`,
+    );
   const stride = joints * 4;
   const inv = 2 / dt;
   const n = wrap ? frames : frames - 1;
@@ -254,20 +279,20 @@ function analyticVelocity(
   body: boolean,
 ): void {
   const derivative = kernel.derivative!;
-  const radius = kernel.radius;
+  const radius = usableRadius(kernel.radius, frames);
   const cap = 2 * Math.ceil(radius) + 2;
   const tf = new Int32Array(cap);
   const tw = new Float64Array(cap);
   const td = new Float64Array(cap);
   const stride = joints * 4;
   for (let i = 0; i < count; i++) {
-    const c = centreAt(i);
+    const c = foldCentre(centreAt(i), frames, radius, boundary);
     let n = 0;
     let W = 0;
     let Wd = 0;
     let absW = 0;
     for (let k = Math.ceil(c - radius); k <= Math.floor(c + radius); k++) {
-      const f = mapBoundaryFrame(k, frames, boundary);
+      const f = mapFrame(k, frames, boundary);
       if (f < 0) continue;
       const w = kernel.evaluate(c - k);
       const wd = derivative.call(kernel, c - k);
@@ -280,7 +305,7 @@ function analyticVelocity(
       Wd += wd;
       absW += Math.abs(w);
     }
-    let ref = mapBoundaryFrame(Math.round(c), frames, boundary);
+    let ref = mapFrame(Math.round(c), frames, boundary);
     if (ref < 0) ref = c < 0 ? 0 : frames - 1;
     if (n === 0 || !(Math.abs(W) > 1e-12 * absW)) {
       throw new InvalidValueError(`angularVelocity: the kernel weights at time ${c * dt} s sum to zero`, {

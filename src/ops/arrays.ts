@@ -1,4 +1,5 @@
-import { OptionError, ShapeError } from '../errors.js';
+import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
+import { withDefaults } from '../options.js';
 import { conjugateFlat, multiplyFlat, normalizeFlat } from '../quat/core.js';
 import { type EulerOrder, fromEulerFlat, isEulerOrder, toEulerFlat } from '../quat/euler.js';
 import { fromRotationVectorFlat, toRotationVectorFlat } from '../quat/exp-log.js';
@@ -7,6 +8,7 @@ import { rotateVectorFlat } from '../quat/vector.js';
 import type { Clip } from '../series/clip.js';
 import { assertQuatSeries, assertVec3Series } from '../series/create.js';
 import type { FloatArray } from '../series/types.js';
+import { checkClip } from './clip-check.js';
 import { forwardKinematics } from './forward-kinematics.js';
 
 /** How rotations are laid out per joint in {@link toArrays}: 4, 6, 3 or 3 numbers, or none. */
@@ -70,8 +72,8 @@ export interface ClipArrays {
 }
 
 function resolve(options: ToArraysOptions, where: string): Required<ToArraysOptions> {
-  const o = { ...TO_ARRAYS_DEFAULTS, ...options };
-  if (!(o.rotation in ROTATION_WIDTH)) {
+  const o = withDefaults(options, TO_ARRAYS_DEFAULTS, where);
+  if (typeof o.rotation !== 'string' || !Object.hasOwn(ROTATION_WIDTH, o.rotation)) {
     throw new OptionError(
       `${where}: rotation must be one of ${Object.keys(ROTATION_WIDTH).join(', ')}, got '${o.rotation}'`,
     );
@@ -128,6 +130,7 @@ function ordersOf(clip: Clip, o: Required<ToArraysOptions>, where: string): Eule
  */
 export function toArrays(clip: Clip, options: ToArraysOptions = {}): ClipArrays {
   const o = resolve(options, 'toArrays');
+  checkClip(clip, 'toArrays', { finite: true });
   const J = clip?.skeleton?.names?.length;
   if (J === undefined) throw new ShapeError('toArrays: clip must be a Clip with a skeleton');
   assertQuatSeries(clip.rotations, 'clip.rotations');
@@ -228,6 +231,7 @@ export interface ArraysInput {
  */
 export function fromArrays(template: Clip, arrays: ArraysInput, options: ToArraysOptions = {}): Clip {
   const o = resolve(options, 'fromArrays');
+  checkClip(template, 'fromArrays', {});
   const skeleton = template?.skeleton;
   if (
     skeleton?.names === undefined ||
@@ -255,6 +259,8 @@ export function fromArrays(template: Clip, arrays: ArraysInput, options: ToArray
     );
   }
   const frames = rotations.length / (J * width);
+  checkFiniteValues(rotations, 'fromArrays: rotations');
+  if (pos !== null && pos !== undefined) checkFiniteValues(pos, 'fromArrays: positions');
   if (pos !== null && pos !== undefined && pos.length !== frames * J * 3) {
     throw new ShapeError(
       `fromArrays: positions has ${pos.length} values, expected frames ${frames} x joints ${J} x 3`,
@@ -326,4 +332,15 @@ export function fromArrays(template: Clip, arrays: ArraysInput, options: ToArray
     orders: template.orders.slice(),
     ...(template.source !== undefined ? { source: template.source } : {}),
   };
+}
+
+function checkFiniteValues(values: ArrayLike<number>, where: string): void {
+  if (values === null || typeof values !== 'object' || typeof values.length !== 'number')
+    throw new ShapeError(`${where} must be an array of numbers`);
+  for (let i = 0; i < values.length; i++) {
+    if (typeof values[i] !== 'number' || !Number.isFinite(values[i]))
+      throw new InvalidValueError(`${where}[${i}] is ${String(values[i])}, not a finite number`, {
+        index: i,
+      });
+  }
 }

@@ -29,6 +29,8 @@ import { checkQuats, checkWeights } from './average-support.js';
  */
 export function averageCost(q: QuatLike, quats: QuatLike, weights?: ArrayLike<number> | null): number {
   const where = 'averageCost';
+  if (!isArrayLike(quats) || !isArrayLike(q))
+    throw new ShapeError(`${where}: q and quats must be arrays of numbers`);
   if (quats.length === 0 || quats.length % 4 !== 0) {
     throw new ShapeError(`${where}: quats has ${quats.length} numbers, expected a positive multiple of 4`);
   }
@@ -61,4 +63,8 @@ export function averageCost(q: QuatLike, quats: QuatLike, weights?: ArrayLike<nu
     cost += (weights ? weights[i] : 1) * chord * chord;
   }
   return cost;
+}
+
+function isArrayLike(a: unknown): a is ArrayLike<number> {
+  return a !== null && typeof a === 'object' && typeof (a as ArrayLike<number>).length === 'number';
 }

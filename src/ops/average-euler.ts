@@ -1,4 +1,5 @@
 import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
+import { checkOptions, checkOut } from '../options.js';
 import { checkWeights } from './average-support.js';
 
 /** Per-channel circular mean (`'circular'`, C-lerp) or its smoothed variant (`'smoothed'`, SC-lerp). */
@@ -57,12 +58,15 @@ export function averageEuler(
   options?: AverageEulerOptions,
 ): Float64Array | Float32Array | number[] {
   const where = 'averageEuler';
+  if (angles === null || typeof angles !== 'object' || typeof angles.length !== 'number')
+    throw new ShapeError(`${where}: angles must be a flat array of n x 3 numbers`);
   if (angles.length === 0 || angles.length % 3 !== 0) {
     throw new ShapeError(
       `${where}: angles has ${angles.length} numbers, expected a positive multiple of 3 (n x 3)`,
     );
   }
   const n = angles.length / 3;
+  checkOptions(options, AVERAGE_EULER_DEFAULTS, where);
   const method = options?.method ?? AVERAGE_EULER_DEFAULTS.method;
   if (method !== 'circular' && method !== 'smoothed') {
     throw new OptionError(`${where}: unknown method '${String(method)}'; expected 'circular' or 'smoothed'`);
@@ -77,6 +81,7 @@ export function averageEuler(
     }
   }
   const out = options?.out ?? new Float64Array(3);
+  if (options?.out != null) checkOut(out, 3, where);
   for (let c = 0; c < 3; c++) {
     let s = 0;
     let co = 0;

@@ -5,6 +5,7 @@ import {
   type Eigen4Options,
   stridedAverage,
 } from '../numeric/eigen4.js';
+import { checkOptions, checkOut } from '../options.js';
 import { expFlat, logFlat, multiplyFlat } from '../quat/index.js';
 import type { QuatLike, QuatOut } from '../quat/types.js';
 import { checkQuats, checkWeights, writeCanonical } from './average-support.js';
@@ -127,11 +128,14 @@ export function averageQuaternions(
     );
   }
   const n = quats.length >> 2;
+  checkOptions(options, AVERAGE_QUATERNIONS_DEFAULTS, where);
   const method = options?.method ?? AVERAGE_QUATERNIONS_DEFAULTS.method;
   const out = options?.out ?? new Float64Array(4);
+  if (options?.out != null) checkOut(out, 4, where);
   const diag = options?.diagnostics ?? undefined;
   const w = weights ?? null;
   if (diag !== undefined) {
+    if (typeof diag !== 'object') throw new OptionError(`${where}: diagnostics must be an object`);
     diag.geodesicIterations = 0;
     diag.converged = true;
   }

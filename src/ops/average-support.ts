@@ -14,6 +14,8 @@ import { InvalidValueError, ShapeError } from '../errors.js';
  * @throws {InvalidValueError} naming the index of a non-finite weight, or for a vanishing sum.
  */
 export function checkWeights(weights: ArrayLike<number>, n: number, where: string): number {
+  if (weights === null || typeof weights !== 'object' || typeof weights.length !== 'number')
+    throw new ShapeError(`${where}: weights must be an array of ${n} numbers`);
   if (weights.length !== n) {
     throw new ShapeError(`${where}: ${weights.length} weights for ${n} items`);
   }

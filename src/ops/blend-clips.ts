@@ -1,10 +1,12 @@
 import { OptionError, ShapeError } from '../errors.js';
 import type { Eigen4Options } from '../numeric/eigen4.js';
+import { checkOptions } from '../options.js';
 import type { Clip } from '../series/clip.js';
 import { assertFiniteSeries, createQuatSeries, createVec3Series } from '../series/create.js';
 import type { QuatSeries } from '../series/types.js';
 import { checkWeights } from './average-support.js';
 import { type BlendMethod, blendPoses } from './blend-poses.js';
+import { checkClip } from './clip-check.js';
 
 /** Options of {@link blendClips}. */
 export interface BlendClipsOptions {
@@ -59,6 +61,8 @@ export function blendClips(
   const where = 'blendClips';
   if (!Array.isArray(clips) || clips.length === 0) throw new ShapeError(`${where}: need at least one clip`);
   const K = clips.length;
+  checkOptions(options, BLEND_CLIPS_DEFAULTS, where);
+  for (let k = 0; k < K; k++) checkClip(clips[k], `${where}: clips[${k}]`);
   const wsum = checkWeights(weights, K, where);
   const first = clips[0];
   const J = first.rotations.joints;

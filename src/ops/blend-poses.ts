@@ -1,5 +1,6 @@
 import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
 import { EIGEN4_SCRATCH_LENGTH, type Eigen4Options, eigenAverageStrided } from '../numeric/eigen4.js';
+import { checkOptions } from '../options.js';
 import { assertFiniteSeries, assertQuatSeries } from '../series/create.js';
 import type { FloatArray, QuatSeries } from '../series/types.js';
 import { checkWeights, writeCanonical } from './average-support.js';
@@ -74,6 +75,7 @@ export function blendPoses<T extends FloatArray | QuatSeries>(
 ): T {
   const where = 'blendPoses';
   assertQuatSeries(poses, 'blendPoses: poses');
+  checkOptions(options, BLEND_POSES_DEFAULTS, where);
   const K = poses.frames;
   const J = poses.joints;
   if (K < 1) throw new ShapeError(`${where}: need at least one pose, got 0 frames`);

@@ -12,9 +12,12 @@ import {
   amplitudeToPower,
   createSpectrumWorkspace,
   resolveSpectrumOptions,
+  SPECTRUM_DEFAULTS,
   type SpectrumOptions,
 } from '../numeric/spectral.js';
+import { checkOptions } from '../options.js';
 import type { Clip } from '../series/clip.js';
+import { checkClip } from './clip-check.js';
 import { eulerFromQuatSeries } from './euler-from-quat-series.js';
 import { unrollQuaternions } from './unroll-quaternions.js';
 
@@ -92,6 +95,8 @@ export function clipSpectrum(clip: Clip, options: ClipSpectrumOptions = {}): Cli
   const where = 'clipSpectrum';
   if (clip === null || typeof clip !== 'object' || !clip.rotations)
     throw new OptionError(`${where}: clip must be a Clip`);
+  checkClip(clip, where);
+  checkOptions(options, CLIP_SPECTRUM_DEFAULTS, where, Object.keys(SPECTRUM_DEFAULTS));
   const o = resolveSpectrumOptions(options, where);
   const share = options.energyShare ?? CLIP_SPECTRUM_DEFAULTS.energyShare;
   if (!(share > 0 && share <= 1))
@@ -120,9 +125,7 @@ export function clipSpectrum(clip: Clip, options: ClipSpectrumOptions = {}): Cli
     width = 3;
   } else {
     rot = unrollQuaternions<Float64Array>(clip.rotations, {
-      data: new Float64Array(clip.rotations.data.length),
-      frames,
-      joints,
+      out: { data: new Float64Array(clip.rotations.data.length), frames, joints },
     }).data;
     width = 4;
   }

@@ -1,7 +1,9 @@
 import { OptionError, ShapeError } from '../errors.js';
+import { checkOptions } from '../options.js';
 import type { Clip } from '../series/clip.js';
 import type { Vec3Series } from '../series/types.js';
 import { ANGULAR_VELOCITY_DEFAULTS, angularVelocity } from './angular-velocity.js';
+import { checkClip } from './clip-check.js';
 import { forwardKinematics } from './forward-kinematics.js';
 import type { Kernel } from './kernels.js';
 import { linearVelocity } from './linear-velocity.js';
@@ -57,6 +59,8 @@ export interface ClipVelocities {
  */
 export function clipVelocities(clip: Clip, options: ClipVelocitiesOptions = {}): ClipVelocities {
   if (clip === null || typeof clip !== 'object') throw new ShapeError('clipVelocities: clip must be a Clip');
+  checkClip(clip, 'clipVelocities');
+  options = checkOptions(options, CLIP_VELOCITIES_DEFAULTS, 'clipVelocities', ['times']);
   const spaces = options.spaces ?? CLIP_VELOCITIES_DEFAULTS.spaces;
   if (spaces !== 'local' && spaces !== 'global' && spaces !== 'both') {
     throw new OptionError(

@@ -24,6 +24,7 @@ import { checkRate } from './resample-support.js';
 
 export type { PlaybackError, PlaybackKernel } from './downsample-playback.js';
 
+import { checkOptions } from '../options.js';
 import { unrollQuaternions } from './unroll-quaternions.js';
 
 /** Forward-kinematics term of {@link downsampleOptimal}. */
@@ -210,6 +211,9 @@ export function downsampleOptimal(
   assertQuatSeries(series, `${where}: series`);
   if (options === null || typeof options !== 'object')
     throw new OptionError(`${where}: options are required`);
+  checkOptions(options, DOWNSAMPLE_OPTIMAL_DEFAULTS, where, ['sourceRate', 'targetRate', 'fk']);
+  if (options.fk !== undefined)
+    checkOptions(options.fk, ['parents', 'offsets', 'weight', 'translations'], `${where}: fk`);
   const { sourceRate, targetRate } = options;
   checkRate(sourceRate, 'sourceRate', where);
   checkRate(targetRate, 'targetRate', where);

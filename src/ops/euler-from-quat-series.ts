@@ -1,8 +1,9 @@
 import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
+import { checkOptions } from '../options.js';
 import { decomposeEuler, type EulerOrder, type EulerSpec, eulerSpec } from '../quat/euler.js';
 import { assertQuatSeries } from '../series/create.js';
 import type { QuatSeries, Vec3Series } from '../series/types.js';
-import { eulerJointInfo, unrollEulerData } from './unroll-kernels.js';
+import { checkInitial, eulerJointInfo, unrollEulerData } from './unroll-kernels.js';
 
 /** Options of {@link eulerFromQuatSeries}. */
 export interface EulerFromQuatSeriesOptions {
@@ -61,6 +62,7 @@ export function eulerFromQuatSeries(
   options: EulerFromQuatSeriesOptions = {},
 ): Vec3Series<Float64Array> {
   assertQuatSeries(series, 'eulerFromQuatSeries: series');
+  options = checkOptions(options, EULER_FROM_QUAT_SERIES_DEFAULTS, 'eulerFromQuatSeries', ['initial', 'out']);
   const { frames, joints, data } = series;
   const unroll = options.unroll ?? EULER_FROM_QUAT_SERIES_DEFAULTS.unroll;
   if (unroll !== 'equivalent' && unroll !== 'wrap' && unroll !== 'none') {
@@ -74,7 +76,8 @@ export function eulerFromQuatSeries(
   if (out.length !== n)
     throw new ShapeError(`eulerFromQuatSeries: out has ${out.length} values, expected ${n}`);
   const initial = options.initial;
-  if (initial !== undefined && initial.length !== joints * 3) {
+  checkInitial(initial, joints, 'eulerFromQuatSeries');
+  if (initial !== undefined && initial !== null && initial.length !== joints * 3) {
     throw new ShapeError(`eulerFromQuatSeries: initial has ${initial.length} values, expected ${joints * 3}`);
   }
   // each joint's sequence resolved once (eulerJointInfo has checked the orders), not per rotation; filled

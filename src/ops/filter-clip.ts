@@ -1,6 +1,8 @@
 import { OptionError, ShapeError } from '../errors.js';
+import { checkOptions } from '../options.js';
 import type { Clip } from '../series/clip.js';
 import { assertQuatSeries, assertVec3Series } from '../series/create.js';
+import { checkClip } from './clip-check.js';
 import { filterRotations } from './filter-rotations.js';
 import { filterVectors } from './filter-vectors.js';
 import { isKernel, type Kernel } from './kernels.js';
@@ -46,6 +48,8 @@ export const FILTER_CLIP_DEFAULTS: Required<FilterClipOptions> = {
  */
 export function filterClip(clip: Clip, kernel: Kernel, options: FilterClipOptions = {}): Clip {
   if (clip === null || typeof clip !== 'object') throw new ShapeError('filterClip: clip must be a Clip');
+  checkClip(clip, 'filterClip');
+  options = checkOptions(options, FILTER_CLIP_DEFAULTS, 'filterClip');
   assertQuatSeries(clip.rotations, 'filterClip: clip.rotations');
   assertVec3Series(clip.translations, 'filterClip: clip.translations');
   const { frames, joints } = clip.rotations;

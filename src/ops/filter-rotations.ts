@@ -1,4 +1,5 @@
 import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
+import { checkOptions } from '../options.js';
 import { assertQuatSeries, createQuatSeries } from '../series/create.js';
 import type { FloatArray, QuatSeries } from '../series/types.js';
 import { isKernel, type Kernel } from './kernels.js';
@@ -65,6 +66,7 @@ export function filterRotations<T extends FloatArray = Float64Array>(
   options: FilterRotationsOptions<T> = {},
 ): QuatSeries<T> {
   assertQuatSeries(series, 'filterRotations: series');
+  options = checkOptions(options, FILTER_ROTATIONS_DEFAULTS, 'filterRotations', ['out']);
   if (!isKernel(kernel)) throw new OptionError('filterRotations: kernel must be a Kernel (see kernels)');
   const space = options.space ?? FILTER_ROTATIONS_DEFAULTS.space;
   checkRotationSpace(space, 'filterRotations');

@@ -1,8 +1,10 @@
 import { OptionError, ShapeError } from '../errors.js';
+import { checkOptions } from '../options.js';
 import { assertFiniteSeries, assertVec3Series, createVec3Series } from '../series/create.js';
 import type { FloatArray, Vec3Series } from '../series/types.js';
 import { isKernel, type Kernel } from './kernels.js';
 import { type Boundary, blendChannels, createTapWindow, placeTaps } from './rotation-window.js';
+import { assertFiniteRows } from './tap-reach.js';
 
 /** Options of {@link filterVectors}. */
 export interface FilterVectorsOptions<O = unknown> {
@@ -55,6 +57,7 @@ export function filterVectors(
   options: FilterVectorsOptions<Vec3Series | FloatArray> = {},
 ): Vec3Series | FloatArray {
   if (!isKernel(kernel)) throw new OptionError('filterVectors: kernel must be a Kernel (see kernels)');
+  options = checkOptions(options, FILTER_VECTORS_DEFAULTS, 'filterVectors', ['out']);
   const boundary = options.boundary ?? FILTER_VECTORS_DEFAULTS.boundary;
   if (Array.isArray(input) || input instanceof Float64Array || input instanceof Float32Array) {
     const src =
@@ -140,4 +143,5 @@ export function sampleChannels(
       dst.set(row, i * channels);
     }
   }
+  assertFiniteRows(dst, count, channels, 'the filtered values');
 }

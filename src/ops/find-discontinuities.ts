@@ -1,4 +1,5 @@
 import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
+import { checkOptions } from '../options.js';
 import type { EulerOrder } from '../quat/euler.js';
 import { angle, fromEulerFlat } from '../quat/index.js';
 import type { FloatArray, QuatSeries, Vec3Series } from '../series/types.js';
@@ -91,6 +92,10 @@ export function findDiscontinuities(
   series: QuatSeries | Vec3Series,
   options: FindDiscontinuitiesOptions = {},
 ): Discontinuity[] {
+  options = checkOptions(options, FIND_DISCONTINUITIES_DEFAULTS, 'findDiscontinuities', [
+    'threshold',
+    'order',
+  ]);
   const rate = options.rate ?? FIND_DISCONTINUITIES_DEFAULTS.rate;
   const speed = options.maxAngularSpeed ?? FIND_DISCONTINUITIES_DEFAULTS.maxAngularSpeed;
   if (!(rate > 0 && rate < Infinity))

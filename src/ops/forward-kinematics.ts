@@ -1,9 +1,11 @@
-import { ShapeError } from '../errors.js';
+import { InvalidValueError, ShapeError } from '../errors.js';
+import { checkOptions } from '../options.js';
 import { multiplyFlat } from '../quat/core.js';
 import { rotateVectorFlat } from '../quat/vector.js';
 import type { Clip } from '../series/clip.js';
-import { assertQuatSeries, assertVec3Series } from '../series/create.js';
+import { assertFiniteSeries, assertQuatSeries, assertVec3Series } from '../series/create.js';
 import type { FloatArray, QuatSeries, Vec3Series } from '../series/types.js';
+import { assertParents } from './clip-check.js';
 
 /** Global (world) rotations and positions of every joint at every frame. */
 export interface ForwardKinematicsResult<T extends FloatArray = Float64Array> {
@@ -25,10 +27,17 @@ export interface ForwardKinematicsOptions {
 export const FORWARD_KINEMATICS_DEFAULTS: ForwardKinematicsOptions = {};
 
 function checkHierarchy(clip: Clip, where: string): void {
-  if (clip === null || typeof clip !== 'object' || clip.skeleton === undefined) {
+  if (
+    clip === null ||
+    typeof clip !== 'object' ||
+    clip.skeleton === null ||
+    typeof clip.skeleton !== 'object'
+  ) {
     throw new ShapeError(`${where}: clip must be a Clip with a skeleton`);
   }
   const parents = clip.skeleton.parents;
+  if (parents === null || typeof parents !== 'object' || typeof parents.length !== 'number')
+    throw new ShapeError(`${where}: clip.skeleton.parents must be an array of joint indices`);
   const J = parents.length;
   assertQuatSeries(clip.rotations, 'clip.rotations');
   assertVec3Series(clip.translations, 'clip.translations');
@@ -214,8 +223,14 @@ export function forwardKinematics(
   options: ForwardKinematicsOptions = {},
 ): ForwardKinematicsResult<FloatArray> {
   checkHierarchy(clip, 'forwardKinematics');
+  options = checkOptions(options, FORWARD_KINEMATICS_DEFAULTS, 'forwardKinematics', [
+    'rotations',
+    'positions',
+  ]);
   const J = clip.skeleton.parents.length;
   const frames = clip.rotations.frames;
+  assertFiniteSeries(clip.rotations.data, J, 4, 'forwardKinematics: clip.rotations');
+  assertFiniteSeries(clip.translations.data, J, 3, 'forwardKinematics: clip.translations');
   const rotations = options.rotations ?? { data: new Float64Array(frames * J * 4), frames, joints: J };
   const positions = options.positions ?? { data: new Float64Array(frames * J * 3), frames, joints: J };
   assertQuatSeries(rotations, 'options.rotations');
@@ -255,6 +270,9 @@ export function forwardKinematics(
   for (let f = 0; f < frames; f++) {
     fkFrame(parents, local, trans, f, rotations.data, f * J * 4, positions.data, f * J * 3);
   }
+  // finite inputs can still overflow: non-unit rotations scale offsets, offsets near 1.8e308 add up
+  assertFiniteSeries(rotations.data, J, 4, 'forwardKinematics: global rotations (overflow)');
+  assertFiniteSeries(positions.data, J, 3, 'forwardKinematics: global positions (overflow)');
   return { rotations, positions };
 }
 
@@ -300,6 +318,8 @@ export function forwardKinematicsFrame(
   ) {
     checkHierarchy(clip, 'forwardKinematicsFrame');
   }
+  // O(joints), no allocation: the studio calls this for every displayed frame
+  assertParents(parents, J, 'forwardKinematicsFrame: skeleton');
   if (!unitScales(clip)) {
     checkScales(clip, 'forwardKinematicsFrame');
     const linear = new Float64Array(J * 9);

@@ -1,4 +1,5 @@
-import { OptionError } from '../errors.js';
+import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
+import { checkOut } from '../options.js';
 import {
   expFlat,
   from6DFlat,
@@ -57,6 +58,11 @@ export function interpolate<T extends QuatOut>(
   t: number,
   method: InterpolationMethod = 'slerp',
 ): T {
+  checkOut(out, 4, 'interpolate');
+  if (!isQuatLike(a) || !isQuatLike(b))
+    throw new ShapeError('interpolate: a and b must be arrays of 4 numbers');
+  if (typeof t !== 'number' || !Number.isFinite(t))
+    throw new InvalidValueError(`interpolate: t must be a finite number, got ${String(t)}`);
   normalizeFlat(qa, 0, a, 0);
   normalizeFlat(qb, 0, b, 0);
   switch (method) {
@@ -95,4 +101,8 @@ export function interpolate<T extends QuatOut>(
         `interpolate: unknown method '${String(method)}'; expected one of ${INTERPOLATION_METHODS.join(', ')}`,
       );
   }
+}
+
+function isQuatLike(q: unknown): q is QuatLike {
+  return q !== null && typeof q === 'object' && (q as QuatLike).length >= 4;
 }

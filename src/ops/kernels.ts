@@ -16,6 +16,7 @@
  */
 
 import { OptionError } from '../errors.js';
+import { checkOptions } from '../options.js';
 
 /** A continuous, real-valued filter kernel on the frame axis. */
 export interface Kernel {
@@ -30,6 +31,8 @@ export interface Kernel {
 }
 
 const SQRT_2PI = Math.sqrt(2 * Math.PI);
+/** Widest kernel built by radius here (sinc, lanczos) and widest first kernel {@link composeKernels} samples. */
+const MAX_COMPOSE_RADIUS = 1e6;
 
 function checkPositive(value: number, what: string, where: string): void {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
@@ -41,10 +44,12 @@ function checkKernel(k: Kernel, where: string): void {
   if (
     k === null ||
     typeof k !== 'object' ||
+    typeof k.name !== 'string' ||
     typeof k.evaluate !== 'function' ||
     typeof k.radius !== 'number' ||
     !(k.radius >= 0) ||
-    !Number.isFinite(k.radius)
+    !Number.isFinite(k.radius) ||
+    (k.derivative !== undefined && typeof k.derivative !== 'function')
   ) {
     throw new OptionError(`${where}: expected a Kernel { name, radius >= 0, evaluate(x) }`);
   }
@@ -105,12 +110,19 @@ export interface GaussianOptions {
  */
 export function gaussian(sigma: number, options: GaussianOptions = {}): Kernel {
   checkPositive(sigma, 'sigma', 'gaussian');
+  options = checkOptions(options, ['truncate'], 'gaussian');
   const truncate = options.truncate ?? 3;
   checkPositive(truncate, 'truncate', 'gaussian');
   const radius = Math.max(1, Math.floor(truncate * sigma + 0.5));
   const c = 1 / (sigma * SQRT_2PI);
   const inv2s2 = 1 / (2 * sigma * sigma);
   const invS2 = 1 / (sigma * sigma);
+  // σ below ~1e-154 overflows 1/σ², above ~1e308 / truncate the radius: neither is a kernel on frames
+  if (!Number.isFinite(radius) || !Number.isFinite(c * invS2) || !Number.isFinite(inv2s2)) {
+    throw new OptionError(
+      `gaussian: sigma ${sigma} with truncate ${truncate} gives no finite kernel (radius ${radius}); use sigma in [1e-150, 1e300]`,
+    );
+  }
   return Object.freeze({
     name: `gaussian(${sigma})`,
     radius,
@@ -203,8 +215,11 @@ export interface SincOptions {
  * const k = kernels.sinc({ radius: 8 });
  */
 export function sinc(options: SincOptions = {}): Kernel {
+  options = checkOptions(options, ['radius'], 'sinc');
   const radius = options.radius ?? 6;
   checkPositive(radius, 'radius', 'sinc');
+  if (radius > MAX_COMPOSE_RADIUS)
+    throw new OptionError(`sinc: radius must be at most ${MAX_COMPOSE_RADIUS} frames, got ${radius}`);
   return Object.freeze({
     name: `sinc(${radius})`,
     radius,
@@ -227,6 +242,8 @@ export function sinc(options: SincOptions = {}): Kernel {
  */
 export function lanczos(a: number): Kernel {
   checkPositive(a, 'a', 'lanczos');
+  if (a > MAX_COMPOSE_RADIUS || a < 1e-6)
+    throw new OptionError(`lanczos: a must be from 1e-6 to ${MAX_COMPOSE_RADIUS} frames, got ${a}`);
   return Object.freeze({
     name: `lanczos(${a})`,
     radius: a,
@@ -326,6 +343,10 @@ export function scaleKernel(k: Kernel, factor: number): Kernel {
   checkKernel(k, 'scaleKernel');
   checkPositive(factor, 'factor', 'scaleKernel');
   const inv = 1 / factor;
+  if (!Number.isFinite(inv * inv) || !Number.isFinite(k.radius * factor))
+    throw new OptionError(
+      `scaleKernel: factor ${factor} gives no finite kernel (radius ${k.radius * factor})`,
+    );
   const d = k.derivative;
   const out: Kernel = {
     name: `scale(${k.name}, ${factor})`,
@@ -364,9 +385,18 @@ export function composeKernels(a: Kernel, b: Kernel): Kernel {
   checkKernel(a, 'composeKernels');
   checkKernel(b, 'composeKernels');
   const ra = Math.floor(a.radius);
+  if (ra > MAX_COMPOSE_RADIUS) {
+    throw new OptionError(
+      `composeKernels: the first kernel's radius ${a.radius} exceeds ${MAX_COMPOSE_RADIUS} frames (its samples are stored)`,
+    );
+  }
   const n = 2 * ra + 1;
   const aw = new Float64Array(n);
-  for (let i = 0; i < n; i++) aw[i] = a.evaluate(i - ra);
+  for (let i = 0; i < n; i++) {
+    aw[i] = a.evaluate(i - ra);
+    if (!Number.isFinite(aw[i]))
+      throw new OptionError(`composeKernels: kernel ${a.name} is ${aw[i]} at ${i - ra}`);
+  }
   const bd = b.derivative;
   const rb = b.radius;
   const out: Kernel = {
@@ -399,9 +429,11 @@ export function isKernel(k: unknown): k is Kernel {
   return (
     c !== null &&
     typeof c === 'object' &&
+    typeof c.name === 'string' &&
     typeof c.evaluate === 'function' &&
     typeof c.radius === 'number' &&
     Number.isFinite(c.radius) &&
-    c.radius >= 0
+    c.radius >= 0 &&
+    (c.derivative === undefined || typeof c.derivative === 'function')
   );
 }

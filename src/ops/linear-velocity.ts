@@ -1,9 +1,11 @@
 import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
+import { checkOptions } from '../options.js';
 import { assertFiniteSeries, assertVec3Series, createVec3Series } from '../series/create.js';
 import type { FloatArray, Vec3Series } from '../series/types.js';
 import { sampleChannels } from './filter-vectors.js';
 import { isKernel, type Kernel, tent } from './kernels.js';
-import { BOUNDARIES, type Boundary, mapBoundaryFrame } from './rotation-window.js';
+import { BOUNDARIES, type Boundary } from './rotation-window.js';
+import { assertFiniteRows, foldCentre, mapFrame, usableRadius } from './tap-reach.js';
 
 /** Options of {@link linearVelocity}; the same meaning as for {@link angularVelocity}. */
 export interface LinearVelocityOptions<T extends FloatArray = FloatArray> {
@@ -52,8 +54,11 @@ export function linearVelocity<T extends FloatArray = Float64Array>(
   options: LinearVelocityOptions<T> = {},
 ): Vec3Series<T> {
   assertVec3Series(series, 'linearVelocity: series');
-  if (typeof dt !== 'number' || !(dt > 0) || !Number.isFinite(dt)) {
-    throw new InvalidValueError(`linearVelocity: dt must be a positive finite number of seconds, got ${dt}`);
+  options = checkOptions(options, LINEAR_VELOCITY_DEFAULTS, 'linearVelocity', ['times', 'out']);
+  if (typeof dt !== 'number' || !(dt > 0) || !Number.isFinite(dt) || !Number.isFinite(1 / dt)) {
+    throw new InvalidValueError(
+      `linearVelocity: dt must be a positive finite number of seconds with a finite inverse, got ${dt}`,
+    );
   }
   const kernel = options.kernel ?? LINEAR_VELOCITY_DEFAULTS.kernel;
   if (!isKernel(kernel)) throw new OptionError('linearVelocity: kernel must be a Kernel (see kernels)');
@@ -122,6 +127,7 @@ export function linearVelocity<T extends FloatArray = Float64Array>(
           ? (i: number) => i
           : (i: number) => i + 0.5;
     analyticLinear(out.data, src, frames, channels, kernel, boundary, count, centreAt, dt);
+    assertFiniteRows(out.data, count, channels, 'linearVelocity: the velocities');
     return out;
   }
   // a looping clip ('wrap') has one more difference: from the last frame back to the first
@@ -155,16 +161,16 @@ function analyticLinear(
   dt: number,
 ): void {
   const derivative = kernel.derivative!;
-  const radius = kernel.radius;
+  const radius = usableRadius(kernel.radius, frames);
   const acc = new Float64Array(2 * channels);
   for (let i = 0; i < count; i++) {
-    const c = centreAt(i);
+    const c = foldCentre(centreAt(i), frames, radius, boundary);
     acc.fill(0);
     let W = 0;
     let Wd = 0;
     let absW = 0;
     for (let k = Math.ceil(c - radius); k <= Math.floor(c + radius); k++) {
-      const f = mapBoundaryFrame(k, frames, boundary);
+      const f = mapFrame(k, frames, boundary);
       if (f < 0) continue;
       const w = kernel.evaluate(c - k);
       const wd = derivative.call(kernel, c - k);

@@ -4,9 +4,11 @@
  * @module
  */
 import { OptionError, ShapeError } from '../errors.js';
+import { checkOptions } from '../options.js';
 import type { Clip } from '../series/clip.js';
+import { checkClip } from './clip-check.js';
 import { resampleRotations } from './resample-rotations.js';
-import type { ResampleOptions } from './resample-support.js';
+import { RESAMPLE_DEFAULTS, type ResampleOptions } from './resample-support.js';
 import { resampleVectors } from './resample-vectors.js';
 
 /** Options of {@link resampleClip}: those of `resampleRotations` without `sourceRate`/`sourceTimes`/`times`. */
@@ -45,6 +47,8 @@ export function resampleClip(clip: Clip, options: ResampleClipOptions): Clip {
   if (clip === null || typeof clip !== 'object') throw new OptionError('resampleClip: clip must be a Clip');
   if (options === null || typeof options !== 'object')
     throw new OptionError('resampleClip: options with targetRate are required');
+  checkClip(clip, 'resampleClip');
+  checkOptions(options, RESAMPLE_DEFAULTS, 'resampleClip', ['targetRate', 'translationBoundary']);
   const rate = clip.rate > 0 && Number.isFinite(clip.rate) ? clip.rate : 1 / clip.frameTime;
   if (!(rate > 0) || !Number.isFinite(rate))
     throw new OptionError(`resampleClip: the clip has no valid rate (${clip.rate})`);
@@ -53,13 +57,14 @@ export function resampleClip(clip: Clip, options: ResampleClipOptions): Clip {
       `resampleClip: clip has ${clip.frames} frames but rotations ${clip.rotations.frames} and translations ${clip.translations.frames}`,
     );
   }
-  const common = { ...options, sourceRate: rate };
+  const { translationBoundary, ...rest } = options;
+  const common = { ...rest, sourceRate: rate };
   const rotations = resampleRotations(clip.rotations, common);
   const duration = options.duration ?? (options.boundary === 'wrap' ? 'loop' : undefined);
   const translations = resampleVectors(clip.translations, {
     ...common,
     duration,
-    boundary: options.translationBoundary ?? options.boundary,
+    boundary: translationBoundary ?? options.boundary,
   });
   if (translations.frames !== rotations.frames) {
     throw new ShapeError(

@@ -21,7 +21,7 @@
  */
 import { InvalidValueError, ShapeError } from '../errors.js';
 import { atan2OverSFromSquares, cosOfTheta, sinOverTheta } from '../numeric/fast-trig.js';
-import { assertQuatSeries } from '../series/create.js';
+import { assertQuatSeries, checkSeriesSize } from '../series/create.js';
 import type { FloatArray, QuatSeries } from '../series/types.js';
 import { planResample, type ResampledGrid, type ResampleRotationsOptions } from './resample-support.js';
 import {
@@ -79,8 +79,9 @@ export function resampleRotations<T extends FloatArray = Float64Array>(
 ): QuatSeries<T> & ResampledGrid {
   const where = 'resampleRotations';
   assertQuatSeries(series, `${where}: series`);
-  const plan = planResample(series.frames, options, where);
+  const plan = planResample(series.frames, options, where, series.joints * 4);
   const { grid } = plan;
+  checkSeriesSize(grid.frames, series.joints, 4, where);
   const joints = series.joints;
   const size = grid.frames * joints * 4;
   let out: QuatSeries<T>;
@@ -129,7 +130,7 @@ function blendLogCached(
   win: TapWindow,
 ): void {
   const stride = joints * 4;
-  const reach = Math.ceil(win.kernel.radius) + 1;
+  const reach = Math.ceil(win.radius) + 1;
   const slots = 2 * reach + 1;
   // references repeat only when the output grid is finer than the source: cache only then
   const useCache = positions.length > 1 && Math.abs(positions[1] - positions[0]) < 1;

@@ -5,6 +5,8 @@
  * @module
  */
 import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
+import { checkOptions } from '../options.js';
+import { MAX_SERIES_VALUES } from '../series/create.js';
 import type { FloatArray, QuatSeries } from '../series/types.js';
 import {
   box,
@@ -188,9 +190,21 @@ export function checkUniformTimes(times: ArrayLike<number>, where: string): numb
 }
 
 /** @internal */
-export function planResample(frames: number, options: ResampleOptions, where: string): ResamplePlan {
+export function planResample(
+  frames: number,
+  options: ResampleOptions,
+  where: string,
+  valuesPerFrame = 0,
+): ResamplePlan {
   if (options === null || typeof options !== 'object')
     throw new OptionError(`${where}: options with sourceRate are required`);
+  checkOptions(options, RESAMPLE_DEFAULTS, where, [
+    'sourceRate',
+    'sourceTimes',
+    'targetRate',
+    'times',
+    'out',
+  ]);
   let sourceRate = options.sourceRate;
   if (options.sourceTimes !== undefined) {
     const st = options.sourceTimes;
@@ -242,6 +256,13 @@ export function planResample(frames: number, options: ResampleOptions, where: st
   } else {
     if (options.targetRate === undefined) throw new OptionError(`${where}: give targetRate or times`);
     checkRate(options.targetRate, 'targetRate', where);
+    // refuse an output too large to hold before its time grid is allocated
+    const estimate = Math.ceil((frames * options.targetRate) / sourceRate) + 2;
+    if (valuesPerFrame > 0 && estimate * valuesPerFrame > MAX_SERIES_VALUES) {
+      throw new OptionError(
+        `${where}: targetRate ${options.targetRate} Hz would give about ${estimate} frames x ${valuesPerFrame} values, over the limit of ${MAX_SERIES_VALUES}`,
+      );
+    }
     const duration = options.duration ?? (boundary === 'wrap' ? 'loop' : RESAMPLE_DEFAULTS.duration);
     grid = timeGrid(frames, sourceRate, options.targetRate, { duration });
     factor = sourceRate / grid.rate;

@@ -5,7 +5,7 @@
  * @module
  */
 import { ShapeError } from '../errors.js';
-import { assertFiniteSeries, assertVec3Series } from '../series/create.js';
+import { assertFiniteSeries, assertVec3Series, checkSeriesSize } from '../series/create.js';
 import type { FloatArray, Vec3Series } from '../series/types.js';
 import { planResample, type ResampledGrid, type ResampleOptions } from './resample-support.js';
 import { blendChannels, createTapWindow, placeTaps } from './rotation-window.js';
@@ -41,9 +41,10 @@ export function resampleVectors<T extends FloatArray = Float64Array>(
 ): Vec3Series<T> & ResampledGrid {
   const where = 'resampleVectors';
   assertVec3Series(series, `${where}: series`);
-  const plan = planResample(series.frames, options, where);
+  const plan = planResample(series.frames, options, where, series.joints * 3);
   assertFiniteSeries(series.data, series.joints, 3, `${where}: series`);
   const { grid } = plan;
+  checkSeriesSize(grid.frames, series.joints, 3, where);
   const joints = series.joints;
   let out: Vec3Series<T>;
   if (options.out !== undefined) {

@@ -1,4 +1,5 @@
 import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
+import { checkOptions } from '../options.js';
 import { from6DFlat, fromMatrixFlat, to6DFlat, toMatrixFlat } from '../quat/index.js';
 import { assertQuatSeries } from '../series/create.js';
 import type { FloatArray, QuatSeries } from '../series/types.js';
@@ -34,6 +35,15 @@ export interface RotationSeriesOptions {
   /** Where to write the quaternions, `frames * joints * 4` values. Default: a new Float64Array. */
   out?: FloatArray;
 }
+
+/** Options of {@link toMatrixSeries} and {@link to6DSeries}. */
+export interface ToRotationSeriesOptions<T extends FloatArray = FloatArray> {
+  /** Where to write (`frames * joints * 9` or `* 6` values, Float64 or Float32). Default: a new Float64Array. */
+  out?: T;
+}
+
+/** Defaults of {@link ToRotationSeriesOptions}: the output is allocated. */
+export const TO_ROTATION_SERIES_DEFAULTS: ToRotationSeriesOptions = {};
 
 /** Defaults of the optional fields of {@link RotationSeriesOptions}. */
 export const ROTATION_SERIES_DEFAULTS = {
@@ -84,6 +94,8 @@ function checkSeries(series: MatrixSeries | SixDSeries, width: number, where: st
 
 function outFor(out: FloatArray | undefined, n: number, where: string): FloatArray {
   const target = out ?? new Float64Array(n);
+  if (!(target instanceof Float64Array || target instanceof Float32Array))
+    throw new ShapeError(`${where}: out must be a Float64Array or Float32Array`);
   if (target.length !== n) throw new ShapeError(`${where}: out has ${target.length} values, expected ${n}`);
   return target;
 }
@@ -104,9 +116,10 @@ function outFor(out: FloatArray | undefined, n: number, where: string): FloatArr
  */
 export function toMatrixSeries<T extends FloatArray = Float64Array>(
   series: QuatSeries,
-  out?: T,
+  options: ToRotationSeriesOptions<T> = {},
 ): MatrixSeries<T> {
   assertQuatSeries(series, 'toMatrixSeries: series');
+  const out = checkOptions(options, TO_ROTATION_SERIES_DEFAULTS, 'toMatrixSeries', ['out']).out;
   const { frames, joints } = series;
   const data = outFor(out, frames * joints * 9, 'toMatrixSeries') as T;
   convert(series.data, 4, data, 9, joints, toMatrixFlat, 'toMatrixSeries');
@@ -126,8 +139,12 @@ export function toMatrixSeries<T extends FloatArray = Float64Array>(
  * @example
  * const six = to6DSeries(createQuatSeries(10, 1)); // every row [1, 0, 0, 0, 1, 0]
  */
-export function to6DSeries<T extends FloatArray = Float64Array>(series: QuatSeries, out?: T): SixDSeries<T> {
+export function to6DSeries<T extends FloatArray = Float64Array>(
+  series: QuatSeries,
+  options: ToRotationSeriesOptions<T> = {},
+): SixDSeries<T> {
   assertQuatSeries(series, 'to6DSeries: series');
+  const out = checkOptions(options, TO_ROTATION_SERIES_DEFAULTS, 'to6DSeries', ['out']).out;
   const { frames, joints } = series;
   const data = outFor(out, frames * joints * 6, 'to6DSeries') as T;
   convert(series.data, 4, data, 6, joints, to6DFlat, 'to6DSeries');
@@ -173,6 +190,7 @@ function finish(data: FloatArray, joints: number, sign: 'continuous' | 'hemisphe
  */
 export function fromMatrixSeries(matrices: MatrixSeries, options: RotationSeriesOptions = {}): QuatSeries {
   checkSeries(matrices, 9, 'fromMatrixSeries');
+  options = checkOptions(options, ROTATION_SERIES_DEFAULTS, 'fromMatrixSeries', ['out']);
   const sign = checkSign(options, 'fromMatrixSeries');
   const { frames, joints } = matrices;
   const data = outFor(options.out, frames * joints * 4, 'fromMatrixSeries');
@@ -195,6 +213,7 @@ export function fromMatrixSeries(matrices: MatrixSeries, options: RotationSeries
  */
 export function from6DSeries(sixD: SixDSeries, options: RotationSeriesOptions = {}): QuatSeries {
   checkSeries(sixD, 6, 'from6DSeries');
+  options = checkOptions(options, ROTATION_SERIES_DEFAULTS, 'from6DSeries', ['out']);
   const sign = checkSign(options, 'from6DSeries');
   const { frames, joints } = sixD;
   const data = outFor(options.out, frames * joints * 4, 'from6DSeries');

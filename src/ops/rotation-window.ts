@@ -33,10 +33,11 @@
  * @module
  */
 
-import { InvalidValueError, OptionError } from '../errors.js';
+import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
 import { EIGEN4_SCRATCH_LENGTH, eigenAverageFlat } from '../numeric/eigen4.js';
 import type { FloatArray } from '../series/types.js';
 import { isKernel, type Kernel } from './kernels.js';
+import { foldCentre, mapFrame, usableRadius } from './tap-reach.js';
 
 /** Where a weighted sum of rotations is taken. */
 export type RotationSpace = 'raw' | 'log' | 'eigen';
@@ -60,6 +61,8 @@ export const BOUNDARIES: readonly Boundary[] = Object.freeze(['clamp', 'reflect'
  */
 export interface TapWindow {
   readonly kernel: Kernel;
+  /** The support used, in frames each side: the kernel's radius capped at `4·frames + 64`, so a kernel far wider than the clip costs no more than the clip. */
+  readonly radius: number;
   /** Length of the signal the taps index into. */
   readonly frames: number;
   readonly boundary: Boundary;
@@ -114,11 +117,12 @@ export function createTapWindow(kernel: Kernel, frames: number, boundary: Bounda
   if (!isKernel(kernel))
     throw new OptionError('createTapWindow: kernel must be a Kernel { name, radius, evaluate }');
   checkBoundary(boundary, 'createTapWindow');
-  if (!Number.isInteger(frames) || frames < 0) {
+  if (!Number.isSafeInteger(frames) || frames < 0) {
     throw new OptionError(`createTapWindow: frames must be a non-negative integer, got ${frames}`);
   }
-  const capacity = 2 * Math.ceil(kernel.radius) + 2;
-  const tableRadius = Math.floor(kernel.radius);
+  const radius = usableRadius(kernel.radius, frames);
+  const capacity = 2 * Math.ceil(radius) + 2;
+  const tableRadius = Math.floor(radius);
   const table = new Float64Array(2 * tableRadius + 1);
   for (let k = -tableRadius; k <= tableRadius; k++) {
     const v = kernel.evaluate(k);
@@ -128,6 +132,7 @@ export function createTapWindow(kernel: Kernel, frames: number, boundary: Bounda
   }
   return {
     kernel,
+    radius,
     frames,
     boundary,
     tapFrames: new Int32Array(capacity),
@@ -151,24 +156,12 @@ export function createTapWindow(kernel: Kernel, frames: number, boundary: Bounda
  * mapBoundaryFrame(-2, 10, 'reflect'); // 2
  */
 export function mapBoundaryFrame(i: number, frames: number, boundary: Boundary): number {
-  if (i >= 0 && i < frames) return i;
-  switch (boundary) {
-    case 'clamp':
-      return i < 0 ? 0 : frames - 1;
-    case 'wrap': {
-      const m = i % frames;
-      return m < 0 ? m + frames : m;
-    }
-    case 'reflect': {
-      if (frames === 1) return 0;
-      const period = 2 * (frames - 1);
-      let m = i % period;
-      if (m < 0) m += period;
-      return m >= frames ? period - m : m;
-    }
-    default:
-      return -1;
-  }
+  if (!Number.isSafeInteger(i))
+    throw new InvalidValueError(`mapBoundaryFrame: i must be a safe integer, got ${String(i)}`);
+  if (!Number.isSafeInteger(frames) || frames < 1)
+    throw new ShapeError(`mapBoundaryFrame: frames must be a positive integer, got ${String(frames)}`);
+  checkBoundary(boundary, 'mapBoundaryFrame');
+  return mapFrame(i, frames, boundary);
 }
 
 /**
@@ -183,13 +176,15 @@ export function mapBoundaryFrame(i: number, frames: number, boundary: Boundary):
  * placeTaps(win, 41.25); // win.count, win.tapFrames, win.tapWeights, win.weightSum, win.reference
  */
 export function placeTaps(win: TapWindow, centre: number): TapWindow {
+  checkWindow(win, 'placeTaps');
   const frames = win.frames;
   const boundary = win.boundary;
   if (frames === 0) throw new InvalidValueError('placeTaps: the signal has no frames');
   if (!Number.isFinite(centre))
     throw new InvalidValueError(`placeTaps: centre must be finite, got ${centre}`);
   const kernel = win.kernel;
-  const radius = kernel.radius;
+  const radius = win.radius;
+  centre = foldCentre(centre, frames, radius, boundary);
   const tapFrames = win.tapFrames;
   const tapWeights = win.tapWeights;
   const lo = Math.ceil(centre - radius);
@@ -204,7 +199,7 @@ export function placeTaps(win: TapWindow, centre: number): TapWindow {
   for (let i = lo; i <= hi; i++) {
     const w = integral ? table[centre - i + tr] : kernel.evaluate(centre - i);
     if (w === 0) continue;
-    const f = mapBoundaryFrame(i, frames, boundary);
+    const f = mapFrame(i, frames, boundary);
     if (f < 0) continue;
     if (f === last) {
       tapWeights[count - 1] += w;
@@ -217,8 +212,13 @@ export function placeTaps(win: TapWindow, centre: number): TapWindow {
     sum += w;
     absSum += Math.abs(w);
   }
-  let ref = mapBoundaryFrame(Math.round(centre), frames, boundary);
+  let ref = mapFrame(Math.round(centre), frames, boundary);
   if (ref < 0) ref = centre < 0 ? 0 : frames - 1;
+  if (!Number.isFinite(absSum)) {
+    throw new InvalidValueError(`kernel ${kernel.name}: non-finite tap weights at centre ${centre}`, {
+      frame: Math.max(0, Math.min(frames - 1, Math.round(centre))),
+    });
+  }
   win.count = count;
   win.weightSum = sum;
   win.reference = ref;
@@ -571,6 +571,9 @@ export function blendRotations(
   space: RotationSpace,
   scratch: WindowScratch,
 ): void {
+  checkBlend(out, outOffset, data, joints * 4, win, 'blendRotations');
+  if (space === 'eigen' && !(scratch?.eigen instanceof Float64Array && scratch.v instanceof Float64Array))
+    throw new OptionError('blendRotations: scratch must come from createWindowScratch()');
   if (space === 'raw') blendRaw(out, outOffset, data, joints, win);
   else if (space === 'log') blendLog(out, outOffset, data, joints, win, scratch.v);
   else if (space === 'eigen') blendEigen(out, outOffset, data, joints, win, scratch);
@@ -593,6 +596,7 @@ export function blendChannels(
   channels: number,
   win: TapWindow,
 ): void {
+  checkBlend(out, outOffset, data, channels, win, 'blendChannels');
   const count = win.count;
   const invW = 1 / win.weightSum;
   const offs = win.tapOffsets;
@@ -660,4 +664,50 @@ function blendEigen(
     out[d + 2] = s * z;
     out[d + 3] = s * w;
   }
+}
+
+/** A value made by {@link createTapWindow}, checked in O(1). */
+function checkWindow(win: TapWindow, where: string): void {
+  if (
+    win === null ||
+    typeof win !== 'object' ||
+    !(win.tapFrames instanceof Int32Array) ||
+    !(win.tapWeights instanceof Float64Array) ||
+    !(win.table instanceof Float64Array) ||
+    !Number.isSafeInteger(win.frames) ||
+    typeof win.radius !== 'number' ||
+    !Object.isExtensible(win)
+  ) {
+    throw new ShapeError(`${where}: win must be a TapWindow from createTapWindow()`);
+  }
+}
+
+/**
+ * The public blends' entry check, O(1): a placed window, typed arrays, a row width that the data holds for
+ * every frame of the window, and an output row inside `out`.
+ */
+function checkBlend(
+  out: FloatArray,
+  outOffset: number,
+  data: FloatArray,
+  width: number,
+  win: TapWindow,
+  where: string,
+): void {
+  checkWindow(win, where);
+  if (
+    !(out instanceof Float64Array || out instanceof Float32Array) ||
+    !(data instanceof Float64Array || data instanceof Float32Array)
+  )
+    throw new ShapeError(`${where}: out and data must be Float64Array or Float32Array`);
+  if (!Number.isSafeInteger(width) || width < 0 || data.length < win.frames * width)
+    throw new ShapeError(
+      `${where}: data has ${data.length} values, fewer than ${win.frames} frames x ${String(width)}`,
+    );
+  if (!Number.isSafeInteger(outOffset) || outOffset < 0 || outOffset + width > out.length)
+    throw new ShapeError(
+      `${where}: out has ${out.length} values, no row of ${width} at ${String(outOffset)}`,
+    );
+  if (!(win.count > 0 && win.count <= win.tapFrames.length))
+    throw new InvalidValueError(`${where}: the window has no taps; call placeTaps first`);
 }

@@ -11,8 +11,10 @@ import {
   amplitudeToPower,
   createSpectrumWorkspace,
   resolveSpectrumOptions,
+  SPECTRUM_DEFAULTS,
   type SpectrumOptions,
 } from '../numeric/spectral.js';
+import { checkOptions } from '../options.js';
 
 export { type DetrendPolicy, SPECTRUM_DEFAULTS, type SpectrumOptions } from '../numeric/spectral.js';
 
@@ -64,6 +66,9 @@ export function spectrum(
   rate: number,
   options?: SpectrumOptions,
 ): SpectrumResult {
+  checkOptions(options, SPECTRUM_DEFAULTS, 'spectrum');
+  if (channels === null || typeof channels !== 'object' || typeof channels.length !== 'number')
+    throw new ShapeError('spectrum: channels must be an array of numbers or a list of such arrays');
   if (!(rate > 0) || !Number.isFinite(rate))
     throw new OptionError(`spectrum: rate must be a positive finite number of Hz, got ${rate}`);
   const list: readonly ArrayLike<number>[] = isChannelList(channels)
@@ -101,6 +106,14 @@ export function spectrum(
     amplitudeToDb(amp, o.reference, o.floorDb, d);
     const p = new Float64Array(bins);
     amplitudeToPower(amp, length, p);
+    for (let k = 0; k < bins; k++) {
+      if (!(Number.isFinite(amp[k]) && Number.isFinite(d[k]) && Number.isFinite(p[k]))) {
+        throw new InvalidValueError(
+          `spectrum: channel ${amplitude.length} overflows at bin ${k} (values near the float64 limit)`,
+          { index: amplitude.length },
+        );
+      }
+    }
     amplitude.push(amp);
     db.push(d);
     power.push(p);

@@ -7,6 +7,7 @@
  */
 import { OptionError } from '../errors.js';
 import { fillPositions } from '../numeric/rational.js';
+import { checkOptions } from '../options.js';
 
 /**
  * How many output frames to make and where the last one lands, for a source of N frames spanning
@@ -54,7 +55,7 @@ export interface TimeGrid {
 }
 
 /** Largest output frame count (a typed-array length limit, far beyond any clip). */
-const MAX_FRAMES = 2 ** 31;
+const MAX_FRAMES = 2 ** 26;
 
 /** Relative tolerance under which `T · targetRate` counts as a whole number (absorbs decimal rates like 29.97). */
 const WHOLE_TOLERANCE = 1e-9;
@@ -101,6 +102,7 @@ export function timeGrid(
   }
   checkRate(sourceRate, 'sourceRate', where);
   checkRate(targetRate, 'targetRate', where);
+  options = checkOptions(options, TIME_GRID_DEFAULTS, where);
   const duration = options.duration ?? TIME_GRID_DEFAULTS.duration;
   if (!DURATION_POLICIES.includes(duration)) {
     throw new OptionError(

@@ -1,7 +1,9 @@
 import { OptionError, ShapeError } from '../errors.js';
+import { checkOptions } from '../options.js';
 import type { Clip } from '../series/clip.js';
 import { assertQuatSeries } from '../series/create.js';
 import type { Vec3Series } from '../series/types.js';
+import { checkClip } from './clip-check.js';
 import { eulerFromQuatSeries } from './euler-from-quat-series.js';
 import { unrollQuaternions } from './unroll-quaternions.js';
 
@@ -39,6 +41,8 @@ export const UNROLL_CLIP_DEFAULTS: Required<UnrollClipOptions> = {
  * const clean = unrollClip(parseBvh(text));
  */
 export function unrollClip(clip: Clip, options: UnrollClipOptions = {}): Clip {
+  checkClip(clip, 'unrollClip', { finite: true });
+  options = checkOptions(options, UNROLL_CLIP_DEFAULTS, 'unrollClip');
   const target = options.target ?? UNROLL_CLIP_DEFAULTS.target;
   if (target !== 'copy' && target !== 'in-place') {
     throw new OptionError(`unrollClip: target must be 'copy' or 'in-place', got ${String(target)}`);
@@ -51,7 +55,7 @@ export function unrollClip(clip: Clip, options: UnrollClipOptions = {}): Clip {
   }
   const { frames, joints } = clip.rotations;
   const rotations = { data: new Float64Array(clip.rotations.data.length), frames, joints };
-  unrollQuaternions(clip.rotations, rotations);
+  unrollQuaternions(clip.rotations, { out: rotations });
   return { ...clip, rotations };
 }
 
@@ -69,6 +73,7 @@ export function unrollClip(clip: Clip, options: UnrollClipOptions = {}): Clip {
  * const curves = clipEulerCurves(clip); // frames x joints x 3, e.g. BVH Zrotation Yrotation Xrotation
  */
 export function clipEulerCurves(clip: Clip, initial?: ArrayLike<number>): Vec3Series<Float64Array> {
+  checkClip(clip, 'clipEulerCurves');
   if (clip === null || typeof clip !== 'object') throw new ShapeError('clipEulerCurves: clip must be a Clip');
   assertQuatSeries(clip.rotations, 'clipEulerCurves: clip.rotations');
   if (!Array.isArray(clip.orders) || clip.orders.length !== clip.rotations.joints) {

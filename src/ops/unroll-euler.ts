@@ -1,7 +1,9 @@
 import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
+import { checkOptions } from '../options.js';
 import type { EulerOrder } from '../quat/euler.js';
 import type { FloatArray, Vec3Series } from '../series/types.js';
 import {
+  checkInitial,
   checkMode,
   type EulerUnrollMode,
   eulerJointInfo,
@@ -121,6 +123,7 @@ export function unrollEuler(
   if (options === null || typeof options !== 'object') {
     throw new OptionError('unrollEuler: options with at least { order } are required');
   }
+  checkOptions(options, UNROLL_EULER_DEFAULTS, 'unrollEuler', ['order', 'initial', 'out']);
   const mode = options.mode ?? UNROLL_EULER_DEFAULTS.mode;
   const info = eulerJointInfo(options.order, joints, 'unrollEuler');
   checkMode(mode, 'unrollEuler');
@@ -129,7 +132,8 @@ export function unrollEuler(
     throw new ShapeError(`unrollEuler: out has ${out.length} values, angles has ${data.length}`);
   }
   const initial = options.initial;
-  if (initial !== undefined && initial.length !== joints * 3) {
+  checkInitial(initial, joints, 'unrollEuler');
+  if (initial !== undefined && initial !== null && initial.length !== joints * 3) {
     throw new ShapeError(
       `unrollEuler: initial has ${initial.length} values, expected ${joints * 3} (3 per joint)`,
     );
@@ -164,6 +168,16 @@ export function unrollEulerTriple(
   mode: EulerUnrollMode = UNROLL_EULER_DEFAULTS.mode,
 ): void {
   const info = orderInfo(order, 'unrollEulerTriple');
+  if (!(angles instanceof Float64Array || angles instanceof Float32Array || Array.isArray(angles)))
+    throw new ShapeError('unrollEulerTriple: angles must be a Float64Array, Float32Array or number[]');
+  if (!Number.isSafeInteger(offset) || offset < 0 || offset + 3 > angles.length)
+    throw new ShapeError(
+      `unrollEulerTriple: no triple at offset ${String(offset)} of ${angles.length} angles`,
+    );
+  if (previous === null || typeof previous !== 'object' || typeof previous.length !== 'number')
+    throw new ShapeError('unrollEulerTriple: previous must be an array of numbers');
+  if (!Number.isSafeInteger(previousOffset) || previousOffset < 0 || previousOffset + 3 > previous.length)
+    throw new ShapeError(`unrollEulerTriple: no previous triple at offset ${String(previousOffset)}`);
   checkMode(mode, 'unrollEulerTriple');
   const a = angles[offset];
   const b = angles[offset + 1];

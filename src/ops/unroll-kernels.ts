@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { InvalidValueError, OptionError } from '../errors.js';
+import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
 import { angle, fromEuler, isEulerOrder } from '../quat/index.js';
 import type { FloatArray } from '../series/types.js';
 
@@ -180,6 +180,7 @@ export function unrollEulerData(
   initial: ArrayLike<number> | null,
   where: string,
 ): void {
+  checkInitial(initial, joints, where);
   const n = src.length;
   const stride = joints * 3;
   for (let i = 0; i < n; i += 3) {
@@ -311,4 +312,31 @@ export function followTriple(
   dst[i + 1] = b1;
   dst[i + 2] = c1;
   return a1 === a && b1 === b && c1 === c ? 0 : 1;
+}
+
+/**
+ * Throws unless `initial` is absent or `joints x 3` finite numbers (the triple each joint continues from).
+ *
+ * @internal
+ */
+export function checkInitial(
+  initial: ArrayLike<number> | null | undefined,
+  joints: number,
+  where: string,
+): void {
+  if (initial === null || initial === undefined) return;
+  if (typeof initial !== 'object' || typeof initial.length !== 'number')
+    throw new ShapeError(`${where}: initial must be an array of ${joints * 3} numbers`);
+  if (initial.length !== joints * 3)
+    throw new ShapeError(
+      `${where}: initial has ${initial.length} values, expected ${joints * 3} (3 per joint)`,
+    );
+  for (let i = 0; i < initial.length; i++) {
+    if (typeof initial[i] !== 'number' || !Number.isFinite(initial[i])) {
+      throw new InvalidValueError(`${where}: initial[${i}] is ${String(initial[i])}, not a finite number`, {
+        index: i,
+        joint: Math.floor(i / 3),
+      });
+    }
+  }
 }

@@ -1,20 +1,26 @@
 import { OptionError, ShapeError } from '../errors.js';
+import { checkOptions } from '../options.js';
 import { assertQuatSeries } from '../series/create.js';
 import type { FloatArray, QuatSeries } from '../series/types.js';
 import { unrollQuaternionData } from './unroll-kernels.js';
 
 /** Options of {@link unrollQuaternions}. */
-export interface UnrollQuaternionsOptions {
+export interface UnrollQuaternionsOptions<T extends FloatArray = FloatArray> {
   /**
    * Sign policy of the first frame of every joint: `'hemisphere'` puts it in the `w >= 0` hemisphere
    * (the short way round from identity); `'keep'` leaves its sign as given, for example when the series
    * continues a chunk that was already unrolled.
    */
   first?: 'hemisphere' | 'keep';
+  /**
+   * Where to write (same shape as `series`, Float64 or Float32); `series` is then left alone. Default: in
+   * place, `series` itself.
+   */
+  out?: QuatSeries<T>;
 }
 
 /** Defaults of {@link UnrollQuaternionsOptions}. */
-export const UNROLL_QUATERNIONS_DEFAULTS: Required<UnrollQuaternionsOptions> = {
+export const UNROLL_QUATERNIONS_DEFAULTS: Required<Omit<UnrollQuaternionsOptions, 'out'>> = {
   first: 'hemisphere',
 };
 
@@ -29,7 +35,7 @@ export const UNROLL_QUATERNIONS_DEFAULTS: Required<UnrollQuaternionsOptions> = {
  * up and comes back down every 720 degrees: quaternions double-cover rotations, so they record turns
  * modulo 720 degrees, not without bound (compare {@link unrollEuler}).
  *
- * In place when `out` is omitted or is `series`; otherwise `out` (same shape, Float64 or Float32) receives
+ * In place when `options.out` is omitted or is `series`; otherwise `out` (same shape, Float64 or Float32) receives
  * the result and `series` is left alone. One linear pass over the frame-major data, no allocation.
  *
  * Edge cases: 0 frames or 0 joints return at once; 1 frame only applies the first-frame policy.
@@ -45,10 +51,11 @@ export const UNROLL_QUATERNIONS_DEFAULTS: Required<UnrollQuaternionsOptions> = {
  */
 export function unrollQuaternions<T extends FloatArray = FloatArray>(
   series: QuatSeries,
-  out?: QuatSeries<T>,
-  options: UnrollQuaternionsOptions = {},
+  options: UnrollQuaternionsOptions<T> = {},
 ): QuatSeries<T> {
   assertQuatSeries(series, 'unrollQuaternions: series');
+  options = checkOptions(options, UNROLL_QUATERNIONS_DEFAULTS, 'unrollQuaternions', ['out']);
+  const out = options.out;
   const target = (out ?? series) as QuatSeries<T>;
   if (out !== undefined && out !== series) {
     assertQuatSeries(out, 'unrollQuaternions: out');

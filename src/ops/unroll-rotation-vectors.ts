@@ -1,6 +1,9 @@
 import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
+import { checkOptions } from '../options.js';
 import { angle, fromRotationVectorFlat } from '../quat/index.js';
+import { assertFiniteSeries } from '../series/create.js';
 import type { FloatArray, Vec3Series } from '../series/types.js';
+import { checkInitial } from './unroll-kernels.js';
 
 /** Options of {@link unrollRotationVectors}. */
 export interface UnrollRotationVectorsOptions {
@@ -88,6 +91,10 @@ export function unrollRotationVectors(
   vectors: FloatArray | Vec3Series,
   options: UnrollRotationVectorsOptions = {},
 ): UnrollRotationVectorsResult<Float64Array | Vec3Series<Float64Array>> {
+  options = checkOptions(options, UNROLL_ROTATION_VECTORS_DEFAULTS, 'unrollRotationVectors', [
+    'initial',
+    'out',
+  ]);
   const isSeries = !(vectors instanceof Float64Array || vectors instanceof Float32Array);
   let data: FloatArray;
   let joints: number;
@@ -125,7 +132,8 @@ export function unrollRotationVectors(
     throw new ShapeError(`unrollRotationVectors: out has ${out.length} values, vectors has ${data.length}`);
   }
   const initial = options.initial;
-  if (initial !== undefined && initial.length !== joints * 3) {
+  checkInitial(initial, joints, 'unrollRotationVectors');
+  if (initial !== undefined && initial !== null && initial.length !== joints * 3) {
     throw new ShapeError(
       `unrollRotationVectors: initial has ${initial.length} values, expected ${joints * 3}`,
     );
@@ -150,7 +158,7 @@ export function unrollRotationVectors(
     let ref: ArrayLike<number>;
     let r: number;
     if (i < stride) {
-      if (initial === undefined) {
+      if (initial === undefined || initial === null) {
         out[i] = x;
         out[i + 1] = y;
         out[i + 2] = z;
@@ -199,6 +207,8 @@ export function unrollRotationVectors(
       }
     }
   }
+  // vectors near the float64 limit overflow the shell arithmetic
+  assertFiniteSeries(out, joints, 3, 'unrollRotationVectors: the unrolled vectors (overflow)');
   if (isSeries) {
     const s = vectors as Vec3Series;
     return { vectors: { data: out, frames: s.frames, joints: s.joints }, jumps };

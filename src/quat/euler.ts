@@ -357,11 +357,14 @@ export function toEuler<T extends QuatOut>(out: T, q: QuatLike, order: EulerOrde
 /**
  * Batch conversion of `n x 3` Euler angles to `n x 4` quaternions (flat, x,y,z,w). One loop over the
  * same kernel as {@link fromEuler}; allocates nothing when `out` is given. `out` may be Float32.
+ * `out` may share memory with `angles` (views of one buffer, overlapping in any way): the angles are then
+ * copied first, so the result is always that of separate arrays.
  *
  * @throws {ShapeError} when `angles.length` is not a multiple of 3 or `out` has the wrong length.
  */
 export function fromEulerArray<T extends QuatOut>(out: T, angles: QuatLike, order: EulerOrder): T {
   const spec = eulerSpec(order);
+  if (overlaps(out, angles)) angles = Float64Array.from(angles);
   if (angles.length % 3 !== 0) {
     throw new ShapeError(`fromEulerArray: angles has ${angles.length} values, not a multiple of 3`);
   }
@@ -403,4 +406,10 @@ export function toEulerArray<T extends QuatOut>(out: T, quats: QuatLike, order: 
   }
   for (let r = 0; r < n; r++) decomposeEuler(out, r * 3, quats, r * 4, spec);
   return out;
+}
+
+/** True when two typed arrays are views of the same memory with overlapping byte ranges. */
+function overlaps(a: unknown, b: unknown): boolean {
+  if (!ArrayBuffer.isView(a) || !ArrayBuffer.isView(b) || a.buffer !== b.buffer) return false;
+  return a.byteOffset < b.byteOffset + b.byteLength && b.byteOffset < a.byteOffset + a.byteLength;
 }

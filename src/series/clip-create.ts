@@ -269,6 +269,13 @@ export function animatedPaths(flags: number): ('translation' | 'rotation' | 'sca
  * @throws {ShapeError} when `clip.source` says BVH but its channel lists do not fit the skeleton.
  */
 export function bvhSourceOf(clip: Clip): BvhSource | undefined {
+  if (
+    clip === null ||
+    typeof clip !== 'object' ||
+    clip.skeleton === null ||
+    typeof clip.skeleton !== 'object'
+  )
+    throw new ShapeError('bvhSourceOf: clip must be a Clip with a skeleton');
   const source = clip.source;
   if (source === undefined || source === null || source.format !== 'bvh') return undefined;
   const s = source as BvhSource;

@@ -1,6 +1,22 @@
 import { InvalidValueError, ShapeError } from '../errors.js';
 import type { FloatArray, QuatSeries, Vec3Series } from './types.js';
 
+/**
+ * Most values a series operation allocates, 2^28 (2 GiB of Float64): a larger request is a {@link ShapeError}
+ * naming the sizes, not an engine RangeError or an exhausted machine.
+ */
+export const MAX_SERIES_VALUES = 2 ** 28;
+
+/** @internal Throws unless `frames x joints x width` values fit under {@link MAX_SERIES_VALUES}. */
+export function checkSeriesSize(frames: number, joints: number, width: number, where: string): void {
+  const n = frames * joints * width;
+  if (!(n <= MAX_SERIES_VALUES)) {
+    throw new ShapeError(
+      `${where}: frames ${frames} x joints ${joints} x ${width} = ${n} values exceeds the limit of ${MAX_SERIES_VALUES}`,
+    );
+  }
+}
+
 function checkCount(value: number, what: string, where: string): void {
   if (!Number.isInteger(value) || value < 0) {
     throw new ShapeError(`${where}: ${what} must be a non-negative integer, got ${value}`);
@@ -42,6 +58,7 @@ export function quatSeries<T extends FloatArray>(data: T, frames: number, joints
 export function createQuatSeries(frames: number, joints: number): QuatSeries<Float64Array> {
   checkCount(frames, 'frames', 'createQuatSeries');
   checkCount(joints, 'joints', 'createQuatSeries');
+  checkSeriesSize(frames, joints, 4, 'createQuatSeries');
   const data = new Float64Array(frames * joints * 4);
   fillIdentity(data);
   return { data, frames, joints };
@@ -67,6 +84,7 @@ export function vec3Series<T extends FloatArray>(data: T, frames: number, joints
 export function createVec3Series(frames: number, joints: number): Vec3Series<Float64Array> {
   checkCount(frames, 'frames', 'createVec3Series');
   checkCount(joints, 'joints', 'createVec3Series');
+  checkSeriesSize(frames, joints, 3, 'createVec3Series');
   return { data: new Float64Array(frames * joints * 3), frames, joints };
 }
 
@@ -97,6 +115,8 @@ export function assertVec3Series(series: Vec3Series, name = 'series'): void {
  * @throws {InvalidValueError} with `location.frame` and `location.joint`.
  */
 export function assertFiniteSeries(data: FloatArray, joints: number, width: number, name = 'series'): void {
+  if (data === null || typeof data !== 'object' || typeof data.length !== 'number')
+    throw new ShapeError(`${name} must be an array of numbers`);
   for (let i = 0; i < data.length; i++) {
     if (!Number.isFinite(data[i])) {
       const item = Math.floor(i / width);

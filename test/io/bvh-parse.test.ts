@@ -399,7 +399,7 @@ const ERRORS: [string, string, string][] = [
   [
     'zero frame time',
     withLine(18, 'Frame Time: 0'),
-    "Frame Time must be a positive number of seconds, found '0' at 18:13",
+    "Frame Time must be a positive number of seconds with a finite rate, found '0' at 18:13",
   ],
   ['short row', withLine(20, '4 5 6 -10 -20 -30 -40 -50'), 'expected 9 numbers for frame 1, found 8 at 20:1'],
   [
@@ -532,7 +532,7 @@ describe('parseBvh(text) on long files (rows converted in chunks)', () => {
     const text =
       'HIERARCHY\nROOT a\n{\nOFFSET 0 0 0\nCHANNELS 0\n}\nMOTION\nFrames: 5000000\nFrame Time: 1\n';
     expect(() => parseBvh(text)).toThrow(
-      "'Frames:' declares 5000000 frames for a file without channel data; at most 1000000 are read at 8:1",
+      "'Frames:' declares 5000000 frames of 1 joints for a file without channel data; at most 1000000 frames x joints are read at 8:1",
     );
   });
 });

@@ -406,7 +406,7 @@ describe.skipIf(!HAS_SHARED_BVH)('filterRotations on the shared BVH files', () =
     (file) => {
       const r = rotationsOf(file);
       const un = createQuatSeries(r.frames, r.joints);
-      unrollQuaternions(r, un);
+      unrollQuaternions(r, { out: un });
       let flips = 0;
       for (let i = 0; i < r.data.length; i += 4) if (r.data[i + 3] !== un.data[i + 3]) flips++;
       expect(flips).toBeGreaterThan(0); // the file really has sign flips to unroll
@@ -435,7 +435,7 @@ describe.skipIf(!HAS_SHARED_BVH)('filterRotations on the shared BVH files', () =
       };
       const r = rotationsOf(file);
       const un = createQuatSeries(r.frames, r.joints);
-      unrollQuaternions(r, un);
+      unrollQuaternions(r, { out: un });
       const mask = discontinuityMask(r, g.radius, Math.PI / 4);
       const u = kernels.unsharp(g, 1);
       const raw = filterRotations(un, u, { space: 'raw' });

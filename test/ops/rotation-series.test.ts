@@ -96,7 +96,7 @@ describe('toMatrixSeries / to6DSeries and back', () => {
     expect(Array.from(one)).toEqual([1, 0, 0, 0, 1, 0]);
     const two = quatSeries(Float32Array.of(0, 0, 0.6, 0.8, 0, 0, -0.6, -0.8), 2, 1);
     const out = new Float32Array(18);
-    expect(toMatrixSeries(two, out).data).toBe(out);
+    expect(toMatrixSeries(two, { out }).data).toBe(out);
     const back = fromMatrixSeries({ data: out, frames: 2, joints: 1 }).data;
     expect(back).toBeInstanceOf(Float64Array);
     expect(Math.abs(back[6] - 0.6)).toBeLessThan(1e-6);
@@ -125,7 +125,7 @@ describe('toMatrixSeries / to6DSeries and back', () => {
         expect((e as InvalidValueError).location).toEqual({ frame, joint });
       }
     }
-    expect(() => toMatrixSeries(createQuatSeries(2, 1), new Float64Array(9))).toThrow(ShapeError);
+    expect(() => toMatrixSeries(createQuatSeries(2, 1), { out: new Float64Array(9) })).toThrow(ShapeError);
     expect(() => fromMatrixSeries({ data: new Float64Array(10), frames: 1, joints: 1 })).toThrow(ShapeError);
     expect(() => from6DSeries(to6DSeries(createQuatSeries(1, 1)), { sign: 'up' as 'hemisphere' })).toThrow(
       OptionError,

@@ -31,7 +31,7 @@ function sameUpToSign(a: ArrayLike<number>, b: ArrayLike<number>, i: number): bo
 const dotAt = (d: ArrayLike<number>, i: number, k: number) =>
   d[i] * d[k] + d[i + 1] * d[k + 1] + d[i + 2] * d[k + 2] + d[i + 3] * d[k + 3];
 
-describe('unrollQuaternions(series, out?)', () => {
+describe('unrollQuaternions(series, { out? })', () => {
   it('unrollQuaternions(spin through ±720°) gives consecutive dots > 0 and the same rotations', () => {
     for (const axis of [
       [1, 0, 0],
@@ -61,7 +61,7 @@ describe('unrollQuaternions(series, out?)', () => {
     expect(w(360)).toBeCloseTo(1, 12);
   });
 
-  it('unrollQuaternions(series, out) leaves series alone and handles many joints independently', () => {
+  it('unrollQuaternions(series, { out }) leaves series alone and handles many joints independently', () => {
     const frames = 50;
     const joints = 3;
     const data = new Float64Array(frames * joints * 4);
@@ -75,7 +75,7 @@ describe('unrollQuaternions(series, out?)', () => {
     }
     const copy = data.slice();
     const out = quatSeries(new Float32Array(data.length), frames, joints);
-    const r = unrollQuaternions(quatSeries(data, frames, joints), out);
+    const r = unrollQuaternions(quatSeries(data, frames, joints), { out });
     expect(r).toBe(out);
     expect(data).toEqual(copy);
     for (let f = 1; f < frames; f++) {
@@ -86,13 +86,11 @@ describe('unrollQuaternions(series, out?)', () => {
     for (let j = 0; j < joints; j++) expect(out.data[j * 4 + 3]).toBeGreaterThanOrEqual(0);
   });
 
-  it("unrollQuaternions(series, undefined, { first: 'keep' }) keeps the first frame's sign", () => {
+  it("unrollQuaternions(series, { first: 'keep' }) keeps the first frame's sign", () => {
     const data = new Float64Array([0, 0, 0.1, -0.995, 0, 0, -0.2, 0.98]);
-    unrollQuaternions(quatSeries(data, 2, 1), undefined, { first: 'keep' });
+    unrollQuaternions(quatSeries(data, 2, 1), { first: 'keep' });
     expect(Array.from(data)).toEqual([0, 0, 0.1, -0.995, -0, -0, 0.2, -0.98]);
-    expect(() => unrollQuaternions(quatSeries(data, 2, 1), undefined, { first: 'x' as 'keep' })).toThrow(
-      OptionError,
-    );
+    expect(() => unrollQuaternions(quatSeries(data, 2, 1), { first: 'x' as 'keep' })).toThrow(OptionError);
   });
 
   it('unrollQuaternions on 0, 1 and 2 frames', () => {
@@ -103,7 +101,7 @@ describe('unrollQuaternions(series, out?)', () => {
     expect(Array.from(one)).toEqual([-0.1, -0.2, -0.3, 0.927]);
     const two = new Float64Array([0, 0, 0, 1, 0, 0, -0.1, -0.995]);
     const s2 = quatSeries(two, 2, 1);
-    expect(unrollQuaternions(s2, s2)).toBe(s2); // out === series is in place
+    expect(unrollQuaternions(s2, { out: s2 })).toBe(s2); // out === series is in place
     expect(Array.from(two)).toEqual([0, 0, 0, 1, -0, -0, 0.1, 0.995]);
   });
 
@@ -118,7 +116,7 @@ describe('unrollQuaternions(series, out?)', () => {
       data[(frame * 2 + joint) * 4 + 1] = value;
       for (const out of [undefined, quatSeries(new Float64Array(data.length), 4, 2)]) {
         try {
-          unrollQuaternions(quatSeries(data.slice(), 4, 2), out);
+          unrollQuaternions(quatSeries(data.slice(), 4, 2), { out });
           expect.unreachable();
         } catch (e) {
           expect(e).toBeInstanceOf(InvalidValueError);
@@ -131,7 +129,7 @@ describe('unrollQuaternions(series, out?)', () => {
   it('unrollQuaternions rejects a malformed series or an out of another shape with ShapeError', () => {
     expect(() => unrollQuaternions({ data: new Float64Array(7), frames: 2, joints: 1 })).toThrow(ShapeError);
     const s = quatSeries(new Float64Array(8), 2, 1);
-    expect(() => unrollQuaternions(s, quatSeries(new Float64Array(8), 1, 2))).toThrow(ShapeError);
+    expect(() => unrollQuaternions(s, { out: quatSeries(new Float64Array(8), 1, 2) })).toThrow(ShapeError);
   });
 
   it('unrollQuaternions keeps every rotation and is idempotent (property)', () => {

@@ -4,7 +4,8 @@ import { RotsigError } from '../../errors.js';
  * A BVH text that cannot be read. `line` and `column` are 1-based and point at the offending token; the
  * message is a sentence that ends with `at line:column`, e.g. `unknown channel 'Wrotation' at 14:22`.
  * `code` is `'bvh-parse'` for malformed text, `'bvh-non-finite'` for NaN/Inf values (see the `repair`
- * option), and `'bvh-<warning code>'` (`'bvh-frame-count'`, ...) for a warning raised by `strict: true`.
+ * option), `'bvh-too-large'` for a `Frames:` line that asks for more than the `maxValues` option allows,
+ * and `'bvh-<warning code>'` (`'bvh-frame-count'`, ...) for a warning raised by `strict: true`.
  */
 export class BvhParseError extends RotsigError {
   /** 1-based line of the problem. */

@@ -7,6 +7,7 @@
  * @module
  */
 import { OptionError } from '../../errors.js';
+import { checkOptions } from '../../options.js';
 import { composeEuler, type EulerOrder, type EulerSpec, eulerSpec } from '../../quat/euler.js';
 import {
   ANIMATED_ROTATION,
@@ -37,6 +38,12 @@ export interface ParseBvhOptions {
   repair?: boolean;
   /** Called with each warning as it is found (in addition to the list {@link parseBvhWithReport} returns). */
   onWarning?: (warning: BvhWarning) => void;
+  /**
+   * Most float64 values the clip may hold, `frames x joints x 7` (a quaternion and a translation per joint
+   * and frame), checked at the `Frames:` line before anything is allocated, so a small file cannot demand
+   * gigabytes. Default 2^28 (2 GiB of float64); raise it for larger clips.
+   */
+  maxValues?: number;
 }
 
 /** Defaults of {@link ParseBvhOptions}. */
@@ -44,6 +51,7 @@ export const PARSE_BVH_DEFAULTS: Required<Omit<ParseBvhOptions, 'onWarning'>> = 
   positionMode: 'replace',
   strict: false,
   repair: false,
+  maxValues: 2 ** 28,
 };
 
 /** What {@link parseBvhWithReport} returns: the clip and the warnings met while reading it. */
@@ -55,7 +63,7 @@ export interface BvhParseResult {
 const DEG = Math.PI / 180;
 /** Nesting limit of JOINT blocks; far beyond real skeletons, it keeps hostile input from overflowing the stack. */
 const MAX_DEPTH = 1000;
-/** Frames a file without channel data may declare (its clip is allocated from `Frames:` alone). */
+/** Frames x joints a file without channel data may declare (its clip is allocated from `Frames:` alone). */
 const MAX_STATIC_FRAMES = 1_000_000;
 
 const CHANNELS_BY_KEY: Record<string, ChannelName> = {
@@ -478,9 +486,9 @@ function parseMotionHeader(r: Reader): MotionHeader {
   r.skipInlineSpace();
   const timeToken = r.word();
   const frameTime = parseDecimal(r, timeToken, 'frame time in seconds');
-  if (!(frameTime > 0)) {
+  if (!(frameTime > 0) || !Number.isFinite(1 / frameTime)) {
     r.fail(
-      `Frame Time must be a positive number of seconds, found '${timeToken?.text}'`,
+      `Frame Time must be a positive number of seconds with a finite rate, found '${timeToken?.text}'`,
       timeToken?.line,
       timeToken?.column,
     );
@@ -528,6 +536,7 @@ interface ReadSettings {
   positionMode: PositionMode;
   strict: boolean;
   repair: boolean;
+  maxValues: number;
   warnings: BvhWarning[];
   warn: (w: BvhWarning) => void;
 }
@@ -535,6 +544,12 @@ interface ReadSettings {
 function readSettings(options: ParseBvhOptions, where: string): ReadSettings {
   if (options === null || typeof options !== 'object')
     throw new OptionError(`${where}: options must be an object`);
+  checkOptions(options, PARSE_BVH_DEFAULTS, where, ['onWarning', 'byteLength']);
+  const maxValues = options.maxValues ?? PARSE_BVH_DEFAULTS.maxValues;
+  if (typeof maxValues !== 'number' || !(maxValues >= 0))
+    throw new OptionError(`${where}: maxValues must be a non-negative number, got ${String(maxValues)}`);
+  if (options.onWarning !== undefined && typeof options.onWarning !== 'function')
+    throw new OptionError(`${where}: onWarning must be a function`);
   const positionMode = options.positionMode ?? PARSE_BVH_DEFAULTS.positionMode;
   if (positionMode !== 'replace' && positionMode !== 'add') {
     throw new OptionError(`${where}: positionMode must be 'replace' or 'add', got '${String(positionMode)}'`);
@@ -548,7 +563,7 @@ function readSettings(options: ParseBvhOptions, where: string): ReadSettings {
     warnings.push(w);
     options.onWarning?.(w);
   };
-  return { positionMode, strict, repair, warnings, warn };
+  return { positionMode, strict, repair, maxValues, warnings, warn };
 }
 
 /** A read past the MOTION header: the hierarchy, and the scanner that feeds the frame converter. */
@@ -581,15 +596,25 @@ function startMotion(
   }
   const width = channelInfo.length;
   const names = joints.map((j) => j.name);
-  if (width === 0 && header.declaredFrames > MAX_STATIC_FRAMES) {
+  if (width === 0 && header.declaredFrames * Math.max(1, joints.length) > MAX_STATIC_FRAMES) {
     throw new BvhParseError(
-      `'Frames:' declares ${header.declaredFrames} frames for a file without channel data; at most ${MAX_STATIC_FRAMES} are read`,
+      `'Frames:' declares ${header.declaredFrames} frames of ${joints.length} joints for a file without channel data; at most ${MAX_STATIC_FRAMES} frames x joints are read`,
       header.framesLine,
       1,
     );
   }
   // every number takes at least two characters with its separator, which bounds the row count
   const boundRows = width > 0 ? Math.floor(remaining / (2 * width)) + 1 : header.declaredFrames;
+  // the data cannot hold more rows than boundRows, so this bounds what the clip allocates
+  const values = Math.min(header.declaredFrames, boundRows) * joints.length * 7;
+  if (values > s.maxValues) {
+    throw new BvhParseError(
+      `'Frames:' declares ${header.declaredFrames} frames of ${joints.length} joints, up to ${values} values; at most maxValues = ${s.maxValues} are read`,
+      header.framesLine,
+      1,
+      'bvh-too-large',
+    );
+  }
   const converter = new FrameConverter(
     joints,
     width,
@@ -634,6 +659,8 @@ function finishMotion(body: MotionBody, s: ReadSettings): BvhParseResult {
   }
   if (s.repair || width === 0) converter.add(data.values, frames);
   converter.finish();
+  // OFFSET + channel can overflow to infinity in 'add' mode even though both were finite in the text
+  if (s.positionMode === 'add') checkAddedTranslations(converter.translations, joints, header.framesLine);
 
   const clip = buildClip(joints, endSites, header, converter, s.positionMode);
   checkRootPositions(clip, joints, converter, s.positionMode, s.warn);
@@ -960,9 +987,11 @@ const AXES = 'XYZ';
  * channelEulerOrder(['Yrotation']); // 'YXZ'
  */
 export function channelEulerOrder(channels: readonly ChannelName[]): EulerOrder {
+  if (!Array.isArray(channels))
+    throw new OptionError('channelEulerOrder: channels must be an array of channel names');
   let order = '';
   for (const c of channels) {
-    const axis = ROTATION_AXIS[c];
+    const axis = Object.hasOwn(ROTATION_AXIS, c) ? ROTATION_AXIS[c as ChannelName] : undefined;
     if (axis !== undefined) order += AXES[axis];
   }
   if (order === '') return 'ZYX';
@@ -1213,6 +1242,21 @@ function checkRootPositions(
         line: joint.line,
         column: joint.column,
       });
+    }
+  }
+}
+
+function checkAddedTranslations(translations: Float64Array, joints: JointBuild[], line: number): void {
+  const J = joints.length;
+  for (let i = 0; i < translations.length; i++) {
+    if (!Number.isFinite(translations[i])) {
+      const item = Math.floor(i / 3);
+      const joint = joints[item % J];
+      throw new BvhParseError(
+        `OFFSET + position channel of joint '${joint.name}' at frame ${Math.floor(item / J)} overflows to ${translations[i]}`,
+        line,
+        1,
+      );
     }
   }
 }

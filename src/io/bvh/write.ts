@@ -5,7 +5,9 @@
  * @module
  */
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
+import { checkClip as checkClipShape } from '../../ops/clip-check.js';
 import { eulerJointInfo, followTriple } from '../../ops/unroll-kernels.js';
+import { checkOptions } from '../../options.js';
 import { decomposeEuler, type EulerOrder, type EulerSpec, eulerSpec } from '../../quat/euler.js';
 import type { Clip, PositionMode } from '../../series/clip.js';
 import { assertQuatSeries, assertVec3Series } from '../../series/create.js';
@@ -304,16 +306,44 @@ function checkClip(clip: Clip, layout: BvhLayout, where: string): void {
         `${where}: joint ${j} ('${names[j]}') has parent ${parents[j]}; parents must come before children`,
       );
     }
-    if (/[\r\n{]/.test(names[j]) || names[j].trim() !== names[j] || names[j] === '') {
+    if (
+      typeof names[j] !== 'string' ||
+      /[\r\n{]/.test(names[j]) ||
+      names[j].trim() !== names[j] ||
+      names[j] === ''
+    ) {
       throw new InvalidValueError(
         `${where}: joint name ${JSON.stringify(names[j])} cannot be written to a BVH file`,
         { joint: j },
       );
     }
   }
+  for (let j = 0; j < J * 3; j++) {
+    if (!Number.isFinite(offsets[j])) {
+      const joint = Math.floor(j / 3);
+      throw new InvalidValueError(`${where}: OFFSET of joint ${joint} ('${names[joint]}') is ${offsets[j]}`, {
+        joint,
+      });
+    }
+  }
   for (const site of endSites) {
-    if (!(site.parent >= 0 && site.parent < J))
+    if (!(Number.isInteger(site.parent) && site.parent >= 0 && site.parent < J))
       throw new ShapeError(`${where}: an End Site has parent ${site.parent}`);
+    const o = site.offset;
+    if (!(Array.isArray(o) || ArrayBuffer.isView(o)) || o.length !== 3 || !o.every(Number.isFinite)) {
+      throw new InvalidValueError(`${where}: an End Site of joint ${site.parent} has OFFSET ${String(o)}`, {
+        joint: site.parent,
+      });
+    }
+    if (
+      site.label !== undefined &&
+      (typeof site.label !== 'string' || /[\r\n{]/.test(site.label) || site.label.trim() !== site.label)
+    ) {
+      throw new InvalidValueError(
+        `${where}: End Site label ${JSON.stringify(site.label)} of joint ${site.parent} cannot be written to a BVH file`,
+        { joint: site.parent },
+      );
+    }
   }
   assertQuatSeries(clip.rotations, 'clip.rotations');
   assertVec3Series(clip.translations, 'clip.translations');
@@ -395,6 +425,7 @@ interface BvhPlan {
 
 /** Checks the options and the clip and writes the hierarchy and the MOTION header lines. */
 function planBvh(clip: Clip, options: WriteBvhOptions, where: string): BvhPlan {
+  options = checkOptions(options, WRITE_BVH_DEFAULTS, where, ['positionMode']);
   const precision = options.precision ?? WRITE_BVH_DEFAULTS.precision;
   if (!Number.isInteger(precision) || precision < 0 || precision > 15) {
     throw new OptionError(`${where}: precision must be an integer from 0 to 15, got ${precision}`);
@@ -402,9 +433,9 @@ function planBvh(clip: Clip, options: WriteBvhOptions, where: string): BvhPlan {
   const indent = options.indent ?? WRITE_BVH_DEFAULTS.indent;
   const nl = options.newline ?? WRITE_BVH_DEFAULTS.newline;
   if (nl !== '\n' && nl !== '\r\n') throw new OptionError(`${where}: newline must be '\\n' or '\\r\\n'`);
-  if (clip === null || typeof clip !== 'object' || clip.skeleton === undefined) {
-    throw new ShapeError(`${where}: clip must be a Clip with a skeleton`);
-  }
+  if (typeof indent !== 'string' || /[^ \t]/.test(indent))
+    throw new OptionError(`${where}: indent must be a string of spaces and tabs`);
+  checkClipShape(clip, where);
   const layout = bvhLayout(clip);
   checkClip(clip, layout, where);
   const positionMode = options.positionMode ?? layout.positionMode;

@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
+import { InvalidValueError, ShapeError } from '../../errors.js';
+import { checkOptions } from '../../options.js';
 import type { Interpolation, KeyedClip, Track, TrackPath } from '../../series/clip.js';
 import { assertSkeleton } from '../../series/clip-create.js';
 
@@ -24,15 +25,8 @@ export function checkOptionNames(
   allowed: readonly string[],
   where: string,
 ): void {
-  if (options === undefined) return;
-  if (options === null || typeof options !== 'object') {
-    throw new OptionError(`${where}: options must be an object`);
-  }
-  for (const key of Object.keys(options)) {
-    if (!allowed.includes(key)) {
-      throw new OptionError(`${where}: unknown option '${key}' (known: ${allowed.join(', ')})`);
-    }
-  }
+  // the library's one option check: also names the nearest valid option
+  checkOptions(options, allowed, where);
 }
 
 /**

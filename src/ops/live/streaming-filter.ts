@@ -177,6 +177,7 @@ export function createStreamingFilter(kernel: Kernel, options: StreamingFilterOp
     centre: 0,
     table,
     tableRadius: R,
+    radius: R,
   };
   const scratch = createWindowScratch();
   const first = new Float64Array(stride);

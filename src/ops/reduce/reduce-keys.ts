@@ -4,6 +4,7 @@
  * @module
  */
 import { OptionError, ShapeError } from '../../errors.js';
+import { checkOptions } from '../../options.js';
 import { slerpFlat } from '../../quat/core.js';
 import { toMatrixFlat } from '../../quat/matrix.js';
 import type { Clip, Interpolation, KeyedClip, Track } from '../../series/clip.js';
@@ -122,11 +123,7 @@ function positiveFinite(v: unknown, name: string): number {
 }
 
 function resolve(options: ReduceKeysOptions): Resolved {
-  if (options === null || typeof options !== 'object')
-    throw new OptionError('reduceKeys: options must be an object');
-  for (const key of Object.keys(options)) {
-    if (!(key in REDUCE_KEYS_DEFAULTS)) throw new OptionError(`reduceKeys: unknown option '${key}'`);
-  }
+  checkOptions(options, REDUCE_KEYS_DEFAULTS, 'reduceKeys');
   const o = { ...REDUCE_KEYS_DEFAULTS, ...options };
   if (o.metric !== 'local' && o.metric !== 'object') {
     throw new OptionError(`reduceKeys: metric must be 'local' or 'object', got '${String(o.metric)}'`);

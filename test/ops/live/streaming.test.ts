@@ -38,7 +38,7 @@ describe('createStreamingUnroll(options)', () => {
     const joints = 5;
     const data = scrambled(frames, joints, 1);
     for (const first of ['hemisphere', 'keep'] as const) {
-      const offline = unrollQuaternions({ data: data.slice(), frames, joints }, undefined, { first }).data;
+      const offline = unrollQuaternions({ data: data.slice(), frames, joints }, { first }).data;
       const u = createStreamingUnroll({ joints, first });
       const out = new Float64Array(joints * 4);
       for (let f = 0; f < frames; f++) {

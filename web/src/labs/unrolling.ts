@@ -167,9 +167,7 @@ export class UnrollingLab {
     }
     const before: QuatSeries<Float64Array> = { data: stored, frames: FRAMES, joints: 1 };
     const after = unrollQuaternions(before, {
-      data: new Float64Array(FRAMES * 4),
-      frames: FRAMES,
-      joints: 1,
+      out: { data: new Float64Array(FRAMES * 4), frames: FRAMES, joints: 1 },
     });
     this.series = after as QuatSeries<Float64Array>;
     const t = Float64Array.from({ length: FRAMES }, (_, i) => i / RATE);

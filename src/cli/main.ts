@@ -4,6 +4,7 @@ import { convert } from './convert.js';
 import { exportCommand } from './export.js';
 import { info } from './info.js';
 import { processCommand } from './process.js';
+import { reduce } from './reduce.js';
 import { resample } from './resample.js';
 import { smooth } from './smooth.js';
 import { spectrum } from './spectrum.js';
@@ -22,6 +23,7 @@ export const COMMANDS: readonly Command[] = [
   exportCommand,
   processCommand,
   convert,
+  reduce,
 ];
 
 function mainHelp(): string {

@@ -21,6 +21,7 @@ import { unrollClip } from '../ops/unroll-clip.js';
 import type { Clip } from '../series/clip.js';
 import type { AtomicContent } from './atomic.js';
 import { type FrameTable, frameTableCsv, frameTableJson } from './formats.js';
+import type { ReduceEmit } from './reduce-task.js';
 import { renderSpectrumSvg } from './spectrum-svg.js';
 
 /** A smoothing kernel by name and parameters (plain data, so it crosses threads). */
@@ -82,6 +83,7 @@ export type TableFormat = 'npy' | 'csv' | 'json';
 
 /** What a task produces from the processed clip. */
 export type Emit =
+  | ReduceEmit
   | { kind: 'info'; options?: AnalyzeClipOptions }
   | { kind: 'bvh'; precision?: number }
   | {
@@ -243,6 +245,9 @@ const FEATURE_LAYOUT: Record<FeatureKind, { rotation: RotationRepresentation; co
  */
 export function emitClip(clip: Clip, emit: Emit, context: { title?: string } = {}): Emitted {
   switch (emit.kind) {
+    case 'reduce':
+      // a keyed output with its own reader and writer: runReduceTask
+      throw new OptionError('emitClip: reduce tasks run through runReduceTask');
     case 'info': {
       const data = analyzeClip(clip, emit.options);
       checkFiniteData(data, 'the analysis');

@@ -7,6 +7,7 @@ import type { Clip } from '../series/clip.js';
 import { type AtomicContent, writeFileAtomic } from './atomic.js';
 import { isGltfTask, runGltfTask } from './gltf-task.js';
 import { readBvhFile } from './read.js';
+import { runReduceTask } from './reduce-task.js';
 import { emitClip, runSteps } from './steps.js';
 import type { FileTask, TaskError, TaskResult } from './task.js';
 
@@ -69,6 +70,7 @@ export function runFileTask(task: FileTask): TaskResult {
  * const r = await runAnyFileTask({ input: 'Fox.glb', output: 'out/Fox.glb', steps: [{ op: 'unroll' }], emit: { kind: 'bvh' } });
  */
 export async function runAnyFileTask(task: FileTask): Promise<TaskResult> {
+  if (task.emit.kind === 'reduce') return runReduceTask(task, errorData);
   return isGltfTask(task) ? runGltfTask(task, errorData) : runFileTask(task);
 }
 

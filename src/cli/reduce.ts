@@ -1,0 +1,158 @@
+import type { ReduceSummary } from '../node/reduce-task.js';
+import type { TaskResult } from '../node/task.js';
+import type { ReduceKeysOptions } from '../ops/reduce/reduce-keys.js';
+import {
+  BATCH_OPTIONS,
+  type CliIo,
+  COMMON_OPTIONS,
+  type Command,
+  type NumberRange,
+  numberOption,
+  OUTPUT_OPTIONS,
+  oneOf,
+  type Parsed,
+  UsageError,
+} from './command.js';
+import { runFileCommand } from './run.js';
+import { escapeControl as shown } from './text.js';
+
+/** Lengths in the file's units: positive, and far beyond any capture at the top. */
+const LENGTH_RANGE: NumberRange = { min: 0, aboveMin: true, max: 1e9 };
+/** Rotation tolerance in degrees. */
+const ANGLE_RANGE: NumberRange = { min: 0, aboveMin: true, max: 180, unit: 'degrees' };
+
+/** The `reduceKeys` options the command line names; usage errors for combinations that mean nothing. */
+export function reduceOptions(parsed: Parsed): ReduceKeysOptions {
+  const v = parsed.values;
+  const text = (name: string) => v[name] as string | undefined;
+  const metric = oneOf(text('metric'), 'metric', ['object', 'local'] as const, 'object');
+  if (metric === 'local') {
+    for (const name of ['preset', 'shell'])
+      if (v[name] !== undefined)
+        throw new UsageError(`--${name} belongs to --metric object (virtual vertices), not local`);
+  } else if (v['tolerance-angle'] !== undefined)
+    throw new UsageError('--tolerance-angle belongs to --metric local; --metric object bounds lengths');
+  const interpolation = oneOf(
+    text('interpolation'),
+    'interpolation',
+    ['linear', 'cubicspline'] as const,
+    'linear',
+  );
+  const quantization = oneOf(text('quantize'), 'quantize', ['none', 'int16'] as const, 'none');
+  if (quantization === 'int16' && interpolation === 'cubicspline')
+    throw new UsageError(
+      '--quantize int16 needs --interpolation linear (cubic tangents leave the 16-bit range)',
+    );
+  const options: ReduceKeysOptions = { metric, interpolation, quantization };
+  if (v.preset !== undefined)
+    options.preset = oneOf(text('preset'), 'preset', ['acl', 'ozz'] as const, 'acl');
+  if (v['units-per-meter'] !== undefined)
+    options.unitsPerMeter = numberOption(text('units-per-meter'), '--units-per-meter', LENGTH_RANGE);
+  if (v.tolerance !== undefined)
+    options.tolerance = numberOption(text('tolerance'), '--tolerance', LENGTH_RANGE);
+  if (v.shell !== undefined) options.shellDistance = numberOption(text('shell'), '--shell', LENGTH_RANGE);
+  if (v['tolerance-angle'] !== undefined)
+    options.toleranceAngle =
+      (numberOption(text('tolerance-angle'), '--tolerance-angle', ANGLE_RANGE) * Math.PI) / 180;
+  if (v['max-keys'] !== undefined)
+    options.maxKeys = numberOption(text('max-keys'), '--max-keys', { min: 2, max: 1e9, integer: true });
+  return options;
+}
+
+/** `1234` -> `1.2 kB`. */
+function bytesText(n: number): string {
+  return n >= 1e6 ? `${(n / 1e6).toFixed(2)} MB` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} kB` : `${n} B`;
+}
+
+function report(results: TaskResult[], io: CliIo, quiet: boolean): void {
+  if (quiet) return;
+  for (const r of results) {
+    const s = r.data as ReduceSummary | undefined;
+    if (!r.ok || s === undefined) continue;
+    for (const a of s.animations) {
+      const p = a.report;
+      const pct = p.keysBefore ? ((100 * p.keysAfter) / p.keysBefore).toFixed(1) : '100';
+      const angle =
+        p.metric === 'local' ? `, max angle ${((p.maxAngle * 180) / Math.PI).toPrecision(3)} deg` : '';
+      io.stderr.write(
+        `${shown(r.input)}${a.name ? ` '${shown(a.name)}'` : ''}: ${p.keysBefore} -> ${p.keysAfter} keys (${pct}%) in ${p.tracks} tracks; ${p.metric} error max ${p.maxError.toPrecision(3)}, p99 ${p.p99Error.toPrecision(3)} (tolerance ${p.tolerance.toPrecision(3)} ${s.units})${angle}${p.quantization === 'int16' ? ', 16-bit rotations' : ''}\n`,
+      );
+    }
+    io.stderr.write(`${shown(r.output ?? '-')}: ${bytesText(s.bytes)}\n`);
+  }
+}
+
+/** `rotsig reduce`: keyframe reduction within an error bound, written as glTF. */
+export const reduce: Command = {
+  name: 'reduce',
+  summary: 'keep the fewest keys within an error bound (object-space or per channel), glTF out',
+  usage: 'rotsig reduce <file|dir>... -o <file.glb|dir> [--preset acl] [--tolerance 0.0001 --shell 0.03]',
+  description: `
+Keeps the fewest keys per track such that a glTF player (slerp/lerp, or Hermite with --interpolation
+cubicspline) evaluates every original frame within the tolerance (reduceKeys). --metric object (default)
+measures virtual vertices at --shell from every joint, carried through the hierarchy to object space
+(ACL's and ozz-animation's metric); --preset acl (3 cm shell, 0.01 cm) and ozz (10 cm, 1 mm) are stated in
+metres times --units-per-meter. --metric local bounds each channel: --tolerance-angle in degrees for
+rotations, --tolerance for translations. Lengths are in the file's units: metres for glTF, the BVH's own
+(usually centimetres: presets then use --units-per-meter 1/--scale, 100 by default).
+--quantize int16 stores rotations as normalised 16-bit integers (KHR_mesh_quantization); the bound and the
+reported error include the rounding. --max-keys N finds the smallest tolerance whose reduction keeps at
+most N keys in every track. glTF inputs are written back with everything else kept (meshes, skins, other
+animations); BVH inputs become glTF, or BVH at the kept frames when -o names a .bvh and every track kept
+the same uniformly spaced frames. Each file's keys, achieved error and bytes are printed on stderr.`,
+  examples: [
+    'rotsig reduce Fox.glb -o Fox-reduced.glb --preset acl --quantize int16',
+    'rotsig reduce walk.glb -o walk-small.glb --metric object --tolerance 0.0001 --shell 0.03',
+    'rotsig reduce take.bvh -o take.glb --preset ozz',
+    'rotsig reduce take.glb -o take-local.glb --metric local --tolerance-angle 0.1',
+  ],
+  options: {
+    metric: { type: 'string', value: 'name', description: 'object (default) or local' },
+    preset: {
+      type: 'string',
+      value: 'name',
+      description: 'acl (3 cm shell, 0.01 cm) or ozz (10 cm, 1 mm), in metres x --units-per-meter',
+    },
+    'units-per-meter': {
+      type: 'string',
+      value: 'n',
+      description: 'file units per metre, for presets (default 1 for glTF, 1/--scale for BVH)',
+    },
+    tolerance: {
+      type: 'string',
+      value: 'length',
+      description: 'largest object-space (or local translation) error, file units (default 0.0001)',
+    },
+    shell: {
+      type: 'string',
+      value: 'length',
+      description: 'distance of the virtual vertices from each joint, file units (default 0.03)',
+    },
+    'tolerance-angle': {
+      type: 'string',
+      value: 'deg',
+      description: 'local metric: largest rotation error in degrees (default 0.0573)',
+    },
+    interpolation: { type: 'string', value: 'mode', description: 'linear (default) or cubicspline' },
+    quantize: { type: 'string', value: 'mode', description: 'none (default) or int16 rotations' },
+    'max-keys': { type: 'string', value: 'n', description: 'at most n keys per track (key budget)' },
+    scale: {
+      type: 'string',
+      value: 'factor',
+      description: 'BVH to glTF: BVH units to metres (default 0.01, centimetres to metres)',
+    },
+    ...OUTPUT_OPTIONS,
+    ...BATCH_OPTIONS,
+    ...COMMON_OPTIONS,
+  },
+  minPositionals: 1,
+  run: (parsed, io) =>
+    runFileCommand(parsed, io, {
+      command: 'reduce',
+      steps: [],
+      emit: { kind: 'reduce', options: reduceOptions(parsed) },
+      outputs: 'file',
+      extension: '.glb',
+      report: (results, out) => report(results, out, parsed.values.quiet === true),
+    }),
+};

@@ -1,0 +1,225 @@
+// The `reduce` file task: read BVH or glTF, reduce every animation's keys within an error bound
+// (reduceKeys), write glTF/GLB (rotations optionally as normalised 16-bit) or BVH at the kept frames.
+import { readFileSync } from 'node:fs';
+import { basename, extname } from 'node:path';
+import type { Animation, Document } from '@gltf-transform/core';
+import { OptionError } from '../errors.js';
+import { quantizeRotations } from '../io/gltf/quantize.js';
+import { writeGltf } from '../io/gltf/write.js';
+import { parseBvhWithReport, writeBvhBytes } from '../io/index.js';
+import { bakeClip } from '../ops/keys/bake-clip.js';
+import { type ReduceKeysOptions, type ReduceKeysReport, reduceKeys } from '../ops/reduce/reduce-keys.js';
+import type { Clip, KeyedClip, Track } from '../series/clip.js';
+import { type AtomicContent, writeFileAtomic } from './atomic.js';
+import { isGltfPath, readGltfFile, writeGltfFile } from './gltf.js';
+import { BVH_TO_GLTF_SCALE, keyedBakeRate, outputFormat } from './gltf-task.js';
+import type { FileTask, TaskResult } from './task.js';
+
+/** What a reduce task writes and how (plain data, so it crosses threads). */
+export interface ReduceEmit {
+  kind: 'reduce';
+  /** Options of `reduceKeys`; `unitsPerMeter` defaults to the input's (1 for glTF, 1 / scale for BVH). */
+  options: ReduceKeysOptions;
+}
+
+/** One reduced animation of {@link ReduceSummary}. */
+export interface ReducedAnimation {
+  name: string;
+  frames: number;
+  report: ReduceKeysReport;
+}
+
+/** The data a reduce task returns: per animation, the reduction report; and the bytes written. */
+export interface ReduceSummary {
+  /** Units of the reported errors: `'m'` for glTF inputs, the BVH file's own units otherwise. */
+  units: string;
+  animations: ReducedAnimation[];
+  /** Size of the main output file (GLB, .gltf JSON or BVH). */
+  bytes: number;
+}
+
+/**
+ * Runs a reduce task; never throws (failures are in the result).
+ *
+ * BVH input: the clip is reduced in the file's units (presets use `unitsPerMeter` = 1 / `task.scale`,
+ * 100 by default) and written as glTF with translations times `task.scale`, or as BVH at the kept frames
+ * when every track kept the same uniformly spaced frames. glTF input: every animation (or
+ * `task.animation`) is baked on its keys' grid (`keyedBakeRate`), reduced and written back into the same
+ * document, so meshes, skins and other animations are kept; morph-weight tracks stay as they were.
+ *
+ * @example
+ * const r = await runReduceTask({ input: 'take.bvh', output: 'take.glb', steps: [], emit: { kind: 'reduce', options: { preset: 'acl' } } }, fail);
+ */
+export async function runReduceTask(
+  task: FileTask,
+  fail: (error: unknown) => TaskResult['error'],
+): Promise<TaskResult> {
+  const t0 = performance.now();
+  const result: TaskResult = {
+    input: task.input,
+    output: task.output,
+    ok: false,
+    frames: 0,
+    joints: 0,
+    outputFrames: 0,
+    warnings: [],
+    ms: 0,
+  };
+  try {
+    if (task.emit.kind !== 'reduce') throw new OptionError('runReduceTask: the task is not a reduce task');
+    const options = task.emit.options;
+    const format = outputFormat(task);
+    const quantize = options.quantization === 'int16';
+    const name = task.output && task.output !== '-' ? basename(task.output, extname(task.output)) : 'scene';
+    const summary: ReduceSummary = { units: 'm', animations: [], bytes: 0 };
+    let doc: Document | null = null;
+    let clips: KeyedClip[] = [];
+    let animations: Animation[] = [];
+    let scale = 1;
+    if (!isGltfPath(task.input)) {
+      const parsed = parseBvhWithReport(
+        readFileSync(task.input, 'utf8'),
+        task.positionMode ? { positionMode: task.positionMode } : {},
+      );
+      result.warnings = parsed.warnings.map((w) => ({
+        message: w.message,
+        ...(w.line ? { line: w.line } : {}),
+      }));
+      const clip = parsed.clip;
+      scale = task.scale ?? BVH_TO_GLTF_SCALE;
+      summary.units = 'BVH units';
+      result.frames = clip.frames;
+      result.joints = clip.skeleton.names.length;
+      const reduced = reduceKeys(clip, { unitsPerMeter: 1 / scale, ...options });
+      summary.animations.push({ name: clip.name ?? '', frames: clip.frames, report: reduced.report });
+      result.outputFrames = maxKeys(reduced.clip);
+      if (format === 'bvh') {
+        const frames = uniformKeptFrames(reduced.clip, clip);
+        if (frames === null)
+          throw new OptionError(
+            'the kept keys are not the same uniformly spaced frames in every track, which BVH cannot hold; write .glb or .gltf',
+          );
+        const bvh = writeBvhBytes(framesOf(clip, frames.start, frames.step));
+        summary.bytes = bvh.length;
+        result.outputFrames = Math.floor((clip.frames - 1 - frames.start) / frames.step) + 1;
+        emit(task, result, bvh);
+        result.data = summary;
+        result.ok = true;
+        return result;
+      }
+      clips = [reduced.clip];
+    } else {
+      if (format === 'bvh') throw new OptionError('reduce writes glTF inputs as .glb or .gltf');
+      const read = await readGltfFile(
+        task.input,
+        task.animation !== undefined
+          ? { animation: /^\d+$/.test(task.animation) ? Number(task.animation) : task.animation }
+          : {},
+      );
+      result.warnings = read.warnings.map((w) => ({ message: w.message }));
+      doc = read.document;
+      const all = doc.getRoot().listAnimations();
+      for (const keyed of read.clips) {
+        result.joints = Math.max(result.joints, keyed.skeleton.names.length);
+        if (!keyed.tracks.some((t) => t.path !== 'weights')) {
+          clips.push(keyed);
+          continue;
+        }
+        const baked = bakeClip(keyed, { rate: keyedBakeRate(keyed) });
+        result.frames = Math.max(result.frames, baked.frames);
+        const reduced = reduceKeys(baked, { unitsPerMeter: 1, ...options });
+        const weights: Track[] = keyed.tracks.filter((t) => t.path === 'weights');
+        clips.push({
+          ...reduced.clip,
+          tracks: [...reduced.clip.tracks, ...weights],
+          ...(keyed.source !== undefined ? { source: keyed.source } : {}),
+        });
+        const source = keyed.source as { animation?: number } | undefined;
+        if (source?.animation !== undefined && all[source.animation]) animations.push(all[source.animation]);
+        summary.animations.push({
+          name: keyed.name ?? '',
+          frames: baked.frames,
+          report: reduced.report,
+        });
+        result.outputFrames = Math.max(result.outputFrames, maxKeys(reduced.clip));
+      }
+    }
+    const keyedOut = await writeGltf(doc, clips, { format: 'glb', basename: name, scale });
+    if (doc === null) animations = keyedOut.document.getRoot().listAnimations();
+    if (quantize) quantizeRotations(keyedOut.document, animations);
+    if (task.output === '-' || task.output === null) {
+      const out = await writeGltf(keyedOut.document, [], {
+        format: format === 'gltf' ? 'gltf' : 'glb',
+        basename: name,
+      });
+      const content = out.glb ?? `${JSON.stringify(out.json, null, 2)}\n`;
+      summary.bytes = typeof content === 'string' ? Buffer.byteLength(content) : content.length;
+      emit(task, result, content);
+    } else {
+      const out = await writeGltfFile(task.output, keyedOut.document, []);
+      summary.bytes = out.glb?.length ?? Buffer.byteLength(`${JSON.stringify(out.json, null, 2)}\n`);
+    }
+    result.data = summary;
+    result.ok = true;
+  } catch (error) {
+    result.error = fail(error);
+  }
+  result.ms = performance.now() - t0;
+  return result;
+}
+
+function emit(task: FileTask, result: TaskResult, content: AtomicContent): void {
+  if (task.output === '-' || task.output === null) {
+    result.stdout =
+      typeof content === 'string' || content instanceof Uint8Array ? content : [...content].join('');
+  } else writeFileAtomic(task.output, content);
+}
+
+function maxKeys(clip: KeyedClip): number {
+  let n = 0;
+  for (const t of clip.tracks) n = Math.max(n, t.times.length);
+  return n;
+}
+
+/**
+ * The kept frames when every track of `keyed` kept the same frames `start, start + step, ...` up to the
+ * clip's last frame (so a BVH at `step` times the frame time plays them), else null.
+ */
+function uniformKeptFrames(keyed: KeyedClip, clip: Clip): { start: number; step: number } | null {
+  if (keyed.tracks.length === 0 || clip.frames < 2) return { start: 0, step: 1 };
+  const t0 = clip.startTime ?? 0;
+  const first = keyed.tracks[0].times;
+  for (const t of keyed.tracks) {
+    if (t.interpolation !== 'linear' || t.times.length !== first.length) return null;
+    for (let k = 0; k < first.length; k++) if (t.times[k] !== first[k]) return null;
+  }
+  const frame = (time: number) => Math.round((time - t0) / clip.frameTime);
+  const start = frame(first[0]);
+  if (first.length === 1) return start === clip.frames - 1 ? { start, step: 1 } : null;
+  const step = frame(first[1]) - start;
+  for (let k = 0; k < first.length; k++) if (frame(first[k]) !== start + k * step) return null;
+  if (start !== 0 || frame(first[first.length - 1]) !== clip.frames - 1) return null;
+  return { start, step };
+}
+
+/** Frames `start, start + step, ...` of `clip` as a clip at `step` times its frame time. */
+function framesOf(clip: Clip, start: number, step: number): Clip {
+  if (step === 1 && start === 0) return clip;
+  const J = clip.skeleton.names.length;
+  const n = Math.floor((clip.frames - 1 - start) / step) + 1;
+  const pick = (data: Float64Array | Float32Array, w: number) => {
+    const out = new Float64Array(n * J * w);
+    for (let i = 0; i < n; i++)
+      out.set(data.subarray((start + i * step) * J * w, (start + i * step + 1) * J * w), i * J * w);
+    return out;
+  };
+  return {
+    ...clip,
+    frames: n,
+    frameTime: clip.frameTime * step,
+    rate: clip.rate / step,
+    rotations: { ...clip.rotations, data: pick(clip.rotations.data, 4), frames: n },
+    translations: { ...clip.translations, data: pick(clip.translations.data, 3), frames: n },
+    ...(clip.scales ? { scales: { ...clip.scales, data: pick(clip.scales.data, 3), frames: n } } : {}),
+  };
+}

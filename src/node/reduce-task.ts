@@ -31,7 +31,7 @@ export interface ReducedAnimation {
 
 /** The data a reduce task returns: per animation, the reduction report; and the bytes written. */
 export interface ReduceSummary {
-  /** Units of the reported errors: `'m'` for glTF inputs, the BVH file's own units otherwise. */
+  /** Units of the reported errors: the input file's (`'file units'` for glTF, `'BVH units'`). */
   units: string;
   animations: ReducedAnimation[];
   /** Size of the main output file (GLB, .gltf JSON or BVH). */
@@ -71,7 +71,7 @@ export async function runReduceTask(
     const format = outputFormat(task);
     const quantize = options.quantization === 'int16';
     const name = task.output && task.output !== '-' ? basename(task.output, extname(task.output)) : 'scene';
-    const summary: ReduceSummary = { units: 'm', animations: [], bytes: 0 };
+    const summary: ReduceSummary = { units: 'file units', animations: [], bytes: 0 };
     let doc: Document | null = null;
     let clips: KeyedClip[] = [];
     let animations: Animation[] = [];
@@ -99,9 +99,9 @@ export async function runReduceTask(
           throw new OptionError(
             'the kept keys are not the same uniformly spaced frames in every track, which BVH cannot hold; write .glb or .gltf',
           );
-        const bvh = writeBvhBytes(framesOf(clip, frames.start, frames.step));
+        const bvh = writeBvhBytes(framesOf(clip, reduced.clip, frames.step));
         summary.bytes = bvh.length;
-        result.outputFrames = Math.floor((clip.frames - 1 - frames.start) / frames.step) + 1;
+        result.outputFrames = Math.floor((clip.frames - 1) / frames.step) + 1;
         emit(task, result, bvh);
         result.data = summary;
         result.ok = true;
@@ -182,44 +182,56 @@ function maxKeys(clip: KeyedClip): number {
 }
 
 /**
- * The kept frames when every track of `keyed` kept the same frames `start, start + step, ...` up to the
- * clip's last frame (so a BVH at `step` times the frame time plays them), else null.
+ * The kept frames when every track of `keyed` with more than one key kept the same frames `0, step, ...,
+ * last` (so a BVH at `step` times the frame time plays them), else null. One-key tracks are constant.
  */
 function uniformKeptFrames(keyed: KeyedClip, clip: Clip): { start: number; step: number } | null {
-  if (keyed.tracks.length === 0 || clip.frames < 2) return { start: 0, step: 1 };
-  const t0 = clip.startTime ?? 0;
-  const first = keyed.tracks[0].times;
-  for (const t of keyed.tracks) {
+  const moving = keyed.tracks.filter((t) => t.times.length > 1);
+  if (moving.length === 0 || clip.frames < 2) return { start: 0, step: Math.max(1, clip.frames - 1) };
+  const first = moving[0].times;
+  for (const t of moving) {
     if (t.interpolation !== 'linear' || t.times.length !== first.length) return null;
     for (let k = 0; k < first.length; k++) if (t.times[k] !== first[k]) return null;
   }
+  const t0 = clip.startTime ?? 0;
   const frame = (time: number) => Math.round((time - t0) / clip.frameTime);
-  const start = frame(first[0]);
-  if (first.length === 1) return start === clip.frames - 1 ? { start, step: 1 } : null;
-  const step = frame(first[1]) - start;
-  for (let k = 0; k < first.length; k++) if (frame(first[k]) !== start + k * step) return null;
-  if (start !== 0 || frame(first[first.length - 1]) !== clip.frames - 1) return null;
-  return { start, step };
+  const step = frame(first[1]) - frame(first[0]);
+  for (let k = 0; k < first.length; k++) if (frame(first[k]) !== k * step) return null;
+  if (frame(first[first.length - 1]) !== clip.frames - 1) return null;
+  return { start: 0, step };
 }
 
-/** Frames `start, start + step, ...` of `clip` as a clip at `step` times its frame time. */
-function framesOf(clip: Clip, start: number, step: number): Clip {
-  if (step === 1 && start === 0) return clip;
+/**
+ * `clip` at frames `0, step, ...`, each track's values taken from the reduced keys (so the BVH holds what
+ * the bound was checked on: 16-bit rotations when quantised, one-key tracks held constant).
+ */
+function framesOf(clip: Clip, keyed: KeyedClip, step: number): Clip {
   const J = clip.skeleton.names.length;
-  const n = Math.floor((clip.frames - 1 - start) / step) + 1;
+  const n = Math.floor((clip.frames - 1) / step) + 1;
   const pick = (data: Float64Array | Float32Array, w: number) => {
     const out = new Float64Array(n * J * w);
-    for (let i = 0; i < n; i++)
-      out.set(data.subarray((start + i * step) * J * w, (start + i * step + 1) * J * w), i * J * w);
+    for (let i = 0; i < n; i++) out.set(data.subarray(i * step * J * w, (i * step + 1) * J * w), i * J * w);
     return out;
   };
+  const rotations = pick(clip.rotations.data, 4);
+  const translations = pick(clip.translations.data, 3);
+  const scales = clip.scales ? pick(clip.scales.data, 3) : undefined;
+  for (const t of keyed.tracks) {
+    const dst = t.path === 'rotation' ? rotations : t.path === 'translation' ? translations : scales;
+    if (dst === undefined || t.path === 'weights') continue;
+    const w = t.width;
+    for (let i = 0; i < n; i++) {
+      const k = t.times.length === 1 ? 0 : i;
+      for (let c = 0; c < w; c++) dst[(i * J + t.joint) * w + c] = t.values[k * w + c];
+    }
+  }
   return {
     ...clip,
     frames: n,
     frameTime: clip.frameTime * step,
     rate: clip.rate / step,
-    rotations: { ...clip.rotations, data: pick(clip.rotations.data, 4), frames: n },
-    translations: { ...clip.translations, data: pick(clip.translations.data, 3), frames: n },
-    ...(clip.scales ? { scales: { ...clip.scales, data: pick(clip.scales.data, 3), frames: n } } : {}),
+    rotations: { ...clip.rotations, data: rotations, frames: n },
+    translations: { ...clip.translations, data: translations, frames: n },
+    ...(scales && clip.scales ? { scales: { ...clip.scales, data: scales, frames: n } } : {}),
   };
 }

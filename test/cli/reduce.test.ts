@@ -1,0 +1,270 @@
+// `rotsig reduce` end to end: outputs are read back with glTF-Transform's NodeIO and evaluated with
+// three.js (slerp/lerp between keys, as a player does), independently of rotsig's reader and reducer.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Document, NodeIO } from '@gltf-transform/core';
+import { Object3D, Quaternion, Vector3 } from 'three';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { KHRMeshQuantizationMarker } from '../../src/io/gltf/source.js';
+import { parseBvh } from '../../src/io/index.js';
+import { readGltfFile } from '../../src/node/gltf.js';
+import { FIXTURE_GLTF_DIR, validatorErrors } from '../support/gltf-data.js';
+import { ensureBuilt, ROOT, rotsig, tempDir } from './helpers.js';
+
+beforeAll(ensureBuilt, 180_000);
+
+const CMU = join(ROOT, 'samples', '01_01.bvh');
+const FOX = join(FIXTURE_GLTF_DIR, 'Fox.glb');
+
+async function readDoc(path: string): Promise<Document> {
+  return new NodeIO().registerExtensions([KHRMeshQuantizationMarker]).read(path);
+}
+
+/** A sampler's keys as three.js sees them: times, and values decoded (normalised integers / 32767). */
+interface Keys {
+  times: Float32Array;
+  values: Float32Array;
+}
+
+function decode(doc: Document): Map<string, Keys> {
+  const out = new Map<string, Keys>();
+  const animation = doc.getRoot().listAnimations()[0];
+  for (const channel of animation.listChannels()) {
+    const sampler = channel.getSampler();
+    if (sampler === null) continue;
+    const input = sampler.getInput()!.getArray() as Float32Array;
+    const output = sampler.getOutput()!;
+    const raw = output.getArray()!;
+    const values = new Float32Array(raw.length);
+    const norm = output.getNormalized() ? (raw instanceof Int16Array ? 32767 : 127) : 1;
+    for (let i = 0; i < raw.length; i++) values[i] = Math.max(raw[i] / norm, -1);
+    out.set(`${channel.getTargetNode()!.getName()}/${channel.getTargetPath()}`, { times: input, values });
+  }
+  return out;
+}
+
+/** Evaluates keys at time `t` (LINEAR: slerp for rotations, normalised after; lerp otherwise). */
+function evaluate(k: Keys, t: number, width: number, out: number[]): void {
+  const n = k.times.length;
+  let i = 0;
+  while (i < n - 1 && k.times[i + 1] <= t) i++;
+  if (i >= n - 1 || t <= k.times[0]) {
+    const at = t <= k.times[0] ? 0 : n - 1;
+    for (let c = 0; c < width; c++) out[c] = k.values[at * width + c];
+  } else {
+    const u = (t - k.times[i]) / (k.times[i + 1] - k.times[i]);
+    if (width === 4) {
+      const a = new Quaternion().fromArray(k.values, i * 4).normalize();
+      const b = new Quaternion().fromArray(k.values, (i + 1) * 4).normalize();
+      const q = new Quaternion().slerpQuaternions(a, b, u).normalize();
+      out.splice(0, 4, q.x, q.y, q.z, q.w);
+    } else
+      for (let c = 0; c < width; c++)
+        out[c] = k.values[i * width + c] * (1 - u) + k.values[(i + 1) * width + c] * u;
+  }
+  if (width === 4) {
+    const l = Math.hypot(out[0], out[1], out[2], out[3]);
+    for (let c = 0; c < 4; c++) out[c] /= l;
+  }
+}
+
+/** three.js scene of the document's nodes, and a function that poses it at time `t`. */
+function rig(doc: Document) {
+  const keys = decode(doc);
+  const nodes = doc.getRoot().listNodes();
+  const objects = nodes.map((n) => {
+    const o = new Object3D();
+    o.name = n.getName();
+    o.position.fromArray(n.getTranslation());
+    o.quaternion.fromArray(n.getRotation());
+    o.scale.fromArray(n.getScale());
+    return o;
+  });
+  const root = new Object3D();
+  nodes.forEach((n, i) => {
+    const parent = n.getParentNode();
+    (parent ? objects[nodes.indexOf(parent)] : root).add(objects[i]);
+  });
+  const v: number[] = [0, 0, 0, 0];
+  const pose = (t: number) => {
+    for (const o of objects) {
+      const r = keys.get(`${o.name}/rotation`);
+      if (r) {
+        evaluate(r, t, 4, v);
+        o.quaternion.set(v[0], v[1], v[2], v[3]);
+      }
+      const p = keys.get(`${o.name}/translation`);
+      if (p) {
+        evaluate(p, t, 3, v);
+        o.position.set(v[0], v[1], v[2]);
+      }
+    }
+    root.updateMatrixWorld(true);
+  };
+  return { objects, pose, keys };
+}
+
+/** Largest displacement of six virtual vertices per joint (± each axis at `shell`) between two rigs, over `times`. */
+function objectError(a: ReturnType<typeof rig>, b: ReturnType<typeof rig>, times: number[], shell: number) {
+  let max = 0;
+  const pa = new Vector3();
+  const pb = new Vector3();
+  for (const t of times) {
+    a.pose(t);
+    b.pose(t);
+    for (let j = 0; j < a.objects.length; j++) {
+      for (let k = 0; k < 6; k++) {
+        const local = new Vector3().setComponent(k >> 1, k & 1 ? -shell : shell);
+        pa.copy(local).applyMatrix4(a.objects[j].matrixWorld);
+        pb.copy(local).applyMatrix4(b.objects[j].matrixWorld);
+        max = Math.max(max, pa.distanceTo(pb));
+      }
+    }
+  }
+  return max;
+}
+
+describe('rotsig reduce', () => {
+  it('BVH to GLB at the ACL shell, 0.05 cm, 16-bit rotations: validator clean, within the bound as three.js plays it', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'reduced.glb');
+    const full = join(dir, 'full.glb');
+    const r = rotsig([
+      'reduce',
+      CMU,
+      '-o',
+      out,
+      '--preset',
+      'acl',
+      '--tolerance',
+      '0.05',
+      '--quantize',
+      'int16',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/88064 -> \d+ keys .*tolerance 0\.0500 BVH units\), 16-bit rotations/);
+    expect(rotsig(['convert', CMU, '-o', full]).code).toBe(0);
+    expect(await validatorErrors(new Uint8Array(readFileSync(out)))).toEqual([]);
+    const doc = await readDoc(out);
+    expect(
+      doc
+        .getRoot()
+        .listExtensionsUsed()
+        .map((e) => e.extensionName),
+    ).toEqual(['KHR_mesh_quantization']);
+    expect(doc.getRoot().listExtensionsUsed()[0].isRequired()).toBe(true);
+    const reduced = rig(doc);
+    const original = rig(await readDoc(full));
+    let keys = 0;
+    let fullKeys = 0;
+    for (const [name, k] of reduced.keys) {
+      keys += k.times.length;
+      if (name.endsWith('/rotation')) {
+        const output = doc
+          .getRoot()
+          .listAccessors()
+          .find((a) => a.getArray() instanceof Int16Array);
+        expect(output?.getNormalized()).toBe(true);
+      }
+    }
+    for (const k of original.keys.values()) fullKeys += k.times.length;
+    expect(keys).toBeLessThan(fullKeys / 2);
+    // every 5th original frame (a 2752-frame file); 0.05 cm = 0.0005 m after the 0.01 scale, float32 slack
+    const times = [...original.keys.values()][0].times.filter((_, i) => i % 5 === 0);
+    const error = objectError(reduced, original, [...times], 0.03);
+    expect(error).toBeLessThanOrEqual(0.0005 * (1 + 1e-3));
+    expect(error).toBeGreaterThan(0.0001); // it used the room it was given
+  });
+
+  it('Fox.glb: every animation reduced in place, the mesh kept, keys read back equal through rotsig and NodeIO', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'fox.glb');
+    // Fox's units are large (a 3-unit shell, half a unit): 16-bit rounding must fit the bound
+    const r = rotsig(['reduce', FOX, '-o', out, '--shell', '3', '--tolerance', '0.5', '--quantize', 'int16']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/'Survey': 1743 -> \d+ keys/);
+    expect(await validatorErrors(new Uint8Array(readFileSync(out)))).toEqual([]);
+    const doc = await readDoc(out);
+    const before = await readDoc(FOX);
+    expect(doc.getRoot().listMeshes().length).toBe(before.getRoot().listMeshes().length);
+    expect(doc.getRoot().listSkins().length).toBe(1);
+    expect(
+      doc
+        .getRoot()
+        .listAnimations()
+        .map((a) => a.getName()),
+    ).toEqual(['Survey', 'Walk', 'Run']);
+    const read = await readGltfFile(out);
+    const nodes = doc.getRoot().listNodes();
+    for (let a = 0; a < 3; a++) {
+      const animation = doc.getRoot().listAnimations()[a];
+      for (const channel of animation.listChannels()) {
+        if (channel.getTargetPath() !== 'rotation') continue;
+        const j = read.clips[a].skeleton.names.indexOf(channel.getTargetNode()!.getName());
+        const track = read.clips[a].tracks.find((t) => t.joint === j && t.path === 'rotation')!;
+        const raw = channel.getSampler()!.getOutput()!.getArray() as Int16Array;
+        expect(raw).toBeInstanceOf(Int16Array);
+        expect(track.times.length).toBe(raw.length / 4);
+        for (let k = 0; k < raw.length / 4; k++) {
+          const l = Math.hypot(raw[k * 4], raw[k * 4 + 1], raw[k * 4 + 2], raw[k * 4 + 3]);
+          for (let c = 0; c < 4; c++)
+            expect(Math.abs(track.values[k * 4 + c] - raw[k * 4 + c] / l)).toBeLessThan(1e-6);
+        }
+      }
+    }
+    expect(nodes.length).toBe(before.getRoot().listNodes().length);
+  });
+
+  it('a BVH whose kept keys are uniform is written as BVH at the kept frames; otherwise the user is told to write glTF', () => {
+    const dir = tempDir();
+    // one joint turning at a constant rate about Z: slerp between the ends reproduces every frame
+    const frames = Array.from({ length: 9 }, (_, f) => `0 0 0 ${f * 10} 0 0`).join('\n');
+    const bvh = `HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n  End Site\n  {\n    OFFSET 0 10 0\n  }\n}\nMOTION\nFrames: 9\nFrame Time: 0.1\n${frames}\n`;
+    writeFileSync(join(dir, 'turn.bvh'), bvh);
+    const r = rotsig(['reduce', join(dir, 'turn.bvh'), '-o', join(dir, 'turn-keys.bvh')]);
+    expect(r.code, r.stderr).toBe(0);
+    const clip = parseBvh(readFileSync(join(dir, 'turn-keys.bvh'), 'utf8'));
+    expect(clip.frames).toBe(2);
+    expect(clip.frameTime).toBeCloseTo(0.8, 12);
+    const cmu = rotsig(['reduce', CMU, '-o', join(dir, 'cmu.bvh'), '--preset', 'acl']);
+    expect(cmu.code).toBe(1);
+    expect(cmu.stderr).toMatch(/not the same uniformly spaced frames .* write \.glb or \.gltf/);
+  });
+
+  it('bad input: zero or negative tolerance, options of the other metric, 16-bit rounding above the bound', () => {
+    const dir = tempDir();
+    const out = join(dir, 'x.glb');
+    for (const args of [
+      ['--tolerance', '0'],
+      ['--tolerance', '-1'],
+      ['--tolerance', 'nan'],
+      ['--metric', 'local', '--shell', '3'],
+      ['--tolerance-angle', '0.1'],
+      ['--metric', 'local', '--tolerance-angle', '0'],
+      ['--quantize', 'int16', '--interpolation', 'cubicspline'],
+      ['--max-keys', '1'],
+      ['--preset', 'unreal'],
+    ]) {
+      const r = rotsig(['reduce', CMU, '-o', out, ...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(/^rotsig reduce: --/);
+    }
+    const tight = rotsig([
+      'reduce',
+      CMU,
+      '-o',
+      out,
+      '--preset',
+      'acl',
+      '--tolerance',
+      '1e-6',
+      '--quantize',
+      'int16',
+    ]);
+    expect(tight.code).toBe(1);
+    expect(tight.stderr).toMatch(/16-bit rounding alone exceeds it/);
+    const tiny = rotsig(['reduce', CMU, '-o', out, '--tolerance', '1e-14']);
+    expect(tiny.code).toBe(1);
+    expect(tiny.stderr).toMatch(/below what the clip's numbers resolve/);
+  });
+});

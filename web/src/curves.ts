@@ -6,6 +6,7 @@ import {
   type QuatSeries,
   quat,
   unrollRotationVectors,
+  type Vec3Series,
 } from 'rotsig';
 import { angularVelocity } from './ops.js';
 import { type Marker, mergeGrids } from './plot.js';
@@ -167,7 +168,16 @@ export function curveData(
   }
   // discontinuity markers on the time axis, from the library: the quaternions and the Euler curves can
   // both report the same frame (a jump is also an Euler wrap), so events are one per frame with their kinds
-  const events = discontinuityEvents(so, order, original.rate);
+  // (the Euler curves checked are the ones drawn: the file's own values when they are known)
+  const fileRows = fileEuler && fileEuler.length === original.frames * original.skeleton.names.length * 3;
+  let drawnEuler: Vec3Series<Float64Array> | undefined;
+  if (fileRows) {
+    const c = fileChannels(fileEuler, original, joint);
+    const data = new Float64Array(original.frames * 3);
+    for (let f = 0; f < original.frames; f++) for (let k = 0; k < 3; k++) data[f * 3 + k] = c[k][f] / DEG;
+    drawnEuler = { data, frames: original.frames, joints: 1 };
+  }
+  const events = discontinuityEvents(so, order, original.rate, false, drawnEuler);
   const markers: Marker[] = [];
   const counts = new Map<string, number>();
   for (const [frame, kinds] of events) {
@@ -192,7 +202,7 @@ export function curveData(
 
 /**
  * Discontinuities of one joint's series, from `findDiscontinuities` on its quaternions and on its Euler
- * curves (principal range for the original, as the file may wrap; continuous when `unroll`), merged into one
+ * curves (`drawn`, the file's values, when given; else principal range, or continuous when `unroll`), merged into one
  * event per frame with the set of kinds found there.
  */
 export function discontinuityEvents(
@@ -200,9 +210,10 @@ export function discontinuityEvents(
   order: EulerOrder,
   rate: number,
   unroll = false,
+  drawn?: Vec3Series<Float64Array>,
 ): Map<number, Set<string>> {
   const events = new Map<number, Set<string>>();
-  const euler = eulerFromQuatSeries(s, order, { unroll: unroll ? 'equivalent' : 'none' });
+  const euler = drawn ?? eulerFromQuatSeries(s, order, { unroll: unroll ? 'equivalent' : 'none' });
   const found = [...findDiscontinuities(s, { rate }), ...findDiscontinuities(euler, { rate, order })];
   for (const d of found) {
     let kinds = events.get(d.frame);

@@ -94,6 +94,68 @@ function tinyBvh(): string {
   ].join('\n');
 }
 
+/**
+ * A one-joint BVH whose root channels are stored as an unrolling exporter writes them: Xrotation continuous
+ * from 3.2 to -187.8 degrees, Zrotation turning to -728 degrees (two turns), 40 frames at 30 Hz.
+ */
+function unrolledBvh(): { text: string; rows: number[][] } {
+  const rows: number[][] = [];
+  for (let f = 0; f < 40; f++)
+    rows.push([0, 0, 0, (-728 * f) / 39, 5 * Math.sin(f / 6), 3.2 - (191 * f) / 39]);
+  const text = [
+    'HIERARCHY',
+    'ROOT Hips',
+    '{',
+    '  OFFSET 0 0 0',
+    '  CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation',
+    '  End Site',
+    '  {',
+    '    OFFSET 0 10 0',
+    '  }',
+    '}',
+    'MOTION',
+    'Frames: 40',
+    'Frame Time: 0.0333333',
+    ...rows.map((r) => r.map((v) => v.toFixed(6)).join(' ')),
+    '',
+  ].join('\n');
+  return { text, rows };
+}
+
+/** tinyBvh with a 170° step of the Spine's Yrotation at frame 20 (a jump that is also an Euler jump). */
+function jumpBvh(): string {
+  const rows: string[] = [];
+  for (let f = 0; f < 40; f++) rows.push(`0 90 0 0 0 0 0 ${f < 20 ? 2 : 172} 0 0 0 0`);
+  return tinyBvh()
+    .split('\n')
+    .filter((l) => !/^[-\d]/.test(l))
+    .join('\n')
+    .replace('Frame Time: 0.0333333\n', `Frame Time: 0.0333333\n${rows.join('\n')}\n`);
+}
+
+/** A root whose OFFSET is 90 units up and whose Yposition channel moves about zero: an 'add' file. */
+function addModeBvh(): string {
+  const rows: string[] = [];
+  for (let f = 0; f < 30; f++) rows.push(`${f * 0.5} ${Math.sin(f / 4).toFixed(4)} 0 0 ${f * 3} 0`);
+  return [
+    'HIERARCHY',
+    'ROOT Hips',
+    '{',
+    '  OFFSET 0 90 0',
+    '  CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation',
+    '  End Site',
+    '  {',
+    '    OFFSET 0 10 0',
+    '  }',
+    '}',
+    'MOTION',
+    'Frames: 30',
+    'Frame Time: 0.0333333',
+    ...rows,
+    '',
+  ].join('\n');
+}
+
 /** A synthetic clip of `joints` joints in a branching chain and `frames` frames, as BVH text. */
 function largeBvh(joints: number, frames: number): string {
   const lines = ['HIERARCHY'];
@@ -369,6 +431,18 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     await page.selectOption('[data-testid=curve-kind]', 'quat');
   });
 
+  it('the difference plot draws its own curve, in its colour (not only the grid)', async () => {
+    const rev = (await state()).curveRevision;
+    await page.selectOption('[data-testid=curve-kind]', 'diff');
+    await page.waitForFunction((r) => window.__studio.state().curveRevision > r, rev);
+    await expect(page.textContent('[data-testid=disc-summary]')).resolves.toMatch(/largest \d+\.\d+°/);
+    // the difference series is drawn in the first channel colour; grid, axes and labels are grey
+    const px = await page.evaluate(() => window.__studio.curveColourPixels('#ff6b6b'));
+    expect(px).toBeGreaterThan(40);
+    await shot('clip-difference');
+    await page.selectOption('[data-testid=curve-kind]', 'quat');
+  });
+
   it('resampling is live, and optimal keys report their playback error against decimation', async () => {
     await page.check('[data-testid=resample]');
     await page.fill('[data-testid=rate]', '30');
@@ -439,6 +513,104 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     expect(await page.locator('[data-testid=error]').isHidden()).toBe(true);
   });
 
+  it("'Euler, file order' plots the file's own channel values, and after processing what the writer writes", async () => {
+    for (const id of ['smooth', 'resample', 'optimal']) await page.uncheck(`[data-testid=${id}]`);
+    const { text, rows } = unrolledBvh();
+    await page.setInputFiles('[data-testid=file-input]', {
+      name: 'unrolled.bvh',
+      mimeType: 'text/plain',
+      buffer: Buffer.from(text),
+    });
+    await page.waitForFunction(
+      () => window.__studio.state().name === 'unrolled.bvh' && !window.__studio.state().busy,
+    );
+    await page.selectOption('[data-testid=curve-kind]', 'euler');
+    await page.check('[data-testid=unroll]');
+    await page.waitForFunction(() => {
+      const s = window.__studio.state();
+      const c = window.__studio.curves();
+      return (
+        !s.busy && s.processed !== null && c !== null && c.columns.length === 7 && c.columns[4][0] !== null
+      );
+    });
+    const c = await page.evaluate(() => window.__studio.curves());
+    // original: Z, Y, X as stored (6 decimals; Zrotation down to -728, Xrotation continuous to -187.8)
+    for (let f = 0; f < 40; f++)
+      for (let k = 0; k < 3; k++)
+        expect(Math.abs(c.columns[1 + k][f] - rows[f][3 + k]), `${f} ${k}`).toBeLessThan(1e-6);
+    expect(Math.min(...c.columns[1])).toBeLessThan(-727);
+    // the discontinuity ticks are those of the curves drawn: the stored curves do not wrap
+    expect(c.summary.split('→')[0]).not.toContain('euler-wrap');
+    // processed: continuous (no 360° step) and equal to the rows the BVH writer writes
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('[data-testid=download]'),
+    ]);
+    const path = join(SHOTS, 'unrolled-processed.bvh');
+    await download.saveAs(path);
+    const written = readFileSync(path, 'utf8')
+      .split('\n')
+      .filter((l) => /^-?\d/.test(l.trim()) && l.trim().split(/\s+/).length === 6)
+      .map((l) => l.trim().split(/\s+/).map(Number));
+    expect(written.length).toBe(40);
+    for (let f = 0; f < 40; f++) {
+      for (let k = 0; k < 3; k++) {
+        expect(Math.abs(c.columns[4 + k][f] - written[f][3 + k]), `${f} ${k}`).toBeLessThan(1e-5);
+        if (f > 0) expect(Math.abs(c.columns[4 + k][f] - c.columns[4 + k][f - 1])).toBeLessThan(30);
+      }
+    }
+    await shot('clip-euler-file-order');
+    await page.uncheck('[data-testid=unroll]');
+    await page.waitForFunction(() => !window.__studio.state().busy);
+  });
+
+  it('a jump found in both the quaternions and the Euler curves is one event, with its kinds', async () => {
+    await page.setInputFiles('[data-testid=file-input]', {
+      name: 'jump.bvh',
+      mimeType: 'text/plain',
+      buffer: Buffer.from(jumpBvh()),
+    });
+    await page.waitForFunction(
+      () => window.__studio.state().name === 'jump.bvh' && !window.__studio.state().busy,
+    );
+    await page.click('[data-testid=joint-tree] li:nth-child(2)');
+    await page.selectOption('[data-testid=curve-kind]', 'quat');
+    await page.waitForFunction(() => window.__studio.curves()?.markers.length > 0);
+    const c = await page.evaluate(() => window.__studio.curves());
+    const frames = c.markers.map((m: { x: number }) => Math.round(m.x * 30));
+    // the file has one step, at frame 20: one marker there, naming every kind found at that frame
+    expect(frames).toEqual([20]);
+    expect(c.markers[0].title).toContain('jump');
+    expect(c.summary).toMatch(/^1 event: /);
+  });
+
+  it("a 'replace'/'add' position-mode switch re-reads the file", async () => {
+    await page.setInputFiles('[data-testid=file-input]', {
+      name: 'add-mode.bvh',
+      mimeType: 'text/plain',
+      buffer: Buffer.from(addModeBvh()),
+    });
+    await page.waitForFunction(
+      () => window.__studio.state().name === 'add-mode.bvh' && !window.__studio.state().busy,
+    );
+    await expect(page.textContent('[data-testid=warnings]')).resolves.toContain("positionMode 'add'");
+    expect(await page.locator('[data-testid=position-mode-switch]').isVisible()).toBe(true);
+    const rootY = () => page.evaluate(() => window.__studio.clip.original.translations.data[1] as number);
+    expect(await rootY()).toBeCloseTo(0, 9); // replace: the channel value (sin 0)
+    await page.click('[data-testid=position-mode-switch]');
+    await page.waitForFunction(
+      () => window.__studio.state().positionMode === 'add' && !window.__studio.state().busy,
+    );
+    expect(await rootY()).toBeCloseTo(90, 9); // add: OFFSET + channel
+    expect(await page.locator('[data-testid=warnings]').isHidden()).toBe(true);
+    expect(await page.inputValue('[data-testid=position-mode]')).toBe('add');
+    await page.selectOption('[data-testid=position-mode]', 'replace');
+    await page.waitForFunction(
+      () => window.__studio.state().positionMode === 'replace' && !window.__studio.state().busy,
+    );
+    expect(await rootY()).toBeCloseTo(0, 9);
+  });
+
   it.skipIf(!HAS_SHARED_BVH)('opens every shared real BVH file without an error', async () => {
     for (const rel of SHARED_BVH_FILES) {
       await page.setInputFiles('[data-testid=file-input]', sharedBvhPath(rel));
@@ -461,6 +633,21 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
         await expect(page.textContent('[data-testid=warnings]')).resolves.toContain('Boxing_Toes.bvh');
       }
     }
+  });
+
+  it("the averaging lab's plot shows what perturbing will show before 'perturb' is ticked", async () => {
+    await page.click('[data-testid=tab-averaging]');
+    await page.waitForFunction(() => window.__studio.lab('averaging') !== null);
+    const s = await page.evaluate(() => window.__studio.lab('averaging'));
+    expect(s.perturb).toBe(false);
+    expect(s.preview).toBe(true);
+    expect(s.previewNote).toContain('perturb');
+    expect(s.previewPoints).toBeGreaterThan(100);
+    // at least one method's curve (not eigen, which is 0 against itself) drawn in its own colour
+    const drawn = Object.entries(s.plotPixels as Record<string, number>).filter(
+      ([m, n]) => m !== 'eigen' && n > 20,
+    );
+    expect(drawn.length).toBeGreaterThan(0);
   });
 
   it('the averaging lab renders and reacts to its controls', async () => {

@@ -1,4 +1,12 @@
-import { ANIMATED_ROTATION, animatedPaths, bvhSourceOf, type Clip, eulerFromQuatSeries, quat } from 'rotsig';
+import {
+  ANIMATED_ROTATION,
+  animatedPaths,
+  bvhSourceOf,
+  type Clip,
+  eulerFromQuatSeries,
+  type PositionMode,
+  quat,
+} from 'rotsig';
 import { writeBvh } from 'rotsig/io';
 import * as THREE from 'three';
 import { type CurveKind, curveData, curveLabels, jointSeries } from './curves.js';
@@ -62,6 +70,12 @@ export class ClipView {
     this.panel = new ProcessingPanel($('processing-controls'), (s) => this.process(s));
     view.onPick = (j) => this.select(j);
     $('play').addEventListener('click', () => this.togglePlay());
+    $('position-mode').addEventListener('change', (e) => {
+      void this.setPositionMode((e.target as HTMLSelectElement).value as PositionMode);
+    });
+    $('position-mode-switch').addEventListener('click', (e) => {
+      void this.setPositionMode((e.currentTarget as HTMLElement).dataset.mode as PositionMode);
+    });
     const scrub = $<HTMLInputElement>('scrubber');
     scrub.addEventListener('input', () => {
       this.playing = false;
@@ -126,8 +140,22 @@ export class ClipView {
     return c ? (c.frames - 1) * c.frameTime : 0;
   }
 
+  /** The file's rotation channel values (see the worker's `fileEulerChannels`), for the Euler curves. */
+  private fileEuler: Float64Array | null = null;
+  /** The open file's name and text, kept so a position-mode switch can re-read it. */
+  private source: { name: string; text: string } | null = null;
+  positionMode: PositionMode = 'replace';
+
+  /** Re-reads the open BVH file with another position mode (the switch under the clip info). */
+  setPositionMode(mode: PositionMode): Promise<boolean> {
+    this.positionMode = mode;
+    ($('position-mode') as HTMLSelectElement).value = mode;
+    if (!this.source) return Promise.resolve(false);
+    return this.open(this.source.name, this.source.text, mode);
+  }
+
   /** Parses BVH text and shows it; parse errors go to the error banner with line:column. */
-  open(name: string, text: string): Promise<boolean> {
+  open(name: string, text: string, positionMode: PositionMode = 'replace'): Promise<boolean> {
     // parsing runs in the worker (the page stays responsive on large files); it keeps the clip for processing
     if (!this.worker || this.busy) this.startWorker();
     const id = ++this.requestId;
@@ -138,12 +166,18 @@ export class ClipView {
     (bar.firstElementChild as HTMLElement).style.width = '10%';
     $('clip-info').textContent = `Opening ${name}…`;
     return new Promise((resolve) => {
-      this.pendingOpen = { id, name, resolve };
-      this.worker!.postMessage({ type: 'parse', id, text });
+      this.pendingOpen = { id, name, text, positionMode, resolve };
+      this.worker!.postMessage({ type: 'parse', id, text, positionMode });
     });
   }
 
-  private pendingOpen: { id: number; name: string; resolve: (ok: boolean) => void } | null = null;
+  private pendingOpen: {
+    id: number;
+    name: string;
+    text: string;
+    positionMode: PositionMode;
+    resolve: (ok: boolean) => void;
+  } | null = null;
 
   private opened(m: Extract<FromWorker, { type: 'parsed' | 'parse-error' }>): void {
     const pending = this.pendingOpen;
@@ -163,7 +197,22 @@ export class ClipView {
     this.onError(null);
     const w = $('warnings');
     w.hidden = m.warnings.length === 0;
-    w.textContent = m.warnings.map((s) => `${name}: ${s}`).join('\n');
+    $('warnings-text').textContent = m.warnings.map((s) => `${name}: ${s}`).join('\n');
+    this.source = { name, text: pending.text };
+    this.positionMode = pending.positionMode;
+    this.fileEuler = m.fileEuler;
+    // the position-mode switch: under the clip info for files with root position channels, and on the
+    // warning when the reader suspects the other mode
+    const source = bvhSourceOf(m.clip);
+    const hasPositions = source?.channels[0]?.some((c) => c.endsWith('position')) ?? false;
+    $('position-mode-box').hidden = !hasPositions;
+    ($('position-mode') as HTMLSelectElement).value = pending.positionMode;
+    const other: PositionMode = pending.positionMode === 'replace' ? 'add' : 'replace';
+    const suspect = m.warnings.some((s) => s.includes(`positionMode '${other}'`));
+    const button = $('position-mode-switch');
+    button.hidden = !suspect;
+    button.textContent = `re-read with positions '${other}'`;
+    button.dataset.mode = other;
     this.setClip(name, m.clip);
     pending.resolve(true);
   }
@@ -431,7 +480,15 @@ export class ClipView {
     if (!this.original || !this.curvePlot) return;
     const o = this.original;
     $('curve-title').textContent = `Curves · ${o.skeleton.names[this.selected]}`;
-    const d = curveData(this.curveKind, o, this.processed, this.selected, this.panel.settings.unroll);
+    const d = curveData(
+      this.curveKind,
+      o,
+      this.processed,
+      this.selected,
+      this.panel.settings.unroll,
+      this.fileEuler,
+    );
+    this.lastCurve = d;
     if (d.columns.length - 1 !== this.curvePlot.plot.series.length - 1) {
       this.rebuildCurvePlot();
       return;
@@ -449,6 +506,8 @@ export class ClipView {
   }
 
   lastCurveDiff = 0;
+  /** The curves last drawn (columns, markers, summary), for the tests. */
+  lastCurve: import('./curves.js').CurveData | null = null;
 
   private startWorker(): void {
     this.worker?.terminate();
@@ -630,6 +689,11 @@ export class ClipView {
   resetStats(): void {
     this.frameTimes.length = 0;
     this.workTimes.length = 0;
+  }
+
+  /** Pixels of the curve plot in a colour (`#rrggbb`): whether a given series was drawn. */
+  curveColourPixels(colour: string): number {
+    return this.curvePlot?.colourPixels(colour) ?? 0;
   }
 
   plotStats(): { points: number; drawMs: number; inked: number; spectrumInked: number } {

@@ -6,6 +6,7 @@ import {
   type QuatSeries,
   quat,
   unrollRotationVectors,
+  type Vec3Series,
 } from 'rotsig';
 import { angularVelocity } from './ops.js';
 import { type Marker, mergeGrids } from './plot.js';
@@ -56,7 +57,9 @@ function channels(
   if (kind === 'quat') {
     for (let k = 0; k < 4; k++) out.push(Float64Array.from({ length: F }, (_, f) => q[f * 4 + k]));
   } else if (kind === 'euler') {
-    const e = eulerFromQuatSeries(s, order, { unroll: unroll ? 'equivalent' : 'none' }).data;
+    // the continuous curves the BVH writer writes (its equivalent-triple filter), never principal-range
+    // angles re-derived per frame
+    const e = eulerFromQuatSeries(s, order, { unroll: 'equivalent' }).data;
     for (let k = 0; k < 3; k++) out.push(Float64Array.from({ length: F }, (_, f) => e[f * 3 + k] * DEG));
   } else if (kind === 'rotvec') {
     let v: Float64Array = new Float64Array(F * 3);
@@ -76,6 +79,24 @@ function channels(
     );
   }
   return out;
+}
+
+/**
+ * One joint's Euler channels as the file stores them (degrees, in the joint's order), from the values the
+ * worker read out of the MOTION rows: `fileEuler` holds frames x joints x 3.
+ */
+function fileChannels(fileEuler: Float64Array, clip: Clip, joint: number): Float64Array[] {
+  const J = clip.skeleton.names.length;
+  const F = clip.frames;
+  const out: Float64Array[] = [];
+  for (let k = 0; k < 3; k++)
+    out.push(Float64Array.from({ length: F }, (_, f) => fileEuler[(f * J + joint) * 3 + k]));
+  return out;
+}
+
+/** A column of nulls: absent values that leave uPlot's scales alone (NaN would empty them). */
+function absent(n: number): (number | null)[] {
+  return new Array(n).fill(null);
 }
 
 function times(kind: CurveKind, clip: Clip): Float64Array {
@@ -111,11 +132,15 @@ export function curveData(
   processed: Clip | null,
   joint: number,
   unroll: boolean,
+  fileEuler: Float64Array | null = null,
 ): CurveData {
   const order = original.orders[joint];
   const so = jointSeries(original, joint);
   if (kind === 'diff') return differenceData(original, processed, joint, so);
-  const co = channels(kind, so, order, original.rate, false);
+  const co =
+    kind === 'euler' && fileEuler && fileEuler.length === original.frames * original.skeleton.names.length * 3
+      ? fileChannels(fileEuler, original, joint)
+      : channels(kind, so, order, original.rate, false);
   const to = times(kind, original);
   let columns: CurveData['columns'];
   let processedDiff = 0;
@@ -139,28 +164,63 @@ export function curveData(
       processedDiff = Number.POSITIVE_INFINITY;
     }
   } else {
-    columns = [to, ...co, ...co.map(() => new Float64Array(to.length).fill(Number.NaN))];
+    columns = [to, ...co, ...co.map(() => absent(to.length))];
   }
-  // discontinuity markers on the time axis, from the library
+  // discontinuity markers on the time axis, from the library: the quaternions and the Euler curves can
+  // both report the same frame (a jump is also an Euler wrap), so events are one per frame with their kinds
+  // (the Euler curves checked are the ones drawn: the file's own values when they are known)
+  const fileRows = fileEuler && fileEuler.length === original.frames * original.skeleton.names.length * 3;
+  let drawnEuler: Vec3Series<Float64Array> | undefined;
+  if (fileRows) {
+    const c = fileChannels(fileEuler, original, joint);
+    const data = new Float64Array(original.frames * 3);
+    for (let f = 0; f < original.frames; f++) for (let k = 0; k < 3; k++) data[f * 3 + k] = c[k][f] / DEG;
+    drawnEuler = { data, frames: original.frames, joints: 1 };
+  }
+  const events = discontinuityEvents(so, order, original.rate, false, drawnEuler);
   const markers: Marker[] = [];
   const counts = new Map<string, number>();
-  const add = (frame: number, k: string) => {
-    counts.set(k, (counts.get(k) ?? 0) + 1);
-    markers.push({ x: frame / original.rate, color: KIND_COLOURS[k] ?? '#ff6b6b', title: k });
-  };
-  const euler = eulerFromQuatSeries(so, order, { unroll: 'none' });
-  for (const d of findDiscontinuities(so, { rate: original.rate })) add(d.frame, d.kind);
-  for (const d of findDiscontinuities(euler, { rate: original.rate, order })) add(d.frame, d.kind);
-  let summary = [...counts].map(([k, n]) => `${n} ${k}`).join(' · ') || 'no discontinuities';
+  for (const [frame, kinds] of events) {
+    for (const k of kinds) counts.set(k, (counts.get(k) ?? 0) + 1);
+    const first = [...kinds][0];
+    markers.push({
+      x: frame / original.rate,
+      color: KIND_COLOURS[first] ?? '#ff6b6b',
+      title: [...kinds].join(' + '),
+    });
+  }
+  let summary =
+    events.size === 0
+      ? 'no discontinuities'
+      : `${events.size} event${events.size === 1 ? '' : 's'}: ${[...counts].map(([k, n]) => `${n} ${k}`).join(' · ')}`;
   if (processed) {
     const sp = jointSeries(processed, joint);
-    const ep = eulerFromQuatSeries(sp, order, { unroll: unroll ? 'equivalent' : 'none' });
-    const n =
-      findDiscontinuities(sp, { rate: processed.rate }).length +
-      findDiscontinuities(ep, { rate: processed.rate, order }).length;
-    summary += ` → processed: ${n}`;
+    summary += ` → processed: ${discontinuityEvents(sp, order, processed.rate, unroll).size}`;
   }
   return { columns, markers, summary, hasProcessed: !!processed, processedDiff };
+}
+
+/**
+ * Discontinuities of one joint's series, from `findDiscontinuities` on its quaternions and on its Euler
+ * curves (`drawn`, the file's values, when given; else principal range, or continuous when `unroll`), merged into one
+ * event per frame with the set of kinds found there.
+ */
+export function discontinuityEvents(
+  s: QuatSeries<Float64Array>,
+  order: EulerOrder,
+  rate: number,
+  unroll = false,
+  drawn?: Vec3Series<Float64Array>,
+): Map<number, Set<string>> {
+  const events = new Map<number, Set<string>>();
+  const euler = drawn ?? eulerFromQuatSeries(s, order, { unroll: unroll ? 'equivalent' : 'none' });
+  const found = [...findDiscontinuities(s, { rate }), ...findDiscontinuities(euler, { rate, order })];
+  for (const d of found) {
+    let kinds = events.get(d.frame);
+    if (!kinds) events.set(d.frame, (kinds = new Set()));
+    kinds.add(d.kind);
+  }
+  return new Map([...events].sort((a, b) => a[0] - b[0]));
 }
 
 /**
@@ -174,7 +234,7 @@ function differenceData(
   joint: number,
   so: QuatSeries<Float64Array>,
 ): CurveData {
-  const none = (n: number) => new Float64Array(n).fill(Number.NaN);
+  const none = absent;
   if (!processed) {
     const t = times('quat', original);
     return {

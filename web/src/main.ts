@@ -134,12 +134,24 @@ const studio = {
         (o) => o.value,
       ),
       parseMs: clipView.parseMs,
+      positionMode: clipView.positionMode,
       plot: clipView.plotStats(),
       antialias: viewer.renderer.getContext().getContextAttributes()?.antialias ?? false,
       softwareWebGL,
     };
   },
   pixels: () => viewer.pixelStats(),
+  curveColourPixels: (colour: string) => clipView.curveColourPixels(colour),
+  /** The curves last drawn: columns as plain arrays (null where absent), markers and the summary. */
+  curves: () => {
+    const d = clipView.lastCurve;
+    if (!d) return null;
+    return {
+      columns: d.columns.map((c) => Array.from(c, (v) => (v === null || Number.isNaN(v) ? null : v))),
+      markers: d.markers.map((m) => ({ x: m.x, title: m.title ?? '' })),
+      summary: d.summary,
+    };
+  },
   jointScreen: (j: number) => {
     viewer.render(true);
     return viewer.screenOf(j);

@@ -1,4 +1,4 @@
-import type { Clip } from 'rotsig';
+import type { Clip, PositionMode } from 'rotsig';
 
 /** Processing settings the panel sends to the worker. */
 export interface ProcessSettings {
@@ -52,7 +52,7 @@ export interface SpectrumData {
 
 export type ToWorker =
   | { type: 'load'; clip: Clip }
-  | { type: 'parse'; id: number; text: string }
+  | { type: 'parse'; id: number; text: string; positionMode: PositionMode }
   | { type: 'process'; id: number; settings: ProcessSettings };
 
 export type FromWorker =
@@ -67,5 +67,13 @@ export type FromWorker =
       ms: number;
     }
   | { type: 'error'; id: number; message: string }
-  | { type: 'parsed'; id: number; clip: Clip; warnings: string[]; ms: number }
+  | {
+      type: 'parsed';
+      id: number;
+      clip: Clip;
+      warnings: string[];
+      ms: number;
+      /** The file's rotation channel values, degrees, frames x joints x 3 in each joint's Euler order. */
+      fileEuler: Float64Array | null;
+    }
   | { type: 'parse-error'; id: number; message: string };

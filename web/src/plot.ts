@@ -204,6 +204,30 @@ export class LinePlot {
     return n;
   }
 
+  /**
+   * Counts pixels of the plot canvas drawn in one colour (`#rrggbb`, within `tolerance` per channel): the
+   * e2e check that a series itself was drawn, since grid lines, axes and markers also count as ink.
+   */
+  colourPixels(colour: string, tolerance = 24): number {
+    const c = this.plot.root.querySelector('canvas');
+    if (!c) return 0;
+    const r = Number.parseInt(colour.slice(1, 3), 16);
+    const g = Number.parseInt(colour.slice(3, 5), 16);
+    const b = Number.parseInt(colour.slice(5, 7), 16);
+    const px = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < px.length; i += 4) {
+      if (
+        px[i + 3] > 200 &&
+        Math.abs(px[i] - r) <= tolerance &&
+        Math.abs(px[i + 1] - g) <= tolerance &&
+        Math.abs(px[i + 2] - b) <= tolerance
+      )
+        n++;
+    }
+    return n;
+  }
+
   destroy(): void {
     this.plot.destroy();
   }

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 // Heavy processing off the main thread: unroll, smooth, resample, compare, spectra. Everything is a rotsig call.
-import { type Clip, type Kernel, kernels, quat, unrollClip } from 'rotsig';
+import { bvhSourceOf, type Clip, type Kernel, kernels, type PositionMode, quat, unrollClip } from 'rotsig';
 import { BvhParseError, parseBvhWithReport } from 'rotsig/io';
 import type { Difference, FromWorker, ProcessSettings, SpectrumData, ToWorker } from './messages.js';
 import { clipSpectrum, downsampleOptimal, filterClip, resampleClip, resampleVectors } from './ops.js';
@@ -19,7 +19,7 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
     return;
   }
   if (m.type === 'parse') {
-    parse(m.id, m.text);
+    parse(m.id, m.text, m.positionMode);
     return;
   }
   if (!original) return;
@@ -31,14 +31,16 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
 };
 
 /** Parses BVH text; on success the clip becomes the one processing works on. */
-function parse(id: number, text: string): void {
+function parse(id: number, text: string, positionMode: PositionMode): void {
   const t0 = performance.now();
   try {
-    const report = parseBvhWithReport(text);
+    const report = parseBvhWithReport(text, { positionMode });
     original = report.clip;
     originalSpectrum = null;
     const warnings = report.warnings.map((w) => (w.line ? `${w.message} (line ${w.line})` : w.message));
-    post({ type: 'parsed', id, clip: report.clip, warnings, ms: performance.now() - t0 });
+    const ms = performance.now() - t0;
+    const fileEuler = fileEulerChannels(text, report.clip);
+    post({ type: 'parsed', id, clip: report.clip, warnings, ms, fileEuler });
   } catch (e) {
     const msg = (e as Error).message;
     // BvhParseError messages end with "at line:column"; make sure the location is always shown
@@ -46,6 +48,49 @@ function parse(id: number, text: string): void {
       e instanceof BvhParseError && !msg.includes(`${e.line}:${e.column}`) ? ` at ${e.line}:${e.column}` : '';
     post({ type: 'parse-error', id, message: `${msg}${where}` });
   }
+}
+
+/**
+ * The rotation channel values of a BVH file as written (degrees), frames x joints x 3 in each joint's Euler
+ * order (`clip.orders`), NaN where a joint has no such channel: what "Euler, file order" plots for the
+ * original, so a file's unrolled or multi-turn curves are shown as stored. Null when the rows cannot be
+ * matched to the channel layout.
+ */
+function fileEulerChannels(text: string, clip: Clip): Float64Array | null {
+  const source = bvhSourceOf(clip);
+  if (!source) return null;
+  const head = /frame\s*time\s*:[^\n]*\n/i.exec(text);
+  if (!head) return null;
+  const J = clip.skeleton.names.length;
+  const F = clip.frames;
+  // the column of each rotation channel in a row, and where it goes in the output
+  const cols: number[] = [];
+  const dest: number[] = [];
+  let width = 0;
+  for (let j = 0; j < J; j++) {
+    const order = clip.orders[j].toUpperCase();
+    for (const c of source.channels[j]) {
+      if (c.endsWith('rotation')) {
+        cols.push(width);
+        dest.push(j * 3 + order.indexOf(c[0]));
+      }
+      width++;
+    }
+  }
+  const out = new Float64Array(F * J * 3).fill(Number.NaN);
+  const row = new Float64Array(width);
+  let i = head.index + head[0].length;
+  const n = text.length;
+  for (let f = 0; f < F; f++) {
+    for (let c = 0; c < width; c++) {
+      while (i < n && text.charCodeAt(i) <= 32) i++;
+      const start = i;
+      while (i < n && text.charCodeAt(i) > 32) i++;
+      row[c] = start < i ? Number(text.slice(start, i)) : Number.NaN;
+    }
+    for (let k = 0; k < cols.length; k++) out[f * J * 3 + dest[k]] = row[cols[k]];
+  }
+  return out;
 }
 
 function smoothingKernel(s: ProcessSettings): Kernel {

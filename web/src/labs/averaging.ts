@@ -20,6 +20,8 @@ const METHODS = ['flip', 'nlerp', 'raw', 'log', 'eigen', 'geodesic'] as const;
 type Method = (typeof METHODS)[number];
 const DEG = 180 / Math.PI;
 const HISTORY = 600;
+/** Samples of the plot's preview over one cycle of the perturbation. */
+const PREVIEW_STEPS = 240;
 
 /**
  * Averaging lab: a handful of rotations as coordinate frames, the average by each of the six methods of
@@ -65,6 +67,8 @@ export class AveragingLab {
   private readonly weightBox: HTMLElement;
   private readonly labels: HTMLElement;
   private readonly plot: LinePlot;
+  private readonly previewNote: HTMLDivElement;
+  private previewPoints = 0;
   private readonly history: number[][] = [[], ...METHODS.map(() => [])];
   private step = 0;
   updates = 0;
@@ -130,8 +134,14 @@ export class AveragingLab {
     this.view.camera.position.set(2.4, 1.8, 3.4);
     this.view.onFrame = (dt) => this.frame(dt);
     this.enableDragging();
+    this.previewNote = document.createElement('div');
+    this.previewNote.className = 'plot-note';
+    this.previewNote.dataset.testid = 'avg-preview-note';
+    this.previewNote.textContent =
+      "Preview: one 12 s cycle of the perturbation, computed ahead (input 1 turned through 720° at 60°/s). Tick 'perturb input 1' to animate it and measure each method's largest jump.";
     const plotHost = document.createElement('div');
     ui.plots.appendChild(plotHost);
+    plotHost.appendChild(this.previewNote);
     this.plot = new LinePlot(plotHost, {
       series: METHODS.map((m) => ({ label: m, color: METHOD_COLOURS[m] })),
       xLabel: 'time (s) while input 1 is perturbed',
@@ -248,13 +258,13 @@ export class AveragingLab {
     });
   }
 
-  private currentInputs(): Float64Array {
+  private currentInputs(phase = this.phase, perturbed = this.perturb || this.phase !== 0): Float64Array {
     const n = this.n;
     const out = new Float64Array(this.base);
-    if (this.perturb || this.phase !== 0) {
+    if (perturbed) {
       // rotate input 1 about a fixed tilted axis by the perturbation phase (its stored sign follows the
       // product, so it flips when the phase passes 360 degrees, as a real signal would)
-      const p = quat.fromAxisAngle(quat.create(), unit([0.3, 1, 0.2]), this.phase);
+      const p = quat.fromAxisAngle(quat.create(), unit([0.3, 1, 0.2]), phase);
       quat.multiplyFlat(out, 0, p, 0, this.base, 0);
     }
     if (this.reverse) {
@@ -307,6 +317,8 @@ export class AveragingLab {
       this.resultTriads[k].visible = Number.isFinite(q[0]);
       if (Number.isFinite(q[0])) setQuat(this.resultTriads[k], q);
     });
+    if (!this.perturb && this.history[0].length === 0) this.drawPreview();
+    this.previewNote.hidden = this.perturb || this.history[0].length > 0;
     if (this.perturb) {
       this.history[0].push(this.elapsed);
       METHODS.forEach((m, k) => {
@@ -318,6 +330,37 @@ export class AveragingLab {
     }
     this.renderTable();
     this.updates++;
+  }
+
+  /**
+   * Before "perturb" is ticked: what the plot will show, computed ahead for one cycle of the perturbation
+   * (input 1 turned through 720° at 60°/s about the same axis), each method's angle to the eigen average.
+   */
+  private drawPreview(): void {
+    const n = this.n;
+    const w = Float64Array.from(this.reverse ? [...this.weights].reverse() : this.weights);
+    const steps = PREVIEW_STEPS;
+    const cols: (number | null)[][] = [[], ...METHODS.map(() => [])];
+    for (let i = 0; i <= steps; i++) {
+      const phase = (4 * Math.PI * i) / steps;
+      const inputs = this.currentInputs(phase, true);
+      cols[0].push(phase / (60 / DEG));
+      let eigen: Float64Array | null = null;
+      const q: (Float64Array | null)[] = METHODS.map((m) => {
+        try {
+          return Float64Array.from(averageQuaternions(inputs, w, { method: m }));
+        } catch {
+          return null;
+        }
+      });
+      eigen = q[METHODS.indexOf('eigen')];
+      METHODS.forEach((_, k) => {
+        const a = q[k];
+        cols[k + 1].push(a && eigen ? quat.angle(a, eigen) * DEG : null);
+      });
+    }
+    this.previewPoints = n > 0 ? cols[0].length : 0;
+    this.plot.setData(cols);
   }
 
   private renderTable(): void {
@@ -366,6 +409,10 @@ export class AveragingLab {
       n: this.n,
       reverse: this.reverse,
       perturb: this.perturb,
+      preview: !this.previewNote.hidden,
+      previewPoints: this.previewPoints,
+      previewNote: this.previewNote.hidden ? '' : this.previewNote.textContent,
+      plotPixels: Object.fromEntries(METHODS.map((m) => [m, this.plot.colourPixels(METHOD_COLOURS[m])])),
       updates: this.updates,
       results: Object.fromEntries(METHODS.map((m) => [m, Array.from(this.results[m])])),
       costs: { ...this.costs },

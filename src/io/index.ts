@@ -1,5 +1,5 @@
 /**
- * rotsig/io: file formats as text or bytes in, data out (BVH reader and writer, NumPy `.npy` writer).
+ * rotsig/io: file formats as text or bytes in, data out (BVH reader and writer, NumPy `.npy` and `.npz` reader and writer).
  * Browser-safe: no `node:*`; reading files from disk is the caller's (or `rotsig/node`'s) job.
  *
  * @packageDocumentation
@@ -7,4 +7,14 @@
 export * from './bvh/errors.js';
 export * from './bvh/parse.js';
 export * from './bvh/write.js';
-export * from './npy.js';
+export {
+  type NdArray,
+  type NpyArray,
+  type NpyDtype,
+  PARSE_NPY_DEFAULTS,
+  type ParseNpyOptions,
+  parseNpy,
+  writeNpy,
+} from './npy.js';
+export * from './npy-errors.js';
+export * from './npz.js';

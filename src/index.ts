@@ -74,5 +74,9 @@ export * from './ops/reduce/index.js';
 // Keyed tracks (glTF-style animation): evaluate, bake, keys, subclip, additive.
 export * from './ops/keys/index.js';
 
+// Features for machine learning: root motion and foot contacts.
+export * from './ops/ml/foot-contacts.js';
+export * from './ops/ml/root-motion.js';
+
 // Whole-clip analysis (behind `rotsig info`).
 export * from './ops/analyze-clip.js';

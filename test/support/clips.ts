@@ -1,0 +1,40 @@
+import type { Clip } from '../../src/series/clip.js';
+
+/** What a synthetic clip is made of: a hierarchy and per-frame local transforms. */
+export interface ClipParts {
+  names: string[];
+  parents: number[];
+  /** Local rotations, frames x joints x 4 (x, y, z, w). */
+  rotations: Float64Array;
+  /** Local translations, frames x joints x 3. */
+  translations: Float64Array;
+  rate: number;
+}
+
+/** A clip from raw parts, for tests of operations that read only the hierarchy and the sampled transforms. */
+export function makeClip(p: ClipParts): Clip {
+  const J = p.names.length;
+  const frames = p.rotations.length / (J * 4);
+  const rest = new Float64Array(J * 3);
+  if (frames > 0) rest.set(p.translations.subarray(0, J * 3));
+  return {
+    skeleton: {
+      names: p.names,
+      parents: Int32Array.from(p.parents),
+      offsets: rest,
+      channels: p.names.map((_, j) =>
+        j === 0
+          ? ['Xposition', 'Yposition', 'Zposition', 'Zrotation', 'Yrotation', 'Xrotation']
+          : ['Zrotation', 'Yrotation', 'Xrotation'],
+      ),
+      endSites: [],
+    },
+    frameTime: 1 / p.rate,
+    rate: p.rate,
+    frames,
+    rotations: { data: p.rotations, frames, joints: J },
+    translations: { data: p.translations, frames, joints: J },
+    orders: p.names.map(() => 'ZYX'),
+    positionMode: 'replace',
+  };
+}

@@ -1,4 +1,5 @@
 import type { Clip } from '../../src/series/clip.js';
+import { makeClip as makeModelClip, makeSkeleton } from '../../src/series/clip-create.js';
 
 /** What a synthetic clip is made of: a hierarchy and per-frame local transforms. */
 export interface ClipParts {
@@ -6,7 +7,7 @@ export interface ClipParts {
   parents: number[];
   /** Local rotations, frames x joints x 4 (x, y, z, w). */
   rotations: Float64Array;
-  /** Local translations, frames x joints x 3. */
+  /** Local translations, frames x joints x 3 (every joint's translation counts as animated). */
   translations: Float64Array;
   rate: number;
 }
@@ -17,24 +18,11 @@ export function makeClip(p: ClipParts): Clip {
   const frames = p.rotations.length / (J * 4);
   const rest = new Float64Array(J * 3);
   if (frames > 0) rest.set(p.translations.subarray(0, J * 3));
-  return {
-    skeleton: {
-      names: p.names,
-      parents: Int32Array.from(p.parents),
-      offsets: rest,
-      channels: p.names.map((_, j) =>
-        j === 0
-          ? ['Xposition', 'Yposition', 'Zposition', 'Zrotation', 'Yrotation', 'Xrotation']
-          : ['Zrotation', 'Yrotation', 'Xrotation'],
-      ),
-      endSites: [],
-    },
+  return makeModelClip({
+    skeleton: makeSkeleton({ names: p.names, parents: p.parents, restTranslations: rest }),
     frameTime: 1 / p.rate,
-    rate: p.rate,
-    frames,
     rotations: { data: p.rotations, frames, joints: J },
     translations: { data: p.translations, frames, joints: J },
-    orders: p.names.map(() => 'ZYX'),
-    positionMode: 'replace',
-  };
+    animated: new Uint8Array(J).fill(3),
+  });
 }

@@ -4,6 +4,8 @@
  *
  * @packageDocumentation
  */
+
+export * from './amass/index.js';
 export * from './bvh/errors.js';
 export * from './bvh/parse.js';
 export * from './bvh/write.js';

@@ -76,6 +76,7 @@ export * from './ops/keys/index.js';
 
 // Features for machine learning: root motion and foot contacts.
 export * from './ops/ml/foot-contacts.js';
+export * from './ops/ml/motion-features.js';
 export * from './ops/ml/root-motion.js';
 
 // Whole-clip analysis (behind `rotsig info`).

@@ -56,7 +56,7 @@ export const BATCH_OPTIONS: Record<string, OptionSpec> = {
   glob: {
     type: 'string',
     value: 'pattern',
-    description: "files to take from directory inputs (default '**/*.bvh')",
+    description: "files to take from directory inputs (default '**/*.{bvh,npz}')",
   },
   jobs: { type: 'string', short: 'j', value: 'n', description: 'worker threads (default: number of cores)' },
   'fail-fast': { type: 'boolean', description: 'stop at the first file that fails' },

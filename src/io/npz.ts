@@ -234,6 +234,35 @@ function memberBytes(b: Uint8Array, e: Entry): Uint8Array {
   return inflated.subarray(0, e.size);
 }
 
+/** One member of a `.npz` as {@link listNpz} reports it. */
+export interface NpzMember {
+  /** Zip entry name (`poses.npy`). */
+  name: string;
+  /** `'stored'` or `'deflate'`; another method is reported by its zip number. */
+  compression: 'stored' | 'deflate' | number;
+  /** Bytes in the archive and uncompressed. */
+  compressedSize: number;
+  size: number;
+}
+
+/**
+ * The members of a `.npz` archive from its zip directory, without inflating anything: names, compression
+ * and sizes (to check what a file holds, or how it was written, before reading it).
+ *
+ * @throws {NpzError} when the bytes are not a readable zip archive.
+ * @example
+ * listNpz(bytes).some((m) => m.compression === 'deflate'); // written by savez_compressed
+ */
+export function listNpz(bytes: Uint8Array): NpzMember[] {
+  if (!(bytes instanceof Uint8Array)) throw new OptionError('listNpz: bytes must be a Uint8Array');
+  return readDirectory(bytes).map((e) => ({
+    name: e.name,
+    compression: e.method === 0 ? 'stored' : e.method === 8 ? 'deflate' : e.method,
+    compressedSize: e.compressedSize,
+    size: e.size,
+  }));
+}
+
 /** Options of {@link writeNpz}. */
 export interface WriteNpzOptions {
   /** `'stored'` (like `numpy.savez`; default) or `'deflate'` (like `numpy.savez_compressed`). */

@@ -31,8 +31,10 @@ export interface TaskResult {
   joints: number;
   /** Frames of the processed clip (differs from `frames` after resampling). */
   outputFrames: number;
-  warnings: { message: string; line?: number; column?: number }[];
+  warnings: { message: string; code?: string; line?: number; column?: number }[];
   ms: number;
+  /** Frame rate of the input clip, Hz (for summaries of a corpus). */
+  rate?: number;
   error?: TaskError;
   /** Structured result (the analysis for `info`, the spectrum summary, ...). */
   data?: unknown;

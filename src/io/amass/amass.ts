@@ -59,6 +59,8 @@ export interface AmassSource extends ClipSource {
   rate: number;
   /** Root rest position (`template[0]`, or zeros): `trans` = root translation − this. */
   rootOffset: [number, number, number];
+  /** How the archive stored its members, when the reader knows (writers keep it). */
+  compression?: 'stored' | 'deflate';
 }
 
 function scalar(a: NdArray | undefined): number | undefined {

@@ -137,7 +137,17 @@ const NUMERIC: Record<string, Kind> = {
 export function parseNpy(bytes: Uint8Array, options: ParseNpyOptions = {}): NdArray {
   const o = npyOptions(options, 'parseNpy');
   if (!(bytes instanceof Uint8Array)) throw new OptionError('parseNpy: bytes must be a Uint8Array');
-  return decodeNpy(bytes, o.maxBytes, undefined);
+  return decodeNpy(plainBytes(bytes), o.maxBytes, undefined);
+}
+
+/**
+ * @internal A plain Uint8Array over the same memory: Node's Buffer (a subclass) has a `slice` that does
+ * not copy, and a `readFileSync` result sits at an offset in a shared pool.
+ */
+export function plainBytes(bytes: Uint8Array): Uint8Array {
+  return Object.getPrototypeOf(bytes) === Uint8Array.prototype
+    ? bytes
+    : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** @internal Resolves and checks {@link ParseNpyOptions}. */

@@ -6,7 +6,7 @@
  */
 import { inflateSync, zipSync } from 'fflate';
 import { OptionError } from '../errors.js';
-import { decodeNpy, type NdArray, type NpyArray, npyOptions, writeNpy } from './npy.js';
+import { decodeNpy, type NdArray, type NpyArray, npyOptions, plainBytes, writeNpy } from './npy.js';
 import { NpzError } from './npy-errors.js';
 
 /** Options of {@link parseNpz}. */
@@ -176,6 +176,7 @@ export function parseNpz(bytes: Uint8Array, options: ParseNpzOptions = {}): NpzA
   if (checksum !== 'verify' && checksum !== 'skip')
     throw new OptionError(`parseNpz: checksum must be 'verify' or 'skip', got '${String(checksum)}'`);
   if (!(bytes instanceof Uint8Array)) throw new OptionError('parseNpz: bytes must be a Uint8Array');
+  bytes = plainBytes(bytes);
   const entries = readDirectory(bytes).filter((e) => e.name.endsWith('.npy'));
   let total = 0;
   for (const e of entries) {

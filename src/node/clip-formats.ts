@@ -63,7 +63,7 @@ const npz: ClipFormat = {
   name: 'AMASS .npz',
   extensions: ['.npz'],
   read(path) {
-    const bytes = new Uint8Array(readFileSync(path));
+    const bytes = readFileSync(path);
     const { clip, warnings } = amassToClipWithReport(parseNpz(bytes));
     (clip.source as AmassSource).compression = listNpz(bytes).some((m) => m.compression === 'deflate')
       ? 'deflate'

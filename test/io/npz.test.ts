@@ -85,6 +85,15 @@ describe('parseNpz(bytes) on numpy.savez and numpy.savez_compressed files', () =
 });
 
 describe('parseNpy(bytes)', () => {
+  test('parseNpy and parseNpz read a Node Buffer from readFileSync (pooled, with a slice that does not copy)', () => {
+    const small = readFileSync(join(DIR, 'unicode_scalar.npy'));
+    expect(parseNpy(small).data).toEqual(['female']);
+    const a = parseNpz(readFileSync(join(DIR, 'all_savez.npz')));
+    expect(Array.from(a.u1.data as Uint8Array)).toEqual([0, 1, 255]);
+    expect(Object.getPrototypeOf(a.u1.data)).toBe(Uint8Array.prototype);
+    expect(a.f8.data).toEqual(parseNpz(bytesOf('all_savez.npz')).f8.data);
+  });
+
   test('parseNpy reads format versions 2.0 and 3.0 and big-endian Fortran-order files', () => {
     expectMember(parseNpy(bytesOf('version2.npy')), expected.members.f8, 'version2');
     expectMember(parseNpy(bytesOf('version3.npy')), expected.members.f4, 'version3');

@@ -107,6 +107,31 @@ describe('the dependency direction of src/', () => {
   });
 });
 
+describe('capability folders', () => {
+  it('every folder under src/ops (reduce/, ml/, ...) and src/io/amass has an index.ts that only re-exports', () => {
+    const folders = [
+      ...readdirSync(join(src, 'ops'))
+        .map((n) => join(src, 'ops', n))
+        .filter((p) => statSync(p).isDirectory()),
+      join(src, 'io', 'amass'),
+    ];
+    expect(folders.map((f) => relative(src, f))).toEqual(expect.arrayContaining(['ops/ml', 'io/amass']));
+    for (const folder of folders) {
+      const index = join(folder, 'index.ts');
+      const statements = readFileSync(index, 'utf8')
+        .replace(/\/\*[\s\S]*?\*\/|\/\/.*/g, '')
+        .split(';')
+        .map((t) => t.trim())
+        .filter((t) => t !== '');
+      const reexport = /^export (type )?(\*|\{[^}]*\}) from '\.\/[\w-]+\.js'$/;
+      expect(
+        statements.filter((t) => !reexport.test(t)),
+        relative(src, index),
+      ).toEqual([]);
+    }
+  });
+});
+
 /** Relative modules `file` loads when it is evaluated: static imports and re-exports, not `import type`. */
 function loadedModulesOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');

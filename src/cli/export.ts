@@ -32,7 +32,8 @@ ground point and heading, its local rotation as 6D, its velocity in the heading 
 contacts (0/1; speed in units/s and height, with hysteresis). Velocities are per second, so features of
 the same motion at 30 and 120 Hz agree. Next to the .npy/.npz goes a .json sidecar naming every column
 (name, joint, unit) with the frame rate; the .npz also holds the unrolled heading and the ground
-trajectory. AMASS files are z-up: pass --up z.`,
+trajectory. AMASS files are z-up: pass --up z. Without --template an AMASS clip has no bone offsets,
+so its joint positions all sit at the root: pass your model's joint template J for positions.`,
   examples: [
     'rotsig export take.bvh -o take_6d.npy --as 6d --dtype float32',
     'rotsig export take.bvh -o positions.csv --as positions',
@@ -62,6 +63,11 @@ trajectory. AMASS files are z-up: pass --up z.`,
       type: 'string',
       value: 'units/s',
       description: 'features: contact speed (default 0.3)',
+    },
+    template: {
+      type: 'string',
+      value: 'file',
+      description: "AMASS: the body model's joint template J (.npz, .npy or .json) for joint positions",
     },
     'contact-height': {
       type: 'string',

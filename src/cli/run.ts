@@ -68,6 +68,7 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
             steps: plan.steps,
             emit: plan.emit,
             positionMode,
+            ...(v.template !== undefined ? { template: v.template as string } : {}),
           }))
         : files.map((f) => ({
             input: f.path,

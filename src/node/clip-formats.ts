@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { type AmassSource, amassToClipWithReport, clipToAmass } from '../io/amass/amass.js';
 import { writeBvhBytes } from '../io/bvh/write.js';
+import { parseNpy } from '../io/npy.js';
 import { listNpz, parseNpz, writeNpz } from '../io/npz.js';
 import type { Clip, PositionMode } from '../series/clip.js';
 import type { AtomicContent } from './atomic.js';
@@ -22,6 +23,8 @@ export interface FormatWarning {
 export interface ReadClipOptions {
   /** BVH: how position channels combine with OFFSETs. */
   positionMode?: PositionMode;
+  /** AMASS: path of the joint template `J` (.npz with a `J` member, .npy, or JSON `{ "J": [[x, y, z], ...] }` or a bare array). */
+  template?: string;
 }
 
 /** Options a writer may use. */
@@ -62,9 +65,10 @@ const bvh: ClipFormat = {
 const npz: ClipFormat = {
   name: 'AMASS .npz',
   extensions: ['.npz'],
-  read(path) {
+  read(path, options) {
     const bytes = readFileSync(path);
-    const { clip, warnings } = amassToClipWithReport(parseNpz(bytes));
+    const template = options.template === undefined ? null : readTemplate(options.template);
+    const { clip, warnings } = amassToClipWithReport(parseNpz(bytes), { template });
     (clip.source as AmassSource).compression = listNpz(bytes).some((m) => m.compression === 'deflate')
       ? 'deflate'
       : 'stored';
@@ -75,6 +79,22 @@ const npz: ClipFormat = {
     return writeNpz(clipToAmass(clip), { compression: source?.compression ?? 'deflate' });
   },
 };
+
+/** A joint template `J` from a file: `.npz` (member `J`), `.npy`, or JSON (`{ "J": ... }` or an array). */
+function readTemplate(path: string) {
+  const ext = extname(path).toLowerCase();
+  if (ext === '.npy') return parseNpy(readFileSync(path));
+  if (ext === '.npz') {
+    const arrays = parseNpz(readFileSync(path));
+    if (arrays.J === undefined) throw new Error(`template ${path} has no member 'J'`);
+    return arrays.J;
+  }
+  const json = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+  const J = Array.isArray(json) ? json : (json as { J?: unknown })?.J;
+  if (!Array.isArray(J))
+    throw new Error(`template ${path} must be a JSON array or an object with an array 'J'`);
+  return J as number[][];
+}
 
 /** Every clip format, BVH first. */
 export const CLIP_FORMATS: readonly ClipFormat[] = [bvh, npz];

@@ -11,6 +11,8 @@ export interface FileTask {
   emit: Emit;
   /** How position channels combine with OFFSETs when reading (see `ParseBvhOptions.positionMode`). */
   positionMode?: PositionMode;
+  /** AMASS: path of the body model's joint template `J` (.npz with a `J` member, .npy, or JSON). */
+  template?: string;
 }
 
 /** Where a failure happened, for messages like `walk.bvh:12:5: expected 6 numbers ...`. */

@@ -29,10 +29,10 @@ export function runFileTask(task: FileTask): TaskResult {
   };
   try {
     // BVH is read in chunks (readBvhFile): a file of any size, never one string
-    const parsed = clipFormatOf(task.input).read(
-      task.input,
-      task.positionMode ? { positionMode: task.positionMode } : {},
-    );
+    const parsed = clipFormatOf(task.input).read(task.input, {
+      ...(task.positionMode ? { positionMode: task.positionMode } : {}),
+      ...(task.template ? { template: task.template } : {}),
+    });
     result.warnings = parsed.warnings;
     const clip: Clip = parsed.clip;
     result.rate = clip.rate;

@@ -85,6 +85,44 @@ describe('rotsig on AMASS .npz files', () => {
     ).toBe(2);
   });
 
+  it('rotsig export --as features --template J gives joint positions with the template bone lengths', () => {
+    const dir = tempDir();
+    const out = join(dir, 'walk.npz');
+    const template = join(FIXTURES, 'template_smplh.json');
+    const r = rotsig([
+      'export',
+      join(FIXTURES, 'amass_smplh.npz'),
+      '-o',
+      out,
+      '--as',
+      'features',
+      '--up',
+      'z',
+      '--template',
+      template,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const f = readNpz(out).features;
+    const columns = JSON.parse(readFileSync(join(dir, 'walk.json'), 'utf8')).columns as {
+      name: string;
+      joint: string;
+    }[];
+    const at = (joint: string) => columns.findIndex((c) => c.name === 'position.x' && c.joint === joint);
+    const J = JSON.parse(readFileSync(template, 'utf8')).J as number[][];
+    const C = columns.length;
+    const data = f.data as Float64Array;
+    for (const frame of [0, 20, 47]) {
+      const a = at('pelvis');
+      const b = at('left_knee');
+      const d = Math.hypot(...[0, 1, 2].map((k) => data[frame * C + b + k] - data[frame * C + a + k]));
+      // pelvis -> left_hip -> left_knee is not straight, but the hip-knee bone is rigid: compare that one
+      const h = at('left_hip');
+      const bone = Math.hypot(...[0, 1, 2].map((k) => data[frame * C + b + k] - data[frame * C + h + k]));
+      expect(bone).toBeCloseTo(Math.hypot(...[0, 1, 2].map((k) => J[4][k] - J[1][k])), 9);
+      expect(d).toBeGreaterThan(0);
+    }
+  });
+
   it('rotsig resample of a .npz to a .bvh converts; a truncated .npz is reported with its path', () => {
     const dir = tempDir();
     const bvh = join(dir, 'walk.bvh');

@@ -8,7 +8,7 @@ import { OptionError, ShapeError } from '../../errors.js';
 import type { Clip } from '../../series/clip.js';
 import { forwardKinematics } from '../forward-kinematics.js';
 import type { UpAxis } from './root-motion.js';
-import { centralDifference, checkOptionNames, resolveJoint } from './support.js';
+import { assertFiniteClip, centralDifference, checkOptionNames, resolveJoint } from './support.js';
 
 /** Options of {@link footContacts}. Distances are in the clip's units; the defaults assume metres. */
 export interface FootContactOptions {
@@ -83,7 +83,8 @@ export interface FootContacts {
  *
  * @throws {OptionError} on unknown options, thresholds that are negative or not finite, release thresholds
  *   below their start thresholds, an unknown joint, or no `joints` given when no name contains foot/toe.
- * @throws {ShapeError} when the clip is malformed.
+ * @throws {ShapeError} when the clip is malformed. @throws {InvalidValueError} on a non-finite rotation or
+ *   translation, naming its frame and joint.
  * @example
  * const c = footContacts(clip, { joints: ['left_foot', 'right_foot'], up: 'z' });
  * c.intervals; // [{ joint: 0, start: 0, end: 41, startTime: 0, endTime: 0.341 }, ...]
@@ -126,6 +127,7 @@ export function footContacts(clip: Clip, options: FootContactOptions = {}): Foot
       );
   }
   const fk = forwardKinematics(clip);
+  assertFiniteClip(clip, where);
   const J = names.length;
   const F = fk.positions.frames;
   const K = joints.length;

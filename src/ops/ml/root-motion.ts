@@ -10,7 +10,7 @@ import { rotateVectorFlat } from '../../quat/vector.js';
 import type { Clip } from '../../series/clip.js';
 import type { FloatArray } from '../../series/types.js';
 import { forwardKinematics } from '../forward-kinematics.js';
-import { centralDifference, checkOptionNames, resolveJoint } from './support.js';
+import { assertFiniteClip, centralDifference, checkOptionNames, resolveJoint } from './support.js';
 
 /** The vertical axis of a clip's world: `'y'` (BVH, glTF, SMPL bodies) or `'z'` (AMASS world, Blender). */
 export type UpAxis = 'y' | 'z';
@@ -103,7 +103,8 @@ function twistAngle(q: FloatArray, o: number, a: number): number {
  * the feature layout follows Guo et al. 2022, "Generating Diverse and Natural 3D Human Motions from Text"
  * (HumanML3D), with rates in per-second units.
  *
- * @throws {ShapeError} when the clip is malformed. @throws {OptionError} on an unknown option, an up axis
+ * @throws {ShapeError} when the clip is malformed. @throws {InvalidValueError} on a non-finite rotation or
+ *   translation, naming its frame and joint. @throws {OptionError} on an unknown option, an up axis
  *   other than `'y'`/`'z'` or an unknown root joint.
  * @example
  * const m = rootMotion(clip, { up: 'y' });
@@ -123,6 +124,7 @@ export function rootMotion(clip: Clip, options: RootMotionOptions = {}): RootMot
   if (!(rate > 0) || !Number.isFinite(rate))
     throw new OptionError(`${where}: the clip has no valid rate (${rate})`);
   const fk = forwardKinematics(clip);
+  assertFiniteClip(clip, where);
   const J = clip.skeleton.parents.length;
   const F = fk.rotations.frames;
   const G = fk.rotations.data;

@@ -1,6 +1,7 @@
 // Helpers shared by the ML feature operations; not public operations themselves.
 import { OptionError } from '../../errors.js';
 import type { Clip } from '../../series/clip.js';
+import { assertFiniteSeries } from '../../series/create.js';
 import type { FloatArray } from '../../series/types.js';
 
 /** Index of the joint named or numbered by `root`, checked. */
@@ -47,4 +48,12 @@ export function centralDifference(
     const scale = 1 / ((b - a) * dt);
     for (let k = 0; k < width; k++) out[f * width + k] = (x[b * width + k] - x[a * width + k]) * scale;
   }
+}
+
+/** Checks that a clip's rotations and translations are finite, naming the first bad frame and joint. */
+export function assertFiniteClip(clip: Clip, where: string): void {
+  const J = clip.skeleton.names.length;
+  if (clip.rotations?.data === undefined || clip.translations?.data === undefined) return;
+  assertFiniteSeries(clip.rotations.data, J, 4, `${where}: clip.rotations`);
+  assertFiniteSeries(clip.translations.data, J, 3, `${where}: clip.translations`);
 }

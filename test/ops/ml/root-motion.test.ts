@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { OptionError } from '../../../src/errors.js';
+import { InvalidValueError, OptionError } from '../../../src/errors.js';
 import { parseBvh } from '../../../src/io/index.js';
+import { footContacts } from '../../../src/ops/ml/foot-contacts.js';
 import { rootMotion } from '../../../src/ops/ml/root-motion.js';
 import { axisAngle, mul } from '../../support/average-random.js';
 import { makeClip } from '../../support/clips.js';
@@ -181,6 +182,13 @@ describe('rootMotion(clip, { up })', () => {
     expect(() => rootMotion(clip, { up: 'x' as never })).toThrow(/up must be 'y' or 'z'/);
     expect(() => rootMotion(clip, { root: 'Pelvis' })).toThrow(/no joint named 'Pelvis'/);
     expect(() => rootMotion(clip, { root: 7 })).toThrow(OptionError);
+  });
+
+  test('rootMotion and footContacts throw InvalidValueError naming the frame and joint of a NaN, never return NaN', () => {
+    const clip = circleWalk(30, 1, 1);
+    clip.translations.data[(5 * 3 + 2) * 3 + 1] = Number.NaN;
+    expect(() => rootMotion(clip)).toThrow(/clip.translations: non-finite value NaN at frame 5, joint 2/);
+    expect(() => footContacts(clip)).toThrow(InvalidValueError);
   });
 
   test('rootMotion on 0 and 1 frames returns empty and zero-velocity features', () => {

@@ -74,5 +74,8 @@ export * from './ops/reduce/index.js';
 // Keyed tracks (glTF-style animation): evaluate, bake, keys, subclip, additive.
 export * from './ops/keys/index.js';
 
+// Features for machine learning: root motion, foot contacts, training feature matrices.
+export * from './ops/ml/index.js';
+
 // Whole-clip analysis (behind `rotsig info`).
 export * from './ops/analyze-clip.js';

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -104,6 +104,31 @@ describe('the dependency direction of src/', () => {
     expect(pkg.dependencies?.three).toBeUndefined();
     expect(pkg.peerDependencies?.three).toBeDefined();
     expect(pkg.peerDependenciesMeta?.three?.optional).toBe(true);
+  });
+});
+
+describe('capability folders', () => {
+  it('the index.ts of every folder under src/ops that has one (ml/ and src/io/amass must) only re-exports', () => {
+    const folders = [
+      ...readdirSync(join(src, 'ops'))
+        .map((n) => join(src, 'ops', n))
+        .filter((p) => statSync(p).isDirectory() && existsSync(join(p, 'index.ts'))),
+      join(src, 'io', 'amass'),
+    ];
+    expect(folders.map((f) => relative(src, f))).toEqual(expect.arrayContaining(['ops/ml', 'io/amass']));
+    for (const folder of folders) {
+      const index = join(folder, 'index.ts');
+      const statements = readFileSync(index, 'utf8')
+        .replace(/\/\*[\s\S]*?\*\/|\/\/.*/g, '')
+        .split(';')
+        .map((t) => t.trim())
+        .filter((t) => t !== '');
+      const reexport = /^export (type )?(\*|\{[^}]*\}) from '\.\/[\w-]+\.js'$/;
+      expect(
+        statements.filter((t) => !reexport.test(t)),
+        relative(src, index),
+      ).toEqual([]);
+    }
   });
 });
 

@@ -56,7 +56,7 @@ export const BATCH_OPTIONS: Record<string, OptionSpec> = {
   glob: {
     type: 'string',
     value: 'pattern',
-    description: "files to take from directory inputs (default '**/*.{bvh,gltf,glb}')",
+    description: "files to take from directory inputs (default '**/*.{bvh,gltf,glb,npz}')",
   },
   animation: {
     type: 'string',

@@ -1,27 +1,79 @@
-import type { FeatureKind } from '../node/steps.js';
-import { BATCH_OPTIONS, COMMON_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf } from './command.js';
+import type { FeatureKind, MotionFeatureSpec } from '../node/steps.js';
+import {
+  BATCH_OPTIONS,
+  COMMON_OPTIONS,
+  type Command,
+  numberOption,
+  OUTPUT_OPTIONS,
+  oneOf,
+  type Parsed,
+  UsageError,
+} from './command.js';
 import { runFileCommand } from './run.js';
 import { tableFormatOption, tableOptions } from './shared.js';
 
 /** `rotsig export`: features for machine learning. */
 export const exportCommand: Command = {
   name: 'export',
-  summary: 'write rotations or positions as frames x joints x features (.npy, .csv, .json)',
-  usage: 'rotsig export <file|dir>... -o <out.npy|.csv|.json|dir> --as quat|6d|rotvec|euler|positions',
+  summary: 'write rotations, positions or training features for machine learning (.npy, .npz, .csv, .json)',
+  usage:
+    'rotsig export <file|dir>... -o <out.npy|.npz|.csv|.json|dir> --as quat|6d|rotvec|euler|positions|features',
   description: `
 Writes one array per file, frames x joints x width (toArrays): quat = x, y, z, w; 6d = the first two
 columns of the rotation matrix [m00 m10 m20 m01 m11 m21]; rotvec = axis x angle (radians); euler =
 radians in each joint's own channel order, each frame in the principal range; positions = joint positions from forward kinematics (file
 units). Rotations are local (relative to the parent) unless --frame global. .npy loads with numpy.load
 (float64, or float32 with --dtype float32); .csv has a header row joint.component and one row per
-frame; .json holds the shape, names and data nested [frame][joint][component].`,
+frame; .json holds the shape, names and data nested [frame][joint][component].
+
+--as features writes one frames x columns matrix (motionFeatures): root angular velocity about up (rad/s),
+root velocity in the heading frame (units/s), root height, every joint's position relative to the root's
+ground point and heading, its local rotation as 6D, its velocity in the heading frame (units/s), and foot
+contacts (0/1; speed in units/s and height, with hysteresis). Velocities are per second, so features of
+the same motion at 30 and 120 Hz agree. Next to the .npy/.npz goes a .json sidecar naming every column
+(name, joint, unit) with the frame rate; the .npz also holds the unrolled heading and the ground
+trajectory. AMASS files are z-up: pass --up z. Without --template an AMASS clip has no bone offsets,
+so its joint positions all sit at the root: pass your model's joint template J for positions.`,
   examples: [
     'rotsig export take.bvh -o take_6d.npy --as 6d --dtype float32',
     'rotsig export take.bvh -o positions.csv --as positions',
     'rotsig export captures/ -o features/ --as quat --format npy --jobs 2',
+    'rotsig export amass/ -o features/ --as features --format npz --up z --dtype float32',
   ],
   options: {
-    as: { type: 'string', value: 'kind', description: 'quat, 6d, rotvec, euler or positions (default quat)' },
+    as: {
+      type: 'string',
+      value: 'kind',
+      description: 'quat, 6d, rotvec, euler, positions or features (default quat)',
+    },
+    up: { type: 'string', value: 'axis', description: 'features: the world up axis, y or z (default y)' },
+    'body-up': { type: 'string', value: 'axis', description: "features: the body's own up axis (default y)" },
+    root: {
+      type: 'string',
+      value: 'joint',
+      description: 'features: the joint carrying the motion (default the first)',
+    },
+    feet: {
+      type: 'string',
+      value: 'joints',
+      description:
+        "features: comma-separated foot joints, 'auto' (names with foot/toe) or 'none' (default auto)",
+    },
+    'contact-speed': {
+      type: 'string',
+      value: 'units/s',
+      description: 'features: contact speed (default 0.3)',
+    },
+    template: {
+      type: 'string',
+      value: 'file',
+      description: "AMASS: the body model's joint template J (.npz, .npy or .json) for joint positions",
+    },
+    'contact-height': {
+      type: 'string',
+      value: 'units',
+      description: 'features: contact height (default 0.05)',
+    },
     frame: {
       type: 'string',
       value: 'frame',
@@ -44,10 +96,12 @@ frame; .json holds the shape, names and data nested [frame][joint][component].`,
     const as = oneOf<FeatureKind>(
       v.as as string | undefined,
       'as',
-      ['quat', '6d', 'rotvec', 'euler', 'positions'],
+      ['quat', '6d', 'rotvec', 'euler', 'positions', 'features'],
       'quat',
     );
     const format = tableFormatOption(parsed);
+    if (as === 'features' && format !== 'npy' && format !== 'npz')
+      throw new UsageError(`--as features writes npy or npz, not ${format}`);
     const frame = oneOf(
       v.frame as string | undefined,
       'frame',
@@ -64,9 +118,54 @@ frame; .json holds the shape, names and data nested [frame][joint][component].`,
     return runFileCommand(parsed, io, {
       command: 'export',
       steps: [],
-      emit: { kind: 'features', as, format, space: frame, dtype, sign },
+      emit: {
+        kind: 'features',
+        as,
+        format,
+        space: frame,
+        dtype,
+        sign,
+        ...(as === 'features' ? { motion: motionSpec(parsed) } : {}),
+      },
       outputs: 'file',
       extension: `.${format}`,
     });
   },
 };
+
+function motionSpec(parsed: Parsed): MotionFeatureSpec {
+  const v = parsed.values;
+  const axis = (name: string) => oneOf(v[name] as string | undefined, name, ['y', 'z'] as const, 'y');
+  const feetText = (v.feet as string | undefined) ?? 'auto';
+  const feet =
+    feetText === 'auto' || feetText === 'none'
+      ? feetText
+      : feetText
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== '');
+  return {
+    up: axis('up'),
+    bodyUp: axis('body-up'),
+    ...(v.root !== undefined ? { root: v.root as string } : {}),
+    feet,
+    ...(v['contact-speed'] !== undefined
+      ? {
+          contactSpeed: numberOption(v['contact-speed'] as string, '--contact-speed', {
+            min: 0,
+            aboveMin: true,
+            max: 1e9,
+          }),
+        }
+      : {}),
+    ...(v['contact-height'] !== undefined
+      ? {
+          contactHeight: numberOption(v['contact-height'] as string, '--contact-height', {
+            min: 0,
+            aboveMin: true,
+            max: 1e9,
+          }),
+        }
+      : {}),
+  };
+}

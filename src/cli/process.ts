@@ -61,9 +61,8 @@ applies to both smoothing (default raw) and resampling (default log).`,
     return runFileCommand(parsed, io, {
       command: 'process',
       steps,
-      emit: { kind: 'bvh', precision: precisionOption(parsed) },
+      emit: { kind: 'clip', precision: precisionOption(parsed) },
       outputs: 'file',
-      extension: '.bvh',
     });
   },
 };

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { OptionError } from '../errors.js';
 import { removeStaleTemporaryFiles } from '../node/atomic.js';
 import { type BatchSummary, defaultJobs, runBatch, runsInline } from '../node/batch.js';
+import { DEFAULT_CLIP_GLOB } from '../node/extensions.js';
 import { collectInputs, type InputFile, type MissingInput, type SkippedInput } from '../node/files.js';
 import { PlanError, planOutputs } from '../node/plan.js';
 import { ProgressBar } from '../node/progress.js';
@@ -76,6 +77,7 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
             emit: plan.emit,
             positionMode,
             ...formatOptions,
+            ...(v.template !== undefined ? { template: v.template as string } : {}),
           }))
         : files.map((f) => ({
             input: f.path,
@@ -99,7 +101,7 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
   if (tasks.length === 0 || (missing.length > 0 && v['fail-fast'] === true)) {
     if (missing.length === 0)
       say(
-        `error: no input files matched${glob ? ` --glob '${shown(glob)}'` : ' (default glob **/*.{bvh,gltf,glb})'}${skipped.length ? ` (${skipped.length} skipped, listed above)` : ''}`,
+        `error: no input files matched${glob ? ` --glob '${shown(glob)}'` : ` (default glob ${DEFAULT_CLIP_GLOB})`}${skipped.length ? ` (${skipped.length} skipped, listed above)` : ''}`,
       );
     return 1;
   }
@@ -165,6 +167,7 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
               frames: r.frames,
               joints: r.joints,
               outputFrames: r.outputFrames,
+              ...(r.rate !== undefined ? { rate: r.rate } : {}),
               ms: r.ms,
               warnings: r.warnings,
               ...(r.error ? { error: r.error } : {}),
@@ -177,6 +180,8 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
       )}\n`,
     );
   }
+  if (!quiet && plan.command === 'resample' && done.length > 1)
+    for (const line of rateSummary(done)) say(line);
   const total = tasks.length + missing.length;
   const single = total === 1 && failed === 0 && !verbose;
   if (!quiet && single && plan.outputs === 'file' && done[0]?.output && done[0].output !== '-') {
@@ -210,4 +215,37 @@ export function formatCount(x: number): string {
   if (x >= 1e6) return `${(x / 1e6).toFixed(2)}M`;
   if (x >= 1e4) return `${(x / 1e3).toFixed(1)}k`;
   return Math.round(x).toString();
+}
+
+/** Warning codes of readers that concern a file's frame-rate metadata. */
+const RATE_WARNINGS = new Set(['rate-missing', 'rate-disagree', 'rate-length']);
+
+/**
+ * Lines summarising the input rates of a batch: how many files at each rate, and which files' frame-rate
+ * metadata was missing or disagreed (the rate used is in each warning).
+ *
+ * @example
+ * rateSummary(results); // ['input rates: 120 Hz x 3, 59.94 Hz x 1', 'rate metadata: 1 file disagreed ...', ...]
+ */
+export function rateSummary(results: readonly TaskResult[]): string[] {
+  const counts = new Map<string, number>();
+  for (const r of results) {
+    if (!r.ok || r.rate === undefined) continue;
+    const key = `${Number(r.rate.toFixed(3))}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  if (counts.size === 0) return [];
+  const rates = [...counts].sort((a, b) => b[1] - a[1] || Number(a[0]) - Number(b[0]));
+  const lines = [`input rates: ${rates.map(([hz, n]) => `${hz} Hz x ${n}`).join(', ')}`];
+  const odd = results.filter((r) =>
+    r.warnings.some((w) => w.code !== undefined && RATE_WARNINGS.has(w.code)),
+  );
+  if (odd.length > 0) {
+    lines.push(`rate metadata missing or disagreeing in ${odd.length} file${odd.length === 1 ? '' : 's'}:`);
+    for (const r of odd.slice(0, 20))
+      for (const w of r.warnings)
+        if (w.code !== undefined && RATE_WARNINGS.has(w.code)) lines.push(`  ${r.input}: ${w.message}`);
+    if (odd.length > 20) lines.push(`  ... and ${odd.length - 20} more (--json lists every file's warnings)`);
+  }
+  return lines;
 }

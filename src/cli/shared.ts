@@ -113,15 +113,15 @@ export const tableOptions: Record<string, OptionSpec> = {
   format: {
     type: 'string',
     value: 'fmt',
-    description: 'npy, csv or json (default: from the -o extension, else npy)',
+    description: 'npy, npz, csv or json (default: from the -o extension, else npy)',
   },
 };
 
 /** The table format: --format, else the extension of a single -o file, else npy. */
 export function tableFormatOption(parsed: Parsed): TableFormat {
   const given = parsed.values.format as string | undefined;
-  if (given !== undefined) return oneOf(given, 'format', ['npy', 'csv', 'json'] as const, 'npy');
+  if (given !== undefined) return oneOf(given, 'format', ['npy', 'npz', 'csv', 'json'] as const, 'npy');
   const out = parsed.values.output as string | undefined;
-  const m = out?.match(/\.(npy|csv|json)$/i);
+  const m = out?.match(/\.(npy|npz|csv|json)$/i);
   return m ? (m[1].toLowerCase() as TableFormat) : 'npy';
 }

@@ -159,8 +159,7 @@ second filter: less lag, no longer causal.`,
     runFileCommand(parsed, io, {
       command: 'smooth',
       steps: [smoothStep(parsed)],
-      emit: { kind: 'bvh', precision: precisionOption(parsed) },
+      emit: { kind: 'clip', precision: precisionOption(parsed) },
       outputs: 'file',
-      extension: '.bvh',
     }),
 };

@@ -23,8 +23,7 @@ switches removed, multi-turn motion grows past 360 instead of wrapping). Real ju
     runFileCommand(parsed, io, {
       command: 'unroll',
       steps: [{ op: 'unroll' }],
-      emit: { kind: 'bvh', precision: precisionOption(parsed) },
+      emit: { kind: 'clip', precision: precisionOption(parsed) },
       outputs: 'file',
-      extension: '.bvh',
     }),
 };

@@ -1,6 +1,7 @@
 import { type Dirent, readdirSync, type Stats, statSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { OptionError } from '../errors.js';
+import { DEFAULT_CLIP_GLOB } from './extensions.js';
 
 /** One input file found by {@link collectInputs}. */
 export interface InputFile {
@@ -18,8 +19,8 @@ export interface CollectOptions {
   glob?: string;
 }
 
-/** Defaults of {@link CollectOptions}: every `.bvh`, `.gltf` and `.glb` file, at any depth, case-insensitive. */
-export const COLLECT_DEFAULTS: Required<CollectOptions> = { glob: '**/*.{bvh,gltf,glb}' };
+/** Defaults of {@link CollectOptions}: every clip file (`.bvh`, `.gltf`, `.glb`, `.npz`), at any depth, case-insensitive. */
+export const COLLECT_DEFAULTS: Required<CollectOptions> = { glob: DEFAULT_CLIP_GLOB };
 
 /** An input argument that names nothing on disk, or a directory that cannot be read. */
 export interface MissingInput {

@@ -3,6 +3,7 @@
 import { InvalidValueError, OptionError } from '../errors.js';
 import { writeBvhBytes } from '../io/bvh/write.js';
 import { writeNpy } from '../io/npy.js';
+import { writeNpz } from '../io/npz.js';
 import { type AnalyzeClipOptions, analyzeClip } from '../ops/analyze-clip.js';
 import { type ClipArrays, type RotationRepresentation, toArrays } from '../ops/arrays.js';
 import { clipSpectrum } from '../ops/clip-spectrum.js';
@@ -13,6 +14,7 @@ import { gaussian, type Kernel, tent, unsharp } from '../ops/kernels.js';
 import { dampClip } from '../ops/live/damp-clip.js';
 import { oneEuroClip } from '../ops/live/one-euro-clip.js';
 import type { ClipDirection } from '../ops/live/run-clip.js';
+import { motionFeatures } from '../ops/ml/motion-features.js';
 import { resampleClip } from '../ops/resample-clip.js';
 import type { ResampleKernelName } from '../ops/resample-rotations.js';
 import type { Boundary, RotationSpace } from '../ops/rotation-window.js';
@@ -20,6 +22,7 @@ import type { DurationPolicy } from '../ops/time-grid.js';
 import { unrollClip } from '../ops/unroll-clip.js';
 import type { Clip } from '../series/clip.js';
 import type { AtomicContent } from './atomic.js';
+import { CLIP_FORMATS } from './clip-formats.js';
 import { type FrameTable, frameTableCsv, frameTableJson } from './formats.js';
 import type { ReduceEmit } from './reduce-task.js';
 import { renderSpectrumSvg } from './spectrum-svg.js';
@@ -75,17 +78,38 @@ export type ClipStep =
       optimal?: PlaybackKernel;
     };
 
-/** Feature layouts of `rotsig export`. */
-export type FeatureKind = 'quat' | '6d' | 'rotvec' | 'euler' | 'positions';
+/**
+ * Feature layouts of `rotsig export`: one rotation or position array, or `'features'`, the training matrix
+ * of `motionFeatures` (root motion, root-relative joints, 6D rotations, velocities, contacts) with a JSON
+ * sidecar naming every column.
+ */
+export type FeatureKind = 'quat' | '6d' | 'rotvec' | 'euler' | 'positions' | 'features';
 
 /** Table formats. */
-export type TableFormat = 'npy' | 'csv' | 'json';
+export type TableFormat = 'npy' | 'npz' | 'csv' | 'json';
+
+/** Options of `motionFeatures` as plain data (`--as features`). */
+export interface MotionFeatureSpec {
+  up?: 'y' | 'z';
+  bodyUp?: 'y' | 'z';
+  root?: string;
+  /** Foot joint names, or `'auto'` / `'none'`. */
+  feet?: string[] | 'auto' | 'none';
+  contactSpeed?: number;
+  contactHeight?: number;
+}
 
 /** What a task produces from the processed clip. */
 export type Emit =
   | ReduceEmit
   | { kind: 'info'; options?: AnalyzeClipOptions }
   | { kind: 'bvh'; precision?: number }
+  | {
+      kind: 'clip';
+      precision?: number;
+      /** Name of the clip format to write (see clip-formats.ts); the task fills it from the output's extension. */
+      format?: string;
+    }
   | {
       kind: 'features';
       as: FeatureKind;
@@ -94,6 +118,8 @@ export type Emit =
       dtype?: 'float64' | 'float32';
       /** Quaternion sign policy for `as: 'quat'` (see `toArrays`). */
       sign?: 'keep' | 'w-positive' | 'continuous';
+      /** For `as: 'features'`. */
+      motion?: MotionFeatureSpec;
     }
   | { kind: 'velocity'; format: TableFormat; kernel?: KernelSpec; space?: 'local' | 'global' }
   | {
@@ -221,6 +247,8 @@ function keepOnly(original: Clip, filtered: Clip, names: readonly string[]): Cli
 export interface Emitted {
   content?: AtomicContent;
   data?: unknown;
+  /** JSON describing `content`, written next to it (`features.npz` → `features.json`). */
+  sidecar?: string;
 }
 
 const FEATURE_LAYOUT: Record<FeatureKind, { rotation: RotationRepresentation; components: string[] }> = {
@@ -229,6 +257,7 @@ const FEATURE_LAYOUT: Record<FeatureKind, { rotation: RotationRepresentation; co
   rotvec: { rotation: 'rotation-vector', components: ['rx', 'ry', 'rz'] },
   euler: { rotation: 'euler', components: ['a1', 'a2', 'a3'] },
   positions: { rotation: 'none', components: ['x', 'y', 'z'] },
+  features: { rotation: 'none', components: [] },
 };
 
 /**
@@ -258,7 +287,14 @@ export function emitClip(clip: Clip, emit: Emit, context: { title?: string } = {
       return {
         content: writeBvhBytes(clip, emit.precision === undefined ? {} : { precision: emit.precision }),
       };
+    case 'clip': {
+      const format = CLIP_FORMATS.find((f) => f.name === emit.format) ?? CLIP_FORMATS[0];
+      return {
+        content: format.write(clip, emit.precision === undefined ? {} : { precision: emit.precision }),
+      };
+    }
     case 'features': {
+      if (emit.as === 'features') return featureMatrix(clip, emit, context);
       const layout = FEATURE_LAYOUT[emit.as];
       const positions = emit.as === 'positions';
       const arrays: ClipArrays = toArrays(clip, {
@@ -390,7 +426,68 @@ function table(t: FrameTable, format: TableFormat): AtomicContent {
   checkFiniteTable(t);
   if (format === 'csv') return frameTableCsv(t);
   if (format === 'json') return frameTableJson(t);
-  return writeNpy(t.data as Float64Array | Float32Array, [t.frames, t.joints, t.width]);
+  const data = t.data as Float64Array | Float32Array;
+  const shape = [t.frames, t.joints, t.width];
+  if (format === 'npz')
+    return writeNpz({ data: { data, shape, dtype: data instanceof Float32Array ? 'float32' : 'float64' } });
+  return writeNpy(data, shape);
+}
+
+/** `--as features`: the motionFeatures matrix as .npy (or .npz with heading and trajectory) and its JSON sidecar. */
+function featureMatrix(
+  clip: Clip,
+  emit: Extract<Emit, { kind: 'features' }>,
+  context: { title?: string },
+): Emitted {
+  const spec = emit.motion ?? {};
+  const f = motionFeatures(clip, {
+    ...(spec.up ? { up: spec.up } : {}),
+    ...(spec.bodyUp ? { bodyUp: spec.bodyUp } : {}),
+    ...(spec.root ? { root: spec.root } : {}),
+    ...(spec.feet ? { feet: spec.feet } : {}),
+    ...(spec.contactSpeed !== undefined ? { contactSpeed: spec.contactSpeed } : {}),
+    ...(spec.contactHeight !== undefined ? { contactHeight: spec.contactHeight } : {}),
+  });
+  const f32 = emit.dtype === 'float32';
+  const cast = (a: Float64Array) => (f32 ? Float32Array.from(a) : a);
+  const dtype = f32 ? ('float32' as const) : ('float64' as const);
+  const shape = [f.frames, f.columns.length];
+  if (emit.format !== 'npy' && emit.format !== 'npz')
+    throw new Error(`--as features writes .npy or .npz, not .${emit.format}`);
+  const content =
+    emit.format === 'npy'
+      ? writeNpy(cast(f.data), shape)
+      : writeNpz(
+          {
+            features: { data: cast(f.data), shape, dtype },
+            heading: { data: cast(f.heading), shape: [f.frames], dtype },
+            trajectory: { data: cast(f.trajectory), shape: [f.frames, 2], dtype },
+          },
+          { compression: 'deflate' },
+        );
+  const lengthUnit = clip.source?.format === 'amass' ? 'm' : 'file units';
+  const sidecar = {
+    kind: 'rotsig motion features',
+    source: context.title ?? null,
+    rate: f.rate,
+    frames: f.frames,
+    up: f.up,
+    root: clip.skeleton.names[f.root],
+    lengthUnit,
+    dtype,
+    arrays:
+      emit.format === 'npy'
+        ? { features: shape }
+        : { features: shape, heading: [f.frames], trajectory: [f.frames, 2] },
+    notes: {
+      units: `'units' is ${lengthUnit}; velocities are per second at rate Hz (central differences)`,
+      heading: 'radians, unrolled twist of the root about up, not a column (npz member heading)',
+      trajectory: `ground-plane root position (${f.up === 'y' ? 'x, z' : 'x, y'}) per frame (npz member trajectory)`,
+      frame: 'velocities and positions are in the heading frame: the world turned by the heading about up',
+    },
+    columns: f.columns,
+  };
+  return { content, sidecar: `${JSON.stringify(sidecar, null, 1)}\n` };
 }
 
 const OUT_OF_RANGE = "the input's numbers are out of range for this output";

@@ -15,6 +15,8 @@ export interface FileTask {
   animation?: string;
   /** BVH written as glTF: factor from BVH units to metres (default 0.01, centimetres). */
   scale?: number;
+  /** AMASS: path of the body model's joint template `J` (.npz with a `J` member, .npy, or JSON). */
+  template?: string;
 }
 
 /** Where a failure happened, for messages like `walk.bvh:12:5: expected 6 numbers ...`. */
@@ -35,8 +37,10 @@ export interface TaskResult {
   joints: number;
   /** Frames of the processed clip (differs from `frames` after resampling). */
   outputFrames: number;
-  warnings: { message: string; line?: number; column?: number }[];
+  warnings: { message: string; code?: string; line?: number; column?: number }[];
   ms: number;
+  /** Frame rate of the input clip, Hz (for summaries of a corpus). */
+  rate?: number;
   error?: TaskError;
   /** Structured result (the analysis for `info`, the spectrum summary, ...). */
   data?: unknown;

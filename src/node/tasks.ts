@@ -1,12 +1,11 @@
-// One file task: read a BVH file, run pipeline steps, write (atomically) or return the result. The same
+// One file task: read a clip file (BVH or AMASS .npz, see clip-formats.ts), run pipeline steps, write (atomically) or return the result. The same
 // function runs on the main thread and in the pool's workers, so it takes and returns plain data (task.ts).
 import { mkdirSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
-import type { BvhWarning } from '../io/index.js';
+import { basename, dirname, extname } from 'node:path';
 import type { Clip } from '../series/clip.js';
 import { type AtomicContent, writeFileAtomic } from './atomic.js';
+import { clipFormatOf } from './clip-formats.js';
 import { isGltfTask, runGltfTask } from './gltf-task.js';
-import { readBvhFile } from './read.js';
 import { runReduceTask } from './reduce-task.js';
 import { emitClip, runSteps } from './steps.js';
 import type { FileTask, TaskError, TaskResult } from './task.js';
@@ -31,16 +30,28 @@ export function runFileTask(task: FileTask): TaskResult {
     ms: 0,
   };
   try {
-    // read in chunks: a file of any size, never one string
-    const parsed = readBvhFile(task.input, task.positionMode ? { positionMode: task.positionMode } : {});
-    result.warnings = parsed.warnings.map(warningData);
+    // BVH is read in chunks (readBvhFile): a file of any size, never one string
+    const parsed = clipFormatOf(task.input).read(task.input, {
+      ...(task.positionMode ? { positionMode: task.positionMode } : {}),
+      ...(task.template ? { template: task.template } : {}),
+    });
+    result.warnings = parsed.warnings;
     const clip: Clip = parsed.clip;
+    result.rate = clip.rate;
     result.frames = clip.frames;
     result.joints = clip.skeleton.names.length;
     // the parsed clip is this task's own: unrolling may overwrite it instead of copying
     const processed = runSteps(clip, task.steps, { input: 'reuse' });
     result.outputFrames = processed.frames;
-    const out = emitClip(processed, task.emit, { title: basename(task.input) });
+    // a clip is written in the format of its output's extension (the input's for stdout and mirrored trees)
+    const emit =
+      task.emit.kind === 'clip'
+        ? {
+            ...task.emit,
+            format: clipFormatOf(task.output && task.output !== '-' ? task.output : task.input).name,
+          }
+        : task.emit;
+    const out = emitClip(processed, emit, { title: basename(task.input) });
     if (out.data !== undefined) result.data = out.data;
     if (out.content !== undefined) {
       if (task.output === '-' || task.output === null) result.stdout = contentToStdout(out.content);
@@ -48,6 +59,7 @@ export function runFileTask(task: FileTask): TaskResult {
         try {
           mkdirSync(dirname(task.output), { recursive: true });
           writeFileAtomic(task.output, out.content);
+          if (out.sidecar !== undefined) writeFileAtomic(sidecarPath(task.output), out.sidecar);
         } catch (error) {
           const e = errorData(error);
           throw new Error(`cannot write ${task.output}: ${e.message}`);
@@ -74,12 +86,10 @@ export async function runAnyFileTask(task: FileTask): Promise<TaskResult> {
   return isGltfTask(task) ? runGltfTask(task, errorData) : runFileTask(task);
 }
 
-function warningData(w: BvhWarning): { message: string; line?: number; column?: number } {
-  return {
-    message: w.message,
-    ...(w.line ? { line: w.line } : {}),
-    ...(w.column ? { column: w.column } : {}),
-  };
+/** Where the JSON description of an output goes: `features.npz` → `features.json`. */
+export function sidecarPath(output: string): string {
+  const ext = extname(output);
+  return `${ext ? output.slice(0, -ext.length) : output}.json`;
 }
 
 function errorData(error: unknown): TaskError {

@@ -1,0 +1,2 @@
+export * from './amass.js';
+export * from './skeletons.js';

@@ -1,0 +1,329 @@
+/**
+ * NumPy `.npz` archives: a zip of `.npy` members, as `numpy.savez` (stored) and `numpy.savez_compressed`
+ * (deflate) write them. The zip directory is read here; deflate is `fflate`'s.
+ *
+ * @module
+ */
+import { inflateSync, zipSync } from 'fflate';
+import { OptionError } from '../errors.js';
+import { decodeNpy, type NdArray, type NpyArray, npyOptions, plainBytes, writeNpy } from './npy.js';
+import { NpzError } from './npy-errors.js';
+
+/** Options of {@link parseNpz}. */
+export interface ParseNpzOptions {
+  /**
+   * Largest total of uncompressed member sizes accepted, in bytes (a zip bomb declares more and is refused
+   * before anything is inflated; a member that inflates to more than it declares is refused too).
+   * Default 4 GiB.
+   */
+  maxBytes?: number;
+  /** `'verify'` (default): each member's CRC-32 is checked against its zip entry; `'skip'` saves the pass. */
+  checksum?: 'verify' | 'skip';
+}
+
+/** Defaults of {@link ParseNpzOptions}. */
+export const PARSE_NPZ_DEFAULTS: Required<ParseNpzOptions> = { maxBytes: 2 ** 32, checksum: 'verify' };
+
+/** Arrays by name, as {@link parseNpz} returns them and {@link writeNpz} takes them. */
+export type NpzArrays = Record<string, NdArray>;
+
+interface Entry {
+  name: string;
+  method: number;
+  flags: number;
+  crc: number;
+  compressedSize: number;
+  size: number;
+  localOffset: number;
+}
+
+const u16 = (b: Uint8Array, at: number) => b[at] | (b[at + 1] << 8);
+const u32 = (b: Uint8Array, at: number) =>
+  (b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24)) >>> 0;
+const u64 = (b: Uint8Array, at: number) => u32(b, at) + u32(b, at + 4) * 2 ** 32;
+
+function zipError(reason: string, member?: string): never {
+  throw new NpzError('npz-zip', reason, member);
+}
+
+/** The central directory of a zip file (zip64 included). */
+function readDirectory(b: Uint8Array): Entry[] {
+  const n = b.length;
+  let eocd = -1;
+  for (let i = n - 22; i >= Math.max(0, n - 22 - 65535); i--) {
+    if (b[i] === 0x50 && b[i + 1] === 0x4b && b[i + 2] === 5 && b[i + 3] === 6) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) zipError('not a zip archive (no end-of-central-directory record)');
+  let entries = u16(b, eocd + 10);
+  let cdOffset = u32(b, eocd + 16);
+  if (u16(b, eocd + 4) !== 0 || u16(b, eocd + 6) !== 0) zipError('multi-disk zip archives are not supported');
+  if (entries === 0xffff || cdOffset === 0xffffffff) {
+    const loc = eocd - 20;
+    if (loc < 0 || u32(b, loc) !== 0x07064b50) zipError('zip64 locator missing');
+    const z = u64(b, loc + 8);
+    if (z + 56 > n || u32(b, z) !== 0x06064b50) zipError('zip64 end-of-central-directory record missing');
+    entries = u64(b, z + 32);
+    cdOffset = u64(b, z + 48);
+  }
+  const out: Entry[] = [];
+  let p = cdOffset;
+  for (let e = 0; e < entries; e++) {
+    if (p + 46 > n || u32(b, p) !== 0x02014b50)
+      zipError(`central directory entry ${e} is cut short or corrupt`);
+    const nameLength = u16(b, p + 28);
+    const extraLength = u16(b, p + 30);
+    const commentLength = u16(b, p + 32);
+    if (p + 46 + nameLength + extraLength > n) zipError(`central directory entry ${e} is cut short`);
+    const name = new TextDecoder('utf-8').decode(b.subarray(p + 46, p + 46 + nameLength));
+    let size = u32(b, p + 24);
+    let compressedSize = u32(b, p + 20);
+    let localOffset = u32(b, p + 42);
+    // zip64 extended information: the 64-bit sizes, in order, for the fields saturated above
+    let x = p + 46 + nameLength;
+    const xEnd = x + extraLength;
+    while (x + 4 <= xEnd) {
+      const id = u16(b, x);
+      const len = u16(b, x + 2);
+      if (id === 1) {
+        let q = x + 4;
+        if (size === 0xffffffff && q + 8 <= x + 4 + len) {
+          size = u64(b, q);
+          q += 8;
+        }
+        if (compressedSize === 0xffffffff && q + 8 <= x + 4 + len) {
+          compressedSize = u64(b, q);
+          q += 8;
+        }
+        if (localOffset === 0xffffffff && q + 8 <= x + 4 + len) localOffset = u64(b, q);
+      }
+      x += 4 + len;
+    }
+    out.push({
+      name,
+      method: u16(b, p + 10),
+      flags: u16(b, p + 8),
+      crc: u32(b, p + 16),
+      compressedSize,
+      size,
+      localOffset,
+    });
+    p += 46 + nameLength + extraLength + commentLength;
+  }
+  return out;
+}
+
+let crcTable: Int32Array | undefined;
+
+/** CRC-32 (IEEE 802.3, as zip uses), slicing by 8: eight table look-ups per 8 bytes. */
+function crc32(data: Uint8Array): number {
+  if (crcTable === undefined) {
+    crcTable = new Int32Array(2048);
+    for (let i = 0; i < 256; i++) {
+      let c = i;
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      crcTable[i] = c;
+    }
+    for (let i = 0; i < 256; i++)
+      for (let t = 1; t < 8; t++)
+        crcTable[t * 256 + i] =
+          (crcTable[(t - 1) * 256 + i] >>> 8) ^ crcTable[crcTable[(t - 1) * 256 + i] & 0xff];
+  }
+  const T = crcTable;
+  let c = -1;
+  let i = 0;
+  const n8 = data.length - (data.length & 7);
+  for (; i < n8; i += 8) {
+    const a = c ^ (data[i] | (data[i + 1] << 8) | (data[i + 2] << 16) | (data[i + 3] << 24));
+    const b = data[i + 4] | (data[i + 5] << 8) | (data[i + 6] << 16) | (data[i + 7] << 24);
+    c =
+      T[1792 + (a & 0xff)] ^
+      T[1536 + ((a >>> 8) & 0xff)] ^
+      T[1280 + ((a >>> 16) & 0xff)] ^
+      T[1024 + (a >>> 24)] ^
+      T[768 + (b & 0xff)] ^
+      T[512 + ((b >>> 8) & 0xff)] ^
+      T[256 + ((b >>> 16) & 0xff)] ^
+      T[b >>> 24];
+  }
+  for (; i < data.length; i++) c = T[(c ^ data[i]) & 0xff] ^ (c >>> 8);
+  return (c ^ -1) >>> 0;
+}
+
+/**
+ * Reads a NumPy `.npz` archive (the bytes of a file written by `numpy.savez` or `numpy.savez_compressed`)
+ * into its arrays, keyed by member name without `.npy` (`poses.npy` → `poses`), in archive order. Every
+ * dtype and layout {@link parseNpy} reads is read; members whose name does not end in `.npy` are skipped.
+ *
+ * Hostile archives: sizes are checked before inflating (the total of the declared sizes must stay within
+ * `maxBytes`), a member must inflate to exactly its declared size and, by default, match its CRC-32, and
+ * every offset is checked against the file, so a truncated, corrupt or bomb archive is an error naming
+ * the member, never a hang or an out-of-memory crash. Object arrays are refused (never unpickled).
+ * Stored and deflated members, zip64 included; encryption and other compression methods are refused.
+ *
+ * Source: PKWARE APPNOTE.TXT (zip), NumPy `numpy.lib.npyio` (npz), fflate (inflate).
+ *
+ * @throws {NpzError} on a malformed archive or member (`member` names it). @throws {NpyError} on a
+ *   member that is not a readable `.npy`. @throws {OptionError} on bad options or non-byte input.
+ * @example
+ * const amass = parseNpz(fs.readFileSync('B3_-_walk1_poses.npz'));
+ * amass.poses.shape; // [frames, 156]
+ * amass.gender.data[0]; // 'male'
+ */
+export function parseNpz(bytes: Uint8Array, options: ParseNpzOptions = {}): NpzArrays {
+  if (options === null || typeof options !== 'object')
+    throw new OptionError('parseNpz: options must be an object');
+  for (const key of Object.keys(options))
+    if (!(key in PARSE_NPZ_DEFAULTS)) throw new OptionError(`parseNpz: unknown option '${key}'`);
+  const { maxBytes } = npyOptions(
+    options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes },
+    'parseNpz',
+  );
+  const checksum = options.checksum ?? PARSE_NPZ_DEFAULTS.checksum;
+  if (checksum !== 'verify' && checksum !== 'skip')
+    throw new OptionError(`parseNpz: checksum must be 'verify' or 'skip', got '${String(checksum)}'`);
+  if (!(bytes instanceof Uint8Array)) throw new OptionError('parseNpz: bytes must be a Uint8Array');
+  bytes = plainBytes(bytes);
+  const entries = readDirectory(bytes).filter((e) => e.name.endsWith('.npy'));
+  let total = 0;
+  for (const e of entries) {
+    total += e.size;
+    if (total > maxBytes)
+      throw new NpzError(
+        'npz-size',
+        `the members declare ${total} bytes or more, over the limit of ${maxBytes}`,
+        e.name,
+      );
+  }
+  const out: NpzArrays = Object.create(null);
+  for (const e of entries) {
+    const raw = memberBytes(bytes, e);
+    if (checksum === 'verify' && crc32(raw) !== e.crc)
+      throw new NpzError('npz-member', 'CRC-32 mismatch: the member is corrupt', e.name);
+    out[e.name.slice(0, -4)] = decodeNpy(raw, maxBytes, e.name);
+  }
+  return out;
+}
+
+function memberBytes(b: Uint8Array, e: Entry): Uint8Array {
+  const fail = (reason: string): never => {
+    throw new NpzError('npz-member', reason, e.name);
+  };
+  if (e.flags & 1) fail('encrypted members are not supported');
+  const at = e.localOffset;
+  if (at + 30 > b.length || u32(b, at) !== 0x04034b50) fail('local header missing or cut short');
+  const dataStart = at + 30 + u16(b, at + 26) + u16(b, at + 28);
+  const dataEnd = dataStart + e.compressedSize;
+  if (dataEnd > b.length)
+    fail(
+      `truncated: the entry declares ${e.compressedSize} bytes but the archive ends ${dataEnd - b.length} bytes short`,
+    );
+  const data = b.subarray(dataStart, dataEnd);
+  if (e.method === 0) {
+    if (e.compressedSize !== e.size)
+      fail(`a stored member declares ${e.size} bytes but holds ${e.compressedSize}`);
+    return data;
+  }
+  if (e.method !== 8) fail(`compression method ${e.method} is not supported (only stored and deflate)`);
+  // one spare byte: a stream that fills it inflates to more than declared (fflate does not grow a given buffer)
+  const target = new Uint8Array(e.size + 1);
+  let inflated: Uint8Array;
+  try {
+    inflated = inflateSync(data, { out: target });
+  } catch (error) {
+    return fail(`corrupt deflate data (${(error as Error).message})`);
+  }
+  if (inflated.length !== e.size)
+    fail(
+      inflated.length > e.size
+        ? `inflates to more than the ${e.size} bytes it declares`
+        : `truncated: inflates to ${inflated.length} bytes, the entry declares ${e.size}`,
+    );
+  return inflated.subarray(0, e.size);
+}
+
+/** One member of a `.npz` as {@link listNpz} reports it. */
+export interface NpzMember {
+  /** Zip entry name (`poses.npy`). */
+  name: string;
+  /** `'stored'` or `'deflate'`; another method is reported by its zip number. */
+  compression: 'stored' | 'deflate' | number;
+  /** Bytes in the archive and uncompressed. */
+  compressedSize: number;
+  size: number;
+}
+
+/**
+ * The members of a `.npz` archive from its zip directory, without inflating anything: names, compression
+ * and sizes (to check what a file holds, or how it was written, before reading it).
+ *
+ * @throws {NpzError} when the bytes are not a readable zip archive.
+ * @example
+ * listNpz(bytes).some((m) => m.compression === 'deflate'); // written by savez_compressed
+ */
+export function listNpz(bytes: Uint8Array): NpzMember[] {
+  if (!(bytes instanceof Uint8Array)) throw new OptionError('listNpz: bytes must be a Uint8Array');
+  return readDirectory(bytes).map((e) => ({
+    name: e.name,
+    compression: e.method === 0 ? 'stored' : e.method === 8 ? 'deflate' : e.method,
+    compressedSize: e.compressedSize,
+    size: e.size,
+  }));
+}
+
+/** Options of {@link writeNpz}. */
+export interface WriteNpzOptions {
+  /** `'stored'` (like `numpy.savez`; default) or `'deflate'` (like `numpy.savez_compressed`). */
+  compression?: 'stored' | 'deflate';
+  /** Deflate level 1 (fastest) to 9 (smallest). Default 6, zlib's and NumPy's. */
+  level?: number;
+}
+
+/** Defaults of {@link WriteNpzOptions}. */
+export const WRITE_NPZ_DEFAULTS: Required<WriteNpzOptions> = { compression: 'stored', level: 6 };
+
+/** Zip timestamps: a fixed date, so the same arrays always give the same bytes. */
+const FIXED_MTIME = new Date(1980, 0, 1, 0, 0, 0);
+
+/**
+ * Writes arrays as a NumPy `.npz` archive: one `<name>.npy` member per entry, in the object's order,
+ * stored (`numpy.savez`) or deflated (`numpy.savez_compressed`). `numpy.load` returns the same arrays.
+ * Values are {@link NdArray}s (as {@link parseNpz} returns them, so a parsed archive writes back with every
+ * member) or plain typed arrays (1-D). The output is deterministic (fixed timestamps).
+ *
+ * @throws {OptionError} on bad options, an empty or non-string name, or a value that is not an array.
+ * @throws {ShapeError} when an array's shape does not hold its values.
+ * @example
+ * const bytes = writeNpz({ poses: { data: poses, shape: [frames, 156], dtype: 'float64' }, mocap_framerate: ... },
+ *   { compression: 'deflate' });
+ */
+export function writeNpz(
+  arrays: Record<string, NdArray | NpyArray>,
+  options: WriteNpzOptions = {},
+): Uint8Array {
+  if (options === null || typeof options !== 'object')
+    throw new OptionError('writeNpz: options must be an object');
+  for (const key of Object.keys(options))
+    if (!(key in WRITE_NPZ_DEFAULTS)) throw new OptionError(`writeNpz: unknown option '${key}'`);
+  const o = { ...WRITE_NPZ_DEFAULTS, ...options };
+  if (o.compression !== 'stored' && o.compression !== 'deflate')
+    throw new OptionError(
+      `writeNpz: compression must be 'stored' or 'deflate', got '${String(o.compression)}'`,
+    );
+  if (!Number.isInteger(o.level) || o.level < 1 || o.level > 9)
+    throw new OptionError(`writeNpz: level must be an integer from 1 to 9, got ${String(o.level)}`);
+  if (arrays === null || typeof arrays !== 'object')
+    throw new OptionError('writeNpz: arrays must be an object of arrays');
+  const level = (o.compression === 'stored' ? 0 : o.level) as 0 | 6;
+  const files: Record<string, [Uint8Array, { level: 0 | 6; mtime: Date }]> = {};
+  for (const name of Object.keys(arrays)) {
+    if (name === '') throw new OptionError('writeNpz: array names must not be empty');
+    const value = arrays[name];
+    if (value === null || typeof value !== 'object')
+      throw new OptionError(`writeNpz: '${name}' is not an array`);
+    files[`${name}.npy`] = [writeNpy(value), { level, mtime: FIXED_MTIME }];
+  }
+  return zipSync(files);
+}

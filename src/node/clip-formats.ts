@@ -1,0 +1,112 @@
+// Clip file formats of the CLI, by extension: how a file becomes a clip and a clip becomes a file. One row
+// per format, so adding a format is adding a row (the extensions themselves are in extensions.ts, which the
+// main thread reads without loading any of this).
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { type AmassSource, amassToClipWithReport, clipToAmass } from '../io/amass/amass.js';
+import { writeBvhBytes } from '../io/bvh/write.js';
+import { parseNpy } from '../io/npy.js';
+import { listNpz, parseNpz, writeNpz } from '../io/npz.js';
+import type { Clip, PositionMode } from '../series/clip.js';
+import type { AtomicContent } from './atomic.js';
+import { readBvhFile } from './read.js';
+
+/** A warning of a reader, as plain data. */
+export interface FormatWarning {
+  message: string;
+  code?: string;
+  line?: number;
+  column?: number;
+}
+
+/** Options a reader may use. */
+export interface ReadClipOptions {
+  /** BVH: how position channels combine with OFFSETs. */
+  positionMode?: PositionMode;
+  /** AMASS: path of the joint template `J` (.npz with a `J` member, .npy, or JSON `{ "J": [[x, y, z], ...] }` or a bare array). */
+  template?: string;
+}
+
+/** Options a writer may use. */
+export interface WriteClipOptions {
+  /** BVH: decimal places. */
+  precision?: number;
+}
+
+/** One clip file format. */
+export interface ClipFormat {
+  name: string;
+  /** Lower-case extensions with the dot. */
+  extensions: readonly string[];
+  read(path: string, options: ReadClipOptions): { clip: Clip; warnings: FormatWarning[] };
+  write(clip: Clip, options: WriteClipOptions): AtomicContent;
+}
+
+const bvh: ClipFormat = {
+  name: 'BVH',
+  extensions: ['.bvh'],
+  read(path, options) {
+    // in chunks: a file of any size, never one string
+    const parsed = readBvhFile(path, options.positionMode ? { positionMode: options.positionMode } : {});
+    return {
+      clip: parsed.clip,
+      warnings: parsed.warnings.map((w) => ({
+        message: w.message,
+        code: w.code,
+        ...(w.line ? { line: w.line } : {}),
+        ...(w.column ? { column: w.column } : {}),
+      })),
+    };
+  },
+  write: (clip, options) =>
+    writeBvhBytes(clip, options.precision === undefined ? {} : { precision: options.precision }),
+};
+
+const npz: ClipFormat = {
+  name: 'AMASS .npz',
+  extensions: ['.npz'],
+  read(path, options) {
+    const bytes = readFileSync(path);
+    const template = options.template === undefined ? null : readTemplate(options.template);
+    const { clip, warnings } = amassToClipWithReport(parseNpz(bytes), { template });
+    (clip.source as AmassSource).compression = listNpz(bytes).some((m) => m.compression === 'deflate')
+      ? 'deflate'
+      : 'stored';
+    return { clip, warnings: warnings.map((w) => ({ message: w.message, code: w.code })) };
+  },
+  write(clip) {
+    const source = clip.source?.format === 'amass' ? (clip.source as AmassSource) : undefined;
+    return writeNpz(clipToAmass(clip), { compression: source?.compression ?? 'deflate' });
+  },
+};
+
+/** A joint template `J` from a file: `.npz` (member `J`), `.npy`, or JSON (`{ "J": ... }` or an array). */
+function readTemplate(path: string) {
+  const ext = extname(path).toLowerCase();
+  if (ext === '.npy') return parseNpy(readFileSync(path));
+  if (ext === '.npz') {
+    const arrays = parseNpz(readFileSync(path));
+    if (arrays.J === undefined) throw new Error(`template ${path} has no member 'J'`);
+    return arrays.J;
+  }
+  const json = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+  const J = Array.isArray(json) ? json : (json as { J?: unknown })?.J;
+  if (!Array.isArray(J))
+    throw new Error(`template ${path} must be a JSON array or an object with an array 'J'`);
+  return J as number[][];
+}
+
+/** Every clip format, BVH first. */
+export const CLIP_FORMATS: readonly ClipFormat[] = [bvh, npz];
+
+/**
+ * The format of a path by its extension (case-insensitive); BVH for an unknown extension, the format the
+ * CLI has always assumed.
+ *
+ * @example
+ * clipFormatOf('take.NPZ').name; // 'AMASS .npz'
+ */
+export function clipFormatOf(path: string): ClipFormat {
+  const ext = extname(path).toLowerCase();
+  return CLIP_FORMATS.find((f) => f.extensions.includes(ext)) ?? bvh;
+}

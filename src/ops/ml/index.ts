@@ -1,0 +1,3 @@
+export * from './foot-contacts.js';
+export * from './motion-features.js';
+export * from './root-motion.js';

@@ -1,0 +1,173 @@
+/**
+ * One frames x columns matrix of training features (root motion, root-relative joints, rotations,
+ * velocities, foot contacts) with a description of every column.
+ *
+ * @module
+ */
+import { OptionError } from '../../errors.js';
+import { to6DFlat } from '../../quat/matrix.js';
+import { rotateVectorFlat } from '../../quat/vector.js';
+import type { Clip } from '../../series/clip.js';
+import { forwardKinematics } from '../forward-kinematics.js';
+import { footContacts } from './foot-contacts.js';
+import { rootMotion, type UpAxis } from './root-motion.js';
+import { centralDifference, checkOptionNames } from './support.js';
+
+/** Options of {@link motionFeatures}. */
+export interface MotionFeaturesOptions {
+  /** The world's up axis (see `rootMotion`). Default `'y'`. */
+  up?: UpAxis;
+  /** The body's up axis (see `rootMotion`). Default `'y'`. */
+  bodyUp?: UpAxis;
+  /** The joint carrying the body's motion (see `rootMotion`). Default 0. */
+  root?: number | string;
+  /**
+   * Foot joints for contact columns: names or indices, `'auto'` (names containing foot or toe; none found
+   * means no contact columns) or `'none'`. Default `'auto'`.
+   */
+  feet?: (number | string)[] | 'auto' | 'none';
+  /** Contact start speed, units per second (see `footContacts`). Default 0.3 (metres). */
+  contactSpeed?: number;
+  /** Contact start height above each foot's lowest point, units. Default 0.05 (metres). */
+  contactHeight?: number;
+}
+
+/** Defaults of {@link MotionFeaturesOptions}. */
+export const MOTION_FEATURES_DEFAULTS: Required<MotionFeaturesOptions> = {
+  up: 'y',
+  bodyUp: 'y',
+  root: 0,
+  feet: 'auto',
+  contactSpeed: 0.3,
+  contactHeight: 0.05,
+};
+
+/** One column of {@link MotionFeatures.data}. */
+export interface FeatureColumn {
+  /** Column index. */
+  index: number;
+  /** What the column holds, e.g. `root.velocity.z`, `position.x`, `rotation6d.m10`, `contact`. */
+  name: string;
+  /** The joint it belongs to, or null for whole-body columns. */
+  joint: string | null;
+  /** `'rad/s'`, `'units/s'`, `'units'` (the clip's length unit), `'1'` (dimensionless) or `'bool'` (0 or 1). */
+  unit: 'rad/s' | 'units/s' | 'units' | '1' | 'bool';
+}
+
+/** What {@link motionFeatures} returns. */
+export interface MotionFeatures {
+  /** `frames x columns`, row-major. */
+  data: Float64Array;
+  frames: number;
+  /** Frames per second: every velocity is per second at this rate. */
+  rate: number;
+  columns: FeatureColumn[];
+  up: UpAxis;
+  root: number;
+  /** The unrolled heading in radians per frame (not a feature column: it is absolute; its rate is the first column). */
+  heading: Float64Array;
+  /** Ground-plane root trajectory, `frames x 2` (not a feature column, kept to put generated motion back in the world). */
+  trajectory: Float64Array;
+}
+
+const SIXD = ['m00', 'm10', 'm20', 'm01', 'm11', 'm21'];
+
+/**
+ * Training features of a clip in one matrix, in the HumanML3D layout made frame-rate correct: per frame,
+ *
+ * 1. `root.angular_velocity`: heading rate about up (rad/s);
+ * 2. `root.velocity.{x,y,z}`: root velocity in the heading frame (units/s);
+ * 3. `root.height` (units);
+ * 4. per joint, `position.{x,y,z}`: position relative to the root's ground point and heading (units);
+ * 5. per joint, `rotation6d.*`: local rotation as 6D (the first two matrix columns; the root's with the
+ *    heading removed);
+ * 6. per joint, `velocity.{x,y,z}`: global velocity in the heading frame (units/s);
+ * 7. per foot, `contact` (0 or 1, see `footContacts`).
+ *
+ * Every velocity is a central difference over `1 / rate` seconds, so the same motion gives the same
+ * features at 30 and 120 Hz (HumanML3D's per-frame differences scale with the rate). The columns array
+ * names every column, its joint and its unit: the JSON sidecar of `rotsig export --as features`.
+ *
+ * Source: Guo et al. 2022 (HumanML3D feature vector); Zhou et al. 2019 (6D rotations).
+ *
+ * @throws {OptionError} on unknown options or joints. @throws {ShapeError} when the clip is malformed.
+ * @example
+ * const f = motionFeatures(clip, { up: 'z' }); // an AMASS clip
+ * f.columns[f.columns.length - 1]; // { index: …, name: 'contact', joint: 'right_foot', unit: 'bool' }
+ */
+export function motionFeatures(clip: Clip, options: MotionFeaturesOptions = {}): MotionFeatures {
+  const where = 'motionFeatures';
+  checkOptionNames(options, MOTION_FEATURES_DEFAULTS, where);
+  const o = { ...MOTION_FEATURES_DEFAULTS, ...options };
+  const m = rootMotion(clip, { up: o.up, bodyUp: o.bodyUp, root: o.root });
+  const names = clip.skeleton.names;
+  const J = names.length;
+  const F = m.frames;
+  let contacts: ReturnType<typeof footContacts> | null = null;
+  if (o.feet !== 'none') {
+    if (o.feet !== 'auto' && !Array.isArray(o.feet))
+      throw new OptionError(`${where}: feet must be 'auto', 'none' or a list of joints`);
+    const joints = o.feet === 'auto' ? names.flatMap((n, j) => (/foot|toe/i.test(n) ? [j] : [])) : o.feet;
+    if (joints.length > 0)
+      contacts = footContacts(clip, {
+        joints,
+        up: o.up,
+        speed: o.contactSpeed,
+        releaseSpeed: 2 * o.contactSpeed,
+        height: o.contactHeight,
+        releaseHeight: 2 * o.contactHeight,
+      });
+  }
+  const columns: FeatureColumn[] = [];
+  const add = (name: string, joint: string | null, unit: FeatureColumn['unit']) =>
+    columns.push({ index: columns.length, name, joint, unit });
+  const rootName = names[m.root];
+  add('root.angular_velocity', rootName, 'rad/s');
+  for (const c of ['x', 'y', 'z']) add(`root.velocity.${c}`, rootName, 'units/s');
+  add('root.height', rootName, 'units');
+  for (const n of names) for (const c of ['x', 'y', 'z']) add(`position.${c}`, n, 'units');
+  for (const n of names) for (const c of SIXD) add(`rotation6d.${c}`, n, '1');
+  for (const n of names) for (const c of ['x', 'y', 'z']) add(`velocity.${c}`, n, 'units/s');
+  const K = contacts?.joints.length ?? 0;
+  for (let k = 0; k < K; k++) add('contact', contacts!.names[k], 'bool');
+  const C = columns.length;
+  const data = new Float64Array(F * C);
+  const fk = forwardKinematics(clip);
+  const velocity = new Float64Array(F * J * 3);
+  centralDifference(fk.positions.data, F, J * 3, 1 / m.rate, velocity);
+  const hInv = new Float64Array(4);
+  const a = o.up === 'y' ? 1 : 2;
+  const local = clip.rotations.data;
+  for (let f = 0; f < F; f++) {
+    const row = f * C;
+    data[row] = m.angularVelocity[f];
+    data[row + 1] = m.velocity[f * 3];
+    data[row + 2] = m.velocity[f * 3 + 1];
+    data[row + 3] = m.velocity[f * 3 + 2];
+    data[row + 4] = m.height[f];
+    let at = row + 5;
+    for (let i = 0; i < J * 3; i++) data[at + i] = m.positions[f * J * 3 + i];
+    at += J * 3;
+    for (let j = 0; j < J; j++) {
+      if (j === m.root) to6DFlat(data, at + j * 6, m.rootRotation, f * 4);
+      else to6DFlat(data, at + j * 6, local, (f * J + j) * 4);
+    }
+    at += J * 6;
+    hInv.fill(0);
+    hInv[a] = -Math.sin(m.heading[f] / 2);
+    hInv[3] = Math.cos(m.heading[f] / 2);
+    for (let j = 0; j < J; j++) rotateVectorFlat(data, at + j * 3, hInv, 0, velocity, (f * J + j) * 3);
+    at += J * 3;
+    for (let k = 0; k < K; k++) data[at + k] = contacts!.contacts[f * K + k];
+  }
+  return {
+    data,
+    frames: F,
+    rate: m.rate,
+    columns,
+    up: o.up,
+    root: m.root,
+    heading: m.heading,
+    trajectory: m.trajectory,
+  };
+}

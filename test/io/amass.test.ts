@@ -1,0 +1,353 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { OptionError, ShapeError } from '../../src/errors.js';
+import {
+  amassToClip,
+  amassToClipWithReport,
+  clipToAmass,
+  type NdArray,
+  parseNpz,
+  SMPL_JOINT_NAMES,
+  SMPL_PARENTS,
+  SMPLH_JOINT_NAMES,
+  SMPLH_PARENTS,
+  SMPLX_JOINT_NAMES,
+  SMPLX_PARENTS,
+  writeNpz,
+} from '../../src/io/index.js';
+import { forwardKinematics } from '../../src/ops/forward-kinematics.js';
+import { resampleClip } from '../../src/ops/resample-clip.js';
+import { readFixture } from '../support/shared-data.js';
+import { TOL } from '../support/tolerances.js';
+
+const DIR = join(import.meta.dirname, '..', 'fixtures', 'npz');
+const npz = (name: string) => parseNpz(new Uint8Array(readFileSync(join(DIR, name))));
+
+interface AmassRef {
+  frames: number;
+  rate: number;
+  parents: number[];
+  sampleFrames: number[];
+  local: number[];
+  positions?: number[];
+  global?: number[];
+}
+const ref = readFixture<{ amass: { smplh: AmassRef; smplx: AmassRef } }>('npz/expected.json').amass;
+
+/** Largest |a − b| over quaternions, up to sign. */
+function quatError(a: ArrayLike<number>, aAt: number, b: ArrayLike<number>, bAt: number): number {
+  let plus = 0;
+  let minus = 0;
+  for (let k = 0; k < 4; k++) {
+    plus = Math.max(plus, Math.abs(a[aAt + k] - b[bAt + k]));
+    minus = Math.max(minus, Math.abs(a[aAt + k] + b[bAt + k]));
+  }
+  return Math.min(plus, minus);
+}
+
+const scalar = (a: NdArray) => Number((a.data as Float64Array)[0]);
+
+describe('SMPL family kinematic trees', () => {
+  test('SMPL, SMPL+H and SMPL-X have 24, 52 and 55 joints, parents before children, rooted at the pelvis', () => {
+    for (const [names, parents, n] of [
+      [SMPL_JOINT_NAMES, SMPL_PARENTS, 24],
+      [SMPLH_JOINT_NAMES, SMPLH_PARENTS, 52],
+      [SMPLX_JOINT_NAMES, SMPLX_PARENTS, 55],
+    ] as const) {
+      expect(names.length).toBe(n);
+      expect(parents.length).toBe(n);
+      expect(parents[0]).toBe(-1);
+      for (let j = 1; j < n; j++) expect(parents[j]).toBeLessThan(j);
+      expect(new Set(names).size).toBe(n);
+    }
+    expect(SMPLH_PARENTS).toEqual(ref.smplh.parents);
+    expect(SMPLX_PARENTS).toEqual(ref.smplx.parents);
+    // every finger's first joint hangs from its wrist, the next two from the one before
+    const wrist = (names: readonly string[], parents: readonly number[], name: string) =>
+      names[parents[names.indexOf(name)]];
+    expect(wrist(SMPLH_JOINT_NAMES, SMPLH_PARENTS, 'left_thumb1')).toBe('left_wrist');
+    expect(wrist(SMPLX_JOINT_NAMES, SMPLX_PARENTS, 'right_pinky3')).toBe('right_pinky2');
+    expect(wrist(SMPLX_JOINT_NAMES, SMPLX_PARENTS, 'jaw')).toBe('head');
+    expect(wrist(SMPL_JOINT_NAMES, SMPL_PARENTS, 'left_hand')).toBe('left_wrist');
+  });
+});
+
+describe('amassToClip(arrays, options)', () => {
+  test('amassToClip(SMPL+H file) gives 52 joints at mocap_framerate with SciPy from_rotvec local rotations', () => {
+    const { clip, warnings } = amassToClipWithReport(npz('amass_smplh.npz'));
+    expect(warnings).toEqual([]);
+    expect(clip.skeleton.names).toEqual(SMPLH_JOINT_NAMES);
+    expect(clip.rate).toBe(120);
+    expect(clip.frames).toBe(ref.smplh.frames);
+    let worst = 0;
+    ref.smplh.sampleFrames.forEach((f, i) => {
+      for (let j = 0; j < 52; j++)
+        worst = Math.max(
+          worst,
+          quatError(clip.rotations.data, (f * 52 + j) * 4, ref.smplh.local, (i * 52 + j) * 4),
+        );
+    });
+    expect(worst).toBeLessThan(TOL.oracle);
+    // no template: zero rest offsets, the root carries trans
+    expect(Array.from(clip.skeleton.restTranslations).every((v) => v === 0)).toBe(true);
+    const trans = npz('amass_smplh.npz').trans.data as Float64Array;
+    expect(Array.from(clip.translations.data.subarray(52 * 3 * 5, 52 * 3 * 5 + 3))).toEqual(
+      Array.from(trans.subarray(15, 18)),
+    );
+  });
+
+  test('amassToClip with the joint template J (npz or JSON) gives SMPL forward kinematics equal to SciPy', () => {
+    const fromNpz = amassToClip(npz('amass_smplh.npz'), { template: npz('template_smplh.npz').J });
+    const json = JSON.parse(readFileSync(join(DIR, 'template_smplh.json'), 'utf8')).J as number[][];
+    const fromJson = amassToClip(npz('amass_smplh.npz'), { template: json });
+    for (const clip of [fromNpz, fromJson]) {
+      const fk = forwardKinematics(clip);
+      let pos = 0;
+      let rot = 0;
+      ref.smplh.sampleFrames.forEach((f, i) => {
+        for (let j = 0; j < 52; j++) {
+          for (let k = 0; k < 3; k++)
+            pos = Math.max(
+              pos,
+              Math.abs(fk.positions.data[(f * 52 + j) * 3 + k] - ref.smplh.positions![(i * 52 + j) * 3 + k]),
+            );
+          rot = Math.max(
+            rot,
+            quatError(fk.rotations.data, (f * 52 + j) * 4, ref.smplh.global!, (i * 52 + j) * 4),
+          );
+        }
+      });
+      expect(pos).toBeLessThan(TOL.oracle);
+      expect(rot).toBeLessThan(TOL.oracle);
+    }
+  });
+
+  test('amassToClip(SMPL-X file) reads mocap_frame_rate 59.9999885 and the 55-joint tree', () => {
+    const { clip, warnings } = amassToClipWithReport(npz('amass_smplx.npz'));
+    expect(warnings).toEqual([]);
+    expect(clip.rate).toBe(59.9999885);
+    expect(clip.skeleton.names).toEqual(SMPLX_JOINT_NAMES);
+    let worst = 0;
+    ref.smplx.sampleFrames.forEach((f, i) => {
+      for (let j = 0; j < 55; j++)
+        worst = Math.max(
+          worst,
+          quatError(clip.rotations.data, (f * 55 + j) * 4, ref.smplx.local, (i * 55 + j) * 4),
+        );
+    });
+    expect(worst).toBeLessThan(TOL.oracle);
+  });
+
+  test('amassToClip warns, naming the rate used, when the rate is missing, two keys disagree or the length disagrees', () => {
+    const arrays = npz('amass_smplh.npz');
+    const { mocap_framerate: _, ...noRate } = arrays;
+    const missing = amassToClipWithReport(noRate);
+    expect(missing.clip.rate).toBe(120);
+    expect(missing.warnings.map((w) => w.code)).toEqual(['rate-missing']);
+    expect(missing.warnings[0].message).toMatch(/using 120 Hz/);
+    expect(amassToClipWithReport(noRate, { fallbackRate: 60 }).clip.rate).toBe(60);
+    const both = {
+      ...arrays,
+      mocap_frame_rate: { data: Float64Array.of(100), shape: [], dtype: 'float64' as const },
+    };
+    const disagree = amassToClipWithReport(both);
+    expect(disagree.clip.rate).toBe(120);
+    expect(disagree.warnings[0].message).toBe(
+      'frame rates disagree (mocap_framerate = 120, mocap_frame_rate = 100); using 120 Hz',
+    );
+    const x = npz('amass_smplx.npz');
+    const length = amassToClipWithReport({
+      ...x,
+      mocap_time_length: { data: Float64Array.of(1), shape: [], dtype: 'float64' },
+    });
+    expect(length.warnings.map((w) => w.code)).toEqual(['rate-length']);
+    const forced = amassToClipWithReport(arrays, { rate: 30 });
+    expect(forced.clip.rate).toBe(30);
+    expect(forced.warnings.map((w) => w.code)).toEqual(['rate-disagree']);
+  });
+
+  test('amassToClip throws ShapeError on a missing or misshapen poses array and OptionError on bad options', () => {
+    const arrays = npz('amass_smplh.npz');
+    expect(() => amassToClip({ trans: arrays.trans })).toThrow(ShapeError);
+    expect(() => amassToClip({ ...arrays, poses: { ...arrays.poses, shape: [96, 78] } })).toThrow(
+      /expected 72/,
+    );
+    expect(() => amassToClip({ ...arrays, gender: arrays.gender, poses: arrays.gender })).toThrow(ShapeError);
+    expect(() => amassToClip(arrays, { modle: 'smplh' } as never)).toThrow(OptionError);
+    expect(() => amassToClip(arrays, { template: [[1, 2, 3]] })).toThrow(/template has 1 joints/);
+  });
+});
+
+describe('clipToAmass(clip, arrays)', () => {
+  test('clipToAmass(amassToClip(file)) gives back every member: poses as the same rotations, the rest unchanged', () => {
+    for (const file of ['amass_smplh.npz', 'amass_smplx.npz']) {
+      const arrays = npz(file);
+      const back = parseNpz(writeNpz(clipToAmass(amassToClip(arrays))));
+      expect(Object.keys(back).sort()).toEqual(Object.keys(arrays).sort());
+      for (const name of Object.keys(arrays)) {
+        if (
+          name === 'poses' ||
+          ['root_orient', 'pose_body', 'pose_hand', 'pose_jaw', 'pose_eye'].includes(name)
+        ) {
+          const a = arrays[name].data as Float64Array;
+          const b = back[name].data as Float64Array;
+          expect(back[name].shape).toEqual(arrays[name].shape);
+          // rotation vectors below π come back to rounding
+          let worst = 0;
+          for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]));
+          expect(worst, `${file} ${name}`).toBeLessThan(1e-12);
+        } else if (name === 'trans' || name === 'dmpls' || name === 'mocap_time_length') {
+          const a = arrays[name].data as Float64Array;
+          const b = back[name].data as Float64Array;
+          for (let i = 0; i < a.length; i++) expect(b[i]).toBeCloseTo(a[i], 12);
+        } else expect(back[name], `${file} ${name}`).toEqual(arrays[name]);
+      }
+    }
+  });
+
+  test('clipToAmass(resampleClip(SMPL+H 120 Hz, 30 Hz)) updates mocap_framerate, trans, dmpls rows and keeps betas and gender', () => {
+    const arrays = npz('amass_smplh.npz');
+    const clip30 = resampleClip(amassToClip(arrays), { targetRate: 30 });
+    const out = clipToAmass(clip30);
+    const frames = Math.floor((arrays.poses.shape[0] - 1) / 4) + 1;
+    expect(out.poses.shape).toEqual([frames, 156]);
+    expect(out.trans.shape).toEqual([frames, 3]);
+    expect(out.dmpls.shape).toEqual([frames, 8]);
+    expect(scalar(out.mocap_framerate)).toBe(30);
+    expect(out.betas).toBe(arrays.betas);
+    expect(out.gender.data).toEqual(['male']);
+    // the root translation is linear in x: resampling keeps it on the exact 30 Hz grid
+    const x0 = (arrays.trans.data as Float64Array)[0];
+    const step = ((arrays.trans.data as Float64Array)[3] - x0) * 4;
+    // away from the ends, where the widened kernel meets the clamped boundary
+    for (let i = 3; i < frames - 3; i++)
+      expect((out.trans.data as Float64Array)[i * 3]).toBeCloseTo(x0 + i * step, 12);
+  });
+
+  test('clipToAmass(SMPL-X at 59.9999885 Hz resampled to 20 Hz) writes mocap_frame_rate 20 and the split pose members', () => {
+    const arrays = npz('amass_smplx.npz');
+    const out = clipToAmass(resampleClip(amassToClip(arrays), { targetRate: 20 }));
+    expect(scalar(out.mocap_frame_rate)).toBe(20);
+    expect('mocap_framerate' in out).toBe(false);
+    const frames = out.poses.shape[0];
+    expect(frames).toBe(Math.floor(((30 - 1) * 20) / 59.9999885) + 1);
+    expect(scalar(out.mocap_time_length)).toBe(frames / 20);
+    expect(out.pose_hand.shape).toEqual([frames, 90]);
+    const poses = out.poses.data as Float64Array;
+    const hand = out.pose_hand.data as Float64Array;
+    expect(Array.from(hand.subarray(90, 180))).toEqual(Array.from(poses.subarray(165 + 75, 165 + 165)));
+    expect(out.markers_latent).toBe(arrays.markers_latent);
+  });
+
+  test('clipToAmass rejects a clip whose joint count fits no SMPL model', () => {
+    const clip = amassToClip(npz('amass_smplh.npz'));
+    const bad = {
+      ...clip,
+      source: undefined,
+      skeleton: { ...clip.skeleton, names: clip.skeleton.names.slice(0, 50) },
+    };
+    expect(() => clipToAmass(bad)).toThrow(ShapeError);
+  });
+});
+
+/** An SMPL+H AMASS file where joint 1 swings about x by `angle(t)` radians and the root walks along x at 1 m/s. */
+function syntheticAmass(
+  rate: number,
+  seconds: number,
+  angle: (t: number) => number,
+  key = 'mocap_framerate',
+) {
+  const frames = Math.floor(seconds * rate) + 1;
+  const poses = new Float64Array(frames * 156);
+  const trans = new Float64Array(frames * 3);
+  for (let f = 0; f < frames; f++) {
+    poses[f * 156 + 3] = angle(f / rate);
+    trans[f * 3] = f / rate;
+    trans[f * 3 + 2] = 0.9;
+  }
+  return parseNpz(
+    writeNpz({
+      poses: { data: poses, shape: [frames, 156], dtype: 'float64' },
+      trans: { data: trans, shape: [frames, 3], dtype: 'float64' },
+      betas: { data: new Float64Array(16), shape: [16], dtype: 'float64' },
+      gender: { data: ['neutral'], shape: [], dtype: 'str' },
+      [key]: { data: Float64Array.of(rate), shape: [], dtype: 'float64' },
+    }),
+  );
+}
+
+/** Amplitude of the `hz` component of `x` sampled at `rate` (least-squares sine and cosine over whole cycles). */
+function amplitudeAt(x: ArrayLike<number>, rate: number, hz: number, from: number, to: number): number {
+  let s = 0;
+  let c = 0;
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    s += x[i] * Math.sin((2 * Math.PI * hz * i) / rate);
+    c += x[i] * Math.cos((2 * Math.PI * hz * i) / rate);
+    n += 1;
+  }
+  return (2 * Math.hypot(s, c)) / n;
+}
+
+describe('resampling AMASS files at any ratio', () => {
+  test('120 → 30 Hz: anti-aliased resampling suppresses a 25 Hz wobble by ≥ 40 dB where stride-4 decimation aliases it to 5 Hz', () => {
+    const slow = (t: number) => 0.3 * Math.sin(2 * Math.PI * t);
+    const arrays = syntheticAmass(120, 10, (t) => slow(t) + 0.05 * Math.sin(2 * Math.PI * 25 * t));
+    const poses = arrays.poses.data as Float64Array;
+    // stride decimation, as the pipelines in the wild do it
+    const strided: number[] = [];
+    for (let f = 0; f < arrays.poses.shape[0]; f += 4) strided.push(poses[f * 156 + 3] - slow(f / 120));
+    const out = clipToAmass(resampleClip(amassToClip(arrays), { targetRate: 30, kernel: 'lanczos3' }));
+    const p30 = out.poses.data as Float64Array;
+    const frames = out.poses.shape[0];
+    expect(frames).toBe(strided.length);
+    const residual = Array.from({ length: frames }, (_, i) => p30[i * 156 + 3] - slow(i / 30));
+    // whole seconds away from the ends (the kernel meets the boundary there)
+    const aliased = amplitudeAt(strided, 30, 5, 30, 270);
+    const filtered = amplitudeAt(residual, 30, 5, 30, 270);
+    expect(aliased).toBeCloseTo(0.05, 6);
+    // measured 46.3 dB
+    const db = 20 * Math.log10(aliased / filtered);
+    expect(db).toBeGreaterThanOrEqual(40);
+  });
+
+  test('120 → 30 Hz with the default kernel (catmull-rom) suppresses the alias by about 36 dB, less than lanczos3', () => {
+    const slow = (t: number) => 0.3 * Math.sin(2 * Math.PI * t);
+    const arrays = syntheticAmass(120, 10, (t) => slow(t) + 0.05 * Math.sin(2 * Math.PI * 25 * t));
+    const out = clipToAmass(resampleClip(amassToClip(arrays), { targetRate: 30 }));
+    const p30 = out.poses.data as Float64Array;
+    const residual = Array.from({ length: out.poses.shape[0] }, (_, i) => p30[i * 156 + 3] - slow(i / 30));
+    // measured 36.0 dB: catmull-rom's stop band is shallower; lanczos3 is the kernel for ≥ 40 dB
+    const db = 20 * Math.log10(0.05 / amplitudeAt(residual, 30, 5, 30, 270));
+    expect(db).toBeGreaterThan(33);
+    expect(db).toBeLessThan(40);
+  });
+
+  test('59.9999885 → 20 Hz keeps exact times over two minutes, where an int() stride runs 1.5x fast', () => {
+    const rate = 59.9999885;
+    const angle = (t: number) => 0.4 * Math.sin(2 * Math.PI * 0.5 * t);
+    const arrays = syntheticAmass(rate, 120, angle, 'mocap_frame_rate');
+    const clip20 = resampleClip(amassToClip(arrays), { targetRate: 20 });
+    expect(clip20.rate).toBe(20);
+    const out = clipToAmass(clip20);
+    expect(scalar(out.mocap_frame_rate)).toBe(20);
+    const frames = out.poses.shape[0];
+    const sourceFrames = arrays.poses.shape[0];
+    expect(frames).toBe(Math.floor(((sourceFrames - 1) * 20) / rate) + 1);
+    const p = out.poses.data as Float64Array;
+    const tr = out.trans.data as Float64Array;
+    let worst = 0;
+    let worstTrans = 0;
+    for (let i = 10; i < frames - 10; i++) {
+      worst = Math.max(worst, Math.abs(p[i * 156 + 3] - angle(i / 20)));
+      worstTrans = Math.max(worstTrans, Math.abs(tr[i * 3] - i / 20));
+    }
+    // the filter's small pass-band loss at 0.5 Hz, and no drift in time (x = t exactly for the root)
+    expect(worst).toBeLessThan(1e-3);
+    expect(worstTrans).toBeLessThan(1e-12);
+    const stride = Math.trunc(rate / 20);
+    expect(stride).toBe(2);
+    expect((stride * (frames - 1)) / rate / ((frames - 1) / 20)).toBeCloseTo(2 / 3, 6);
+  });
+});

@@ -31,6 +31,29 @@ function task(Type, direction, order, target) {
   };
 }
 
+function unitQuats(n) {
+  const e = angles(Float64Array).subarray(0, n * 3);
+  return quat.fromEulerArray(new Float64Array(n * 4), e, 'ZYX');
+}
+
+/** One flat kernel over 1M rotations: the building blocks of forward kinematics, blends and analysis. */
+function kernelTask(name, run) {
+  return {
+    name: `${name} (1M rotations)`,
+    items: N,
+    unit: 'rotations',
+    setup() {
+      return {
+        a: unitQuats(N),
+        b: unitQuats(N).reverse(),
+        v: angles(Float64Array),
+        out: new Float64Array(N * 4),
+      };
+    },
+    run,
+  };
+}
+
 export default {
   name: 'quat',
   tasks: [
@@ -40,5 +63,17 @@ export default {
     task(Float32Array, 'quat->euler', 'ZYX'),
     task(Float64Array, 'euler->quat', 'zxz'),
     task(Float64Array, 'quat->euler', 'zxz'),
+    kernelTask('multiplyFlat', (s) => {
+      for (let i = 0; i < N; i++) quat.multiplyFlat(s.out, i * 4, s.a, i * 4, s.b, i * 4);
+    }),
+    kernelTask('rotateVectorFlat', (s) => {
+      for (let i = 0; i < N; i++) quat.rotateVectorFlat(s.out, i * 3, s.a, i * 4, s.v, i * 3);
+    }),
+    kernelTask('slerpFlat t = 0.3', (s) => {
+      for (let i = 0; i < N; i++) quat.slerpFlat(s.out, i * 4, s.a, i * 4, s.b, i * 4, 0.3);
+    }),
+    kernelTask('logFlat', (s) => {
+      for (let i = 0; i < N; i++) quat.logFlat(s.out, i * 3, s.a, i * 4);
+    }),
   ],
 };

@@ -79,3 +79,7 @@ export * from './ops/ml/index.js';
 
 // Whole-clip analysis (behind `rotsig info`).
 export * from './ops/analyze-clip.js';
+
+// Fitting rotations to data.
+export * from './ops/fit/align-vectors.js';
+export { seededRandom } from './numeric/random.js';

@@ -1,4 +1,5 @@
 import { InvalidValueError } from '../errors.js';
+import { checkLength, checkNorm, checkSpan } from './check.js';
 import type { QuatLike, QuatOut } from './types.js';
 
 /** Allocates a Float64 identity quaternion `(0, 0, 0, 1)`. */
@@ -8,8 +9,13 @@ export function create(): Float64Array {
   return out;
 }
 
-/** Sets `out` to the identity rotation `(0, 0, 0, 1)`. */
+/**
+ * Sets `out` to the identity rotation `(0, 0, 0, 1)`.
+ *
+ * @throws {ShapeError} when `out` does not hold 4 numbers.
+ */
 export function identity<T extends QuatOut>(out: T): T {
+  checkLength('identity', 'out', out, 4);
   out[0] = 0;
   out[1] = 0;
   out[2] = 0;
@@ -17,8 +23,13 @@ export function identity<T extends QuatOut>(out: T): T {
   return out;
 }
 
-/** Sets the components of `out` (x, y, z, w order). */
+/**
+ * Sets the components of `out` (x, y, z, w order). Unchecked values: the numbers are stored as given.
+ *
+ * @throws {ShapeError} when `out` does not hold 4 numbers.
+ */
 export function set<T extends QuatOut>(out: T, x: number, y: number, z: number, w: number): T {
+  checkLength('set', 'out', out, 4);
   out[0] = x;
   out[1] = y;
   out[2] = z;
@@ -26,8 +37,14 @@ export function set<T extends QuatOut>(out: T, x: number, y: number, z: number, 
   return out;
 }
 
-/** Copies `a` into `out`. */
+/**
+ * Copies `a` into `out`. Unchecked values: NaN in, NaN out.
+ *
+ * @throws {ShapeError} when `out` or `a` does not hold 4 numbers.
+ */
 export function copy<T extends QuatOut>(out: T, a: QuatLike): T {
+  checkLength('copy', 'out', out, 4);
+  checkLength('copy', 'a', a, 4);
   const x = a[0];
   const y = a[1];
   const z = a[2];
@@ -42,6 +59,9 @@ export function copy<T extends QuatOut>(out: T, a: QuatLike): T {
 /**
  * Hamilton product `a ⊗ b` on flat arrays: the rotation that applies `b` first, then `a`
  * (`R(a ⊗ b) = R(a)·R(b)`). Reads all inputs before writing, so `dst` may overlap either input.
+ * Unchecked values (pure arithmetic, a hot path): NaN in, NaN out; a zero input gives zero.
+ *
+ * @throws {ShapeError} when an offset leaves fewer than 4 numbers.
  */
 export function multiplyFlat(
   dst: QuatOut,
@@ -51,6 +71,9 @@ export function multiplyFlat(
   b: QuatLike,
   bOffset: number,
 ): void {
+  checkSpan('multiplyFlat', 'dst', dst, dstOffset, 4);
+  checkSpan('multiplyFlat', 'a', a, aOffset, 4);
+  checkSpan('multiplyFlat', 'b', b, bOffset, 4);
   const ax = a[aOffset];
   const ay = a[aOffset + 1];
   const az = a[aOffset + 2];
@@ -67,18 +90,30 @@ export function multiplyFlat(
 
 /**
  * Hamilton product `out = a ⊗ b`: rotating by the result equals rotating by `b`, then by `a`.
- * `out` may be `a` or `b`.
+ * `out` may be `a` or `b`. Unchecked values: NaN in, NaN out; a zero input gives zero.
+ *
+ * @throws {ShapeError} when `out`, `a` or `b` does not hold 4 numbers.
  *
  * @example
  * const q = quat.multiply(quat.create(), a, b); // R(q) = R(a)·R(b)
  */
 export function multiply<T extends QuatOut>(out: T, a: QuatLike, b: QuatLike): T {
+  checkLength('multiply', 'out', out, 4);
+  checkLength('multiply', 'a', a, 4);
+  checkLength('multiply', 'b', b, 4);
   multiplyFlat(out, 0, a, 0, b, 0);
   return out;
 }
 
-/** Conjugate `(-x, -y, -z, w)` on flat arrays; the inverse rotation of a unit quaternion. */
+/**
+ * Conjugate `(-x, -y, -z, w)` on flat arrays; the inverse rotation of a unit quaternion. Unchecked
+ * values: NaN in, NaN out.
+ *
+ * @throws {ShapeError} when an offset leaves fewer than 4 numbers.
+ */
 export function conjugateFlat(dst: QuatOut, dstOffset: number, a: QuatLike, aOffset: number): void {
+  checkSpan('conjugateFlat', 'dst', dst, dstOffset, 4);
+  checkSpan('conjugateFlat', 'a', a, aOffset, 4);
   const x = a[aOffset];
   const y = a[aOffset + 1];
   const z = a[aOffset + 2];
@@ -89,8 +124,15 @@ export function conjugateFlat(dst: QuatOut, dstOffset: number, a: QuatLike, aOff
   dst[dstOffset + 3] = w;
 }
 
-/** Conjugate `(-x, -y, -z, w)`: the inverse rotation of a unit quaternion. `out` may be `a`. */
+/**
+ * Conjugate `(-x, -y, -z, w)`: the inverse rotation of a unit quaternion. `out` may be `a`. Unchecked
+ * values: NaN in, NaN out.
+ *
+ * @throws {ShapeError} when `out` or `a` does not hold 4 numbers.
+ */
 export function conjugate<T extends QuatOut>(out: T, a: QuatLike): T {
+  checkLength('conjugate', 'out', out, 4);
+  checkLength('conjugate', 'a', a, 4);
   conjugateFlat(out, 0, a, 0);
   return out;
 }
@@ -99,8 +141,11 @@ export function conjugate<T extends QuatOut>(out: T, a: QuatLike): T {
  * Inverse `conj(a) / |a|²` on flat arrays, so that `a ⊗ a⁻¹ = 1` also for non-unit `a`.
  *
  * @throws {InvalidValueError} when `a` is zero or not finite.
+ * @throws {ShapeError} when an offset leaves fewer than 4 numbers.
  */
 export function invertFlat(dst: QuatOut, dstOffset: number, a: QuatLike, aOffset: number): void {
+  checkSpan('invertFlat', 'dst', dst, dstOffset, 4);
+  checkSpan('invertFlat', 'a', a, aOffset, 4);
   const x = a[aOffset];
   const y = a[aOffset + 1];
   const z = a[aOffset + 2];
@@ -122,8 +167,11 @@ export function invertFlat(dst: QuatOut, dstOffset: number, a: QuatLike, aOffset
  * Inverse rotation. For a unit quaternion this is the conjugate; non-unit inputs are divided by `|a|²`.
  *
  * @throws {InvalidValueError} when `a` is zero or not finite.
+ * @throws {ShapeError} when `out` or `a` does not hold 4 numbers.
  */
 export function invert<T extends QuatOut>(out: T, a: QuatLike): T {
+  checkLength('invert', 'out', out, 4);
+  checkLength('invert', 'a', a, 4);
   invertFlat(out, 0, a, 0);
   return out;
 }
@@ -133,8 +181,11 @@ export function invert<T extends QuatOut>(out: T, a: QuatLike): T {
  *
  * @throws {InvalidValueError} when the quaternion is zero, not finite, or its norm overflows: there is
  * no rotation to return, and a silent NaN would travel far before anyone noticed.
+ * @throws {ShapeError} when an offset leaves fewer than 4 numbers.
  */
 export function normalizeFlat(dst: QuatOut, dstOffset: number, a: QuatLike, aOffset: number): void {
+  checkSpan('normalizeFlat', 'dst', dst, dstOffset, 4);
+  checkSpan('normalizeFlat', 'a', a, aOffset, 4);
   let x = a[aOffset];
   let y = a[aOffset + 1];
   let z = a[aOffset + 2];
@@ -167,14 +218,23 @@ export function normalizeFlat(dst: QuatOut, dstOffset: number, a: QuatLike, aOff
  * Scales `a` to unit length. The sign is kept (no hemisphere change).
  *
  * @throws {InvalidValueError} when `a` is zero or not finite (never returns NaN).
+ * @throws {ShapeError} when `out` or `a` does not hold 4 numbers.
  */
 export function normalize<T extends QuatOut>(out: T, a: QuatLike): T {
+  checkLength('normalize', 'out', out, 4);
+  checkLength('normalize', 'a', a, 4);
   normalizeFlat(out, 0, a, 0);
   return out;
 }
 
-/** Four-dimensional dot product on flat arrays. */
+/**
+ * Four-dimensional dot product on flat arrays. Unchecked values: NaN in, NaN out.
+ *
+ * @throws {ShapeError} when an offset leaves fewer than 4 numbers.
+ */
 export function dotFlat(a: QuatLike, aOffset: number, b: QuatLike, bOffset: number): number {
+  checkSpan('dotFlat', 'a', a, aOffset, 4);
+  checkSpan('dotFlat', 'b', b, bOffset, 4);
   return (
     a[aOffset] * b[bOffset] +
     a[aOffset + 1] * b[bOffset + 1] +
@@ -185,17 +245,25 @@ export function dotFlat(a: QuatLike, aOffset: number, b: QuatLike, bOffset: numb
 
 /**
  * Four-dimensional dot product. For unit quaternions `|dot| = cos(θ/2)` where θ is the angle between the
- * rotations; its sign says whether they lie in the same hemisphere.
+ * rotations; its sign says whether they lie in the same hemisphere. Unchecked values: NaN in, NaN out.
+ *
+ * @throws {ShapeError} when `a` or `b` does not hold 4 numbers.
  */
 export function dot(a: QuatLike, b: QuatLike): number {
+  checkLength('dot', 'a', a, 4);
+  checkLength('dot', 'b', b, 4);
   return dotFlat(a, 0, b, 0);
 }
 
 /**
  * The representative with `w >= 0` (the same rotation): flips the sign when `w < 0`. At `w = 0` the
- * input is kept as it is. `out` may be `a`.
+ * input is kept as it is. `out` may be `a`. Unchecked values: NaN in, NaN out.
+ *
+ * @throws {ShapeError} when `out` or `a` does not hold 4 numbers.
  */
 export function abs<T extends QuatOut>(out: T, a: QuatLike): T {
+  checkLength('abs', 'out', out, 4);
+  checkLength('abs', 'a', a, 4);
   const s = a[3] < 0 ? -1 : 1;
   const x = a[0];
   const y = a[1];
@@ -213,20 +281,45 @@ export function abs<T extends QuatOut>(out: T, a: QuatLike): T {
  *
  * Computed as `4·atan2(|a − b|, |a + b|)` after aligning hemispheres (with unit inputs this equals
  * `2·acos(|a·b|)`), which stays accurate for tiny angles where `acos` of a dot just below 1 loses half
- * its digits, and never sees a dot above 1.
+ * its digits, and never sees a dot above 1. The norms are divided out, so non-unit inputs give the angle
+ * between the rotations they represent.
+ *
+ * @throws {InvalidValueError} when `a` or `b` is zero or not finite.
+ * @throws {ShapeError} when `a` or `b` does not hold 4 numbers.
  */
 export function angle(a: QuatLike, b: QuatLike): number {
-  const s = dotFlat(a, 0, b, 0) < 0 ? -1 : 1;
-  let dm = 0;
-  let dp = 0;
-  for (let i = 0; i < 4; i++) {
-    const bi = s * b[i];
-    const m = a[i] - bi;
-    const p = a[i] + bi;
-    dm += m * m;
-    dp += p * p;
-  }
-  return 4 * Math.atan2(Math.sqrt(dm), Math.sqrt(dp));
+  checkLength('angle', 'a', a, 4);
+  checkLength('angle', 'b', b, 4);
+  const ax = a[0];
+  const ay = a[1];
+  const az = a[2];
+  const aw = a[3];
+  const bx = b[0];
+  const by = b[1];
+  const bz = b[2];
+  const bw = b[3];
+  const na2 = ax * ax + ay * ay + az * az + aw * aw;
+  const nb2 = bx * bx + by * by + bz * bz + bw * bw;
+  checkNorm('angle', 'a', na2, a, 0);
+  checkNorm('angle', 'b', nb2, b, 0);
+  // Unit inputs (the common case) skip the division; others are scaled onto the sphere first.
+  const ka = na2 === 1 ? 1 : 1 / Math.sqrt(na2);
+  const kb = (ax * bx + ay * by + az * bz + aw * bw < 0 ? -1 : 1) * (nb2 === 1 ? 1 : 1 / Math.sqrt(nb2));
+  const mx = ka * ax - kb * bx;
+  const my = ka * ay - kb * by;
+  const mz = ka * az - kb * bz;
+  const mw = ka * aw - kb * bw;
+  const px = ka * ax + kb * bx;
+  const py = ka * ay + kb * by;
+  const pz = ka * az + kb * bz;
+  const pw = ka * aw + kb * bw;
+  return (
+    4 *
+    Math.atan2(
+      Math.sqrt(mx * mx + my * my + mz * mz + mw * mw),
+      Math.sqrt(px * px + py * py + pz * pz + pw * pw),
+    )
+  );
 }
 
 /**
@@ -234,6 +327,9 @@ export function angle(a: QuatLike, b: QuatLike): number {
  * sign-invariant. It is the objective the eigen average minimises (squared and weighted), and relates
  * to the Frobenius distance of the rotation matrices by `‖R(a) − R(b)‖_F = 2·√2·sin(θ/2)`.
  * Source: Hartley et al., "Rotation Averaging" (IJCV 2013), chordal L2 mean.
+ *
+ * @throws {InvalidValueError} when `a` or `b` is zero or not finite.
+ * @throws {ShapeError} when `a` or `b` does not hold 4 numbers.
  */
 export function chordalDistance(a: QuatLike, b: QuatLike): number {
   return Math.sin(0.5 * angle(a, b));
@@ -241,10 +337,13 @@ export function chordalDistance(a: QuatLike, b: QuatLike): number {
 
 /**
  * Spherical linear interpolation along the shortest arc on flat arrays: `b` is flipped into `a`'s
- * hemisphere first, so the path is the shorter rotation. Exact at `t = 0` (returns `a`) and `t = 1`
- * (returns `b` or `-b`); for inputs closer than about 1e-10 rad, linear interpolation plus
- * normalisation is used, which is exact to rounding there and never divides 0 by 0.
+ * hemisphere first, so the path is the shorter rotation. Exact at the endpoints: `t = 0` writes `a` and
+ * `t = 1` writes `b` or `-b`, bit for bit. For inputs closer than about 1e-10 rad, linear interpolation
+ * plus normalisation is used, which is exact to rounding there and never divides 0 by 0.
  * Inputs are assumed unit; `t` outside `[0, 1]` extrapolates along the same great circle.
+ *
+ * @throws {InvalidValueError} when `a` or `b` is zero or not finite, or `t` is not finite.
+ * @throws {ShapeError} when an offset leaves fewer than 4 numbers.
  */
 export function slerpFlat(
   dst: QuatOut,
@@ -255,6 +354,9 @@ export function slerpFlat(
   bOffset: number,
   t: number,
 ): void {
+  checkSpan('slerpFlat', 'dst', dst, dstOffset, 4);
+  checkSpan('slerpFlat', 'a', a, aOffset, 4);
+  checkSpan('slerpFlat', 'b', b, bOffset, 4);
   const ax = a[aOffset];
   const ay = a[aOffset + 1];
   const az = a[aOffset + 2];
@@ -263,47 +365,66 @@ export function slerpFlat(
   let by = b[bOffset + 1];
   let bz = b[bOffset + 2];
   let bw = b[bOffset + 3];
+  checkNorm('slerp', 'a', ax * ax + ay * ay + az * az + aw * aw, a, aOffset);
+  checkNorm('slerp', 'b', bx * bx + by * by + bz * bz + bw * bw, b, bOffset);
+  if (!Number.isFinite(t)) throw new InvalidValueError(`slerp: t = ${t} is not finite`);
   if (ax * bx + ay * by + az * bz + aw * bw < 0) {
     bx = -bx;
     by = -by;
     bz = -bz;
     bw = -bw;
   }
-  const mx = ax - bx;
-  const my = ay - by;
-  const mz = az - bz;
-  const mw = aw - bw;
-  const px = ax + bx;
-  const py = ay + by;
-  const pz = az + bz;
-  const pw = aw + bw;
-  // θ is the angle between a and b on the 4-sphere (half the rotation angle).
-  const theta =
-    2 *
-    Math.atan2(
-      Math.sqrt(mx * mx + my * my + mz * mz + mw * mw),
-      Math.sqrt(px * px + py * py + pz * pz + pw * pw),
-    );
-  let s0: number;
-  let s1: number;
-  if (theta < 1e-10) {
-    s0 = 1 - t;
-    s1 = t;
+  let x: number;
+  let y: number;
+  let z: number;
+  let w: number;
+  if (t === 0) {
+    // sin(θ)·(1/sin θ) is 1 only to rounding: the endpoints are written, not computed.
+    x = ax;
+    y = ay;
+    z = az;
+    w = aw;
+  } else if (t === 1) {
+    x = bx;
+    y = by;
+    z = bz;
+    w = bw;
   } else {
-    const inv = 1 / Math.sin(theta);
-    s0 = Math.sin((1 - t) * theta) * inv;
-    s1 = Math.sin(t * theta) * inv;
-  }
-  let x = s0 * ax + s1 * bx;
-  let y = s0 * ay + s1 * by;
-  let z = s0 * az + s1 * bz;
-  let w = s0 * aw + s1 * bw;
-  if (theta < 1e-10 && t !== 0 && t !== 1) {
-    const n = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
-    x *= n;
-    y *= n;
-    z *= n;
-    w *= n;
+    const mx = ax - bx;
+    const my = ay - by;
+    const mz = az - bz;
+    const mw = aw - bw;
+    const px = ax + bx;
+    const py = ay + by;
+    const pz = az + bz;
+    const pw = aw + bw;
+    // θ is the angle between a and b on the 4-sphere (half the rotation angle).
+    const theta =
+      2 *
+      Math.atan2(
+        Math.sqrt(mx * mx + my * my + mz * mz + mw * mw),
+        Math.sqrt(px * px + py * py + pz * pz + pw * pw),
+      );
+    if (theta < 1e-10) {
+      const s0 = 1 - t;
+      x = s0 * ax + t * bx;
+      y = s0 * ay + t * by;
+      z = s0 * az + t * bz;
+      w = s0 * aw + t * bw;
+      const n = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
+      x *= n;
+      y *= n;
+      z *= n;
+      w *= n;
+    } else {
+      const inv = 1 / Math.sin(theta);
+      const s0 = Math.sin((1 - t) * theta) * inv;
+      const s1 = Math.sin(t * theta) * inv;
+      x = s0 * ax + s1 * bx;
+      y = s0 * ay + s1 * by;
+      z = s0 * az + s1 * bz;
+      w = s0 * aw + s1 * bw;
+    }
   }
   dst[dstOffset] = x;
   dst[dstOffset + 1] = y;
@@ -314,22 +435,28 @@ export function slerpFlat(
 /**
  * Spherical linear interpolation along the shortest arc: constant angular speed on the great circle
  * from `a` (t = 0) to `b` (t = 1). `q` and `-q` as inputs give the same rotations. `out` may alias.
+ * Exact at the endpoints: `t = 0` returns `a`, `t = 1` returns `b` or `-b`, bit for bit.
  * Source: Shoemake, "Animating rotation with quaternion curves" (SIGGRAPH 1985).
  *
  * @example
  * const mid = quat.slerp(quat.create(), a, b, 0.5);
+ * @throws {InvalidValueError} when `a` or `b` is zero or not finite, or `t` is not finite.
+ * @throws {ShapeError} when `out`, `a` or `b` does not hold 4 numbers.
  */
 export function slerp<T extends QuatOut>(out: T, a: QuatLike, b: QuatLike, t: number): T {
+  checkLength('slerp', 'out', out, 4);
+  checkLength('slerp', 'a', a, 4);
+  checkLength('slerp', 'b', b, 4);
   slerpFlat(out, 0, a, 0, b, 0, t);
   return out;
 }
 
 /**
  * Normalised linear interpolation along the shortest arc on flat arrays: the same great-circle path as
- * slerp, not at constant speed. Throws only when the blend vanishes (antipodal after flipping cannot
- * happen; a zero input can).
+ * slerp, not at constant speed.
  *
- * @throws {InvalidValueError} when the interpolated quaternion is zero or not finite.
+ * @throws {InvalidValueError} when `a` or `b` is zero or not finite, or the blend is (a non-finite `t`).
+ * @throws {ShapeError} when an offset leaves fewer than 4 numbers.
  */
 export function nlerpFlat(
   dst: QuatOut,
@@ -340,7 +467,10 @@ export function nlerpFlat(
   bOffset: number,
   t: number,
 ): void {
+  checkSpan('nlerpFlat', 'dst', dst, dstOffset, 4);
   const s = dotFlat(a, aOffset, b, bOffset) < 0 ? -t : t;
+  checkNorm('nlerp', 'a', dotFlat(a, aOffset, a, aOffset), a, aOffset);
+  checkNorm('nlerp', 'b', dotFlat(b, bOffset, b, bOffset), b, bOffset);
   const u = 1 - t;
   const x = u * a[aOffset] + s * b[bOffset];
   const y = u * a[aOffset + 1] + s * b[bOffset + 1];
@@ -362,18 +492,26 @@ export function nlerpFlat(
  * is faster than the ends by the factor `1/cos²(θ/4)` for rotations θ apart (4% at 45°, 17% at 90°,
  * 100% at 180°). `out` may alias.
  *
- * @throws {InvalidValueError} when the blend is zero or not finite.
+ * @throws {InvalidValueError} when `a` or `b` is zero or not finite, or the blend is.
+ * @throws {ShapeError} when `out`, `a` or `b` does not hold 4 numbers.
  */
 export function nlerp<T extends QuatOut>(out: T, a: QuatLike, b: QuatLike, t: number): T {
+  checkLength('nlerp', 'out', out, 4);
+  checkLength('nlerp', 'a', a, 4);
+  checkLength('nlerp', 'b', b, 4);
   nlerpFlat(out, 0, a, 0, b, 0, t);
   return out;
 }
 
 /**
  * Reads a scalar-first quaternion `(w, x, y, z)` (Eigen, Unity's serialisations, many papers) into
- * rotsig's `(x, y, z, w)`. `out` may be `a`.
+ * rotsig's `(x, y, z, w)`. `out` may be `a`. Unchecked values: NaN in, NaN out.
+ *
+ * @throws {ShapeError} when `out` or `a` does not hold 4 numbers.
  */
 export function fromWxyz<T extends QuatOut>(out: T, a: QuatLike): T {
+  checkLength('fromWxyz', 'out', out, 4);
+  checkLength('fromWxyz', 'a', a, 4);
   const w = a[0];
   const x = a[1];
   const y = a[2];
@@ -385,8 +523,15 @@ export function fromWxyz<T extends QuatOut>(out: T, a: QuatLike): T {
   return out;
 }
 
-/** Writes rotsig's `(x, y, z, w)` as scalar-first `(w, x, y, z)`. `out` may be `q`. */
+/**
+ * Writes rotsig's `(x, y, z, w)` as scalar-first `(w, x, y, z)`. `out` may be `q`. Unchecked values:
+ * NaN in, NaN out.
+ *
+ * @throws {ShapeError} when `out` or `q` does not hold 4 numbers.
+ */
 export function toWxyz<T extends QuatOut>(out: T, q: QuatLike): T {
+  checkLength('toWxyz', 'out', out, 4);
+  checkLength('toWxyz', 'q', q, 4);
   const x = q[0];
   const y = q[1];
   const z = q[2];

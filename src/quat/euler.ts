@@ -1,5 +1,6 @@
-import { OptionError, ShapeError } from '../errors.js';
+import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
 import { cosKernel, sinKernel } from '../numeric/fast-trig.js';
+import { checkLength, checkSpan, nonFinite } from './check.js';
 import type { QuatLike, QuatOut } from './types.js';
 
 /**
@@ -102,7 +103,11 @@ export function eulerSpec(order: string): EulerSpec {
  */
 const HALF_PI = 0.5 * Math.PI;
 
-/** `e(i0, a)·e(i1, b)·e(i2, c)` for three distinct axes; `sigma` is the parity of (i0, i1, i2). */
+/**
+ * `e(i0, a)·e(i1, b)·e(i2, c)` for three distinct axes; `sigma` is the parity of (i0, i1, i2). Returns the
+ * `w` it wrote, which is NaN exactly when an angle was not finite (sine and cosine of ±∞ are NaN), so
+ * callers check one number (`Number.isNaN(w)`) instead of three.
+ */
 function composeTaitBryan(
   dst: QuatOut,
   o: number,
@@ -113,7 +118,7 @@ function composeTaitBryan(
   a: number,
   b: number,
   c: number,
-): void {
+): number {
   const h0 = 0.5 * a;
   const h1 = 0.5 * b;
   const h2 = 0.5 * c;
@@ -160,12 +165,15 @@ function composeTaitBryan(
   dst[o + i0] = sa * cbcc + sca * sbsc;
   dst[o + i1] = ca * sbcc - ssa * cbsc;
   dst[o + i2] = ca * cbsc + ssa * sbcc;
-  dst[o + 3] = ca * cbcc - ssa * sbsc;
+  const w = ca * cbcc - ssa * sbsc;
+  dst[o + 3] = w;
+  return w;
 }
 
 /**
  * `e_i(a)·e_j(b)·e_i(c) = (cb·sin((a+c)/2) e_i + sb·cos((a−c)/2) e_j + σ·sb·sin((a−c)/2) e_k, cb·cos((a+c)/2))`
- * with half angles, where k is the third axis and σ the parity of (i, j, k).
+ * with half angles, where k is the third axis and σ the parity of (i, j, k). Returns `w` (NaN exactly when
+ * an angle was not finite).
  */
 function composeProper(
   dst: QuatOut,
@@ -177,7 +185,7 @@ function composeProper(
   a: number,
   b: number,
   c: number,
-): void {
+): number {
   const hb = 0.5 * b;
   const sb = Math.sin(hb);
   const cb = Math.cos(hb);
@@ -186,12 +194,15 @@ function composeProper(
   dst[o + i] = cb * Math.sin(hp);
   dst[o + j] = sb * Math.cos(hm);
   dst[o + k] = sigma * sb * Math.sin(hm);
-  dst[o + 3] = cb * Math.cos(hp);
+  const w = cb * Math.cos(hp);
+  dst[o + 3] = w;
+  return w;
 }
 
 /**
  * @internal {@link fromEulerFlat} with the sequence already resolved: the quaternion of the angles
- * `(a, b, c)` (radians, in `spec`'s sequence) written to `dst[dstOffset..+4]`.
+ * `(a, b, c)` (radians, in `spec`'s sequence) written to `dst[dstOffset..+4]`. Unchecked: returns the `w`
+ * written, NaN exactly when an angle was not finite, for the caller to check.
  */
 export function composeEuler(
   dst: QuatOut,
@@ -200,12 +211,12 @@ export function composeEuler(
   a: number,
   b: number,
   c: number,
-): void {
+): number {
   // An extrinsic sequence is the intrinsic one with axes and angles reversed (spec holds the axes).
   const t0 = spec.extrinsic ? c : a;
   const t2 = spec.extrinsic ? a : c;
-  if (spec.proper) composeProper(dst, dstOffset, spec.i0, spec.i1, spec.other, spec.sigma, t0, b, t2);
-  else composeTaitBryan(dst, dstOffset, spec.i0, spec.i1, spec.i2, spec.sigma, t0, b, t2);
+  if (spec.proper) return composeProper(dst, dstOffset, spec.i0, spec.i1, spec.other, spec.sigma, t0, b, t2);
+  return composeTaitBryan(dst, dstOffset, spec.i0, spec.i1, spec.i2, spec.sigma, t0, b, t2);
 }
 
 /**
@@ -214,6 +225,8 @@ export function composeEuler(
  * the product gives (not forced into `w >= 0`). Reads before writing, so `dst` may overlap `src`.
  *
  * @throws {OptionError} for an unknown order.
+ * @throws {InvalidValueError} when an angle is not finite.
+ * @throws {ShapeError} when an offset leaves fewer than 4 (`dst`) or 3 (`src`) numbers.
  */
 export function fromEulerFlat(
   dst: QuatOut,
@@ -222,7 +235,11 @@ export function fromEulerFlat(
   srcOffset: number,
   order: EulerOrder,
 ): void {
-  composeEuler(dst, dstOffset, eulerSpec(order), src[srcOffset], src[srcOffset + 1], src[srcOffset + 2]);
+  checkSpan('fromEulerFlat', 'dst', dst, dstOffset, 4);
+  checkSpan('fromEulerFlat', 'src', src, srcOffset, 3);
+  const spec = eulerSpec(order);
+  const w = composeEuler(dst, dstOffset, spec, src[srcOffset], src[srcOffset + 1], src[srcOffset + 2]);
+  if (Number.isNaN(w)) throw nonFinite('fromEulerFlat', 'angles', src, srcOffset, 3);
 }
 
 /**
@@ -233,9 +250,15 @@ export function fromEulerFlat(
  * const d = Math.PI / 180;
  * const q = quat.fromEuler(quat.create(), [30 * d, 20 * d, 10 * d], 'ZYX');
  * @throws {OptionError} for an unknown order.
+ * @throws {InvalidValueError} when an angle is not finite.
+ * @throws {ShapeError} when `angles` does not hold 3 numbers or `out` 4 (SciPy raises too).
  */
 export function fromEuler<T extends QuatOut>(out: T, angles: QuatLike, order: EulerOrder): T {
-  composeEuler(out, 0, eulerSpec(order), angles[0], angles[1], angles[2]);
+  checkLength('fromEuler', 'out', out, 4);
+  checkLength('fromEuler', 'angles', angles, 3);
+  const spec = eulerSpec(order);
+  const w = composeEuler(out, 0, spec, angles[0], angles[1], angles[2]);
+  if (Number.isNaN(w)) throw nonFinite('fromEuler', 'angles', angles, 0, 3);
   return out;
 }
 
@@ -248,7 +271,9 @@ const GIMBAL_EPSILON = 1e-12;
 
 /**
  * @internal {@link toEulerFlat} with the sequence already resolved: the triple of `q[qOffset..+4]` in
- * `spec`'s sequence written to `dst[dstOffset..+3]`.
+ * `spec`'s sequence written to `dst[dstOffset..+3]`; returns true when the rotation is at gimbal lock.
+ *
+ * @throws {InvalidValueError} when the quaternion is zero or not finite.
  */
 export function decomposeEuler(
   dst: QuatOut,
@@ -256,7 +281,7 @@ export function decomposeEuler(
   q: QuatLike,
   qOffset: number,
   spec: EulerSpec,
-): void {
+): boolean {
   // Bernardes & Viollet, "Quaternion to Euler angles conversion: a direct, general and
   // computationally efficient method" (PLoS ONE 2022), written for an extrinsic sequence (i, j, k).
   // Both cases reduce to the product e(i0)·e(i1)·e(i2), which is the extrinsic sequence (i2, i1, i0).
@@ -284,7 +309,12 @@ export function decomposeEuler(
     c = qj + qw;
     d = qk * eps - qi;
   }
-  let th2 = 2 * Math.atan2(Math.sqrt(c * c + d * d), Math.sqrt(a * a + b * b));
+  // a² + b² + c² + d² is |q|² (proper) or 2|q|² (Tait-Bryan): zero or non-finite exactly when q is, and a
+  // zero quaternion would otherwise come out as a finite triple that means nothing.
+  const ab = a * a + b * b;
+  const n2 = ab + c * c + d * d;
+  if (!(n2 > 0 && n2 < Number.POSITIVE_INFINITY)) throw notARotation(q, qOffset);
+  let th2 = 2 * Math.atan2(Math.sqrt(c * c + d * d), Math.sqrt(ab));
   const hp = Math.atan2(b, a);
   const hm = Math.atan2(d, c);
   let th1: number;
@@ -318,12 +348,28 @@ export function decomposeEuler(
     dst[dstOffset + 1] = th2;
     dst[dstOffset + 2] = th1;
   }
+  return nearZero || nearPi;
+}
+
+function notARotation(q: QuatLike, qOffset: number): InvalidValueError {
+  const c = [q[qOffset], q[qOffset + 1], q[qOffset + 2], q[qOffset + 3]].join(', ');
+  return new InvalidValueError(`toEuler: quaternion (${c}) is zero or not finite; it has no Euler angles`, {
+    index: qOffset >> 2,
+  });
 }
 
 /**
- * Euler angles of a quaternion on flat arrays; see {@link toEuler}. `dst` may overlap `q`.
+ * Euler angles of a quaternion on flat arrays; see {@link toEuler}. `dst` may overlap `q`. Returns true
+ * when the rotation is at gimbal lock (the middle angle within 1e-12 rad of its singular value), where
+ * only the sum or difference of the outer angles is defined and the third angle was set to 0; SciPy's
+ * `as_euler` warns there.
  *
+ * @example
+ * const e = new Float64Array(3);
+ * const locked = quat.toEulerFlat(e, 0, quat.fromEuler(quat.create(), [0.3, Math.PI / 2, 0.2], 'ZYX'), 0, 'ZYX'); // true
  * @throws {OptionError} for an unknown order.
+ * @throws {InvalidValueError} when the quaternion is zero or not finite.
+ * @throws {ShapeError} when an offset leaves fewer than 3 (`dst`) or 4 (`q`) numbers.
  */
 export function toEulerFlat(
   dst: QuatOut,
@@ -331,8 +377,10 @@ export function toEulerFlat(
   q: QuatLike,
   qOffset: number,
   order: EulerOrder,
-): void {
-  decomposeEuler(dst, dstOffset, q, qOffset, eulerSpec(order));
+): boolean {
+  checkSpan('toEulerFlat', 'dst', dst, dstOffset, 3);
+  checkSpan('toEulerFlat', 'q', q, qOffset, 4);
+  return decomposeEuler(dst, dstOffset, q, qOffset, eulerSpec(order));
 }
 
 /**
@@ -348,8 +396,12 @@ export function toEulerFlat(
  * @example
  * const e = quat.toEuler(new Float64Array(3), q, 'ZYX'); // [z, y, x] angles of R = Rz·Ry·Rx
  * @throws {OptionError} for an unknown order.
+ * @throws {InvalidValueError} when `q` is zero or not finite (a zero quaternion has no angles).
+ * @throws {ShapeError} when `q` does not hold 4 numbers or `out` 3.
  */
 export function toEuler<T extends QuatOut>(out: T, q: QuatLike, order: EulerOrder): T {
+  checkLength('toEuler', 'out', out, 3);
+  checkLength('toEuler', 'q', q, 4);
   decomposeEuler(out, 0, q, 0, eulerSpec(order));
   return out;
 }
@@ -361,6 +413,7 @@ export function toEuler<T extends QuatOut>(out: T, q: QuatLike, order: EulerOrde
  * copied first, so the result is always that of separate arrays.
  *
  * @throws {ShapeError} when `angles.length` is not a multiple of 3 or `out` has the wrong length.
+ * @throws {InvalidValueError} when an angle is not finite (`index` is its rotation).
  */
 export function fromEulerArray<T extends QuatOut>(out: T, angles: QuatLike, order: EulerOrder): T {
   const spec = eulerSpec(order);
@@ -379,11 +432,13 @@ export function fromEulerArray<T extends QuatOut>(out: T, angles: QuatLike, orde
   const compose = proper ? composeProper : composeTaitBryan;
   if (extrinsic) {
     for (let r = 0, p = 0; r < n; r++, p += 3) {
-      compose(out, r * 4, i0, i1, k, sigma, angles[p + 2], angles[p + 1], angles[p]);
+      const w = compose(out, r * 4, i0, i1, k, sigma, angles[p + 2], angles[p + 1], angles[p]);
+      if (Number.isNaN(w)) throw nonFinite('fromEulerArray', 'angles', angles, p, 3);
     }
   } else {
     for (let r = 0, p = 0; r < n; r++, p += 3) {
-      compose(out, r * 4, i0, i1, k, sigma, angles[p], angles[p + 1], angles[p + 2]);
+      const w = compose(out, r * 4, i0, i1, k, sigma, angles[p], angles[p + 1], angles[p + 2]);
+      if (Number.isNaN(w)) throw nonFinite('fromEulerArray', 'angles', angles, p, 3);
     }
   }
   return out;
@@ -391,11 +446,22 @@ export function fromEulerArray<T extends QuatOut>(out: T, angles: QuatLike, orde
 
 /**
  * Batch conversion of `n x 4` quaternions to `n x 3` Euler angles (radians), same conventions as
- * {@link toEuler}. Allocates nothing.
+ * {@link toEuler}. Allocates nothing. When `locked` is given (`n` bytes), `locked[r]` is set to 1 for
+ * every rotation at gimbal lock and 0 otherwise (see {@link toEulerFlat}): SciPy warns once, this says
+ * which samples.
  *
+ * @example
+ * const locked = new Uint8Array(quats.length / 4);
+ * quat.toEulerArray(new Float64Array((quats.length / 4) * 3), quats, 'ZYX', locked);
  * @throws {ShapeError} when the lengths do not fit.
+ * @throws {InvalidValueError} when a quaternion is zero or not finite (`index` is its rotation).
  */
-export function toEulerArray<T extends QuatOut>(out: T, quats: QuatLike, order: EulerOrder): T {
+export function toEulerArray<T extends QuatOut>(
+  out: T,
+  quats: QuatLike,
+  order: EulerOrder,
+  locked?: Uint8Array,
+): T {
   const spec = eulerSpec(order);
   if (quats.length % 4 !== 0) {
     throw new ShapeError(`toEulerArray: quats has ${quats.length} values, not a multiple of 4`);
@@ -404,7 +470,16 @@ export function toEulerArray<T extends QuatOut>(out: T, quats: QuatLike, order: 
   if (out.length !== n * 3) {
     throw new ShapeError(`toEulerArray: out has ${out.length} values, expected ${n} x 3 = ${n * 3}`);
   }
-  for (let r = 0; r < n; r++) decomposeEuler(out, r * 3, quats, r * 4, spec);
+  if (locked === undefined) {
+    for (let r = 0; r < n; r++) decomposeEuler(out, r * 3, quats, r * 4, spec);
+  } else {
+    if (locked.length !== n) {
+      throw new ShapeError(
+        `toEulerArray: locked has ${locked.length} entries, expected one per rotation (${n})`,
+      );
+    }
+    for (let r = 0; r < n; r++) locked[r] = decomposeEuler(out, r * 3, quats, r * 4, spec) ? 1 : 0;
+  }
   return out;
 }
 

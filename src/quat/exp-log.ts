@@ -1,4 +1,5 @@
 import { InvalidValueError } from '../errors.js';
+import { checkLength, checkNorm, checkSpan } from './check.js';
 import type { QuatLike, QuatOut } from './types.js';
 
 /**
@@ -8,12 +9,19 @@ import type { QuatLike, QuatOut } from './types.js';
  * Computed with `atan2(|v|, w)`, so it is stable at θ = π (w = 0: the axis is `v/|v|`, no 0/0) and for
  * tiny angles (the factor `atan2(|v|, w)/|v|` is accurate for any `|v| > 0`). Non-unit inputs are
  * treated as the rotation they represent (the norm is ignored). Exactly zero vector part gives zero.
+ *
+ * @throws {InvalidValueError} when `q` is zero or not finite (a zero quaternion is no rotation, not the
+ * identity).
+ * @throws {ShapeError} when an offset leaves fewer than 3 (`dst`) or 4 (`q`) numbers.
  */
 export function logFlat(dst: QuatOut, dstOffset: number, q: QuatLike, qOffset: number): void {
+  checkSpan('logFlat', 'dst', dst, dstOffset, 3);
+  checkSpan('logFlat', 'q', q, qOffset, 4);
   let x = q[qOffset];
   let y = q[qOffset + 1];
   let z = q[qOffset + 2];
   let w = q[qOffset + 3];
+  checkNorm('log', 'q', x * x + y * y + z * z + w * w, q, qOffset);
   if (w < 0) {
     x = -x;
     y = -y;
@@ -31,8 +39,13 @@ export function logFlat(dst: QuatOut, dstOffset: number, q: QuatLike, qOffset: n
  * Rotation logarithm: the half-angle vector `axis·θ/2` (norm in `[0, π/2]`) of the `w >= 0`
  * representative, so `log(q) = log(-q)`. `exp(log(q))` returns `q` up to sign.
  * Source: Grassia, "Practical parameterization of rotations using the exponential map" (JGT 1998).
+ *
+ * @throws {InvalidValueError} when `q` is zero or not finite.
+ * @throws {ShapeError} when `q` does not hold 4 numbers or `out` 3.
  */
 export function log<T extends QuatOut>(out: T, q: QuatLike): T {
+  checkLength('log', 'out', out, 3);
+  checkLength('log', 'q', q, 4);
   logFlat(out, 0, q, 0);
   return out;
 }
@@ -42,6 +55,7 @@ export function log<T extends QuatOut>(out: T, q: QuatLike): T {
  * rotating by `2|v|` about `v`. Uses the series `1 − |v|²/6` for `|v| < 1e-8`, so 0 and 1e-12 are exact.
  *
  * @throws {InvalidValueError} when `v` has a non-finite component.
+ * @throws {ShapeError} when an offset leaves fewer than 4 (`dst`) or 3 (`v`) numbers.
  */
 export function expFlat(dst: QuatOut, dstOffset: number, v: QuatLike, vOffset: number): void {
   expOfScaled(dst, dstOffset, v, vOffset, 1, 'exp');
@@ -56,6 +70,8 @@ function expOfScaled(
   scale: number,
   name: string,
 ): void {
+  checkSpan(name, 'dst', dst, dstOffset, 4);
+  checkSpan(name, 'v', v, vOffset, 3);
   const x = scale * v[vOffset];
   const y = scale * v[vOffset + 1];
   const z = scale * v[vOffset + 2];
@@ -78,8 +94,11 @@ function expOfScaled(
  * identity; vectors longer than π/2 are valid and give the other hemisphere.
  *
  * @throws {InvalidValueError} when `v` is not finite.
+ * @throws {ShapeError} when `v` does not hold 3 numbers or `out` 4.
  */
 export function exp<T extends QuatOut>(out: T, v: QuatLike): T {
+  checkLength('exp', 'out', out, 4);
+  checkLength('exp', 'v', v, 3);
   expFlat(out, 0, v, 0);
   return out;
 }
@@ -87,6 +106,9 @@ export function exp<T extends QuatOut>(out: T, v: QuatLike): T {
 /**
  * Rotation vector `axis·θ` (norm in `[0, π]`, SciPy's `as_rotvec`) on flat arrays: twice {@link logFlat}.
  * At exactly θ = π both `±π·axis` are correct; the one from the given sign of the vector part is returned.
+ *
+ * @throws {InvalidValueError} when `q` is zero or not finite.
+ * @throws {ShapeError} when an offset leaves fewer than 3 (`dst`) or 4 (`q`) numbers.
  */
 export function toRotationVectorFlat(dst: QuatOut, dstOffset: number, q: QuatLike, qOffset: number): void {
   logFlat(dst, dstOffset, q, qOffset);
@@ -95,8 +117,15 @@ export function toRotationVectorFlat(dst: QuatOut, dstOffset: number, q: QuatLik
   dst[dstOffset + 2] *= 2;
 }
 
-/** Rotation vector `axis·θ` with θ in `[0, π]`; `q` and `-q` give the same vector (SciPy's `as_rotvec`). */
+/**
+ * Rotation vector `axis·θ` with θ in `[0, π]`; `q` and `-q` give the same vector (SciPy's `as_rotvec`).
+ *
+ * @throws {InvalidValueError} when `q` is zero or not finite.
+ * @throws {ShapeError} when `q` does not hold 4 numbers or `out` 3.
+ */
 export function toRotationVector<T extends QuatOut>(out: T, q: QuatLike): T {
+  checkLength('toRotationVector', 'out', out, 3);
+  checkLength('toRotationVector', 'q', q, 4);
   toRotationVectorFlat(out, 0, q, 0);
   return out;
 }
@@ -106,13 +135,21 @@ export function toRotationVector<T extends QuatOut>(out: T, q: QuatLike): T {
  * accepted, `|v| > π` wraps around.
  *
  * @throws {InvalidValueError} when `v` is not finite.
+ * @throws {ShapeError} when an offset leaves fewer than 4 (`dst`) or 3 (`v`) numbers.
  */
 export function fromRotationVectorFlat(dst: QuatOut, dstOffset: number, v: QuatLike, vOffset: number): void {
   expOfScaled(dst, dstOffset, v, vOffset, 0.5, 'fromRotationVector');
 }
 
-/** Quaternion from a rotation vector `axis·θ` (radians); exact at 0 and for tiny vectors. */
+/**
+ * Quaternion from a rotation vector `axis·θ` (radians); exact at 0 and for tiny vectors.
+ *
+ * @throws {InvalidValueError} when `v` is not finite.
+ * @throws {ShapeError} when `v` does not hold 3 numbers or `out` 4.
+ */
 export function fromRotationVector<T extends QuatOut>(out: T, v: QuatLike): T {
+  checkLength('fromRotationVector', 'out', out, 4);
+  checkLength('fromRotationVector', 'v', v, 3);
   fromRotationVectorFlat(out, 0, v, 0);
   return out;
 }
@@ -121,8 +158,11 @@ export function fromRotationVector<T extends QuatOut>(out: T, v: QuatLike): T {
  * Quaternion rotating by `angle` radians about `axis` (right-hand rule). The axis need not be unit.
  *
  * @throws {InvalidValueError} when the axis is zero (and the angle is not) or anything is non-finite.
+ * @throws {ShapeError} when `axis` does not hold 3 numbers or `out` 4.
  */
 export function fromAxisAngle<T extends QuatOut>(out: T, axis: QuatLike, angle: number): T {
+  checkLength('fromAxisAngle', 'out', out, 4);
+  checkLength('fromAxisAngle', 'axis', axis, 3);
   const ax = axis[0];
   const ay = axis[1];
   const az = axis[2];

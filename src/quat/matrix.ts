@@ -1,4 +1,5 @@
 import { InvalidValueError } from '../errors.js';
+import { checkLength, checkSpan } from './check.js';
 import type { QuatLike, QuatOut } from './types.js';
 
 /**
@@ -7,8 +8,11 @@ import type { QuatLike, QuatOut } from './types.js';
  * is divided out), so a slightly denormalised input still yields an orthogonal matrix.
  *
  * @throws {InvalidValueError} when `q` is zero or not finite.
+ * @throws {ShapeError} when an offset leaves fewer than 9 (`dst`) or 4 (`q`) numbers.
  */
 export function toMatrixFlat(dst: QuatOut, dstOffset: number, q: QuatLike, qOffset: number): void {
+  checkSpan('toMatrixFlat', 'dst', dst, dstOffset, 9);
+  checkSpan('toMatrixFlat', 'q', q, qOffset, 4);
   const x = q[qOffset];
   const y = q[qOffset + 1];
   const z = q[qOffset + 2];
@@ -42,8 +46,11 @@ export function toMatrixFlat(dst: QuatOut, dstOffset: number, q: QuatLike, qOffs
  * Rotation matrix (row-major 3x3, column-vector convention, SciPy's `as_matrix`) of a quaternion.
  *
  * @throws {InvalidValueError} when `q` is zero or not finite.
+ * @throws {ShapeError} when `q` does not hold 4 numbers or `out` 9.
  */
 export function toMatrix<T extends QuatOut>(out: T, q: QuatLike): T {
+  checkLength('toMatrix', 'out', out, 9);
+  checkLength('toMatrix', 'q', q, 4);
   toMatrixFlat(out, 0, q, 0);
   return out;
 }
@@ -134,8 +141,11 @@ const ORTHOGONAL_ENOUGH = 1e-14;
  *
  * @throws {InvalidValueError} when an entry is not finite, or the determinant is <= 0 (a reflection or
  * a singular matrix: no rotation is nearest in a meaningful sense).
+ * @throws {ShapeError} when an offset leaves fewer than 4 (`dst`) or 9 (`m`) numbers.
  */
 export function fromMatrixFlat(dst: QuatOut, dstOffset: number, m: QuatLike, mOffset: number): void {
+  checkSpan('fromMatrixFlat', 'dst', dst, dstOffset, 4);
+  checkSpan('fromMatrixFlat', 'm', m, mOffset, 9);
   let a = m[mOffset];
   let b = m[mOffset + 1];
   let c = m[mOffset + 2];
@@ -199,8 +209,11 @@ export function fromMatrixFlat(dst: QuatOut, dstOffset: number, m: QuatLike, mOf
  * matrices with positive determinant are projected to the nearest rotation first (Frobenius norm).
  *
  * @throws {InvalidValueError} for non-finite entries or a determinant <= 0 (reflections).
+ * @throws {ShapeError} when `m` does not hold 9 numbers or `out` 4.
  */
 export function fromMatrix<T extends QuatOut>(out: T, m: QuatLike): T {
+  checkLength('fromMatrix', 'out', out, 4);
+  checkLength('fromMatrix', 'm', m, 9);
   fromMatrixFlat(out, 0, m, 0);
   return out;
 }
@@ -211,8 +224,11 @@ export function fromMatrix<T extends QuatOut>(out: T, m: QuatLike): T {
  * `[m00, m10, m20, m01, m11, m21]`. Continuous in the rotation, unlike quaternions or Euler angles.
  *
  * @throws {InvalidValueError} when `q` is zero or not finite.
+ * @throws {ShapeError} when an offset leaves fewer than 6 (`dst`) or 4 (`q`) numbers.
  */
 export function to6DFlat(dst: QuatOut, dstOffset: number, q: QuatLike, qOffset: number): void {
+  checkSpan('to6DFlat', 'dst', dst, dstOffset, 6);
+  checkSpan('to6DFlat', 'q', q, qOffset, 4);
   const x = q[qOffset];
   const y = q[qOffset + 1];
   const z = q[qOffset + 2];
@@ -230,8 +246,15 @@ export function to6DFlat(dst: QuatOut, dstOffset: number, q: QuatLike, qOffset: 
   dst[dstOffset + 5] = (y * z + w * x) * s;
 }
 
-/** The 6D representation (first two matrix columns) of a rotation; see {@link to6DFlat}. */
+/**
+ * The 6D representation (first two matrix columns) of a rotation; see {@link to6DFlat}.
+ *
+ * @throws {InvalidValueError} when `q` is zero or not finite.
+ * @throws {ShapeError} when `q` does not hold 4 numbers or `out` 6.
+ */
 export function to6D<T extends QuatOut>(out: T, q: QuatLike): T {
+  checkLength('to6D', 'out', out, 6);
+  checkLength('to6D', 'q', q, 4);
   to6DFlat(out, 0, q, 0);
   return out;
 }
@@ -242,8 +265,11 @@ export function to6D<T extends QuatOut>(out: T, q: QuatLike): T {
  * two non-parallel vectors are accepted, which is what a network's raw output needs.
  *
  * @throws {InvalidValueError} when a column is zero, the two are parallel, or a value is not finite.
+ * @throws {ShapeError} when an offset leaves fewer than 4 (`dst`) or 6 (`v`) numbers.
  */
 export function from6DFlat(dst: QuatOut, dstOffset: number, v: QuatLike, vOffset: number): void {
+  checkSpan('from6DFlat', 'dst', dst, dstOffset, 4);
+  checkSpan('from6DFlat', 'v', v, vOffset, 6);
   let ax = v[vOffset];
   let ay = v[vOffset + 1];
   let az = v[vOffset + 2];
@@ -275,8 +301,15 @@ export function from6DFlat(dst: QuatOut, dstOffset: number, v: QuatLike, vOffset
   writeRotationQuat(dst, dstOffset, ax, bx, cx, ay, by, cy, az, bz, cz);
 }
 
-/** Quaternion from a 6D representation (two matrix columns, Gram-Schmidt); see {@link from6DFlat}. */
+/**
+ * Quaternion from a 6D representation (two matrix columns, Gram-Schmidt); see {@link from6DFlat}.
+ *
+ * @throws {InvalidValueError} when a column is zero, the two are parallel, or a value is not finite.
+ * @throws {ShapeError} when `v` does not hold 6 numbers or `out` 4.
+ */
 export function from6D<T extends QuatOut>(out: T, v: QuatLike): T {
+  checkLength('from6D', 'out', out, 4);
+  checkLength('from6D', 'v', v, 6);
   from6DFlat(out, 0, v, 0);
   return out;
 }

@@ -1,9 +1,14 @@
 import { InvalidValueError } from '../errors.js';
+import { checkLength, checkNorm, checkSpan } from './check.js';
 import type { QuatLike, QuatOut } from './types.js';
 
 /**
  * Rotates a 3-vector by a unit quaternion on flat arrays: `v' = q·v·q*` (active rotation), computed as
  * `t = 2·(u × v)`, `v' = v + w·t + u × t` (15 multiplies). `dst` may overlap `v`.
+ * Unchecked values (pure arithmetic, the forward-kinematics hot path): `q` is assumed unit; NaN in, NaN
+ * out; a zero `q` leaves `v` as it is.
+ *
+ * @throws {ShapeError} when an offset leaves fewer than 3 (`dst`, `v`) or 4 (`q`) numbers.
  */
 export function rotateVectorFlat(
   dst: QuatOut,
@@ -13,6 +18,9 @@ export function rotateVectorFlat(
   v: QuatLike,
   vOffset: number,
 ): void {
+  checkSpan('rotateVectorFlat', 'dst', dst, dstOffset, 3);
+  checkSpan('rotateVectorFlat', 'q', q, qOffset, 4);
+  checkSpan('rotateVectorFlat', 'v', v, vOffset, 3);
   const qx = q[qOffset];
   const qy = q[qOffset + 1];
   const qz = q[qOffset + 2];
@@ -30,11 +38,16 @@ export function rotateVectorFlat(
 
 /**
  * Rotates the vector `v` by the unit quaternion `q` (SciPy's `apply`): `R(q)·v`. `out` may be `v`.
+ * Unchecked values: `q` is assumed unit; NaN in, NaN out; a zero `q` leaves `v` as it is.
  *
  * @example
  * quat.rotateVector([0, 0, 0], quat.fromAxisAngle(quat.create(), [0, 0, 1], Math.PI / 2), [1, 0, 0]); // ≈ [0, 1, 0]
+ * @throws {ShapeError} when `q` does not hold 4 numbers, or `v` or `out` 3.
  */
 export function rotateVector<T extends QuatOut>(out: T, q: QuatLike, v: QuatLike): T {
+  checkLength('rotateVector', 'out', out, 3);
+  checkLength('rotateVector', 'q', q, 4);
+  checkLength('rotateVector', 'v', v, 3);
   rotateVectorFlat(out, 0, q, 0, v, 0);
   return out;
 }
@@ -45,8 +58,12 @@ export function rotateVector<T extends QuatOut>(out: T, q: QuatLike, v: QuatLike
  * coordinate axis least aligned with it, so the result is deterministic.
  *
  * @throws {InvalidValueError} when either vector is zero or not finite.
+ * @throws {ShapeError} when `from` or `to` does not hold 3 numbers or `out` 4.
  */
 export function fromUnitVectors<T extends QuatOut>(out: T, from: QuatLike, to: QuatLike): T {
+  checkLength('fromUnitVectors', 'out', out, 4);
+  checkLength('fromUnitVectors', 'from', from, 3);
+  checkLength('fromUnitVectors', 'to', to, 3);
   let fx = from[0];
   let fy = from[1];
   let fz = from[2];
@@ -114,7 +131,8 @@ export function fromUnitVectors<T extends QuatOut>(out: T, from: QuatLike, to: Q
  * vector part onto the axis, renormalised; when that projection vanishes (a 180° swing) the twist is
  * the identity. Both outputs are unit; `q` is assumed unit. Outputs may alias `q` (not each other).
  *
- * @throws {InvalidValueError} when the axis is zero or not finite.
+ * @throws {InvalidValueError} when the axis or `q` is zero or not finite.
+ * @throws {ShapeError} when `q`, `swingOut` or `twistOut` does not hold 4 numbers or `axis` 3.
  */
 export function swingTwist<S extends QuatOut, T extends QuatOut>(
   swingOut: S,
@@ -122,6 +140,10 @@ export function swingTwist<S extends QuatOut, T extends QuatOut>(
   q: QuatLike,
   axis: QuatLike,
 ): [S, T] {
+  checkLength('swingTwist', 'swingOut', swingOut, 4);
+  checkLength('swingTwist', 'twistOut', twistOut, 4);
+  checkLength('swingTwist', 'q', q, 4);
+  checkLength('swingTwist', 'axis', axis, 3);
   let ax = axis[0];
   let ay = axis[1];
   let az = axis[2];
@@ -136,6 +158,7 @@ export function swingTwist<S extends QuatOut, T extends QuatOut>(
   const qy = q[1];
   const qz = q[2];
   const qw = q[3];
+  checkNorm('swingTwist', 'q', qx * qx + qy * qy + qz * qz + qw * qw, q, 0);
   const p = qx * ax + qy * ay + qz * az;
   let tx = p * ax;
   let ty = p * ay;

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidValueError, OptionError } from '../../src/errors.js';
 import type { EulerOrder } from '../../src/quat/euler.js';
 import * as quat from '../../src/quat/index.js';
+import { randomQuatSeries } from '../../src/series/random.js';
 import { quatDistance, unitQuat, vec3 } from '../support/arbitraries.js';
 import { TOL } from '../support/tolerances.js';
 
@@ -43,6 +44,25 @@ describe('slerp at the edges', () => {
         return quatDistance(r0, a) < 1e-15 && quatDistance(r1, b) < 1e-15;
       }),
     );
+  });
+
+  it('slerp and slerpFlat return a bit for bit at t = 0 and ±b at t = 1 over 10,000 random pairs', () => {
+    const pairs = randomQuatSeries(10000, 2, { seed: 18 }).data;
+    let off = 0;
+    const r = quat.create();
+    const flat = new Float64Array(8);
+    for (let i = 0; i < 10000; i++) {
+      const a = pairs.subarray(8 * i, 8 * i + 4);
+      const b = pairs.subarray(8 * i + 4, 8 * i + 8);
+      const s = quat.dot(a, b) < 0 ? -1 : 1;
+      quat.slerp(r, a, b, 0);
+      quat.slerpFlat(flat, 4, pairs, 8 * i, pairs, 8 * i + 4, 0);
+      for (let k = 0; k < 4; k++) if (r[k] !== a[k] || flat[4 + k] !== a[k]) off++;
+      quat.slerp(r, a, b, 1);
+      quat.slerpFlat(flat, 4, pairs, 8 * i, pairs, 8 * i + 4, 1);
+      for (let k = 0; k < 4; k++) if (r[k] !== s * b[k] || flat[4 + k] !== s * b[k]) off++;
+    }
+    expect(off).toBe(0);
   });
 
   it('slerp(out, a, b, t) moves at constant angular speed', () => {

@@ -430,15 +430,20 @@ export function fromEulerArray<T extends QuatOut>(out: T, angles: QuatLike, orde
   const { i0, i1, i2, other, sigma, extrinsic, proper } = spec;
   const k = proper ? other : i2;
   const compose = proper ? composeProper : composeTaitBryan;
+  // Σ w is NaN exactly when some w is (|w| <= 1): one add per rotation, the search only on failure
+  let check = 0;
   if (extrinsic) {
     for (let r = 0, p = 0; r < n; r++, p += 3) {
-      const w = compose(out, r * 4, i0, i1, k, sigma, angles[p + 2], angles[p + 1], angles[p]);
-      if (Number.isNaN(w)) throw nonFinite('fromEulerArray', 'angles', angles, p, 3);
+      check += compose(out, r * 4, i0, i1, k, sigma, angles[p + 2], angles[p + 1], angles[p]);
     }
   } else {
     for (let r = 0, p = 0; r < n; r++, p += 3) {
-      const w = compose(out, r * 4, i0, i1, k, sigma, angles[p], angles[p + 1], angles[p + 2]);
-      if (Number.isNaN(w)) throw nonFinite('fromEulerArray', 'angles', angles, p, 3);
+      check += compose(out, r * 4, i0, i1, k, sigma, angles[p], angles[p + 1], angles[p + 2]);
+    }
+  }
+  if (Number.isNaN(check)) {
+    for (let r = 0; r < n; r++) {
+      if (Number.isNaN(out[r * 4 + 3])) throw nonFinite('fromEulerArray', 'angles', angles, r * 3, 3);
     }
   }
   return out;

@@ -25,7 +25,7 @@
  * ## Checks (the contract on bad input)
  * - **Shapes, always**: a quaternion has 4 numbers, a vector, Euler triple or MRP 3, a matrix 9, a 6D
  *   value 6, and `out` the size it receives; any other length throws `ShapeError`. `*Flat` variants throw
- *   `ShapeError` when an offset is negative, fractional or leaves too few numbers. Batch conversions check
+ *   `ShapeError` when an offset is negative or leaves too few numbers. Batch conversions check
  *   `n x 3` against `n x 4`.
  * - **Unchecked values, for speed**: `identity`, `set`, `copy`, `multiply`, `conjugate`, `dot`, `abs`,
  *   `fromWxyz`, `toWxyz`, `rotateVector` and their `*Flat` variants are arithmetic only (the inner loops

@@ -22,12 +22,32 @@ export const SHARED_BVH_FILES = [
   'lafan1-resolved/Geno_bind.bvh',
 ] as const;
 
-/** Absolute path of a shared BVH file. */
-export function sharedBvhPath(relative: string): string {
-  return join(SHARED_BVH_DIR, relative);
+/**
+ * Shared files the repository also carries, byte for byte (see samples/README.md for their sources and
+ * terms), so a clone without `../shared` still tests real captures with them.
+ */
+const BUNDLED: Record<string, string> = {
+  'cmu/01_01.bvh': resolve(here, '..', '..', 'samples', '01_01.bvh'),
+  'pymo/AV_8Walk_Meredith_HVHA_Rep1.bvh': resolve(
+    here,
+    '..',
+    '..',
+    'samples',
+    'AV_8Walk_Meredith_HVHA_Rep1.bvh',
+  ),
+};
+
+/** True when a shared BVH file can be read: from `../shared`, or from the copy the repository carries. */
+export function hasRealBvh(relative: string): boolean {
+  return HAS_SHARED_BVH || relative in BUNDLED;
 }
 
-/** Text of a shared BVH file. */
+/** Absolute path of a shared BVH file (the repository's own copy when `../shared` is missing). */
+export function sharedBvhPath(relative: string): string {
+  return !HAS_SHARED_BVH && relative in BUNDLED ? BUNDLED[relative] : join(SHARED_BVH_DIR, relative);
+}
+
+/** Text of a shared BVH file (the repository's own copy when `../shared` is missing). */
 export function readSharedBvh(relative: string): string {
   return readFileSync(sharedBvhPath(relative), 'utf8');
 }

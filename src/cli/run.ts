@@ -68,7 +68,7 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
             output: v.output as string | undefined,
             inPlace: v['in-place'] === true,
             // motion files are written in the input's format (an -o file's extension may name another)
-            extension: plan.emit.kind === 'bvh' ? undefined : plan.extension,
+            extension: plan.emit.kind === 'bvh' || plan.emit.kind === 'clip' ? undefined : plan.extension,
             inputArguments: parsed.positionals.length,
           }).map((p) => ({
             input: p.input,

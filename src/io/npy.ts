@@ -600,6 +600,8 @@ export function writeNpy(data: NpyArray | NdArray, shape?: readonly number[]): U
     count = (data as NpyArray).length;
     shape ??= [count];
   }
+  if (!Array.isArray(shape))
+    throw new ShapeError('writeNpy: shape must be an array of non-negative integers');
   let product = 1;
   for (const d of shape) {
     if (!Number.isInteger(d) || d < 0)

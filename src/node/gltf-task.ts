@@ -31,7 +31,7 @@ export function outputFormat(task: FileTask): 'bvh' | 'glb' | 'gltf' {
 
 /** True when the task reads or writes glTF, so {@link runGltfTask} runs it. */
 export function isGltfTask(task: FileTask): boolean {
-  return isGltfPath(task.input) || (task.emit.kind === 'bvh' && outputFormat(task) !== 'bvh');
+  return isGltfPath(task.input) || (writesClip(task) && outputFormat(task) !== 'bvh');
 }
 
 /** CUBICSPLINE tracks are baked at 60 Hz at least, so their LINEAR keys follow the curve. */
@@ -140,7 +140,7 @@ export async function runGltfTask(
         result.data = gltfInfo(read);
         result.frames = keyCount(read.clips);
         result.outputFrames = result.frames;
-      } else if (task.emit.kind === 'bvh' && format !== 'bvh') {
+      } else if (writesClip(task) && format !== 'bvh') {
         const processed = read.clips.map((c) => (c.tracks.length ? runKeyedSteps(c, task.steps) : c));
         result.frames = keyCount(read.clips);
         result.outputFrames = keyCount(processed);
@@ -286,4 +286,9 @@ function flips(t: Track): number {
     if (d < 0) count++;
   }
   return count;
+}
+
+/** Whether a task writes a motion clip (in the format of its output), as opposed to a table or a report. */
+function writesClip(task: FileTask): boolean {
+  return task.emit.kind === 'bvh' || task.emit.kind === 'clip';
 }

@@ -1,4 +1,4 @@
-import { InvalidValueError, ShapeError } from '../errors.js';
+import { ShapeError } from '../errors.js';
 import { checkOptions } from '../options.js';
 import { multiplyFlat } from '../quat/core.js';
 import { rotateVectorFlat } from '../quat/vector.js';

@@ -167,7 +167,7 @@ describe('rotsig and symbolic links in directory trees', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
       'warning: links/a.bvh: skipped: broken symbolic link (its target does not exist)\n' +
-        'error: no input files matched (default glob **/*.{bvh,gltf,glb}) (1 skipped, listed above)\n',
+        'error: no input files matched (default glob **/*.{bvh,gltf,glb,npz}) (1 skipped, listed above)\n',
     );
   });
 

@@ -15,6 +15,8 @@ import * as root from '../../src/index.js';
 import * as io from '../../src/io/index.js';
 import {
   type AnyFunction,
+  ASYNC_DEFECTS,
+  ASYNC_PENDING,
   type CallReport,
   classify,
   EXTRA_OPTION_KEYS,
@@ -256,7 +258,7 @@ function quatPolicyLanded(): boolean {
 }
 
 describe('every exported function under hostile arguments', () => {
-  test(`each export: typed RotsigError or finite output of the documented shape within ${HANG_MS} ms (${CASES} calls each, seed ${SEED})`, () => {
+  test(`each export: typed RotsigError or finite output of the documented shape within ${HANG_MS} ms (${CASES} calls each, seed ${SEED})`, async () => {
     const tallies = run(CASES, SEED);
     const functions = exportedFunctions();
     // the walk found the library, not an empty module
@@ -289,6 +291,8 @@ describe('every exported function under hostile arguments', () => {
     if (process.env.FUZZ_REPORT && failures.length > 0) console.log(failures.join('\n'));
     if (process.env.FUZZ_REPORT && pending.length > 0)
       console.log(`not asserted until the quat argument policy lands: ${pending.join('; ')}`);
+    await Promise.all(ASYNC_PENDING);
     expect(failures).toEqual([]);
+    expect(ASYNC_DEFECTS).toEqual([]);
   });
 });

@@ -369,6 +369,10 @@ export interface CallReport {
   detail?: string;
 }
 
+/** Rejections of asynchronous exports that were not a typed RotsigError, and the calls still settling. */
+export const ASYNC_DEFECTS: string[] = [];
+export const ASYNC_PENDING: Promise<unknown>[] = [];
+
 /**
  * Calls `fn(...args)` and sorts the outcome. `hangMs` is the time bound; the call cannot be interrupted, so
  * a real infinite loop stops the run (which is a failure too).
@@ -394,6 +398,23 @@ export function classify(
     return { outcome: 'defect', ms, detail: `${(e as Error)?.name}: ${(e as Error)?.message}` };
   }
   const ms = performance.now() - t0;
+  // an asynchronous export (a stream reader) answers later: a rejection must be typed, which is recorded
+  // in ASYNC_DEFECTS for the test to assert after the calls settle
+  if (
+    result !== null &&
+    typeof result === 'object' &&
+    typeof (result as Promise<unknown>).then === 'function'
+  ) {
+    const pending = (result as Promise<unknown>).then(
+      () => undefined,
+      (e: unknown) => {
+        if (!(e instanceof RotsigError))
+          ASYNC_DEFECTS.push(`${fn.name}: ${(e as Error)?.name}: ${(e as Error)?.message}`);
+      },
+    );
+    ASYNC_PENDING.push(pending);
+    return { outcome: 'ok', ms };
+  }
   // the bound grows with what the call returned (1 µs per value): allocating and filling a large result the
   // caller asked for is not a hang; a loop that the data does not bound is
   const bound = hangMs + valuesIn(result, new Set(), 0) / 1000;

@@ -1,5 +1,6 @@
 import type { Document } from '@gltf-transform/core';
 import { type Accessor, Extension, type ReaderContext, type WriterContext } from '@gltf-transform/core';
+import { ShapeError } from '../../errors.js';
 import type { ClipSource, Interpolation } from '../../series/clip.js';
 
 /**
@@ -28,6 +29,8 @@ export function gltfSourceOf(clip: {
   source?: ClipSource;
   skeleton: { names: string[] };
 }): GltfSource | undefined {
+  if (clip === null || typeof clip !== 'object')
+    throw new ShapeError('gltfSourceOf: clip must be a Clip or KeyedClip');
   const s = clip.source as GltfSource | undefined;
   if (s === undefined || s === null || s.format !== 'gltf') return undefined;
   if (!(s.nodes instanceof Int32Array) || s.nodes.length !== clip.skeleton.names.length) return undefined;
@@ -64,6 +67,9 @@ const UNSIGNED_SHORT = 5123;
  * they are.
  */
 export function decodeAccessor(accessor: Accessor): Float64Array {
+  if (accessor === null || typeof accessor !== 'object' || typeof accessor.getArray !== 'function') {
+    throw new ShapeError('decodeAccessor: expected a glTF-Transform Accessor');
+  }
   const array = accessor.getArray();
   if (array === null) return new Float64Array(0);
   const out = new Float64Array(array.length);

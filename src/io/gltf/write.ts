@@ -100,6 +100,9 @@ export async function writeGltf(
 ): Promise<GltfWriteResult> {
   const opts = checkOptions(options);
   if (!Array.isArray(clips)) throw new OptionError('writeGltf: clips must be an array');
+  if (doc !== null && !(doc instanceof Document)) {
+    throw new OptionError('writeGltf: doc must be a glTF-Transform Document or null (a new document)');
+  }
   const warnings: GltfWarning[] = [];
   const keyed = clips.map((c, i) => toKeyed(c, i, opts));
   for (let i = 0; i < keyed.length; i++) checkTracks(keyed[i], i);

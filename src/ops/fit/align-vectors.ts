@@ -68,6 +68,13 @@ export function alignVectors(
   b: ArrayLike<number>,
   options: AlignVectorsOptions = {},
 ): AlignedRotation {
+  if (options === null || typeof options !== 'object')
+    throw new OptionError('alignVectors: options must be an object');
+  for (const arg of [a, b]) {
+    if (arg === null || typeof arg !== 'object' || typeof arg.length !== 'number') {
+      throw new ShapeError('alignVectors: a and b must be arrays of n x 3 numbers');
+    }
+  }
   for (const key of Object.keys(options)) {
     if (!(key in ALIGN_VECTORS_DEFAULTS)) {
       throw new OptionError(`alignVectors: unknown option '${key}' (options: weights, out)`);
@@ -80,11 +87,12 @@ export function alignVectors(
     );
   }
   const n = a.length / 3;
-  if (weights !== null && weights.length !== n) {
+  if (weights !== null && (typeof weights !== 'object' || weights.length !== n)) {
     throw new ShapeError(`alignVectors: ${weights.length} weights for ${n} vector pairs`);
   }
   const q = out ?? new Float64Array(4);
-  if (q.length !== 4) throw new ShapeError(`alignVectors: out has ${q.length} numbers, expected 4`);
+  if (typeof q !== 'object' || q === null || q.length !== 4)
+    throw new ShapeError(`alignVectors: out has ${q.length} numbers, expected 4`);
   // B = Σ wᵢ aᵢ bᵢᵀ, row-major.
   let b00 = 0;
   let b01 = 0;

@@ -96,7 +96,7 @@ export default {
   name: 'live',
   tasks: [
     calibration('unrollQuaternions to out (recorded 153 M/s on an idle core)', (s) =>
-      unrollQuaternions(s.input, s.out),
+      unrollQuaternions(s.input, { out: s.out }),
     ),
     calibration('filterRotations raw gaussian(2) (recorded 27 M/s on an idle core)', (s) =>
       filterRotations(s.input, kernels.gaussian(2), { out: s.out }),

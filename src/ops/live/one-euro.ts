@@ -19,24 +19,13 @@ import {
   timeStep,
 } from './common.js';
 import {
-  AT0,
-  AT1,
-  AT2,
-  AT3,
-  AT4,
-  AT5,
-  AT6,
-  AT7,
-  AT8,
-  AT9,
-  AT10,
-  ATAN_LIMIT2,
   C1,
   C2,
   C3,
   C4,
   C5,
   C6,
+  logScale,
   S1,
   S2,
   S3,
@@ -350,19 +339,7 @@ function oneEuroRotations(
       rz = -rz;
       rw = -rw;
     }
-    let s2 = rx * rx + ry * ry + rz * rz;
-    let k: number;
-    if (s2 < ATAN_LIMIT2 * rw * rw) {
-      const inv = 1 / rw;
-      const z = s2 * inv * inv;
-      const z2 = z * z;
-      const p1 = z * (AT0 + z2 * (AT2 + z2 * (AT4 + z2 * (AT6 + z2 * (AT8 + z2 * AT10)))));
-      const p2 = z2 * (AT1 + z2 * (AT3 + z2 * (AT5 + z2 * (AT7 + z2 * AT9))));
-      k = 2 * (1 - (p1 + p2)) * inv;
-    } else {
-      const sn = Math.sqrt(s2);
-      k = (2 * Math.atan2(sn, rw)) / sn;
-    }
+    let k = logScale(rx * rx + ry * ry + rz * rz, rw);
     const dx = k * rx;
     const dy = k * ry;
     const dz = k * rz;
@@ -385,18 +362,7 @@ function oneEuroRotations(
         rz = -rz;
         rw = -rw;
       }
-      s2 = rx * rx + ry * ry + rz * rz;
-      if (s2 < ATAN_LIMIT2 * rw * rw) {
-        const inv = 1 / rw;
-        const z = s2 * inv * inv;
-        const z2 = z * z;
-        const p1 = z * (AT0 + z2 * (AT2 + z2 * (AT4 + z2 * (AT6 + z2 * (AT8 + z2 * AT10)))));
-        const p2 = z2 * (AT1 + z2 * (AT3 + z2 * (AT5 + z2 * (AT7 + z2 * AT9))));
-        k = 2 * (1 - (p1 + p2)) * inv;
-      } else {
-        const sn = Math.sqrt(s2);
-        k = (2 * Math.atan2(sn, rw)) / sn;
-      }
+      k = logScale(rx * rx + ry * ry + rz * rz, rw);
       sx = k * rx;
       sy = k * ry;
       sz = k * rz;

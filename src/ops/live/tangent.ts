@@ -103,19 +103,7 @@ export function rotationVectorBetween(
   }
   // 2·atan2(|v|, w)/|v|: fdlibm's atan polynomial for |v|/w < 7/16 (written out here, so that no double crosses
   // a call boundary in the hot loops), Math.atan2 beyond (at w = 0 exactly it gives (π/2)/|v|)
-  const s2 = rx * rx + ry * ry + rz * rz;
-  let k: number;
-  if (s2 < ATAN_LIMIT2 * rw * rw) {
-    const inv = 1 / rw;
-    const z = s2 * inv * inv;
-    const w = z * z;
-    const p1 = z * (AT0 + w * (AT2 + w * (AT4 + w * (AT6 + w * (AT8 + w * AT10)))));
-    const p2 = w * (AT1 + w * (AT3 + w * (AT5 + w * (AT7 + w * AT9))));
-    k = 2 * (1 - (p1 + p2)) * inv;
-  } else {
-    const sn = Math.sqrt(s2);
-    k = (2 * Math.atan2(sn, rw)) / sn;
-  }
+  const k = logScale(rx * rx + ry * ry + rz * rz, rw);
   dst[d] = k * rx;
   dst[d + 1] = k * ry;
   dst[d + 2] = k * rz;
@@ -196,4 +184,23 @@ export function unitInto(
   dst[d + 1] = y * n;
   dst[d + 2] = z * n;
   dst[d + 3] = w * n;
+}
+
+/**
+ * `2·atan2(|v|, w)/|v|` for a relative rotation `(v, w)` with `w ≥ 0` given `s2 = |v|²`: the factor that turns
+ * its vector part into the rotation vector `2·log`. fdlibm's atan polynomial for `|v|/w < 7/16` (exact to
+ * rounding, no division by a vanishing `|v|`), `Math.atan2` beyond (at `w = 0` it gives `(π/2)/|v|`).
+ * A scalar function: the engine inlines it, so no double crosses a call boundary in the hot loops.
+ */
+export function logScale(s2: number, rw: number): number {
+  if (s2 < ATAN_LIMIT2 * rw * rw) {
+    const inv = 1 / rw;
+    const z = s2 * inv * inv;
+    const w = z * z;
+    const p1 = z * (AT0 + w * (AT2 + w * (AT4 + w * (AT6 + w * (AT8 + w * AT10)))));
+    const p2 = w * (AT1 + w * (AT3 + w * (AT5 + w * (AT7 + w * AT9))));
+    return 2 * (1 - (p1 + p2)) * inv;
+  }
+  const sn = Math.sqrt(s2);
+  return (2 * Math.atan2(sn, rw)) / sn;
 }

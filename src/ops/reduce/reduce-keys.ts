@@ -511,7 +511,7 @@ function reduceAll(clip: Clip, d: Prepared, o: Resolved): KeySets {
     gatherJoint(state.lt, d.t, F, J, j, 3);
     gatherJoint(state.lq, d.q, F, J, j, 4);
     gatherJoint(state.ls, d.s, F, J, j, 3);
-    const share = SHARES === 'full' || d.leaf[j] ? 1 : 1 - 2 ** -(d.depth[j] + 1);
+    const share = d.leaf[j] ? 1 : 1 - 2 ** -(d.depth[j] + 1);
     const check: Check = {
       name: clip.skeleton.names[j],
       d,
@@ -621,7 +621,6 @@ function greedy(check: Check, component: 0 | 1 | 2): Int32Array {
 }
 
 const INV_SQRT2 = Math.SQRT1_2;
-const SHARES = (globalThis as { __SHARES?: string }).__SHARES ?? 'depth';
 
 /** Even a key on every frame misses the limit: only quantisation (or a tolerance at round-off) does that. */
 function infeasible(check: Check, frame: number): never {

@@ -283,8 +283,9 @@ export class FrameScanner {
             start - lineStart + 1,
           );
         }
-        // hand-parsed decimal: sign, digits, fraction, exponent. Up to 9 digits accumulate in int32 (a short
-        // dependency chain per digit); longer mantissas and exponents are read again by `decimalAt`
+        // hand-parsed decimal: sign, digits, fraction, exponent. Up to 15 significant digits accumulate
+        // exactly in a double (below 2^53), so `mantissa / 10^fraction` is Clinger's correctly rounded fast
+        // path; longer mantissas and exponents are read again by `decimalAt`
         let negative = false;
         if (c === 45) {
           negative = true;
@@ -293,29 +294,46 @@ export class FrameScanner {
           i++;
         }
         let mantissa = 0;
-        let digits = 0;
+        const intStart = i;
         while (i < n) {
-          const d = b[i] - 48;
-          if (d < 0 || d > 9) break;
-          mantissa = (mantissa * 10 + d) | 0;
-          digits++;
+          const d = (b[i] - 48) >>> 0;
+          if (d > 9) break;
+          mantissa = mantissa * 10 + d;
           i++;
         }
+        let digits = i - intStart;
         let fraction = 0;
         if (i < n && b[i] === 46) {
           i++;
           const at = i;
+          // six decimals (what most exporters and this library's writer print) in one step: six digits
+          // and a byte after them that is not one, read without a loop
+          if (i + 6 < n) {
+            const d0 = b[i] - 48;
+            const d1 = b[i + 1] - 48;
+            const d2 = b[i + 2] - 48;
+            const d3 = b[i + 3] - 48;
+            const d4 = b[i + 4] - 48;
+            const d5 = b[i + 5] - 48;
+            // d and 9 - d are both >= 0 exactly for a digit: one sign test for all six
+            const all =
+              d0 | (9 - d0) | d1 | (9 - d1) | d2 | (9 - d2) | d3 | (9 - d3) | d4 | (9 - d4) | d5 | (9 - d5);
+            if (all >= 0 && (b[i + 6] - 48) >>> 0 > 9) {
+              mantissa = mantissa * 1000000 + ((d0 * 10 + d1) * 10 + d2) * 1000 + ((d3 * 10 + d4) * 10 + d5);
+              i += 6;
+            }
+          }
           while (i < n) {
-            const d = b[i] - 48;
-            if (d < 0 || d > 9) break;
-            mantissa = (mantissa * 10 + d) | 0;
+            const d = (b[i] - 48) >>> 0;
+            if (d > 9) break;
+            mantissa = mantissa * 10 + d;
             i++;
           }
           fraction = i - at;
           digits += fraction;
         }
         let ok = digits > 0;
-        let general = digits > 9;
+        let general = digits > 15;
         if (ok && i < n && (b[i] | 0x20) === 101) {
           general = true;
           i++;

@@ -1026,7 +1026,15 @@ class FrameConverter {
   /** Per joint, the columns of its 3 Euler angles in `order` (-1 = missing, angle 0) and of X/Y/Z position. */
   private readonly rotColumn: Int32Array;
   private readonly posColumn: Int32Array;
-  private readonly hasRotation: Uint8Array;
+  /** Joints with rotation channels, and those without (identity in every frame). */
+  private readonly rotating: Int32Array;
+  private readonly still: Int32Array;
+  /**
+   * Per position channel: its index in a frame's translations (joint * 3 + axis) and its column. A frame's
+   * translations start as a copy of the OFFSETs and only these are written over.
+   */
+  private readonly posTarget: Int32Array;
+  private readonly posSource: Int32Array;
   private readonly sumColumns: Int32Array;
   private readonly additive: boolean;
   /** Per joint, its rotation sequence resolved once (not looked up for every frame). */
@@ -1045,7 +1053,7 @@ class FrameConverter {
     this.parents = new Int32Array(J);
     this.rotColumn = new Int32Array(J * 3).fill(-1);
     this.posColumn = new Int32Array(J * 3).fill(-1);
-    this.hasRotation = new Uint8Array(J);
+    const hasRotation = new Uint8Array(J);
     this.sums = new Float64Array(width);
     const sumColumns: number[] = [];
     let column = 0;
@@ -1060,7 +1068,7 @@ class FrameConverter {
         const r = ROTATION_AXIS[c];
         if (r !== undefined) {
           this.rotColumn[j * 3 + order.indexOf(AXES[r])] = column;
-          this.hasRotation[j] = 1;
+          hasRotation[j] = 1;
         } else {
           this.posColumn[j * 3 + (POSITION_AXIS[c] as number)] = column;
           if (joint.parent === -1) sumColumns.push(column);
@@ -1069,6 +1077,22 @@ class FrameConverter {
       }
     }
     this.sumColumns = Int32Array.from(sumColumns);
+    const rotating: number[] = [];
+    const still: number[] = [];
+    const posTarget: number[] = [];
+    const posSource: number[] = [];
+    for (let j = 0; j < J; j++) {
+      (hasRotation[j] ? rotating : still).push(j);
+      for (let a = 0; a < 3; a++) {
+        if (this.posColumn[j * 3 + a] < 0) continue;
+        posTarget.push(j * 3 + a);
+        posSource.push(this.posColumn[j * 3 + a]);
+      }
+    }
+    this.rotating = Int32Array.from(rotating);
+    this.still = Int32Array.from(still);
+    this.posTarget = Int32Array.from(posTarget);
+    this.posSource = Int32Array.from(posSource);
     this.declaredRows = Math.max(0, capacityRows);
     // allocated by the first add, through the same branch that grows them: that branch has then always
     // run before add is optimised, and a file longer than it declares costs no deoptimisation
@@ -1099,14 +1123,17 @@ class FrameConverter {
       this.translations = translations;
       this.capacity = capacity;
     }
-    const { rotations, translations, rotColumn, posColumn, hasRotation, offsets, specs, sums, sumColumns } =
+    const { rotations, translations, rotColumn, rotating, still, posTarget, posSource, offsets, specs } =
       this;
+    const { sums, sumColumns } = this;
     const add = this.additive;
     for (let r = 0; r < rowCount; r++) {
       const row = r * width;
       const f = this.rows + r;
-      for (let j = 0; j < J; j++) {
-        const q = (f * J + j) * 4;
+      const q0 = f * J * 4;
+      for (let k = 0; k < rotating.length; k++) {
+        const j = rotating[k];
+        const q = q0 + j * 4;
         const c0 = rotColumn[j * 3];
         const c1 = rotColumn[j * 3 + 1];
         const c2 = rotColumn[j * 3 + 2];
@@ -1115,17 +1142,22 @@ class FrameConverter {
         const a2 = c2 < 0 ? 0 : values[row + c2] * DEG;
         // three +0 angles (a still joint, common in real files) compose to exactly (0, 0, 0, 1): no trig.
         // A -0 among them may give a -0 component, so that case (1/-0 = -Infinity) takes the full path.
-        if (hasRotation[j] && !(a0 === 0 && a1 === 0 && a2 === 0 && 1 / a0 + 1 / a1 + 1 / a2 > 0)) {
+        if (!(a0 === 0 && a1 === 0 && a2 === 0 && 1 / a0 + 1 / a1 + 1 / a2 > 0)) {
           composeEuler(rotations, q, specs[j], a0, a1, a2);
         } else {
+          rotations[q] = 0;
+          rotations[q + 1] = 0;
+          rotations[q + 2] = 0;
           rotations[q + 3] = 1;
         }
-        const t = (f * J + j) * 3;
-        for (let a = 0; a < 3; a++) {
-          const c = posColumn[j * 3 + a];
-          const o = offsets[j * 3 + a];
-          translations[t + a] = c < 0 ? o : add ? o + values[row + c] : values[row + c];
-        }
+      }
+      for (let k = 0; k < still.length; k++) rotations[q0 + still[k] * 4 + 3] = 1;
+      // the OFFSETs, then the position channels over them (most joints have none)
+      const t0 = f * J * 3;
+      translations.set(offsets, t0);
+      for (let k = 0; k < posTarget.length; k++) {
+        const v = values[row + posSource[k]];
+        translations[t0 + posTarget[k]] = add ? offsets[posTarget[k]] + v : v;
       }
       for (let k = 0; k < sumColumns.length; k++) sums[sumColumns[k]] += values[row + sumColumns[k]];
     }

@@ -129,12 +129,12 @@ function filterMovingJoints(
   boundary: Boundary,
 ): { data: Float64Array; frames: number; joints: number } {
   const moving: number[] = [];
-  const stride = joints * width;
   // a constant joint is copied unfiltered, but a zero or non-finite one must still meet the filter's checks
   let invalid = false;
+  const constant = constantJoints(src, frames, joints, width);
   for (let j = 0; j < joints; j++) {
     const b = j * width;
-    if (!jointIsConstant(src, frames, stride, b, width)) moving.push(j);
+    if (!constant[j]) moving.push(j);
     else if (!usableConstant(src, b, width)) invalid = true;
   }
   if (moving.length === joints || frames < 2 || invalid) {
@@ -166,22 +166,36 @@ function filterMovingJoints(
 }
 
 /**
- * Whether the joint whose first value starts at `src[b]` holds the same `width` values in every frame. Its
- * own function, so that the long scan (compiled on the stack of a first large clip) ends in a plain return
- * rather than in the caller's code, which the engine may not have seen run yet.
+ * For each joint, 1 when it holds the same `width` values in every frame. One pass over the frames in
+ * memory order (a strided pass per joint would touch every cache line once per joint), over the joints
+ * still constant only, and it stops when none is. Its own function, so that the long scan (compiled on the
+ * stack of a first large clip) ends in a plain return rather than in the caller's code, which the engine
+ * may not have seen run yet.
  */
-function jointIsConstant(
+function constantJoints(
   src: Float64Array | Float32Array,
   frames: number,
-  stride: number,
-  b: number,
+  joints: number,
   width: number,
-): boolean {
-  for (let f = 1; f < frames; f++) {
-    const o = f * stride + b;
-    for (let c = 0; c < width; c++) if (src[o + c] !== src[b + c]) return false;
+): Uint8Array {
+  const constant = new Uint8Array(joints).fill(1);
+  const stride = joints * width;
+  let left = joints;
+  for (let f = 1; f < frames && left > 0; f++) {
+    const o = f * stride;
+    for (let j = 0; j < joints; j++) {
+      if (constant[j] === 0) continue;
+      const b = j * width;
+      for (let c = 0; c < width; c++) {
+        if (src[o + b + c] !== src[b + c]) {
+          constant[j] = 0;
+          left--;
+          break;
+        }
+      }
+    }
   }
-  return true;
+  return constant;
 }
 
 /** Whether the constant value at `src[o..o+width)` is finite and, for a quaternion, not zero. */

@@ -10,9 +10,10 @@ import { bakeClip, inferKeyRate } from '../ops/keys/bake-clip.js';
 import { keysFromClip } from '../ops/keys/keys-from-clip.js';
 import type { Clip, KeyedClip, Track } from '../series/clip.js';
 import { type AtomicContent, writeFileAtomic } from './atomic.js';
-import { isGltfPath, readGltfFile } from './gltf.js';
+import { readGltfFile } from './gltf.js';
 import { emitClip, runSteps } from './steps.js';
 import type { FileTask, TaskResult } from './task.js';
+import { isGltfPath, outputFormat, writesClip } from './task-route.js';
 
 /**
  * Default factor from BVH units to glTF metres when a BVH clip becomes glTF: 0.01, since most BVH
@@ -20,19 +21,7 @@ import type { FileTask, TaskResult } from './task.js';
  */
 export const BVH_TO_GLTF_SCALE = 0.01;
 
-/** The format a task writes: the output path's when it names one, else the input's. */
-export function outputFormat(task: FileTask): 'bvh' | 'glb' | 'gltf' {
-  const named = task.output && task.output !== '-' ? extname(task.output).toLowerCase() : '';
-  if (named === '.bvh' || named === '.glb' || named === '.gltf')
-    return named.slice(1) as 'bvh' | 'glb' | 'gltf';
-  const input = extname(task.input).toLowerCase();
-  return input === '.gltf' ? 'gltf' : input === '.glb' ? 'glb' : 'bvh';
-}
-
-/** True when the task reads or writes glTF, so {@link runGltfTask} runs it. */
-export function isGltfTask(task: FileTask): boolean {
-  return isGltfPath(task.input) || (writesClip(task) && outputFormat(task) !== 'bvh');
-}
+export { isGltfTask, outputFormat } from './task-route.js';
 
 /** CUBICSPLINE tracks are baked at 60 Hz at least, so their LINEAR keys follow the curve. */
 export const CUBIC_BAKE_RATE = 60;
@@ -286,9 +275,4 @@ function flips(t: Track): number {
     if (d < 0) count++;
   }
   return count;
-}
-
-/** Whether a task writes a motion clip (in the format of its output), as opposed to a table or a report. */
-function writesClip(task: FileTask): boolean {
-  return task.emit.kind === 'bvh' || task.emit.kind === 'clip';
 }

@@ -7,11 +7,7 @@ import { type GltfWriteResult, type WriteGltfOptions, writeGltf } from '../io/gl
 import type { Clip, KeyedClip } from '../series/clip.js';
 import { writeFileAtomic } from './atomic.js';
 
-/** True for the extensions the glTF reader takes: `.gltf` and `.glb`, any case. */
-export function isGltfPath(path: string): boolean {
-  const ext = extname(path).toLowerCase();
-  return ext === '.gltf' || ext === '.glb';
-}
+export { isGltfPath } from './task-route.js';
 
 /**
  * Reads a `.glb` or `.gltf` file from disk; for a `.gltf`, the `.bin` buffers and images it references

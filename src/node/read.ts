@@ -1,13 +1,9 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { OptionError } from '../errors.js';
-import {
-  BvhChunkParser,
-  type BvhParseResult,
-  type ParseBvhOptions,
-  type WriteBvhOptions,
-  writeBvhBytes,
-} from '../io/index.js';
+// the BVH modules themselves, not the io index, which would load every format (glTF among them)
+import { BvhChunkParser, type BvhParseResult, type ParseBvhOptions } from '../io/bvh/parse.js';
+import { type WriteBvhOptions, writeBvhBytes } from '../io/bvh/write.js';
 import type { Clip } from '../series/clip.js';
 import { writeFileAtomic } from './atomic.js';
 

@@ -5,10 +5,9 @@ import { basename, dirname, extname } from 'node:path';
 import type { Clip } from '../series/clip.js';
 import { type AtomicContent, writeFileAtomic } from './atomic.js';
 import { clipFormatOf } from './clip-formats.js';
-import { isGltfTask, runGltfTask } from './gltf-task.js';
-import { runReduceTask } from './reduce-task.js';
 import { emitClip, runSteps } from './steps.js';
 import type { FileTask, TaskError, TaskResult } from './task.js';
+import { isGltfTask } from './task-route.js';
 
 /**
  * Runs one task to completion; never throws (failures are in the result).
@@ -82,8 +81,11 @@ export function runFileTask(task: FileTask): TaskResult {
  * const r = await runAnyFileTask({ input: 'Fox.glb', output: 'out/Fox.glb', steps: [{ op: 'unroll' }], emit: { kind: 'bvh' } });
  */
 export async function runAnyFileTask(task: FileTask): Promise<TaskResult> {
-  if (task.emit.kind === 'reduce') return runReduceTask(task, errorData);
-  return isGltfTask(task) ? runGltfTask(task, errorData) : runFileTask(task);
+  // the glTF and reduction runners are loaded by the first task that needs one: a batch of BVH files
+  // (and each of its workers) starts without them
+  if (task.emit.kind === 'reduce') return (await import('./reduce-task.js')).runReduceTask(task, errorData);
+  if (isGltfTask(task)) return (await import('./gltf-task.js')).runGltfTask(task, errorData);
+  return runFileTask(task);
 }
 
 /** Where the JSON description of an output goes: `features.npz` → `features.json`. */

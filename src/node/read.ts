@@ -22,6 +22,19 @@ export const READ_BVH_FILE_DEFAULTS: Required<Pick<ReadBvhFileOptions, 'chunkSiz
 };
 
 /**
+ * The buffer reads go into, kept from one file to the next (the parser keeps no reference to a chunk
+ * once it has taken it), so a batch does not allocate, zero and release megabytes per file. At most the
+ * default chunk size is kept; a larger `chunkSize` gets a buffer of its own.
+ */
+let kept: Uint8Array | undefined;
+
+function readBuffer(length: number): Uint8Array {
+  if (length > READ_BVH_FILE_DEFAULTS.chunkSize) return new Uint8Array(length);
+  if (kept === undefined || kept.length < length) kept = new Uint8Array(Math.max(length, 64 << 10));
+  return kept.subarray(0, length);
+}
+
+/**
  * Reads and parses a BVH file from disk, in chunks of `chunkSize` bytes through `BvhChunkParser`: the
  * file is never one string, so files larger than the engine's longest string (about 512 MB in Node) read
  * too, and memory is the clip's arrays (sized once from `Frames:` and the file's size) plus one chunk.
@@ -46,7 +59,7 @@ export function readBvhFile(path: string, options: ReadBvhFileOptions = {}): Bvh
     const size = fstatSync(fd).size;
     const parser = new BvhChunkParser({ ...parseOptions, byteLength: size });
     // one read past the size it had, to see the end (a file that grows meanwhile is read to its new end)
-    const buffer = new Uint8Array(Math.max(1, Math.min(chunkSize, size + 1)));
+    const buffer = readBuffer(Math.max(1, Math.min(chunkSize, size + 1)));
     for (;;) {
       const n = readSync(fd, buffer, 0, buffer.length, null);
       if (n === 0) break;

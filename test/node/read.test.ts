@@ -60,6 +60,32 @@ describe('readBvhFile(path, options)', () => {
     expect(add.clip.translations.data[1]).toBe(90 + 90 + Math.sin(0));
   });
 
+  it('readBvhFile reads each of several files of different sizes alone (its read buffer carries nothing over)', () => {
+    const dir = fresh();
+    // a long file, then shorter ones, then one cut short: each must read as its own text does
+    const texts = [generated(900), generated(40), generated(300), generated(300).slice(0, -60)];
+    for (let k = 0; k < 2; k++) {
+      for (const [i, text] of texts.entries()) {
+        const path = join(dir, `f${i}.bvh`);
+        writeFileSync(path, text);
+        let want: unknown;
+        let got: unknown;
+        try {
+          const r = parseBvhWithReport(text);
+          want = [r.clip.frames, Array.from(r.clip.rotations.data), Array.from(r.clip.translations.data)];
+        } catch (error) {
+          want = (error as Error).message;
+        }
+        try {
+          const r = readBvhFile(path);
+          got = [r.clip.frames, Array.from(r.clip.rotations.data), Array.from(r.clip.translations.data)];
+        } catch (error) {
+          got = (error as Error).message;
+        }
+        expect(got).toEqual(want);
+      }
+    }
+  });
   it('readBvhFile(path) reports a malformed file with line and column, whatever the chunk size', () => {
     const dir = fresh();
     const path = join(dir, 'broken.bvh');

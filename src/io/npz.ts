@@ -6,6 +6,7 @@
  */
 import { inflateSync, zipSync } from 'fflate';
 import { OptionError } from '../errors.js';
+import { crc32 } from './crc32.js';
 import { decodeNpy, type NdArray, type NpyArray, npyOptions, plainBytes, writeNpy } from './npy.js';
 import { NpzError } from './npy-errors.js';
 
@@ -113,43 +114,6 @@ function readDirectory(b: Uint8Array): Entry[] {
     p += 46 + nameLength + extraLength + commentLength;
   }
   return out;
-}
-
-let crcTable: Int32Array | undefined;
-
-/** CRC-32 (IEEE 802.3, as zip uses), slicing by 8: eight table look-ups per 8 bytes. */
-function crc32(data: Uint8Array): number {
-  if (crcTable === undefined) {
-    crcTable = new Int32Array(2048);
-    for (let i = 0; i < 256; i++) {
-      let c = i;
-      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-      crcTable[i] = c;
-    }
-    for (let i = 0; i < 256; i++)
-      for (let t = 1; t < 8; t++)
-        crcTable[t * 256 + i] =
-          (crcTable[(t - 1) * 256 + i] >>> 8) ^ crcTable[crcTable[(t - 1) * 256 + i] & 0xff];
-  }
-  const T = crcTable;
-  let c = -1;
-  let i = 0;
-  const n8 = data.length - (data.length & 7);
-  for (; i < n8; i += 8) {
-    const a = c ^ (data[i] | (data[i + 1] << 8) | (data[i + 2] << 16) | (data[i + 3] << 24));
-    const b = data[i + 4] | (data[i + 5] << 8) | (data[i + 6] << 16) | (data[i + 7] << 24);
-    c =
-      T[1792 + (a & 0xff)] ^
-      T[1536 + ((a >>> 8) & 0xff)] ^
-      T[1280 + ((a >>> 16) & 0xff)] ^
-      T[1024 + (a >>> 24)] ^
-      T[768 + (b & 0xff)] ^
-      T[512 + ((b >>> 8) & 0xff)] ^
-      T[256 + ((b >>> 16) & 0xff)] ^
-      T[b >>> 24];
-  }
-  for (; i < data.length; i++) c = T[(c ^ data[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ -1) >>> 0;
 }
 
 /**

@@ -8,7 +8,7 @@ import { ShapeError } from '../errors.js';
 import { assertFiniteSeries, assertVec3Series, checkSeriesSize } from '../series/create.js';
 import type { FloatArray, Vec3Series } from '../series/types.js';
 import { planResample, type ResampledGrid, type ResampleOptions } from './resample-support.js';
-import { blendChannels, createTapWindow, placeTaps } from './rotation-window.js';
+import { blendChannels, createTapWindow, placeTaps, type TapWindow } from './rotation-window.js';
 
 /** Options of {@link resampleVectors}: those of `resampleRotations` (`space` is ignored). */
 export interface ResampleVectorsOptions<T extends FloatArray = Float64Array> extends ResampleOptions {
@@ -61,10 +61,84 @@ export function resampleVectors<T extends FloatArray = Float64Array>(
   if (grid.frames > 0 && joints > 0) {
     const win = createTapWindow(plan.kernel, series.frames, plan.boundary);
     const channels = joints * 3;
-    for (let f = 0; f < grid.frames; f++) {
-      placeTaps(win, grid.positions[f]);
-      blendChannels(out.data, f * channels, series.data, channels, win);
+    const moving = movingJoints(series.data, series.frames, joints);
+    if (moving.length === joints) {
+      for (let f = 0; f < grid.frames; f++) {
+        placeTaps(win, grid.positions[f]);
+        blendChannels(out.data, f * channels, series.data, channels, win);
+      }
+    } else {
+      blendMoving(out.data, series.data, series.frames, joints, moving, win, grid.positions);
     }
   }
   return { data: out.data, frames: grid.frames, joints, rate: grid.rate, times: grid.times };
+}
+
+/**
+ * The joints whose vector changes at some frame (bit for bit). A clip's translations are mostly constant
+ * bone offsets (an AMASS clip moves 1 of its 52), and a constant resamples to itself.
+ */
+function movingJoints(data: FloatArray, frames: number, joints: number): Int32Array {
+  const stride = joints * 3;
+  const moving = new Uint8Array(joints);
+  let count = 0;
+  for (let j = 0; j < joints; j++) {
+    const b = j * 3;
+    const x = data[b];
+    const y = data[b + 1];
+    const z = data[b + 2];
+    for (let o = b + stride; o < frames * stride; o += stride) {
+      if (data[o] !== x || data[o + 1] !== y || data[o + 2] !== z) {
+        moving[j] = 1;
+        count++;
+        break;
+      }
+    }
+  }
+  const out = new Int32Array(count);
+  for (let j = 0, k = 0; j < joints; j++) if (moving[j]) out[k++] = j;
+  return out;
+}
+
+/**
+ * The resampling loop when some joints are constant: the moving joints are gathered into a compact
+ * series and blended as usual; each constant joint gets its value exactly (the normalised weighted sum of
+ * a constant, without its rounding). The taps are still placed at every output time, so the boundary
+ * rules refuse the same positions.
+ */
+function blendMoving(
+  out: FloatArray,
+  data: FloatArray,
+  frames: number,
+  joints: number,
+  moving: Int32Array,
+  win: TapWindow,
+  positions: Float64Array,
+): void {
+  const stride = joints * 3;
+  const m = moving.length;
+  const compact = new Float64Array(frames * m * 3);
+  for (let f = 0; f < frames; f++)
+    for (let k = 0; k < m; k++) {
+      const src = f * stride + moving[k] * 3;
+      const dst = (f * m + k) * 3;
+      compact[dst] = data[src];
+      compact[dst + 1] = data[src + 1];
+      compact[dst + 2] = data[src + 2];
+    }
+  const first = Float64Array.from(data.subarray(0, stride));
+  const row = new Float64Array(m * 3);
+  for (let f = 0; f < positions.length; f++) {
+    placeTaps(win, positions[f]);
+    const base = f * stride;
+    for (let c = 0; c < stride; c++) out[base + c] = first[c];
+    if (m === 0) continue;
+    blendChannels(row, 0, compact, m * 3, win);
+    for (let k = 0; k < m; k++) {
+      const o = base + moving[k] * 3;
+      out[o] = row[k * 3];
+      out[o + 1] = row[k * 3 + 1];
+      out[o + 2] = row[k * 3 + 2];
+    }
+  }
 }

@@ -42,7 +42,6 @@ export function resampleVectors<T extends FloatArray = Float64Array>(
   const where = 'resampleVectors';
   assertVec3Series(series, `${where}: series`);
   const plan = planResample(series.frames, options, where, series.joints * 3);
-  assertFiniteSeries(series.data, series.joints, 3, `${where}: series`);
   const { grid } = plan;
   checkSeriesSize(grid.frames, series.joints, 3, where);
   const joints = series.joints;
@@ -62,7 +61,9 @@ export function resampleVectors<T extends FloatArray = Float64Array>(
     const win = createTapWindow(plan.kernel, series.frames, plan.boundary);
     const channels = joints * 3;
     const moving = movingJoints(series.data, series.frames, joints);
-    if (moving.length === joints) {
+    // non-finite samples, found in the same pass, are reported with their frame and joint
+    if (moving === null) assertFiniteSeries(series.data, series.joints, 3, `${where}: series`);
+    if (moving === null || moving.length === joints) {
       for (let f = 0; f < grid.frames; f++) {
         placeTaps(win, grid.positions[f]);
         blendChannels(out.data, f * channels, series.data, channels, win);
@@ -75,26 +76,31 @@ export function resampleVectors<T extends FloatArray = Float64Array>(
 }
 
 /**
- * The joints whose vector changes at some frame (bit for bit). A clip's translations are mostly constant
+ * The joints whose vector changes at some frame (bit for bit), or null when a sample is not finite. A clip's translations are mostly constant
  * bone offsets (an AMASS clip moves 1 of its 52), and a constant resamples to itself.
  */
-function movingJoints(data: FloatArray, frames: number, joints: number): Int32Array {
+function movingJoints(data: FloatArray, frames: number, joints: number): Int32Array | null {
   const stride = joints * 3;
   const moving = new Uint8Array(joints);
   let count = 0;
-  for (let j = 0; j < joints; j++) {
-    const b = j * 3;
-    const x = data[b];
-    const y = data[b + 1];
-    const z = data[b + 2];
-    for (let o = b + stride; o < frames * stride; o += stride) {
-      if (data[o] !== x || data[o + 1] !== y || data[o + 2] !== z) {
+  // one pass in memory order (a joint-by-joint scan would stride through the whole series per joint);
+  // x − x is 0 for every finite x and NaN otherwise, so `bad` stays 0 only on finite data
+  let bad = 0;
+  for (let c = 0; c < stride; c++) bad += data[c] - data[c];
+  for (let f = 1; f < frames; f++) {
+    const o = f * stride;
+    for (let j = 0, c = 0; j < joints; j++, c += 3) {
+      const x = data[o + c];
+      const y = data[o + c + 1];
+      const z = data[o + c + 2];
+      bad += x - x + (y - y) + (z - z);
+      if (moving[j] === 0 && (x !== data[c] || y !== data[c + 1] || z !== data[c + 2])) {
         moving[j] = 1;
         count++;
-        break;
       }
     }
   }
+  if (bad !== 0) return null;
   const out = new Int32Array(count);
   for (let j = 0, k = 0; j < joints; j++) if (moving[j]) out[k++] = j;
   return out;

@@ -6,6 +6,7 @@
  */
 import { inflateSync, zipSync } from 'fflate';
 import { OptionError } from '../errors.js';
+import { crc32 } from './crc32.js';
 import { decodeNpy, type NdArray, type NpyArray, npyOptions, plainBytes, writeNpy } from './npy.js';
 import { NpzError } from './npy-errors.js';
 
@@ -113,43 +114,6 @@ function readDirectory(b: Uint8Array): Entry[] {
     p += 46 + nameLength + extraLength + commentLength;
   }
   return out;
-}
-
-let crcTable: Int32Array | undefined;
-
-/** CRC-32 (IEEE 802.3, as zip uses), slicing by 8: eight table look-ups per 8 bytes. */
-function crc32(data: Uint8Array): number {
-  if (crcTable === undefined) {
-    crcTable = new Int32Array(2048);
-    for (let i = 0; i < 256; i++) {
-      let c = i;
-      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-      crcTable[i] = c;
-    }
-    for (let i = 0; i < 256; i++)
-      for (let t = 1; t < 8; t++)
-        crcTable[t * 256 + i] =
-          (crcTable[(t - 1) * 256 + i] >>> 8) ^ crcTable[crcTable[(t - 1) * 256 + i] & 0xff];
-  }
-  const T = crcTable;
-  let c = -1;
-  let i = 0;
-  const n8 = data.length - (data.length & 7);
-  for (; i < n8; i += 8) {
-    const a = c ^ (data[i] | (data[i + 1] << 8) | (data[i + 2] << 16) | (data[i + 3] << 24));
-    const b = data[i + 4] | (data[i + 5] << 8) | (data[i + 6] << 16) | (data[i + 7] << 24);
-    c =
-      T[1792 + (a & 0xff)] ^
-      T[1536 + ((a >>> 8) & 0xff)] ^
-      T[1280 + ((a >>> 16) & 0xff)] ^
-      T[1024 + (a >>> 24)] ^
-      T[768 + (b & 0xff)] ^
-      T[512 + ((b >>> 8) & 0xff)] ^
-      T[256 + ((b >>> 16) & 0xff)] ^
-      T[b >>> 24];
-  }
-  for (; i < data.length; i++) c = T[(c ^ data[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ -1) >>> 0;
 }
 
 /**
@@ -316,14 +280,92 @@ export function writeNpz(
     throw new OptionError(`writeNpz: level must be an integer from 1 to 9, got ${String(o.level)}`);
   if (arrays === null || typeof arrays !== 'object')
     throw new OptionError('writeNpz: arrays must be an object of arrays');
-  const level = (o.compression === 'stored' ? 0 : o.level) as 0 | 6;
-  const files: Record<string, [Uint8Array, { level: 0 | 6; mtime: Date }]> = {};
+  const members: [string, Uint8Array][] = [];
   for (const name of Object.keys(arrays)) {
     if (name === '') throw new OptionError('writeNpz: array names must not be empty');
     const value = arrays[name];
     if (value === null || typeof value !== 'object')
       throw new OptionError(`writeNpz: '${name}' is not an array`);
-    files[`${name}.npy`] = [writeNpy(value), { level, mtime: FIXED_MTIME }];
+    members.push([`${name}.npy`, writeNpy(value)]);
   }
+  if (o.compression === 'stored') return zipStored(members);
+  const level = o.level as 6;
+  const files: Record<string, [Uint8Array, { level: 6; mtime: Date }]> = {};
+  for (const [name, bytes] of members) files[name] = [bytes, { level, mtime: FIXED_MTIME }];
   return zipSync(files);
+}
+
+/** DOS date of 1980-01-01 (the fixed timestamp of every member): day 1, month 1, year 0 from 1980. */
+const DOS_DATE = (1 << 5) | 1;
+
+/**
+ * A zip archive of stored (uncompressed) members, as `numpy.savez` writes: local header and data per
+ * member, then the central directory. Written here rather than by `fflate.zipSync` for its CRC-32, which
+ * goes a byte at a time (this one is the reader's, sixteen bytes at a time). Archives past the plain zip
+ * limits (4 GiB, 65,535 members) are refused: they would need zip64 records.
+ */
+function zipStored(members: [string, Uint8Array][]): Uint8Array {
+  const encoder = new TextEncoder();
+  const names = members.map(([name]) => encoder.encode(name));
+  let size = 22;
+  for (let i = 0; i < members.length; i++) size += 30 + 46 + 2 * names[i].length + members[i][1].length;
+  if (size > 0xffffffff || members.length > 0xffff)
+    throw new OptionError(
+      `writeNpz: a stored archive of ${members.length} members and ${size} bytes needs zip64, which is not written; use compression: 'deflate' or split the arrays`,
+    );
+  const out = new Uint8Array(size);
+  const v = new DataView(out.buffer);
+  const offsets: number[] = [];
+  const crcs: number[] = [];
+  let at = 0;
+  for (let i = 0; i < members.length; i++) {
+    const name = names[i];
+    const data = members[i][1];
+    // bit 11: the name is UTF-8 (set only when it is not plain ASCII, as zip writers do)
+    const flags = name.length !== members[i][0].length ? 0x800 : 0;
+    offsets.push(at);
+    const crc = crc32(data);
+    crcs.push(crc);
+    v.setUint32(at, 0x04034b50, true);
+    v.setUint16(at + 4, 20, true);
+    v.setUint16(at + 6, flags, true);
+    v.setUint16(at + 8, 0, true);
+    v.setUint16(at + 10, 0, true);
+    v.setUint16(at + 12, DOS_DATE, true);
+    v.setUint32(at + 14, crc, true);
+    v.setUint32(at + 18, data.length, true);
+    v.setUint32(at + 22, data.length, true);
+    v.setUint16(at + 26, name.length, true);
+    v.setUint16(at + 28, 0, true);
+    out.set(name, at + 30);
+    out.set(data, at + 30 + name.length);
+    at += 30 + name.length + data.length;
+  }
+  const cdStart = at;
+  for (let i = 0; i < members.length; i++) {
+    const name = names[i];
+    const data = members[i][1];
+    const flags = name.length !== members[i][0].length ? 0x800 : 0;
+    v.setUint32(at, 0x02014b50, true);
+    v.setUint16(at + 4, 20, true);
+    v.setUint16(at + 6, 20, true);
+    v.setUint16(at + 8, flags, true);
+    v.setUint16(at + 10, 0, true);
+    v.setUint16(at + 12, 0, true);
+    v.setUint16(at + 14, DOS_DATE, true);
+    v.setUint32(at + 16, crcs[i], true);
+    v.setUint32(at + 20, data.length, true);
+    v.setUint32(at + 24, data.length, true);
+    v.setUint16(at + 28, name.length, true);
+    // extra and comment lengths, disk number, internal and external attributes: zero
+    v.setUint32(at + 42, offsets[i], true);
+    out.set(name, at + 46);
+    at += 46 + name.length;
+  }
+  v.setUint32(at, 0x06054b50, true);
+  v.setUint16(at + 8, members.length, true);
+  v.setUint16(at + 10, members.length, true);
+  v.setUint32(at + 12, at - cdStart, true);
+  v.setUint32(at + 16, cdStart, true);
+  return out;
 }

@@ -13,9 +13,12 @@
  * - Mocap at 120 Hz keeps 99% of its energy below a few Hz (CMU 01_01: 2.7 Hz, see `clipSpectrum`), so
  *   for up-sampling mocap catmull-rom or cubic6 is the accurate choice; lanczos3 pays off when the content
  *   reaches beyond ~0.15 × the source rate. Use linear when overshoot must be impossible.
- * - Down-sampling: keep the default anti-aliasing (the kernel widened by the ratio). A 25 Hz wobble
- *   decimated from 120 to 30 Hz aliases to a full-amplitude 5 Hz wobble; lanczos3 anti-aliased removes
- *   it by 46 dB. For keys meant to be played back by a known up-sampler, `downsampleOptimal` does better.
+ * - Down-sampling: keep the default anti-aliasing (the kernel widened by the ratio). Without a `kernel`,
+ *   down-sampling uses `downsampleKernel` (lanczos3). A 25 Hz wobble decimated from 120 to 30 Hz aliases
+ *   to a full-amplitude 5 Hz wobble; lanczos3 anti-aliased removes it by 46 dB, catmull-rom by 36 dB.
+ *   Stop band of lanczos3 (measured, 120, 100 and 250 Hz to 30 Hz alike): 10 dB at 0.55 × the target
+ *   rate, 15 dB at 0.6 ×, 37 dB at 0.7 ×, 53 dB at 0.85 ×. For keys meant to be played back by a known
+ *   up-sampler, `downsampleOptimal` does better.
  *
  * @module
  */
@@ -51,7 +54,9 @@ export {
  * kernel placed at `u` (weights `kernel(u − k)`, divided by their sum), taken in `space` by the shared
  * rotation-window engine: `'log'` (slerp-like, default), `'raw'` (nlerp-like) or `'eigen'`.
  * Up-sampling evaluates the kernel at fractional positions; down-sampling (target below source) widens
- * the kernel by the ratio (`scaleKernel`), which anti-aliases, unless `antialias: false`. Interpolating
+ * the kernel by the ratio (`scaleKernel`), which anti-aliases, unless `antialias: false`. The kernel
+ * defaults to `'catmull-rom'` when up-sampling and to `downsampleKernel` (`'lanczos3'`) when down-sampling
+ * with anti-aliasing (its stop band is deeper than catmull-rom's: see the kernel guidance above). Interpolating
  * kernels (linear, catmull-rom, cubic6, lanczos2/3, sinc) return the source sample exactly where an output
  * time coincides with a source time; symmetric kernels add no time shift.
  *

@@ -115,8 +115,18 @@ export interface ResampleOptions {
    * times their mean step if that is more than one source frame (unordered times are not widened).
    */
   times?: ArrayLike<number>;
-  /** Kernel by name or value. Default `'catmull-rom'`. */
+  /**
+   * Kernel by name or value, for up-sampling and down-sampling alike. Default: `'catmull-rom'` when
+   * up-sampling (or with `antialias: false`), `downsampleKernel` when down-sampling.
+   */
   kernel?: Kernel | ResampleKernelName;
+  /**
+   * Kernel used when down-sampling with anti-aliasing and no `kernel` is given (widened by the rate ratio
+   * like any kernel). Default `'lanczos3'`: its stop band is deeper than catmull-rom's, so content above
+   * the new Nyquist that decimation would fold back is removed by at least 40 dB where catmull-rom
+   * reaches about 36 dB (a 25 Hz wobble taken from 120 to 30 Hz: 46 dB against 36 dB).
+   */
+  downsampleKernel?: Kernel | ResampleKernelName;
   /** Space of the weighted sum (see `rotation-window`). Default `'log'`. */
   space?: RotationSpace;
   /** What taps outside the clip read. Default `'clamp'`; `'wrap'` for loops. */
@@ -137,6 +147,7 @@ export interface ResampleOptions {
 /** Defaults of {@link ResampleOptions}. */
 export const RESAMPLE_DEFAULTS = {
   kernel: 'catmull-rom' as Kernel | ResampleKernelName,
+  downsampleKernel: 'lanczos3' as Kernel | ResampleKernelName,
   space: 'log' as RotationSpace,
   boundary: 'clamp' as Boundary,
   antialias: true,
@@ -220,7 +231,6 @@ export function planResample(
     sourceRate ??= r;
   }
   checkRate(sourceRate, 'sourceRate', where);
-  const kernel0 = resampleKernel(options.kernel ?? RESAMPLE_DEFAULTS.kernel, where);
   const space = options.space ?? RESAMPLE_DEFAULTS.space;
   checkRotationSpace(space, where);
   const boundary = options.boundary ?? RESAMPLE_DEFAULTS.boundary;
@@ -267,16 +277,22 @@ export function planResample(
     grid = timeGrid(frames, sourceRate, options.targetRate, { duration });
     factor = sourceRate / grid.rate;
   }
+  const downsampling = antialias && factor > 1 + 1e-12;
+  // the down-sampling kernel is checked even when unused, so a bad value is refused whatever the rates
+  const downKernel = resampleKernel(options.downsampleKernel ?? RESAMPLE_DEFAULTS.downsampleKernel, where);
+  const kernel0 =
+    options.kernel !== undefined
+      ? resampleKernel(options.kernel, where)
+      : downsampling
+        ? downKernel
+        : resampleKernel(RESAMPLE_DEFAULTS.kernel, where);
   if (antialias && factor * kernel0.radius > MAX_RADIUS) {
     throw new OptionError(
       `${where}: the anti-aliasing kernel would span ${Math.ceil(factor * kernel0.radius)} source frames each side ` +
         `(ratio ${factor}); use a higher target rate or antialias: false`,
     );
   }
-  const kernel =
-    antialias && factor > 1 + 1e-12
-      ? scaleKernel(kernel0 === box ? SYMMETRIC_BOX : kernel0, factor)
-      : kernel0;
+  const kernel = downsampling ? scaleKernel(kernel0 === box ? SYMMETRIC_BOX : kernel0, factor) : kernel0;
   return { kernel, space, boundary, grid, sourceRate };
 }
 

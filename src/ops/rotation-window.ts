@@ -187,11 +187,13 @@ export function placeTaps(win: TapWindow, centre: number): TapWindow {
   centre = foldCentre(centre, frames, radius, boundary);
   const tapFrames = win.tapFrames;
   const tapWeights = win.tapWeights;
-  const lo = Math.ceil(centre - radius);
-  const hi = Math.floor(centre + radius);
   const integral = Number.isInteger(centre);
   const table = win.table;
   const tr = win.tableRadius;
+  // an integer centre reads exactly the table's offsets: `centre ± radius` rounds (25 + 24.999999999999996
+  // is 50), which would reach one entry past the table
+  const lo = integral ? centre - tr : Math.ceil(centre - radius);
+  const hi = integral ? centre + tr : Math.floor(centre + radius);
   let count = 0;
   let sum = 0;
   let absSum = 0;

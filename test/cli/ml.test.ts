@@ -49,6 +49,20 @@ describe('rotsig on AMASS .npz files', () => {
     expect(amassToClip(turn).frames).toBe(turn.poses.shape[0]);
   });
 
+  it('rotsig resample without --kernel down-samples with lanczos3 (the library default), not catmull-rom', () => {
+    const dir = tempDir();
+    const source = join(FIXTURES, 'amass_smplh.npz');
+    const run = (name: string, extra: string[]) => {
+      const out = join(dir, name);
+      const r = rotsig(['resample', source, '-o', out, '--rate', '30', ...extra]);
+      expect(r.code, r.stderr).toBe(0);
+      return readNpz(out).poses.data as Float64Array;
+    };
+    const byDefault = run('default.npz', []);
+    expect(byDefault).toEqual(run('lanczos3.npz', ['--kernel', 'lanczos3']));
+    expect(byDefault).not.toEqual(run('catmull-rom.npz', ['--kernel', 'catmull-rom']));
+  });
+
   it('rotsig export --as features writes the matrix and a JSON sidecar naming every column', () => {
     const dir = tempDir();
     const out = join(dir, 'walk.npy');

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { zipSync } from 'fflate';
+import { unzipSync, zipSync } from 'fflate';
 import { describe, expect, test } from 'vitest';
 import { OptionError } from '../../src/errors.js';
 import {
+  listNpz,
   type NdArray,
   NpyError,
   NpzError,
@@ -223,6 +224,36 @@ describe('writeNpz(arrays, options)', () => {
     expect(Array.from((parseNpz(deflated).ramp.data as Float64Array).subarray(995))).toEqual([
       995, 996, 997, 998, 999,
     ]);
+  });
+
+  test('a stored archive reads back with another zip reader (fflate.unzipSync): the same .npy bytes, UTF-8 names, stored', () => {
+    const arrays = {
+      poses: Float64Array.from({ length: 999 }, (_, i) => Math.sin(i)),
+      größe: Int16Array.of(-3, 4),
+      empty: new Float32Array(0),
+    };
+    const zip = writeNpz(arrays);
+    const members = unzipSync(zip);
+    expect(Object.keys(members)).toEqual(['poses.npy', 'größe.npy', 'empty.npy']);
+    for (const [name, value] of Object.entries(arrays))
+      expect(members[`${name}.npy`]).toEqual(writeNpy(value));
+    expect(listNpz(zip).map((m) => [m.compression, m.size === m.compressedSize])).toEqual([
+      ['stored', true],
+      ['stored', true],
+      ['stored', true],
+    ]);
+    // the UTF-8 flag (bit 11) on the non-ASCII name only, in the local header and the central directory
+    const flagsAt = (signature: number, from = 0) => {
+      const at = findSignature(zip.subarray(from), signature) + from;
+      return {
+        at,
+        flags:
+          zip[at + (signature === 0x04034b50 ? 6 : 8)] | (zip[at + (signature === 0x04034b50 ? 7 : 9)] << 8),
+      };
+    };
+    const first = flagsAt(0x02014b50);
+    const second = flagsAt(0x02014b50, first.at + 4);
+    expect([first.flags, second.flags]).toEqual([0, 0x800]);
   });
 
   test('writeNpz rejects unknown options, bad levels and non-arrays with OptionError', () => {

@@ -447,3 +447,32 @@ describe('resampleRotations(series, options): grids, boundaries, options', () =>
     }
   });
 });
+
+describe('resampleRotations(series, options): the default kernel by direction', () => {
+  it('catmull-rom when up-sampling or decimating, downsampleKernel (lanczos3) when down-sampling with anti-aliasing', () => {
+    const name = (options: Parameters<typeof planResample>[1]) =>
+      planResample(100, options, 'test').kernel.name;
+    expect(name({ sourceRate: 30, targetRate: 120 })).toBe('catmullRom');
+    expect(name({ sourceRate: 120, targetRate: 30 })).toBe(
+      name({ sourceRate: 120, targetRate: 30, kernel: 'lanczos3' }),
+    );
+    expect(name({ sourceRate: 120, targetRate: 30 })).toMatch(/^scale\(lanczos\(3\), 4\)$/);
+    expect(name({ sourceRate: 120, targetRate: 30, antialias: false })).toBe('catmullRom');
+    expect(name({ sourceRate: 120, targetRate: 30, downsampleKernel: 'cubic6' })).toMatch(/^scale\(cubic6/);
+    // an explicit kernel wins in both directions; downsampleKernel is ignored when up-sampling
+    expect(name({ sourceRate: 120, targetRate: 30, kernel: 'linear', downsampleKernel: 'cubic6' })).toMatch(
+      /^scale\(tent/,
+    );
+    expect(name({ sourceRate: 30, targetRate: 120, downsampleKernel: 'cubic6' })).toBe('catmullRom');
+  });
+
+  it('rejects an unknown downsampleKernel with OptionError, in either direction', () => {
+    for (const [sourceRate, targetRate] of [
+      [120, 30],
+      [30, 120],
+    ])
+      expect(() =>
+        planResample(100, { sourceRate, targetRate, downsampleKernel: 'gauss' as never }, 'test'),
+      ).toThrow(OptionError);
+  });
+});

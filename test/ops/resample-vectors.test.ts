@@ -100,6 +100,40 @@ describe('resampleVectors(series, options)', () => {
     expect(rms(aa)).toBeLessThan(0.03);
   });
 
+  it('joints that never move come out exactly constant; the moving ones as if resampled alone', () => {
+    // five joints: 0, 2 and 3 are constant offsets (as in a clip's translations), 1 and 4 move
+    const frames = 400;
+    const joints = 5;
+    const data = new Float64Array(frames * joints * 3);
+    for (let f = 0; f < frames; f++)
+      for (let j = 0; j < joints; j++)
+        for (let k = 0; k < 3; k++)
+          data[(f * joints + j) * 3 + k] =
+            j === 1 || j === 4
+              ? Math.sin(0.05 * f * (k + 1) + j) + 0.01 * f
+              : 0.1 * (j + 1) * (k - 1) + 1 / 3;
+    for (const options of [
+      { sourceRate: 120, targetRate: 30 },
+      { sourceRate: 100, targetRate: 30, kernel: 'catmull-rom' as const, boundary: 'reflect' as const },
+      { sourceRate: 30, targetRate: 90 },
+    ]) {
+      const all = resampleVectors({ data, frames, joints }, options);
+      for (let j = 0; j < joints; j++) {
+        const alone = new Float64Array(frames * 3);
+        for (let f = 0; f < frames; f++)
+          alone.set(data.subarray((f * joints + j) * 3, (f * joints + j) * 3 + 3), f * 3);
+        const one = resampleVectors({ data: alone, frames, joints: 1 }, options);
+        expect(one.frames).toBe(all.frames);
+        for (let f = 0; f < all.frames; f++)
+          for (let k = 0; k < 3; k++) {
+            const got = all.data[(f * joints + j) * 3 + k];
+            if (j === 1 || j === 4) expect(Math.abs(got - one.data[f * 3 + k])).toBeLessThan(1e-15);
+            else expect(got).toBe(data[j * 3 + k]);
+          }
+      }
+    }
+  });
+
   it('rejects non-finite input and a mis-shaped out', () => {
     const src = ramp(5, 1);
     src.data[4] = Number.POSITIVE_INFINITY;

@@ -93,6 +93,19 @@ describe('placeTaps(win, centre)', () => {
     expect(() => placeTaps(createTapWindow(kernels.tent, 4, 'renormalize'), -3)).toThrow(InvalidValueError);
     expect(() => placeTaps(createTapWindow(kernels.tent, 0, 'clamp'), 0)).toThrow(InvalidValueError);
   });
+  it('placeTaps(win, 25) with a radius just under an integer (lanczos3 widened by 250 / 30) takes the same taps as kernel.evaluate', () => {
+    // radius 3 · 8.333333333333332 = 24.999999999999996, and 25 + 24.999999999999996 rounds to 50: the
+    // integer centre once read one entry past its weight table (a NaN weight)
+    // the anti-aliasing factor of 60 output times at 30 Hz from 250 Hz: their mean step in source frames
+    const wide = kernels.scaleKernel(kernels.lanczos(3), ((59 / 30) * 250) / 59);
+    expect(wide.radius).toBeLessThan(25);
+    const win = placeTaps(createTapWindow(wide, 200, 'clamp'), 25);
+    const expected: [number, number][] = [];
+    for (let i = 1; i <= 49; i++) expected.push([i, wide.evaluate(25 - i)]);
+    expect(taps(win).filter(([, w]) => w !== 0)).toEqual(expected.filter(([, w]) => w !== 0));
+    expect(Number.isFinite(win.weightSum)).toBe(true);
+  });
+
   it('createTapWindow(kernel, frames, boundary) rejects an unknown boundary and a non-kernel', () => {
     expect(() => createTapWindow(kernels.tent, 4, 'mirror' as never)).toThrow(OptionError);
     expect(() => createTapWindow({} as never, 4, 'clamp')).toThrow(OptionError);

@@ -11,6 +11,8 @@ interface TestJob {
   busy?: number;
   /** The worker exits with code 3 instead of answering. */
   crash?: boolean;
+  /** Set to 1 (and notified) by the worker when it starts this job. */
+  startedFlag?: Int32Array;
 }
 interface TestResult {
   name: string;
@@ -26,6 +28,10 @@ writeFileSync(
   `import { parentPort, threadId } from 'node:worker_threads';
 parentPort.on('message', ({ id, job }) => {
   if (job.crash) process.exit(3);
+  if (job.startedFlag) {
+    Atomics.store(job.startedFlag, 0, 1);
+    Atomics.notify(job.startedFlag, 0);
+  }
   const started = Date.now();
   while (Date.now() < started + (job.busy ?? 0));
   parentPort.postMessage({ id, result: { name: job.name, thread: threadId, started, finished: Date.now() } });
@@ -40,12 +46,6 @@ afterEach(async () => {
   pool = undefined;
 });
 
-function spin(ms: number): number {
-  const end = Date.now() + ms;
-  while (Date.now() < end);
-  return Date.now();
-}
-
 describe('WorkerPool(script, size, depth)', () => {
   it('pool.run(job) answers every job once, on at most size workers', async () => {
     pool = new WorkerPool<TestJob, TestResult>(scriptUrl, 2, 2);
@@ -55,25 +55,34 @@ describe('WorkerPool(script, size, depth)', () => {
     expect(new Set(results.map((r) => r.thread)).size).toBe(2);
   });
 
+  // This thread blocks in Atomics.wait, so the pool cannot post anything while it waits: a job the
+  // worker starts meanwhile is one it already held. The wait ends on the worker's signal, not on a clock,
+  // so a slow machine makes the test slower, never wrong.
+  const flag = (): Int32Array => new Int32Array(new SharedArrayBuffer(4));
+
   it('WorkerPool(script, 1, 2) starts the held job while this thread is blocked', async () => {
     pool = new WorkerPool<TestJob, TestResult>(scriptUrl, 1, 2);
+    const startedSecond = flag();
     const first = pool.run({ name: 'first', busy: 50 });
-    const second = pool.run({ name: 'second' });
-    // The worker needs this thread for nothing until both answers arrive: it holds the second job.
-    const unblocked = spin(1500);
+    const second = pool.run({ name: 'second', startedFlag: startedSecond });
+    expect(Atomics.wait(startedSecond, 0, 0, 60_000)).toBe('ok');
     const [a, b] = await Promise.all([first, second]);
-    expect(a.finished).toBeLessThan(unblocked);
-    expect(b.started).toBeLessThan(unblocked);
+    expect([a.name, b.name]).toEqual(['first', 'second']);
   });
 
   it('WorkerPool(script, 1, 1) sends the next job only when this thread hears of the last', async () => {
     pool = new WorkerPool<TestJob, TestResult>(scriptUrl, 1, 1);
-    const first = pool.run({ name: 'first', busy: 50 });
-    const second = pool.run({ name: 'second' });
-    const unblocked = spin(1500);
+    const startedFirst = flag();
+    const startedSecond = flag();
+    const first = pool.run({ name: 'first', startedFlag: startedFirst });
+    const second = pool.run({ name: 'second', startedFlag: startedSecond });
+    // The first job starts while this thread is blocked (it was posted); the second cannot, however long
+    // the worker is left alone, because its message is posted only when this thread hears of the first.
+    expect(Atomics.wait(startedFirst, 0, 0, 60_000)).toBe('ok');
+    expect(Atomics.wait(startedSecond, 0, 0, 300)).toBe('timed-out');
     const [a, b] = await Promise.all([first, second]);
-    expect(a.finished).toBeLessThan(unblocked);
-    expect(b.started).toBeGreaterThanOrEqual(unblocked);
+    expect(a.finished).toBeLessThanOrEqual(b.started);
+    expect(Atomics.load(startedSecond, 0)).toBe(1);
   });
 
   it('pool.run(job) rejects the job a worker died on and reruns the jobs it held on a new worker', async () => {

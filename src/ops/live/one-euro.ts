@@ -16,8 +16,9 @@ import {
   STALE_SAMPLE_POLICIES,
   type StaleSamplePolicy,
   timeStep,
+  unitStateQuaternions,
 } from './common.js';
-import { unitInto } from './tangent.js';
+import { cosOfSquare, logScale, sinc, unitInto } from './tangent.js';
 
 /** Where the One Euro filter takes the speed that opens its cutoff (see {@link OneEuroOptions.derivative}). */
 export type OneEuroDerivative = 'input' | 'output';
@@ -275,6 +276,11 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
       readStateArray(o, state.output, 'output', where);
       readStateArray(p, state.input, 'input', where);
       readStateArray(e, state.speed, 'speed', where);
+      // before the first sample the arrays are unused (zeros after a reset)
+      if (kind === 'rotation' && s.samples > 0) {
+        unitStateQuaternions(o, 'output', where);
+        unitStateQuaternions(p, 'input', where);
+      }
       output.set(o);
       previous.set(p);
       speed.set(e);
@@ -352,22 +358,7 @@ function oneEuroRotations(
     let rz = -aw * bz - ax * by + ay * bx + az * bw;
     let rw = aw * bw + ax * bx + ay * by + az * bz;
     let s2 = rx * rx + ry * ry + rz * rz;
-    let k: number;
-    if (s2 < 0.19140625 * rw * rw) {
-      // |v|/|w| < 7/16: fdlibm's atan(x)/x with z = x²
-      const inv = 1 / rw;
-      const z = s2 * inv * inv;
-      const z2 = z * z;
-      const z4 = z2 * z2;
-      const f0 =
-        0.3333333333333293 - 0.19999999999876483 * z + (0.14285714272503466 - 0.11111110405462356 * z) * z2;
-      const f1 =
-        0.09090887133436507 - 0.0769187620504483 * z + (0.06661073137387531 - 0.058335701337905735 * z) * z2;
-      const f2 = 0.049768779946159324 - 0.036531572744216916 * z + 0.016285820115365782 * z2;
-      k = 2 * (1 - z * (f0 + f1 * z4 + f2 * (z4 * z4))) * inv;
-    } else {
-      k = logScaleSigned(s2, rw);
-    }
+    let k = logScale(s2, rw);
     const dx = k * rx;
     const dy = k * ry;
     const dz = k * rz;
@@ -385,22 +376,7 @@ function oneEuroRotations(
       rz = -aw * pz - ax * py + ay * px + az * pw;
       rw = aw * pw + ax * px + ay * py + az * pz;
       s2 = rx * rx + ry * ry + rz * rz;
-      if (s2 < 0.19140625 * rw * rw) {
-        const inv = 1 / rw;
-        const z = s2 * inv * inv;
-        const z2 = z * z;
-        const z4 = z2 * z2;
-        const f0 =
-          0.3333333333333293 - 0.19999999999876483 * z + (0.14285714272503466 - 0.11111110405462356 * z) * z2;
-        const f1 =
-          0.09090887133436507 -
-          0.0769187620504483 * z +
-          (0.06661073137387531 - 0.058335701337905735 * z) * z2;
-        const f2 = 0.049768779946159324 - 0.036531572744216916 * z + 0.016285820115365782 * z2;
-        k = 2 * (1 - z * (f0 + f1 * z4 + f2 * (z4 * z4))) * inv;
-      } else {
-        k = logScaleSigned(s2, rw);
-      }
+      k = logScale(s2, rw);
       sx = k * rx;
       sy = k * ry;
       sz = k * rz;
@@ -426,31 +402,8 @@ function oneEuroRotations(
     const hy = h * steps[q + 1];
     const hz = h * steps[q + 2];
     const t2 = hx * hx + hy * hy + hz * hz;
-    let sc: number;
-    let cw: number;
-    if (t2 <= 0.6168502750680849) {
-      // θ ≤ π/4: fdlibm's sin(θ)/θ and cos(θ) with t2 = θ²
-      const u2 = t2 * t2;
-      const u4 = u2 * u2;
-      sc =
-        1 +
-        t2 *
-          (-0.16666666666666632 +
-            0.00833333333332249 * t2 +
-            (-0.0001984126982985795 + 0.0000027557313707070068 * t2) * u2 +
-            (-2.5050760253406863e-8 + 1.58969099521155e-10 * t2) * u4);
-      const c =
-        t2 *
-        (0.0416666666666666 -
-          0.001388888888887411 * t2 +
-          (0.00002480158728947673 - 2.7557314351390663e-7 * t2) * u2 +
-          (2.087572321298175e-9 - 1.1359647557788195e-11 * t2) * u4);
-      cw = 1 - (0.5 * t2 - t2 * c);
-    } else {
-      const t = Math.sqrt(t2);
-      sc = Math.sin(t) / t;
-      cw = Math.cos(t);
-    }
+    const sc = sinc(t2);
+    const cw = cosOfSquare(t2);
     const fx = sc * hx;
     const fy = sc * hy;
     const fz = sc * hz;
@@ -478,16 +431,6 @@ function oneEuroRotations(
     out[d + 3] = yw;
   }
   return true;
-}
-
-/**
- * `2·atan2(|v|, |w|)/|v|` with the sign of `w`, for relative rotations past the polynomial's range
- * (`|v|/|w| ≥ 7/16`); at `w = 0` it gives `(π/2)/|v|`, as `Math.atan2` does.
- */
-function logScaleSigned(s2: number, rw: number): number {
-  const sn = Math.sqrt(s2);
-  const k = (2 * Math.atan2(sn, Math.abs(rw))) / sn;
-  return rw < 0 ? -k : k;
 }
 
 /** One sample of the vector filter for every joint (after the first sample). */

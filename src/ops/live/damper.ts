@@ -518,7 +518,8 @@ function damperRotations(
       target[q + 2] = gz;
       target[q + 3] = gw;
     }
-    // x = exp(j/2) ⊗ g, renormalised by one Newton step of 1/√n² from 1 (n² is 1 to rounding)
+    // x = exp(j/2) ⊗ g: both factors are unit to rounding and x is not fed back into itself (the next j₀ is a
+    // logarithm, which does not depend on x's length), so no renormalisation is needed against drift
     const hx = 0.5 * jx;
     const hy = 0.5 * jy;
     const hz = 0.5 * jz;
@@ -528,15 +529,10 @@ function damperRotations(
     const fx = sc * hx;
     const fy = sc * hy;
     const fz = sc * hz;
-    const ox = cw * gx + fx * gw + fy * gz - fz * gy;
-    const oy = cw * gy - fx * gz + fy * gw + fz * gx;
-    const oz = cw * gz + fx * gy - fy * gx + fz * gw;
-    const ow = cw * gw - fx * gx - fy * gy - fz * gz;
-    const no = 1.5 - 0.5 * (ox * ox + oy * oy + oz * oz + ow * ow);
-    const yx = ox * no;
-    const yy = oy * no;
-    const yz = oz * no;
-    const yw = ow * no;
+    const yx = cw * gx + fx * gw + fy * gz - fz * gy;
+    const yy = cw * gy - fx * gz + fy * gw + fz * gx;
+    const yz = cw * gz + fx * gy - fy * gx + fz * gw;
+    const yw = cw * gw - fx * gx - fy * gy - fz * gz;
     output[q] = yx;
     output[q + 1] = yy;
     output[q + 2] = yz;

@@ -219,6 +219,8 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
       return out;
     } else {
       oneEuroVectors(
+        out,
+        outOffset,
         output,
         previous,
         speed,
@@ -232,6 +234,9 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
         dCutoff,
         fromInput,
       );
+      samples++;
+      last = time;
+      return out;
     }
     samples++;
     last = time;
@@ -433,8 +438,10 @@ function oneEuroRotations(
   return true;
 }
 
-/** One sample of the vector filter for every joint (after the first sample). */
+/** One sample of the vector filter for every joint (after the first sample), written to `output` and `out`. */
 function oneEuroVectors(
+  out: FloatArray,
+  outOffset: number,
   output: Float64Array,
   previous: Float64Array,
   speed: Float64Array,
@@ -448,23 +455,31 @@ function oneEuroVectors(
   dCutoff: number,
   fromInput: boolean,
 ): void {
-  const invDt = 1 / dt;
   const ad = lowPassAlpha(dCutoff, dt);
-  for (let j = 0, b = 0; j < joints; j++, b += width) {
+  const adv = ad / dt;
+  const bd = 1 - ad;
+  const w2 = 2 * Math.PI * dt;
+  const w2min = w2 * minCutoff;
+  const w2beta = w2 * beta;
+  const reference = fromInput ? previous : output;
+  for (let b = 0, end = joints * width; b < end; b += width) {
     let s2 = 0;
-    for (let c = 0; c < width; c++) {
-      const x = input[inputOffset + b + c];
-      const d = x - (fromInput ? previous[b + c] : output[b + c]);
+    for (let c = b; c < b + width; c++) {
       // the paper's low-pass form: ad·ẋ + (1 − ad)·ê
-      const ed = ad * (d * invDt) + (1 - ad) * speed[b + c];
-      speed[b + c] = ed;
+      const ed = adv * (input[inputOffset + c] - reference[c]) + bd * speed[c];
+      speed[c] = ed;
       s2 += ed * ed;
     }
-    const alpha = lowPassAlpha(minCutoff + beta * Math.sqrt(s2), dt);
-    for (let c = 0; c < width; c++) {
-      const x = input[inputOffset + b + c];
-      output[b + c] = alpha * x + (1 - alpha) * output[b + c];
-      previous[b + c] = x;
+    // α = r/(1 + r), r = 2π·cutoff·Δt
+    const r = w2min + w2beta * Math.sqrt(s2);
+    const alpha = r / (1 + r);
+    const ba = 1 - alpha;
+    for (let c = b; c < b + width; c++) {
+      const x = input[inputOffset + c];
+      const y = alpha * x + ba * output[c];
+      previous[c] = x;
+      output[c] = y;
+      out[outOffset + c] = y;
     }
   }
 }

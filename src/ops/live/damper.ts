@@ -194,7 +194,7 @@ export function createDamper(options: DamperOptions): Damper {
   const n = joints * width;
   const output = new Float64Array(n);
   const velocity = new Float64Array(joints * vw);
-  const steps = new Float64Array(kind === 'rotation' ? joints * 10 : 0);
+  const steps = new Float64Array(kind === 'rotation' ? joints * 16 : 0);
   const target = new Float64Array(n);
   const critical = response === 'critical';
   const linear = targetPath === 'linear';
@@ -354,7 +354,7 @@ function shapeErrorFor(expected: number, got: ArrayLike<number> | null): ShapeEr
 }
 
 /**
- * The first pass of a rotation damper sample: per joint, writes at `steps[10j..10j+10)` the rotation vector
+ * The first pass of a rotation damper sample: per joint, writes at `steps[16j..16j+16)` the rotation vector
  * `j₀` of the value from the reference target (the new target for `'hold'`, the previous one for `'linear'`),
  * the target's rotation vector over the interval (`'linear'`), and the new target `g`, unit, in the reference's
  * hemisphere. Changes no state; returns `false` when a quaternion of the sample is
@@ -374,7 +374,10 @@ function damperLogs(
   linear: boolean,
 ): boolean {
   let valid = true;
-  for (let q = 0, s = 0, end = joints * 4; q < end; q += 4, s += 10) {
+  for (let j = 0; j < joints; j++) {
+    // q | c and s | c index a joint's values without overflow-checked additions (q, s are multiples of 4, 16)
+    const q = j << 2;
+    const s = j << 4;
     const o = inputOffset + q;
     const gx = input[o];
     const gy = input[o + 1];
@@ -383,24 +386,24 @@ function damperLogs(
     const n2 = gx * gx + gy * gy + gz * gz + gw * gw;
     if (!(n2 > 1e-200 && n2 < 1e200)) valid = false;
     const xx = output[q];
-    const xy = output[q + 1];
-    const xz = output[q + 2];
-    const xw = output[q + 3];
+    const xy = output[q | 1];
+    const xz = output[q | 2];
+    const xw = output[q | 3];
     let f: number;
     if (linear) {
       // b·Δt = 2·log(g ⊗ t⁻¹) with t the previous target; j₀ = 2·log(x ⊗ t⁻¹); g joins t's hemisphere
       const tx = target[q];
-      const ty = target[q + 1];
-      const tz = target[q + 2];
-      const tw = target[q + 3];
+      const ty = target[q | 1];
+      const tz = target[q | 2];
+      const tw = target[q | 3];
       const bx = -gw * tx + gx * tw - gy * tz + gz * ty;
       const by = -gw * ty + gx * tz + gy * tw - gz * tx;
       const bz = -gw * tz - gx * ty + gy * tx + gz * tw;
       const bw = gw * tw + gx * tx + gy * ty + gz * tz;
       const kb = logScale(bx * bx + by * by + bz * bz, bw);
-      steps[s + 3] = kb * bx;
-      steps[s + 4] = kb * by;
-      steps[s + 5] = kb * bz;
+      steps[s | 4] = kb * bx;
+      steps[s | 5] = kb * by;
+      steps[s | 6] = kb * bz;
       f = kb / (Math.abs(kb) * Math.sqrt(n2));
       const rx = -xw * tx + xx * tw - xy * tz + xz * ty;
       const ry = -xw * ty + xx * tz + xy * tw - xz * tx;
@@ -408,8 +411,8 @@ function damperLogs(
       const rw = xw * tw + xx * tx + xy * ty + xz * tz;
       const k = logScale(rx * rx + ry * ry + rz * rz, rw);
       steps[s] = k * rx;
-      steps[s + 1] = k * ry;
-      steps[s + 2] = k * rz;
+      steps[s | 1] = k * ry;
+      steps[s | 2] = k * rz;
     } else {
       // j₀ = 2·log(x ⊗ g⁻¹)
       const rx = -xw * gx + xx * gw - xy * gz + xz * gy;
@@ -418,16 +421,16 @@ function damperLogs(
       const rw = xw * gw + xx * gx + xy * gy + xz * gz;
       const k = logScale(rx * rx + ry * ry + rz * rz, rw);
       steps[s] = k * rx;
-      steps[s + 1] = k * ry;
-      steps[s + 2] = k * rz;
+      steps[s | 1] = k * ry;
+      steps[s | 2] = k * rz;
       f = k / (Math.abs(k) * Math.sqrt(n2));
     }
     // g, unit, in the reference's hemisphere: k has the sign of w = x·g (or t·g), so f = ±1/|g| without a
     // branch (at w = 0 exactly, k > 0 and g keeps its sign)
-    steps[s + 6] = gx * f;
-    steps[s + 7] = gy * f;
-    steps[s + 8] = gz * f;
-    steps[s + 9] = gw * f;
+    steps[s | 8] = gx * f;
+    steps[s | 9] = gy * f;
+    steps[s | 10] = gz * f;
+    steps[s | 11] = gw * f;
   }
   return valid;
 }
@@ -457,7 +460,9 @@ function damperRotations(
   const invDt = 1 / dt;
   const ydt = y * dt;
   const lambdaDecay = rate * decay;
-  for (let q = 0, e = 0, s = 0, end = joints * 4; q < end; q += 4, e += 3, s += 10) {
+  for (let j = 0, e = 0; j < joints; j++, e += 3) {
+    const q = j << 2;
+    const s = j << 4;
     // the target moves at b (linear) and the value settles a behind it; a is −lead·q for a user velocity q
     let ax = 0;
     let ay = 0;
@@ -466,9 +471,9 @@ function damperRotations(
     let by = 0;
     let bz = 0;
     if (linear) {
-      bx = steps[s + 3] * invDt;
-      by = steps[s + 4] * invDt;
-      bz = steps[s + 5] * invDt;
+      bx = steps[s | 4] * invDt;
+      by = steps[s | 5] * invDt;
+      bz = steps[s | 6] * invDt;
       ax = lead * bx;
       ay = lead * by;
       az = lead * bz;
@@ -481,8 +486,8 @@ function damperRotations(
     // e = j + a and ė = v − b follow the critically damped ë = −y²e − 2yė (or ė = −λe) exactly over Δt;
     // then j = e − a and v = ė + b
     const e0x = steps[s] + ax;
-    const e0y = steps[s + 1] + ay;
-    const e0z = steps[s + 2] + az;
+    const e0y = steps[s | 1] + ay;
+    const e0z = steps[s | 2] + az;
     let jx: number;
     let jy: number;
     let jz: number;
@@ -508,15 +513,15 @@ function damperRotations(
       jz = decay * e0z - az;
     }
     // g: the input, unit, in the reference's hemisphere
-    const gx = steps[s + 6];
-    const gy = steps[s + 7];
-    const gz = steps[s + 8];
-    const gw = steps[s + 9];
+    const gx = steps[s | 8];
+    const gy = steps[s | 9];
+    const gz = steps[s | 10];
+    const gw = steps[s | 11];
     if (linear) {
       target[q] = gx;
-      target[q + 1] = gy;
-      target[q + 2] = gz;
-      target[q + 3] = gw;
+      target[q | 1] = gy;
+      target[q | 2] = gz;
+      target[q | 3] = gw;
     }
     // x = exp(j/2) ⊗ g: both factors are unit to rounding and x is not fed back into itself (the next j₀ is a
     // logarithm, which does not depend on x's length), so no renormalisation is needed against drift
@@ -534,9 +539,9 @@ function damperRotations(
     const yz = cw * gz + fx * gy - fy * gx + fz * gw;
     const yw = cw * gw - fx * gx - fy * gy - fz * gz;
     output[q] = yx;
-    output[q + 1] = yy;
-    output[q + 2] = yz;
-    output[q + 3] = yw;
+    output[q | 1] = yy;
+    output[q | 2] = yz;
+    output[q | 3] = yw;
     const d = outOffset + q;
     out[d] = yx;
     out[d + 1] = yy;

@@ -149,7 +149,10 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
       `${where}: rotations have width 4 (x, y, z, w), got width ${String(options.width)}`,
     );
   }
+  // the speed per joint: 3 components for rotations, kept at a stride of 4 (the 4th unused) so the rotation loop
+  // indexes every array alike; `width` for vectors
   const speedWidth = kind === 'rotation' ? 3 : width;
+  const speedStride = kind === 'rotation' ? 4 : width;
   const resolved = { kind, width, minCutoff, beta, dCutoff, derivative, staleSample };
   const fromInput = derivative === 'input';
   const n = joints * width;
@@ -158,7 +161,7 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
   // whole sample is known to be valid
   let previous = new Float64Array(n);
   let previousNext = new Float64Array(kind === 'rotation' ? n : 0);
-  let speed = new Float64Array(joints * speedWidth);
+  let speed = new Float64Array(joints * speedStride);
   let speedNext = new Float64Array(kind === 'rotation' ? speed.length : 0);
   const steps = new Float64Array(kind === 'rotation' ? n : 0);
   let samples = 0;
@@ -269,7 +272,7 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
         time: samples > 0 ? last : null,
         output: Array.from(output),
         input: Array.from(previous),
-        speed: Array.from(speed),
+        speed: Array.from(speedStride === speedWidth ? speed : speed.filter((_, i) => (i & 3) !== 3)),
       };
     },
     setState(state: OneEuroState) {
@@ -277,7 +280,7 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
       const s = checkStateHead(state, 'one-euro', joints, width, resolved, where);
       const o = new Float64Array(n);
       const p = new Float64Array(n);
-      const e = new Float64Array(speed.length);
+      const e = new Float64Array(joints * speedWidth);
       readStateArray(o, state.output, 'output', where);
       readStateArray(p, state.input, 'input', where);
       readStateArray(e, state.speed, 'speed', where);
@@ -288,7 +291,8 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
       }
       output.set(o);
       previous.set(p);
-      speed.set(e);
+      if (speedStride === speedWidth) speed.set(e);
+      else for (let j = 0; j < joints; j++) speed.set(e.subarray(j * 3, j * 3 + 3), j * 4);
       samples = s.samples;
       last = s.samples > 0 ? (s.time as number) : 0;
     },
@@ -340,7 +344,9 @@ function oneEuroRotations(
   const w2min = w2 * minCutoff;
   const w2beta = w2 * beta;
   let valid = true;
-  for (let q = 0, e = 0, end = joints * 4; q < end; q += 4, e += 3) {
+  for (let j = 0; j < joints; j++) {
+    // q | c: the joint's c-th value without an overflow-checked addition (q is a multiple of 4)
+    const q = j << 2;
     const o = inputOffset + q;
     const ax = input[o];
     const ay = input[o + 1];
@@ -350,14 +356,14 @@ function oneEuroRotations(
     if (!(n2 > 1e-200 && n2 < 1e200)) valid = false;
     const ni = 1 / Math.sqrt(n2);
     previousNext[q] = ax * ni;
-    previousNext[q + 1] = ay * ni;
-    previousNext[q + 2] = az * ni;
-    previousNext[q + 3] = aw * ni;
+    previousNext[q | 1] = ay * ni;
+    previousNext[q | 2] = az * ni;
+    previousNext[q | 3] = aw * ni;
     // d = 2·log(x ⊗ ŷ⁻¹), world frame
     const bx = output[q];
-    const by = output[q + 1];
-    const bz = output[q + 2];
-    const bw = output[q + 3];
+    const by = output[q | 1];
+    const bz = output[q | 2];
+    const bw = output[q | 3];
     let rx = -aw * bx + ax * bw - ay * bz + az * by;
     let ry = -aw * by + ax * bz + ay * bw - az * bx;
     let rz = -aw * bz - ax * by + ay * bx + az * bw;
@@ -373,9 +379,9 @@ function oneEuroRotations(
     let sz = dz;
     if (fromInput) {
       const px = previous[q];
-      const py = previous[q + 1];
-      const pz = previous[q + 2];
-      const pw = previous[q + 3];
+      const py = previous[q | 1];
+      const pz = previous[q | 2];
+      const pw = previous[q | 3];
       rx = -aw * px + ax * pw - ay * pz + az * py;
       ry = -aw * py + ax * pz + ay * pw - az * px;
       rz = -aw * pz - ax * py + ay * px + az * pw;
@@ -387,25 +393,26 @@ function oneEuroRotations(
       sz = k * rz;
     }
     // the paper's low-pass form: ad·ẋ + (1 − ad)·ê
-    const ex = adv * sx + bd * speed[e];
-    const ey = adv * sy + bd * speed[e + 1];
-    const ez = adv * sz + bd * speed[e + 2];
-    speedNext[e] = ex;
-    speedNext[e + 1] = ey;
-    speedNext[e + 2] = ez;
+    const ex = adv * sx + bd * speed[q];
+    const ey = adv * sy + bd * speed[q | 1];
+    const ez = adv * sz + bd * speed[q | 2];
+    speedNext[q] = ex;
+    speedNext[q | 1] = ey;
+    speedNext[q | 2] = ez;
     steps[q] = dx;
-    steps[q + 1] = dy;
-    steps[q + 2] = dz;
-    steps[q + 3] = w2min + w2beta * Math.sqrt(ex * ex + ey * ey + ez * ez);
+    steps[q | 1] = dy;
+    steps[q | 2] = dz;
+    steps[q | 3] = w2min + w2beta * Math.sqrt(ex * ex + ey * ey + ez * ez);
   }
   if (!valid) return false;
   // ŷ ← exp(α·d/2) ⊗ ŷ with α = r/(1 + r), r = 2π·cutoff·Δt
-  for (let q = 0, end = joints * 4; q < end; q += 4) {
-    const r = steps[q + 3];
+  for (let j = 0; j < joints; j++) {
+    const q = j << 2;
+    const r = steps[q | 3];
     const h = (0.5 * r) / (1 + r);
     const hx = h * steps[q];
-    const hy = h * steps[q + 1];
-    const hz = h * steps[q + 2];
+    const hy = h * steps[q | 1];
+    const hz = h * steps[q | 2];
     const t2 = hx * hx + hy * hy + hz * hz;
     const sc = sinc(t2);
     const cw = cosOfSquare(t2);
@@ -413,9 +420,9 @@ function oneEuroRotations(
     const fy = sc * hy;
     const fz = sc * hz;
     const bx = output[q];
-    const by = output[q + 1];
-    const bz = output[q + 2];
-    const bw = output[q + 3];
+    const by = output[q | 1];
+    const bz = output[q | 2];
+    const bw = output[q | 3];
     const ox = cw * bx + fx * bw + fy * bz - fz * by;
     const oy = cw * by - fx * bz + fy * bw + fz * bx;
     const oz = cw * bz + fx * by - fy * bx + fz * bw;
@@ -426,9 +433,9 @@ function oneEuroRotations(
     const yz = oz * no;
     const yw = ow * no;
     output[q] = yx;
-    output[q + 1] = yy;
-    output[q + 2] = yz;
-    output[q + 3] = yw;
+    output[q | 1] = yy;
+    output[q | 2] = yz;
+    output[q | 3] = yw;
     const d = outOffset + q;
     out[d] = yx;
     out[d + 1] = yy;

@@ -1,6 +1,6 @@
 // Live (streaming) filters (issue: real-time rotation filters). Per task, 1,000 samples of 100 joints pushed one
-// sample at a time, as a tracker stream at 1 kHz would be: the figure is joint-samples per second, so
-// 1e9 / figure is nanoseconds per joint and sample. Targets per core: One Euro <= 50 ns (20 M/s), damper
+// sample at a time, as a tracker stream at 1 kHz would be: the figures are joint-samples per second and
+// nanoseconds per joint and sample (the issue's unit). Targets per core: One Euro <= 50 ns (20 M/s), damper
 // <= 30 ns (33.3 M/s), so 100 joints at 1 kHz take under 1% of a core. Run alone: npm run bench -- live
 import {
   createDamper,
@@ -61,6 +61,7 @@ function task(name, target, make, width = 4) {
     name: `${name}, 100 joints x 1,000 samples`,
     items: JOINTS * SAMPLES,
     unit: 'joint-samples',
+    perItem: 'ns',
     target,
     setup() {
       return { filter: make(), data: stream(width), out: new Float64Array(JOINTS * width), t: 0 };
@@ -81,6 +82,7 @@ function calibration(name, run) {
     name: `calibration: ${name}, 1,000 frames x 100 joints`,
     items: JOINTS * SAMPLES,
     unit: 'joint-samples',
+    perItem: 'ns',
     setup() {
       const data = stream(4);
       return {

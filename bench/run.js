@@ -4,7 +4,8 @@
 //
 // A suite file exports `default { name, tasks: [{ name, items, unit, target?, setup?, run }] }`:
 // `items` is how many units (rotations, frames, sets) one call of `run` processes; `target` is the
-// issue's floor in units per second, printed beside the figure.
+// issue's floor in units per second, printed beside the figure; `perItem: 'ns'` also prints and records the
+// median cost per unit in nanoseconds (`nsPerItem`), for targets stated as a cost.
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -46,8 +47,13 @@ for (const file of files) {
       ? `  (target ${fmt(row.target)})${row.perSecond >= row.target ? '' : '  BELOW TARGET'}`
       : '';
     const label = `${row.suite}: ${row.task}`;
+    // suites whose targets are a cost per item (perItem: 'ns') also print that cost and its target
+    const cost =
+      row.nsPerItem != null
+        ? `  ${row.nsPerItem.toFixed(1)} ns/${row.unit.replace(/s$/, '')}${row.target ? ` (target <= ${(1e9 / row.target).toFixed(0)} ns)` : ''}`
+        : '';
     console.log(
-      `${label.padEnd(72)} ${fmt(row.perSecond).padStart(10)} ${row.unit}/s  ${row.medianMs.toFixed(2)} ms${target}`,
+      `${label.padEnd(72)} ${fmt(row.perSecond).padStart(10)} ${row.unit}/s  ${row.medianMs.toFixed(2)} ms${target}${cost}`,
     );
   }
 }
@@ -80,6 +86,7 @@ async function runSuite(file) {
       items: task.items,
       medianMs: Number(ms.toFixed(4)),
       perSecond: Math.round(task.items / (ms / 1000)),
+      nsPerItem: task.perItem === 'ns' ? Number(((ms * 1e6) / task.items).toFixed(2)) : undefined,
       target: task.target ?? null,
       samples: t.result.latency.samplesCount ?? null,
     });

@@ -225,30 +225,6 @@ export function checkValues(
   }
 }
 
-/**
- * {@link checkValues} for quaternions that also stores each joint's `1/|q|` in `inverseNorms`, so the filter's
- * own loop normalises with a multiplication (the square root and division run here, off its dependency chain).
- *
- * @internal
- */
-export function checkQuaternions(
-  inverseNorms: Float64Array,
-  input: ArrayLike<number>,
-  offset: number,
-  joints: number,
-  where: string,
-): void {
-  for (let j = 0, i = offset; j < joints; j++, i += 4) {
-    const x = input[i];
-    const y = input[i + 1];
-    const z = input[i + 2];
-    const w = input[i + 3];
-    const n2 = x * x + y * y + z * z + w * w;
-    if (!(n2 > 1e-200 && n2 < 1e200)) throwBadQuat(where, x, y, z, w, j);
-    inverseNorms[j] = 1 / Math.sqrt(n2);
-  }
-}
-
 function throwBadQuat(where: string, x: number, y: number, z: number, w: number, joint: number): never {
   throw new InvalidValueError(
     `${where}: quaternion (${x}, ${y}, ${z}, ${w}) at joint ${joint} is zero, not finite or out of range`,
@@ -322,6 +298,30 @@ export function readStateArray(dst: Float64Array, src: unknown, name: string, wh
     }
   }
   for (let i = 0; i < dst.length; i++) dst[i] = a[i];
+}
+
+/**
+ * Checks the quaternions of a snapshot array (after {@link readStateArray}) and scales those that are not unit
+ * to within 1e-12 to unit length in place, so a filter that keeps its rotations unit by a Newton step can
+ * resume from any snapshot; a snapshot the filter made itself is left bit for bit as it was.
+ *
+ * @throws {InvalidValueError} on a zero quaternion or one out of range.
+ * @internal
+ */
+export function unitStateQuaternions(a: Float64Array, name: string, where: string): void {
+  for (let i = 0; i < a.length; i += 4) {
+    const n2 = a[i] * a[i] + a[i + 1] * a[i + 1] + a[i + 2] * a[i + 2] + a[i + 3] * a[i + 3];
+    if (!(n2 > 1e-200 && n2 < 1e200)) {
+      throw new InvalidValueError(
+        `${where}: state.${name} holds a zero or out-of-range quaternion at joint ${i / 4}`,
+        { joint: i / 4 },
+      );
+    }
+    if (Math.abs(n2 - 1) > 1e-12) {
+      const s = 1 / Math.sqrt(n2);
+      for (let c = 0; c < 4; c++) a[i + c] *= s;
+    }
+  }
 }
 
 /**

@@ -15,7 +15,7 @@ import {
   type StaleSamplePolicy,
   timeStep,
 } from './common.js';
-import { rotationVectorBetween, turn, unitInto } from './tangent.js';
+import { cosOfSquare, logScale, sinc, unitInto } from './tangent.js';
 
 /** How a damper approaches its target (see {@link createDamper}). */
 export type DamperResponse = 'critical' | 'exponential';
@@ -194,14 +194,14 @@ export function createDamper(options: DamperOptions): Damper {
   const n = joints * width;
   const output = new Float64Array(n);
   const velocity = new Float64Array(joints * vw);
-  const scratch = new Float64Array(8);
+  const steps = new Float64Array(kind === 'rotation' ? joints * 16 : 0);
   const target = new Float64Array(n);
   const critical = response === 'critical';
   const linear = targetPath === 'linear';
   const d = halfLifeToDamping(halfLife, 'critical');
   const y = d / 2;
   const rate = Math.LN2 / halfLife;
-  const k: Coefficients = { critical, linear, dt: 0, decay: 1, y, lead: critical ? 4 / d : 1 / rate, rate };
+  const lead = critical ? 4 / d : 1 / rate;
   let samples = 0;
   let last = 0;
 
@@ -230,8 +230,8 @@ export function createDamper(options: DamperOptions): Damper {
       for (let i = 0; i < n; i++) out[outOffset + i] = output[i];
       return out;
     }
-    checkValues(input, inputOffset, joints, width, 'Damper.push');
     if (samples === 0) {
+      checkValues(input, inputOffset, joints, width, 'Damper.push');
       if (kind === 'rotation') {
         for (let j = 0; j < joints; j++) unitInto(output, j * 4, input, inputOffset + j * 4, true);
       } else {
@@ -243,12 +243,56 @@ export function createDamper(options: DamperOptions): Damper {
       target.set(output);
     } else {
       // the per-sample constants, once for every joint
-      k.dt = dt;
-      k.decay = critical ? Math.exp(-y * dt) : 2 ** (-dt / halfLife);
+      const decay = critical ? Math.exp(-y * dt) : 2 ** (-dt / halfLife);
       const user = targetVelocity ?? null;
-      if (kind === 'rotation')
-        damperRotations(output, velocity, target, scratch, input, inputOffset, joints, user, k);
-      else damperVectors(output, velocity, target, input, inputOffset, n, user, k);
+      if (kind === 'rotation') {
+        if (!damperLogs(steps, output, target, input, inputOffset, joints, linear)) {
+          // a bad quaternion: throw naming it, with the state as it was
+          checkValues(input, inputOffset, joints, 4, 'Damper.push');
+        }
+        damperRotations(
+          out,
+          outOffset,
+          output,
+          velocity,
+          target,
+          steps,
+          joints,
+          user,
+          linear,
+          critical,
+          dt,
+          decay,
+          y,
+          lead,
+          rate,
+        );
+        samples++;
+        last = time;
+        return out;
+      }
+      checkValues(input, inputOffset, joints, width, 'Damper.push');
+      damperVectors(
+        out,
+        outOffset,
+        output,
+        velocity,
+        target,
+        input,
+        inputOffset,
+        n,
+        user,
+        linear,
+        critical,
+        dt,
+        decay,
+        y,
+        lead,
+        rate,
+      );
+      samples++;
+      last = time;
+      return out;
     }
     samples++;
     last = time;
@@ -309,114 +353,207 @@ function shapeErrorFor(expected: number, got: ArrayLike<number> | null): ShapeEr
   );
 }
 
-/** The per-sample constants of a damper step. */
-interface Coefficients {
-  critical: boolean;
-  linear: boolean;
-  dt: number;
-  /** `e^(−yΔt)` or `2^(−Δt/halfLife)`. */
-  decay: number;
-  /** The spring's `y = d/2`. */
-  y: number;
-  /** The spring's steady lead `4/d` per unit of velocity, or the exponential's `1/λ`. */
-  lead: number;
-  /** The exponential's `λ = ln 2 / halfLife`. */
-  rate: number;
-}
-
 /**
- * One sample of the rotation damper for every joint. `target` holds the previous target (unit, for
- * `linear`), `user` the caller's target velocities (hold only) or null.
+ * The first pass of a rotation damper sample: per joint, writes at `steps[16j..16j+16)` the rotation vector
+ * `j₀` of the value from the reference target (the new target for `'hold'`, the previous one for `'linear'`),
+ * the target's rotation vector over the interval (`'linear'`), and the new target `g`, unit, in the reference's
+ * hemisphere. Changes no state; returns `false` when a quaternion of the sample is
+ * zero or not finite.
+ *
+ * The logarithms take the unnormalised relative rotations with {@link logScale}, which neither depends on
+ * their length nor branches on their sign, so neither the input's `1/|x|` nor its hemisphere is on the chain
+ * of dependent operations (see `one-euro.ts`).
  */
-function damperRotations(
+function damperLogs(
+  steps: Float64Array,
   output: Float64Array,
-  velocity: Float64Array,
   target: Float64Array,
-  g: Float64Array,
   input: ArrayLike<number>,
   inputOffset: number,
   joints: number,
-  user: ArrayLike<number> | null,
-  k: Coefficients,
-): void {
-  for (let j = 0, q = 0, e = 0; j < joints; j++, q += 4, e += 3) {
-    // the new target, unit, in the hemisphere of the previous target (linear) or of the value (hold)
-    unitInto(g, 0, input, inputOffset + q, false);
-    const ref = k.linear ? target : output;
-    if (g[0] * ref[q] + g[1] * ref[q + 1] + g[2] * ref[q + 2] + g[3] * ref[q + 3] < 0) {
-      g[0] = -g[0];
-      g[1] = -g[1];
-      g[2] = -g[2];
-      g[3] = -g[3];
+  linear: boolean,
+): boolean {
+  let valid = true;
+  for (let j = 0; j < joints; j++) {
+    // q | c and s | c index a joint's values without overflow-checked additions (q, s are multiples of 4, 16)
+    const q = j << 2;
+    const s = j << 4;
+    const o = inputOffset + q;
+    const gx = input[o];
+    const gy = input[o + 1];
+    const gz = input[o + 2];
+    const gw = input[o + 3];
+    const n2 = gx * gx + gy * gy + gz * gz + gw * gw;
+    if (!(n2 > 1e-200 && n2 < 1e200)) valid = false;
+    const xx = output[q];
+    const xy = output[q | 1];
+    const xz = output[q | 2];
+    const xw = output[q | 3];
+    let f: number;
+    if (linear) {
+      // b·Δt = 2·log(g ⊗ t⁻¹) with t the previous target; j₀ = 2·log(x ⊗ t⁻¹); g joins t's hemisphere
+      const tx = target[q];
+      const ty = target[q | 1];
+      const tz = target[q | 2];
+      const tw = target[q | 3];
+      const bx = -gw * tx + gx * tw - gy * tz + gz * ty;
+      const by = -gw * ty + gx * tz + gy * tw - gz * tx;
+      const bz = -gw * tz - gx * ty + gy * tx + gz * tw;
+      const bw = gw * tw + gx * tx + gy * ty + gz * tz;
+      const kb = logScale(bx * bx + by * by + bz * bz, bw);
+      steps[s | 4] = kb * bx;
+      steps[s | 5] = kb * by;
+      steps[s | 6] = kb * bz;
+      f = kb / (Math.abs(kb) * Math.sqrt(n2));
+      const rx = -xw * tx + xx * tw - xy * tz + xz * ty;
+      const ry = -xw * ty + xx * tz + xy * tw - xz * tx;
+      const rz = -xw * tz - xx * ty + xy * tx + xz * tw;
+      const rw = xw * tw + xx * tx + xy * ty + xz * tz;
+      const k = logScale(rx * rx + ry * ry + rz * rz, rw);
+      steps[s] = k * rx;
+      steps[s | 1] = k * ry;
+      steps[s | 2] = k * rz;
+    } else {
+      // j₀ = 2·log(x ⊗ g⁻¹)
+      const rx = -xw * gx + xx * gw - xy * gz + xz * gy;
+      const ry = -xw * gy + xx * gz + xy * gw - xz * gx;
+      const rz = -xw * gz - xx * gy + xy * gx + xz * gw;
+      const rw = xw * gw + xx * gx + xy * gy + xz * gz;
+      const k = logScale(rx * rx + ry * ry + rz * rz, rw);
+      steps[s] = k * rx;
+      steps[s | 1] = k * ry;
+      steps[s | 2] = k * rz;
+      f = k / (Math.abs(k) * Math.sqrt(n2));
     }
+    // g, unit, in the reference's hemisphere: k has the sign of w = x·g (or t·g), so f = ±1/|g| without a
+    // branch (at w = 0 exactly, k > 0 and g keeps its sign)
+    steps[s | 8] = gx * f;
+    steps[s | 9] = gy * f;
+    steps[s | 10] = gz * f;
+    steps[s | 11] = gw * f;
+  }
+  return valid;
+}
+
+/**
+ * The second pass of a rotation damper sample, after {@link damperLogs}: the exact spring (or exponential)
+ * step of `j` and the velocity over `Δt`, then `x = exp(j/2) ⊗ g`, written to `output` and `out`. `user` holds
+ * the caller's target velocities (`'hold'` only) or is null.
+ */
+function damperRotations(
+  out: FloatArray,
+  outOffset: number,
+  output: Float64Array,
+  velocity: Float64Array,
+  target: Float64Array,
+  steps: Float64Array,
+  joints: number,
+  user: ArrayLike<number> | null,
+  linear: boolean,
+  critical: boolean,
+  dt: number,
+  decay: number,
+  y: number,
+  lead: number,
+  rate: number,
+): void {
+  const invDt = 1 / dt;
+  const ydt = y * dt;
+  const lambdaDecay = rate * decay;
+  for (let j = 0, e = 0; j < joints; j++, e += 3) {
+    const q = j << 2;
+    const s = j << 4;
+    // the target moves at b (linear) and the value settles a behind it; a is −lead·q for a user velocity q
     let ax = 0;
     let ay = 0;
     let az = 0;
     let bx = 0;
     let by = 0;
     let bz = 0;
-    if (k.linear) {
-      // the target turns from the previous one to the new one at constant angular velocity b over Δt;
-      // j is measured from the previous target and the value settles a·(−1) behind the moving target
-      rotationVectorBetween(g, 4, g, 0, target, q);
-      const s = 1 / k.dt;
-      bx = g[4] * s;
-      by = g[5] * s;
-      bz = g[6] * s;
-      ax = k.lead * bx;
-      ay = k.lead * by;
-      az = k.lead * bz;
-      rotationVectorBetween(g, 4, output, q, target, q);
-      target[q] = g[0];
-      target[q + 1] = g[1];
-      target[q + 2] = g[2];
-      target[q + 3] = g[3];
-    } else {
-      if (user !== null) {
-        // Holden's critical_spring_damper_exact: the spring settles lead·q ahead of the goal
-        ax = -k.lead * user[e];
-        ay = -k.lead * user[e + 1];
-        az = -k.lead * user[e + 2];
-      }
-      rotationVectorBetween(g, 4, output, q, g, 0);
+    if (linear) {
+      bx = steps[s | 4] * invDt;
+      by = steps[s | 5] * invDt;
+      bz = steps[s | 6] * invDt;
+      ax = lead * bx;
+      ay = lead * by;
+      az = lead * bz;
+    } else if (user !== null) {
+      // Holden's critical_spring_damper_exact: the spring settles lead·q ahead of the goal
+      ax = -lead * user[e];
+      ay = -lead * user[e + 1];
+      az = -lead * user[e + 2];
     }
     // e = j + a and ė = v − b follow the critically damped ë = −y²e − 2yė (or ė = −λe) exactly over Δt;
     // then j = e − a and v = ė + b
-    const e0x = g[4] + ax;
-    const e0y = g[5] + ay;
-    const e0z = g[6] + az;
-    const decay = k.decay;
-    if (k.critical) {
-      const y = k.y;
-      const dt = k.dt;
+    const e0x = steps[s] + ax;
+    const e0y = steps[s | 1] + ay;
+    const e0z = steps[s | 2] + az;
+    let jx: number;
+    let jy: number;
+    let jz: number;
+    if (critical) {
       const vx = velocity[e] - bx;
       const vy = velocity[e + 1] - by;
       const vz = velocity[e + 2] - bz;
       const j1x = vx + e0x * y;
       const j1y = vy + e0y * y;
       const j1z = vz + e0z * y;
-      velocity[e] = decay * (vx - j1x * y * dt) + bx;
-      velocity[e + 1] = decay * (vy - j1y * y * dt) + by;
-      velocity[e + 2] = decay * (vz - j1z * y * dt) + bz;
-      g[4] = decay * (e0x + j1x * dt) - ax;
-      g[5] = decay * (e0y + j1y * dt) - ay;
-      g[6] = decay * (e0z + j1z * dt) - az;
+      velocity[e] = decay * (vx - j1x * ydt) + bx;
+      velocity[e + 1] = decay * (vy - j1y * ydt) + by;
+      velocity[e + 2] = decay * (vz - j1z * ydt) + bz;
+      jx = decay * (e0x + j1x * dt) - ax;
+      jy = decay * (e0y + j1y * dt) - ay;
+      jz = decay * (e0z + j1z * dt) - az;
     } else {
-      const lambda = k.rate;
-      velocity[e] = bx - lambda * decay * e0x;
-      velocity[e + 1] = by - lambda * decay * e0y;
-      velocity[e + 2] = bz - lambda * decay * e0z;
-      g[4] = decay * e0x - ax;
-      g[5] = decay * e0y - ay;
-      g[6] = decay * e0z - az;
+      velocity[e] = bx - lambdaDecay * e0x;
+      velocity[e + 1] = by - lambdaDecay * e0y;
+      velocity[e + 2] = bz - lambdaDecay * e0z;
+      jx = decay * e0x - ax;
+      jy = decay * e0y - ay;
+      jz = decay * e0z - az;
     }
-    g[7] = 1;
-    turn(output, q, g, 0, g, 4);
+    // g: the input, unit, in the reference's hemisphere
+    const gx = steps[s | 8];
+    const gy = steps[s | 9];
+    const gz = steps[s | 10];
+    const gw = steps[s | 11];
+    if (linear) {
+      target[q] = gx;
+      target[q | 1] = gy;
+      target[q | 2] = gz;
+      target[q | 3] = gw;
+    }
+    // x = exp(j/2) ⊗ g: both factors are unit to rounding and x is not fed back into itself (the next j₀ is a
+    // logarithm, which does not depend on x's length), so no renormalisation is needed against drift
+    const hx = 0.5 * jx;
+    const hy = 0.5 * jy;
+    const hz = 0.5 * jz;
+    const t2 = hx * hx + hy * hy + hz * hz;
+    const sc = sinc(t2);
+    const cw = cosOfSquare(t2);
+    const fx = sc * hx;
+    const fy = sc * hy;
+    const fz = sc * hz;
+    const yx = cw * gx + fx * gw + fy * gz - fz * gy;
+    const yy = cw * gy - fx * gz + fy * gw + fz * gx;
+    const yz = cw * gz + fx * gy - fy * gx + fz * gw;
+    const yw = cw * gw - fx * gx - fy * gy - fz * gz;
+    output[q] = yx;
+    output[q | 1] = yy;
+    output[q | 2] = yz;
+    output[q | 3] = yw;
+    const d = outOffset + q;
+    out[d] = yx;
+    out[d + 1] = yy;
+    out[d + 2] = yz;
+    out[d + 3] = yw;
   }
 }
 
-/** One sample of the vector damper for every joint (see {@link damperRotations}). */
+/** One sample of the vector damper for every joint (see {@link damperRotations}), written to `output` and `out`. */
 function damperVectors(
+  out: FloatArray,
+  outOffset: number,
   output: Float64Array,
   velocity: Float64Array,
   target: Float64Array,
@@ -424,37 +561,45 @@ function damperVectors(
   inputOffset: number,
   n: number,
   user: ArrayLike<number> | null,
-  k: Coefficients,
+  linear: boolean,
+  critical: boolean,
+  dt: number,
+  decay: number,
+  y: number,
+  lead: number,
+  rate: number,
 ): void {
+  const invDt = 1 / dt;
+  const ydt = y * dt;
+  const lambdaDecay = rate * decay;
   for (let i = 0; i < n; i++) {
     const g = input[inputOffset + i];
     let a = 0;
     let b = 0;
     let j0: number;
-    if (k.linear) {
-      b = (g - target[i]) / k.dt;
-      a = k.lead * b;
+    if (linear) {
+      b = (g - target[i]) * invDt;
+      a = lead * b;
       j0 = output[i] - target[i];
       target[i] = g;
     } else {
-      if (user !== null) a = -k.lead * user[i];
+      if (user !== null) a = -lead * user[i];
       j0 = output[i] - g;
     }
     // one component at a time through the same exact step as rotations
     const e0 = j0 + a;
-    const decay = k.decay;
     let jn: number;
-    if (k.critical) {
-      const y = k.y;
-      const dt = k.dt;
+    if (critical) {
       const v = velocity[i] - b;
       const j1 = v + e0 * y;
-      velocity[i] = decay * (v - j1 * y * dt) + b;
+      velocity[i] = decay * (v - j1 * ydt) + b;
       jn = decay * (e0 + j1 * dt) - a;
     } else {
-      velocity[i] = b - k.rate * decay * e0;
+      velocity[i] = b - lambdaDecay * e0;
       jn = decay * e0 - a;
     }
-    output[i] = g + jn;
+    const x = g + jn;
+    output[i] = x;
+    out[outOffset + i] = x;
   }
 }

@@ -6,7 +6,6 @@ import {
   checkNonNegative,
   checkOptionNames,
   checkPositive,
-  checkQuaternions,
   checkSample,
   checkStateHead,
   checkValues,
@@ -17,24 +16,9 @@ import {
   STALE_SAMPLE_POLICIES,
   type StaleSamplePolicy,
   timeStep,
+  unitStateQuaternions,
 } from './common.js';
-import {
-  C1,
-  C2,
-  C3,
-  C4,
-  C5,
-  C6,
-  logScale,
-  S1,
-  S2,
-  S3,
-  S4,
-  S5,
-  S6,
-  TRIG_LIMIT2,
-  unitInto,
-} from './tangent.js';
+import { cosOfSquare, logScale, sinc, unitInto } from './tangent.js';
 
 /** Where the One Euro filter takes the speed that opens its cutoff (see {@link OneEuroOptions.derivative}). */
 export type OneEuroDerivative = 'input' | 'output';
@@ -165,14 +149,21 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
       `${where}: rotations have width 4 (x, y, z, w), got width ${String(options.width)}`,
     );
   }
+  // the speed per joint: 3 components for rotations, kept at a stride of 4 (the 4th unused) so the rotation loop
+  // indexes every array alike; `width` for vectors
   const speedWidth = kind === 'rotation' ? 3 : width;
+  const speedStride = kind === 'rotation' ? 4 : width;
   const resolved = { kind, width, minCutoff, beta, dCutoff, derivative, staleSample };
   const fromInput = derivative === 'input';
   const n = joints * width;
   const output = new Float64Array(n);
-  const previous = new Float64Array(n);
-  const speed = new Float64Array(joints * speedWidth);
-  const norms = new Float64Array(joints);
+  // the rotation filter writes the new input and speed beside the current ones and swaps them in once the
+  // whole sample is known to be valid
+  let previous = new Float64Array(n);
+  let previousNext = new Float64Array(kind === 'rotation' ? n : 0);
+  let speed = new Float64Array(joints * speedStride);
+  let speedNext = new Float64Array(kind === 'rotation' ? speed.length : 0);
+  const steps = new Float64Array(kind === 'rotation' ? n : 0);
   let samples = 0;
   let last = 0;
 
@@ -189,10 +180,10 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
       for (let i = 0; i < n; i++) out[outOffset + i] = output[i];
       return out;
     }
-    if (kind === 'rotation') checkQuaternions(norms, input, inputOffset, joints, 'OneEuroFilter.push');
-    else checkValues(input, inputOffset, joints, width, 'OneEuroFilter.push');
+    if (kind === 'vector') checkValues(input, inputOffset, joints, width, 'OneEuroFilter.push');
     if (samples === 0) {
       if (kind === 'rotation') {
+        checkValues(input, inputOffset, joints, 4, 'OneEuroFilter.push');
         for (let j = 0; j < joints; j++) unitInto(output, j * 4, input, inputOffset + j * 4, true);
       } else {
         for (let i = 0; i < n; i++) output[i] = input[inputOffset + i];
@@ -200,13 +191,15 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
       previous.set(output);
       speed.fill(0);
     } else if (kind === 'rotation') {
-      oneEuroRotations(
+      const valid = oneEuroRotations(
         out,
         outOffset,
         output,
         previous,
+        previousNext,
         speed,
-        norms,
+        speedNext,
+        steps,
         input,
         inputOffset,
         joints,
@@ -216,11 +209,21 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
         dCutoff,
         fromInput,
       );
+      // a bad quaternion: throw naming it, with the state as it was
+      if (!valid) checkValues(input, inputOffset, joints, 4, 'OneEuroFilter.push');
+      const p = previous;
+      previous = previousNext;
+      previousNext = p;
+      const e = speed;
+      speed = speedNext;
+      speedNext = e;
       samples++;
       last = time;
       return out;
     } else {
       oneEuroVectors(
+        out,
+        outOffset,
         output,
         previous,
         speed,
@@ -234,6 +237,9 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
         dCutoff,
         fromInput,
       );
+      samples++;
+      last = time;
+      return out;
     }
     samples++;
     last = time;
@@ -266,7 +272,7 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
         time: samples > 0 ? last : null,
         output: Array.from(output),
         input: Array.from(previous),
-        speed: Array.from(speed),
+        speed: Array.from(speedStride === speedWidth ? speed : speed.filter((_, i) => (i & 3) !== 3)),
       };
     },
     setState(state: OneEuroState) {
@@ -274,13 +280,19 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
       const s = checkStateHead(state, 'one-euro', joints, width, resolved, where);
       const o = new Float64Array(n);
       const p = new Float64Array(n);
-      const e = new Float64Array(speed.length);
+      const e = new Float64Array(joints * speedWidth);
       readStateArray(o, state.output, 'output', where);
       readStateArray(p, state.input, 'input', where);
       readStateArray(e, state.speed, 'speed', where);
+      // before the first sample the arrays are unused (zeros after a reset)
+      if (kind === 'rotation' && s.samples > 0) {
+        unitStateQuaternions(o, 'output', where);
+        unitStateQuaternions(p, 'input', where);
+      }
       output.set(o);
       previous.set(p);
-      speed.set(e);
+      if (speedStride === speedWidth) speed.set(e);
+      else for (let j = 0; j < joints; j++) speed.set(e.subarray(j * 3, j * 3 + 3), j * 4);
       samples = s.samples;
       last = s.samples > 0 ? (s.time as number) : 0;
     },
@@ -288,17 +300,34 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
 }
 
 /**
- * One sample of the rotation filter for every joint (after the first sample). The tangent-space steps of
- * `tangent.ts` (`unitInto`, `rotationVectorBetween`, `turn`) are written out in this loop: the loop is the
- * whole cost of the filter, and without calls no double is boxed and nothing travels through scratch memory.
+ * One sample of the rotation filter for every joint (after the first sample); returns `false`, having changed
+ * nothing but scratch, when a quaternion of the sample is zero or not finite.
+ *
+ * The loop is the whole cost of the filter, so the tangent-space steps of `tangent.ts` are written out in it
+ * (no call, no boxed double) and shaped for the processor:
+ * - the logarithms are taken of the unnormalised relative rotation `(v, w)`, whose `2·atan2(|v|, w)/|v|·v` does
+ *   not depend on its length, so the input's `1/|x|` (a square root and a division) is off the chain of
+ *   dependent operations; its factor `2·atan(|v|/w)/(|v|/w)/w` is taken with `1/w`, which carries the sign of
+ *   `w`, so `r` and `−r` give the same rotation vector bit for bit without a branch on the sign (random signs
+ *   would make such a branch unpredictable);
+ * - the polynomials (fdlibm's, as in `tangent.ts`) are written out with their coefficients and evaluated in
+ *   Estrin's scheme, a third of Horner's dependency depth;
+ * - the geodesic step runs in a second pass over the joints, so each pass's dependency chain per joint is half
+ *   as long and the processor overlaps more joints;
+ * - the output is renormalised by one Newton step of `1/√n²` from 1 instead of a square root and a division
+ *   (the product of two unit quaternions has `n² = 1` to rounding, where that step's error `(3/8)·(n² − 1)²` is
+ *   below 1e-30).
+ * The new input and speed go to `previousNext` and `speedNext`, which the caller swaps in on success.
  */
 function oneEuroRotations(
   out: FloatArray,
   outOffset: number,
   output: Float64Array,
   previous: Float64Array,
+  previousNext: Float64Array,
   speed: Float64Array,
-  norms: Float64Array,
+  speedNext: Float64Array,
+  steps: Float64Array,
   input: ArrayLike<number>,
   inputOffset: number,
   joints: number,
@@ -307,121 +336,119 @@ function oneEuroRotations(
   beta: number,
   dCutoff: number,
   fromInput: boolean,
-): void {
-  const invDt = 1 / dt;
+): boolean {
   const ad = lowPassAlpha(dCutoff, dt);
+  const adv = ad / dt;
   const bd = 1 - ad;
   const w2 = 2 * Math.PI * dt;
-  for (let j = 0, q = 0, e = 0; j < joints; j++, q += 4, e += 3) {
-    // the input as a unit quaternion
+  const w2min = w2 * minCutoff;
+  const w2beta = w2 * beta;
+  let valid = true;
+  for (let j = 0; j < joints; j++) {
+    // q | c: the joint's c-th value without an overflow-checked addition (q is a multiple of 4)
+    const q = j << 2;
     const o = inputOffset + q;
-    let ax = input[o];
-    let ay = input[o + 1];
-    let az = input[o + 2];
-    let aw = input[o + 3];
-    const ni = norms[j];
-    ax *= ni;
-    ay *= ni;
-    az *= ni;
-    aw *= ni;
-    // d = 2·log(a ⊗ ŷ⁻¹) of the w ≥ 0 representative (world frame)
+    const ax = input[o];
+    const ay = input[o + 1];
+    const az = input[o + 2];
+    const aw = input[o + 3];
+    const n2 = ax * ax + ay * ay + az * az + aw * aw;
+    if (!(n2 > 1e-200 && n2 < 1e200)) valid = false;
+    const ni = 1 / Math.sqrt(n2);
+    previousNext[q] = ax * ni;
+    previousNext[q | 1] = ay * ni;
+    previousNext[q | 2] = az * ni;
+    previousNext[q | 3] = aw * ni;
+    // d = 2·log(x ⊗ ŷ⁻¹), world frame
     const bx = output[q];
-    const by = output[q + 1];
-    const bz = output[q + 2];
-    const bw = output[q + 3];
+    const by = output[q | 1];
+    const bz = output[q | 2];
+    const bw = output[q | 3];
     let rx = -aw * bx + ax * bw - ay * bz + az * by;
     let ry = -aw * by + ax * bz + ay * bw - az * bx;
     let rz = -aw * bz - ax * by + ay * bx + az * bw;
     let rw = aw * bw + ax * bx + ay * by + az * bz;
-    if (rw < 0) {
-      rx = -rx;
-      ry = -ry;
-      rz = -rz;
-      rw = -rw;
-    }
-    let k = logScale(rx * rx + ry * ry + rz * rz, rw);
+    let s2 = rx * rx + ry * ry + rz * rz;
+    let k = logScale(s2, rw);
     const dx = k * rx;
     const dy = k * ry;
     const dz = k * rz;
-    // the displacement the speed is measured from: the same d, or 2·log(a ⊗ previous⁻¹)
+    // the displacement the speed is measured from: the same d, or 2·log(x ⊗ previous⁻¹)
     let sx = dx;
     let sy = dy;
     let sz = dz;
     if (fromInput) {
       const px = previous[q];
-      const py = previous[q + 1];
-      const pz = previous[q + 2];
-      const pw = previous[q + 3];
+      const py = previous[q | 1];
+      const pz = previous[q | 2];
+      const pw = previous[q | 3];
       rx = -aw * px + ax * pw - ay * pz + az * py;
       ry = -aw * py + ax * pz + ay * pw - az * px;
       rz = -aw * pz - ax * py + ay * px + az * pw;
       rw = aw * pw + ax * px + ay * py + az * pz;
-      if (rw < 0) {
-        rx = -rx;
-        ry = -ry;
-        rz = -rz;
-        rw = -rw;
-      }
-      k = logScale(rx * rx + ry * ry + rz * rz, rw);
+      s2 = rx * rx + ry * ry + rz * rz;
+      k = logScale(s2, rw);
       sx = k * rx;
       sy = k * ry;
       sz = k * rz;
     }
     // the paper's low-pass form: ad·ẋ + (1 − ad)·ê
-    const ex = ad * (sx * invDt) + bd * speed[e];
-    const ey = ad * (sy * invDt) + bd * speed[e + 1];
-    const ez = ad * (sz * invDt) + bd * speed[e + 2];
-    speed[e] = ex;
-    speed[e + 1] = ey;
-    speed[e + 2] = ez;
-    const r = w2 * (minCutoff + beta * Math.sqrt(ex * ex + ey * ey + ez * ez));
-    previous[q] = ax;
-    previous[q + 1] = ay;
-    previous[q + 2] = az;
-    previous[q + 3] = aw;
-    // ŷ ← exp(α·d/2) ⊗ ŷ, renormalised
+    const ex = adv * sx + bd * speed[q];
+    const ey = adv * sy + bd * speed[q | 1];
+    const ez = adv * sz + bd * speed[q | 2];
+    speedNext[q] = ex;
+    speedNext[q | 1] = ey;
+    speedNext[q | 2] = ez;
+    steps[q] = dx;
+    steps[q | 1] = dy;
+    steps[q | 2] = dz;
+    steps[q | 3] = w2min + w2beta * Math.sqrt(ex * ex + ey * ey + ez * ez);
+  }
+  if (!valid) return false;
+  // ŷ ← exp(α·d/2) ⊗ ŷ with α = r/(1 + r), r = 2π·cutoff·Δt
+  for (let j = 0; j < joints; j++) {
+    const q = j << 2;
+    const r = steps[q | 3];
     const h = (0.5 * r) / (1 + r);
-    const hx = h * dx;
-    const hy = h * dy;
-    const hz = h * dz;
+    const hx = h * steps[q];
+    const hy = h * steps[q | 1];
+    const hz = h * steps[q | 2];
     const t2 = hx * hx + hy * hy + hz * hz;
-    let sc: number;
-    let cw: number;
-    if (t2 <= TRIG_LIMIT2) {
-      sc = 1 + t2 * (S1 + t2 * (S2 + t2 * (S3 + t2 * (S4 + t2 * (S5 + t2 * S6)))));
-      const c = t2 * (C1 + t2 * (C2 + t2 * (C3 + t2 * (C4 + t2 * (C5 + t2 * C6)))));
-      cw = 1 - (0.5 * t2 - t2 * c);
-    } else {
-      const t = Math.sqrt(t2);
-      sc = Math.sin(t) / t;
-      cw = Math.cos(t);
-    }
+    const sc = sinc(t2);
+    const cw = cosOfSquare(t2);
     const fx = sc * hx;
     const fy = sc * hy;
     const fz = sc * hz;
+    const bx = output[q];
+    const by = output[q | 1];
+    const bz = output[q | 2];
+    const bw = output[q | 3];
     const ox = cw * bx + fx * bw + fy * bz - fz * by;
     const oy = cw * by - fx * bz + fy * bw + fz * bx;
     const oz = cw * bz + fx * by - fy * bx + fz * bw;
     const ow = cw * bw - fx * bx - fy * by - fz * bz;
-    const no = 1 / Math.sqrt(ox * ox + oy * oy + oz * oz + ow * ow);
+    const no = 1.5 - 0.5 * (ox * ox + oy * oy + oz * oz + ow * ow);
     const yx = ox * no;
     const yy = oy * no;
     const yz = oz * no;
     const yw = ow * no;
     output[q] = yx;
-    output[q + 1] = yy;
-    output[q + 2] = yz;
-    output[q + 3] = yw;
+    output[q | 1] = yy;
+    output[q | 2] = yz;
+    output[q | 3] = yw;
     const d = outOffset + q;
     out[d] = yx;
     out[d + 1] = yy;
     out[d + 2] = yz;
     out[d + 3] = yw;
   }
+  return true;
 }
 
-/** One sample of the vector filter for every joint (after the first sample). */
+/** One sample of the vector filter for every joint (after the first sample), written to `output` and `out`. */
 function oneEuroVectors(
+  out: FloatArray,
+  outOffset: number,
   output: Float64Array,
   previous: Float64Array,
   speed: Float64Array,
@@ -435,23 +462,31 @@ function oneEuroVectors(
   dCutoff: number,
   fromInput: boolean,
 ): void {
-  const invDt = 1 / dt;
   const ad = lowPassAlpha(dCutoff, dt);
-  for (let j = 0, b = 0; j < joints; j++, b += width) {
+  const adv = ad / dt;
+  const bd = 1 - ad;
+  const w2 = 2 * Math.PI * dt;
+  const w2min = w2 * minCutoff;
+  const w2beta = w2 * beta;
+  const reference = fromInput ? previous : output;
+  for (let b = 0, end = joints * width; b < end; b += width) {
     let s2 = 0;
-    for (let c = 0; c < width; c++) {
-      const x = input[inputOffset + b + c];
-      const d = x - (fromInput ? previous[b + c] : output[b + c]);
+    for (let c = b; c < b + width; c++) {
       // the paper's low-pass form: ad·ẋ + (1 − ad)·ê
-      const ed = ad * (d * invDt) + (1 - ad) * speed[b + c];
-      speed[b + c] = ed;
+      const ed = adv * (input[inputOffset + c] - reference[c]) + bd * speed[c];
+      speed[c] = ed;
       s2 += ed * ed;
     }
-    const alpha = lowPassAlpha(minCutoff + beta * Math.sqrt(s2), dt);
-    for (let c = 0; c < width; c++) {
-      const x = input[inputOffset + b + c];
-      output[b + c] = alpha * x + (1 - alpha) * output[b + c];
-      previous[b + c] = x;
+    // α = r/(1 + r), r = 2π·cutoff·Δt
+    const r = w2min + w2beta * Math.sqrt(s2);
+    const alpha = r / (1 + r);
+    const ba = 1 - alpha;
+    for (let c = b; c < b + width; c++) {
+      const x = input[inputOffset + c];
+      const y = alpha * x + ba * output[c];
+      previous[c] = x;
+      output[c] = y;
+      out[outOffset + c] = y;
     }
   }
 }

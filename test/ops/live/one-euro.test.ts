@@ -225,6 +225,28 @@ describe('createOneEuroFilter(options) on rotations', () => {
     }
   });
 
+  it('setState() takes a snapshot whose rotations are not unit length as the unit ones, and refuses a zero rotation', () => {
+    const times = clock(60, 1, 0.3, [], 6);
+    const data = noisy(times, 0.03, 3);
+    const f = createOneEuroFilter({ joints: 1, beta: 1 });
+    const out = new Float64Array(4);
+    for (let k = 0; k < 20; k++) f.push(out, data.subarray(k * 4, k * 4 + 4), times[k]);
+    const saved = f.getState();
+    const a = createOneEuroFilter({ joints: 1, beta: 1 });
+    const b = createOneEuroFilter({ joints: 1, beta: 1 });
+    a.setState(saved);
+    b.setState({ ...saved, output: saved.output.map((v) => 3 * v), input: saved.input.map((v) => -0.5 * v) });
+    const oa = new Float64Array(4);
+    const ob = new Float64Array(4);
+    for (let k = 20; k < times.length; k++) {
+      a.push(oa, data.subarray(k * 4, k * 4 + 4), times[k]);
+      b.push(ob, data.subarray(k * 4, k * 4 + 4), times[k]);
+      for (let c = 0; c < 4; c++) expect(Math.abs(ob[c] - oa[c])).toBeLessThan(TOL.f64);
+    }
+    expect(() => b.setState({ ...saved, output: [0, 0, 0, 0] })).toThrow(InvalidValueError);
+    expect(() => b.setState({ ...saved, input: [0, 0, 0, 0] })).toThrow(/state.input/);
+  });
+
   it('reset() starts over: the next sample passes through', () => {
     const f = createOneEuroFilter({ joints: 1 });
     const out = new Float64Array(4);

@@ -452,7 +452,34 @@ function extractClips(
         });
     });
   }
-  return chosen.map((i) => extractClip(animations[i], i, nodes, nodeIndex, opts, file, warnings, doc));
+  const topology = topologyOf(doc, nodes, nodeIndex);
+  return chosen.map((i) => extractClip(animations[i], i, topology, nodeIndex, opts, file, warnings, doc));
+}
+
+/** The node tree as indices, built once per document and shared by every clip. */
+interface Topology {
+  nodes: Node[];
+  /** Parent node index of each node, -1 for a root. */
+  parent: Int32Array;
+  /** Child node indices of each node, in the order the file lists them. */
+  children: number[][];
+  /** Node indices of each skin's joints. */
+  skins: Int32Array[];
+}
+
+function topologyOf(doc: Document, nodes: Node[], nodeIndex: Map<Node, number>): Topology {
+  const parent = new Int32Array(nodes.length).fill(-1);
+  const children: number[][] = [];
+  for (let i = 0; i < nodes.length; i++) {
+    const list = nodes[i].listChildren().map((c) => nodeIndex.get(c) as number);
+    for (const c of list) if (parent[c] < 0) parent[c] = i;
+    children.push(list);
+  }
+  const skins = doc
+    .getRoot()
+    .listSkins()
+    .map((skin) => Int32Array.from(skin.listJoints(), (j) => nodeIndex.get(j) as number));
+  return { nodes, parent, children, skins };
 }
 
 interface RawTrack {
@@ -467,7 +494,7 @@ interface RawTrack {
 function extractClip(
   anim: Animation,
   a: number,
-  nodes: Node[],
+  topology: Topology,
   nodeIndex: Map<Node, number>,
   opts: Required<ReadGltfOptions>,
   file: string | undefined,
@@ -584,50 +611,43 @@ function extractClip(
       );
     raw.push({ node: nodeIndex.get(node) as number, path, interpolation, times, values, width });
   });
-  return buildClip(anim, a, raw, nodes, nodeIndex, file, doc);
+  return buildClip(anim, a, raw, topology, file, doc);
 }
 
 function buildClip(
   anim: Animation,
   a: number,
   raw: RawTrack[],
-  nodes: Node[],
-  nodeIndex: Map<Node, number>,
+  topology: Topology,
   file: string | undefined,
   doc: Document,
 ): KeyedClip {
+  const { nodes, parent, children, skins } = topology;
   // joints: animated nodes, the joints of skins listing one of them, and every ancestor
-  const wanted = new Set<number>();
-  for (const t of raw) wanted.add(t.node);
-  const skins = doc.getRoot().listSkins();
-  for (const skin of skins) {
-    const joints = skin.listJoints();
-    if (joints.some((j) => wanted.has(nodeIndex.get(j) as number)))
-      for (const j of joints) wanted.add(nodeIndex.get(j) as number);
+  const wanted = new Uint8Array(nodes.length);
+  for (const t of raw) wanted[t.node] = 1;
+  for (const joints of skins) {
+    let used = false;
+    for (let i = 0; i < joints.length && !used; i++) used = wanted[joints[i]] === 1;
+    if (used) for (let i = 0; i < joints.length; i++) wanted[joints[i]] = 1;
   }
-  for (const i of [...wanted]) {
-    for (let p = nodes[i].getParentNode(); p !== null; p = p.getParentNode()) {
-      const pi = nodeIndex.get(p) as number;
-      if (wanted.has(pi)) break;
-      wanted.add(pi);
-    }
+  for (let i = 0; i < nodes.length; i++) {
+    if (wanted[i] !== 1) continue;
+    for (let p = parent[i]; p >= 0 && wanted[p] === 0; p = parent[p]) wanted[p] = 2;
   }
   // depth-first from the roots, in node order
   const order: number[] = [];
   const parents: number[] = [];
-  const jointOf = new Map<number, number>();
-  const visit = (n: number, parent: number) => {
-    jointOf.set(n, order.length);
+  const jointOf = new Int32Array(nodes.length).fill(-1);
+  const visit = (n: number, up: number) => {
+    jointOf[n] = order.length;
     order.push(n);
-    parents.push(parent);
+    parents.push(up);
     const me = order.length - 1;
-    for (const child of nodes[n].listChildren()) {
-      const ci = nodeIndex.get(child) as number;
-      if (wanted.has(ci) && !jointOf.has(ci)) visit(ci, me);
-    }
+    for (const c of children[n]) if (wanted[c] !== 0 && jointOf[c] < 0) visit(c, me);
   };
   for (let i = 0; i < nodes.length; i++) {
-    if (wanted.has(i) && !jointOf.has(i) && nodes[i].getParentNode() === null) visit(i, -1);
+    if (wanted[i] !== 0 && jointOf[i] < 0 && parent[i] < 0) visit(i, -1);
   }
   const J = order.length;
   const names: string[] = [];
@@ -644,7 +664,7 @@ function buildClip(
     restT.set(node.getTranslation(), j * 3);
     const r = node.getRotation();
     const len = Math.hypot(r[0], r[1], r[2], r[3]) || 1;
-    restR.set([r[0] / len, r[1] / len, r[2] / len, r[3] / len], j * 4);
+    for (let i = 0; i < 4; i++) restR[j * 4 + i] = r[i] / len;
     restS.set(node.getScale(), j * 3);
   }
   const skeleton = makeSkeleton({
@@ -655,7 +675,7 @@ function buildClip(
     restScales: restS,
   });
   const tracks: Track[] = raw.map((t) => ({
-    joint: jointOf.get(t.node) as number,
+    joint: jointOf[t.node],
     path: t.path,
     interpolation: t.interpolation,
     times: t.times,

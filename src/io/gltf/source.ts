@@ -73,43 +73,57 @@ export function decodeAccessor(accessor: Accessor): Float64Array {
   const array = accessor.getArray();
   if (array === null) return new Float64Array(0);
   const out = new Float64Array(array.length);
-  if (!accessor.getNormalized()) {
-    for (let i = 0; i < out.length; i++) out[i] = array[i];
+  const kind = decodeKind(accessor);
+  if (kind === AS_IS) {
+    out.set(array);
     return out;
   }
-  switch (accessor.getComponentType()) {
-    case BYTE:
-      for (let i = 0; i < out.length; i++) out[i] = Math.max(array[i] / 127, -1);
-      break;
-    case UNSIGNED_BYTE:
-      for (let i = 0; i < out.length; i++) out[i] = array[i] / 255;
-      break;
-    case SHORT:
-      for (let i = 0; i < out.length; i++) out[i] = Math.max(array[i] / 32767, -1);
-      break;
-    case UNSIGNED_SHORT:
-      for (let i = 0; i < out.length; i++) out[i] = array[i] / 65535;
-      break;
-    default:
-      for (let i = 0; i < out.length; i++) out[i] = array[i];
-  }
+  for (let i = 0; i < out.length; i++) out[i] = decodeComponent(array[i], kind);
   return out;
 }
 
+const AS_IS = 0;
+
+/** How the components of an accessor decode: 0 as they are, else the normalized component type's rule. */
+function decodeKind(accessor: Accessor): number {
+  if (!accessor.getNormalized()) return AS_IS;
+  switch (accessor.getComponentType()) {
+    case BYTE:
+      return 1;
+    case UNSIGNED_BYTE:
+      return 2;
+    case SHORT:
+      return 3;
+    case UNSIGNED_SHORT:
+      return 4;
+    default:
+      return AS_IS;
+  }
+}
+
+/** One stored component decoded by its {@link decodeKind}. */
+function decodeComponent(c: number, kind: number): number {
+  switch (kind) {
+    case 1:
+      return Math.max(c / 127, -1);
+    case 2:
+      return c / 255;
+    case 3:
+      return Math.max(c / 32767, -1);
+    case 4:
+      return c / 65535;
+    default:
+      return c;
+  }
+}
+
 /**
- * `KHR_mesh_quantization` as a glTF-Transform extension: the extension adds no properties, it only
- * allows integer attribute and animation-output types, so registering it is enough to read and write
- * files that require it (the same as `@gltf-transform/extensions`' `KHRMeshQuantization`).
+ * The factor a rotation key of length `len` is multiplied by on read: `1 / len` when the output is
+ * quantized (lengths like 1.0022) or the length is off 1 by more than 1e-3, else 1 (kept as stored).
  */
-export class KHRMeshQuantizationMarker extends Extension {
-  public static override readonly EXTENSION_NAME = 'KHR_mesh_quantization';
-  public override readonly extensionName = 'KHR_mesh_quantization';
-  read(_context: ReaderContext): this {
-    return this;
-  }
-  write(_context: WriterContext): this {
-    return this;
-  }
+function rotationScale(len: number, quantized: boolean): number {
+  const off = Math.abs(len - 1) > 1e-3;
+  return (quantized || off) && len > 0 && len !== 1 ? 1 / len : 1;
 }
 
 /**
@@ -129,17 +143,84 @@ export function decodeTrackValues(
   if (path !== 'rotation') return values;
   const quantized = accessor.getNormalized() && accessor.getComponentType() !== 5126;
   const keys = Math.floor(values.length / (4 * perKey));
+  const at = perKey === 3 ? 4 : 0;
   for (let k = 0; k < keys; k++) {
-    const o = (k * perKey + (perKey === 3 ? 1 : 0)) * 4;
-    const len = Math.hypot(values[o], values[o + 1], values[o + 2], values[o + 3]);
-    const off = Math.abs(len - 1) > 1e-3;
-    if (!(quantized || off) || !(len > 0) || len === 1) continue;
-    if (off && !quantized) onRepair?.(k, len);
-    const s = 1 / len;
-    values[o] *= s;
-    values[o + 1] *= s;
-    values[o + 2] *= s;
-    values[o + 3] *= s;
+    const o = k * perKey * 4 + at;
+    const x = values[o];
+    const y = values[o + 1];
+    const z = values[o + 2];
+    const w = values[o + 3];
+    const len = Math.sqrt(x * x + y * y + z * z + w * w);
+    const s = rotationScale(len, quantized);
+    if (s === 1) continue;
+    if (!quantized) onRepair?.(k, len);
+    values[o] = x * s;
+    values[o + 1] = y * s;
+    values[o + 2] = z * s;
+    values[o + 3] = w * s;
   }
   return values;
+}
+
+/**
+ * True when `values` are exactly what {@link decodeTrackValues} gives for the accessor with no repair
+ * (`path` `'rotation'` normalizes as it does; any other path compares the decoded components), found
+ * without allocating; false when a rotation key would be repaired, so the writer writes it again.
+ */
+export function matchesAccessor(
+  accessor: Accessor,
+  values: ArrayLike<number>,
+  path: string,
+  perKey: number,
+): boolean {
+  const array = accessor.getArray();
+  if (array === null) return values.length === 0;
+  const n = array.length;
+  if (n !== values.length) return false;
+  const kind = decodeKind(accessor);
+  if (path !== 'rotation') {
+    if (kind === AS_IS) {
+      for (let i = 0; i < n; i++) if (array[i] !== values[i]) return false;
+    } else {
+      for (let i = 0; i < n; i++) if (decodeComponent(array[i], kind) !== values[i]) return false;
+    }
+    return true;
+  }
+  const quantized = accessor.getNormalized() && accessor.getComponentType() !== 5126;
+  const stride = perKey * 4;
+  if (n % stride !== 0) return false;
+  const at = perKey === 3 ? 4 : 0;
+  for (let o = 0; o < n; o += stride) {
+    const q = o + at;
+    const x = decodeComponent(array[q], kind);
+    const y = decodeComponent(array[q + 1], kind);
+    const z = decodeComponent(array[q + 2], kind);
+    const w = decodeComponent(array[q + 3], kind);
+    const len = Math.sqrt(x * x + y * y + z * z + w * w);
+    const s = rotationScale(len, quantized);
+    if (s !== 1 && !quantized) return false;
+    if (x * s !== values[q] || y * s !== values[q + 1] || z * s !== values[q + 2] || w * s !== values[q + 3])
+      return false;
+    for (let i = o; i < o + stride; i++) {
+      if (i === q) i += 4;
+      if (i < o + stride && decodeComponent(array[i], kind) !== values[i]) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * `KHR_mesh_quantization` as a glTF-Transform extension: the extension adds no properties, it only
+ * allows integer attribute and animation-output types, so registering it is enough to read and write
+ * files that require it (the same as `@gltf-transform/extensions`' `KHRMeshQuantization`).
+ */
+export class KHRMeshQuantizationMarker extends Extension {
+  public static override readonly EXTENSION_NAME = 'KHR_mesh_quantization';
+  public override readonly extensionName = 'KHR_mesh_quantization';
+  read(_context: ReaderContext): this {
+    return this;
+  }
+  write(_context: WriterContext): this {
+    return this;
+  }
 }

@@ -33,10 +33,11 @@ export interface WriteGltfOptions {
    */
   keys?: ((clip: Clip) => KeyedClip) | 'every-frame';
   /**
-   * Channels whose sampler has no keys, and animations left without channels, which the glTF
-   * specification does not allow (the validator reports them as errors), and `KHR_animation_pointer`
-   * channels (whose target extension glTF-Transform does not keep): `'remove'` drops them with a
-   * warning, `'keep'` writes them as they are.
+   * Channels whose sampler has no keys, animations left without channels (which the glTF
+   * specification does not allow: the validator reports them as errors), and channels of a path other
+   * than translation, rotation, scale and weights that carry no `KHR_animation_pointer` target:
+   * `'remove'` drops them with a warning, `'keep'` writes them as they are. `KHR_animation_pointer`
+   * channels read with their pointer are always kept, with a warning.
    */
   empty?: 'remove' | 'keep';
 }
@@ -572,11 +573,16 @@ function removeEmpty(doc: Document, warnings: GltfWarning[]): void {
   animations.forEach((anim, a) => {
     let removed = 0;
     let pointers = 0;
+    let kept = 0;
     for (const ch of anim.listChannels()) {
       const path = ch.getTargetPath() as string;
       if (path !== 'translation' && path !== 'rotation' && path !== 'scale' && path !== 'weights') {
-        // KHR_animation_pointer is not registered with glTF-Transform: its target extension was not
-        // read, so the channel cannot be written back valid
+        // a KHR_animation_pointer channel read with its pointer is written back as it is; any other
+        // path has nothing glTF-Transform can write valid
+        if (path === 'pointer' && ch.getExtension('KHR_animation_pointer') !== null) {
+          kept++;
+          continue;
+        }
         ch.dispose();
         pointers++;
         continue;
@@ -586,10 +592,16 @@ function removeEmpty(doc: Document, warnings: GltfWarning[]): void {
       ch.dispose();
       removed++;
     }
+    if (kept)
+      warnings.push({
+        code: 'unsupported',
+        message: `kept ${kept} KHR_animation_pointer channel${kept > 1 ? 's' : ''} as read (not processed)`,
+        animation: a,
+      });
     if (pointers)
       warnings.push({
         code: 'unsupported',
-        message: `removed ${pointers} channel${pointers > 1 ? 's' : ''} with path 'pointer' (KHR_animation_pointer is not supported)`,
+        message: `removed ${pointers} channel${pointers > 1 ? 's' : ''} with a path other than translation, rotation, scale or weights and no KHR_animation_pointer target`,
         animation: a,
       });
     const used = new Set<AnimationSampler | null>();

@@ -465,16 +465,22 @@ function writeBack(
       // only signs changed: negate the stored keys in their own component type (exact for quantized outputs too)
       const same = sameTimes && values !== t.values && matchesAccessor(oldOut, t.values, t.path, perKey);
       const input = same ? oldIn : cache.get(t.times, oldIn);
-      const output = same ? negatedKeys(doc, oldOut, t, values) : outputAccessor(doc, values, t.width);
-      const sampler = (samplerUsers.get(s) ?? 0) > 1 ? doc.createAnimationSampler() : s;
+      // an output only this sampler (used by this channel alone) reads is rewritten in place
+      const shared = (samplerUsers.get(s) ?? 0) > 1;
+      const reuse =
+        !shared && oldOut !== null && oldOut !== oldIn && oldOut.listParents().length <= 2 ? oldOut : null;
+      const output = same
+        ? negatedKeys(doc, oldOut, t, values, reuse)
+        : outputAccessor(doc, values, t.width, reuse);
+      const sampler = shared ? doc.createAnimationSampler() : s;
       sampler.setInput(input).setOutput(output).setInterpolation(gltfInterpolation(t.interpolation));
       if (sampler !== s) {
         anim.addSampler(sampler);
         ch.setSampler(sampler);
         samplerUsers.set(s, (samplerUsers.get(s) ?? 1) - 1);
       }
-      disposeIfUnused(oldIn);
-      disposeIfUnused(oldOut);
+      if (oldIn !== input) disposeIfUnused(oldIn);
+      if (oldOut !== output) disposeIfUnused(oldOut);
     } else {
       addChannel(doc, anim, node, t, values, cache);
     }
@@ -498,8 +504,17 @@ function addChannel(
   anim.addChannel(doc.createAnimationChannel().setTargetNode(node).setTargetPath(t.path).setSampler(sampler));
 }
 
-/** A copy of `stored` with the keys whose sign `values` flipped relative to `t.values` negated. */
-function negatedKeys(doc: Document, stored: Accessor, t: Track, values: ArrayLike<number>): Accessor {
+/**
+ * `stored` with the keys whose sign `values` flipped relative to `t.values` negated: written into
+ * `reuse` when given (an accessor no one else reads), else into a new accessor.
+ */
+function negatedKeys(
+  doc: Document,
+  stored: Accessor,
+  t: Track,
+  values: ArrayLike<number>,
+  reuse: Accessor | null,
+): Accessor {
   const array = stored.getArray()!.slice();
   const perKey = (t.interpolation === 'cubicspline' ? 3 : 1) * 4;
   const at = perKey === 12 ? 4 : 0;
@@ -512,6 +527,7 @@ function negatedKeys(doc: Document, stored: Accessor, t: Track, values: ArrayLik
     if (d >= 0) continue;
     for (let i = o; i < o + perKey; i++) array[i] = array[i] === min ? -min - 1 : -array[i];
   }
+  if (reuse !== null) return reuse.setArray(array).setSparse(false);
   const buffer = doc.getRoot().listBuffers()[0] ?? doc.createBuffer();
   return doc
     .createAccessor()
@@ -521,8 +537,16 @@ function negatedKeys(doc: Document, stored: Accessor, t: Track, values: ArrayLik
     .setBuffer(buffer);
 }
 
-function outputAccessor(doc: Document, values: ArrayLike<number>, width: number): Accessor {
+/** A FLOAT output accessor of `values`: `reuse` rewritten when given (no one else reads it), else a new one. */
+function outputAccessor(
+  doc: Document,
+  values: ArrayLike<number>,
+  width: number,
+  reuse: Accessor | null = null,
+): Accessor {
   const type = width === 4 ? 'VEC4' : width === 3 ? 'VEC3' : 'SCALAR';
+  if (reuse !== null)
+    return reuse.setType(type).setArray(Float32Array.from(values)).setNormalized(false).setSparse(false);
   const buffer = doc.getRoot().listBuffers()[0] ?? doc.createBuffer();
   return doc.createAccessor().setType(type).setArray(Float32Array.from(values)).setBuffer(buffer);
 }

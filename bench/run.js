@@ -4,7 +4,8 @@
 //
 // A suite file exports `default { name, tasks: [{ name, items, unit, target?, setup?, run }] }`:
 // `items` is how many units (rotations, frames, sets) one call of `run` processes; `target` is the
-// issue's floor in units per second, printed beside the figure.
+// issue's floor in units per second, printed beside the figure; `report(state)`, when given, returns
+// lines of text (figures the task measured itself) printed below it and kept in the record.
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -49,6 +50,7 @@ for (const file of files) {
     console.log(
       `${label.padEnd(72)} ${fmt(row.perSecond).padStart(10)} ${row.unit}/s  ${row.medianMs.toFixed(2)} ms${target}`,
     );
+    for (const note of row.notes ?? []) console.log(`    ${note}`);
   }
 }
 
@@ -73,6 +75,8 @@ async function runSuite(file) {
       continue;
     }
     const ms = t.result.latency.p50;
+    // a task may add figures of its own (e.g. an overhead measured A/B inside run) as lines of text
+    const notes = task.report ? task.report(state) : [];
     rows.push({
       suite: suite.name,
       task: task.name,
@@ -82,6 +86,7 @@ async function runSuite(file) {
       perSecond: Math.round(task.items / (ms / 1000)),
       target: task.target ?? null,
       samples: t.result.latency.samplesCount ?? null,
+      ...(notes.length ? { notes } : {}),
     });
   }
   return rows;

@@ -182,3 +182,27 @@ describe('readGltf and writeGltf on KHR_animation_pointer channels', () => {
     expect(stored).toEqual(Array.from(t.values, (v) => Math.fround(v)));
   });
 });
+
+describe('writeGltf(document, clips) rewrites an output accessor in place only when nothing else reads it', () => {
+  test('writeGltf(clip with one of two tracks changed) leaves the output accessor both samplers share alone', async () => {
+    const input = edited((json) => {
+      json.nodes.push({ name: 'twin' });
+      json.scenes[0].nodes.push(json.nodes.length - 1);
+      const s = json.animations[0].samplers[0];
+      json.animations[0].samplers.push({ input: s.input, output: s.output, interpolation: s.interpolation });
+      json.animations[0].channels.push({
+        sampler: 1,
+        target: { node: json.nodes.length - 1, path: 'rotation' },
+      });
+    });
+    const { document, clips } = await readGltf(input);
+    expect(clips[0].tracks.length).toBe(2);
+    const [t, twin] = clips[0].tracks;
+    const values = Float64Array.from(t.values);
+    values.set([0, Math.sin(Math.PI / 8), 0, Math.cos(Math.PI / 8)], 4);
+    const { glb } = await writeGltf(document, [{ ...clips[0], tracks: [{ ...t, values }, twin] }]);
+    const again = await readGltf(glb!);
+    expect(again.clips[0].tracks[0].values[5]).toBeCloseTo(Math.sin(Math.PI / 8), 7);
+    expect(Array.from(again.clips[0].tracks[1].values)).toEqual(Array.from(twin.values));
+  });
+});

@@ -12,8 +12,9 @@ import {
 } from '@gltf-transform/core';
 import { OptionError } from '../../errors.js';
 import type { Clip, KeyedClip, Skeleton, Track } from '../../series/clip.js';
+import { matchesAccessor } from './decode.js';
 import { GltfError, type GltfWarning } from './errors.js';
-import { gltfInterpolation, gltfSourceOf, KHRMeshQuantizationMarker, matchesAccessor } from './source.js';
+import { gltfInterpolation, gltfSourceOf, KHRMeshQuantizationMarker } from './source.js';
 
 /** Options of {@link writeGltf}. */
 export interface WriteGltfOptions {

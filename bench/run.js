@@ -5,7 +5,9 @@
 // A suite file exports `default { name, tasks: [{ name, items, unit, target?, setup?, run }] }`:
 // `items` is how many units (rotations, frames, sets) one call of `run` processes; `target` is the
 // issue's floor in units per second, printed beside the figure; `perItem: 'ns'` also prints and records the
-// median cost per unit in nanoseconds (`nsPerItem`), for targets stated as a cost.
+// median cost per unit in nanoseconds (`nsPerItem`), for targets stated as a cost;
+// `report(state)`, when given, returns
+// lines of text (figures the task measured itself) printed below it and kept in the record.
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -55,6 +57,7 @@ for (const file of files) {
     console.log(
       `${label.padEnd(72)} ${fmt(row.perSecond).padStart(10)} ${row.unit}/s  ${row.medianMs.toFixed(2)} ms${target}${cost}`,
     );
+    for (const note of row.notes ?? []) console.log(`    ${note}`);
   }
 }
 
@@ -79,6 +82,8 @@ async function runSuite(file) {
       continue;
     }
     const ms = t.result.latency.p50;
+    // a task may add figures of its own (e.g. an overhead measured A/B inside run) as lines of text
+    const notes = task.report ? task.report(state) : [];
     rows.push({
       suite: suite.name,
       task: task.name,
@@ -89,6 +94,7 @@ async function runSuite(file) {
       nsPerItem: task.perItem === 'ns' ? Number(((ms * 1e6) / task.items).toFixed(2)) : undefined,
       target: task.target ?? null,
       samples: t.result.latency.samplesCount ?? null,
+      ...(notes.length ? { notes } : {}),
     });
   }
   return rows;

@@ -52,9 +52,9 @@ export interface ValidatorIssue {
 
 /**
  * Runs the Khronos glTF validator on bytes (GLB or .gltf JSON); `resources` answers external URIs.
- * Returns the errors (severity 0).
+ * Returns every issue: errors (severity 0), warnings (1), infos (2) and hints (3).
  */
-export async function validatorErrors(
+export async function validatorIssues(
   bytes: Uint8Array,
   resources: (uri: string) => Uint8Array | undefined = () => undefined,
 ): Promise<ValidatorIssue[]> {
@@ -66,7 +66,18 @@ export async function validatorErrors(
       return data ? Promise.resolve(data) : Promise.reject(new Error(`missing ${uri}`));
     },
   });
-  return (report.issues.messages as ValidatorIssue[]).filter((m) => m.severity === 0);
+  return report.issues.messages as ValidatorIssue[];
+}
+
+/**
+ * Runs the Khronos glTF validator on bytes (GLB or .gltf JSON); `resources` answers external URIs.
+ * Returns the errors (severity 0).
+ */
+export async function validatorErrors(
+  bytes: Uint8Array,
+  resources: (uri: string) => Uint8Array | undefined = () => undefined,
+): Promise<ValidatorIssue[]> {
+  return (await validatorIssues(bytes, resources)).filter((m) => m.severity === 0);
 }
 
 /** Resources of a .gltf on disk, by URI, for {@link validatorErrors}. */

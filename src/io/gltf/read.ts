@@ -12,7 +12,8 @@ import { OptionError } from '../../errors.js';
 import type { EulerOrder } from '../../quat/euler.js';
 import type { KeyedClip, Track, TrackPath } from '../../series/clip.js';
 import { makeSkeleton } from '../../series/clip-create.js';
-import { GltfError, type GltfWarning } from './errors.js';
+import { GltfError, type GltfLocation, type GltfWarning } from './errors.js';
+import { type AnimationPointer, KHRAnimationPointer } from './pointer.js';
 import {
   decodeAccessor,
   decodeTrackValues,
@@ -93,8 +94,11 @@ const GLB_BUFFER = '@glb.bin';
  * `node<index>` and a repeated name gets `_<index>` appended. glTF conventions hold: y up, metres,
  * right-handed, quaternions x, y, z, w; rotsig changes no axis or unit.
  *
- * Kept and reported as warnings, never dropped silently: channels of `KHR_animation_pointer` or other
- * paths, channels without a target node, empty samplers, extensions that are not registered.
+ * Kept and reported as warnings, never dropped silently: channels of `KHR_animation_pointer` (kept in
+ * the document with their pointer, see {@link KHRAnimationPointer}, and written back as they are),
+ * channels of other paths, channels without a target node, empty samplers, extensions that are not
+ * registered. Sparse accessors are decoded (glTF-Transform substitutes the sparse values into the base
+ * view, or zeros) after {@link readGltf} checks their indices and views.
  *
  * @throws {GltfError} on a truncated GLB or one with a wrong magic, a missing resource, an accessor out
  * of its buffer view, a channel naming a missing node or sampler, key times that are not finite and
@@ -117,10 +121,18 @@ export async function readGltf(input: GltfInput, options: ReadGltfOptions = {}):
     json = jsonDoc.json;
     checkJson(jsonDoc, file, warnings);
     const io = new WebIO();
-    io.registerExtensions([KHRMeshQuantizationMarker, ...opts.extensions] as (typeof Extension)[]);
-    const known = new Set(['KHR_mesh_quantization', ...opts.extensions.map((e) => e.EXTENSION_NAME)]);
+    io.registerExtensions([
+      KHRMeshQuantizationMarker,
+      KHRAnimationPointer,
+      ...opts.extensions,
+    ] as (typeof Extension)[]);
+    const known = new Set([
+      'KHR_mesh_quantization',
+      'KHR_animation_pointer',
+      ...opts.extensions.map((e) => e.EXTENSION_NAME),
+    ]);
     for (const name of json.extensionsUsed ?? []) {
-      if (!known.has(name) && name !== 'KHR_animation_pointer') {
+      if (!known.has(name)) {
         warnings.push({
           code: 'extension',
           message: `extension ${name} is not registered (pass it in options.extensions); its data is dropped on write`,
@@ -313,6 +325,7 @@ const COMPONENT_BYTES: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 512
 function checkJson(jsonDoc: JSONDocument, file: string | undefined, warnings: GltfWarning[]): void {
   const { json, resources } = jsonDoc;
   const buffers = json.buffers ?? [];
+  const datas: Uint8Array[] = [];
   const sizes = buffers.map((b, i) => {
     const data = b.uri === undefined ? resources[GLB_BUFFER] : resources[b.uri];
     if (data === undefined) {
@@ -330,6 +343,7 @@ function checkJson(jsonDoc: JSONDocument, file: string | undefined, warnings: Gl
         { file },
         'gltf-resource',
       );
+    datas.push(data);
     return data.byteLength;
   });
   const views = json.bufferViews ?? [];
@@ -369,13 +383,23 @@ function checkJson(jsonDoc: JSONDocument, file: string | undefined, warnings: Gl
     const elementBytes = width * bytes;
     const stride = view.byteStride ?? elementBytes;
     const need = a.count > 0 ? (a.byteOffset ?? 0) + stride * (a.count - 1) + elementBytes : 0;
-    if (!Number.isInteger(a.count) || a.count < 0 || need > view.byteLength)
+    if (!Number.isInteger(a.count) || a.count < 0 || need > view.byteLength) {
+      // the first element that does not fit, and its key when a sampler reads the accessor
+      const fits = Math.floor((view.byteLength - (a.byteOffset ?? 0) - elementBytes) / stride) + 1;
+      const element = Math.max(0, Math.min(fits, a.count));
+      const user = channelUsing(json, i);
+      const key = user.perKey !== undefined ? { key: Math.floor(element / user.perKey) } : {};
       throw new GltfError(
-        `accessor ${i} (${a.count} x ${a.type}) needs ${need} bytes of bufferView ${a.bufferView}, which has ${view.byteLength}`,
-        { file },
+        `accessor ${i} (${a.count} x ${a.type}) needs ${need} bytes of bufferView ${a.bufferView}, which has ${view.byteLength}: element ${element} runs past it`,
+        { file, animation: user.animation, channel: user.channel, ...key },
         'gltf-accessor',
       );
+    }
   });
+  if (accessors.some((a) => a.sparse !== undefined))
+    json.accessors = accessors.map((a, i) =>
+      a.sparse === undefined ? a : checkSparse(a, i, views, datas, sparseWhere(json, i, file)),
+    );
   (json.images ?? []).forEach((img, i) => {
     if (img.uri !== undefined && !(img.uri in resources)) {
       warnings.push({
@@ -412,6 +436,103 @@ function checkJson(jsonDoc: JSONDocument, file: string | undefined, warnings: Gl
         );
     });
   });
+}
+
+/** The first animation channel whose sampler reads accessor `i` (for error locations), or nothing. */
+function channelUsing(
+  json: GLTF.IGLTF,
+  i: number,
+): { animation?: number; channel?: number; perKey?: number } {
+  const animations = json.animations ?? [];
+  for (let a = 0; a < animations.length; a++) {
+    const samplers = animations[a].samplers ?? [];
+    const channels = animations[a].channels ?? [];
+    for (let c = 0; c < channels.length; c++) {
+      const s = samplers[channels[c]?.sampler];
+      if (s !== undefined && (s.input === i || s.output === i))
+        return {
+          animation: a,
+          channel: c,
+          perKey: s.input === i || s.interpolation !== 'CUBICSPLINE' ? 1 : 3,
+        };
+    }
+  }
+  return {};
+}
+
+function sparseWhere(json: GLTF.IGLTF, i: number, file: string | undefined): GltfLocation {
+  const { animation, channel } = channelUsing(json, i);
+  return { file, animation, channel };
+}
+
+const INDEX_BYTES: Record<number, number> = { 5121: 1, 5123: 2, 5125: 4 };
+
+/**
+ * Checks a sparse accessor (glTF 2.0 §3.6.2.3): a count within the accessor's, indices of an unsigned
+ * type that increase strictly and stay below the count, index and value views in range without a
+ * stride. Returns the accessor with `byteOffset: 0` written out on the indices and values where the
+ * file leaves it out: glTF-Transform builds their definitions on top of the accessor's own, so an
+ * accessor `byteOffset` would otherwise shift them.
+ */
+function checkSparse(
+  a: GLTF.IAccessor,
+  i: number,
+  views: GLTF.IBufferView[],
+  datas: Uint8Array[],
+  where: GltfLocation,
+): GLTF.IAccessor {
+  const sparse = a.sparse as GLTF.IAccessorSparse;
+  const fail = (message: string): never => {
+    throw new GltfError(`accessor ${i} (sparse): ${message}`, where, 'gltf-accessor');
+  };
+  const count = sparse.count;
+  if (!Number.isInteger(count) || count < 1 || count > a.count)
+    fail(`count ${count} is not between 1 and the accessor's count ${a.count}`);
+  const indexBytes = INDEX_BYTES[sparse.indices?.componentType];
+  if (indexBytes === undefined)
+    fail(`indices have componentType ${sparse.indices?.componentType}, not an unsigned integer type`);
+  const range = (viewIndex: number, offset: number, bytes: number, what: string): GLTF.IBufferView => {
+    const view = views[viewIndex];
+    if (view === undefined) return fail(`${what} name bufferView ${viewIndex}, which does not exist`);
+    if (view.byteStride !== undefined) fail(`${what} bufferView ${viewIndex} has a byteStride`);
+    if (!Number.isInteger(offset) || offset < 0 || offset + bytes > view.byteLength)
+      fail(
+        `${what} need ${bytes} bytes at offset ${offset} of bufferView ${viewIndex}, which has ${view.byteLength}`,
+      );
+    return view;
+  };
+  const indicesOffset = sparse.indices.byteOffset ?? 0;
+  const valuesOffset = sparse.values?.byteOffset ?? 0;
+  const view = range(sparse.indices.bufferView, indicesOffset, count * indexBytes, 'indices');
+  range(
+    sparse.values?.bufferView,
+    valuesOffset,
+    count * ELEMENT_SIZE[a.type] * COMPONENT_BYTES[a.componentType],
+    'values',
+  );
+  const data = datas[view.buffer];
+  const start = data.byteOffset + (view.byteOffset ?? 0) + indicesOffset;
+  const dv = new DataView(data.buffer, start, count * indexBytes);
+  let previous = -1;
+  for (let k = 0; k < count; k++) {
+    const index =
+      indexBytes === 1
+        ? dv.getUint8(k)
+        : indexBytes === 2
+          ? dv.getUint16(k * 2, true)
+          : dv.getUint32(k * 4, true);
+    if (index <= previous || index >= a.count)
+      fail(`index ${k} is ${index}; indices must increase strictly and stay below ${a.count}`);
+    previous = index;
+  }
+  return {
+    ...a,
+    sparse: {
+      ...sparse,
+      indices: { ...sparse.indices, byteOffset: indicesOffset },
+      values: { ...sparse.values, byteOffset: valuesOffset },
+    },
+  };
 }
 
 /** Picks the animations, builds one keyed clip each. */
@@ -452,7 +573,34 @@ function extractClips(
         });
     });
   }
-  return chosen.map((i) => extractClip(animations[i], i, nodes, nodeIndex, opts, file, warnings, doc));
+  const topology = topologyOf(doc, nodes, nodeIndex);
+  return chosen.map((i) => extractClip(animations[i], i, topology, nodeIndex, opts, file, warnings, doc));
+}
+
+/** The node tree as indices, built once per document and shared by every clip. */
+interface Topology {
+  nodes: Node[];
+  /** Parent node index of each node, -1 for a root. */
+  parent: Int32Array;
+  /** Child node indices of each node, in the order the file lists them. */
+  children: number[][];
+  /** Node indices of each skin's joints. */
+  skins: Int32Array[];
+}
+
+function topologyOf(doc: Document, nodes: Node[], nodeIndex: Map<Node, number>): Topology {
+  const parent = new Int32Array(nodes.length).fill(-1);
+  const children: number[][] = [];
+  for (let i = 0; i < nodes.length; i++) {
+    const list = nodes[i].listChildren().map((c) => nodeIndex.get(c) as number);
+    for (const c of list) if (parent[c] < 0) parent[c] = i;
+    children.push(list);
+  }
+  const skins = doc
+    .getRoot()
+    .listSkins()
+    .map((skin) => Int32Array.from(skin.listJoints(), (j) => nodeIndex.get(j) as number));
+  return { nodes, parent, children, skins };
 }
 
 interface RawTrack {
@@ -467,7 +615,7 @@ interface RawTrack {
 function extractClip(
   anim: Animation,
   a: number,
-  nodes: Node[],
+  topology: Topology,
   nodeIndex: Map<Node, number>,
   opts: Required<ReadGltfOptions>,
   file: string | undefined,
@@ -492,9 +640,12 @@ function extractClip(
   anim.listChannels().forEach((channel, c) => {
     const path = channel.getTargetPath() as string;
     if (path !== 'translation' && path !== 'rotation' && path !== 'scale' && path !== 'weights') {
+      const pointer = channel.getExtension<AnimationPointer>('KHR_animation_pointer');
       warn(
         'unsupported',
-        `channel path '${path}' (KHR_animation_pointer or other) is not read, and writeGltf drops it (with a warning)`,
+        pointer !== null
+          ? `KHR_animation_pointer channel (pointer '${pointer.getPointer()}') is not read as a track; it is kept and written back as it is`
+          : `channel path '${path}' is not read, and writeGltf drops it (with a warning)`,
         c,
       );
       return;
@@ -512,8 +663,6 @@ function extractClip(
     const interpolation = trackInterpolation(sampler.getInterpolation());
     if (interpolation === undefined)
       throw new GltfError(`unknown interpolation '${sampler.getInterpolation()}'`, where(c), 'gltf-target');
-    if (input.getSparse() || output.getSparse())
-      warn('unsupported', "sparse accessor: read through glTF-Transform's dense view", c);
     const keys = input.getCount();
     if (keys === 0 || output.getCount() === 0) {
       warn('empty', 'channel has no keys; it is kept in the document but not read', c);
@@ -584,50 +733,43 @@ function extractClip(
       );
     raw.push({ node: nodeIndex.get(node) as number, path, interpolation, times, values, width });
   });
-  return buildClip(anim, a, raw, nodes, nodeIndex, file, doc);
+  return buildClip(anim, a, raw, topology, file, doc);
 }
 
 function buildClip(
   anim: Animation,
   a: number,
   raw: RawTrack[],
-  nodes: Node[],
-  nodeIndex: Map<Node, number>,
+  topology: Topology,
   file: string | undefined,
   doc: Document,
 ): KeyedClip {
+  const { nodes, parent, children, skins } = topology;
   // joints: animated nodes, the joints of skins listing one of them, and every ancestor
-  const wanted = new Set<number>();
-  for (const t of raw) wanted.add(t.node);
-  const skins = doc.getRoot().listSkins();
-  for (const skin of skins) {
-    const joints = skin.listJoints();
-    if (joints.some((j) => wanted.has(nodeIndex.get(j) as number)))
-      for (const j of joints) wanted.add(nodeIndex.get(j) as number);
+  const wanted = new Uint8Array(nodes.length);
+  for (const t of raw) wanted[t.node] = 1;
+  for (const joints of skins) {
+    let used = false;
+    for (let i = 0; i < joints.length && !used; i++) used = wanted[joints[i]] === 1;
+    if (used) for (let i = 0; i < joints.length; i++) wanted[joints[i]] = 1;
   }
-  for (const i of [...wanted]) {
-    for (let p = nodes[i].getParentNode(); p !== null; p = p.getParentNode()) {
-      const pi = nodeIndex.get(p) as number;
-      if (wanted.has(pi)) break;
-      wanted.add(pi);
-    }
+  for (let i = 0; i < nodes.length; i++) {
+    if (wanted[i] !== 1) continue;
+    for (let p = parent[i]; p >= 0 && wanted[p] === 0; p = parent[p]) wanted[p] = 2;
   }
   // depth-first from the roots, in node order
   const order: number[] = [];
   const parents: number[] = [];
-  const jointOf = new Map<number, number>();
-  const visit = (n: number, parent: number) => {
-    jointOf.set(n, order.length);
+  const jointOf = new Int32Array(nodes.length).fill(-1);
+  const visit = (n: number, up: number) => {
+    jointOf[n] = order.length;
     order.push(n);
-    parents.push(parent);
+    parents.push(up);
     const me = order.length - 1;
-    for (const child of nodes[n].listChildren()) {
-      const ci = nodeIndex.get(child) as number;
-      if (wanted.has(ci) && !jointOf.has(ci)) visit(ci, me);
-    }
+    for (const c of children[n]) if (wanted[c] !== 0 && jointOf[c] < 0) visit(c, me);
   };
   for (let i = 0; i < nodes.length; i++) {
-    if (wanted.has(i) && !jointOf.has(i) && nodes[i].getParentNode() === null) visit(i, -1);
+    if (wanted[i] !== 0 && jointOf[i] < 0 && parent[i] < 0) visit(i, -1);
   }
   const J = order.length;
   const names: string[] = [];
@@ -644,7 +786,7 @@ function buildClip(
     restT.set(node.getTranslation(), j * 3);
     const r = node.getRotation();
     const len = Math.hypot(r[0], r[1], r[2], r[3]) || 1;
-    restR.set([r[0] / len, r[1] / len, r[2] / len, r[3] / len], j * 4);
+    for (let i = 0; i < 4; i++) restR[j * 4 + i] = r[i] / len;
     restS.set(node.getScale(), j * 3);
   }
   const skeleton = makeSkeleton({
@@ -655,7 +797,7 @@ function buildClip(
     restScales: restS,
   });
   const tracks: Track[] = raw.map((t) => ({
-    joint: jointOf.get(t.node) as number,
+    joint: jointOf[t.node],
     path: t.path,
     interpolation: t.interpolation,
     times: t.times,

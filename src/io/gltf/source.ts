@@ -2,6 +2,7 @@ import type { Document } from '@gltf-transform/core';
 import { type Accessor, Extension, type ReaderContext, type WriterContext } from '@gltf-transform/core';
 import { ShapeError } from '../../errors.js';
 import type { ClipSource, Interpolation } from '../../series/clip.js';
+import { AS_IS, decodeComponent, decodeKind, rotationScale } from './decode.js';
 
 /**
  * What the glTF reader keeps in `clip.source` so {@link writeGltf} can put a processed animation back
@@ -54,12 +55,6 @@ export function trackInterpolation(name: string): Interpolation | undefined {
         : undefined;
 }
 
-/** glTF component types. */
-const BYTE = 5120;
-const UNSIGNED_BYTE = 5121;
-const SHORT = 5122;
-const UNSIGNED_SHORT = 5123;
-
 /**
  * An accessor's elements as float64, normalized integers decoded as glTF 2.0 (§3.11,
  * KHR_mesh_quantization) specifies: `max(c / 127, -1)` for BYTE, `c / 255` for UNSIGNED_BYTE,
@@ -73,43 +68,13 @@ export function decodeAccessor(accessor: Accessor): Float64Array {
   const array = accessor.getArray();
   if (array === null) return new Float64Array(0);
   const out = new Float64Array(array.length);
-  if (!accessor.getNormalized()) {
-    for (let i = 0; i < out.length; i++) out[i] = array[i];
+  const kind = decodeKind(accessor);
+  if (kind === AS_IS) {
+    out.set(array);
     return out;
   }
-  switch (accessor.getComponentType()) {
-    case BYTE:
-      for (let i = 0; i < out.length; i++) out[i] = Math.max(array[i] / 127, -1);
-      break;
-    case UNSIGNED_BYTE:
-      for (let i = 0; i < out.length; i++) out[i] = array[i] / 255;
-      break;
-    case SHORT:
-      for (let i = 0; i < out.length; i++) out[i] = Math.max(array[i] / 32767, -1);
-      break;
-    case UNSIGNED_SHORT:
-      for (let i = 0; i < out.length; i++) out[i] = array[i] / 65535;
-      break;
-    default:
-      for (let i = 0; i < out.length; i++) out[i] = array[i];
-  }
+  for (let i = 0; i < out.length; i++) out[i] = decodeComponent(array[i], kind);
   return out;
-}
-
-/**
- * `KHR_mesh_quantization` as a glTF-Transform extension: the extension adds no properties, it only
- * allows integer attribute and animation-output types, so registering it is enough to read and write
- * files that require it (the same as `@gltf-transform/extensions`' `KHRMeshQuantization`).
- */
-export class KHRMeshQuantizationMarker extends Extension {
-  public static override readonly EXTENSION_NAME = 'KHR_mesh_quantization';
-  public override readonly extensionName = 'KHR_mesh_quantization';
-  read(_context: ReaderContext): this {
-    return this;
-  }
-  write(_context: WriterContext): this {
-    return this;
-  }
 }
 
 /**
@@ -129,17 +94,37 @@ export function decodeTrackValues(
   if (path !== 'rotation') return values;
   const quantized = accessor.getNormalized() && accessor.getComponentType() !== 5126;
   const keys = Math.floor(values.length / (4 * perKey));
+  const at = perKey === 3 ? 4 : 0;
   for (let k = 0; k < keys; k++) {
-    const o = (k * perKey + (perKey === 3 ? 1 : 0)) * 4;
-    const len = Math.hypot(values[o], values[o + 1], values[o + 2], values[o + 3]);
-    const off = Math.abs(len - 1) > 1e-3;
-    if (!(quantized || off) || !(len > 0) || len === 1) continue;
-    if (off && !quantized) onRepair?.(k, len);
-    const s = 1 / len;
-    values[o] *= s;
-    values[o + 1] *= s;
-    values[o + 2] *= s;
-    values[o + 3] *= s;
+    const o = k * perKey * 4 + at;
+    const x = values[o];
+    const y = values[o + 1];
+    const z = values[o + 2];
+    const w = values[o + 3];
+    const len = Math.sqrt(x * x + y * y + z * z + w * w);
+    const s = rotationScale(len, quantized);
+    if (s === 1) continue;
+    if (!quantized) onRepair?.(k, len);
+    values[o] = x * s;
+    values[o + 1] = y * s;
+    values[o + 2] = z * s;
+    values[o + 3] = w * s;
   }
   return values;
+}
+
+/**
+ * `KHR_mesh_quantization` as a glTF-Transform extension: the extension adds no properties, it only
+ * allows integer attribute and animation-output types, so registering it is enough to read and write
+ * files that require it (the same as `@gltf-transform/extensions`' `KHRMeshQuantization`).
+ */
+export class KHRMeshQuantizationMarker extends Extension {
+  public static override readonly EXTENSION_NAME = 'KHR_mesh_quantization';
+  public override readonly extensionName = 'KHR_mesh_quantization';
+  read(_context: ReaderContext): this {
+    return this;
+  }
+  write(_context: WriterContext): this {
+    return this;
+  }
 }

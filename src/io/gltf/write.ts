@@ -12,14 +12,9 @@ import {
 } from '@gltf-transform/core';
 import { OptionError } from '../../errors.js';
 import type { Clip, KeyedClip, Skeleton, Track } from '../../series/clip.js';
+import { matchesAccessor } from './decode.js';
 import { GltfError, type GltfWarning } from './errors.js';
-import {
-  decodeAccessor,
-  decodeTrackValues,
-  gltfInterpolation,
-  gltfSourceOf,
-  KHRMeshQuantizationMarker,
-} from './source.js';
+import { gltfInterpolation, gltfSourceOf, KHRMeshQuantizationMarker } from './source.js';
 
 /** Options of {@link writeGltf}. */
 export interface WriteGltfOptions {
@@ -39,10 +34,11 @@ export interface WriteGltfOptions {
    */
   keys?: ((clip: Clip) => KeyedClip) | 'every-frame';
   /**
-   * Channels whose sampler has no keys, and animations left without channels, which the glTF
-   * specification does not allow (the validator reports them as errors), and `KHR_animation_pointer`
-   * channels (whose target extension glTF-Transform does not keep): `'remove'` drops them with a
-   * warning, `'keep'` writes them as they are.
+   * Channels whose sampler has no keys, animations left without channels (which the glTF
+   * specification does not allow: the validator reports them as errors), and channels of a path other
+   * than translation, rotation, scale and weights that carry no `KHR_animation_pointer` target:
+   * `'remove'` drops them with a warning, `'keep'` writes them as they are. `KHR_animation_pointer`
+   * channels read with their pointer are always kept, with a warning.
    */
   empty?: 'remove' | 'keep';
 }
@@ -113,11 +109,21 @@ export async function writeGltf(
     if (target === null) target = s.document;
   }
   if (target === null) target = new Document();
+  const nodeIndex = new Map<Node, number>();
+  for (const [i, node] of target.getRoot().listNodes().entries()) nodeIndex.set(node, i);
+  // tracks whose stored keys already are what would be written: they are left as they are, unchecked
+  const untouched = new Set<Track>();
+  for (const c of keyed) {
+    const s = gltfSourceOf(c);
+    if (s !== undefined && s.document === target) findUntouched(target, c, nodeIndex, untouched);
+  }
+  for (let i = 0; i < keyed.length; i++) checkValues(keyed[i], i, untouched);
   const cache = new InputCache(target);
   for (const c of keyed) {
     const s = gltfSourceOf(c);
-    if (s !== undefined && s.document === target) writeBack(target, c, cache);
-    else writeNew(target, c, opts.scale, cache);
+    if (s !== undefined && s.document === target) {
+      if (!c.tracks.every((t) => untouched.has(t))) writeBack(target, c, cache, nodeIndex, untouched);
+    } else writeNew(target, c, opts.scale, cache);
   }
   if (opts.empty === 'remove') removeEmpty(target, warnings);
   const io = new WebIO().setLogger(new Logger(Logger.Verbosity.ERROR));
@@ -282,11 +288,23 @@ function checkTracks(clip: KeyedClip, c: number): void {
         );
       previous = x;
     }
-    for (let i = 0; i < t.values.length; i++)
-      if (!Number.isFinite(t.values[i]) || !Number.isFinite(Math.fround(t.values[i])))
+  });
+}
+
+/** Checks that every value of the tracks not in `untouched` is finite in float32 (after {@link checkTracks}). */
+function checkValues(clip: KeyedClip, c: number, untouched: Set<Track>): void {
+  clip.tracks.forEach((t, k) => {
+    if (untouched.has(t)) return;
+    const v = t.values;
+    for (let i = 0; i < v.length; i++)
+      if (!Number.isFinite(Math.fround(v[i])))
         throw new GltfError(
-          `value ${t.values[i]} is not finite in float32`,
-          { ...where, key: Math.floor(i / (width * perKey)) },
+          `value ${v[i]} is not finite in float32`,
+          {
+            animation: c,
+            channel: k,
+            key: Math.floor(i / (t.width * (t.interpolation === 'cubicspline' ? 3 : 1))),
+          },
           'gltf-write',
         );
   });
@@ -350,60 +368,120 @@ function continuous(t: Track): Float64Array | Float32Array | ArrayLike<number> {
   return out ?? v;
 }
 
-function writeBack(doc: Document, clip: KeyedClip, cache: InputCache): void {
+type Channel = ReturnType<Animation['listChannels']>[number];
+
+const PATHS = ['translation', 'rotation', 'scale', 'weights'];
+
+/** One number per node and path, the key of a channel in {@link channelsOf}' map. */
+function channelKey(node: number, path: number): number {
+  return node * 4 + path;
+}
+
+/** The clip's animation in `doc` and its first channel per node and path (key {@link channelKey}). */
+function channelsOf(
+  doc: Document,
+  clip: KeyedClip,
+  nodeIndex: Map<Node, number>,
+): { anim: Animation; channels: Map<number, Channel> } {
   const source = gltfSourceOf(clip)!;
-  const root = doc.getRoot();
-  const nodes = root.listNodes();
-  const anim = root.listAnimations()[source.animation];
+  const anim = doc.getRoot().listAnimations()[source.animation];
   if (anim === undefined)
     throw new GltfError(
       `the document has no animation ${source.animation} any more`,
       { animation: source.animation },
       'gltf-write',
     );
-  const channels = new Map<string, ReturnType<Animation['listChannels']>[number]>();
+  const channels = new Map<number, Channel>();
   for (const ch of anim.listChannels()) {
     const node = ch.getTargetNode();
-    if (node === null) continue;
-    const key = `${nodes.indexOf(node)}:${ch.getTargetPath()}`;
+    const path = PATHS.indexOf(ch.getTargetPath() as string);
+    if (node === null || path < 0) continue;
+    const key = channelKey(nodeIndex.get(node) as number, path);
     if (!channels.has(key)) channels.set(key, ch);
   }
+  return { anim, channels };
+}
+
+/**
+ * Adds to `untouched` the tracks of a clip written back whose channel's sampler already holds exactly
+ * the track (interpolation, times, and values as the reader decodes them, sign-continuous): writing
+ * them would change nothing, so they are skipped.
+ */
+function findUntouched(
+  doc: Document,
+  clip: KeyedClip,
+  nodeIndex: Map<Node, number>,
+  untouched: Set<Track>,
+): void {
+  const source = gltfSourceOf(clip)!;
+  const { channels } = channelsOf(doc, clip, nodeIndex);
+  for (const t of clip.tracks) {
+    const s = channels.get(channelKey(source.nodes[t.joint], PATHS.indexOf(t.path)))?.getSampler();
+    const input = s?.getInput();
+    const output = s?.getOutput();
+    if (!s || !input || !output || s.getInterpolation() !== gltfInterpolation(t.interpolation)) continue;
+    if (!matchesAccessor(input, t.times, 'times', 1)) continue;
+    if (matchesAccessor(output, continuous(t), t.path, t.interpolation === 'cubicspline' ? 3 : 1))
+      untouched.add(t);
+  }
+}
+
+function writeBack(
+  doc: Document,
+  clip: KeyedClip,
+  cache: InputCache,
+  nodeIndex: Map<Node, number>,
+  untouched: Set<Track>,
+): void {
+  const source = gltfSourceOf(clip)!;
+  const nodes = doc.getRoot().listNodes();
+  const { anim, channels } = channelsOf(doc, clip, nodeIndex);
   const samplerUsers = new Map<AnimationSampler, number>();
   for (const ch of anim.listChannels()) {
     const s = ch.getSampler();
     if (s) samplerUsers.set(s, (samplerUsers.get(s) ?? 0) + 1);
   }
   for (const t of clip.tracks) {
-    const nodeIndex = source.nodes[t.joint];
-    const node = nodes[nodeIndex];
+    if (untouched.has(t)) continue;
+    const index = source.nodes[t.joint];
+    const node = nodes[index];
     if (node === undefined)
       throw new GltfError(
-        `joint ${t.joint} names node ${nodeIndex}, which the document no longer has`,
+        `joint ${t.joint} names node ${index}, which the document no longer has`,
         { animation: source.animation },
         'gltf-write',
       );
     const values = continuous(t);
-    const ch = channels.get(`${nodeIndex}:${t.path}`);
+    const ch = channels.get(channelKey(index, PATHS.indexOf(t.path)));
     if (ch !== undefined) {
       const s = ch.getSampler()!;
-      const same = unchanged(s, t);
-      if (same && values === t.values) continue;
-      // only signs changed: negate the stored keys in their own component type (exact for quantized outputs too)
-      const input = same ? s.getInput()! : cache.get(t.times, s.getInput());
-      const output = same
-        ? negatedKeys(doc, s.getOutput()!, t, values)
-        : outputAccessor(doc, values, t.width);
-      const sampler = (samplerUsers.get(s) ?? 0) > 1 ? doc.createAnimationSampler() : s;
+      const perKey = t.interpolation === 'cubicspline' ? 3 : 1;
       const oldIn = s.getInput();
       const oldOut = s.getOutput();
+      const sameTimes =
+        oldIn !== null &&
+        oldOut !== null &&
+        s.getInterpolation() === gltfInterpolation(t.interpolation) &&
+        matchesAccessor(oldIn, t.times, 'times', 1);
+      // only signs changed: negate the stored keys in their own component type (exact for quantized outputs too)
+      const same = sameTimes && values !== t.values && matchesAccessor(oldOut, t.values, t.path, perKey);
+      const input = same ? oldIn : cache.get(t.times, oldIn);
+      // an output only this sampler (used by this channel alone) reads is rewritten in place
+      const shared = (samplerUsers.get(s) ?? 0) > 1;
+      const reuse =
+        !shared && oldOut !== null && oldOut !== oldIn && oldOut.listParents().length <= 2 ? oldOut : null;
+      const output = same
+        ? negatedKeys(doc, oldOut, t, values, reuse)
+        : outputAccessor(doc, values, t.width, reuse);
+      const sampler = shared ? doc.createAnimationSampler() : s;
       sampler.setInput(input).setOutput(output).setInterpolation(gltfInterpolation(t.interpolation));
       if (sampler !== s) {
         anim.addSampler(sampler);
         ch.setSampler(sampler);
         samplerUsers.set(s, (samplerUsers.get(s) ?? 1) - 1);
       }
-      disposeIfUnused(oldIn);
-      disposeIfUnused(oldOut);
+      if (oldIn !== input) disposeIfUnused(oldIn);
+      if (oldOut !== output) disposeIfUnused(oldOut);
     } else {
       addChannel(doc, anim, node, t, values, cache);
     }
@@ -427,18 +505,30 @@ function addChannel(
   anim.addChannel(doc.createAnimationChannel().setTargetNode(node).setTargetPath(t.path).setSampler(sampler));
 }
 
-/** A copy of `stored` with the keys whose sign `values` flipped relative to `t.values` negated. */
-function negatedKeys(doc: Document, stored: Accessor, t: Track, values: ArrayLike<number>): Accessor {
+/**
+ * `stored` with the keys whose sign `values` flipped relative to `t.values` negated: written into
+ * `reuse` when given (an accessor no one else reads), else into a new accessor.
+ */
+function negatedKeys(
+  doc: Document,
+  stored: Accessor,
+  t: Track,
+  values: ArrayLike<number>,
+  reuse: Accessor | null,
+): Accessor {
   const array = stored.getArray()!.slice();
   const perKey = (t.interpolation === 'cubicspline' ? 3 : 1) * 4;
   const at = perKey === 12 ? 4 : 0;
+  // the most negative BYTE/SHORT decodes to -1, as does the next one up: its negation is the maximum
+  const min = array instanceof Int8Array ? -128 : array instanceof Int16Array ? -32768 : Number.NaN;
   for (let k = 0; k < t.times.length; k++) {
     const o = k * perKey;
     let d = 0;
     for (let i = 0; i < 4; i++) d += values[o + at + i] * t.values[o + at + i];
     if (d >= 0) continue;
-    for (let i = o; i < o + perKey; i++) array[i] = -array[i];
+    for (let i = o; i < o + perKey; i++) array[i] = array[i] === min ? -min - 1 : -array[i];
   }
+  if (reuse !== null) return reuse.setArray(array).setSparse(false);
   const buffer = doc.getRoot().listBuffers()[0] ?? doc.createBuffer();
   return doc
     .createAccessor()
@@ -448,8 +538,16 @@ function negatedKeys(doc: Document, stored: Accessor, t: Track, values: ArrayLik
     .setBuffer(buffer);
 }
 
-function outputAccessor(doc: Document, values: ArrayLike<number>, width: number): Accessor {
+/** A FLOAT output accessor of `values`: `reuse` rewritten when given (no one else reads it), else a new one. */
+function outputAccessor(
+  doc: Document,
+  values: ArrayLike<number>,
+  width: number,
+  reuse: Accessor | null = null,
+): Accessor {
   const type = width === 4 ? 'VEC4' : width === 3 ? 'VEC3' : 'SCALAR';
+  if (reuse !== null)
+    return reuse.setType(type).setArray(Float32Array.from(values)).setNormalized(false).setSparse(false);
   const buffer = doc.getRoot().listBuffers()[0] ?? doc.createBuffer();
   return doc.createAccessor().setType(type).setArray(Float32Array.from(values)).setBuffer(buffer);
 }
@@ -458,25 +556,6 @@ function disposeIfUnused(accessor: Accessor | null): void {
   if (accessor === null || accessor.isDisposed()) return;
   // the root is always a parent; anything else still uses it
   if (accessor.listParents().length <= 1) accessor.dispose();
-}
-
-/** True when the sampler already holds exactly the track (as the reader decoded it). */
-function unchanged(s: AnimationSampler, t: Track): boolean {
-  if (s.getInterpolation() !== gltfInterpolation(t.interpolation)) return false;
-  const input = s.getInput();
-  const output = s.getOutput();
-  if (!input || !output) return false;
-  const times = decodeAccessor(input);
-  if (times.length !== t.times.length) return false;
-  for (let i = 0; i < times.length; i++) if (times[i] !== t.times[i]) return false;
-  // a key the reader had to normalize is written again, normalized
-  let repaired = false;
-  const values = decodeTrackValues(output, t.path, t.interpolation === 'cubicspline' ? 3 : 1, () => {
-    repaired = true;
-  });
-  if (repaired || values.length !== t.values.length) return false;
-  for (let i = 0; i < values.length; i++) if (values[i] !== t.values[i]) return false;
-  return true;
 }
 
 /** A new node tree for the skeleton (translations times `scale`), a scene, and the animation. */
@@ -519,11 +598,16 @@ function removeEmpty(doc: Document, warnings: GltfWarning[]): void {
   animations.forEach((anim, a) => {
     let removed = 0;
     let pointers = 0;
+    let kept = 0;
     for (const ch of anim.listChannels()) {
       const path = ch.getTargetPath() as string;
       if (path !== 'translation' && path !== 'rotation' && path !== 'scale' && path !== 'weights') {
-        // KHR_animation_pointer is not registered with glTF-Transform: its target extension was not
-        // read, so the channel cannot be written back valid
+        // a KHR_animation_pointer channel read with its pointer is written back as it is; any other
+        // path has nothing glTF-Transform can write valid
+        if (path === 'pointer' && ch.getExtension('KHR_animation_pointer') !== null) {
+          kept++;
+          continue;
+        }
         ch.dispose();
         pointers++;
         continue;
@@ -533,14 +617,22 @@ function removeEmpty(doc: Document, warnings: GltfWarning[]): void {
       ch.dispose();
       removed++;
     }
+    if (kept)
+      warnings.push({
+        code: 'unsupported',
+        message: `kept ${kept} KHR_animation_pointer channel${kept > 1 ? 's' : ''} as read (not processed)`,
+        animation: a,
+      });
     if (pointers)
       warnings.push({
         code: 'unsupported',
-        message: `removed ${pointers} channel${pointers > 1 ? 's' : ''} with path 'pointer' (KHR_animation_pointer is not supported)`,
+        message: `removed ${pointers} channel${pointers > 1 ? 's' : ''} with a path other than translation, rotation, scale or weights and no KHR_animation_pointer target`,
         animation: a,
       });
+    const used = new Set<AnimationSampler | null>();
+    for (const ch of anim.listChannels()) used.add(ch.getSampler());
     for (const s of anim.listSamplers()) {
-      if (s.listParents().some((p) => p.propertyType === 'AnimationChannel')) continue;
+      if (used.has(s)) continue;
       const input = s.getInput();
       const output = s.getOutput();
       s.dispose();

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { GltfError, readGltf, writeGltf } from '../../../src/io/index.js';
+import { type AnimationPointer, GltfError, readGltf, writeGltf } from '../../../src/io/index.js';
 import { FIXTURE_GLTF_DIR } from '../../support/gltf-data.js';
 
 const box = () => new Uint8Array(readFileSync(join(FIXTURE_GLTF_DIR, 'BoxAnimated.glb')));
@@ -58,22 +58,30 @@ describe('readGltf(input) on bad input throws a GltfError naming file, animation
   test('readGltf(bytes with a wrong magic) is a GltfError that shows the bytes', async () => {
     const bytes = box();
     bytes[0] = 0x47;
-    const e = await failure(readGltf(bytes));
+    const e = await failure(readGltf(bytes, { file: 'box.glb' }));
     expect(e.code).toBe('gltf-glb');
+    expect(e.file).toBe('box.glb');
     expect(e.message).toMatch(/47 6c 54 46/);
   });
 
   test('readGltf(.gltf without its .bin) is a GltfError naming the resource', async () => {
     const e = await failure(readGltf({ json: samplerJson() }, { file: 'a.gltf' }));
     expect(e.code).toBe('gltf-resource');
+    expect(e.file).toBe('a.gltf');
     expect(e.message).toMatch(/Animation_SamplerType_00\.bin/);
   });
 
-  test('readGltf(accessor past its buffer view) is a GltfError, code gltf-accessor', async () => {
+  test('readGltf(accessor past its buffer view) names the file, animation, channel and first key past it', async () => {
+    let keys = 0;
     const input = edited((json) => {
-      json.accessors[json.animations[0].samplers[0].output].count = 1000;
+      const output = json.accessors[json.animations[0].samplers[0].output];
+      // the view holds this many VEC4 float keys; key `keys` is the first that does not fit
+      keys = Math.floor((json.bufferViews[output.bufferView].byteLength - (output.byteOffset ?? 0)) / 16);
+      output.count = 1000;
     });
-    expect((await failure(readGltf(input))).code).toBe('gltf-accessor');
+    const e = await failure(readGltf(input, { file: 'x.gltf' }));
+    expect(e.code).toBe('gltf-accessor');
+    expect([e.file, e.animation, e.channel, e.key]).toEqual(['x.gltf', 0, 0, keys]);
   });
 
   test('readGltf(key times that do not increase) names animation 0, channel 0 and the key', async () => {
@@ -90,18 +98,19 @@ describe('readGltf(input) on bad input throws a GltfError naming file, animation
     const input = edited((json, bin) => {
       animationData(json, bin, 'output')[2 * 4 + 1] = Number.NaN;
     });
-    const e = await failure(readGltf(input));
+    const e = await failure(readGltf(input, { file: 'x.gltf' }));
     expect(e.code).toBe('gltf-values');
-    expect([e.animation, e.channel, e.key]).toEqual([0, 0, 2]);
+    expect([e.file, e.animation, e.channel, e.key]).toEqual(['x.gltf', 0, 0, 2]);
   });
 
   test('readGltf(channel pointing at a missing node) names the channel', async () => {
     const input = edited((json) => {
       json.animations[0].channels[0].target.node = 7;
     });
-    const e = await failure(readGltf(input));
+    const e = await failure(readGltf(input, { file: 'x.gltf' }));
     expect(e.code).toBe('gltf-target');
-    expect([e.animation, e.channel]).toEqual([0, 0]);
+    expect([e.file, e.animation, e.channel]).toEqual(['x.gltf', 0, 0]);
+    expect(e.message).toMatch(/node 7/);
   });
 
   test('readGltf(rotations of length 2) normalizes them with a warning, or throws with quaternions: error', async () => {
@@ -142,7 +151,7 @@ describe('writeGltf(doc, clips) refuses what its reader rejects, before writing 
 });
 
 describe('readGltf and writeGltf on KHR_animation_pointer channels', () => {
-  test('readGltf(file with a pointer channel) warns and reads the rest; writeGltf drops it with a warning', async () => {
+  test('readGltf(file with a pointer channel sharing a sampler) warns; writeGltf keeps the channel with its pointer', async () => {
     const input = edited((json) => {
       json.extensionsUsed = ['KHR_animation_pointer'];
       json.animations[0].channels.push({
@@ -153,10 +162,47 @@ describe('readGltf and writeGltf on KHR_animation_pointer channels', () => {
     const { document, clips, warnings } = await readGltf(input);
     expect(clips[0].tracks.length).toBe(1);
     expect(warnings.some((w) => w.code === 'unsupported' && w.channel === 1)).toBe(true);
-    const out = await writeGltf(document, clips);
-    expect(out.warnings.some((w) => /pointer/.test(w.message))).toBe(true);
+    // the track changes (key 1 becomes 45 degrees about y), so its sampler, shared with the pointer
+    // channel, splits
+    const t = clips[0].tracks[0];
+    const values = Float64Array.from(t.values);
+    values.set([0, Math.sin(Math.PI / 8), 0, Math.cos(Math.PI / 8)], 4);
+    const out = await writeGltf(document, [{ ...clips[0], tracks: [{ ...t, values }] }]);
+    expect(out.warnings.some((w) => /KHR_animation_pointer/.test(w.message))).toBe(true);
     const again = await readGltf(out.glb!);
-    expect(again.warnings).toEqual([]);
     expect(again.clips[0].tracks.length).toBe(1);
+    const channels = again.document.getRoot().listAnimations()[0].listChannels();
+    expect(channels.length).toBe(2);
+    expect(channels[0].getSampler()).not.toBe(channels[1].getSampler());
+    expect(again.clips[0].tracks[0].values[5]).toBeCloseTo(Math.sin(Math.PI / 8), 7);
+    const pointer = channels[1].getExtension<AnimationPointer>('KHR_animation_pointer');
+    expect(pointer?.getPointer()).toBe('/nodes/0/rotation');
+    // the pointer channel still plays the stored keys
+    const stored = Array.from(channels[1].getSampler()!.getOutput()!.getArray()!);
+    expect(stored).toEqual(Array.from(t.values, (v) => Math.fround(v)));
+  });
+});
+
+describe('writeGltf(document, clips) rewrites an output accessor in place only when nothing else reads it', () => {
+  test('writeGltf(clip with one of two tracks changed) leaves the output accessor both samplers share alone', async () => {
+    const input = edited((json) => {
+      json.nodes.push({ name: 'twin' });
+      json.scenes[0].nodes.push(json.nodes.length - 1);
+      const s = json.animations[0].samplers[0];
+      json.animations[0].samplers.push({ input: s.input, output: s.output, interpolation: s.interpolation });
+      json.animations[0].channels.push({
+        sampler: 1,
+        target: { node: json.nodes.length - 1, path: 'rotation' },
+      });
+    });
+    const { document, clips } = await readGltf(input);
+    expect(clips[0].tracks.length).toBe(2);
+    const [t, twin] = clips[0].tracks;
+    const values = Float64Array.from(t.values);
+    values.set([0, Math.sin(Math.PI / 8), 0, Math.cos(Math.PI / 8)], 4);
+    const { glb } = await writeGltf(document, [{ ...clips[0], tracks: [{ ...t, values }, twin] }]);
+    const again = await readGltf(glb!);
+    expect(again.clips[0].tracks[0].values[5]).toBeCloseTo(Math.sin(Math.PI / 8), 7);
+    expect(Array.from(again.clips[0].tracks[1].values)).toEqual(Array.from(twin.values));
   });
 });

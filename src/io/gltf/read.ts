@@ -13,6 +13,7 @@ import type { EulerOrder } from '../../quat/euler.js';
 import type { KeyedClip, Track, TrackPath } from '../../series/clip.js';
 import { makeSkeleton } from '../../series/clip-create.js';
 import { GltfError, type GltfWarning } from './errors.js';
+import { EXT_MESHOPT_COMPRESSION, EXTMeshoptCompression, meshoptReady } from './meshopt.js';
 import {
   decodeAccessor,
   decodeTrackValues,
@@ -117,8 +118,21 @@ export async function readGltf(input: GltfInput, options: ReadGltfOptions = {}):
     json = jsonDoc.json;
     checkJson(jsonDoc, file, warnings);
     const io = new WebIO();
-    io.registerExtensions([KHRMeshQuantizationMarker, ...opts.extensions] as (typeof Extension)[]);
-    const known = new Set(['KHR_mesh_quantization', ...opts.extensions.map((e) => e.EXTENSION_NAME)]);
+    const meshopt =
+      (json.extensionsUsed ?? []).includes(EXT_MESHOPT_COMPRESSION) &&
+      !opts.extensions.some((e) => e.EXTENSION_NAME === EXT_MESHOPT_COMPRESSION);
+    // compressed buffer views are decoded on reading (meshoptimizer's decoder, loaded only when needed)
+    if (meshopt) await meshoptReady('decoder');
+    io.registerExtensions([
+      KHRMeshQuantizationMarker,
+      ...(meshopt ? [EXTMeshoptCompression] : []),
+      ...opts.extensions,
+    ] as (typeof Extension)[]);
+    const known = new Set([
+      'KHR_mesh_quantization',
+      EXT_MESHOPT_COMPRESSION,
+      ...opts.extensions.map((e) => e.EXTENSION_NAME),
+    ]);
     for (const name of json.extensionsUsed ?? []) {
       if (!known.has(name) && name !== 'KHR_animation_pointer') {
         warnings.push({
@@ -314,6 +328,10 @@ function checkJson(jsonDoc: JSONDocument, file: string | undefined, warnings: Gl
   const { json, resources } = jsonDoc;
   const buffers = json.buffers ?? [];
   const sizes = buffers.map((b, i) => {
+    // an EXT_meshopt_compression fallback buffer may have no data: its views are decoded from another
+    const fallback = (b.extensions?.[EXT_MESHOPT_COMPRESSION] as { fallback?: boolean } | undefined)
+      ?.fallback;
+    if (fallback === true && (i > 0 || b.uri !== undefined)) return b.byteLength ?? 0;
     const data = b.uri === undefined ? resources[GLB_BUFFER] : resources[b.uri];
     if (data === undefined) {
       throw new GltfError(

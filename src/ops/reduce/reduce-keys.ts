@@ -6,7 +6,6 @@
 import { OptionError, ShapeError } from '../../errors.js';
 import { checkOptions } from '../../options.js';
 import { slerpFlat } from '../../quat/core.js';
-import { toMatrixFlat } from '../../quat/matrix.js';
 import type { Clip, Interpolation, KeyedClip, Track } from '../../series/clip.js';
 import { ANIMATED_ROTATION, ANIMATED_SCALE, ANIMATED_TRANSLATION } from '../../series/clip.js';
 import { assertClip } from '../../series/clip-create.js';
@@ -469,12 +468,33 @@ function localMatrix(
   s: ArrayLike<number>,
   so: number,
 ): void {
-  toMatrixFlat(out, o, q, qo);
-  for (let r = 0; r < 3; r++) {
-    out[o + r * 3] *= s[so];
-    out[o + r * 3 + 1] *= s[so + 1];
-    out[o + r * 3 + 2] *= s[so + 2];
-  }
+  // toMatrixFlat's formula (normalising), inline: this runs for every joint and frame several times
+  const x = q[qo];
+  const y = q[qo + 1];
+  const z = q[qo + 2];
+  const w = q[qo + 3];
+  const k = 2 / (x * x + y * y + z * z + w * w);
+  const xx = x * x * k;
+  const yy = y * y * k;
+  const zz = z * z * k;
+  const xy = x * y * k;
+  const xz = x * z * k;
+  const yz = y * z * k;
+  const wx = w * x * k;
+  const wy = w * y * k;
+  const wz = w * z * k;
+  const sx = s[so];
+  const sy = s[so + 1];
+  const sz = s[so + 2];
+  out[o] = (1 - yy - zz) * sx;
+  out[o + 1] = (xy - wz) * sy;
+  out[o + 2] = (xz + wy) * sz;
+  out[o + 3] = (xy + wz) * sx;
+  out[o + 4] = (1 - xx - zz) * sy;
+  out[o + 5] = (yz - wx) * sz;
+  out[o + 6] = (xz - wy) * sx;
+  out[o + 7] = (yz + wx) * sy;
+  out[o + 8] = (1 - xx - yy) * sz;
 }
 
 /**
@@ -602,10 +622,12 @@ interface Reduction {
 function reduceAll(clip: Clip, d: Prepared, o: Resolved): Reduction {
   const { J, F } = d;
   const out: KeySets = [];
+  // the local values the player evaluates, kept for the 'local' report ('object' measures world transforms)
+  const keep = o.metric === 'local' ? F * J : 0;
   const played = {
-    lt: new Float64Array(F * J * 3),
-    lq: new Float64Array(F * J * 4),
-    ls: new Float64Array(F * J * 3),
+    lt: new Float64Array(keep * 3),
+    lq: new Float64Array(keep * 4),
+    ls: new Float64Array(keep * 3),
   };
   const rho = o.metric === 'object' ? radii(d, o.shell) : new Float64Array(J);
   const shares = o.metric === 'object' ? errorShares(d, o, rho) : new Float64Array(J).fill(1);
@@ -627,7 +649,8 @@ function reduceAll(clip: Clip, d: Prepared, o: Resolved): Reduction {
     // the joint's exact local values, one component replaced by its keys at a time
     gatherJoint(state.lt, d.t, F, J, j, 3);
     gatherJoint(state.lq, d.q, F, J, j, 4);
-    gatherJoint(state.ls, d.s, F, J, j, 3);
+    // without scales every value is 1: gathered again only after a joint whose scale keys were evaluated
+    if (d.scaled || j === 0 || clip.animated[j - 1] & ANIMATED_SCALE) gatherJoint(state.ls, d.s, F, J, j, 3);
     const share = shares[j];
     const check: Check = {
       name: clip.skeleton.names[j],
@@ -679,9 +702,11 @@ function reduceAll(clip: Clip, d: Prepared, o: Resolved): Reduction {
       }
     }
     out.push(keys);
-    scatterJoint(played.lt, state.lt, F, J, j, 3);
-    scatterJoint(played.lq, state.lq, F, J, j, 4);
-    scatterJoint(played.ls, state.ls, F, J, j, 3);
+    if (keep) {
+      scatterJoint(played.lt, state.lt, F, J, j, 3);
+      scatterJoint(played.lq, state.lq, F, J, j, 4);
+      scatterJoint(played.ls, state.ls, F, J, j, 3);
+    }
   }
   return { keys: out, ...played, RM: state.RM, Rp: state.Rp };
 }
@@ -1286,8 +1311,9 @@ function measure(
       }
     }
   }
-  const sorted = Float64Array.from(errors).sort();
-  const p99 = sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(0.99 * sorted.length) - 1)] : 0;
+  const p99 = errors.length
+    ? select(errors, Math.min(errors.length - 1, Math.ceil(0.99 * errors.length) - 1))
+    : 0;
   if (!Number.isFinite(maxError))
     throw new ShapeError('reduceKeys: the reduced clip evaluates to a non-finite pose');
   return {
@@ -1303,4 +1329,30 @@ function measure(
     maxScaleError,
     quantization: o.quantization,
   };
+}
+
+/** The `k`-th smallest value of `a` (0-based), reordering `a` (quickselect, Hoare partition; NaN-free input). */
+function select(a: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (hi > lo) {
+    const pivot = a[(lo + hi) >> 1];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i <= j) {
+        const t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return a[k];
+  }
+  return a[k];
 }

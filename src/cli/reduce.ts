@@ -96,12 +96,13 @@ metres times --units-per-meter. --metric local bounds each channel: --tolerance-
 rotations, --tolerance for translations. Lengths are in the file's units: metres for glTF, the BVH's own
 (usually centimetres: presets then use --units-per-meter 1/--scale, 100 by default).
 --quantize int16 stores rotations as normalised 16-bit integers (KHR_mesh_quantization); the bound and the
-reported error include the rounding. --max-keys N finds the smallest tolerance whose reduction keeps at
+reported error include the rounding. --meshopt compresses the glTF buffers with EXT_meshopt_compression
+(meshoptimizer; lossless on the stored keys, so the reported error is the file's). --max-keys N finds the smallest tolerance whose reduction keeps at
 most N keys in every track. glTF inputs are written back with everything else kept (meshes, skins, other
 animations); BVH inputs become glTF, or BVH at the kept frames when -o names a .bvh and every track kept
 the same uniformly spaced frames. Each file's keys, achieved error and bytes are printed on stderr.`,
   examples: [
-    'rotsig reduce Fox.glb -o Fox-reduced.glb --preset acl --quantize int16',
+    'rotsig reduce Fox.glb -o Fox-reduced.glb --preset acl --quantize int16 --meshopt',
     'rotsig reduce walk.glb -o walk-small.glb --metric object --tolerance 0.0001 --shell 0.03',
     'rotsig reduce take.bvh -o take.glb --preset ozz',
     'rotsig reduce take.glb -o take-local.glb --metric local --tolerance-angle 0.1',
@@ -136,6 +137,10 @@ the same uniformly spaced frames. Each file's keys, achieved error and bytes are
     interpolation: { type: 'string', value: 'mode', description: 'linear (default) or cubicspline' },
     quantize: { type: 'string', value: 'mode', description: 'none (default) or int16 rotations' },
     'max-keys': { type: 'string', value: 'n', description: 'at most n keys per track (key budget)' },
+    meshopt: {
+      type: 'boolean',
+      description: 'compress the glTF buffers with EXT_meshopt_compression (lossless on the keys)',
+    },
     scale: {
       type: 'string',
       value: 'factor',
@@ -150,7 +155,11 @@ the same uniformly spaced frames. Each file's keys, achieved error and bytes are
     runFileCommand(parsed, io, {
       command: 'reduce',
       steps: [],
-      emit: { kind: 'reduce', options: reduceOptions(parsed) },
+      emit: {
+        kind: 'reduce',
+        options: reduceOptions(parsed),
+        compression: parsed.values.meshopt === true ? 'meshopt' : 'none',
+      },
       outputs: 'file',
       extension: '.glb',
       report: (results, out) => report(results, out, parsed.values.quiet === true),

@@ -20,6 +20,11 @@ export interface ReduceEmit {
   kind: 'reduce';
   /** Options of `reduceKeys`; `unitsPerMeter` defaults to the input's (1 for glTF, 1 / scale for BVH). */
   options: ReduceKeysOptions;
+  /**
+   * glTF output buffers: `'none'` (default) plain, `'meshopt'` compressed with `EXT_meshopt_compression`
+   * (lossless on the stored keys, so the reported error is the file's).
+   */
+  compression?: 'none' | 'meshopt';
 }
 
 /** One reduced animation of {@link ReduceSummary}. */
@@ -68,7 +73,14 @@ export async function runReduceTask(
   try {
     if (task.emit.kind !== 'reduce') throw new OptionError('runReduceTask: the task is not a reduce task');
     const options = task.emit.options;
+    const compression = task.emit.compression ?? 'none';
+    if (compression !== 'none' && compression !== 'meshopt')
+      throw new OptionError(
+        `runReduceTask: compression must be 'none' or 'meshopt', got ${String(compression)}`,
+      );
     const format = outputFormat(task);
+    if (compression === 'meshopt' && format === 'bvh')
+      throw new OptionError('--meshopt compresses glTF buffers; BVH output has none (write .glb or .gltf)');
     const quantize = options.quantization === 'int16';
     const name = task.output && task.output !== '-' ? basename(task.output, extname(task.output)) : 'scene';
     const summary: ReduceSummary = { units: 'file units', animations: [], bytes: 0 };
@@ -151,12 +163,13 @@ export async function runReduceTask(
       const out = await writeGltf(keyedOut.document, [], {
         format: format === 'gltf' ? 'gltf' : 'glb',
         basename: name,
+        compression,
       });
       const content = out.glb ?? `${JSON.stringify(out.json, null, 2)}\n`;
       summary.bytes = typeof content === 'string' ? Buffer.byteLength(content) : content.length;
       emit(task, result, content);
     } else {
-      const out = await writeGltfFile(task.output, keyedOut.document, []);
+      const out = await writeGltfFile(task.output, keyedOut.document, [], { compression });
       summary.bytes = out.glb?.length ?? Buffer.byteLength(`${JSON.stringify(out.json, null, 2)}\n`);
     }
     result.data = summary;

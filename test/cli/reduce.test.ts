@@ -176,6 +176,29 @@ describe('rotsig reduce', () => {
     expect(error).toBeGreaterThan(0.0001); // it used the room it was given
   });
 
+  it('--meshopt: EXT_meshopt_compression, validator clean, smaller, the same keys as without it', async () => {
+    const dir = tempDir();
+    const args = ['--preset', 'acl', '--tolerance', '0.05', '--quantize', 'int16'];
+    const plain = join(dir, 'plain.glb');
+    const packed = join(dir, 'packed.glb');
+    expect(rotsig(['reduce', CMU, '-o', plain, ...args]).code).toBe(0);
+    const r = rotsig(['reduce', CMU, '-o', packed, ...args, '--meshopt']);
+    expect(r.code, r.stderr).toBe(0);
+    const bytes = new Uint8Array(readFileSync(packed));
+    expect(await validatorErrors(bytes)).toEqual([]);
+    const json = JSON.parse(
+      new TextDecoder().decode(bytes.subarray(20, 20 + new DataView(bytes.buffer).getUint32(12, true))),
+    );
+    expect(json.extensionsRequired).toContain('EXT_meshopt_compression');
+    expect(bytes.length).toBeLessThan(0.8 * readFileSync(plain).length);
+    const a = await readGltfFile(plain);
+    const b = await readGltfFile(packed);
+    expect(b.clips[0].tracks).toEqual(a.clips[0].tracks);
+    const bvh = rotsig(['reduce', CMU, '-o', join(dir, 'x.bvh'), '--meshopt']);
+    expect(bvh.code).toBe(1);
+    expect(bvh.stderr).toMatch(/--meshopt compresses glTF buffers/);
+  });
+
   it('Fox.glb: every animation reduced in place, the mesh kept, keys read back equal through rotsig and NodeIO', async () => {
     const dir = tempDir();
     const out = join(dir, 'fox.glb');

@@ -13,6 +13,7 @@ import type { EulerOrder } from '../../quat/euler.js';
 import type { KeyedClip, Track, TrackPath } from '../../series/clip.js';
 import { makeSkeleton } from '../../series/clip-create.js';
 import { GltfError, type GltfLocation, type GltfWarning } from './errors.js';
+import { EXT_MESHOPT_COMPRESSION, EXTMeshoptCompression, meshoptReady } from './meshopt.js';
 import { type AnimationPointer, KHRAnimationPointer } from './pointer.js';
 import {
   decodeAccessor,
@@ -121,14 +122,21 @@ export async function readGltf(input: GltfInput, options: ReadGltfOptions = {}):
     json = jsonDoc.json;
     checkJson(jsonDoc, file, warnings);
     const io = new WebIO();
+    const meshopt =
+      (json.extensionsUsed ?? []).includes(EXT_MESHOPT_COMPRESSION) &&
+      !opts.extensions.some((e) => e.EXTENSION_NAME === EXT_MESHOPT_COMPRESSION);
+    // compressed buffer views are decoded on reading (meshoptimizer's decoder, loaded only when needed)
+    if (meshopt) await meshoptReady('decoder');
     io.registerExtensions([
       KHRMeshQuantizationMarker,
       KHRAnimationPointer,
+      ...(meshopt ? [EXTMeshoptCompression] : []),
       ...opts.extensions,
     ] as (typeof Extension)[]);
     const known = new Set([
       'KHR_mesh_quantization',
       'KHR_animation_pointer',
+      EXT_MESHOPT_COMPRESSION,
       ...opts.extensions.map((e) => e.EXTENSION_NAME),
     ]);
     for (const name of json.extensionsUsed ?? []) {
@@ -325,8 +333,12 @@ const COMPONENT_BYTES: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 512
 function checkJson(jsonDoc: JSONDocument, file: string | undefined, warnings: GltfWarning[]): void {
   const { json, resources } = jsonDoc;
   const buffers = json.buffers ?? [];
-  const datas: Uint8Array[] = [];
+  const datas: (Uint8Array | undefined)[] = [];
   const sizes = buffers.map((b, i) => {
+    // an EXT_meshopt_compression fallback buffer may have no data: its views are decoded from another
+    const fallback = (b.extensions?.[EXT_MESHOPT_COMPRESSION] as { fallback?: boolean } | undefined)
+      ?.fallback;
+    if (fallback === true && (i > 0 || b.uri !== undefined)) return b.byteLength ?? 0;
     const data = b.uri === undefined ? resources[GLB_BUFFER] : resources[b.uri];
     if (data === undefined) {
       throw new GltfError(
@@ -343,7 +355,7 @@ function checkJson(jsonDoc: JSONDocument, file: string | undefined, warnings: Gl
         { file },
         'gltf-resource',
       );
-    datas.push(data);
+    datas[i] = data;
     return data.byteLength;
   });
   const views = json.bufferViews ?? [];
@@ -478,7 +490,7 @@ function checkSparse(
   a: GLTF.IAccessor,
   i: number,
   views: GLTF.IBufferView[],
-  datas: Uint8Array[],
+  datas: (Uint8Array | undefined)[],
   where: GltfLocation,
 ): GLTF.IAccessor {
   const sparse = a.sparse as GLTF.IAccessorSparse;
@@ -511,6 +523,8 @@ function checkSparse(
     'values',
   );
   const data = datas[view.buffer];
+  // indices in an EXT_meshopt_compression fallback buffer are checked by the decoder, not here
+  if (data === undefined) return a;
   const start = data.byteOffset + (view.byteOffset ?? 0) + indicesOffset;
   const dv = new DataView(data.buffer, start, count * indexBytes);
   let previous = -1;

@@ -14,6 +14,7 @@ import { OptionError } from '../../errors.js';
 import type { Clip, KeyedClip, Skeleton, Track } from '../../series/clip.js';
 import { matchesAccessor } from './decode.js';
 import { GltfError, type GltfWarning } from './errors.js';
+import { EXT_MESHOPT_COMPRESSION, EXTMeshoptCompression, meshoptReady } from './meshopt.js';
 import { gltfInterpolation, gltfSourceOf, KHRMeshQuantizationMarker } from './source.js';
 
 /** Options of {@link writeGltf}. */
@@ -41,6 +42,13 @@ export interface WriteGltfOptions {
    * channels read with their pointer are always kept, with a warning.
    */
   empty?: 'remove' | 'keep';
+  /**
+   * Buffer compression: `'keep'` writes as the document has it (a document read from an
+   * `EXT_meshopt_compression` file is compressed again), `'meshopt'` compresses every accessor with
+   * `EXT_meshopt_compression` (lossless on the stored values; see {@link EXTMeshoptCompression}),
+   * `'none'` writes plain buffers.
+   */
+  compression?: 'keep' | 'none' | 'meshopt';
 }
 
 /** Defaults of {@link WriteGltfOptions}. */
@@ -50,6 +58,7 @@ export const WRITE_GLTF_DEFAULTS: Required<WriteGltfOptions> = {
   scale: 1,
   keys: 'every-frame',
   empty: 'remove',
+  compression: 'keep',
 };
 
 /** What {@link writeGltf} returns: GLB bytes, or JSON with its resources (by URI). */
@@ -126,6 +135,22 @@ export async function writeGltf(
     } else writeNew(target, c, opts.scale, cache);
   }
   if (opts.empty === 'remove') removeEmpty(target, warnings);
+  const meshopt = target
+    .getRoot()
+    .listExtensionsUsed()
+    .find((e) => e.extensionName === EXT_MESHOPT_COMPRESSION);
+  if (opts.compression === 'none') meshopt?.dispose();
+  else if (opts.compression === 'meshopt' && !(meshopt instanceof EXTMeshoptCompression)) {
+    meshopt?.dispose();
+    target.createExtension(EXTMeshoptCompression).setRequired(true);
+  }
+  if (
+    target
+      .getRoot()
+      .listExtensionsUsed()
+      .some((e) => e instanceof EXTMeshoptCompression)
+  )
+    await meshoptReady('encoder');
   const io = new WebIO().setLogger(new Logger(Logger.Verbosity.ERROR));
   const used = target.getRoot().listExtensionsUsed();
   io.registerExtensions([
@@ -168,6 +193,10 @@ function checkOptions(options: WriteGltfOptions): Required<WriteGltfOptions> {
     throw new OptionError('writeGltf: basename must be a file name without directories');
   if (o.empty !== 'remove' && o.empty !== 'keep')
     throw new OptionError(`writeGltf: empty must be 'remove' or 'keep', got ${String(o.empty)}`);
+  if (o.compression !== 'keep' && o.compression !== 'none' && o.compression !== 'meshopt')
+    throw new OptionError(
+      `writeGltf: compression must be 'keep', 'none' or 'meshopt', got ${String(o.compression)}`,
+    );
   if (o.keys !== 'every-frame' && typeof o.keys !== 'function')
     throw new OptionError("writeGltf: keys must be 'every-frame' or a function");
   return o;

@@ -6,7 +6,6 @@
 import { OptionError, ShapeError } from '../../errors.js';
 import { checkOptions } from '../../options.js';
 import { slerpFlat } from '../../quat/core.js';
-import { toMatrixFlat } from '../../quat/matrix.js';
 import type { Clip, Interpolation, KeyedClip, Track } from '../../series/clip.js';
 import { ANIMATED_ROTATION, ANIMATED_SCALE, ANIMATED_TRANSLATION } from '../../series/clip.js';
 import { assertClip } from '../../series/clip-create.js';
@@ -190,8 +189,12 @@ function resolve(options: ReduceKeysOptions): Resolved {
  *   where `ρ_j` is the hierarchical radius (the shell, or the farthest descendant's shell through the
  *   original animation: `ρ_j = max(shell, max over children k and frames of |t_k| + max|s_k|·ρ_k)`),
  *   bounds the joint's own virtual vertices and leaves every descendant room: the shares `w_j` grow with
- *   depth (`1 − 2^-(depth+1)`, 1 at leaves), and keeping all of a child's keys only carries its parent's
- *   error, which is within the parent's smaller share. So every joint's vertices end within `tolerance`.
+ *   depth (`1 − 2^-(depth+1)`, 1 at leaves; with 16-bit keys each joint first gets the share its own
+ *   rounding needs, reserved along the deepest chain below it), and keeping all of a child's keys only
+ *   carries its parent's error, which is within the parent's smaller share. So every joint's vertices
+ *   end within `tolerance`. When no scale is animated, rotations are checked on quaternions: the world
+ *   rotation error of a candidate `q` has spectral norm `2·√(1 − (q·(P*⊗W))²)`, with `P` the reduced
+ *   parent's and `W` the original world rotation, so no matrix is built per candidate.
  *   The report measures six vertices per joint (± each local axis at `shellDistance`), like ACL.
  * - `'local'`: each track on its own: rotation angle, translation distance, relative scale.
  *
@@ -219,7 +222,7 @@ export function reduceKeys(clip: Clip, options: ReduceKeysOptions = {}): ReduceK
   assertFiniteSeries(clip.rotations.data, J, 4, 'reduceKeys: clip.rotations');
   assertFiniteSeries(clip.translations.data, J, 3, 'reduceKeys: clip.translations');
   if (clip.scales) assertFiniteSeries(clip.scales.data, J, 3, 'reduceKeys: clip.scales');
-  const data = prepare(clip);
+  const data = prepare(clip, o.interpolation === 'cubicspline');
   // below this, float64 round-off in the clip's own numbers decides, not the keys
   const floor = 1e-12 * Math.max(1, data.extent);
   if (o.metric === 'object' && o.tolerance < floor) {
@@ -231,13 +234,16 @@ export function reduceKeys(clip: Clip, options: ReduceKeysOptions = {}): ReduceK
     // one frame: one key per animated component, exact
     return finish(clip, data, o, allKeys(J, F, clip.animated));
   }
-  if (o.maxKeys === Number.POSITIVE_INFINITY) return finish(clip, data, o, reduceAll(clip, data, o));
+  if (o.maxKeys === Number.POSITIVE_INFINITY) {
+    const reduction = reduceAll(clip, data, o);
+    return finish(clip, data, o, reduction.keys, reduction);
+  }
   // key budget: bisection on the tolerance between 0 and the given one
   let hi = o.metric === 'object' ? o.tolerance : 1;
   let best = reduceAll(clip, data, { ...o, ...scaled(o, hi) });
-  if (maxTrackKeys(best) > o.maxKeys) {
+  if (maxTrackKeys(best.keys) > o.maxKeys) {
     throw new OptionError(
-      `reduceKeys: even tolerance ${hi} needs ${maxTrackKeys(best)} keys in a track; raise tolerance`,
+      `reduceKeys: even tolerance ${hi} needs ${maxTrackKeys(best.keys)} keys in a track; raise tolerance`,
     );
   }
   let lo = 0;
@@ -245,14 +251,14 @@ export function reduceKeys(clip: Clip, options: ReduceKeysOptions = {}): ReduceK
   for (let it = 0; it < 40 && hi - lo > 1e-3 * hi; it++) {
     const mid = (lo + hi) / 2;
     if (!(mid > floor)) break;
-    const keys = reduceAll(clip, data, { ...o, ...scaled(o, mid) });
-    if (maxTrackKeys(keys) <= o.maxKeys) {
+    const reduction = reduceAll(clip, data, { ...o, ...scaled(o, mid) });
+    if (maxTrackKeys(reduction.keys) <= o.maxKeys) {
       hi = mid;
-      best = keys;
+      best = reduction;
       bestScale = mid;
     } else lo = mid;
   }
-  return finish(clip, data, { ...o, ...scaled(o, bestScale) }, best);
+  return finish(clip, data, { ...o, ...scaled(o, bestScale) }, best.keys, best);
 }
 
 /** The tolerances for a bisection step: `'object'` scales `tolerance`, `'local'` all three by `s`. */
@@ -299,9 +305,14 @@ interface Prepared {
   /** World linear part (row-major 3x3) and origin of the original, frame-major. */
   M: Float64Array;
   p: Float64Array;
+  /** World rotation of the original as quaternions (x, y, z, w), frame-major; filled only when `!scaled`. */
+  Q: Float64Array;
   /** Whether any scale differs from 1 (then ‖ΔM‖_F bounds the spectral norm, else ‖ΔM‖_F/√2 is exact). */
   scaled: boolean;
+  /** Whether every rotation is a unit quaternion to 1e-12 (the quaternion fast path needs it). */
+  unit: boolean;
   depth: Int32Array;
+  height: Int32Array;
   leaf: Uint8Array;
   /** Largest |coordinate| of any world position: the clip's extent, for the precision floor. */
   extent: number;
@@ -312,7 +323,7 @@ interface Prepared {
   frameTime: number;
 }
 
-function prepare(clip: Clip): Prepared {
+function prepare(clip: Clip, cubic: boolean): Prepared {
   const J = clip.skeleton.names.length;
   const F = clip.frames;
   const parents = clip.skeleton.parents;
@@ -333,8 +344,24 @@ function prepare(clip: Clip): Prepared {
   else for (let f = 0; f < F; f++) s.set(clip.skeleton.restScales, f * J * 3);
   let scaledAny = false;
   for (let i = 0; i < s.length; i++) if (s[i] !== 1) scaledAny = true;
+  // the quaternion check matches the matrices only for unit quaternions (a float32 file's are not, to 1e-7)
+  let unit = true;
+  for (let i = 0; i < q.length; i += 4) {
+    const n = q[i] * q[i] + q[i + 1] * q[i + 1] + q[i + 2] * q[i + 2] + q[i + 3] * q[i + 3];
+    if (Math.abs(n - 1) > 1e-12) unit = false;
+  }
   const M = new Float64Array(F * J * 9);
   const p = new Float64Array(F * J * 3);
+  const Q = new Float64Array(scaledAny ? 0 : F * J * 4);
+  if (!scaledAny) {
+    for (let f = 0; f < F; f++) {
+      for (let j = 0; j < J; j++) {
+        const i = (f * J + j) * 4;
+        if (parents[j] < 0) for (let c = 0; c < 4; c++) Q[i + c] = q[i + c];
+        else quatMul(Q, i, Q, (f * J + parents[j]) * 4, q, i);
+      }
+    }
+  }
   const local = new Float64Array(9);
   let extent = 0;
   for (let f = 0; f < F; f++) {
@@ -364,6 +391,12 @@ function prepare(clip: Clip): Prepared {
       leaf[parents[j]] = 0;
     }
   }
+  // longest path to a leaf below each joint (parents come before children)
+  const height = new Int32Array(J);
+  for (let j = J - 1; j >= 0; j--) {
+    const a = parents[j];
+    if (a >= 0 && height[j] + 1 > height[a]) height[a] = height[j] + 1;
+  }
   const dt = clip.frameTime;
   return {
     J,
@@ -374,13 +407,17 @@ function prepare(clip: Clip): Prepared {
     s,
     M,
     p,
+    Q,
     scaled: scaledAny,
+    unit,
     depth,
+    height,
     leaf,
     extent,
-    dq: derivative(q, F, J, 4, dt),
-    dt: derivative(t, F, J, 3, dt),
-    ds: derivative(s, F, J, 3, dt),
+    // tangents only for cubic splines
+    dq: cubic ? derivative(q, F, J, 4, dt) : q,
+    dt: cubic ? derivative(t, F, J, 3, dt) : t,
+    ds: cubic ? derivative(s, F, J, 3, dt) : s,
     frameTime: dt,
   };
 }
@@ -399,6 +436,29 @@ function derivative(v: Float64Array, F: number, J: number, w: number, dt: number
   return out;
 }
 
+/** Hamilton product `a[ao..] ⊗ b[bo..]` into `out[o..]` (x, y, z, w; `R(a ⊗ b) = R(a)·R(b)`). */
+function quatMul(
+  out: Float64Array,
+  o: number,
+  a: Float64Array,
+  ao: number,
+  b: ArrayLike<number>,
+  bo: number,
+): void {
+  const ax = a[ao];
+  const ay = a[ao + 1];
+  const az = a[ao + 2];
+  const aw = a[ao + 3];
+  const bx = b[bo];
+  const by = b[bo + 1];
+  const bz = b[bo + 2];
+  const bw = b[bo + 3];
+  out[o] = aw * bx + ax * bw + ay * bz - az * by;
+  out[o + 1] = aw * by - ax * bz + ay * bw + az * bx;
+  out[o + 2] = aw * bz + ax * by - ay * bx + az * bw;
+  out[o + 3] = aw * bw - ax * bx - ay * by - az * bz;
+}
+
 /** Row-major `R·S` of quaternion `q[qo..]` and scale `s[so..]` into `out[o..]`. */
 function localMatrix(
   out: Float64Array,
@@ -408,12 +468,33 @@ function localMatrix(
   s: ArrayLike<number>,
   so: number,
 ): void {
-  toMatrixFlat(out, o, q, qo);
-  for (let r = 0; r < 3; r++) {
-    out[o + r * 3] *= s[so];
-    out[o + r * 3 + 1] *= s[so + 1];
-    out[o + r * 3 + 2] *= s[so + 2];
-  }
+  // toMatrixFlat's formula (normalising), inline: this runs for every joint and frame several times
+  const x = q[qo];
+  const y = q[qo + 1];
+  const z = q[qo + 2];
+  const w = q[qo + 3];
+  const k = 2 / (x * x + y * y + z * z + w * w);
+  const xx = x * x * k;
+  const yy = y * y * k;
+  const zz = z * z * k;
+  const xy = x * y * k;
+  const xz = x * z * k;
+  const yz = y * z * k;
+  const wx = w * x * k;
+  const wy = w * y * k;
+  const wz = w * z * k;
+  const sx = s[so];
+  const sy = s[so + 1];
+  const sz = s[so + 2];
+  out[o] = (1 - yy - zz) * sx;
+  out[o + 1] = (xy - wz) * sy;
+  out[o + 2] = (xz + wy) * sz;
+  out[o + 3] = (xy + wz) * sx;
+  out[o + 4] = (1 - xx - zz) * sy;
+  out[o + 5] = (yz - wx) * sz;
+  out[o + 6] = (xz - wy) * sx;
+  out[o + 7] = (yz + wx) * sy;
+  out[o + 8] = (1 - xx - yy) * sz;
 }
 
 /**
@@ -473,13 +554,43 @@ function radii(d: Prepared, shell: number): Float64Array {
     for (let f = 0; f < F; f++) {
       const i = (f * J + k) * 3;
       const reach =
-        Math.hypot(t[i], t[i + 1], t[i + 2]) +
+        Math.sqrt(t[i] * t[i] + t[i + 1] * t[i + 1] + t[i + 2] * t[i + 2]) +
         Math.max(Math.abs(s[i]), Math.abs(s[i + 1]), Math.abs(s[i + 2])) * rho[k];
       if (reach > worst) worst = reach;
     }
     if (worst > rho[a]) rho[a] = worst;
   }
   return rho;
+}
+
+/** Spectral norm of the rotation error a 16-bit rounding of a unit quaternion can make: `2·sin(θ/2) ≤ |Δq|·2`, `|Δq| ≤ √4·0.5/32767`, with slack. */
+const INT16_ROTATION_ERROR = 2.05 / 32767;
+
+/**
+ * The fraction of the tolerance each joint's check may use (see {@link reduceKeys}). Each joint takes its
+ * parent's share, its own floor `m_j` (what the 16-bit rounding of its rotation alone can cost,
+ * `ρ_j·2.05/32767` over the tolerance; 0 without quantisation) and half of what is left after the
+ * floors reserved for its deepest chain of descendants; leaves take all (1). Without quantisation this
+ * is `1 − 2^-(depth+1)`; the floors keep deep hierarchies (faces, fingers) feasible with 16-bit keys.
+ */
+function errorShares(d: Prepared, o: Resolved, rho: Float64Array): Float64Array {
+  const { J, parents } = d;
+  const floor = new Float64Array(J);
+  if (o.quantization === 'int16')
+    for (let j = 0; j < J; j++) floor[j] = (rho[j] * INT16_ROTATION_ERROR) / o.tolerance;
+  // reserve[j]: the largest sum of floors along a chain strictly below j
+  const reserve = new Float64Array(J);
+  for (let j = J - 1; j >= 0; j--) {
+    const a = parents[j];
+    if (a >= 0 && floor[j] + reserve[j] > reserve[a]) reserve[a] = floor[j] + reserve[j];
+  }
+  const share = new Float64Array(J);
+  for (let j = 0; j < J; j++) {
+    const base = parents[j] < 0 ? 0 : share[parents[j]];
+    if (d.leaf[j]) share[j] = 1;
+    else share[j] = base + floor[j] + Math.max(0, 1 - base - floor[j] - reserve[j]) / 2;
+  }
+  return share;
 }
 
 /** The reduction state of one joint: its candidate local TRS per frame and the reduced parent's world transform. */
@@ -491,27 +602,56 @@ interface JointState {
   /** Reduced world transforms of every joint, per frame (filled parents first). */
   RM: Float64Array;
   Rp: Float64Array;
+  /** Reduced world rotations as quaternions, when the clip has no scale (the rotation fast path). */
+  RQ: Float64Array;
 }
 
-function reduceAll(clip: Clip, d: Prepared, o: Resolved): KeySets {
+/**
+ * What {@link reduceAll} found: the kept keys, and what a player evaluates from them at every original
+ * frame (local TRS, frame-major, and the world transforms they compose to), which the report measures.
+ */
+interface Reduction {
+  keys: KeySets;
+  lt: Float64Array;
+  lq: Float64Array;
+  ls: Float64Array;
+  RM: Float64Array;
+  Rp: Float64Array;
+}
+
+function reduceAll(clip: Clip, d: Prepared, o: Resolved): Reduction {
   const { J, F } = d;
   const out: KeySets = [];
+  // the local values the player evaluates, kept for the 'local' report ('object' measures world transforms)
+  const keep = o.metric === 'local' ? F * J : 0;
+  const played = {
+    lt: new Float64Array(keep * 3),
+    lq: new Float64Array(keep * 4),
+    ls: new Float64Array(keep * 3),
+  };
   const rho = o.metric === 'object' ? radii(d, o.shell) : new Float64Array(J);
+  const shares = o.metric === 'object' ? errorShares(d, o, rho) : new Float64Array(J).fill(1);
   const state: JointState = {
     lt: new Float64Array(F * 3),
     lq: new Float64Array(F * 4),
     ls: new Float64Array(F * 3),
     RM: new Float64Array(F * J * 9),
     Rp: new Float64Array(F * J * 3),
+    RQ: new Float64Array(d.scaled ? 0 : F * J * 4),
   };
+  // the rotation fast path: object metric, linear player, no scale anywhere, unit quaternions
+  const fast = o.metric === 'object' && o.interpolation === 'linear' && !d.scaled && d.unit;
+  const target = new Float64Array(fast ? F * 4 : 0);
+  const offset = new Float64Array(fast ? F : 0);
   const L = new Float64Array(9);
   const scratch = new Float64Array(4);
   for (let j = 0; j < J; j++) {
     // the joint's exact local values, one component replaced by its keys at a time
     gatherJoint(state.lt, d.t, F, J, j, 3);
     gatherJoint(state.lq, d.q, F, J, j, 4);
-    gatherJoint(state.ls, d.s, F, J, j, 3);
-    const share = d.leaf[j] ? 1 : 1 - 2 ** -(d.depth[j] + 1);
+    // without scales every value is 1: gathered again only after a joint whose scale keys were evaluated
+    if (d.scaled || j === 0 || clip.animated[j - 1] & ANIMATED_SCALE) gatherJoint(state.ls, d.s, F, J, j, 3);
+    const share = shares[j];
     const check: Check = {
       name: clip.skeleton.names[j],
       d,
@@ -522,6 +662,9 @@ function reduceAll(clip: Clip, d: Prepared, o: Resolved): KeySets {
       rho: rho[j],
       L,
       scratch,
+      fast,
+      target,
+      offset,
     };
     const keys: (Int32Array | null)[] = [null, null, null];
     const flags = clip.animated[j];
@@ -530,6 +673,7 @@ function reduceAll(clip: Clip, d: Prepared, o: Resolved): KeySets {
       const bit =
         component === 0 ? ANIMATED_TRANSLATION : component === 1 ? ANIMATED_ROTATION : ANIMATED_SCALE;
       if (!(flags & bit)) continue;
+      if (component === 1 && fast) rotationTargets(check);
       const kept = greedy(check, component);
       keys[component] = kept;
       apply(check, component, kept);
@@ -551,10 +695,36 @@ function reduceAll(clip: Clip, d: Prepared, o: Resolved): KeySets {
         state.lt,
         f * 3,
       );
+      if (fast) {
+        const i = (f * J + j) * 4;
+        if (d.parents[j] < 0) for (let c = 0; c < 4; c++) state.RQ[i + c] = state.lq[f * 4 + c];
+        else quatMul(state.RQ, i, state.RQ, (f * J + d.parents[j]) * 4, state.lq, f * 4);
+      }
     }
     out.push(keys);
+    if (keep) {
+      scatterJoint(played.lt, state.lt, F, J, j, 3);
+      scatterJoint(played.lq, state.lq, F, J, j, 4);
+      scatterJoint(played.ls, state.ls, F, J, j, 3);
+    }
   }
-  return out;
+  return { keys: out, ...played, RM: state.RM, Rp: state.Rp };
+}
+
+/** A per-frame array of joint `j`'s values into a frame-major one. */
+function scatterJoint(
+  dst: Float64Array,
+  src: Float64Array,
+  F: number,
+  J: number,
+  j: number,
+  w: number,
+): void {
+  for (let f = 0; f < F; f++) {
+    const a = (f * J + j) * w;
+    const b = f * w;
+    for (let c = 0; c < w; c++) dst[a + c] = src[b + c];
+  }
 }
 
 /** Joint `j`'s values of a frame-major array into a per-frame one. */
@@ -577,6 +747,166 @@ interface Check {
   rho: number;
   L: Float64Array;
   scratch: Float64Array;
+  /** Rotations are checked by {@link rotationHolds} (object metric, linear, no scale). */
+  fast: boolean;
+  /** Fast path, per frame: the local rotation that puts the joint where the original is, given the reduced parent. */
+  target: Float64Array;
+  /** Fast path, per frame: the joint origin's displacement, which the joint's rotation does not move. */
+  offset: Float64Array;
+}
+
+/**
+ * Fills `check.target` and `check.offset` for the rotation pass of joint `check.j` (its translation is
+ * still the original then). With the reduced parent's world rotation `P` and the original world rotation
+ * `W`, a local rotation `q` gives the world rotation `P ⊗ q`, whose rotation-matrix difference from `W`
+ * has spectral norm `2·sin(θ/2) = 2·√(1 − w²)`, `w = (P ⊗ q)·W = q·(P* ⊗ W)`: so `target = P* ⊗ W`.
+ */
+function rotationTargets(check: Check): void {
+  const { d, state, j, target, offset } = check;
+  const { J, F } = d;
+  const parent = d.parents[j];
+  for (let f = 0; f < F; f++) {
+    const wo = (f * J + j) * 4;
+    const po = (f * J + j) * 3;
+    let px: number;
+    let py: number;
+    let pz: number;
+    const x = state.lt[f * 3];
+    const y = state.lt[f * 3 + 1];
+    const z = state.lt[f * 3 + 2];
+    if (parent < 0) {
+      for (let c = 0; c < 4; c++) target[f * 4 + c] = d.Q[wo + c];
+      px = x;
+      py = y;
+      pz = z;
+    } else {
+      const pq = (f * J + parent) * 4;
+      const RQ = state.RQ;
+      // conj(P) ⊗ W
+      const ax = -RQ[pq];
+      const ay = -RQ[pq + 1];
+      const az = -RQ[pq + 2];
+      const aw = RQ[pq + 3];
+      const bx = d.Q[wo];
+      const by = d.Q[wo + 1];
+      const bz = d.Q[wo + 2];
+      const bw = d.Q[wo + 3];
+      target[f * 4] = aw * bx + ax * bw + ay * bz - az * by;
+      target[f * 4 + 1] = aw * by - ax * bz + ay * bw + az * bx;
+      target[f * 4 + 2] = aw * bz + ax * by - ay * bx + az * bw;
+      target[f * 4 + 3] = aw * bw - ax * bx - ay * by - az * bz;
+      const pa = (f * J + parent) * 9;
+      const pp = (f * J + parent) * 3;
+      const RM = state.RM;
+      const Rp = state.Rp;
+      px = Rp[pp] + RM[pa] * x + RM[pa + 1] * y + RM[pa + 2] * z;
+      py = Rp[pp + 1] + RM[pa + 3] * x + RM[pa + 4] * y + RM[pa + 5] * z;
+      pz = Rp[pp + 2] + RM[pa + 6] * x + RM[pa + 7] * y + RM[pa + 8] * z;
+    }
+    const ex = px - d.p[po];
+    const ey = py - d.p[po + 1];
+    const ez = pz - d.p[po + 2];
+    offset[f] = Math.sqrt(ex * ex + ey * ey + ez * ez);
+  }
+}
+
+/**
+ * `2·sin(θ/2)` for the rotation between unit quaternions `(x, y, z, w)` and `target[t..]`: the spectral
+ * norm of the difference of their matrices. From the chord `c² = |q ∓ r|²` (the nearer sign):
+ * `1 − (q·r)² = (c²/2)·(2 − c²/2)`, which keeps full precision for tiny angles.
+ */
+function rotationError(x: number, y: number, z: number, w: number, target: Float64Array, t: number): number {
+  const rx = target[t];
+  const ry = target[t + 1];
+  const rz = target[t + 2];
+  const rw = target[t + 3];
+  const sign = x * rx + y * ry + z * rz + w * rw < 0 ? -1 : 1;
+  const dx = x - sign * rx;
+  const dy = y - sign * ry;
+  const dz = z - sign * rz;
+  const dw = w - sign * rw;
+  const half = (dx * dx + dy * dy + dz * dz + dw * dw) / 2;
+  return 2 * Math.sqrt(Math.max(0, half * (2 - half)));
+}
+
+/** Headroom for round-off between the quaternion check and the matrix evaluation of the report. */
+const FAST_MARGIN = 1 - 1e-9;
+
+/**
+ * {@link segmentHolds} for a rotation on the fast path: the slerp between the (quantised) keys at `a`
+ * and `b`, normalised, against `check.target` at every frame, with one angle per segment.
+ */
+function rotationHolds(check: Check, a: number, b: number, last: number): boolean {
+  const { d, o, j, target, offset } = check;
+  const J = d.J;
+  const q = d.q;
+  const limit = check.limit * FAST_MARGIN;
+  const rho = check.rho;
+  const quantized = o.quantization === 'int16';
+  const ia = (a * J + j) * 4;
+  const ib = (b * J + j) * 4;
+  let ax = quantized ? quantize16(q[ia]) : q[ia];
+  let ay = quantized ? quantize16(q[ia + 1]) : q[ia + 1];
+  let az = quantized ? quantize16(q[ia + 2]) : q[ia + 2];
+  let aw = quantized ? quantize16(q[ia + 3]) : q[ia + 3];
+  if (a === b) {
+    // the key held: frames a..last see one (normalised) value
+    const n = 1 / Math.sqrt(ax * ax + ay * ay + az * az + aw * aw);
+    ax *= n;
+    ay *= n;
+    az *= n;
+    aw *= n;
+    for (let f = a; f <= last; f++) {
+      if (offset[f] + rotationError(ax, ay, az, aw, target, f * 4) * rho > limit) return false;
+    }
+    return true;
+  }
+  let bx = quantized ? quantize16(q[ib]) : q[ib];
+  let by = quantized ? quantize16(q[ib + 1]) : q[ib + 1];
+  let bz = quantized ? quantize16(q[ib + 2]) : q[ib + 2];
+  let bw = quantized ? quantize16(q[ib + 3]) : q[ib + 3];
+  const dot = ax * bx + ay * by + az * bz + aw * bw;
+  if (dot < 0) {
+    bx = -bx;
+    by = -by;
+    bz = -bz;
+    bw = -bw;
+  }
+  // the angle between the keys on the 4-sphere, as slerpFlat takes it
+  const mx = ax - bx;
+  const my = ay - by;
+  const mz = az - bz;
+  const mw = aw - bw;
+  const sx = ax + bx;
+  const sy = ay + by;
+  const sz = az + bz;
+  const sw = aw + bw;
+  const theta =
+    2 *
+    Math.atan2(
+      Math.sqrt(mx * mx + my * my + mz * mz + mw * mw),
+      Math.sqrt(sx * sx + sy * sy + sz * sz + sw * sw),
+    );
+  const small = theta < 1e-10;
+  const inv = small ? 1 : 1 / Math.sin(theta);
+  const span = 1 / (b - a);
+  for (let f = a + 1; f <= last; f++) {
+    const u = (f - a) * span;
+    const s0 = small ? 1 - u : Math.sin((1 - u) * theta) * inv;
+    const s1 = small ? u : Math.sin(u * theta) * inv;
+    // the slerp, normalised (quantised keys are not unit)
+    let x = s0 * ax + s1 * bx;
+    let y = s0 * ay + s1 * by;
+    let z = s0 * az + s1 * bz;
+    let w = s0 * aw + s1 * bw;
+    const n = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
+    x *= n;
+    y *= n;
+    z *= n;
+    w *= n;
+    if (offset[f] + rotationError(x, y, z, w, target, f * 4) * rho > limit) return false;
+  }
+  return true;
 }
 
 /** Kept frames of one component of joint `check.j`: greedy longest segments, each verified. */
@@ -635,6 +965,7 @@ function infeasible(check: Check, frame: number): never {
  * components and its ancestors are already reduced there, and quantisation moves the key.
  */
 function segmentHolds(check: Check, component: 0 | 1 | 2, a: number, b: number, last = b): boolean {
+  if (component === 1 && check.fast) return rotationHolds(check, a, b, last);
   const { d, o, state, j, L } = check;
   const { J } = d;
   const v = check.scratch;
@@ -818,20 +1149,23 @@ function apply(check: Check, component: 0 | 1 | 2, kept: Int32Array): void {
 }
 
 /** Builds the keyed clip and measures the achieved error at every original frame. */
-function finish(clip: Clip, d: Prepared, o: Resolved, keys: KeySets): ReduceKeysResult {
+function finish(
+  clip: Clip,
+  d: Prepared,
+  o: Resolved,
+  keys: KeySets,
+  reduction?: Reduction,
+): ReduceKeysResult {
   const { J, F } = d;
   const t0 = clip.startTime ?? 0;
   const tracks: Track[] = [];
   let keysBefore = 0;
   let keysAfter = 0;
   const interpolation: Interpolation = o.interpolation;
-  // evaluate what a player sees, per joint, to measure the error
-  const lt = new Float64Array(F * J * 3);
-  const lq = new Float64Array(F * J * 4);
-  const ls = new Float64Array(F * J * 3);
-  lt.set(d.t);
-  lq.set(d.q);
-  ls.set(d.s);
+  // what a player sees, per joint, to measure the error: as the reduction evaluated it, or evaluated here
+  const lt = reduction ? reduction.lt : Float64Array.from(d.t);
+  const lq = reduction ? reduction.lq : Float64Array.from(d.q);
+  const ls = reduction ? reduction.ls : Float64Array.from(d.s);
   const v = new Float64Array(4);
   for (let j = 0; j < J; j++) {
     for (const component of [0, 1, 2] as const) {
@@ -868,6 +1202,7 @@ function finish(clip: Clip, d: Prepared, o: Resolved, keys: KeySets): ReduceKeys
         values,
         width: w,
       });
+      if (reduction) continue;
       // what the player evaluates at every original frame
       for (let k = 0; k < kept.length; k++) {
         const f = kept[k];
@@ -889,7 +1224,7 @@ function finish(clip: Clip, d: Prepared, o: Resolved, keys: KeySets): ReduceKeys
       }
     }
   }
-  const report = measure(d, o, lt, lq, ls, keysBefore, keysAfter, tracks.length);
+  const report = measure(d, o, lt, lq, ls, keysBefore, keysAfter, tracks.length, reduction);
   const keyed: KeyedClip = {
     ...(clip.name !== undefined ? { name: clip.name } : {}),
     skeleton: clip.skeleton,
@@ -909,6 +1244,7 @@ function measure(
   keysBefore: number,
   keysAfter: number,
   tracks: number,
+  reduction?: Reduction,
 ): ReduceKeysReport {
   const { J, F } = d;
   const errors = new Float64Array(F * J);
@@ -916,26 +1252,31 @@ function measure(
   let maxScaleError = 0;
   let maxError = 0;
   if (o.metric === 'object') {
-    const RM = new Float64Array(J * 9);
-    const Rp = new Float64Array(J * 3);
+    // world transforms: the reduction's (composed from the same local values), or composed here per frame
+    const RM = reduction ? reduction.RM : new Float64Array(J * 9);
+    const Rp = reduction ? reduction.Rp : new Float64Array(J * 3);
     const L = new Float64Array(9);
     for (let f = 0; f < F; f++) {
       for (let j = 0; j < J; j++) {
-        localMatrix(L, 0, lq, (f * J + j) * 4, ls, (f * J + j) * 3);
-        compose(RM, Rp, j * 9, j * 3, d.parents[j], RM, Rp, L, 0, lt, (f * J + j) * 3);
+        const wm = reduction ? (f * J + j) * 9 : j * 9;
+        const wp = reduction ? (f * J + j) * 3 : j * 3;
+        if (!reduction) {
+          localMatrix(L, 0, lq, (f * J + j) * 4, ls, (f * J + j) * 3);
+          compose(RM, Rp, wm, wp, d.parents[j], RM, Rp, L, 0, lt, (f * J + j) * 3);
+        }
         const mo = (f * J + j) * 9;
         const po = (f * J + j) * 3;
         let worst = 0;
         // six virtual vertices: ± each local axis at the shell distance
-        const dx = Rp[j * 3] - d.p[po];
-        const dy = Rp[j * 3 + 1] - d.p[po + 1];
-        const dz = Rp[j * 3 + 2] - d.p[po + 2];
+        const dx = Rp[wp] - d.p[po];
+        const dy = Rp[wp + 1] - d.p[po + 1];
+        const dz = Rp[wp + 2] - d.p[po + 2];
         for (let k = 0; k < 6; k++) {
           const axis = k >> 1;
           const r = k & 1 ? -o.shell : o.shell;
-          const ex = dx + (RM[j * 9 + axis] - d.M[mo + axis]) * r;
-          const ey = dy + (RM[j * 9 + 3 + axis] - d.M[mo + 3 + axis]) * r;
-          const ez = dz + (RM[j * 9 + 6 + axis] - d.M[mo + 6 + axis]) * r;
+          const ex = dx + (RM[wm + axis] - d.M[mo + axis]) * r;
+          const ey = dy + (RM[wm + 3 + axis] - d.M[mo + 3 + axis]) * r;
+          const ez = dz + (RM[wm + 6 + axis] - d.M[mo + 6 + axis]) * r;
           const e = Math.sqrt(ex * ex + ey * ey + ez * ez);
           if (e > worst) worst = e;
         }
@@ -970,8 +1311,9 @@ function measure(
       }
     }
   }
-  const sorted = Float64Array.from(errors).sort();
-  const p99 = sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(0.99 * sorted.length) - 1)] : 0;
+  const p99 = errors.length
+    ? select(errors, Math.min(errors.length - 1, Math.ceil(0.99 * errors.length) - 1))
+    : 0;
   if (!Number.isFinite(maxError))
     throw new ShapeError('reduceKeys: the reduced clip evaluates to a non-finite pose');
   return {
@@ -987,4 +1329,30 @@ function measure(
     maxScaleError,
     quantization: o.quantization,
   };
+}
+
+/** The `k`-th smallest value of `a` (0-based), reordering `a` (quickselect, Hoare partition; NaN-free input). */
+function select(a: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (hi > lo) {
+    const pivot = a[(lo + hi) >> 1];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i <= j) {
+        const t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return a[k];
+  }
+  return a[k];
 }

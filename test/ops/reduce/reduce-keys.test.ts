@@ -187,3 +187,59 @@ describe('reduceKeys on exact shapes', () => {
     expect(r.clip.tracks.every((t) => t.times.length === 1)).toBe(true);
   });
 });
+
+describe('reduceKeys on deep chains and inexact quaternions', () => {
+  /** A chain of `J` joints 5 units apart, each swinging about its own axis at its own rate. */
+  function chain(J: number, F: number): Clip {
+    const rest = new Float64Array(J * 3);
+    for (let j = 1; j < J; j++) rest[j * 3 + 1] = 5;
+    const skeleton = makeSkeleton({
+      names: Array.from({ length: J }, (_, j) => `j${j}`),
+      parents: Array.from({ length: J }, (_, j) => j - 1),
+      restTranslations: rest,
+    });
+    const rot = new Float64Array(F * J * 4);
+    for (let f = 0; f < F; f++) {
+      for (let j = 0; j < J; j++) {
+        const angle = 0.3 * Math.sin(f / (7 + j) + j);
+        const axis = [Math.cos(j), Math.sin(j), 0.5];
+        const n = Math.hypot(...axis);
+        const s = Math.sin(angle / 2) / n;
+        rot.set([axis[0] * s, axis[1] * s, axis[2] * s, Math.cos(angle / 2)], (f * J + j) * 4);
+      }
+    }
+    return makeClip({
+      skeleton,
+      frameTime: 1 / 60,
+      rotations: { data: rot, frames: F, joints: J },
+      animated: new Uint8Array(J).fill(2),
+    });
+  }
+
+  it('16-bit keys on a 16-joint chain: feasible (each level keeps room for its own rounding), within the bound', () => {
+    const clip = chain(16, 240);
+    const options: ReduceKeysOptions = { tolerance: 0.05, shellDistance: 3, quantization: 'int16' };
+    const { clip: keyed, report } = reduceKeys(clip, options);
+    expect(report.maxError).toBeLessThanOrEqual(0.05);
+    expect(report.keysAfter).toBeLessThan(report.keysBefore);
+    // float64 playback by three.js of the 16-bit keys (decoded) against the original
+    expect(objectError(clip, keyed, 3)).toBeLessThanOrEqual(0.05 * (1 + 1e-9));
+  });
+
+  it('rotations rounded to float32 (not unit to 1e-12) take the matrix check and hold the same bound', () => {
+    const clip = chain(6, 240);
+    const rounded = {
+      ...clip,
+      rotations: { ...clip.rotations, data: Float64Array.from(Float32Array.from(clip.rotations.data)) },
+    };
+    for (const c of [clip, rounded]) {
+      const { clip: keyed, report } = reduceKeys(c, { tolerance: 1e-3, shellDistance: 3 });
+      expect(report.maxError).toBeLessThanOrEqual(1e-3);
+      expect(objectError(c, keyed, 3)).toBeLessThanOrEqual(1e-3 * (1 + 1e-9));
+    }
+    // both checks bound the same quantity: the kept keys barely differ
+    const a = reduceKeys(clip, { tolerance: 1e-3, shellDistance: 3 }).report.keysAfter;
+    const b = reduceKeys(rounded, { tolerance: 1e-3, shellDistance: 3 }).report.keysAfter;
+    expect(Math.abs(a - b)).toBeLessThanOrEqual(0.02 * a);
+  });
+});

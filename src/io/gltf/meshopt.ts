@@ -1,0 +1,307 @@
+import {
+  type Accessor,
+  AnimationChannel,
+  AnimationSampler,
+  BufferUtils,
+  Extension,
+  GLB_BUFFER,
+  type GLTF,
+  type Buffer as GltfBuffer,
+  Primitive,
+  PropertyType,
+  type ReaderContext,
+  WriterContext,
+} from '@gltf-transform/core';
+import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
+import { GltfError } from './errors.js';
+
+/** Name of the extension in a glTF file. */
+export const EXT_MESHOPT_COMPRESSION = 'EXT_meshopt_compression';
+
+/** The extension's JSON on a buffer view (glTF `EXT_meshopt_compression`, "bufferView" schema). */
+interface MeshoptViewDef {
+  buffer: number;
+  byteOffset?: number;
+  byteLength: number;
+  byteStride: number;
+  count: number;
+  mode: 'ATTRIBUTES' | 'TRIANGLES' | 'INDICES';
+  filter?: 'NONE' | 'OCTAHEDRAL' | 'QUATERNION' | 'EXPONENTIAL' | 'COLOR';
+}
+
+type MeshoptMode = MeshoptViewDef['mode'];
+
+/** Waits until meshoptimizer's WebAssembly decoder (`'decoder'`) or encoder (`'encoder'`) is ready. */
+export async function meshoptReady(which: 'decoder' | 'encoder'): Promise<void> {
+  const codec = which === 'decoder' ? MeshoptDecoder : MeshoptEncoder;
+  await codec.ready;
+  if (!codec.supported) {
+    throw new GltfError(
+      `EXT_meshopt_compression: meshoptimizer's ${which} is not supported here (no WebAssembly)`,
+      {},
+      which === 'decoder' ? 'gltf' : 'gltf-write',
+    );
+  }
+}
+
+/**
+ * `EXT_meshopt_compression` as a glTF-Transform extension, with meshoptimizer's WebAssembly codecs.
+ *
+ * Reading decodes every compressed buffer view (any mode and filter the specification allows, so files
+ * from gltfpack read too) and drops the fallback buffer. Writing compresses every accessor except
+ * morph-weight outputs and sparse accessors losslessly: accessor bytes are stored as they are (no
+ * filter, no quantisation; vertex codec version 0, which `EXT_meshopt_compression` requires), grouped
+ * into one compressed buffer view per usage, mode and stride, with an uncompressed fallback buffer
+ * that has no data (so the extension is required). An accessor whose element size is not a multiple of
+ * 4 bytes outside a vertex buffer (which the `ATTRIBUTES` mode cannot hold without a stride) is written
+ * uncompressed. Await {@link meshoptReady} before reading or writing.
+ *
+ * Follows glTF-Transform's `EXTMeshoptCompression` (`@gltf-transform/extensions`, MIT) with its
+ * `'quantize'` method, which leaves values untouched; the quantisation is the caller's.
+ */
+export class EXTMeshoptCompression extends Extension {
+  public static override readonly EXTENSION_NAME = EXT_MESHOPT_COMPRESSION;
+  public override readonly extensionName = EXT_MESHOPT_COMPRESSION;
+  public override readonly prereadTypes = [PropertyType.BUFFER, PropertyType.PRIMITIVE];
+  public override readonly prewriteTypes = [PropertyType.BUFFER, PropertyType.ACCESSOR];
+
+  private fallbackMap = new Map<GltfBuffer, GltfBuffer>();
+  private fallbackBuffer: GltfBuffer | null = null;
+  private views: Record<string, GLTF.IBufferView & { extensions: Record<string, MeshoptViewDef> }> = {};
+  private viewData: Record<string, Uint8Array[]> = {};
+  private viewAccessors: Record<string, GLTF.IAccessor[]> = {};
+
+  override preread(context: ReaderContext, propertyType: PropertyType): this {
+    if (propertyType === PropertyType.BUFFER) this.prereadBuffers(context);
+    else if (propertyType === PropertyType.PRIMITIVE) this.prereadFallbacks(context);
+    return this;
+  }
+
+  private prereadBuffers(context: ReaderContext): void {
+    const json = context.jsonDoc.json;
+    const views = json.bufferViews ?? [];
+    for (let index = 0; index < views.length; index++) {
+      const def = views[index].extensions?.[EXT_MESHOPT_COMPRESSION] as MeshoptViewDef | undefined;
+      if (!def) continue;
+      const bufferDef = json.buffers?.[def.buffer];
+      const resource = bufferDef
+        ? bufferDef.uri
+          ? context.jsonDoc.resources[bufferDef.uri]
+          : context.jsonDoc.resources[GLB_BUFFER]
+        : undefined;
+      const offset = def.byteOffset ?? 0;
+      if (
+        resource === undefined ||
+        !(Number.isInteger(def.count) && def.count >= 0) ||
+        !(Number.isInteger(def.byteStride) && def.byteStride > 0) ||
+        offset + def.byteLength > resource.byteLength
+      ) {
+        throw new GltfError(
+          `EXT_meshopt_compression: buffer view ${index} points outside its buffer or has no count and stride`,
+          {},
+          'gltf',
+        );
+      }
+      const result = new Uint8Array(def.count * def.byteStride);
+      const source = BufferUtils.toView(resource, offset, def.byteLength);
+      try {
+        MeshoptDecoder.decodeGltfBuffer(result, def.count, def.byteStride, source, def.mode, def.filter);
+      } catch (error) {
+        throw new GltfError(
+          `EXT_meshopt_compression: buffer view ${index} does not decode (${(error as Error).message})`,
+          {},
+          'gltf',
+        );
+      }
+      context.bufferViews[index] = result;
+    }
+  }
+
+  private prereadFallbacks(context: ReaderContext): void {
+    const json = context.jsonDoc.json;
+    for (const view of json.bufferViews ?? []) {
+      const def = view.extensions?.[EXT_MESHOPT_COMPRESSION] as MeshoptViewDef | undefined;
+      if (!def) continue;
+      const fallbackDef = json.buffers?.[view.buffer];
+      const fallback = (fallbackDef?.extensions?.[EXT_MESHOPT_COMPRESSION] as { fallback?: boolean })
+        ?.fallback;
+      if (fallback) this.fallbackMap.set(context.buffers[view.buffer], context.buffers[def.buffer]);
+    }
+  }
+
+  read(_context: ReaderContext): this {
+    // accessors read from a fallback buffer now live in the buffer that held the compressed data
+    for (const [fallback, buffer] of this.fallbackMap) {
+      for (const parent of fallback.listParents()) {
+        if (parent.propertyType === PropertyType.ACCESSOR) (parent as Accessor).swap(fallback, buffer);
+      }
+      fallback.dispose();
+    }
+    this.fallbackMap.clear();
+    return this;
+  }
+
+  override prewrite(context: WriterContext, propertyType: PropertyType): this {
+    if (propertyType === PropertyType.ACCESSOR) this.prewriteAccessors(context);
+    else if (propertyType === PropertyType.BUFFER) this.prewriteBuffers(context);
+    return this;
+  }
+
+  private prewriteAccessors(context: WriterContext): void {
+    const json = context.jsonDoc.json;
+    const root = this.document.getRoot();
+    const graph = this.document.getGraph();
+    const fallback = this.document.createBuffer();
+    const fallbackIndex = root.listBuffers().indexOf(fallback);
+    this.fallbackBuffer = fallback;
+    this.views = {};
+    this.viewData = {};
+    this.viewAccessors = {};
+    let nextId = 1;
+    const parentIds = new Map<Accessor, number>();
+    const parentId = (accessor: Accessor): number => {
+      for (const parent of graph.listParents(accessor)) {
+        if (parent.propertyType === PropertyType.ROOT) continue;
+        let id = parentIds.get(accessor);
+        if (id === undefined) parentIds.set(accessor, (id = nextId++));
+        return id;
+      }
+      return -1;
+    };
+    json.accessors ??= [];
+    for (const accessor of root.listAccessors()) {
+      if (targetPath(accessor) === 'weights' || accessor.getSparse()) continue;
+      const usage = context.getAccessorUsage(accessor);
+      const mode = meshoptMode(accessor, usage);
+      const array = accessor.getArray();
+      if (array === null) continue;
+      let data = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+      let byteStride = accessor.getElementSize() * accessor.getComponentSize();
+      if (mode === 'ATTRIBUTES' && byteStride % 4) {
+        // a vertex buffer can carry a padded stride; other data cannot, so it stays uncompressed
+        if (usage !== WriterContext.BufferViewUsage.ARRAY_BUFFER) continue;
+        const padded = padElements(array, accessor.getElementSize());
+        data = new Uint8Array(padded.buffer, padded.byteOffset, padded.byteLength);
+        byteStride = padded.byteLength / accessor.getCount();
+      }
+      const buffer = accessor.getBuffer();
+      if (!buffer)
+        throw new GltfError('EXT_meshopt_compression: an accessor has no buffer', {}, 'gltf-write');
+      const bufferIndex = root.listBuffers().indexOf(buffer);
+      const grouped = context.accessorUsageGroupedByParent.has(usage) ? parentId(accessor) : null;
+      const key = [usage, grouped, mode, byteStride, bufferIndex].join(':');
+      let view = this.views[key];
+      if (view === undefined) {
+        this.viewAccessors[key] = [];
+        this.viewData[key] = [];
+        view = this.views[key] = {
+          buffer: fallbackIndex,
+          target: WriterContext.USAGE_TO_TARGET[usage],
+          byteOffset: 0,
+          byteLength: 0,
+          byteStride: usage === WriterContext.BufferViewUsage.ARRAY_BUFFER ? byteStride : undefined,
+          extensions: {
+            [EXT_MESHOPT_COMPRESSION]: {
+              buffer: bufferIndex,
+              byteOffset: 0,
+              byteLength: 0,
+              mode,
+              byteStride,
+              count: 0,
+            },
+          },
+        };
+      }
+      const def = context.createAccessorDef(accessor);
+      def.byteOffset = view.byteLength;
+      context.accessorIndexMap.set(accessor, json.accessors.length);
+      json.accessors.push(def);
+      this.viewAccessors[key].push(def);
+      this.viewData[key].push(data);
+      view.byteLength += data.byteLength;
+      view.extensions[EXT_MESHOPT_COMPRESSION].count += accessor.getCount();
+    }
+  }
+
+  private prewriteBuffers(context: WriterContext): void {
+    const root = this.document.getRoot();
+    for (const key in this.views) {
+      const view = this.views[key];
+      const def = view.extensions[EXT_MESHOPT_COMPRESSION];
+      const buffer = root.listBuffers()[def.buffer];
+      const others = context.otherBufferViews.get(buffer) ?? [];
+      const source = BufferUtils.concat(this.viewData[key]);
+      const encoded = MeshoptEncoder.encodeGltfBuffer(source, def.count, def.byteStride, def.mode, 0);
+      def.byteLength = encoded.byteLength;
+      const padded = BufferUtils.pad(encoded);
+      this.viewData[key] = [padded];
+      others.push(padded);
+      context.otherBufferViews.set(buffer, others);
+    }
+  }
+
+  write(context: WriterContext): this {
+    const json = context.jsonDoc.json;
+    let fallbackOffset = 0;
+    for (const key in this.views) {
+      const view = this.views[key];
+      const data = this.viewData[key][0];
+      const viewIndex = context.otherBufferViewsIndexMap.get(data);
+      if (viewIndex === undefined || json.bufferViews === undefined) continue;
+      for (const def of this.viewAccessors[key]) def.bufferView = viewIndex;
+      const finalDef = json.bufferViews[viewIndex];
+      const compressedOffset = finalDef.byteOffset ?? 0;
+      Object.assign(finalDef, view);
+      finalDef.byteOffset = fallbackOffset;
+      (finalDef.extensions as Record<string, MeshoptViewDef>)[EXT_MESHOPT_COMPRESSION].byteOffset =
+        compressedOffset;
+      fallbackOffset += BufferUtils.padNumber(view.byteLength);
+    }
+    const fallback = this.fallbackBuffer;
+    if (fallback !== null) {
+      const index = context.bufferIndexMap.get(fallback);
+      const def = index === undefined ? undefined : json.buffers?.[index];
+      if (def) {
+        def.byteLength = fallbackOffset;
+        def.extensions = { [EXT_MESHOPT_COMPRESSION]: { fallback: true } };
+      }
+      fallback.dispose();
+      this.fallbackBuffer = null;
+    }
+    return this;
+  }
+}
+
+function meshoptMode(accessor: Accessor, usage: string): MeshoptMode {
+  if (usage === WriterContext.BufferViewUsage.ELEMENT_ARRAY_BUFFER) {
+    return accessor
+      .listParents()
+      .some((p) => p instanceof Primitive && p.getMode() === Primitive.Mode.TRIANGLES)
+      ? 'TRIANGLES'
+      : 'INDICES';
+  }
+  return 'ATTRIBUTES';
+}
+
+function targetPath(accessor: Accessor): string | null {
+  for (const sampler of accessor.listParents()) {
+    if (!(sampler instanceof AnimationSampler)) continue;
+    for (const channel of sampler.listParents()) {
+      if (channel instanceof AnimationChannel) return channel.getTargetPath();
+    }
+  }
+  return null;
+}
+
+/** Elements padded to a multiple of 4 bytes, as the `ATTRIBUTES` mode requires. */
+function padElements<T extends ArrayLike<number> & { BYTES_PER_ELEMENT: number; length: number }>(
+  src: T,
+  size: number,
+): T & ArrayBufferView {
+  const stride = BufferUtils.padNumber(src.BYTES_PER_ELEMENT * size) / src.BYTES_PER_ELEMENT;
+  const count = src.length / size;
+  const Ctor = (src as unknown as { constructor: new (n: number) => T & ArrayBufferView }).constructor;
+  const dst = new Ctor(count * stride) as T & ArrayBufferView & { [i: number]: number };
+  for (let i = 0; i < count; i++) for (let k = 0; k < size; k++) dst[i * stride + k] = src[i * size + k];
+  return dst;
+}

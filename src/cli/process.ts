@@ -16,7 +16,8 @@ one BVH per input, mirroring the input tree under -o. Files run in parallel on -
 a file that fails is reported with its path and line:column and the others complete.
 --smooth takes gaussian:<sigma>, unsharp:<sigma>:<amount> or tent. The resample options (--kernel,
 --boundary, --duration, --no-antialias, --optimal, --playback) are those of 'rotsig resample'; --space
-applies to both smoothing (default raw) and resampling (default log).`,
+applies to both smoothing (default raw) and resampling (default log). At least one step is required;
+to only rewrite files with continuous Euler curves, use 'rotsig unroll'.`,
   examples: [
     'rotsig process captures/ -o cleaned/ --unroll --smooth gaussian:2 --resample 30',
     "rotsig process captures/ --glob '**/*walk*.bvh' -o out/ --unroll --jobs 2",
@@ -30,6 +31,11 @@ applies to both smoothing (default raw) and resampling (default log).`,
     },
     resample: { type: 'string', value: 'hz', description: 'resample to this rate (rotsig resample --rate)' },
     ...resampleOptions,
+    space: {
+      type: 'string',
+      value: 'space',
+      description: 'raw, log or eigen (default: raw for --smooth, log for --resample)',
+    },
     ...OUTPUT_OPTIONS,
     ...bvhOutputOptions,
     ...BATCH_OPTIONS,
@@ -58,6 +64,11 @@ applies to both smoothing (default raw) and resampling (default log).`,
       });
     }
     if (v.resample !== undefined) steps.push(resampleStep(parsed, v.resample as string, 'resample'));
+    if (steps.length === 0) {
+      throw new UsageError(
+        "nothing to do: give --unroll, --smooth or --resample (to only rewrite the files with continuous Euler curves, use 'rotsig unroll')",
+      );
+    }
     return runFileCommand(parsed, io, {
       command: 'process',
       steps,

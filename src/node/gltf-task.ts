@@ -99,10 +99,10 @@ export async function runGltfTask(
     const format = outputFormat(task);
     if (!isGltfPath(task.input)) {
       // BVH in, glTF out: a new document with a node per joint
-      const parsed = parseBvhWithReport(
-        readFileSync(task.input, 'utf8'),
-        task.positionMode ? { positionMode: task.positionMode } : {},
-      );
+      const parsed = parseBvhWithReport(readFileSync(task.input, 'utf8'), {
+        ...(task.positionMode ? { positionMode: task.positionMode } : {}),
+        ...(task.repair ? { repair: true } : {}),
+      });
       result.warnings = parsed.warnings.map((w) => ({
         message: w.message,
         ...(w.line ? { line: w.line } : {}),
@@ -118,10 +118,10 @@ export async function runGltfTask(
         keys: (c: Clip) => keysFromClip(c, { keys: 'all' }),
       });
     } else {
-      const read = await readGltfFile(
-        task.input,
-        task.animation !== undefined ? { animation: animationOption(task.animation) } : {},
-      );
+      const read = await readGltfFile(task.input, {
+        ...(task.animation !== undefined ? { animation: animationOption(task.animation) } : {}),
+        ...(task.repair ? { repair: true } : {}),
+      });
       result.warnings = read.warnings.map(warningText);
       const first = read.clips.find((c) => c.tracks.length > 0) ?? read.clips[0];
       result.joints = first?.skeleton.names.length ?? 0;

@@ -15,7 +15,7 @@ import { dampClip } from '../ops/live/damp-clip.js';
 import { oneEuroClip } from '../ops/live/one-euro-clip.js';
 import type { ClipDirection } from '../ops/live/run-clip.js';
 import { motionFeatures } from '../ops/ml/motion-features.js';
-import { resampleClip } from '../ops/resample-clip.js';
+import { clipSourceRate, resampleClip } from '../ops/resample-clip.js';
 import type { ResampleKernelName } from '../ops/resample-rotations.js';
 import type { Boundary, RotationSpace } from '../ops/rotation-window.js';
 import type { DurationPolicy } from '../ops/time-grid.js';
@@ -199,10 +199,19 @@ function applyStep(clip: Clip, step: ClipStep, ownsRotations: boolean, ownsBoth:
     case 'resample': {
       const { op: _op, rate, optimal, ...options } = step;
       if (!optimal) return resampleClip(clip, { ...options, targetRate: rate });
+      if (!(rate < clipSourceRate(clip))) {
+        // A command-line mistake that only the file's rate reveals: the CLI exits 2 on code 'usage'.
+        throw Object.assign(
+          new Error(
+            `--optimal fits keys for down-sampling; --rate ${rate} is not below the file's ${Number(clip.rate.toFixed(3))} Hz (leave out --optimal to up-sample)`,
+          ),
+          { code: 'usage' },
+        );
+      }
       // Optimal keys cover the source's end (the last key at or after it), which is the 'ceil' grid.
       const out = resampleClip(clip, { ...options, duration: 'ceil', targetRate: rate });
       const keys = downsampleOptimal(clip.rotations, {
-        sourceRate: clip.rate,
+        sourceRate: clipSourceRate(clip),
         targetRate: rate,
         playback: optimal,
       }).keys;

@@ -115,6 +115,12 @@ export interface PositionGuess {
   guess: 'replace' | 'add' | 'either' | 'none';
   /** How the clip was read. */
   readAs: PositionMode;
+  /**
+   * `'high'` when non-root joints with position channels decided (bones do not stretch, so their channels
+   * either restate the OFFSET or sit near zero); `'low'` when only a root did (a capture can also stand
+   * away from its rest position); `'none'` for the guesses `'either'` and `'none'`.
+   */
+  confidence: 'high' | 'low' | 'none';
   /** One sentence with the evidence. */
   reason: string;
 }
@@ -124,6 +130,8 @@ export interface PositionGuess {
  * (`'add'`): for every joint with position channels and a non-zero OFFSET component, compares the median
  * channel value with the OFFSET and with zero. Channels that sit near the OFFSET mean "replace" (Blender,
  * 6-channel exports); channels much smaller than a large OFFSET mean "add" (some CMU conversions).
+ * Non-root joints decide when they have position channels (Blender writes them on every joint not
+ * connected to its parent, on the OFFSET), with confidence `'high'`; a root alone decides with `'low'`.
  *
  * @example
  * guessPositionSemantics(parseBvh(text)).guess; // 'add' for the iClone CMU re-export 005_11
@@ -136,6 +144,9 @@ export function guessPositionSemantics(clip: Clip): PositionGuess {
   // do not outvote a large one.
   let toOffset = 0;
   let toZero = 0;
+  let limbToOffset = 0;
+  let limbToZero = 0;
+  let limbVotes = 0;
   let anyChannel = false;
   let anyOffset = false;
   let evidence = '';
@@ -144,7 +155,7 @@ export function guessPositionSemantics(clip: Clip): PositionGuess {
   const source = bvhSourceOf(clip);
   const readAs: PositionMode = source?.positionMode ?? 'replace';
   if (source === undefined)
-    return { guess: 'none', readAs, reason: 'not read from BVH: no position channels' };
+    return { guess: 'none', readAs, confidence: 'none', reason: 'not read from BVH: no position channels' };
   for (let j = 0; j < J; j++) {
     const ch = source.channels[j];
     for (let c = 0; c < 3; c++) {
@@ -161,18 +172,56 @@ export function guessPositionSemantics(clip: Clip): PositionGuess {
       const med = median(column);
       toOffset += Math.abs(med - off);
       toZero += Math.abs(med);
+      if (skeleton.parents[j] >= 0 && Math.abs(off) >= 1e-3) {
+        limbToOffset += Math.abs(med - off);
+        limbToZero += Math.abs(med);
+        limbVotes++;
+      }
       if (Math.abs(off) > evidenceWeight) {
         evidenceWeight = Math.abs(off);
         evidence = `${skeleton.names[j]} ${name}: median channel ${fmt(med)}, OFFSET ${fmt(off)}`;
       }
     }
   }
-  if (!anyChannel) return { guess: 'none', readAs, reason: 'no position channels' };
+  if (!anyChannel) return { guess: 'none', readAs, confidence: 'none', reason: 'no position channels' };
   if (!anyOffset)
-    return { guess: 'either', readAs, reason: 'OFFSETs of joints with position channels are zero' };
+    return {
+      guess: 'either',
+      readAs,
+      confidence: 'none',
+      reason: 'OFFSETs of joints with position channels are zero',
+    };
+  if (limbVotes > 0) {
+    const basis = `${limbVotes} position channel(s) of non-root joints, which do not stretch`;
+    if (limbToOffset <= limbToZero)
+      return {
+        guess: 'replace',
+        readAs,
+        confidence: 'high',
+        reason: `channels sit on the OFFSETs (${basis})`,
+      };
+    return {
+      guess: 'add',
+      readAs,
+      confidence: 'high',
+      reason: `channels are small next to the OFFSETs (${basis})`,
+    };
+  }
+  const alone =
+    'judged from the root alone: a capture that stands away from its rest position looks the same';
   if (toOffset <= toZero)
-    return { guess: 'replace', readAs, reason: `channels sit near the OFFSET (${evidence})` };
-  return { guess: 'add', readAs, reason: `channels are small next to the OFFSET (${evidence})` };
+    return {
+      guess: 'replace',
+      readAs,
+      confidence: 'low',
+      reason: `channels sit near the OFFSET (${evidence}); ${alone}`,
+    };
+  return {
+    guess: 'add',
+    readAs,
+    confidence: 'low',
+    reason: `channels are small next to the OFFSET (${evidence}); ${alone}`,
+  };
 }
 
 function median(values: Float64Array): number {

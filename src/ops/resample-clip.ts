@@ -6,6 +6,7 @@
 import { OptionError, ShapeError } from '../errors.js';
 import { checkOptions } from '../options.js';
 import type { Clip } from '../series/clip.js';
+import { guessRate } from './analyze-clip.js';
 import { checkClip } from './clip-check.js';
 import { resampleRotations } from './resample-rotations.js';
 import { RESAMPLE_DEFAULTS, type ResampleOptions } from './resample-support.js';
@@ -21,6 +22,37 @@ export interface ResampleClipOptions extends Omit<ResampleOptions, 'sourceRate' 
    * `boundary: 'wrap'` with `translationBoundary: 'clamp'` there.
    */
   translationBoundary?: ResampleOptions['boundary'];
+  /**
+   * Where the source rate comes from. `'guess'` (default): when the clip's frame time was read from a BVH
+   * file's text (`source.frameTimeText`, while `frameTime` is unchanged), the simple rational rate those rounded digits stand for (`0.008333` is 120 Hz,
+   * not 120.0048 Hz; see `guessRate`), so a resample to the clip's own rate keeps every frame and a
+   * 30 Hz file at `targetRate: 30` keeps its last one. `'frame-time'`: `clip.rate` as it is.
+   */
+  rateFrom?: 'guess' | 'frame-time';
+}
+
+/**
+ * The source rate {@link resampleClip} uses for `clip` (see `ResampleClipOptions.rateFrom`): the guessed
+ * rational rate of a frame time read from text, else `clip.rate`.
+ *
+ * @example
+ * clipSourceRate(parseBvh(cmu0101Text)); // 120, where clip.rate is 120.0048
+ * @throws {OptionError} when the clip has no valid rate.
+ */
+export function clipSourceRate(clip: Clip, rateFrom: 'guess' | 'frame-time' = 'guess'): number {
+  const rate = clip.rate > 0 && Number.isFinite(clip.rate) ? clip.rate : 1 / clip.frameTime;
+  if (!(rate > 0) || !Number.isFinite(rate))
+    throw new OptionError(`resampleClip: the clip has no valid rate (${clip.rate})`);
+  if (rateFrom !== 'guess' && rateFrom !== 'frame-time')
+    throw new OptionError(
+      `resampleClip: rateFrom must be 'guess' or 'frame-time', got '${String(rateFrom)}'`,
+    );
+  // the frame time as written in a BVH file, while the clip still has the frame time it was read with
+  const source = clip.source as { format?: string; frameTimeText?: string; frameTime?: number } | undefined;
+  const text =
+    source?.format === 'bvh' && source.frameTime === clip.frameTime ? source.frameTimeText : undefined;
+  if (rateFrom === 'frame-time' || text === undefined) return rate;
+  return guessRate(clip.frameTime, text).guessHz ?? rate;
 }
 
 /** Defaults of {@link ResampleClipOptions}: the same as `RESAMPLE_DEFAULTS`. */
@@ -28,8 +60,9 @@ export { RESAMPLE_DEFAULTS as RESAMPLE_CLIP_DEFAULTS } from './resample-support.
 
 /**
  * Resamples a clip to `targetRate`: rotations with `resampleRotations` and translations with
- * `resampleVectors`, same kernel, boundary and time grid (`sourceRate` = `clip.rate`). Without a
- * `kernel`, up-sampling uses catmull-rom and down-sampling `downsampleKernel` (lanczos3, widened by the
+ * `resampleVectors`, same kernel, boundary and time grid (`sourceRate` from {@link clipSourceRate}: the rate
+ * the file's rounded frame time stands for, so resampling to a clip's own rate returns every frame). Without
+ * a `kernel`, up-sampling uses catmull-rom and down-sampling `downsampleKernel` (lanczos3, widened by the
  * rate ratio): an AMASS clip taken from 120 to 30 Hz loses a 25 Hz component by 46 dB, where stride
  * decimation would fold it to 5 Hz at full amplitude. The result is a
  * new clip on the same skeleton with `frames`, `rate` and `frameTime` updated (`frameTime = 1 / rate`;
@@ -51,16 +84,14 @@ export function resampleClip(clip: Clip, options: ResampleClipOptions): Clip {
   if (options === null || typeof options !== 'object')
     throw new OptionError('resampleClip: options with targetRate are required');
   checkClip(clip, 'resampleClip');
-  checkOptions(options, RESAMPLE_DEFAULTS, 'resampleClip', ['targetRate', 'translationBoundary']);
-  const rate = clip.rate > 0 && Number.isFinite(clip.rate) ? clip.rate : 1 / clip.frameTime;
-  if (!(rate > 0) || !Number.isFinite(rate))
-    throw new OptionError(`resampleClip: the clip has no valid rate (${clip.rate})`);
+  checkOptions(options, RESAMPLE_DEFAULTS, 'resampleClip', ['targetRate', 'translationBoundary', 'rateFrom']);
+  const rate = clipSourceRate(clip, options.rateFrom);
   if (clip.rotations.frames !== clip.frames || clip.translations.frames !== clip.frames) {
     throw new ShapeError(
       `resampleClip: clip has ${clip.frames} frames but rotations ${clip.rotations.frames} and translations ${clip.translations.frames}`,
     );
   }
-  const { translationBoundary, ...rest } = options;
+  const { translationBoundary, rateFrom: _rateFrom, ...rest } = options;
   const common = { ...rest, sourceRate: rate };
   const rotations = resampleRotations(clip.rotations, common);
   const duration = options.duration ?? (options.boundary === 'wrap' ? 'loop' : undefined);

@@ -162,6 +162,13 @@ export function formatInfo(
           .join(', ')}`
       : 'none',
   );
+  if (a.leadingJump) {
+    const l = a.leadingJump;
+    row(
+      'start',
+      `${l.frame > 1 ? `frames 0-${l.frame - 1} precede` : 'frame 0 precedes'} a jump in ${plural(l.joints, 'joint')} (${l.joint} ${Math.round(l.angle * DEG)} deg @${l.frame}): a T-pose or cut-in; trim the clip to start at frame ${l.frame} (smooth, resample and process split there by default, --segments jumps)`,
+    );
+  }
   if (a.spectrum)
     row(
       'spectrum',
@@ -214,6 +221,8 @@ export const INFO_JSON_UNITS = {
   'perJoint[].motionPeakSpeed': 'rad/s',
   'perJoint[].worst[].angle': 'rad',
   'perJoint[].worst[].frame': 'frame index (0-based)',
+  'leadingJump.angle': 'rad',
+  'leadingJump.frame': 'frame index (0-based)',
 } as const;
 
 /** The units of the numbers in `info --json` on a glTF file (its `units` field). */

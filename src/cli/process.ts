@@ -3,7 +3,7 @@ import { ROTATION_SPACES, type RotationSpace } from '../ops/rotation-window.js';
 import { BATCH_OPTIONS, COMMON_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, UsageError } from './command.js';
 import { resampleOptions, resampleStep } from './resample.js';
 import { runFileCommand } from './run.js';
-import { bvhOutputOptions, parseKernelText, precisionOption } from './shared.js';
+import { bvhOutputOptions, parseKernelText, precisionOption, segmentsValue } from './shared.js';
 
 /** `rotsig process`: several steps in one pass. */
 export const processCommand: Command = {
@@ -61,6 +61,7 @@ to only rewrite files with continuous Euler curves, use 'rotsig unroll'.`,
         op: 'smooth',
         kernel: parseKernelText(v.smooth as string, '--smooth'),
         space: oneOf<RotationSpace>(space, 'space', ROTATION_SPACES, 'raw'),
+        segments: segmentsValue(parsed),
       });
     }
     if (v.resample !== undefined) steps.push(resampleStep(parsed, v.resample as string, 'resample'));

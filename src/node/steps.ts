@@ -18,6 +18,7 @@ import { motionFeatures } from '../ops/ml/motion-features.js';
 import { clipSourceRate, resampleClip } from '../ops/resample-clip.js';
 import type { ResampleKernelName } from '../ops/resample-rotations.js';
 import type { Boundary, RotationSpace } from '../ops/rotation-window.js';
+import type { SegmentPolicy } from '../ops/segments.js';
 import type { DurationPolicy } from '../ops/time-grid.js';
 import { unrollClip } from '../ops/unroll-clip.js';
 import type { Clip } from '../series/clip.js';
@@ -58,7 +59,14 @@ export type LiveFilterSpec =
 /** One processing step of a pipeline, applied to the whole clip. */
 export type ClipStep =
   | { op: 'unroll' }
-  | { op: 'smooth'; kernel: KernelSpec; space?: RotationSpace; boundary?: Boundary; joints?: string[] }
+  | {
+      op: 'smooth';
+      kernel: KernelSpec;
+      space?: RotationSpace;
+      boundary?: Boundary;
+      joints?: string[];
+      segments?: SegmentPolicy;
+    }
   | {
       /** A streaming filter run over the clip (`oneEuroClip` or `dampClip`). */
       op: 'live';
@@ -74,6 +82,7 @@ export type ClipStep =
       boundary?: Boundary;
       antialias?: boolean;
       duration?: DurationPolicy;
+      segments?: SegmentPolicy;
       /** Rotation keys from `downsampleOptimal` for this playback instead of filtered samples. */
       optimal?: PlaybackKernel;
     };
@@ -183,6 +192,7 @@ function applyStep(clip: Clip, step: ClipStep, ownsRotations: boolean, ownsBoth:
       const out = filterClip(clip, kernelFromSpec(step.kernel), {
         ...(step.space ? { space: step.space } : {}),
         ...(step.boundary ? { boundary: step.boundary } : {}),
+        ...(step.segments ? { segments: step.segments } : {}),
         ...(ownsBoth && !step.joints ? { input: 'reuse' as const } : {}),
       });
       return step.joints ? keepOnly(clip, out, step.joints) : out;

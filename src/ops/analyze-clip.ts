@@ -313,6 +313,13 @@ export interface ClipAnalysis {
    */
   spectrum: { share: number; energyFrequency: number; safeRate: number; peakDb: number } | null;
   perJoint: JointAnalysis[];
+  /**
+   * The first jump when it comes within the first tenth of the clip (a T-pose first frame, a cut-in):
+   * `frame` is the later frame of the step (the first frame to keep when trimming), `joints` how many
+   * joints jump there, `joint`/`angle` (radians) the largest of those steps. Null otherwise. Smoothing
+   * and resampling with `segments: 'jumps'` (the CLI's default) split there.
+   */
+  leadingJump: { frame: number; joints: number; joint: string; angle: number } | null;
 }
 
 /**
@@ -384,7 +391,23 @@ export function analyzeClip(clip: Clip, options: AnalyzeClipOptions = {}): ClipA
     discontinuities: { signFlips, jumps, jumpThreshold },
     spectrum: spectrumSummary(clip, o.share),
     perJoint,
+    leadingJump: leadingJumpOf(found, clip),
   };
+}
+
+function leadingJumpOf(found: Discontinuity[], clip: Clip): ClipAnalysis['leadingJump'] {
+  let first = -1;
+  for (const d of found) if (d.kind === 'jump' && (first < 0 || d.frame < first)) first = d.frame;
+  if (first < 0 || first > Math.max(1, Math.floor(0.1 * clip.frames))) return null;
+  let joints = 0;
+  let worst: Discontinuity | null = null;
+  for (const d of found) {
+    if (d.kind !== 'jump' || d.frame !== first) continue;
+    joints++;
+    if (worst === null || d.angle > worst.angle) worst = d;
+  }
+  if (worst === null) return null;
+  return { frame: first, joints, joint: clip.skeleton.names[worst.joint], angle: worst.angle };
 }
 
 function spectrumSummary(clip: Clip, share: number): ClipAnalysis['spectrum'] {
@@ -396,7 +419,14 @@ function spectrumSummary(clip: Clip, share: number): ClipAnalysis['spectrum'] {
 }
 
 /** The frame time as the source wrote it, while it still reads back to the clip's frame time. */
-function frameTimeTextOf(clip: Clip): string | undefined {
+/**
+ * The `Frame Time:` text of a clip read from BVH, while the clip still has the frame time it was read
+ * with; undefined otherwise.
+ *
+ * @example
+ * frameTimeTextOf(parseBvh(cmu0101Text)); // '.0083333'
+ */
+export function frameTimeTextOf(clip: Clip): string | undefined {
   const text = bvhSourceOf(clip)?.frameTimeText;
   return text !== undefined && Number(text) === clip.frameTime ? text : undefined;
 }

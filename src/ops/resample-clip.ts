@@ -6,11 +6,19 @@
 import { OptionError, ShapeError } from '../errors.js';
 import { checkOptions } from '../options.js';
 import type { Clip } from '../series/clip.js';
-import { guessRate } from './analyze-clip.js';
+import { frameTimeTextOf, guessRate } from './analyze-clip.js';
 import { checkClip } from './clip-check.js';
 import { resampleRotations } from './resample-rotations.js';
 import { RESAMPLE_DEFAULTS, type ResampleOptions } from './resample-support.js';
 import { resampleVectors } from './resample-vectors.js';
+import {
+  jointConstant,
+  jointSlice,
+  jointStore,
+  jumpCuts,
+  SEGMENT_POLICIES,
+  type SegmentPolicy,
+} from './segments.js';
 
 /** Options of {@link resampleClip}: those of `resampleRotations` without `sourceRate`/`sourceTimes`/`times`. */
 export interface ResampleClipOptions extends Omit<ResampleOptions, 'sourceRate' | 'sourceTimes' | 'times'> {
@@ -29,6 +37,14 @@ export interface ResampleClipOptions extends Omit<ResampleOptions, 'sourceRate' 
    * 30 Hz file at `targetRate: 30` keeps its last one. `'frame-time'`: `clip.rate` as it is.
    */
   rateFrom?: 'guess' | 'frame-time';
+  /**
+   * `'none'` (default): every output frame is a kernel sum over the source around its time. `'jumps'`:
+   * each joint is split at the real jumps `findDiscontinuities` reports for it (kind `'jump'`, never a sign
+   * flip), and an output frame takes its value from the segment its source position falls in (the nearer
+   * side of a jump), with that segment's ends as boundaries under `boundary`: no kernel mixes samples across
+   * a jump. The joint's translation and scale follow the same segments.
+   */
+  segments?: SegmentPolicy;
 }
 
 /**
@@ -47,10 +63,7 @@ export function clipSourceRate(clip: Clip, rateFrom: 'guess' | 'frame-time' = 'g
     throw new OptionError(
       `resampleClip: rateFrom must be 'guess' or 'frame-time', got '${String(rateFrom)}'`,
     );
-  // the frame time as written in a BVH file, while the clip still has the frame time it was read with
-  const source = clip.source as { format?: string; frameTimeText?: string; frameTime?: number } | undefined;
-  const text =
-    source?.format === 'bvh' && source.frameTime === clip.frameTime ? source.frameTimeText : undefined;
+  const text = frameTimeTextOf(clip);
   if (rateFrom === 'frame-time' || text === undefined) return rate;
   return guessRate(clip.frameTime, text).guessHz ?? rate;
 }
@@ -84,14 +97,23 @@ export function resampleClip(clip: Clip, options: ResampleClipOptions): Clip {
   if (options === null || typeof options !== 'object')
     throw new OptionError('resampleClip: options with targetRate are required');
   checkClip(clip, 'resampleClip');
-  checkOptions(options, RESAMPLE_DEFAULTS, 'resampleClip', ['targetRate', 'translationBoundary', 'rateFrom']);
+  checkOptions(options, RESAMPLE_DEFAULTS, 'resampleClip', [
+    'targetRate',
+    'translationBoundary',
+    'rateFrom',
+    'segments',
+  ]);
   const rate = clipSourceRate(clip, options.rateFrom);
   if (clip.rotations.frames !== clip.frames || clip.translations.frames !== clip.frames) {
     throw new ShapeError(
       `resampleClip: clip has ${clip.frames} frames but rotations ${clip.rotations.frames} and translations ${clip.translations.frames}`,
     );
   }
-  const { translationBoundary, rateFrom: _rateFrom, ...rest } = options;
+  const segments = options.segments ?? 'none';
+  if (!SEGMENT_POLICIES.includes(segments)) {
+    throw new OptionError(`resampleClip: segments must be 'jumps' or 'none', got ${String(segments)}`);
+  }
+  const { translationBoundary, rateFrom: _rateFrom, segments: _segments, ...rest } = options;
   const common = { ...rest, sourceRate: rate };
   const rotations = resampleRotations(clip.rotations, common);
   const duration = options.duration ?? (options.boundary === 'wrap' ? 'loop' : undefined);
@@ -113,6 +135,9 @@ export function resampleClip(clip: Clip, options: ResampleClipOptions): Clip {
       boundary: options.translationBoundary ?? options.boundary,
     });
   }
+  if (segments === 'jumps' && clip.frames > 1) {
+    resampleSegments(clip, rate, rotations.rate, common, rotations.data, translations.data, scales?.data);
+  }
   // Every field written out in the order `makeClip` uses, rather than a spread and a `delete`: deleting a
   // property leaves a slow (dictionary) object, which makes every later read of the clip slower.
   return {
@@ -131,4 +156,73 @@ export function resampleClip(clip: Clip, options: ResampleClipOptions): Clip {
     orders: clip.orders,
     ...(clip.source !== undefined ? { source: clip.source } : {}),
   };
+}
+
+/**
+ * Re-evaluates the output frames of every joint with jumps segment by segment (see
+ * `ResampleClipOptions.segments`): output frame `i` at source position `p = i·sourceRate/outRate` belongs to
+ * the segment `[s, e)` with `s − ½ ≤ p < e − ½`, and is resampled from that segment alone at time
+ * `i·sourceRate/outRate − s` frames.
+ */
+function resampleSegments(
+  clip: Clip,
+  sourceRate: number,
+  outRate: number,
+  common: Omit<ResampleClipOptions, 'targetRate' | 'rateFrom' | 'segments'> & { sourceRate: number },
+  rotations: Float64Array | Float32Array,
+  translations: Float64Array | Float32Array,
+  scales: Float64Array | Float32Array | undefined,
+): void {
+  const { frames, joints } = clip.rotations;
+  const outFrames = rotations.length / (joints * 4);
+  const cuts = jumpCuts(clip, sourceRate);
+  const {
+    targetRate: _t,
+    duration: _d,
+    translationBoundary,
+    ...shared
+  } = common as typeof common & {
+    targetRate?: number;
+    duration?: unknown;
+  };
+  const perFrame = { ...shared, sourceRate: 1 };
+  const vectorOptions = { ...perFrame, boundary: translationBoundary ?? shared.boundary };
+  for (let j = 0; j < joints; j++) {
+    if (cuts[j].length === 0) continue;
+    const moves = !jointConstant(clip.translations.data, frames, joints, 3, j);
+    const scaled = clip.scales !== undefined && !jointConstant(clip.scales.data, frames, joints, 3, j);
+    const bounds = [0, ...cuts[j], frames];
+    let i = 0;
+    for (let k = 0; k + 1 < bounds.length; k++) {
+      const start = bounds[k];
+      const end = bounds[k + 1];
+      const last = k + 2 === bounds.length;
+      const first = i;
+      while (i < outFrames && (last || (i * sourceRate) / outRate < end - 0.5)) i++;
+      if (i === first) continue;
+      // in frames (a source rate of 1): positions are exact and the anti-aliasing factor is the rate ratio
+      const times = new Float64Array(i - first);
+      for (let m = first; m < i; m++) times[m - first] = (m * sourceRate) / outRate - start;
+      const n = end - start;
+      const r = resampleRotations(
+        { data: jointSlice(clip.rotations.data, joints, 4, j, start, end), frames: n, joints: 1 },
+        { ...perFrame, times },
+      );
+      jointStore(rotations, joints, 4, j, first, r.data);
+      if (moves) {
+        const t = resampleVectors(
+          { data: jointSlice(clip.translations.data, joints, 3, j, start, end), frames: n, joints: 1 },
+          { ...vectorOptions, times },
+        );
+        jointStore(translations, joints, 3, j, first, t.data);
+      }
+      if (scaled && clip.scales !== undefined && scales !== undefined) {
+        const s = resampleVectors(
+          { data: jointSlice(clip.scales.data, joints, 3, j, start, end), frames: n, joints: 1 },
+          { ...vectorOptions, times },
+        );
+        jointStore(scales, joints, 3, j, first, s.data);
+      }
+    }
+  }
 }

@@ -277,3 +277,75 @@ describe('the same promises on .npz and glTF inputs', () => {
     expect(fox.units['animations[].channels[].start']).toBe('s');
   });
 });
+
+/** The float32 data of accessor `index` of a written `.gltf` (JSON and its .bin beside it), read directly. */
+function accessorData(path: string, index: number): Float32Array {
+  const json = JSON.parse(readFileSync(path, 'utf8'));
+  const a = json.accessors[index];
+  const view = json.bufferViews[a.bufferView];
+  const bin = readFileSync(join(path, '..', json.buffers[view.buffer].uri));
+  const width = { SCALAR: 1, VEC3: 3, VEC4: 4 }[a.type as 'SCALAR' | 'VEC3' | 'VEC4'];
+  const start = bin.byteOffset + (view.byteOffset ?? 0) + (a.byteOffset ?? 0);
+  return new Float32Array(bin.buffer.slice(start, start + a.count * width * 4));
+}
+
+describe('segment-aware smoothing and resampling, the CLI default, on every format', () => {
+  const angleBetween = (a: ArrayLike<number>, b: ArrayLike<number>) =>
+    2 * Math.acos(Math.min(1, Math.abs(a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3])));
+
+  it("rotsig process CMU 01_01 --unroll --smooth gaussian:2 --resample 30: frame 0 stays near the input's T-pose", () => {
+    const dir = tempDir();
+    const out = join(dir, 'p.bvh');
+    const none = join(dir, 'n.bvh');
+    const steps = ['--unroll', '--smooth', 'gaussian:2', '--resample', '30'];
+    expect(rotsig(['process', CMU, ...steps, '-o', out]).code).toBe(0);
+    expect(rotsig(['process', CMU, ...steps, '--segments', 'none', '-o', none]).code).toBe(0);
+    const input = parseBvh(readFileSync(CMU, 'utf8'));
+    const worst = (path: string) => {
+      const c = parseBvh(readFileSync(path, 'utf8'));
+      let w = 0;
+      for (let j = 0; j < input.rotations.joints; j++)
+        w = Math.max(
+          w,
+          angleBetween(
+            c.rotations.data.subarray(j * 4, j * 4 + 4),
+            input.rotations.data.subarray(j * 4, j * 4 + 4),
+          ),
+        );
+      return (w * 180) / Math.PI;
+    };
+    expect(worst(none)).toBeGreaterThan(90);
+    expect(worst(out)).toBeLessThan(10);
+  });
+
+  it('rotsig smooth <glTF with a 120° step after its first key> keeps the first key; --segments none smears it', () => {
+    const dir = tempDir();
+    const file = join(dir, 'step.gltf');
+    const n = 30;
+    const times = Array.from({ length: n }, (_, k) => k / 30);
+    // key 0 at rest, then 120° about Z and a slow turn (1° per key) from there
+    const rotations = times.map((_, k) => {
+      const a = k === 0 ? 0 : ((120 + k) * Math.PI) / 180;
+      return [0, 0, Math.sin(a / 2), Math.cos(a / 2)];
+    });
+    writeFileSync(file, gltfWithRotations(times, rotations));
+    const split = join(dir, 'split.gltf');
+    const smeared = join(dir, 'smeared.gltf');
+    expect(rotsig(['smooth', file, '--sigma', '2', '-o', split]).code).toBe(0);
+    expect(rotsig(['smooth', file, '--sigma', '2', '--segments', 'none', '-o', smeared]).code).toBe(0);
+    const first = (path: string) => {
+      const json = JSON.parse(readFileSync(path, 'utf8'));
+      const channel = json.animations[0].channels.find(
+        (c: { target: { path: string } }) => c.target.path === 'rotation',
+      );
+      return accessorData(path, json.animations[0].samplers[channel.sampler].output).subarray(0, 4);
+    };
+    expect(angleBetween(first(split), [0, 0, 0, 1])).toBeLessThan(1e-6);
+    expect((angleBetween(first(smeared), [0, 0, 0, 1]) * 180) / Math.PI).toBeGreaterThan(20);
+  });
+
+  it('rotsig info CMU 01_01 names the leading T-pose and the --start that trims it', () => {
+    const r = rotsig(['info', CMU]);
+    expect(r.stdout).toMatch(/start .*frame 0 precedes a jump .*LeftForeArm 136 deg @1/);
+  });
+});

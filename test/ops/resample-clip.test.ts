@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseBvh, writeBvh } from '../../src/io/index.js';
-import { guessRate } from '../../src/ops/analyze-clip.js';
+import { frameTimeTextOf, guessRate } from '../../src/ops/analyze-clip.js';
 import { clipSourceRate, resampleClip } from '../../src/ops/resample-clip.js';
 import { resampleRotations } from '../../src/ops/resample-rotations.js';
 import * as quat from '../../src/quat/index.js';
-import { bvhSourceOf } from '../../src/series/clip-create.js';
 import { HAS_SHARED_BVH, readSharedBvh, SHARED_BVH_FILES } from '../support/shared-data.js';
 
 describe.skipIf(!HAS_SHARED_BVH)('resampleClip(clip, options) on CMU 01_01', () => {
@@ -86,7 +85,7 @@ describe.skipIf(!HAS_SHARED_BVH)('resampleClip(clip, options) on every shared BV
       const clip = parseBvh(readSharedBvh(file));
       const r = resampleClip(clip, { targetRate: 24, kernel: 'lanczos3' });
       // the source rate is the one the written frame time stands for (0.0333333 s is 30 Hz)
-      const rate = guessRate(clip.frameTime, bvhSourceOf(clip)?.frameTimeText ?? '').guessHz ?? clip.rate;
+      const rate = guessRate(clip.frameTime, frameTimeTextOf(clip)).guessHz ?? clip.rate;
       expect(r.frames).toBe(Math.floor(((clip.frames - 1) * 24) / rate + 1e-9) + 1);
       const back = parseBvh(writeBvh(r));
       expect(back.frames).toBe(r.frames);

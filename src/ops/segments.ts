@@ -36,7 +36,11 @@ export function jumpCuts(
   return cuts;
 }
 
-/** Copies frames `[start, end)` of joint `j` (values of `width`) out of a frame-major series. */
+/**
+ * Copies frames `[start, end)` of joint `j` (values of `width`) out of a frame-major series.
+ *
+ * @internal
+ */
 export function jointSlice(
   data: ArrayLike<number>,
   joints: number,
@@ -53,7 +57,11 @@ export function jointSlice(
   return out;
 }
 
-/** Writes a one-joint series back into frames `[start, start + frames)` of joint `j`. */
+/**
+ * Writes a one-joint series back into frames `[start, start + frames)` of joint `j`.
+ *
+ * @internal
+ */
 export function jointStore(
   dst: Float64Array | Float32Array,
   joints: number,
@@ -69,7 +77,11 @@ export function jointStore(
   }
 }
 
-/** Whether joint `j`'s values (of `width`) are the same in every frame. */
+/**
+ * Whether joint `j`'s values (of `width`) are the same in every frame.
+ *
+ * @internal
+ */
 export function jointConstant(
   data: ArrayLike<number>,
   frames: number,

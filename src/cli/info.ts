@@ -166,7 +166,7 @@ export function formatInfo(
     const l = a.leadingJump;
     row(
       'start',
-      `${l.frame > 1 ? `frames 0-${l.frame - 1} precede` : 'frame 0 precedes'} a jump in ${plural(l.joints, 'joint')} (${l.joint} ${Math.round(l.angle * DEG)} deg @${l.frame}): a T-pose or cut-in; trim the clip to start at frame ${l.frame} (smooth, resample and process split there by default, --segments jumps)`,
+      `${l.frame > 1 ? `frames 0-${l.frame - 1} precede` : 'frame 0 precedes'} a jump in ${plural(l.joints, 'joint')} (${l.joint} ${Math.round(l.angle * DEG)} deg @${l.frame}): a T-pose or cut-in; trim it with 'rotsig subclip --start ${l.frame}' (smooth, resample and process split there by default, --segments jumps)`,
     );
   }
   if (a.spectrum)

@@ -11,6 +11,7 @@ import { clipVelocities } from '../ops/clip-velocities.js';
 import { downsampleOptimal, type PlaybackKernel } from '../ops/downsample-optimal.js';
 import { filterClip } from '../ops/filter-clip.js';
 import { gaussian, type Kernel, tent, unsharp } from '../ops/kernels.js';
+import { subclip } from '../ops/keys/subclip.js';
 import { dampClip } from '../ops/live/damp-clip.js';
 import { oneEuroClip } from '../ops/live/one-euro-clip.js';
 import type { ClipDirection } from '../ops/live/run-clip.js';
@@ -59,6 +60,8 @@ export type LiveFilterSpec =
 /** One processing step of a pipeline, applied to the whole clip. */
 export type ClipStep =
   | { op: 'unroll' }
+  /** Frames `[start, end)` (0-based; `end` null: to the last), by `subclip` on their times. */
+  | { op: 'subclip'; start: number; end: number | null }
   | {
       op: 'smooth';
       kernel: KernelSpec;
@@ -183,10 +186,31 @@ export function runSteps(clip: Clip, steps: readonly ClipStep[], options: RunSte
   return current;
 }
 
+/**
+ * The seconds of frames `[start, end)` of a clip of `frames` frames at `rate` Hz from `startTime`, for
+ * `subclip` (which keeps the frames whose times lie in its closed range). A range past the last frame
+ * fails with a message naming the clip's length.
+ */
+export function subclipSeconds(
+  startTime: number,
+  rate: number,
+  frames: number,
+  step: { start: number; end: number | null },
+): { start: number; end: number } {
+  const last = step.end === null ? frames - 1 : Math.min(step.end, frames) - 1;
+  if (step.start > frames - 1 || last < step.start)
+    throw new OptionError(
+      `frames ${step.start} to ${step.end === null ? 'the end' : step.end - 1} are not in a clip of ${frames} frames (0 to ${frames - 1})`,
+    );
+  return { start: startTime + step.start / rate, end: startTime + last / rate };
+}
+
 function applyStep(clip: Clip, step: ClipStep, ownsRotations: boolean, ownsBoth: boolean): Clip {
   switch (step.op) {
     case 'unroll':
       return unrollClip(clip, ownsRotations ? { target: 'in-place' } : {});
+    case 'subclip':
+      return subclip(clip, subclipSeconds(clip.startTime ?? 0, clip.rate, clip.frames, step));
     case 'smooth': {
       // with `joints`, keepOnly reads the unfiltered clip afterwards, so it must stay as it is
       const out = filterClip(clip, kernelFromSpec(step.kernel), {

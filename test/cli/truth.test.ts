@@ -344,8 +344,36 @@ describe('segment-aware smoothing and resampling, the CLI default, on every form
     expect((angleBetween(first(smeared), [0, 0, 0, 1]) * 180) / Math.PI).toBeGreaterThan(20);
   });
 
-  it('rotsig info CMU 01_01 names the leading T-pose and the --start that trims it', () => {
-    const r = rotsig(['info', CMU]);
-    expect(r.stdout).toMatch(/start .*frame 0 precedes a jump .*LeftForeArm 136 deg @1/);
+  it('rotsig info CMU 01_01 names the leading T-pose and the --start that trims it; rotsig subclip --start 1 trims it', () => {
+    const text = rotsig(['info', CMU]).stdout;
+    expect(text).toMatch(
+      /start\s+frame 0 precedes a jump in \d+ joints \(LeftForeArm 136 deg @1\).*rotsig subclip --start 1/,
+    );
+    const out = join(tempDir(), 't.bvh');
+    const r = rotsig(['subclip', CMU, '--start', '1', '-o', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const input = parseBvh(readFileSync(CMU, 'utf8'));
+    const cut = parseBvh(readFileSync(out, 'utf8'));
+    expect(cut.frames).toBe(2751);
+    // frame 0 of the cut is frame 1 of the input
+    expect(cut.rotations.data[0]).toBeCloseTo(input.rotations.data[input.rotations.joints * 4], 6);
+    expect(rotsig(['info', out]).stdout).not.toMatch(/\n {2}start/);
+  });
+
+  it('rotsig subclip <glTF> --start 1 --end 3 keeps keys 1 and 2 exactly', () => {
+    const dir = tempDir();
+    const file = join(dir, 'k.gltf');
+    const times = [0, 0.1, 0.2, 0.3, 0.4];
+    const rotations = times.map((t) => [0, 0, Math.sin(t), Math.cos(t)]);
+    writeFileSync(file, gltfWithRotations(times, rotations));
+    const out = join(dir, 'cut.gltf');
+    const r = rotsig(['subclip', file, '--start', '1', '--end', '3', '-o', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const json = JSON.parse(readFileSync(out, 'utf8'));
+    const sampler = json.animations[0].samplers[json.animations[0].channels[0].sampler];
+    expect(Array.from(accessorData(out, sampler.input))).toEqual([Math.fround(0.1), Math.fround(0.2)]);
+    expect(rotsig(['subclip', file, '--start', '7', '-o', join(dir, 'x.gltf')]).stderr).toMatch(
+      /not in a clip of 5 frames/,
+    );
   });
 });

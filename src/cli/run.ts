@@ -106,7 +106,7 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
   if (tasks.length === 0 || (missing.length > 0 && v['fail-fast'] === true)) {
     if (missing.length === 0)
       say(
-        `error: no file in ${empty.map((d) => `directory ${shown(d)}`).join(', ') || 'the inputs'} matched ${globText}${skipped.length ? ` (${skipped.length} skipped, listed above)` : ''}`,
+        `error: ${empty.length ? `no file in ${empty.map((d) => `directory ${shown(d)}`).join(', ')} matched ${globText}` : `no input files matched${glob ? ` --glob '${shown(glob)}'` : ` (default glob ${DEFAULT_CLIP_GLOB})`}`}${skipped.length ? ` (${skipped.length} skipped, listed above)` : ''}`,
       );
     return 1;
   }

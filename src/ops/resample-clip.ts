@@ -56,6 +56,7 @@ export interface ResampleClipOptions extends Omit<ResampleOptions, 'sourceRate' 
  * @throws {OptionError} when the clip has no valid rate.
  */
 export function clipSourceRate(clip: Clip, rateFrom: 'guess' | 'frame-time' = 'guess'): number {
+  if (clip === null || typeof clip !== 'object') throw new OptionError('clipSourceRate: clip must be a Clip');
   const rate = clip.rate > 0 && Number.isFinite(clip.rate) ? clip.rate : 1 / clip.frameTime;
   if (!(rate > 0) || !Number.isFinite(rate))
     throw new OptionError(`resampleClip: the clip has no valid rate (${clip.rate})`);

@@ -6,7 +6,9 @@
  *
  * @module
  */
+import { OptionError } from '../errors.js';
 import type { Clip } from '../series/clip.js';
+import { checkClip } from './clip-check.js';
 import { FIND_DISCONTINUITIES_DEFAULTS, findDiscontinuities } from './find-discontinuities.js';
 
 /** How `filterClip` and `resampleClip` treat real jumps: `'jumps'` splits at them, `'none'` does not. */
@@ -20,14 +22,20 @@ export const SEGMENT_POLICIES: readonly SegmentPolicy[] = ['jumps', 'none'];
  * joint without jumps), for a clip at `rate` Hz and a plausible maximum angular speed (rad/s, default
  * `findDiscontinuities`' 25). Sign flips are not jumps and never split.
  *
+ * @throws {ShapeError} or {@link OptionError} on a malformed clip or a rate that is not a positive number.
  * @example
  * const cuts = jumpCuts(parseBvh(cmu0101)); // cuts[0] = [1]: the T-pose at frame 0, then the capture
  */
 export function jumpCuts(
   clip: Clip,
-  rate = clip.rate,
+  rate?: number,
   maxAngularSpeed: number = FIND_DISCONTINUITIES_DEFAULTS.maxAngularSpeed,
 ): number[][] {
+  if (clip === null || typeof clip !== 'object') throw new OptionError('jumpCuts: clip must be a Clip');
+  checkClip(clip, 'jumpCuts');
+  rate ??= clip.rate;
+  if (typeof rate !== 'number' || !(rate > 0) || !Number.isFinite(rate))
+    throw new OptionError(`jumpCuts: rate must be a positive number of Hz, got ${String(rate)}`);
   const joints = clip.rotations.joints;
   const cuts: number[][] = Array.from({ length: joints }, () => []);
   for (const d of findDiscontinuities(clip.rotations, { rate, maxAngularSpeed })) {

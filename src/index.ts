@@ -27,6 +27,7 @@ export * from './ops/interpolate.js';
 // Unrolling and continuity.
 export * from './ops/euler-from-quat-series.js';
 export * from './ops/find-discontinuities.js';
+export { jumpCuts, SEGMENT_POLICIES, type SegmentPolicy } from './ops/segments.js';
 export * from './ops/rotation-series.js';
 export * from './ops/unroll-clip.js';
 export * from './ops/unroll-euler.js';
@@ -34,11 +35,15 @@ export * from './ops/unroll-quaternions.js';
 export * from './ops/unroll-rotation-vectors.js';
 
 // Kernels, filtering and velocities.
-export * from './ops/angular-velocity.js';
+export {
+  ANGULAR_VELOCITY_DEFAULTS,
+  type AngularVelocityOptions,
+  angularVelocity,
+} from './ops/angular-velocity.js';
 export * from './ops/clip-velocities.js';
 export * from './ops/filter-clip.js';
 export * from './ops/filter-rotations.js';
-export * from './ops/filter-vectors.js';
+export { FILTER_VECTORS_DEFAULTS, type FilterVectorsOptions, filterVectors } from './ops/filter-vectors.js';
 export type { Kernel } from './ops/kernels.js';
 export * as kernels from './ops/kernels.js';
 export * from './ops/linear-velocity.js';

@@ -214,3 +214,27 @@ describe('the keyed-track capability (src/ops/keys)', () => {
     }
   });
 });
+
+describe('the public entry points', () => {
+  it('export nothing whose documentation says @internal', async () => {
+    const entries: Record<string, Record<string, unknown>> = {
+      'src/index.ts': await import('../src/index.js'),
+      'src/io/index.ts': await import('../src/io/index.js'),
+    };
+    const internal = new Set<string>();
+    for (const file of sourceFiles(src)) {
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(
+        /\/\*\*((?:(?!\*\/)[\s\S])*?)\*\/\s*export (?:function|const|class) (\w+)/g,
+      ))
+        if (m[1].includes('@internal')) internal.add(m[2]);
+    }
+    expect(internal.size).toBeGreaterThan(0);
+    const leaked = Object.entries(entries).flatMap(([entry, mod]) =>
+      Object.keys(mod)
+        .filter((name) => internal.has(name))
+        .map((name) => `${entry}: ${name}`),
+    );
+    expect(leaked).toEqual([]);
+  });
+});

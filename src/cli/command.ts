@@ -70,9 +70,14 @@ export const BATCH_OPTIONS: Record<string, OptionSpec> = {
     value: 'mode',
     description: "read position channels as replace (default) or add (to OFFSET); 'info' suggests one",
   },
+  repair: {
+    type: 'boolean',
+    description:
+      'read damaged files, with a warning: NaN values interpolated (BVH, .npz), a cut-off last BVH row and damaged glTF keys dropped',
+  },
 };
 
-/** Options of commands that write one output per input. */
+/** Options of commands that write one output per input (BVH commands: they may replace their inputs). */
 export const OUTPUT_OPTIONS: Record<string, OptionSpec> = {
   output: {
     type: 'string',
@@ -82,6 +87,12 @@ export const OUTPUT_OPTIONS: Record<string, OptionSpec> = {
   },
   'in-place': { type: 'boolean', description: 'overwrite the input files (atomically)' },
   json: { type: 'boolean', description: 'print a JSON summary of the run on stdout' },
+};
+
+/** {@link OUTPUT_OPTIONS} without `--in-place`, for commands whose outputs are not BVH (tables, plots). */
+export const TABLE_OUTPUT_OPTIONS: Record<string, OptionSpec> = {
+  output: OUTPUT_OPTIONS.output,
+  json: OUTPUT_OPTIONS.json,
 };
 
 /**

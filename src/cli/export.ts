@@ -4,9 +4,9 @@ import {
   COMMON_OPTIONS,
   type Command,
   numberOption,
-  OUTPUT_OPTIONS,
   oneOf,
   type Parsed,
+  TABLE_OUTPUT_OPTIONS,
   UsageError,
 } from './command.js';
 import { runFileCommand } from './run.js';
@@ -86,7 +86,7 @@ so its joint positions all sit at the root: pass your model's joint template J f
       description: 'quaternion signs: keep, w-positive or continuous (default keep)',
     },
     ...tableOptions,
-    ...OUTPUT_OPTIONS,
+    ...TABLE_OUTPUT_OPTIONS,
     ...BATCH_OPTIONS,
     ...COMMON_OPTIONS,
   },

@@ -19,7 +19,9 @@ and jumps faster than a plausible 25 rad/s), the peak angular speed per joint (j
 the frequency below which 99% of the rotation energy lies with the lowest sample rate that keeps it.
 On a .gltf or .glb file it lists each animation: channels per node with their interpolation (step,
 linear, cubicspline), key counts, time span, key spacing (uniform with its rate, or not) and quaternion
-sign flips between consecutive keys. The report goes to stdout; --json prints the same as JSON (one object per file, an array for several).`,
+sign flips between consecutive keys. The report goes to stdout; --json prints the same as JSON (one object per file, an array for several)
+in SI units: angles in radians and speeds in rad/s where the text shows degrees and deg/s. Each object
+has a units field naming the unit of every number; the README section on info --json lists the fields.`,
   examples: [
     'rotsig info samples/01_01.bvh',
     'rotsig info Fox.glb',
@@ -37,11 +39,17 @@ sign flips between consecutive keys. The report goes to stdout; --json prints th
       command: 'info',
       steps: [],
       emit: { kind: 'info' },
+      reportsWarnings: true,
       outputs: 'none',
       report(results, out) {
         const ok = results.filter((r) => r.ok);
         if (parsed.values.json === true) {
-          const items = ok.map((r) => ({ file: r.input, ...(r.data as ClipAnalysis), warnings: r.warnings }));
+          const items = ok.map((r) => ({
+            file: r.input,
+            units: (r.data as GltfInfo).format === 'gltf' ? GLTF_INFO_JSON_UNITS : INFO_JSON_UNITS,
+            ...(r.data as ClipAnalysis),
+            warnings: r.warnings,
+          }));
           out.stdout.write(
             `${JSON.stringify(results.length === 1 && items.length === 1 ? items[0] : items, null, 2)}\n`,
           );
@@ -129,8 +137,8 @@ export function formatInfo(
   row(
     'positions',
     a.positions.guess === a.positions.readAs || a.positions.guess === 'either' || a.positions.guess === 'none'
-      ? `read as '${a.positions.readAs}'; data suggests '${a.positions.guess}': ${escapeControl(a.positions.reason)}`
-      : `WARNING: read as '${a.positions.readAs}' but the data suggests '${a.positions.guess}' (add --position-mode ${a.positions.guess} to every command): ${escapeControl(a.positions.reason)}`,
+      ? `read as '${a.positions.readAs}'; data suggests '${a.positions.guess}'${sure(a)}: ${escapeControl(a.positions.reason)}`
+      : `WARNING: read as '${a.positions.readAs}' but the data suggests '${a.positions.guess}'${sure(a)} (add --position-mode ${a.positions.guess} to every command): ${escapeControl(a.positions.reason)}`,
   );
   for (const w of warnings) row('warning', `${escapeControl(w.message)}${w.line ? ` (line ${w.line})` : ''}`);
   const d = a.discontinuities;
@@ -154,6 +162,13 @@ export function formatInfo(
           .join(', ')}`
       : 'none',
   );
+  if (a.leadingJump) {
+    const l = a.leadingJump;
+    row(
+      'start',
+      `${l.frame > 1 ? `frames 0-${l.frame - 1} precede` : 'frame 0 precedes'} a jump in ${plural(l.joints, 'joint')} (${l.joint} ${Math.round(l.angle * DEG)} deg @${l.frame}): a T-pose or cut-in; trim it with 'rotsig subclip --start ${l.frame}' (smooth, resample and process split there by default, --segments jumps)`,
+    );
+  }
   if (a.spectrum)
     row(
       'spectrum',
@@ -183,6 +198,40 @@ export function formatInfo(
   // The last guard: no control character from anywhere (a reason text quoting the file) reaches the terminal.
   return escapeLines(`${lines.join('\n')}\n`);
 }
+
+function sure(a: ClipAnalysis): string {
+  return a.positions.confidence === 'none' ? '' : ` (${a.positions.confidence} confidence)`;
+}
+
+/**
+ * The units of every number in `info --json` (the text report shows degrees and deg/s instead). Written
+ * into each file's JSON object as `units`, keyed by the fields they apply to.
+ */
+export const INFO_JSON_UNITS = {
+  duration: 's',
+  'rate.frameTime': 's',
+  'rate.hz': 'Hz',
+  'rate.guessHz': 'Hz',
+  'rate.tolerance': 's',
+  'discontinuities.jumpThreshold': 'rad (per frame)',
+  'spectrum.energyFrequency': 'Hz',
+  'spectrum.safeRate': 'Hz',
+  'spectrum.peakDb': 'dB re 1 rad',
+  'perJoint[].peakSpeed': 'rad/s',
+  'perJoint[].motionPeakSpeed': 'rad/s',
+  'perJoint[].worst[].angle': 'rad',
+  'perJoint[].worst[].frame': 'frame index (0-based)',
+  'leadingJump.angle': 'rad',
+  'leadingJump.frame': 'frame index (0-based)',
+} as const;
+
+/** The units of the numbers in `info --json` on a glTF file (its `units` field). */
+export const GLTF_INFO_JSON_UNITS = {
+  'animations[].duration': 's',
+  'animations[].channels[].start': 's',
+  'animations[].channels[].end': 's',
+  'animations[].channels[].keys': 'count',
+} as const;
 
 function top3<T>(items: T[], label: (t: T) => string): string {
   return items.slice(0, 3).map(label).join(', ') + (items.length > 3 ? ', ...' : '');

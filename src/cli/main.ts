@@ -8,6 +8,7 @@ import { reduce } from './reduce.js';
 import { resample } from './resample.js';
 import { smooth } from './smooth.js';
 import { spectrum } from './spectrum.js';
+import { subclipCommand } from './subclip.js';
 import { escapeControl, escapeLines } from './text.js';
 import { unroll } from './unroll.js';
 import { velocity } from './velocity.js';
@@ -24,6 +25,7 @@ export const COMMANDS: readonly Command[] = [
   processCommand,
   convert,
   reduce,
+  subclipCommand,
 ];
 
 function mainHelp(): string {

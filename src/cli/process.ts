@@ -3,7 +3,7 @@ import { ROTATION_SPACES, type RotationSpace } from '../ops/rotation-window.js';
 import { BATCH_OPTIONS, COMMON_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, UsageError } from './command.js';
 import { resampleOptions, resampleStep } from './resample.js';
 import { runFileCommand } from './run.js';
-import { bvhOutputOptions, parseKernelText, precisionOption } from './shared.js';
+import { bvhOutputOptions, parseKernelText, precisionOption, segmentsValue } from './shared.js';
 
 /** `rotsig process`: several steps in one pass. */
 export const processCommand: Command = {
@@ -16,7 +16,8 @@ one BVH per input, mirroring the input tree under -o. Files run in parallel on -
 a file that fails is reported with its path and line:column and the others complete.
 --smooth takes gaussian:<sigma>, unsharp:<sigma>:<amount> or tent. The resample options (--kernel,
 --boundary, --duration, --no-antialias, --optimal, --playback) are those of 'rotsig resample'; --space
-applies to both smoothing (default raw) and resampling (default log).`,
+applies to both smoothing (default raw) and resampling (default log). At least one step is required;
+to only rewrite files with continuous Euler curves, use 'rotsig unroll'.`,
   examples: [
     'rotsig process captures/ -o cleaned/ --unroll --smooth gaussian:2 --resample 30',
     "rotsig process captures/ --glob '**/*walk*.bvh' -o out/ --unroll --jobs 2",
@@ -30,6 +31,11 @@ applies to both smoothing (default raw) and resampling (default log).`,
     },
     resample: { type: 'string', value: 'hz', description: 'resample to this rate (rotsig resample --rate)' },
     ...resampleOptions,
+    space: {
+      type: 'string',
+      value: 'space',
+      description: 'raw, log or eigen (default: raw for --smooth, log for --resample)',
+    },
     ...OUTPUT_OPTIONS,
     ...bvhOutputOptions,
     ...BATCH_OPTIONS,
@@ -55,9 +61,15 @@ applies to both smoothing (default raw) and resampling (default log).`,
         op: 'smooth',
         kernel: parseKernelText(v.smooth as string, '--smooth'),
         space: oneOf<RotationSpace>(space, 'space', ROTATION_SPACES, 'raw'),
+        segments: segmentsValue(parsed),
       });
     }
     if (v.resample !== undefined) steps.push(resampleStep(parsed, v.resample as string, 'resample'));
+    if (steps.length === 0) {
+      throw new UsageError(
+        "nothing to do: give --unroll, --smooth or --resample (to only rewrite the files with continuous Euler curves, use 'rotsig unroll')",
+      );
+    }
     return runFileCommand(parsed, io, {
       command: 'process',
       steps,

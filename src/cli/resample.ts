@@ -17,7 +17,7 @@ import {
   UsageError,
 } from './command.js';
 import { runFileCommand } from './run.js';
-import { bvhOutputOptions, precisionOption, RATE_RANGE } from './shared.js';
+import { bvhOutputOptions, precisionOption, RATE_RANGE, segmentsOption, segmentsValue } from './shared.js';
 
 /** The options `resample` and `process --resample` share. */
 export const resampleOptions: Record<string, import('./command.js').OptionSpec> = {
@@ -54,6 +54,7 @@ export const resampleOptions: Record<string, import('./command.js').OptionSpec> 
     value: 'kernel',
     description: 'linear or catmull-rom: the up-sampler --optimal fits (default linear)',
   },
+  ...segmentsOption,
 };
 
 /** The resample step described by `--rate` and the resample options. */
@@ -79,6 +80,7 @@ export function resampleStep(parsed: Parsed, rateText: string | undefined, rateN
     boundary: oneOf<Boundary>(v.boundary as string | undefined, 'boundary', BOUNDARIES, 'clamp'),
     duration: oneOf<DurationPolicy>(v.duration as string | undefined, 'duration', DURATION_POLICIES, 'floor'),
     antialias: v['no-antialias'] !== true,
+    segments: segmentsValue(parsed),
     ...(v.optimal === true
       ? {
           optimal: oneOf(

@@ -23,6 +23,8 @@ export interface FileCommandPlan {
   outputs: 'file' | 'none';
   /** Extension of outputs written into a directory. */
   extension?: string;
+  /** True when the report shows each file's reader warnings itself (`info`), so they are not repeated. */
+  reportsWarnings?: boolean;
   /** Called with every result in input order after the batch (to print reports on stdout). */
   report?: (results: TaskResult[], io: CliIo) => void;
 }
@@ -46,8 +48,9 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
   let files: InputFile[];
   let missing: MissingInput[];
   let skipped: SkippedInput[];
+  let empty: string[];
   try {
-    ({ files, missing, skipped } = collectInputs(parsed.positionals, { glob }));
+    ({ files, missing, skipped, empty } = collectInputs(parsed.positionals, { glob }));
   } catch (error) {
     // A glob that is not a pattern: the user's mistake, not a file's.
     if (error instanceof OptionError) throw new UsageError(`--${error.message}`);
@@ -55,6 +58,7 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
   }
   // glTF: which animation to read; BVH written as glTF: units to metres
   const formatOptions = {
+    ...(v.repair === true ? { repair: true } : {}),
     ...(typeof v.animation === 'string' ? { animation: v.animation } : {}),
     ...(typeof v.scale === 'string'
       ? { scale: numberOption(v.scale, '--scale', { min: 0, aboveMin: true, max: 1e6, tiny: 1e-9 }) }
@@ -97,14 +101,16 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
   // are put in (shown), and the line once more, so nothing reaches the terminal as a control sequence.
   const say = (line: string) => io.stderr.write(`${escapeLines(line)}\n`);
   for (const m of missing) say(`error: ${shown(m.path)}: ${shown(m.message)}`);
+  const globText = glob ? `--glob '${shown(glob)}'` : `the default glob '${DEFAULT_CLIP_GLOB}'`;
   if (!quiet) for (const s of skipped) say(`warning: ${shown(s.path)}: skipped: ${shown(s.reason)}`);
   if (tasks.length === 0 || (missing.length > 0 && v['fail-fast'] === true)) {
     if (missing.length === 0)
       say(
-        `error: no input files matched${glob ? ` --glob '${shown(glob)}'` : ` (default glob ${DEFAULT_CLIP_GLOB})`}${skipped.length ? ` (${skipped.length} skipped, listed above)` : ''}`,
+        `error: ${empty.length ? `no file in ${empty.map((d) => `directory ${shown(d)}`).join(', ')} matched ${globText}` : `no input files matched${glob ? ` --glob '${shown(glob)}'` : ` (default glob ${DEFAULT_CLIP_GLOB})`}`}${skipped.length ? ` (${skipped.length} skipped, listed above)` : ''}`,
       );
     return 1;
   }
+  if (!quiet) for (const d of empty) say(`warning: no file in directory ${shown(d)} matched ${globText}`);
   // Temporary files of runs killed before they could clean up (SIGKILL, a power cut) are removed from the
   // directories this run writes to, and named, so that no stray file is left without a word.
   const outputDirs = tasks.flatMap((t) => (t.output && t.output !== '-' ? [dirname(t.output)] : []));
@@ -183,6 +189,11 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
   if (!quiet && plan.command === 'resample' && done.length > 1)
     for (const line of rateSummary(done)) say(line);
   const total = tasks.length + missing.length;
+  // One file: its reader warnings are the whole story (a file meant for another position mode exports
+  // a skeleton far below the floor), so they are printed; a batch counts them and --verbose lists them.
+  if (total === 1 && !quiet && !verbose && !plan.reportsWarnings) {
+    for (const r of done) for (const w of r.warnings) say(`warning: ${taskMessage(r.input, w)}`);
+  }
   const single = total === 1 && failed === 0 && !verbose;
   if (!quiet && single && plan.outputs === 'file' && done[0]?.output && done[0].output !== '-') {
     const r = done[0];
@@ -202,6 +213,8 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
       `rotsig ${plan.command}: ${total} file${total === 1 ? '' : 's'}, ${parts.join(', ')} in ${summary.seconds.toFixed(2)} s (${formatCount(fps)} frames/s)${warn}`,
     );
   }
+  // Options that cannot apply to a file (`--optimal` up-sampling) are a usage error, not a bad file.
+  if (done.some((r) => r.error?.code === 'usage')) return 2;
   return failed > 0 ? 1 : 0;
 }
 

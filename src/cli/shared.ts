@@ -1,5 +1,6 @@
 // Option parsers shared by several commands.
 import type { KernelSpec, TableFormat } from '../node/steps.js';
+import { SEGMENT_POLICIES, type SegmentPolicy } from '../ops/segments.js';
 import {
   type NumberRange,
   numberOption,
@@ -43,6 +44,26 @@ export function precisionOption(parsed: Parsed): number | undefined {
   const v = parsed.values.precision as string | undefined;
   if (v === undefined) return undefined;
   return numberOption(v, '--precision', { min: 0, max: 15, integer: true });
+}
+
+/** `--segments`: how smoothing and resampling treat real jumps (CLI default: split at them). */
+export const segmentsOption: Record<string, OptionSpec> = {
+  segments: {
+    type: 'string',
+    value: 'policy',
+    description:
+      'jumps or none: filter each stretch between real jumps (a T-pose first frame, a cut) on its own, so no kernel mixes samples across them (default jumps)',
+  },
+};
+
+/** `--segments`, checked (default `'jumps'`). */
+export function segmentsValue(parsed: Parsed): SegmentPolicy {
+  return oneOf<SegmentPolicy>(
+    parsed.values.segments as string | undefined,
+    'segments',
+    SEGMENT_POLICIES,
+    'jumps',
+  );
 }
 
 /** Options naming a smoothing kernel. */

@@ -13,7 +13,14 @@ import {
   UsageError,
 } from './command.js';
 import { runFileCommand } from './run.js';
-import { bvhOutputOptions, kernelOptions, kernelSpecOption, precisionOption } from './shared.js';
+import {
+  bvhOutputOptions,
+  kernelOptions,
+  kernelSpecOption,
+  precisionOption,
+  segmentsOption,
+  segmentsValue,
+} from './shared.js';
 
 /** Reads a positive (or, with `zero`, non-negative) number option. */
 function numberOption(parsed: Parsed, name: string, fallback: number, zero = false): number {
@@ -80,6 +87,7 @@ export function smoothStep(parsed: Parsed): ClipStep {
     kernel: kernelSpecOption(parsed),
     space: oneOf<RotationSpace>(v.space as string | undefined, 'space', ROTATION_SPACES, 'raw'),
     boundary: oneOf<Boundary>(v.boundary as string | undefined, 'boundary', BOUNDARIES, 'renormalize'),
+    segments: segmentsValue(parsed),
     ...(names !== undefined ? { joints: names } : {}),
   };
 }
@@ -117,6 +125,7 @@ second filter: less lag, no longer causal.`,
   options: {
     filter: { type: 'string', value: 'name', description: 'kernel, one-euro or damper (default kernel)' },
     ...kernelOptions,
+    ...segmentsOption,
     'min-cutoff': {
       type: 'string',
       value: 'hz',

@@ -4,8 +4,8 @@ import {
   COMMON_OPTIONS,
   type Command,
   numberOption,
-  OUTPUT_OPTIONS,
   oneOf,
+  TABLE_OUTPUT_OPTIONS,
   UsageError,
 } from './command.js';
 import { runFileCommand } from './run.js';
@@ -45,7 +45,7 @@ labels and the energy line), or the numbers (.csv: frequency_hz,max_db,power; .j
       value: 'fmt',
       description: 'svg, csv or json (default: from the -o extension, else svg)',
     },
-    ...OUTPUT_OPTIONS,
+    ...TABLE_OUTPUT_OPTIONS,
     ...BATCH_OPTIONS,
     ...COMMON_OPTIONS,
   },
@@ -70,9 +70,7 @@ labels and the energy line), or the numbers (.csv: frequency_hz,max_db,power; .j
       ['svg', 'csv', 'json'] as const,
       fromExt ?? 'svg',
     );
-    const writes = out !== undefined || v['in-place'] === true;
-    if (v['in-place'] === true)
-      throw new UsageError('--in-place does not apply: spectrum never writes BVH files');
+    const writes = out !== undefined;
     return runFileCommand(parsed, io, {
       command: 'spectrum',
       steps: [],

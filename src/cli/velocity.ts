@@ -1,4 +1,4 @@
-import { BATCH_OPTIONS, COMMON_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf } from './command.js';
+import { BATCH_OPTIONS, COMMON_OPTIONS, type Command, oneOf, TABLE_OUTPUT_OPTIONS } from './command.js';
 import { runFileCommand } from './run.js';
 import { kernelOptions, kernelSpecOption, tableFormatOption, tableOptions } from './shared.js';
 
@@ -23,7 +23,7 @@ frame, after forward kinematics), then the root's linear velocity in file units 
     kernel: { type: 'string', value: 'name', description: 'tent, gaussian or unsharp (default tent)' },
     frame: { type: 'string', value: 'frame', description: 'local or global (default local)' },
     ...tableOptions,
-    ...OUTPUT_OPTIONS,
+    ...TABLE_OUTPUT_OPTIONS,
     ...BATCH_OPTIONS,
     ...COMMON_OPTIONS,
   },

@@ -25,6 +25,11 @@ export interface ReadClipOptions {
   positionMode?: PositionMode;
   /** AMASS: path of the joint template `J` (.npz with a `J` member, .npy, or JSON `{ "J": [[x, y, z], ...] }` or a bare array). */
   template?: string;
+  /**
+   * Repair damaged data, with warnings: BVH non-finite values interpolated and a cut-off last row dropped;
+   * AMASS non-finite `poses`/`trans` values interpolated along their column.
+   */
+  repair?: boolean;
 }
 
 /** Options a writer may use. */
@@ -47,7 +52,10 @@ const bvh: ClipFormat = {
   extensions: ['.bvh'],
   read(path, options) {
     // in chunks: a file of any size, never one string
-    const parsed = readBvhFile(path, options.positionMode ? { positionMode: options.positionMode } : {});
+    const parsed = readBvhFile(path, {
+      ...(options.positionMode ? { positionMode: options.positionMode } : {}),
+      ...(options.repair ? { repair: true } : {}),
+    });
     return {
       clip: parsed.clip,
       warnings: parsed.warnings.map((w) => ({
@@ -68,7 +76,10 @@ const npz: ClipFormat = {
   read(path, options) {
     const bytes = readFileSync(path);
     const template = options.template === undefined ? null : readTemplate(options.template);
-    const { clip, warnings } = amassToClipWithReport(parseNpz(bytes), { template });
+    const { clip, warnings } = amassToClipWithReport(parseNpz(bytes), {
+      template,
+      ...(options.repair ? { repair: true } : {}),
+    });
     (clip.source as AmassSource).compression = listNpz(bytes).some((m) => m.compression === 'deflate')
       ? 'deflate'
       : 'stored';

@@ -38,7 +38,7 @@ export interface SkippedInput {
  * Expands file and directory arguments into the list of input files: files are taken as given, directories
  * are walked recursively (hidden entries skipped) and filtered by `glob`. The result is sorted within each
  * directory and free of duplicates; arguments that do not exist, and directories that cannot be read, are
- * returned in `missing`.
+ * returned in `missing`; directory arguments in which no file matched the glob in `empty`.
  *
  * Symbolic links met in a walk are followed, to files and to directories, so a tree of links to captures
  * finds the captures. Each file is taken once: a second path to the same file (a link to it, a hard link,
@@ -54,11 +54,14 @@ export interface SkippedInput {
 export function collectInputs(
   inputs: readonly string[],
   options: CollectOptions = {},
-): { files: InputFile[]; missing: MissingInput[]; skipped: SkippedInput[] } {
+): { files: InputFile[]; missing: MissingInput[]; skipped: SkippedInput[]; empty: string[] } {
   const matcher = globMatcher(options.glob ?? COLLECT_DEFAULTS.glob);
   const files: InputFile[] = [];
   const missing: MissingInput[] = [];
   const skipped: SkippedInput[] = [];
+  const empty: string[] = [];
+  // Entries that matched the glob in the directory argument being walked (taken or skipped).
+  let matched = 0;
   // Files taken so far by identity (device and inode), with the path they were taken under.
   const taken = new Map<string, string>();
   // Directories walked so far, by identity, with the path they were walked under.
@@ -94,7 +97,10 @@ export function collectInputs(
       try {
         stats = statSync(path);
       } catch (error) {
-        if (matcher(rel)) skipped.push({ path, reason: linkProblem(error, link) });
+        if (matcher(rel)) {
+          matched++;
+          skipped.push({ path, reason: linkProblem(error, link) });
+        }
         continue;
       }
       if (stats.isDirectory()) {
@@ -113,6 +119,7 @@ export function collectInputs(
         walk(root, rel, stack);
         stack.delete(id);
       } else if (matcher(rel)) {
+        matched++;
         if (stats.isFile()) add({ path, relative: rel, direct: false }, stats);
         else
           skipped.push({
@@ -139,13 +146,15 @@ export function collectInputs(
         continue;
       }
       walked.set(id, input);
+      matched = 0;
       walk(input, '', new Set([id]));
+      if (matched === 0) empty.push(input);
     } else {
       // Named files are taken as given, pipes included (`rotsig info <(gunzip -c take.bvh.gz)`).
       add({ path: input, relative: basename(input), direct: true }, stats);
     }
   }
-  return { files, missing, skipped };
+  return { files, missing, skipped, empty };
 }
 
 function identity(stats: Stats): string {

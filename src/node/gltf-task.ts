@@ -8,10 +8,11 @@ import { type GltfWriteResult, writeGltf } from '../io/gltf/write.js';
 import { parseBvhWithReport } from '../io/index.js';
 import { bakeClip, inferKeyRate } from '../ops/keys/bake-clip.js';
 import { keysFromClip } from '../ops/keys/keys-from-clip.js';
+import { subclip } from '../ops/keys/subclip.js';
 import type { Clip, KeyedClip, Track } from '../series/clip.js';
 import { type AtomicContent, writeFileAtomic } from './atomic.js';
 import { readGltfFile } from './gltf.js';
-import { emitClip, runSteps } from './steps.js';
+import { emitClip, runSteps, subclipSeconds } from './steps.js';
 import type { FileTask, TaskResult } from './task.js';
 import { isGltfPath, outputFormat, writesClip } from './task-route.js';
 
@@ -44,6 +45,32 @@ export function keyedBakeRate(keyed: KeyedClip): number {
  */
 export function runKeyedSteps(keyed: KeyedClip, steps: FileTask['steps']): KeyedClip {
   if (steps.every((s) => s.op === 'unroll')) return keyed;
+  if (steps.every((s) => s.op === 'unroll' || s.op === 'subclip')) {
+    // cut on the keys themselves: kept keys stay exact, frames count steps of the bake rate from the first key
+    const rate = keyedBakeRate(keyed);
+    let first = Number.POSITIVE_INFINITY;
+    let last = Number.NEGATIVE_INFINITY;
+    for (const t of keyed.tracks) {
+      first = Math.min(first, t.times[0]);
+      last = Math.max(last, t.times[t.times.length - 1]);
+    }
+    const frames = Math.round((last - first) * rate) + 1;
+    // a frame's time lands on a key stored as float32 only within rounding: take the key's own time, so
+    // the cut adds no boundary key a hair away from it (which float32 could not tell apart)
+    const snap = (x: number) => {
+      for (const t of keyed.tracks)
+        for (let k = 0; k < t.times.length; k++)
+          if (Math.abs(t.times[k] - x) <= 1e-4 / rate) return t.times[k];
+      return x;
+    };
+    let out = keyed;
+    for (const s of steps)
+      if (s.op === 'subclip') {
+        const range = subclipSeconds(first, rate, frames, s);
+        out = subclip(out, { start: snap(range.start), end: snap(range.end) });
+      }
+    return out;
+  }
   const baked = bakeClip(keyed, { rate: keyedBakeRate(keyed) });
   const processed = runSteps(baked, steps, { input: 'reuse' });
   const keys = keysFromClip(processed, { keys: 'all' });
@@ -99,10 +126,10 @@ export async function runGltfTask(
     const format = outputFormat(task);
     if (!isGltfPath(task.input)) {
       // BVH in, glTF out: a new document with a node per joint
-      const parsed = parseBvhWithReport(
-        readFileSync(task.input, 'utf8'),
-        task.positionMode ? { positionMode: task.positionMode } : {},
-      );
+      const parsed = parseBvhWithReport(readFileSync(task.input, 'utf8'), {
+        ...(task.positionMode ? { positionMode: task.positionMode } : {}),
+        ...(task.repair ? { repair: true } : {}),
+      });
       result.warnings = parsed.warnings.map((w) => ({
         message: w.message,
         ...(w.line ? { line: w.line } : {}),
@@ -118,10 +145,10 @@ export async function runGltfTask(
         keys: (c: Clip) => keysFromClip(c, { keys: 'all' }),
       });
     } else {
-      const read = await readGltfFile(
-        task.input,
-        task.animation !== undefined ? { animation: animationOption(task.animation) } : {},
-      );
+      const read = await readGltfFile(task.input, {
+        ...(task.animation !== undefined ? { animation: animationOption(task.animation) } : {}),
+        ...(task.repair ? { repair: true } : {}),
+      });
       result.warnings = read.warnings.map(warningText);
       const first = read.clips.find((c) => c.tracks.length > 0) ?? read.clips[0];
       result.joints = first?.skeleton.names.length ?? 0;

@@ -11,13 +11,15 @@ import { clipVelocities } from '../ops/clip-velocities.js';
 import { downsampleOptimal, type PlaybackKernel } from '../ops/downsample-optimal.js';
 import { filterClip } from '../ops/filter-clip.js';
 import { gaussian, type Kernel, tent, unsharp } from '../ops/kernels.js';
+import { subclip } from '../ops/keys/subclip.js';
 import { dampClip } from '../ops/live/damp-clip.js';
 import { oneEuroClip } from '../ops/live/one-euro-clip.js';
 import type { ClipDirection } from '../ops/live/run-clip.js';
 import { motionFeatures } from '../ops/ml/motion-features.js';
-import { resampleClip } from '../ops/resample-clip.js';
+import { clipSourceRate, resampleClip } from '../ops/resample-clip.js';
 import type { ResampleKernelName } from '../ops/resample-rotations.js';
 import type { Boundary, RotationSpace } from '../ops/rotation-window.js';
+import type { SegmentPolicy } from '../ops/segments.js';
 import type { DurationPolicy } from '../ops/time-grid.js';
 import { unrollClip } from '../ops/unroll-clip.js';
 import type { Clip } from '../series/clip.js';
@@ -58,7 +60,16 @@ export type LiveFilterSpec =
 /** One processing step of a pipeline, applied to the whole clip. */
 export type ClipStep =
   | { op: 'unroll' }
-  | { op: 'smooth'; kernel: KernelSpec; space?: RotationSpace; boundary?: Boundary; joints?: string[] }
+  /** Frames `[start, end)` (0-based; `end` null: to the last), by `subclip` on their times. */
+  | { op: 'subclip'; start: number; end: number | null }
+  | {
+      op: 'smooth';
+      kernel: KernelSpec;
+      space?: RotationSpace;
+      boundary?: Boundary;
+      joints?: string[];
+      segments?: SegmentPolicy;
+    }
   | {
       /** A streaming filter run over the clip (`oneEuroClip` or `dampClip`). */
       op: 'live';
@@ -74,6 +85,7 @@ export type ClipStep =
       boundary?: Boundary;
       antialias?: boolean;
       duration?: DurationPolicy;
+      segments?: SegmentPolicy;
       /** Rotation keys from `downsampleOptimal` for this playback instead of filtered samples. */
       optimal?: PlaybackKernel;
     };
@@ -174,15 +186,37 @@ export function runSteps(clip: Clip, steps: readonly ClipStep[], options: RunSte
   return current;
 }
 
+/**
+ * The seconds of frames `[start, end)` of a clip of `frames` frames at `rate` Hz from `startTime`, for
+ * `subclip` (which keeps the frames whose times lie in its closed range). A range past the last frame
+ * fails with a message naming the clip's length.
+ */
+export function subclipSeconds(
+  startTime: number,
+  rate: number,
+  frames: number,
+  step: { start: number; end: number | null },
+): { start: number; end: number } {
+  const last = step.end === null ? frames - 1 : Math.min(step.end, frames) - 1;
+  if (step.start > frames - 1 || last < step.start)
+    throw new OptionError(
+      `frames ${step.start} to ${step.end === null ? 'the end' : step.end - 1} are not in a clip of ${frames} frames (0 to ${frames - 1})`,
+    );
+  return { start: startTime + step.start / rate, end: startTime + last / rate };
+}
+
 function applyStep(clip: Clip, step: ClipStep, ownsRotations: boolean, ownsBoth: boolean): Clip {
   switch (step.op) {
     case 'unroll':
       return unrollClip(clip, ownsRotations ? { target: 'in-place' } : {});
+    case 'subclip':
+      return subclip(clip, subclipSeconds(clip.startTime ?? 0, clip.rate, clip.frames, step));
     case 'smooth': {
       // with `joints`, keepOnly reads the unfiltered clip afterwards, so it must stay as it is
       const out = filterClip(clip, kernelFromSpec(step.kernel), {
         ...(step.space ? { space: step.space } : {}),
         ...(step.boundary ? { boundary: step.boundary } : {}),
+        ...(step.segments ? { segments: step.segments } : {}),
         ...(ownsBoth && !step.joints ? { input: 'reuse' as const } : {}),
       });
       return step.joints ? keepOnly(clip, out, step.joints) : out;
@@ -199,10 +233,19 @@ function applyStep(clip: Clip, step: ClipStep, ownsRotations: boolean, ownsBoth:
     case 'resample': {
       const { op: _op, rate, optimal, ...options } = step;
       if (!optimal) return resampleClip(clip, { ...options, targetRate: rate });
+      if (!(rate < clipSourceRate(clip))) {
+        // A command-line mistake that only the file's rate reveals: the CLI exits 2 on code 'usage'.
+        throw Object.assign(
+          new Error(
+            `--optimal fits keys for down-sampling; --rate ${rate} is not below the file's ${Number(clip.rate.toFixed(3))} Hz (leave out --optimal to up-sample)`,
+          ),
+          { code: 'usage' },
+        );
+      }
       // Optimal keys cover the source's end (the last key at or after it), which is the 'ceil' grid.
       const out = resampleClip(clip, { ...options, duration: 'ceil', targetRate: rate });
       const keys = downsampleOptimal(clip.rotations, {
-        sourceRate: clip.rate,
+        sourceRate: clipSourceRate(clip),
         targetRate: rate,
         playback: optimal,
       }).keys;

@@ -17,6 +17,8 @@ export interface FileTask {
   scale?: number;
   /** AMASS: path of the body model's joint template `J` (.npz with a `J` member, .npy, or JSON). */
   template?: string;
+  /** Read with `repair` (non-finite values interpolated, a cut-off last row dropped), with warnings. */
+  repair?: boolean;
 }
 
 /** Where a failure happened, for messages like `walk.bvh:12:5: expected 6 numbers ...`. */

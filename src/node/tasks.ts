@@ -33,6 +33,7 @@ export function runFileTask(task: FileTask): TaskResult {
     const parsed = clipFormatOf(task.input).read(task.input, {
       ...(task.positionMode ? { positionMode: task.positionMode } : {}),
       ...(task.template ? { template: task.template } : {}),
+      ...(task.repair ? { repair: true } : {}),
     });
     result.warnings = parsed.warnings;
     const clip: Clip = parsed.clip;

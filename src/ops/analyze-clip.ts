@@ -115,6 +115,12 @@ export interface PositionGuess {
   guess: 'replace' | 'add' | 'either' | 'none';
   /** How the clip was read. */
   readAs: PositionMode;
+  /**
+   * `'high'` when non-root joints with position channels decided (bones do not stretch, so their channels
+   * either restate the OFFSET or sit near zero); `'low'` when only a root did (a capture can also stand
+   * away from its rest position); `'none'` for the guesses `'either'` and `'none'`.
+   */
+  confidence: 'high' | 'low' | 'none';
   /** One sentence with the evidence. */
   reason: string;
 }
@@ -124,6 +130,8 @@ export interface PositionGuess {
  * (`'add'`): for every joint with position channels and a non-zero OFFSET component, compares the median
  * channel value with the OFFSET and with zero. Channels that sit near the OFFSET mean "replace" (Blender,
  * 6-channel exports); channels much smaller than a large OFFSET mean "add" (some CMU conversions).
+ * Non-root joints decide when they have position channels (Blender writes them on every joint not
+ * connected to its parent, on the OFFSET), with confidence `'high'`; a root alone decides with `'low'`.
  *
  * @example
  * guessPositionSemantics(parseBvh(text)).guess; // 'add' for the iClone CMU re-export 005_11
@@ -136,6 +144,9 @@ export function guessPositionSemantics(clip: Clip): PositionGuess {
   // do not outvote a large one.
   let toOffset = 0;
   let toZero = 0;
+  let limbToOffset = 0;
+  let limbToZero = 0;
+  let limbVotes = 0;
   let anyChannel = false;
   let anyOffset = false;
   let evidence = '';
@@ -144,7 +155,7 @@ export function guessPositionSemantics(clip: Clip): PositionGuess {
   const source = bvhSourceOf(clip);
   const readAs: PositionMode = source?.positionMode ?? 'replace';
   if (source === undefined)
-    return { guess: 'none', readAs, reason: 'not read from BVH: no position channels' };
+    return { guess: 'none', readAs, confidence: 'none', reason: 'not read from BVH: no position channels' };
   for (let j = 0; j < J; j++) {
     const ch = source.channels[j];
     for (let c = 0; c < 3; c++) {
@@ -161,18 +172,56 @@ export function guessPositionSemantics(clip: Clip): PositionGuess {
       const med = median(column);
       toOffset += Math.abs(med - off);
       toZero += Math.abs(med);
+      if (skeleton.parents[j] >= 0 && Math.abs(off) >= 1e-3) {
+        limbToOffset += Math.abs(med - off);
+        limbToZero += Math.abs(med);
+        limbVotes++;
+      }
       if (Math.abs(off) > evidenceWeight) {
         evidenceWeight = Math.abs(off);
         evidence = `${skeleton.names[j]} ${name}: median channel ${fmt(med)}, OFFSET ${fmt(off)}`;
       }
     }
   }
-  if (!anyChannel) return { guess: 'none', readAs, reason: 'no position channels' };
+  if (!anyChannel) return { guess: 'none', readAs, confidence: 'none', reason: 'no position channels' };
   if (!anyOffset)
-    return { guess: 'either', readAs, reason: 'OFFSETs of joints with position channels are zero' };
+    return {
+      guess: 'either',
+      readAs,
+      confidence: 'none',
+      reason: 'OFFSETs of joints with position channels are zero',
+    };
+  if (limbVotes > 0) {
+    const basis = `${limbVotes} position channel(s) of non-root joints, which do not stretch`;
+    if (limbToOffset <= limbToZero)
+      return {
+        guess: 'replace',
+        readAs,
+        confidence: 'high',
+        reason: `channels sit on the OFFSETs (${basis})`,
+      };
+    return {
+      guess: 'add',
+      readAs,
+      confidence: 'high',
+      reason: `channels are small next to the OFFSETs (${basis})`,
+    };
+  }
+  const alone =
+    'judged from the root alone: a capture that stands away from its rest position looks the same';
   if (toOffset <= toZero)
-    return { guess: 'replace', readAs, reason: `channels sit near the OFFSET (${evidence})` };
-  return { guess: 'add', readAs, reason: `channels are small next to the OFFSET (${evidence})` };
+    return {
+      guess: 'replace',
+      readAs,
+      confidence: 'low',
+      reason: `channels sit near the OFFSET (${evidence}); ${alone}`,
+    };
+  return {
+    guess: 'add',
+    readAs,
+    confidence: 'low',
+    reason: `channels are small next to the OFFSET (${evidence}); ${alone}`,
+  };
 }
 
 function median(values: Float64Array): number {
@@ -264,6 +313,13 @@ export interface ClipAnalysis {
    */
   spectrum: { share: number; energyFrequency: number; safeRate: number; peakDb: number } | null;
   perJoint: JointAnalysis[];
+  /**
+   * The first jump when it comes within the first tenth of the clip (a T-pose first frame, a cut-in):
+   * `frame` is the later frame of the step (the first frame to keep when trimming), `joints` how many
+   * joints jump there, `joint`/`angle` (radians) the largest of those steps. Null otherwise. Smoothing
+   * and resampling with `segments: 'jumps'` (the CLI's default) split there.
+   */
+  leadingJump: { frame: number; joints: number; joint: string; angle: number } | null;
 }
 
 /**
@@ -335,7 +391,23 @@ export function analyzeClip(clip: Clip, options: AnalyzeClipOptions = {}): ClipA
     discontinuities: { signFlips, jumps, jumpThreshold },
     spectrum: spectrumSummary(clip, o.share),
     perJoint,
+    leadingJump: leadingJumpOf(found, clip),
   };
+}
+
+function leadingJumpOf(found: Discontinuity[], clip: Clip): ClipAnalysis['leadingJump'] {
+  let first = -1;
+  for (const d of found) if (d.kind === 'jump' && (first < 0 || d.frame < first)) first = d.frame;
+  if (first < 0 || first > Math.max(1, Math.floor(0.1 * clip.frames))) return null;
+  let joints = 0;
+  let worst: Discontinuity | null = null;
+  for (const d of found) {
+    if (d.kind !== 'jump' || d.frame !== first) continue;
+    joints++;
+    if (worst === null || d.angle > worst.angle) worst = d;
+  }
+  if (worst === null) return null;
+  return { frame: first, joints, joint: clip.skeleton.names[worst.joint], angle: worst.angle };
 }
 
 function spectrumSummary(clip: Clip, share: number): ClipAnalysis['spectrum'] {
@@ -347,7 +419,14 @@ function spectrumSummary(clip: Clip, share: number): ClipAnalysis['spectrum'] {
 }
 
 /** The frame time as the source wrote it, while it still reads back to the clip's frame time. */
-function frameTimeTextOf(clip: Clip): string | undefined {
+/**
+ * The `Frame Time:` text of a clip read from BVH, while the clip still has the frame time it was read
+ * with; undefined otherwise.
+ *
+ * @example
+ * frameTimeTextOf(parseBvh(cmu0101Text)); // '.0083333'
+ */
+export function frameTimeTextOf(clip: Clip): string | undefined {
   const text = bvhSourceOf(clip)?.frameTimeText;
   return text !== undefined && Number(text) === clip.frameTime ? text : undefined;
 }

@@ -7,6 +7,14 @@ import { filterRotations } from './filter-rotations.js';
 import { filterVectors } from './filter-vectors.js';
 import { isKernel, type Kernel } from './kernels.js';
 import type { Boundary, RotationSpace } from './rotation-window.js';
+import {
+  jointConstant,
+  jointSlice,
+  jointStore,
+  jumpCuts,
+  SEGMENT_POLICIES,
+  type SegmentPolicy,
+} from './segments.js';
 
 /** Options of {@link filterClip}. */
 export interface FilterClipOptions {
@@ -22,6 +30,14 @@ export interface FilterClipOptions {
    * full copy of each).
    */
   input?: 'keep' | 'reuse';
+  /**
+   * `'none'` (default): one kernel pass over all frames. `'jumps'`: each joint is split at the real jumps
+   * `findDiscontinuities` reports for it at the clip's rate (kind `'jump'`: a T-pose first frame, a cut;
+   * never a sign flip), and each segment is filtered on its own with its ends as boundaries under
+   * `boundary`, so the kernel never mixes samples across a jump. The joint's translation and scale are
+   * split at the same frames.
+   */
+  segments?: SegmentPolicy;
 }
 
 /** Defaults of {@link FilterClipOptions}. */
@@ -30,6 +46,7 @@ export const FILTER_CLIP_DEFAULTS: Required<FilterClipOptions> = {
   boundary: 'renormalize',
   channels: 'all',
   input: 'keep',
+  segments: 'none',
 };
 
 /**
@@ -70,6 +87,12 @@ export function filterClip(clip: Clip, kernel: Kernel, options: FilterClipOption
     throw new OptionError(`filterClip: input must be 'keep' or 'reuse', got ${String(input)}`);
   }
   const reuse = input === 'reuse';
+  const segments = options.segments ?? FILTER_CLIP_DEFAULTS.segments;
+  if (!SEGMENT_POLICIES.includes(segments)) {
+    throw new OptionError(`filterClip: segments must be 'jumps' or 'none', got ${String(segments)}`);
+  }
+  // the pieces to filter on their own, cut from the input before a reusing pass overwrites it
+  const pieces = segments === 'jumps' && frames > 1 ? cutPieces(clip, channels === 'all') : [];
   const rotations = filterMovingJoints(
     clip.rotations.data,
     frames,
@@ -108,7 +131,56 @@ export function filterClip(clip: Clip, kernel: Kernel, options: FilterClipOption
       scales = filterMovingJoints(scales.data, frames, joints, 3, reuse, kernel, space, boundary);
     else if (!reuse) scales = { data: Float64Array.from(scales.data), frames, joints };
   }
+  for (const p of pieces) {
+    const n = p.end - p.start;
+    const r = filterRotations({ data: p.rotations, frames: n, joints: 1 }, kernel, { space, boundary }).data;
+    jointStore(rotations.data, joints, 4, p.joint, p.start, r);
+    if (p.translations !== null) {
+      const t = filterVectors({ data: p.translations, frames: n, joints: 1 }, kernel, { boundary }).data;
+      jointStore(translations.data, joints, 3, p.joint, p.start, t);
+    }
+    if (p.scales !== null && scales !== undefined) {
+      const s = filterVectors({ data: p.scales, frames: n, joints: 1 }, kernel, { boundary }).data;
+      jointStore(scales.data, joints, 3, p.joint, p.start, s);
+    }
+  }
   return { ...clip, rotations, translations, ...(scales !== undefined ? { scales } : {}) };
+}
+
+/** One segment of one joint between jumps, with its input values. */
+interface Piece {
+  joint: number;
+  start: number;
+  end: number;
+  rotations: Float64Array;
+  translations: Float64Array | null;
+  scales: Float64Array | null;
+}
+
+/** The segments of every joint with jumps (see `FilterClipOptions.segments`), with copies of their input. */
+function cutPieces(clip: Clip, all: boolean): Piece[] {
+  const { frames, joints } = clip.rotations;
+  const cuts = jumpCuts(clip);
+  const pieces: Piece[] = [];
+  for (let j = 0; j < joints; j++) {
+    if (cuts[j].length === 0) continue;
+    const moves = all && !jointConstant(clip.translations.data, frames, joints, 3, j);
+    const scaled = all && clip.scales !== undefined && !jointConstant(clip.scales.data, frames, joints, 3, j);
+    const bounds = [0, ...cuts[j], frames];
+    for (let k = 0; k + 1 < bounds.length; k++) {
+      const start = bounds[k];
+      const end = bounds[k + 1];
+      pieces.push({
+        joint: j,
+        start,
+        end,
+        rotations: jointSlice(clip.rotations.data, joints, 4, j, start, end),
+        translations: moves ? jointSlice(clip.translations.data, joints, 3, j, start, end) : null,
+        scales: scaled && clip.scales ? jointSlice(clip.scales.data, joints, 3, j, start, end) : null,
+      });
+    }
+  }
+  return pieces;
 }
 
 /**

@@ -24,6 +24,41 @@ export function checkSpan(
 }
 
 /**
+ * {@link checkSpan} for the three arrays of a flat kernel at once (`dst`, then two inputs): one test on the
+ * fast path, so a kernel called once per element pays one branch for its shape checks, not three. The
+ * message names the first span that fails.
+ */
+export function checkSpans3(
+  fn: string,
+  d: ArrayLike<unknown>,
+  dOffset: number,
+  dSize: number,
+  a: ArrayLike<unknown>,
+  aOffset: number,
+  aSize: number,
+  b: ArrayLike<unknown>,
+  bOffset: number,
+  bSize: number,
+  names: readonly [string, string, string],
+): void {
+  if (
+    !(
+      // x >>> 0 === x: a whole number from 0 to 2^32 - 1, in one comparison
+      dOffset >>> 0 === dOffset &&
+      aOffset >>> 0 === aOffset &&
+      bOffset >>> 0 === bOffset &&
+      dOffset + dSize <= d.length &&
+      aOffset + aSize <= a.length &&
+      bOffset + bSize <= b.length
+    )
+  ) {
+    checkSpan(fn, names[0], d, dOffset, dSize);
+    checkSpan(fn, names[1], a, aOffset, aSize);
+    checkSpan(fn, names[2], b, bOffset, bSize);
+  }
+}
+
+/**
  * Throws an {@link InvalidValueError} unless `n2` (a squared norm) is positive and finite: the quaternion
  * it came from is zero, has a NaN, or is infinite.
  */

@@ -1,6 +1,9 @@
 import { InvalidValueError } from '../errors.js';
-import { checkLength, checkNorm, checkSpan } from './check.js';
+import { checkLength, checkNorm, checkSpan, checkSpans3 } from './check.js';
 import type { QuatLike, QuatOut } from './types.js';
+
+/** Argument names for the shape messages of the three-span kernels. */
+const DST_A_B = ['dst', 'a', 'b'] as const;
 
 /** Allocates a Float64 identity quaternion `(0, 0, 0, 1)`. */
 export function create(): Float64Array {
@@ -71,9 +74,7 @@ export function multiplyFlat(
   b: QuatLike,
   bOffset: number,
 ): void {
-  checkSpan('multiplyFlat', 'dst', dst, dstOffset, 4);
-  checkSpan('multiplyFlat', 'a', a, aOffset, 4);
-  checkSpan('multiplyFlat', 'b', b, bOffset, 4);
+  checkSpans3('multiplyFlat', dst, dstOffset, 4, a, aOffset, 4, b, bOffset, 4, DST_A_B);
   const ax = a[aOffset];
   const ay = a[aOffset + 1];
   const az = a[aOffset + 2];

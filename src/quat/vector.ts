@@ -1,6 +1,9 @@
 import { InvalidValueError } from '../errors.js';
-import { checkLength, checkNorm, checkSpan } from './check.js';
+import { checkLength, checkNorm, checkSpans3 } from './check.js';
 import type { QuatLike, QuatOut } from './types.js';
+
+/** Argument names for the shape messages of the three-span kernels. */
+const DST_Q_V = ['dst', 'q', 'v'] as const;
 
 /**
  * Rotates a 3-vector by a unit quaternion on flat arrays: `v' = q·v·q*` (active rotation), computed as
@@ -18,9 +21,7 @@ export function rotateVectorFlat(
   v: QuatLike,
   vOffset: number,
 ): void {
-  checkSpan('rotateVectorFlat', 'dst', dst, dstOffset, 3);
-  checkSpan('rotateVectorFlat', 'q', q, qOffset, 4);
-  checkSpan('rotateVectorFlat', 'v', v, vOffset, 3);
+  checkSpans3('rotateVectorFlat', dst, dstOffset, 3, q, qOffset, 4, v, vOffset, 3, DST_Q_V);
   const qx = q[qOffset];
   const qy = q[qOffset + 1];
   const qz = q[qOffset + 2];

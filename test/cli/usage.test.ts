@@ -17,7 +17,17 @@ describe('rotsig usage', () => {
     const r = rotsig(['--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Commands:/);
-    for (const c of ['info', 'unroll', 'smooth', 'resample', 'velocity', 'spectrum', 'export', 'process'])
+    for (const c of [
+      'info',
+      'unroll',
+      'smooth',
+      'resample',
+      'velocity',
+      'spectrum',
+      'export',
+      'process',
+      'subclip',
+    ])
       expect(r.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
   });
 
@@ -30,7 +40,7 @@ describe('rotsig usage', () => {
 
   it('rotsig <command> --help shows usage, options and examples for every command', () => {
     const names = [...rotsig(['--help']).stdout.matchAll(/^ {2}([a-z]+) {2,}/gm)].map((m) => m[1]);
-    expect(names).toHaveLength(10);
+    expect(names).toHaveLength(11);
     for (const name of names) {
       const r = rotsig([name, '--help']);
       expect(r.code, name).toBe(0);

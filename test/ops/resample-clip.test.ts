@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseBvh, writeBvh } from '../../src/io/index.js';
-import { resampleClip } from '../../src/ops/resample-clip.js';
+import { frameTimeTextOf, guessRate } from '../../src/ops/analyze-clip.js';
+import { clipSourceRate, resampleClip } from '../../src/ops/resample-clip.js';
 import { resampleRotations } from '../../src/ops/resample-rotations.js';
 import * as quat from '../../src/quat/index.js';
 import { HAS_SHARED_BVH, readSharedBvh, SHARED_BVH_FILES } from '../support/shared-data.js';
@@ -66,7 +68,7 @@ describe.skipIf(!HAS_SHARED_BVH)('resampleClip(clip, options) on CMU 01_01', () 
   it('rotations equal resampleRotations on the clip rotations with the same options', () => {
     const r = resampleClip(clip, { targetRate: 50, kernel: 'catmull-rom', duration: 'keep-end' });
     const rot = resampleRotations(clip.rotations, {
-      sourceRate: clip.rate,
+      sourceRate: clipSourceRate(clip),
       targetRate: 50,
       kernel: 'catmull-rom',
       duration: 'keep-end',
@@ -82,7 +84,9 @@ describe.skipIf(!HAS_SHARED_BVH)('resampleClip(clip, options) on every shared BV
     (file) => {
       const clip = parseBvh(readSharedBvh(file));
       const r = resampleClip(clip, { targetRate: 24, kernel: 'lanczos3' });
-      expect(r.frames).toBe(Math.floor(((clip.frames - 1) * 24) / clip.rate + 1e-9) + 1);
+      // the source rate is the one the written frame time stands for (0.0333333 s is 30 Hz)
+      const rate = guessRate(clip.frameTime, frameTimeTextOf(clip)).guessHz ?? clip.rate;
+      expect(r.frames).toBe(Math.floor(((clip.frames - 1) * 24) / rate + 1e-9) + 1);
       const back = parseBvh(writeBvh(r));
       expect(back.frames).toBe(r.frames);
       expect(back.rate).toBeCloseTo(24, 3);
@@ -94,4 +98,28 @@ describe.skipIf(!HAS_SHARED_BVH)('resampleClip(clip, options) on every shared BV
       expect(worst).toBeLessThanOrEqual(5.1e-7);
     },
   );
+});
+
+describe('resampleClip(clip, { targetRate: clip rate }) keeps every frame', () => {
+  const text = readFileSync(new URL('../../samples/01_01.bvh', import.meta.url), 'utf8');
+  it('CMU 01_01 (Frame Time .0083333, 2752 frames) at 120 Hz: 2752 frames, the samples unchanged', () => {
+    const clip = parseBvh(text);
+    expect(clip.rate).not.toBe(120); // 120.0048 as written
+    const r = resampleClip(clip, { targetRate: 120 });
+    expect(r.frames).toBe(2752);
+    let worst = 0;
+    for (let i = 0; i < r.rotations.data.length; i += 4) {
+      worst = Math.max(
+        worst,
+        quat.angle(r.rotations.data.subarray(i, i + 4), clip.rotations.data.subarray(i, i + 4)),
+      );
+    }
+    expect(worst).toBeLessThan(1e-12);
+    expect(resampleClip(clip, { targetRate: 120, rateFrom: 'frame-time' }).frames).toBe(2751);
+  });
+  it('a 30 Hz file written as 0.033333 keeps its last frame at 30 Hz', () => {
+    const clip30 = parseBvh(text.replace('Frame Time: .0083333', 'Frame Time: 0.033333'));
+    expect(clip30.rate).toBeCloseTo(30.0003, 4);
+    expect(resampleClip(clip30, { targetRate: 30 }).frames).toBe(2752);
+  });
 });

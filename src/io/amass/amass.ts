@@ -31,6 +31,11 @@ export interface AmassToClipOptions {
   rate?: number | 'file';
   /** Rate used when the file has none (a warning says so). Default 120, the most common AMASS rate. */
   fallbackRate?: number;
+  /**
+   * Repair NaN/Inf values in `poses` and `trans` by linear interpolation along their column (holding the
+   * nearest finite value at the ends), with a `'repaired'` warning, instead of throwing. Default `false`.
+   */
+  repair?: boolean;
 }
 
 /** Defaults of {@link AmassToClipOptions}. */
@@ -39,11 +44,12 @@ export const AMASS_TO_CLIP_DEFAULTS: Required<AmassToClipOptions> = {
   template: null,
   rate: 'file',
   fallbackRate: 120,
+  repair: false,
 };
 
 /** Something odd but readable in an AMASS file. */
 export interface AmassWarning {
-  code: 'rate-missing' | 'rate-disagree' | 'rate-length';
+  code: 'rate-missing' | 'rate-disagree' | 'rate-length' | 'repaired';
   /** A sentence that names the value used. */
   message: string;
 }
@@ -74,6 +80,7 @@ function floatRows(
   name: string,
   width: number | undefined,
   where: string,
+  repair: AmassWarning[] | null = null,
 ): Float64Array {
   if (a === undefined) throw new ShapeError(`${where}: the file has no '${name}' array`);
   if (!(a.data instanceof Float64Array || a.data instanceof Float32Array) || a.shape.length !== 2)
@@ -82,10 +89,46 @@ function floatRows(
     );
   if (width !== undefined && a.shape[1] !== width)
     throw new ShapeError(`${where}: '${name}' has ${a.shape[1]} columns, expected ${width}`);
+  let firstBad = -1;
   for (let i = 0; i < a.data.length; i++)
-    if (!Number.isFinite(a.data[i]))
-      throw new ShapeError(`${where}: '${name}' has a non-finite value at row ${Math.floor(i / a.shape[1])}`);
-  return a.data instanceof Float64Array ? a.data : Float64Array.from(a.data);
+    if (!Number.isFinite(a.data[i])) {
+      if (repair === null)
+        throw new ShapeError(
+          `${where}: '${name}' has a non-finite value at row ${Math.floor(i / a.shape[1])}`,
+        );
+      firstBad = i;
+      break;
+    }
+  if (firstBad < 0) return a.data instanceof Float64Array ? a.data : Float64Array.from(a.data);
+  // a copy: the caller's arrays stay as they were
+  const out = Float64Array.from(a.data);
+  const [rows, columns] = a.shape;
+  let bad = 0;
+  for (let col = 0; col < columns; col++) {
+    let previous = -1;
+    for (let r = 0; r <= rows; r++) {
+      if (r < rows && !Number.isFinite(out[r * columns + col])) {
+        bad++;
+        continue;
+      }
+      if (r - previous > 1) {
+        if (previous < 0 && r >= rows)
+          throw new ShapeError(`${where}: '${name}' column ${col} has no finite value to repair from`);
+        const from = previous < 0 ? out[r * columns + col] : out[previous * columns + col];
+        const to = r >= rows ? out[previous * columns + col] : out[r * columns + col];
+        for (let g = previous + 1; g < r; g++) {
+          const t = previous < 0 || r >= rows ? 0 : (g - previous) / (r - previous);
+          out[g * columns + col] = from + (to - from) * t;
+        }
+      }
+      previous = r;
+    }
+  }
+  (repair as AmassWarning[]).push({
+    code: 'repaired',
+    message: `repaired ${bad} non-finite value(s) of '${name}' by interpolation along their column; the first at row ${Math.floor(firstBad / columns)}`,
+  });
+  return out;
 }
 
 function templateRows(t: AmassToClipOptions['template'], joints: number, where: string): Float64Array {
@@ -195,12 +238,14 @@ export function amassToClipWithReport(
       `${where}: model must be 'auto', 'smpl', 'smplh' or 'smplx', got '${String(o.model)}'`,
     );
   const J = SMPL_JOINT_COUNTS[model];
-  const poses = floatRows(posesArray, 'poses', J * 3, where);
+  if (typeof o.repair !== 'boolean') throw new OptionError(`${where}: repair must be true or false`);
+  const warnings: AmassWarning[] = [];
+  const repairs = o.repair ? warnings : null;
+  const poses = floatRows(posesArray, 'poses', J * 3, where, repairs);
   const frames = posesArray.shape[0];
-  const trans = arrays.trans === undefined ? null : floatRows(arrays.trans, 'trans', 3, where);
+  const trans = arrays.trans === undefined ? null : floatRows(arrays.trans, 'trans', 3, where, repairs);
   if (trans !== null && arrays.trans.shape[0] !== frames)
     throw new ShapeError(`${where}: 'trans' has ${arrays.trans.shape[0]} rows, 'poses' ${frames}`);
-  const warnings: AmassWarning[] = [];
   const rate = resolveRate(arrays, frames, o, warnings);
   const tree = smplTree(model);
   const rest = new Float64Array(J * 3);

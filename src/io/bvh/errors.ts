@@ -27,6 +27,7 @@ export type BvhWarningCode =
   | 'frame-count'
   | 'position-offset'
   | 'repaired'
+  | 'truncated'
   | 'missing-channels'
   | 'missing-offset'
   | 'empty-hierarchy';

@@ -32,8 +32,9 @@ export interface ParseBvhOptions {
   /** Turn every warning (frame-count mismatch, repaired values, ...) into a {@link BvhParseError}. */
   strict?: boolean;
   /**
-   * Repair NaN/Inf values in the frame data by linear interpolation along their channel (holding the
-   * nearest finite value at the ends) and report it as a `'repaired'` warning, instead of throwing.
+   * Repair instead of throwing, with a warning for each: NaN/Inf values in the frame data are interpolated
+   * linearly along their channel (holding the nearest finite value at the ends; `'repaired'`), and an
+   * incomplete last row (a file cut off mid-row) is dropped, keeping the complete frames (`'truncated'`).
    */
   repair?: boolean;
   /** Called with each warning as it is found (in addition to the list {@link parseBvhWithReport} returns). */
@@ -640,6 +641,15 @@ function finishMotion(body: MotionBody, s: ReadSettings): BvhParseResult {
   const { joints, endSites, header, channelInfo, names, width, converter, scanner } = body;
   const data = scanner.finish();
   const frames = data.rows;
+  if (data.dropped !== null) {
+    const d = data.dropped;
+    s.warn({
+      code: 'truncated',
+      message: `the last row (frame ${d.frame}) has ${d.found} of ${width} numbers, as if the file was cut off; dropped it and kept ${frames} complete frames`,
+      line: d.line,
+      column: 1,
+    });
+  }
   if (width > 0 && frames !== header.declaredFrames) {
     s.warn({
       code: 'frame-count',
@@ -1002,7 +1012,7 @@ export function channelEulerOrder(channels: readonly ChannelName[]): EulerOrder 
 /**
  * Turns rows of raw channel values into local rotations (quaternions from each joint's Euler channels)
  * and translations (OFFSET with position channels replacing or added), growing its arrays as rows come.
- * Also sums the root position channels for {@link checkRootPositions}.
+ * Also sums every position channel for {@link checkRootPositions} (non-root joints are its best evidence).
  */
 class FrameConverter {
   readonly joints: number;
@@ -1071,7 +1081,7 @@ class FrameConverter {
           hasRotation[j] = 1;
         } else {
           this.posColumn[j * 3 + (POSITION_AXIS[c] as number)] = column;
-          if (joint.parent === -1) sumColumns.push(column);
+          sumColumns.push(column);
         }
         column++;
       }
@@ -1232,6 +1242,13 @@ function buildClip(
  * as CMU-via-iClone `OFFSET 0 105 0` with channels of a few units); in `'add'` mode, channels that sit on
  * the OFFSET (adding would double it). Only OFFSET components of at least a quarter of the largest one
  * take part, and all of them must agree.
+ *
+ * A root alone is weak evidence: a capture can stand away from its rest position. Non-root joints with
+ * position channels are strong evidence, since bones do not stretch: in Blender's exports (position
+ * channels on every joint that is not connected to its parent) they sit exactly on their OFFSETs, which
+ * says `'replace'` whatever the root does. So a root that looks like the other mode is not reported when
+ * other joints' channels confirm the mode read, and the message says which evidence it rests on (the root
+ * alone, or other joints that agree).
  */
 function checkRootPositions(
   clip: Clip,
@@ -1241,6 +1258,7 @@ function checkRootPositions(
   warn: (w: BvhWarning) => void,
 ): void {
   if (clip.frames === 0) return;
+  const limbs = limbEvidence(joints, converter, clip.frames);
   let column = 0;
   for (let j = 0; j < joints.length; j++) {
     const joint = joints[j];
@@ -1265,17 +1283,57 @@ function checkRootPositions(
     });
     if (considered > 0 && suspicious === considered) {
       const other = positionMode === 'replace' ? 'add' : 'replace';
+      // other joints sitting on their OFFSETs confirm 'replace' (Blender's exports); near zero, 'add'
+      const confirmed = positionMode === 'replace' ? limbs.onOffset : limbs.nearZero;
+      const against = positionMode === 'replace' ? limbs.nearZero : limbs.onOffset;
+      if (confirmed > against) continue;
+      const basis =
+        against > 0
+          ? `; ${against} position channel(s) of other joints agree`
+          : '; judged from the root alone (no other joint has position channels), so it may also be a capture that stands away from its rest position';
       warn({
         code: 'position-offset',
         message:
           positionMode === 'replace'
-            ? `the position channels of root '${joint.name}' sit far from its OFFSET (${off.join(' ')}) and near zero; the file may be meant for positionMode '${other}'`
-            : `the position channels of root '${joint.name}' sit on its OFFSET (${off.join(' ')}); adding doubles it, the file may be meant for positionMode '${other}'`,
+            ? `the position channels of root '${joint.name}' sit far from its OFFSET (${off.join(' ')}) and near zero; the file may be meant for positionMode '${other}'${basis}`
+            : `the position channels of root '${joint.name}' sit on its OFFSET (${off.join(' ')}); adding doubles it, the file may be meant for positionMode '${other}'${basis}`,
         line: joint.line,
         column: joint.column,
       });
     }
   }
+}
+
+/**
+ * How the position channels of non-root joints relate to their OFFSETs, counted per component with an
+ * OFFSET of at least 1e-3 file units: the mean channel value within 10% of the OFFSET (`onOffset`: the
+ * channel restates it, 'replace') or within 10% of the OFFSET's size from zero (`nearZero`: 'add').
+ * The means are of the channel values as written (the converter sums them before any OFFSET is added).
+ */
+function limbEvidence(
+  joints: JointBuild[],
+  converter: FrameConverter,
+  frames: number,
+): { onOffset: number; nearZero: number } {
+  let onOffset = 0;
+  let nearZero = 0;
+  let column = 0;
+  for (let j = 0; j < joints.length; j++) {
+    const joint = joints[j];
+    const start = column;
+    column += joint.channels.length;
+    if (joint.parent === -1) continue;
+    joint.channels.forEach((c, k) => {
+      const axis = POSITION_AXIS[c];
+      if (axis === undefined) return;
+      const off = joint.offset[axis];
+      if (Math.abs(off) < 1e-3) return;
+      const mean = converter.sums[start + k] / frames;
+      if (Math.abs(mean - off) <= 0.1 * Math.abs(off)) onOffset++;
+      else if (Math.abs(mean) <= 0.1 * Math.abs(off)) nearZero++;
+    });
+  }
+  return { onOffset, nearZero };
 }
 
 function checkAddedTranslations(translations: Float64Array, joints: JointBuild[], line: number): void {

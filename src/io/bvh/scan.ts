@@ -107,6 +107,8 @@ export interface FrameData {
   rows: number;
   /** Flat indices of non-finite values (only collected with `repair`). */
   bad: number[];
+  /** With `repair`: the incomplete last row that was dropped (its frame, line and how many numbers it had). */
+  dropped: { frame: number; line: number; found: number } | null;
 }
 
 /** Rows of raw channel values buffered before they are converted: the buffer stays in cache. */
@@ -144,6 +146,9 @@ export class FrameScanner {
   private rowLine = 0;
   private rowColumn = 1;
   private readonly bad: number[] = [];
+  /** With repair: a short line in one-frame-per-line data, an error unless it is the data's last. */
+  private short: BvhParseError | null = null;
+  private dropped: FrameData['dropped'] = null;
   /** The unfinished token at the end of the last chunk, scanned again with the next. */
   private carry: Uint8Array = EMPTY;
   /** Where a carried token is joined to the next chunk. */
@@ -178,7 +183,12 @@ export class FrameScanner {
       this.finished = true;
     }
     const rows = this.width === 0 ? this.declared : (this.base + this.count) / this.width;
-    return { values: this.repair ? this.values : new Float64Array(0), rows, bad: this.bad };
+    return {
+      values: this.repair ? this.values : new Float64Array(0),
+      rows,
+      bad: this.bad,
+      dropped: this.dropped,
+    };
   }
 
   private scanChunk(chunk: Uint8Array, final: boolean): void {
@@ -263,7 +273,11 @@ export class FrameScanner {
             }
           }
           if (inLine !== 0) {
-            lineMode = checkLine(inLine, lineMode, width, base + count, line);
+            if (repair) {
+              const check = checkLineRepairing(inLine, lineMode, width, base + count, line);
+              if (check instanceof BvhParseError) this.short = check;
+              else lineMode = check;
+            } else lineMode = checkLine(inLine, lineMode, width, base + count, line);
             inLine = 0;
           }
           line++;
@@ -275,6 +289,8 @@ export class FrameScanner {
           break;
         }
         if (i >= n) break;
+        // a short line is forgiven only as the data's last (a file cut off mid-row)
+        if (this.short !== null) throw this.short;
         const start = i;
         if (width === 0) {
           throw new BvhParseError(
@@ -431,6 +447,14 @@ export class FrameScanner {
         }
       }
       const end = !full && final && stop === n;
+      if (end && repair && inRow !== 0) {
+        // a file cut off mid-row: keep the complete frames, drop the partial one (the caller warns)
+        this.dropped = { frame: Math.floor((base + count) / width), line: rowLine, found: inRow };
+        count -= inRow;
+        while (this.bad.length > 0 && this.bad[this.bad.length - 1] >= count) this.bad.pop();
+        inRow = 0;
+        inLine = 0;
+      }
       if (end) {
         if (inLine !== 0) {
           lineMode = checkLine(inLine, lineMode, width, base + count, line);
@@ -507,6 +531,22 @@ function decimalAt(b: Uint8Array, start: number, end: number): number {
   if (slow || exp10 > 22 || exp10 < -22) return Number(textOf(b, start, end));
   const value = exp10 < 0 ? mantissa / POW10[-exp10] : mantissa * POW10[exp10];
   return negative ? -value : value;
+}
+
+/** {@link checkLine} for repair: returns the error for a short line instead of throwing it. */
+function checkLineRepairing(
+  inLine: number,
+  lineMode: number,
+  width: number,
+  next: number,
+  line: number,
+): number | BvhParseError {
+  try {
+    return checkLine(inLine, lineMode, width, next, line);
+  } catch (error) {
+    if (error instanceof BvhParseError) return error;
+    throw error;
+  }
 }
 
 /**

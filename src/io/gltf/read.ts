@@ -52,6 +52,12 @@ export interface ReadGltfOptions {
    * `'normalize'` divides them by their length and warns; `'error'` throws a {@link GltfError}.
    */
   quaternions?: 'normalize' | 'error';
+  /**
+   * Repair damaged channels instead of throwing, with a `'repaired'` warning for each: keys whose time
+   * or output holds NaN/Inf, or whose rotation is the zero quaternion, are dropped (the keys around them
+   * then interpolate across the gap). A channel left without keys still throws. Default `false`.
+   */
+  repair?: boolean;
 }
 
 /** Defaults of {@link ReadGltfOptions}. */
@@ -61,6 +67,7 @@ export const READ_GLTF_DEFAULTS: Required<ReadGltfOptions> = {
   resources: {},
   extensions: [],
   quaternions: 'normalize',
+  repair: false,
 };
 
 /** Result of {@link readGltf}. */
@@ -173,6 +180,7 @@ function checkOptions(options: ReadGltfOptions): Required<ReadGltfOptions> {
   if (!(a === 'all' || typeof a === 'string' || (Number.isInteger(a) && (a as number) >= 0)))
     throw new OptionError(`readGltf: animation must be 'all', an index or a name, got ${String(a)}`);
   if (!Array.isArray(o.extensions)) throw new OptionError('readGltf: extensions must be an array');
+  if (typeof o.repair !== 'boolean') throw new OptionError('readGltf: repair must be true or false');
   return o;
 }
 
@@ -677,14 +685,36 @@ function extractClip(
     const interpolation = trackInterpolation(sampler.getInterpolation());
     if (interpolation === undefined)
       throw new GltfError(`unknown interpolation '${sampler.getInterpolation()}'`, where(c), 'gltf-target');
-    const keys = input.getCount();
-    if (keys === 0 || output.getCount() === 0) {
+    if (input.getCount() === 0 || output.getCount() === 0) {
       warn('empty', 'channel has no keys; it is kept in the document but not read', c);
       return;
     }
     if (input.getElementSize() !== 1)
       throw new GltfError(`input accessor is ${input.getType()}, not SCALAR`, where(c), 'gltf-accessor');
-    const times = decodeAccessor(input);
+    let times = decodeAccessor(input);
+    const perKey = interpolation === 'cubicspline' ? 3 : 1;
+    let repaired = 0;
+    let values = decodeTrackValues(output, path, perKey, (k, len) => {
+      if (opts.quaternions === 'error')
+        throw new GltfError(`rotation has length ${len}, not 1`, where(c, k), 'gltf-values');
+      repaired++;
+    });
+    let keys = input.getCount();
+    if (opts.repair && output.getCount() === keys * perKey && values.length % (keys * perKey) === 0) {
+      const kept = dropDamagedKeys(times, values, values.length / (keys * perKey), perKey, path);
+      if (kept.dropped > 0) {
+        if (kept.times.length === 0)
+          throw new GltfError('every key has a non-finite time or value', where(c), 'gltf-values');
+        warn(
+          'repaired',
+          `dropped ${kept.dropped} of ${keys} keys with a non-finite time or value${path === 'rotation' ? ' or a zero quaternion' : ''}; the first at key ${kept.first}`,
+          c,
+        );
+        times = kept.times;
+        values = kept.values;
+        keys = times.length;
+      }
+    }
     for (let k = 0; k < keys; k++) {
       if (!Number.isFinite(times[k]))
         throw new GltfError(`key time is ${times[k]}`, where(c, k), 'gltf-times');
@@ -695,13 +725,6 @@ function extractClip(
           'gltf-times',
         );
     }
-    const perKey = interpolation === 'cubicspline' ? 3 : 1;
-    let repaired = 0;
-    const values = decodeTrackValues(output, path, perKey, (k, len) => {
-      if (opts.quaternions === 'error')
-        throw new GltfError(`rotation has length ${len}, not 1`, where(c, k), 'gltf-values');
-      repaired++;
-    });
     let width: number;
     if (path === 'weights') {
       width = values.length / (keys * perKey);
@@ -719,7 +742,7 @@ function extractClip(
           where(c),
           'gltf-accessor',
         );
-      if (output.getCount() !== keys * perKey)
+      if (output.getCount() !== input.getCount() * perKey)
         throw new GltfError(
           `output has ${output.getCount()} elements for ${keys} keys${perKey === 3 ? ' (x 3 for CUBICSPLINE)' : ''}`,
           where(c),
@@ -748,6 +771,44 @@ function extractClip(
     raw.push({ node: nodeIndex.get(node) as number, path, interpolation, times, values, width });
   });
   return buildClip(anim, a, raw, topology, file, doc);
+}
+
+/**
+ * The keys of one channel without those whose time or output holds NaN/Inf, or (rotations) whose value
+ * is the zero quaternion; `width` numbers per element, `perKey` elements per key (3 for CUBICSPLINE).
+ */
+function dropDamagedKeys(
+  times: Float32Array | Float64Array,
+  values: Float32Array | Float64Array,
+  width: number,
+  perKey: number,
+  path: string,
+): { times: Float64Array; values: Float64Array; dropped: number; first: number } {
+  const keys = times.length;
+  const stride = width * perKey;
+  const keptTimes: number[] = [];
+  const keptValues: number[] = [];
+  let first = -1;
+  for (let k = 0; k < keys; k++) {
+    let ok = Number.isFinite(times[k]);
+    for (let i = k * stride; ok && i < (k + 1) * stride; i++) ok = Number.isFinite(values[i]);
+    if (ok && path === 'rotation') {
+      const o = (k * perKey + (perKey === 3 ? 1 : 0)) * 4;
+      ok = !(values[o] === 0 && values[o + 1] === 0 && values[o + 2] === 0 && values[o + 3] === 0);
+    }
+    if (!ok) {
+      if (first < 0) first = k;
+      continue;
+    }
+    keptTimes.push(times[k]);
+    for (let i = k * stride; i < (k + 1) * stride; i++) keptValues.push(values[i]);
+  }
+  return {
+    times: Float64Array.from(keptTimes),
+    values: Float64Array.from(keptValues),
+    dropped: keys - keptTimes.length,
+    first,
+  };
 }
 
 function buildClip(

@@ -49,9 +49,14 @@ for (const b of document.querySelectorAll<HTMLButtonElement>('.tabs button')) {
 }
 
 // ---- opening files ---------------------------------------------------------------------------------------
+const isGltf = (name: string) => /\.(glb|gltf)$/i.test(name);
+
 async function openFile(file: File): Promise<void> {
-  const text = await file.text();
-  if (await clipView.open(file.name, text)) await showView('clip');
+  sampleSelect.value = '';
+  const ok = isGltf(file.name)
+    ? await clipView.openGltf(file.name, await file.arrayBuffer())
+    : await clipView.open(file.name, await file.text());
+  if (ok) await showView('clip');
 }
 
 $<HTMLInputElement>('file-input').addEventListener('change', (e) => {
@@ -94,7 +99,10 @@ async function loadSample(file: string): Promise<void> {
     showError(`Could not fetch sample ${file}: HTTP ${res.status}`);
     return;
   }
-  if (await clipView.open(file, await res.text())) await showView('clip');
+  const ok = isGltf(file)
+    ? await clipView.openGltf(file, await res.arrayBuffer())
+    : await clipView.open(file, await res.text());
+  if (ok) await showView('clip');
 }
 sampleSelect.addEventListener('change', () => {
   if (sampleSelect.value) void loadSample(sampleSelect.value);
@@ -127,6 +135,13 @@ const studio = {
         ? { frames: clipView.processed.frames, rate: clipView.processed.rate }
         : null,
       poseChecksum: clipView.poseChecksum,
+      format: clipView.format,
+      animations: clipView.animations.map((a) => a.name),
+      animation: clipView.animation,
+      clipName: c?.name ?? '',
+      reduction: clipView.reduction
+        ? { ...clipView.reduction, keptTracks: clipView.reduction.keptTracks.length }
+        : null,
       curveRevision: clipView.curveRevision,
       curveDiff: clipView.lastCurveDiff,
       spectrumRevision: clipView.spectrumRevision,
@@ -141,6 +156,23 @@ const studio = {
     };
   },
   pixels: () => viewer.pixelStats(),
+  character: () => viewer.characterInfo(),
+  huePixels: (colour: string) => viewer.huePixels(colour),
+  setOverlay(on: boolean) {
+    const box = document.getElementById('skeleton-overlay') as HTMLInputElement;
+    box.checked = on;
+    box.dispatchEvent(new Event('change'));
+  },
+  /** Key dots last drawn on the curves (x in seconds from the clip's start). */
+  dots: () => clipView.lastDots.map((d) => ({ x: Array.from(d.x), y: Array.from(d.y), ring: !!d.ring })),
+  /** The shown animation's keyed tracks (times as seconds), for the tests. */
+  tracks: () =>
+    (clipView.keyedTracks ?? []).map((t) => ({
+      joint: t.joint,
+      path: t.path,
+      interpolation: t.interpolation,
+      times: Array.from(t.times),
+    })),
   curveColourPixels: (colour: string) => clipView.curveColourPixels(colour),
   /** The curves last drawn: columns as plain arrays (null where absent), markers and the summary. */
   curves: () => {

@@ -862,6 +862,55 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     await page.click('[data-testid=tab-clip]');
   });
 
+  it('reduce keys on a BVH clip: the readout is reduceKeys in Node (lengths in centimetres), the download a BVH', async () => {
+    await page.click('[data-testid=tab-clip]');
+    for (const box of ['unroll', 'smooth', 'resample', 'optimal', 'fk', 'reduce'])
+      await page.uncheck(`[data-testid=${box}]`);
+    await page.selectOption('[data-testid=sample-select]', 'AV_8Walk_Meredith_HVHA_Rep1.bvh');
+    await page.waitForFunction(
+      () =>
+        window.__studio.state().name === 'AV_8Walk_Meredith_HVHA_Rep1.bvh' && !window.__studio.state().busy,
+    );
+    await page.check('[data-testid=reduce]');
+    await page.selectOption('[data-testid=reduce-metric]', 'local');
+    await page.fill('[data-testid=tolerance-deg]', '0.5');
+    await page.fill('[data-testid=tolerance-mm]', '1');
+    await page.waitForFunction(() => {
+      const s = window.__studio.state();
+      return (
+        !s.busy && s.reduction !== null && s.reduction.metric === 'local' && s.reduction.tolerance === 0.1
+      );
+    });
+    const s = await state();
+    const clip = parseBvh(
+      readFileSync(join(ROOT, 'web', 'public', 'samples', 'AV_8Walk_Meredith_HVHA_Rep1.bvh'), 'utf8'),
+    );
+    // 1 mm is 0.1 of the file's centimetres; 0.5° in radians
+    const ref = reduceKeys(clip, { metric: 'local', tolerance: 0.1, toleranceAngle: (0.5 * Math.PI) / 180 });
+    const r = s.reduction!;
+    expect(r.keysAfter).toBe(ref.report.keysAfter);
+    expect(r.keysAfter).toBeLessThan(r.keysBefore / 2);
+    const text = (await page.textContent('[data-testid=reduce-readout]')) ?? '';
+    expect(text).toContain(`${ref.report.keysAfter} of ${ref.report.keysBefore} keys kept`);
+    expect(text).toContain(`rotation error max ${((ref.report.maxAngle * 180) / Math.PI).toPrecision(3)}°`);
+    expect(ref.report.maxAngle).toBeLessThanOrEqual((0.5 * Math.PI) / 180);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('[data-testid=download]'),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/\.bvh$/);
+    const path = join(SHOTS, 'reduced.bvh');
+    await download.saveAs(path);
+    const back = parseBvh(readFileSync(path, 'utf8'));
+    expect(back.frames).toBe(clip.frames);
+    await page.selectOption('[data-testid=reduce-metric]', 'object');
+    await page.fill('[data-testid=tolerance-mm]', '0.1');
+    await page.uncheck('[data-testid=reduce]');
+    await page.waitForFunction(
+      () => !window.__studio.state().busy && window.__studio.state().reduction === null,
+    );
+  });
+
   it('opens the bundled glTF character: its skinned mesh is drawn, the animation list has its animations', async () => {
     await page.click('[data-testid=tab-clip]');
     for (const box of ['unroll', 'smooth', 'resample', 'optimal', 'fk', 'reduce'])
@@ -1172,7 +1221,9 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
       note:
         'shared, loaded 2-core machine. meanFrameMs/p95FrameMs: interval between displayed frames in headless ' +
         'Chromium with software WebGL (SwiftShader), bound by rasterisation there; meanWorkMs/maxWorkMs: main-thread ' +
-        'time per frame to evaluate the pose with the playback kernel, run FK, update buffers and submit the render',
+        'time per frame to evaluate the pose with the playback kernel, run FK, update buffers (and a glTF ' +
+        "character's nodes) and submit the render; gltfCharacter: RobotExpressive.glb's first animation, skinned " +
+        'mesh drawn, skeleton overlay off',
     };
     const playback = async (label: string) => {
       await page.click('[data-testid=tab-clip]');
@@ -1225,6 +1276,13 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
       );
       await playback('largestSharedFile');
     }
+    // a skinned glTF character: pose, FK and the mesh's nodes per frame; skinning happens in the render
+    await page.selectOption('[data-testid=sample-select]', 'RobotExpressive.glb');
+    await page.waitForFunction(
+      () => window.__studio.state().name === 'RobotExpressive.glb' && !window.__studio.state().busy,
+    );
+    await page.evaluate(() => window.__studio.setOverlay(false));
+    await playback('gltfCharacter');
     // the issue's large case: 100 joints x 10,000 frames
     await page.setInputFiles('[data-testid=file-input]', {
       name: 'synthetic-100x10000.bvh',
@@ -1278,21 +1336,28 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
   it.runIf(process.env.STUDIO_SCREENSHOT)('saves the README screenshot (web/screenshot.png)', async () => {
     await page.setViewportSize({ width: 1440, height: 860 });
     await page.click('[data-testid=tab-clip]');
-    await page.selectOption('[data-testid=sample-select]', '01_01.bvh');
-    await page.waitForFunction(
-      () => window.__studio.state().name === '01_01.bvh' && !window.__studio.state().busy,
-    );
-    for (const box of ['unroll', 'smooth', 'resample', 'optimal']) {
+    for (const box of ['unroll', 'smooth', 'resample', 'optimal', 'reduce']) {
       if ((await page.locator(`[data-testid=${box}]`).count()) > 0)
         await page.uncheck(`[data-testid=${box}]`);
     }
-    await page.check('[data-testid=unroll]');
-    await page.check('[data-testid=smooth]');
+    await page.selectOption('[data-testid=sample-select]', '');
+    await page.selectOption('[data-testid=sample-select]', 'RobotExpressive.glb');
     await page.waitForFunction(
-      () => !window.__studio.state().busy && window.__studio.state().processed !== null,
+      () => window.__studio.state().name === 'RobotExpressive.glb' && !window.__studio.state().busy,
     );
+    const walking = (await state()).animations.indexOf('Walking');
+    await page.selectOption('[data-testid=animation-select]', String(walking));
+    await page.waitForFunction(
+      () => window.__studio.state().clipName === 'Walking' && !window.__studio.state().busy,
+    );
+    await page.evaluate(() => window.__studio.setOverlay(true));
+    await page.check('[data-testid=reduce]');
+    await page.waitForFunction(
+      () => !window.__studio.state().busy && window.__studio.state().reduction !== null,
+    );
+    await page.click('[data-testid=joint-tree] li:text-is("UpperLeg.L")');
     await page.selectOption('[data-testid=curve-kind]', 'euler');
-    await page.evaluate(() => window.__studio.seekFrame(1290));
+    await page.evaluate(() => window.__studio.seekFrame(6));
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(ROOT, 'web', 'screenshot.png') });
     await page.setViewportSize({ width: 1440, height: 900 });

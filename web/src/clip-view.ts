@@ -175,7 +175,7 @@ export class ClipView {
     // parsing runs in the worker (the page stays responsive on large files); it keeps the clip for processing
     const id = this.startOpen(name);
     return new Promise((resolve) => {
-      this.pendingOpen = { id, name, text, positionMode, character: null, resolve };
+      this.pendingOpen = { id, seq: this.openSeq, name, text, positionMode, character: null, resolve };
       this.worker!.postMessage({ type: 'parse', id, text, positionMode });
     });
   }
@@ -192,7 +192,15 @@ export class ClipView {
       return null;
     });
     return new Promise((resolve) => {
-      this.pendingOpen = { id, name, text: '', positionMode: 'replace', character, resolve };
+      this.pendingOpen = {
+        id,
+        seq: this.openSeq,
+        name,
+        text: '',
+        positionMode: 'replace',
+        character,
+        resolve,
+      };
       const copy = bytes.slice(0);
       this.worker!.postMessage({ type: 'parse-gltf', id, bytes: copy, name }, [copy]);
     });
@@ -202,6 +210,7 @@ export class ClipView {
     // a busy worker is restarted (its work is for the clip being replaced); the same file's next
     // animation keeps it, since it holds the file
     if (!this.worker || (this.busy && restart)) this.startWorker();
+    this.openSeq++;
     const id = ++this.requestId;
     this.busy = true;
     const bar = $('progress');
@@ -220,6 +229,7 @@ export class ClipView {
     return new Promise((resolve) => {
       this.pendingOpen = {
         id,
+        seq: this.openSeq,
         name: this.name,
         text: '',
         positionMode: 'replace',
@@ -235,6 +245,8 @@ export class ClipView {
     name: string;
     text: string;
     positionMode: PositionMode;
+    /** Which open this is (a later one supersedes it). */
+    seq: number;
     /** glTF: the scene `GLTFLoader` is reading. */
     character: Promise<import('three/examples/jsm/loaders/GLTFLoader.js').GLTF | null> | null;
     resolve: (ok: boolean) => void;
@@ -249,6 +261,7 @@ export class ClipView {
   keyedTracks: Track[] | null = null;
   /** The last reduce-keys result. */
   reduction: ReductionInfo | null = null;
+  private openSeq = 0;
   private gltfScene: import('three/examples/jsm/loaders/GLTFLoader.js').GLTF | null = null;
 
   private async opened(m: Extract<FromWorker, { type: 'parsed' | 'parse-error' }>): Promise<void> {
@@ -256,6 +269,11 @@ export class ClipView {
     if (!pending || pending.id !== m.id) return;
     this.pendingOpen = null;
     const loaded = pending.character ? await pending.character : null;
+    // another file or animation was asked for while the mesh loaded: that one wins
+    if (pending.seq !== this.openSeq) {
+      pending.resolve(false);
+      return;
+    }
     this.busy = false;
     $('progress').hidden = true;
     const name = pending.name;
@@ -623,11 +641,13 @@ export class ClipView {
           x.push(d.columns[0][r] as number);
           y.push(v);
         }
+        // with kept keys on top, the file's keys are drawn faint so the rings stand out
+        const faint = !processedSet && this.fadeOriginal;
         dots.push({
           x,
           y,
-          color: CURVE_COLOURS[(c - 1) % half],
-          radius: processedSet ? 3.5 : 2.5,
+          color: `${CURVE_COLOURS[(c - 1) % half]}${faint ? '88' : ''}`,
+          radius: processedSet ? 5 : faint ? 2 : 2.5,
           ring: processedSet,
         });
       }

@@ -260,7 +260,8 @@ export function curveData(
     for (let f = 0; f < original.frames; f++) for (let k = 0; k < 3; k++) data[f * 3 + k] = c[k][f] / DEG;
     drawnEuler = { data, frames: original.frames, joints: 1 };
   }
-  const events = discontinuityEvents(so, order, original.rate, false, drawnEuler);
+  // (without the file's values, as for glTF, the Euler curves drawn are the continuous ones)
+  const events = discontinuityEvents(so, order, original.rate, !fileRows, drawnEuler);
   const markers: Marker[] = [];
   const counts = new Map<string, number>();
   for (const [frame, kinds] of events) {

@@ -75,7 +75,7 @@ export class ProcessingPanel {
 
   private showValues(): void {
     for (const el of this.host.querySelectorAll<HTMLElement>('[data-when="local"]'))
-      el.hidden = this.settings.reduceMetric !== 'local';
+      el.style.display = this.settings.reduceMetric === 'local' ? '' : 'none';
     const o = this.host.querySelector('[data-out="sigma"]');
     if (o) o.textContent = `${this.settings.sigma} frames`;
     // gaussian and unsharp take sigma; the other kernels are widened by this factor (scaleKernel)

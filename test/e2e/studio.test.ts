@@ -1213,6 +1213,56 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     },
   );
 
+  it.skipIf(!existsSync(MAGNUM_GLB))(
+    'opens every shared GLB and self-contained .gltf, every animation, without an error',
+    async () => {
+      const dir = join(dirname(MAGNUM_GLB), '..');
+      const files = [
+        'khronos-samples/Fox.glb',
+        'khronos-samples/rigged_figure.glb',
+        'khronos-samples/AnimatedMorphCube.glb',
+        'khronos-samples/cesium_man.gltf',
+        'gltfpack/RobotExpressive.gltfpack.glb',
+        'gltfpack/AnimatedMorphCube.gltfpack.glb',
+        'robot-expressive/RobotExpressive.glb',
+      ];
+      for (const rel of files) {
+        const path = join(dir, rel);
+        await page.setInputFiles('[data-testid=file-input]', path);
+        const name = rel.split('/').pop();
+        await page.waitForFunction(
+          (n) => {
+            const s = window.__studio.state();
+            return (s.name === n && !s.busy) || document.querySelector('[data-testid=error]')?.textContent;
+          },
+          name,
+          { timeout: 30_000 },
+        );
+        expect(await page.textContent('[data-testid=error]'), rel).toBe('');
+        const clips = await gltfClips(path);
+        const s = await state();
+        expect(s.animations, rel).toEqual(clips.map((c, i) => c.name || `animation ${i}`));
+        const ch = await page.evaluate(() => window.__studio.character());
+        expect(ch.bound, rel).toBe(s.joints);
+        if (!rel.includes('MorphCube')) expect(ch.skinnedMeshes, rel).toBeGreaterThan(0);
+        for (let a = 0; a < clips.length; a++) {
+          if (a === s.animation) continue;
+          await page.selectOption('[data-testid=animation-select]', String(a));
+          await page.waitForFunction((i) => {
+            const t = window.__studio.state();
+            return (
+              (t.animation === i && !t.busy) || document.querySelector('[data-testid=error]')?.textContent
+            );
+          }, a);
+          expect(await page.textContent('[data-testid=error]'), `${rel} animation ${a}`).toBe('');
+          const baked = bakeClip(clips[a], { rate: studioBakeRate(clips[a]) });
+          expect((await state()).frames, `${rel} animation ${a}`).toBe(baked.frames);
+        }
+      }
+    },
+    120_000,
+  );
+
   it('records playback frame time on large clips and the draw time of a 100,000-point curve', async () => {
     const record: Record<string, unknown> = {
       date: new Date().toISOString(),

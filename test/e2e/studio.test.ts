@@ -1214,6 +1214,58 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
   );
 
   it.skipIf(!existsSync(MAGNUM_GLB))(
+    'opens a .gltf picked with its .bin; a STEP track is drawn as steps that hold each key',
+    async () => {
+      const gltfPath = join(dirname(MAGNUM_GLB), '..', 'khronos-samples', 'interpolation_test.gltf');
+      const binPath = gltfPath.replace(/\.gltf$/, '.bin');
+      await page.setInputFiles('[data-testid=file-input]', [gltfPath, binPath]);
+      await page.waitForFunction(
+        () =>
+          (window.__studio.state().name === 'interpolation_test.gltf' && !window.__studio.state().busy) ||
+          document.querySelector('[data-testid=error]')?.textContent,
+      );
+      expect(await page.textContent('[data-testid=error]')).toBe('');
+      const read = await readGltf(new Uint8Array(readFileSync(gltfPath)), {
+        resources: { 'interpolation_test.bin': new Uint8Array(readFileSync(binPath)) },
+      });
+      expect((await state()).animations).toEqual(read.clips.map((c) => c.name));
+      // the image the file names but nobody gave is reported, not fetched
+      await expect(page.textContent('[data-testid=warnings]')).resolves.toContain("'l.jpg') is missing");
+      const index = read.clips.findIndex((c) => c.name === 'Step Rotation');
+      await page.selectOption('[data-testid=animation-select]', String(index));
+      await page.waitForFunction(
+        (i) => window.__studio.state().animation === i && !window.__studio.state().busy,
+        index,
+      );
+      const track = read.clips[index].tracks.find((t) => t.path === 'rotation')!;
+      expect(track.interpolation).toBe('step');
+      await page.click(`[data-testid=joint-tree] li[data-joint="${track.joint}"]`);
+      await page.selectOption('[data-testid=curve-kind]', 'euler');
+      await page.selectOption('[data-testid=curve-kind]', 'quat');
+      await page.waitForFunction(() => window.__studio.dots().length === 4);
+      const start = Math.min(...read.clips[index].tracks.map((t) => t.times[0]));
+      const curves = await page.evaluate(() => window.__studio.curves());
+      const x: number[] = curves.columns[0];
+      const ref = evaluateTrack(
+        track,
+        x.map((t) => t + start),
+      );
+      for (let i = 0; i < x.length; i++)
+        for (let c = 0; c < 4; c++) expect(curves.columns[1 + c][i]).toBeCloseTo(ref[i * 4 + c], 12);
+      // just before every key after the first, the curve still holds the previous key's value
+      for (let k = 1; k < track.times.length; k++) {
+        const i = x.findIndex((t) => Math.abs(t - (track.times[k] - start - 1e-6)) < 1e-9);
+        expect(i, `key ${k}`).toBeGreaterThan(0);
+        for (let c = 0; c < 4; c++) {
+          expect(curves.columns[1 + c][i]).toBeCloseTo(track.values[(k - 1) * 4 + c], 6);
+          expect(curves.columns[1 + c][i + 1]).toBeCloseTo(track.values[k * 4 + c], 6);
+        }
+      }
+      await shot('gltf-step');
+    },
+  );
+
+  it.skipIf(!existsSync(MAGNUM_GLB))(
     'opens every shared GLB and self-contained .gltf, every animation, without an error',
     async () => {
       const dir = join(dirname(MAGNUM_GLB), '..');

@@ -185,12 +185,28 @@ export class ClipView {
    * the chosen one; three's `GLTFLoader` reads the same bytes here for the skinned mesh, whose nodes the
    * clip then drives (joint `j` drives the node the reader took it from).
    */
-  openGltf(name: string, bytes: ArrayBuffer): Promise<boolean> {
+  openGltf(name: string, bytes: ArrayBuffer, resources: Record<string, ArrayBuffer> = {}): Promise<boolean> {
     const id = this.startOpen(name);
-    const character = new GLTFLoader().parseAsync(bytes.slice(0), '').catch((e: Error) => {
-      this.onError(`Could not load the mesh of ${name}: ${e.message}`);
-      return null;
+    // a .gltf's external files come from the files opened with it, by file name (folders in URIs ignored)
+    const manager = new THREE.LoadingManager();
+    const urls: string[] = [];
+    manager.setURLModifier((url) => {
+      const file = decodeURIComponent(url).split('/').pop() ?? '';
+      const data = resources[file];
+      if (!data) return url;
+      const blob = URL.createObjectURL(new Blob([data]));
+      urls.push(blob);
+      return blob;
     });
+    const character = new GLTFLoader(manager)
+      .parseAsync(withPlaceholderImages(bytes, resources), '')
+      .catch((e: Error) => {
+        this.onError(`Could not load the mesh of ${name}: ${e.message}`);
+        return null;
+      })
+      .finally(() => {
+        for (const u of urls) URL.revokeObjectURL(u);
+      });
     return new Promise((resolve) => {
       this.pendingOpen = {
         id,
@@ -202,7 +218,12 @@ export class ClipView {
         resolve,
       };
       const copy = bytes.slice(0);
-      this.worker!.postMessage({ type: 'parse-gltf', id, bytes: copy, name }, [copy]);
+      const res: Record<string, ArrayBuffer> = {};
+      for (const [k, v] of Object.entries(resources)) res[k] = v.slice(0);
+      this.worker!.postMessage({ type: 'parse-gltf', id, bytes: copy, name, resources: res }, [
+        copy,
+        ...Object.values(res),
+      ]);
     });
   }
 
@@ -413,6 +434,19 @@ export class ClipView {
       if (s === 0) {
         firstMin.copy(fmin);
         firstMax.copy(fmax);
+      }
+    }
+    // a glTF character is framed by its mesh as posed at the first frame (its joints may be few, or one)
+    if (this.view.hasCharacter) {
+      localPoseAt(clip, 0, 'nearest', this.rot, this.trans, this.scl);
+      this.view.poseCharacter(this.rot, this.trans, this.scl);
+      const box = this.view.characterBox();
+      if (box) {
+        min.min(box.min);
+        max.max(box.max);
+        firstMin.min(box.min);
+        firstMax.max(box.max);
+        size = Math.max(size, box.max.distanceTo(box.min));
       }
     }
     this.view.setSkeleton(parents, size || 1);
@@ -889,6 +923,34 @@ export class ClipView {
       inked: this.curvePlot?.inkedPixels() ?? 0,
       spectrumInked: this.spectrumPlot?.inkedPixels() ?? 0,
     };
+  }
+}
+
+/** A 1x1 grey PNG, drawn in place of an image a .gltf names but that was not opened with it. */
+const PLACEHOLDER_PNG =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNoAAAAggCBd81ytgAAAABJRU5ErkJggg==';
+
+/**
+ * The bytes `GLTFLoader` reads: a GLB as it is; a .gltf with every image URI that is neither a data URI nor
+ * among `resources` (by file name) replaced by a placeholder, so the mesh loads without fetching
+ * anything from the studio's own server (the reader reports the missing image as a warning).
+ */
+function withPlaceholderImages(bytes: ArrayBuffer, resources: Record<string, ArrayBuffer>): ArrayBuffer {
+  const head = new Uint8Array(bytes, 0, Math.min(4, bytes.byteLength));
+  if (String.fromCharCode(...head) === 'glTF') return bytes.slice(0);
+  try {
+    const json = JSON.parse(new TextDecoder().decode(bytes)) as { images?: { uri?: string }[] };
+    let changed = false;
+    for (const img of json.images ?? []) {
+      const uri = img.uri;
+      if (!uri || uri.startsWith('data:')) continue;
+      if (resources[decodeURIComponent(uri).split('/').pop() ?? '']) continue;
+      img.uri = PLACEHOLDER_PNG;
+      changed = true;
+    }
+    return changed ? (new TextEncoder().encode(JSON.stringify(json)).buffer as ArrayBuffer) : bytes.slice(0);
+  } catch {
+    return bytes.slice(0);
   }
 }
 

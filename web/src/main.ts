@@ -51,18 +51,26 @@ for (const b of document.querySelectorAll<HTMLButtonElement>('.tabs button')) {
 // ---- opening files ---------------------------------------------------------------------------------------
 const isGltf = (name: string) => /\.(glb|gltf)$/i.test(name);
 
-async function openFile(file: File): Promise<void> {
+/**
+ * Opens the first BVH, .glb or .gltf among the files picked or dropped; the other files are a .gltf's
+ * resources (its .bin and images), found by file name.
+ */
+async function openFiles(files: File[]): Promise<void> {
+  const file = files.find((f) => isGltf(f.name) || /\.bvh$/i.test(f.name)) ?? files[0];
+  if (!file) return;
   sampleSelect.value = '';
-  const ok = isGltf(file.name)
-    ? await clipView.openGltf(file.name, await file.arrayBuffer())
-    : await clipView.open(file.name, await file.text());
+  let ok: boolean;
+  if (isGltf(file.name)) {
+    const resources: Record<string, ArrayBuffer> = {};
+    for (const f of files) if (f !== file) resources[f.name] = await f.arrayBuffer();
+    ok = await clipView.openGltf(file.name, await file.arrayBuffer(), resources);
+  } else ok = await clipView.open(file.name, await file.text());
   if (ok) await showView('clip');
 }
 
 $<HTMLInputElement>('file-input').addEventListener('change', (e) => {
   const input = e.target as HTMLInputElement;
-  const f = input.files?.[0];
-  if (f) void openFile(f);
+  if (input.files?.length) void openFiles([...input.files]);
   input.value = '';
 });
 
@@ -84,8 +92,7 @@ window.addEventListener('drop', (e) => {
   e.preventDefault();
   dragDepth = 0;
   overlay.hidden = true;
-  const f = e.dataTransfer?.files?.[0];
-  if (f) void openFile(f);
+  if (e.dataTransfer?.files?.length) void openFiles([...e.dataTransfer.files]);
 });
 
 interface Sample {

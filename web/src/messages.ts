@@ -94,7 +94,14 @@ export interface SpectrumData {
 export type ToWorker =
   | { type: 'load'; clip: Clip }
   | { type: 'parse'; id: number; text: string; positionMode: PositionMode }
-  | { type: 'parse-gltf'; id: number; bytes: ArrayBuffer; name: string }
+  | {
+      type: 'parse-gltf';
+      id: number;
+      bytes: ArrayBuffer;
+      name: string;
+      /** A `.gltf`'s external files (`.bin`, images) by file name. */
+      resources: Record<string, ArrayBuffer>;
+    }
   | { type: 'animation'; id: number; index: number }
   | { type: 'download-gltf'; id: number }
   | { type: 'process'; id: number; settings: ProcessSettings };

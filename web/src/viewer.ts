@@ -123,6 +123,14 @@ export class SkeletonView {
     return this.character !== null;
   }
 
+  /** The character's bounding box in world space as posed now (skinned meshes by their posed vertices), or null. */
+  characterBox(): THREE.Box3 | null {
+    if (!this.character) return null;
+    this.character.updateMatrixWorld(true);
+    const box = new THREE.Box3().setFromObject(this.character, true);
+    return box.isEmpty() ? null : box;
+  }
+
   /** Shows or hides the stick figure (always shown when there is no character). */
   setOverlay(on: boolean): void {
     this.overlay = on;

@@ -44,7 +44,13 @@ const post = (m: FromWorker, transfer: Transferable[] = []) =>
   (self as unknown as Worker).postMessage(m, transfer);
 
 /** The open glTF file: its bytes (re-read for every download, so the written document starts clean) and what was read. */
-let gltf: { name: string; bytes: Uint8Array; read: GltfReadResult; animation: number } | null = null;
+let gltf: {
+  name: string;
+  bytes: Uint8Array;
+  resources: Record<string, Uint8Array>;
+  read: GltfReadResult;
+  animation: number;
+} | null = null;
 /** The last processing result with its source (the processed clip, or the reduced keys), for the download. */
 let lastResult: { clip: Clip | null; reduced: KeyedClip | null } = { clip: null, reduced: null };
 
@@ -60,7 +66,9 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
     return;
   }
   if (m.type === 'parse-gltf') {
-    void parseGltf(m.id, new Uint8Array(m.bytes), m.name);
+    const resources: Record<string, Uint8Array> = {};
+    for (const [k, v] of Object.entries(m.resources)) resources[k] = new Uint8Array(v);
+    void parseGltf(m.id, new Uint8Array(m.bytes), m.name, resources);
     return;
   }
   if (m.type === 'animation') {
@@ -101,12 +109,17 @@ function parse(id: number, text: string, positionMode: PositionMode): void {
 }
 
 /** Reads a .glb or .gltf (embedded resources) with `readGltf` and shows its first animation with tracks. */
-async function parseGltf(id: number, bytes: Uint8Array, name: string): Promise<void> {
+async function parseGltf(
+  id: number,
+  bytes: Uint8Array,
+  name: string,
+  resources: Record<string, Uint8Array>,
+): Promise<void> {
   const t0 = performance.now();
   try {
-    const read = await readGltf(bytes, { file: name });
+    const read = await readGltf(bytes, { file: name, resources: withUriKeys(bytes, resources) });
     if (read.clips.length === 0) throw new Error('the file has no animations');
-    gltf = { name, bytes, read, animation: 0 };
+    gltf = { name, bytes, resources, read, animation: 0 };
     const first = Math.max(
       0,
       read.clips.findIndex((c) => c.tracks.some((t) => t.path !== 'weights')),
@@ -116,6 +129,29 @@ async function parseGltf(id: number, bytes: Uint8Array, name: string): Promise<v
   } catch (e) {
     post({ type: 'parse-error', id, message: (e as Error).message });
   }
+}
+
+/**
+ * A `.gltf`'s resources keyed by the URIs its buffers and images name (URI-decoded, folders ignored), from
+ * files given by name: a `.bin` picked or dropped with its `.gltf` is found whatever folder the URI names.
+ */
+function withUriKeys(bytes: Uint8Array, files: Record<string, Uint8Array>): Record<string, Uint8Array> {
+  const glb = bytes[0] === 0x67 && bytes[1] === 0x6c && bytes[2] === 0x54 && bytes[3] === 0x46; // 'glTF'
+  if (Object.keys(files).length === 0 || glb) return {};
+  let json: { buffers?: { uri?: string }[]; images?: { uri?: string }[] };
+  try {
+    json = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return {};
+  }
+  const out: Record<string, Uint8Array> = {};
+  for (const item of [...(json.buffers ?? []), ...(json.images ?? [])]) {
+    const uri = item.uri;
+    if (!uri || uri.startsWith('data:')) continue;
+    const file = decodeURIComponent(uri).split('/').pop()!;
+    if (files[file]) out[uri] = files[file];
+  }
+  return out;
 }
 
 /**
@@ -184,7 +220,10 @@ function showAnimation(id: number, index: number, ms: number, warnings: string[]
  */
 async function downloadGltf(id: number): Promise<void> {
   if (!gltf) throw new Error('no glTF file is open');
-  const fresh = await readGltf(gltf.bytes, { file: gltf.name });
+  const fresh = await readGltf(gltf.bytes, {
+    file: gltf.name,
+    resources: withUriKeys(gltf.bytes, gltf.resources),
+  });
   const keyed = fresh.clips[gltf.animation];
   const out: Clip | KeyedClip | null = lastResult.reduced ?? lastResult.clip;
   const clips = out ? [{ ...out, source: keyed.source }] : [];

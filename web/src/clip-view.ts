@@ -735,6 +735,11 @@ export class ClipView {
         'model/gltf-binary',
         `${this.name.replace(/\.(glb|gltf)$/i, '')}${this.processed ? '-processed' : ''}.glb`,
       );
+      // what the writer changed beyond the animation (empty channels or animations it had to drop)
+      if (m.warnings.length) {
+        $('warnings').hidden = false;
+        $('warnings-text').textContent = m.warnings.map((w) => `written .glb: ${w}`).join('\n');
+      }
       return;
     }
     if (m.id !== this.requestId) return;

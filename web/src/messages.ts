@@ -118,7 +118,7 @@ export type FromWorker =
       reduction: ReductionInfo | null;
       ms: number;
     }
-  | { type: 'downloaded'; id: number; glb: Uint8Array }
+  | { type: 'downloaded'; id: number; glb: Uint8Array; warnings: string[] }
   | { type: 'error'; id: number; message: string }
   | {
       type: 'parsed';

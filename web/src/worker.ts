@@ -229,7 +229,7 @@ async function downloadGltf(id: number): Promise<void> {
   const clips = out ? [{ ...out, source: keyed.source }] : [];
   const written = await writeGltf(fresh.document, clips, { format: 'glb' });
   const glb = written.glb!;
-  post({ type: 'downloaded', id, glb }, [glb.buffer]);
+  post({ type: 'downloaded', id, glb, warnings: written.warnings.map((w) => w.message) }, [glb.buffer]);
 }
 
 /** Bytes of keyed tracks as glTF stores them: float32 key times and values, one time accessor per track. */

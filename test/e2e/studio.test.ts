@@ -935,6 +935,9 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     expect(ch.skinnedMeshes).toBeGreaterThan(0);
     expect(ch.bound).toBe(ch.joints);
     expect(ch.joints).toBe(s.joints);
+    console.info(
+      `RobotExpressive: ${ch.joints} joints bound by node index; bindingNames alone finds the same node for ${ch.nameBound}`,
+    );
     // pixels of the body's material colour ('Main', orange; the file stores it linear, the canvas is sRGB)
     // in the canvas, with the skeleton overlay off
     const main = (await new NodeIO().read(ROBOT))

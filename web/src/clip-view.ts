@@ -9,6 +9,7 @@ import {
   type Track,
 } from 'rotsig';
 import { writeBvh } from 'rotsig/io';
+import { bindingNames } from 'rotsig/three';
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { type CurveKind, curveData, curveLabels, jointSeries } from './curves.js';
@@ -283,6 +284,8 @@ export class ClipView {
   /** The last reduce-keys result. */
   reduction: ReductionInfo | null = null;
   private openSeq = 0;
+  /** Joints that `bindingNames` binds to the node the reader took them from (see `opened`). */
+  nameBound = 0;
   private gltfScene: import('three/examples/jsm/loaders/GLTFLoader.js').GLTF | null = null;
 
   private async opened(m: Extract<FromWorker, { type: 'parsed' | 'parse-error' }>): Promise<void> {
@@ -340,10 +343,14 @@ export class ClipView {
       for (const [object, where] of this.gltfScene.parser.associations) {
         if (where.nodes !== undefined && object instanceof THREE.Object3D) byNode.set(where.nodes, object);
       }
-      this.view.setCharacter(
-        this.gltfScene.scene,
-        Array.from(m.gltf.nodes, (n) => byNode.get(n) ?? null),
-      );
+      const nodes = Array.from(m.gltf.nodes, (n) => byNode.get(n) ?? null);
+      this.view.setCharacter(this.gltfScene.scene, nodes);
+      // how many joints `bindingNames` alone would bind to the same node (repeated names are numbered
+      // differently by the reader and by GLTFLoader, so name binding can miss where node indices cannot)
+      const scene = this.gltfScene.scene;
+      this.nameBound = bindingNames(m.clip.skeleton.names).filter(
+        (n, j) => nodes[j] !== null && scene.getObjectByName(n) === nodes[j],
+      ).length;
     } else this.view.setCharacter(null);
     this.view.setOverlay($<HTMLInputElement>('skeleton-overlay').checked || !m.gltf);
     // the position-mode switch: under the clip info for files with root position channels, and on the

@@ -163,7 +163,7 @@ const studio = {
     };
   },
   pixels: () => viewer.pixelStats(),
-  character: () => viewer.characterInfo(),
+  character: () => ({ ...viewer.characterInfo(), nameBound: clipView.nameBound }),
   huePixels: (colour: string) => viewer.huePixels(colour),
   setOverlay(on: boolean) {
     const box = document.getElementById('skeleton-overlay') as HTMLInputElement;

@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NodeIO } from '@gltf-transform/core';
@@ -1321,6 +1322,8 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
   it('records playback frame time on large clips and the draw time of a 100,000-point curve', async () => {
     const record: Record<string, unknown> = {
       date: new Date().toISOString(),
+      // the machine's 1, 5 and 15 minute load averages (2 cores) when the measurement started and ended
+      loadAverageAtStart: loadavg().map((l) => Number(l.toFixed(2))),
       browser: `${browser.version()} headless, software WebGL (--disable-gpu)`,
       antialias: (await state()).antialias,
       note:
@@ -1428,6 +1431,7 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     const plot = await page.evaluate(() => window.__studio.benchPlot(100_000));
     record.plot100k = plot;
     expect(plot.drawMs).toBeLessThan(100);
+    record.loadAverageAtEnd = loadavg().map((l) => Number(l.toFixed(2)));
     // every run keeps its record with the artifacts; `npm run bench:studio` also updates the committed one
     writeFileSync(join(SHOTS, 'performance.json'), `${JSON.stringify(record, null, 2)}\n`);
     if (process.env.STUDIO_BENCH) {

@@ -1,5 +1,6 @@
 /// <reference lib="webworker" />
-// Heavy processing off the main thread: unroll, smooth, resample, compare, spectra. Everything is a rotsig call.
+// Heavy work off the main thread: reading BVH and glTF, unroll, smooth, resample, reduce keys, compare, spectra,
+// writing .glb. Everything is a rotsig call.
 import {
   ANIMATED_ROTATION,
   ANIMATED_SCALE,
@@ -108,7 +109,7 @@ function parse(id: number, text: string, positionMode: PositionMode): void {
   }
 }
 
-/** Reads a .glb or .gltf (embedded resources) with `readGltf` and shows its first animation with tracks. */
+/** Reads a .glb or .gltf (with the files given alongside) with `readGltf`; shows its first animation with tracks. */
 async function parseGltf(
   id: number,
   bytes: Uint8Array,

@@ -279,7 +279,7 @@ export function curveData(
       : `${events.size} event${events.size === 1 ? '' : 's'}: ${[...counts].map(([k, n]) => `${n} ${k}`).join(' · ')}`;
   if (processed) {
     const sp = jointSeries(processed, joint);
-    summary += ` → processed: ${discontinuityEvents(sp, order, processed.rate, unroll).size}`;
+    summary += ` → processed: ${discontinuityEvents(sp, order, processed.rate, unroll || !fileRows).size}`;
   }
   return { columns, dots, markers, summary, hasProcessed: !!processed, processedDiff };
 }

@@ -12,6 +12,7 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.svg': 'image/svg+xml',
   '.md': 'text/plain; charset=utf-8',
+  '.glb': 'model/gltf-binary',
 };
 
 /** A tiny static file server for the built studio on 127.0.0.1 and a free port. */

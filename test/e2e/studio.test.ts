@@ -3,8 +3,10 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NodeIO } from '@gltf-transform/core';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -13,13 +15,48 @@ import {
   clipSpectrum,
   createDamper,
   createOneEuroFilter,
+  evaluateTrack,
+  inferKeyRate,
+  type KeyedClip,
   quat,
+  reduceKeys,
 } from '../../src/index.js';
-import { parseBvh } from '../../src/io/index.js';
+import { parseBvh, readGltf } from '../../src/io/index.js';
+import { bakeClip } from '../../src/ops/keys/index.js';
 import { HAS_SHARED_BVH, SHARED_BVH_FILES, sharedBvhPath } from '../support/shared-data.js';
 import { serveStatic } from './serve.js';
 
 const CHROMIUM = '/usr/bin/chromium';
+const ROBOT = join(
+  resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'),
+  'web',
+  'public',
+  'samples',
+  'RobotExpressive.glb',
+);
+/** A GLB with CUBICSPLINE tracks keyed at non-uniform times (0.5, 3.5, 4, 5 s), from the shared glTF files. */
+const MAGNUM_GLB = resolve(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  '..',
+  'shared',
+  'data',
+  'gltf',
+  'magnum',
+  'animation.glb',
+);
+
+/** The keyed clips of a glTF file, read in Node. */
+async function gltfClips(path: string): Promise<KeyedClip[]> {
+  return (await readGltf(new Uint8Array(readFileSync(path)), { file: path })).clips;
+}
+
+/** The grid the studio bakes a keyed animation on: its keys' own rate, at least 60 Hz for CUBICSPLINE. */
+function studioBakeRate(keyed: KeyedClip): number {
+  const rate = inferKeyRate(keyed).rate;
+  return keyed.tracks.some((t) => t.interpolation === 'cubicspline') ? Math.max(rate, 60) : rate;
+}
 const HAS_CHROMIUM = existsSync(CHROMIUM);
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SHOTS = join(ROOT, 'test-results', 'studio');
@@ -45,6 +82,18 @@ type StudioState = {
   antialias: boolean;
   softwareWebGL: boolean;
   playKernels: string[];
+  format: 'bvh' | 'gltf';
+  animations: string[];
+  animation: number;
+  clipName: string;
+  reduction: {
+    keysBefore: number;
+    keysAfter: number;
+    bytesBefore: number;
+    bytesAfter: number;
+    maxError: number;
+    p99Error: number;
+  } | null;
 };
 // Browser globals used inside page.evaluate callbacks (this file compiles without the DOM lib).
 declare const window: {
@@ -814,15 +863,475 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     await page.click('[data-testid=tab-clip]');
   });
 
+  it('reduce keys on a BVH clip: the readout is reduceKeys in Node (lengths in centimetres), the download a BVH', async () => {
+    await page.click('[data-testid=tab-clip]');
+    for (const box of ['unroll', 'smooth', 'resample', 'optimal', 'fk', 'reduce'])
+      await page.uncheck(`[data-testid=${box}]`);
+    await page.selectOption('[data-testid=sample-select]', 'AV_8Walk_Meredith_HVHA_Rep1.bvh');
+    await page.waitForFunction(
+      () =>
+        window.__studio.state().name === 'AV_8Walk_Meredith_HVHA_Rep1.bvh' && !window.__studio.state().busy,
+    );
+    await page.check('[data-testid=reduce]');
+    await page.selectOption('[data-testid=reduce-metric]', 'local');
+    await page.fill('[data-testid=tolerance-deg]', '0.5');
+    await page.fill('[data-testid=tolerance-mm]', '1');
+    await page.waitForFunction(() => {
+      const s = window.__studio.state();
+      return (
+        !s.busy && s.reduction !== null && s.reduction.metric === 'local' && s.reduction.tolerance === 0.1
+      );
+    });
+    const s = await state();
+    const clip = parseBvh(
+      readFileSync(join(ROOT, 'web', 'public', 'samples', 'AV_8Walk_Meredith_HVHA_Rep1.bvh'), 'utf8'),
+    );
+    // 1 mm is 0.1 of the file's centimetres; 0.5° in radians
+    const ref = reduceKeys(clip, { metric: 'local', tolerance: 0.1, toleranceAngle: (0.5 * Math.PI) / 180 });
+    const r = s.reduction!;
+    expect(r.keysAfter).toBe(ref.report.keysAfter);
+    expect(r.keysAfter).toBeLessThan(r.keysBefore / 2);
+    const text = (await page.textContent('[data-testid=reduce-readout]')) ?? '';
+    expect(text).toContain(`${ref.report.keysAfter} of ${ref.report.keysBefore} keys kept`);
+    expect(text).toContain(`rotation error max ${((ref.report.maxAngle * 180) / Math.PI).toPrecision(3)}°`);
+    expect(ref.report.maxAngle).toBeLessThanOrEqual((0.5 * Math.PI) / 180);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('[data-testid=download]'),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/\.bvh$/);
+    const path = join(SHOTS, 'reduced.bvh');
+    await download.saveAs(path);
+    const back = parseBvh(readFileSync(path, 'utf8'));
+    expect(back.frames).toBe(clip.frames);
+    await page.selectOption('[data-testid=reduce-metric]', 'object');
+    await page.fill('[data-testid=tolerance-mm]', '0.1');
+    await page.uncheck('[data-testid=reduce]');
+    await page.waitForFunction(
+      () => !window.__studio.state().busy && window.__studio.state().reduction === null,
+    );
+  });
+
+  it('opens the bundled glTF character: its skinned mesh is drawn, the animation list has its animations', async () => {
+    await page.click('[data-testid=tab-clip]');
+    for (const box of ['unroll', 'smooth', 'resample', 'optimal', 'fk', 'reduce'])
+      await page.uncheck(`[data-testid=${box}]`);
+    await page.selectOption('[data-testid=sample-select]', 'RobotExpressive.glb');
+    await page.waitForFunction(
+      () => window.__studio.state().name === 'RobotExpressive.glb' && !window.__studio.state().busy,
+    );
+    const s = await state();
+    expect(s.format).toBe('gltf');
+    const clips = await gltfClips(ROBOT);
+    expect(s.animations).toEqual(clips.map((c) => c.name));
+    expect(s.animations).toContain('Walking');
+    expect(s.clipName).toBe(clips[s.animation].name);
+    // the options of the animation list are the file's animations, in file order
+    const options = await page.$$eval('[data-testid=animation-select] option', (o) =>
+      o.map((x) => (x as unknown as { textContent: string }).textContent),
+    );
+    expect(options.map((o) => o.split(' (')[0])).toEqual(clips.map((c) => c.name));
+    // a skinned mesh in the scene graph, every joint of the clip driving one of its nodes
+    const ch = await page.evaluate(() => window.__studio.character());
+    expect(ch.skinnedMeshes).toBeGreaterThan(0);
+    expect(ch.bound).toBe(ch.joints);
+    expect(ch.joints).toBe(s.joints);
+    console.info(
+      `RobotExpressive: ${ch.joints} joints bound by node index; bindingNames alone finds the same node for ${ch.nameBound}`,
+    );
+    // pixels of the body's material colour ('Main', orange; the file stores it linear, the canvas is sRGB)
+    // in the canvas, with the skeleton overlay off
+    const main = (await new NodeIO().read(ROBOT))
+      .getRoot()
+      .listMaterials()
+      .find((m) => m.getName() === 'Main')!
+      .getBaseColorFactor();
+    const srgb = (c: number) => (c <= 0.0031308 ? 12.92 * c : 1.055 * c ** (1 / 2.4) - 0.055);
+    const hex = `#${main
+      .slice(0, 3)
+      .map((c) =>
+        Math.round(srgb(c) * 255)
+          .toString(16)
+          .padStart(2, '0'),
+      )
+      .join('')}`;
+    expect(ch.colours).toContain(hex);
+    await page.evaluate(() => window.__studio.setOverlay(false));
+    const body = await page.evaluate((c) => window.__studio.huePixels(c), hex);
+    expect(body).toBeGreaterThan(400);
+    // the overlay toggle: bone lines (#5fb3ff) drawn over the mesh only when it is on
+    const boneOff = await page.evaluate(() => window.__studio.huePixels('#5fb3ff'));
+    await page.evaluate(() => window.__studio.setOverlay(true));
+    const boneOn = await page.evaluate(() => window.__studio.huePixels('#5fb3ff'));
+    expect(boneOn).toBeGreaterThan(boneOff + 20);
+    await page.evaluate(() => window.__studio.setOverlay(false));
+    await shot('gltf-character');
+  });
+
+  it('choosing an animation from the list changes the clip to that animation', async () => {
+    const clips = await gltfClips(ROBOT);
+    const before = await state();
+    const walking = clips.findIndex((c) => c.name === 'Walking');
+    await page.selectOption('[data-testid=animation-select]', String(walking));
+    await page.waitForFunction(
+      () => window.__studio.state().clipName === 'Walking' && !window.__studio.state().busy,
+    );
+    const s = await state();
+    const baked = bakeClip(clips[walking], { rate: studioBakeRate(clips[walking]) });
+    expect(s.animation).toBe(walking);
+    expect(s.frames).toBe(baked.frames);
+    expect(s.frames).not.toBe(before.frames);
+    await page.evaluate(() => window.__studio.seekFrame(10));
+    expect((await state()).poseChecksum).not.toBe(before.poseChecksum);
+    // the mesh stays and is driven by the new clip
+    expect((await page.evaluate(() => window.__studio.character())).bound).toBe(s.joints);
+  });
+
+  it('reduce keys shows keys kept, bytes and the achieved error that reduceKeys gives in Node for the same clip', async () => {
+    await page.check('[data-testid=reduce]');
+    await page.waitForFunction(() => {
+      const s = window.__studio.state();
+      return !s.busy && s.reduction !== null;
+    });
+    const s = await state();
+    const keyed = (await gltfClips(ROBOT))[s.animation];
+    const baked = bakeClip(keyed, { rate: studioBakeRate(keyed) });
+    // the panel's defaults: object metric, 0.1 mm (ACL's 0.01 cm) at a 3 cm shell, in metres
+    const ref = reduceKeys(baked, { metric: 'object', tolerance: 1e-4, shellDistance: 0.03 });
+    const r = s.reduction!;
+    expect(r.keysAfter).toBe(ref.report.keysAfter);
+    expect(r.keysBefore).toBe(ref.report.keysBefore);
+    expect(r.keysAfter).toBeLessThan(r.keysBefore);
+    expect(r.maxError).toBeCloseTo(ref.report.maxError, 12);
+    expect(r.maxError).toBeLessThanOrEqual(1e-4);
+    // glTF stores a key as a float32 time and float32 values (4 for a rotation, 3 otherwise)
+    const bytes = ref.clip.tracks.reduce((n, t) => n + 4 * (t.times.length + t.values.length), 0);
+    expect(r.bytesAfter).toBe(bytes);
+    const text = (await page.textContent('[data-testid=reduce-readout]')) ?? '';
+    expect(text).toContain(`${ref.report.keysAfter} of ${ref.report.keysBefore} keys kept`);
+    expect(text).toContain(`animation data ${(bytes / 1000).toFixed(1)} kB`);
+    expect(text).toContain(`max ${(ref.report.maxError * 1000).toPrecision(3)} mm`);
+    // the kept keys are drawn on the processed curves (rings) at their own times
+    const joint = ref.clip.tracks.find((t) => t.path === 'rotation' && t.times.length < baked.frames)!.joint;
+    await page.click(`[data-testid=joint-tree] li[data-joint="${joint}"]`);
+    await page.selectOption('[data-testid=curve-kind]', 'quat');
+    await page.waitForFunction(() => window.__studio.dots().some((d: { ring: boolean }) => d.ring));
+    const kept = ref.clip.tracks.find((t) => t.joint === joint && t.path === 'rotation')!;
+    const start = baked.startTime ?? 0;
+    const rings = (await page.evaluate(() => window.__studio.dots())).filter(
+      (d: { ring: boolean }) => d.ring,
+    );
+    expect(rings).toHaveLength(4);
+    expect(rings[0].x).toHaveLength(kept.times.length);
+    rings[0].x.forEach((x: number, i: number) => {
+      expect(x).toBeCloseTo(kept.times[i] - start, 6);
+    });
+    await shot('gltf-reduced');
+  });
+
+  it('downloads a .glb with the processed animation and everything else of the file as it was', async () => {
+    const s = await state();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('[data-testid=download]'),
+    ]);
+    expect(download.suggestedFilename()).toBe('RobotExpressive-processed.glb');
+    const path = join(SHOTS, download.suggestedFilename());
+    await download.saveAs(path);
+    const io = new NodeIO();
+    const out = await io.read(path);
+    const orig = await io.read(ROBOT);
+    const root = out.getRoot();
+    const root0 = orig.getRoot();
+    // the mesh intact: same meshes, primitives, vertex counts, skins and joints
+    expect(root.listMeshes().length).toBe(root0.listMeshes().length);
+    const vertices = (r: typeof root) =>
+      r.listMeshes().flatMap((m) => m.listPrimitives().map((p) => p.getAttribute('POSITION')?.getCount()));
+    expect(vertices(root)).toEqual(vertices(root0));
+    expect(root.listSkins().map((k) => k.listJoints().length)).toEqual(
+      root0.listSkins().map((k) => k.listJoints().length),
+    );
+    expect(root.listAnimations().map((a) => a.getName())).toEqual(
+      root0.listAnimations().map((a) => a.getName()),
+    );
+    // the processed animation holds the reduced keys; the others are untouched
+    const keysOf = (a: ReturnType<typeof root.listAnimations>[number]) =>
+      a
+        .listChannels()
+        .filter((c) => c.getTargetPath() !== 'weights')
+        .reduce((n, c) => n + (c.getSampler()?.getInput()?.getCount() ?? 0), 0);
+    const anims = root.listAnimations();
+    const anims0 = root0.listAnimations();
+    expect(keysOf(anims[s.animation])).toBe(s.reduction?.keysAfter);
+    expect(keysOf(anims0[s.animation])).toBeGreaterThan(s.reduction?.keysAfter ?? 0);
+    for (let a = 0; a < anims.length; a++) {
+      if (a === s.animation) continue;
+      const ch = anims[a].listChannels();
+      const ch0 = anims0[a].listChannels();
+      expect(ch.length).toBe(ch0.length);
+      for (let c = 0; c < ch.length; c++) {
+        expect(Array.from(ch[c].getSampler()!.getOutput()!.getArray()!)).toEqual(
+          Array.from(ch0[c].getSampler()!.getOutput()!.getArray()!),
+        );
+      }
+    }
+    // read back by rotsig, the processed animation covers the original's time span
+    const back = (await gltfClips(path))[s.animation];
+    const keyed = (await gltfClips(ROBOT))[s.animation];
+    const rate = studioBakeRate(keyed);
+    const a = bakeClip(back, { rate });
+    const b = bakeClip(keyed, { rate });
+    expect(a.frames).toBe(b.frames);
+    await page.uncheck('[data-testid=reduce]');
+    await page.waitForFunction(
+      () => !window.__studio.state().busy && window.__studio.state().reduction === null,
+    );
+  });
+
+  it('smoothing, unrolling and optimal keys run on a glTF clip; the .glb written keys every processed frame', async () => {
+    const s0 = await state();
+    await page.check('[data-testid=unroll]');
+    await page.check('[data-testid=smooth]');
+    await page.waitForFunction(
+      () => !window.__studio.state().busy && window.__studio.state().processed !== null,
+    );
+    await expect(page.textContent('[data-testid=difference]')).resolves.toMatch(/max\s+\d+\.\d+°/);
+    await page.check('[data-testid=resample]');
+    await page.fill('[data-testid=rate]', '12');
+    await page.check('[data-testid=optimal]');
+    await page.waitForFunction(() => {
+      const s = window.__studio.state();
+      return !s.busy && s.processed !== null && Math.abs(s.processed.rate - 12) < 1e-6;
+    });
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid=difference]')?.textContent?.includes('optimal keys'),
+    );
+    const s = await state();
+    expect(s.processed?.frames).toBe(Math.ceil((s0.frames - 1) / 2) + 1);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('[data-testid=download]'),
+    ]);
+    const path = join(SHOTS, 'processed-12hz.glb');
+    await download.saveAs(path);
+    const doc = await new NodeIO().read(path);
+    const anim = doc.getRoot().listAnimations()[s.animation];
+    const counts = anim
+      .listChannels()
+      .filter((c) => c.getTargetPath() !== 'weights')
+      .map((c) => c.getSampler()?.getInput()?.getCount());
+    expect(counts.length).toBeGreaterThan(5);
+    expect(new Set(counts)).toEqual(new Set([s.processed?.frames]));
+    const back = (await gltfClips(path))[s.animation];
+    // (the morph-weights channel stays as the file had it, at 24 Hz)
+    const rotsAndMoves = { ...back, tracks: back.tracks.filter((t) => t.path !== 'weights') };
+    expect(inferKeyRate(rotsAndMoves).rate).toBeCloseTo(12, 6);
+    for (const box of ['unroll', 'smooth', 'resample', 'optimal']) await page.uncheck(`[data-testid=${box}]`);
+    await page.waitForFunction(
+      () => !window.__studio.state().busy && window.__studio.state().processed === null,
+    );
+  });
+
+  it.skipIf(!existsSync(MAGNUM_GLB))(
+    'opens a .gltf from the file picker and a .glb dropped on the window',
+    async () => {
+      const gltfPath = join(dirname(MAGNUM_GLB), '..', 'khronos-samples', 'rigged_simple.gltf');
+      await page.setInputFiles('[data-testid=file-input]', gltfPath);
+      await page.waitForFunction(
+        () => window.__studio.state().name === 'rigged_simple.gltf' && !window.__studio.state().busy,
+      );
+      const s = await state();
+      expect(s.format).toBe('gltf');
+      expect(s.joints).toBe((await gltfClips(gltfPath))[0].skeleton.names.length);
+      const ch = await page.evaluate(() => window.__studio.character());
+      expect(ch.skinnedMeshes).toBe(1);
+      expect(ch.bound).toBe(s.joints);
+      const box = join(dirname(MAGNUM_GLB), '..', 'khronos-samples', 'BoxAnimated.glb');
+      const bytes = Array.from(readFileSync(box));
+      await page.evaluate((b) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([new Uint8Array(b) as unknown as string], 'BoxAnimated.glb', { type: '' }));
+        window.dispatchEvent(new DragEvent('dragenter', { dataTransfer: dt, bubbles: true }));
+        window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      }, bytes);
+      await page.waitForFunction(
+        () => window.__studio.state().name === 'BoxAnimated.glb' && !window.__studio.state().busy,
+      );
+      expect((await state()).format).toBe('gltf');
+      expect((await page.evaluate(() => window.__studio.character())).skinnedMeshes).toBe(0);
+      expect(await page.locator('[data-testid=error]').isHidden()).toBe(true);
+    },
+  );
+
+  it.skipIf(!existsSync(MAGNUM_GLB))(
+    'curves of a keyed track: dots at its own (non-uniform) key times, the curve in its own interpolation',
+    async () => {
+      await page.setInputFiles('[data-testid=file-input]', MAGNUM_GLB);
+      await page.waitForFunction(
+        () => window.__studio.state().name === 'animation.glb' && !window.__studio.state().busy,
+      );
+      const clips = await gltfClips(MAGNUM_GLB);
+      const index = clips.findIndex((c) => c.tracks.some((t) => t.interpolation === 'cubicspline'));
+      await page.selectOption('[data-testid=animation-select]', String(index));
+      await page.waitForFunction(
+        (i) => window.__studio.state().animation === i && !window.__studio.state().busy,
+        index,
+      );
+      const keyed = clips[index];
+      const track = keyed.tracks.find((t) => t.path === 'rotation')!;
+      expect(track.interpolation).toBe('cubicspline');
+      await page.click(`[data-testid=joint-tree] li[data-joint="${track.joint}"]`);
+      await page.selectOption('[data-testid=curve-kind]', 'euler');
+      await page.selectOption('[data-testid=curve-kind]', 'quat');
+      await page.waitForFunction(() => window.__studio.dots().length === 4);
+      const start = Math.min(...keyed.tracks.map((t) => t.times[0]));
+      const dots = await page.evaluate(() => window.__studio.dots());
+      // one dot per key, at the key's own time: 0, 3, 3.5 and 4.5 s from the start (spacing not uniform)
+      for (const d of dots) {
+        expect(d.x).toHaveLength(track.times.length);
+        d.x.forEach((x: number, i: number) => {
+          expect(x).toBeCloseTo(track.times[i] - start, 9);
+        });
+      }
+      const gaps = dots[0].x.slice(1).map((x: number, i: number) => x - dots[0].x[i]);
+      expect(Math.max(...gaps) / Math.min(...gaps)).toBeGreaterThan(5);
+      // the dots' values are the keys' values; the curve between them is the Hermite spline glTF defines
+      for (let c = 0; c < 4; c++)
+        dots[c].y.forEach((y: number, i: number) => {
+          expect(y).toBeCloseTo(track.values[(i * 3 + 1) * 4 + c], 6);
+        });
+      const curves = await page.evaluate(() => window.__studio.curves());
+      const x: number[] = curves.columns[0];
+      const ref = evaluateTrack(
+        track,
+        x.map((t) => t + start),
+      );
+      let worst = 0;
+      for (let i = 0; i < x.length; i++)
+        for (let c = 0; c < 4; c++)
+          worst = Math.max(worst, Math.abs(curves.columns[1 + c][i] - ref[i * 4 + c]));
+      expect(worst).toBeLessThan(1e-12);
+      // between the first two keys (3 s apart) the curve is sampled densely, not drawn as one straight line
+      expect(x.filter((t) => t > 0 && t < 3).length).toBeGreaterThan(100);
+      await shot('gltf-keys');
+    },
+  );
+
+  it.skipIf(!existsSync(MAGNUM_GLB))(
+    'opens a .gltf picked with its .bin; a STEP track is drawn as steps that hold each key',
+    async () => {
+      const gltfPath = join(dirname(MAGNUM_GLB), '..', 'khronos-samples', 'interpolation_test.gltf');
+      const binPath = gltfPath.replace(/\.gltf$/, '.bin');
+      await page.setInputFiles('[data-testid=file-input]', [gltfPath, binPath]);
+      await page.waitForFunction(
+        () =>
+          (window.__studio.state().name === 'interpolation_test.gltf' && !window.__studio.state().busy) ||
+          document.querySelector('[data-testid=error]')?.textContent,
+      );
+      expect(await page.textContent('[data-testid=error]')).toBe('');
+      const read = await readGltf(new Uint8Array(readFileSync(gltfPath)), {
+        resources: { 'interpolation_test.bin': new Uint8Array(readFileSync(binPath)) },
+      });
+      expect((await state()).animations).toEqual(read.clips.map((c) => c.name));
+      // the image the file names but nobody gave is reported, not fetched
+      await expect(page.textContent('[data-testid=warnings]')).resolves.toContain("'l.jpg') is missing");
+      const index = read.clips.findIndex((c) => c.name === 'Step Rotation');
+      await page.selectOption('[data-testid=animation-select]', String(index));
+      await page.waitForFunction(
+        (i) => window.__studio.state().animation === i && !window.__studio.state().busy,
+        index,
+      );
+      const track = read.clips[index].tracks.find((t) => t.path === 'rotation')!;
+      expect(track.interpolation).toBe('step');
+      await page.click(`[data-testid=joint-tree] li[data-joint="${track.joint}"]`);
+      await page.selectOption('[data-testid=curve-kind]', 'euler');
+      await page.selectOption('[data-testid=curve-kind]', 'quat');
+      await page.waitForFunction(() => window.__studio.dots().length === 4);
+      const start = Math.min(...read.clips[index].tracks.map((t) => t.times[0]));
+      const curves = await page.evaluate(() => window.__studio.curves());
+      const x: number[] = curves.columns[0];
+      const ref = evaluateTrack(
+        track,
+        x.map((t) => t + start),
+      );
+      for (let i = 0; i < x.length; i++)
+        for (let c = 0; c < 4; c++) expect(curves.columns[1 + c][i]).toBeCloseTo(ref[i * 4 + c], 12);
+      // just before every key after the first, the curve still holds the previous key's value
+      for (let k = 1; k < track.times.length; k++) {
+        const i = x.findIndex((t) => Math.abs(t - (track.times[k] - start - 1e-6)) < 1e-9);
+        expect(i, `key ${k}`).toBeGreaterThan(0);
+        for (let c = 0; c < 4; c++) {
+          expect(curves.columns[1 + c][i]).toBeCloseTo(track.values[(k - 1) * 4 + c], 6);
+          expect(curves.columns[1 + c][i + 1]).toBeCloseTo(track.values[k * 4 + c], 6);
+        }
+      }
+      await shot('gltf-step');
+    },
+  );
+
+  it.skipIf(!existsSync(MAGNUM_GLB))(
+    'opens every shared GLB and self-contained .gltf, every animation, without an error',
+    async () => {
+      const dir = join(dirname(MAGNUM_GLB), '..');
+      const files = [
+        'khronos-samples/Fox.glb',
+        'khronos-samples/rigged_figure.glb',
+        'khronos-samples/AnimatedMorphCube.glb',
+        'khronos-samples/cesium_man.gltf',
+        'gltfpack/RobotExpressive.gltfpack.glb',
+        'gltfpack/AnimatedMorphCube.gltfpack.glb',
+        'robot-expressive/RobotExpressive.glb',
+      ];
+      for (const rel of files) {
+        const path = join(dir, rel);
+        await page.setInputFiles('[data-testid=file-input]', path);
+        const name = rel.split('/').pop();
+        await page.waitForFunction(
+          (n) => {
+            const s = window.__studio.state();
+            return (s.name === n && !s.busy) || document.querySelector('[data-testid=error]')?.textContent;
+          },
+          name,
+          { timeout: 30_000 },
+        );
+        expect(await page.textContent('[data-testid=error]'), rel).toBe('');
+        const clips = await gltfClips(path);
+        const s = await state();
+        expect(s.animations, rel).toEqual(clips.map((c, i) => c.name || `animation ${i}`));
+        const ch = await page.evaluate(() => window.__studio.character());
+        expect(ch.bound, rel).toBe(s.joints);
+        if (!rel.includes('MorphCube')) expect(ch.skinnedMeshes, rel).toBeGreaterThan(0);
+        for (let a = 0; a < clips.length; a++) {
+          if (a === s.animation) continue;
+          await page.selectOption('[data-testid=animation-select]', String(a));
+          await page.waitForFunction((i) => {
+            const t = window.__studio.state();
+            return (
+              (t.animation === i && !t.busy) || document.querySelector('[data-testid=error]')?.textContent
+            );
+          }, a);
+          expect(await page.textContent('[data-testid=error]'), `${rel} animation ${a}`).toBe('');
+          const baked = bakeClip(clips[a], { rate: studioBakeRate(clips[a]) });
+          expect((await state()).frames, `${rel} animation ${a}`).toBe(baked.frames);
+        }
+      }
+    },
+    120_000,
+  );
+
   it('records playback frame time on large clips and the draw time of a 100,000-point curve', async () => {
     const record: Record<string, unknown> = {
       date: new Date().toISOString(),
+      // the machine's 1, 5 and 15 minute load averages (2 cores) when the measurement started and ended
+      loadAverageAtStart: loadavg().map((l) => Number(l.toFixed(2))),
       browser: `${browser.version()} headless, software WebGL (--disable-gpu)`,
       antialias: (await state()).antialias,
       note:
         'shared, loaded 2-core machine. meanFrameMs/p95FrameMs: interval between displayed frames in headless ' +
         'Chromium with software WebGL (SwiftShader), bound by rasterisation there; meanWorkMs/maxWorkMs: main-thread ' +
-        'time per frame to evaluate the pose with the playback kernel, run FK, update buffers and submit the render',
+        'time per frame to evaluate the pose with the playback kernel, run FK, update buffers (and a glTF ' +
+        "character's nodes) and submit the render; gltfCharacter: RobotExpressive.glb's first animation, skinned " +
+        'mesh drawn, skeleton overlay off',
     };
     const playback = async (label: string) => {
       await page.click('[data-testid=tab-clip]');
@@ -875,6 +1384,13 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
       );
       await playback('largestSharedFile');
     }
+    // a skinned glTF character: pose, FK and the mesh's nodes per frame; skinning happens in the render
+    await page.selectOption('[data-testid=sample-select]', 'RobotExpressive.glb');
+    await page.waitForFunction(
+      () => window.__studio.state().name === 'RobotExpressive.glb' && !window.__studio.state().busy,
+    );
+    await page.evaluate(() => window.__studio.setOverlay(false));
+    await playback('gltfCharacter');
     // the issue's large case: 100 joints x 10,000 frames
     await page.setInputFiles('[data-testid=file-input]', {
       name: 'synthetic-100x10000.bvh',
@@ -915,6 +1431,7 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     const plot = await page.evaluate(() => window.__studio.benchPlot(100_000));
     record.plot100k = plot;
     expect(plot.drawMs).toBeLessThan(100);
+    record.loadAverageAtEnd = loadavg().map((l) => Number(l.toFixed(2)));
     // every run keeps its record with the artifacts; `npm run bench:studio` also updates the committed one
     writeFileSync(join(SHOTS, 'performance.json'), `${JSON.stringify(record, null, 2)}\n`);
     if (process.env.STUDIO_BENCH) {
@@ -928,21 +1445,28 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
   it.runIf(process.env.STUDIO_SCREENSHOT)('saves the README screenshot (web/screenshot.png)', async () => {
     await page.setViewportSize({ width: 1440, height: 860 });
     await page.click('[data-testid=tab-clip]');
-    await page.selectOption('[data-testid=sample-select]', '01_01.bvh');
-    await page.waitForFunction(
-      () => window.__studio.state().name === '01_01.bvh' && !window.__studio.state().busy,
-    );
-    for (const box of ['unroll', 'smooth', 'resample', 'optimal']) {
+    for (const box of ['unroll', 'smooth', 'resample', 'optimal', 'reduce']) {
       if ((await page.locator(`[data-testid=${box}]`).count()) > 0)
         await page.uncheck(`[data-testid=${box}]`);
     }
-    await page.check('[data-testid=unroll]');
-    await page.check('[data-testid=smooth]');
+    await page.selectOption('[data-testid=sample-select]', '');
+    await page.selectOption('[data-testid=sample-select]', 'RobotExpressive.glb');
     await page.waitForFunction(
-      () => !window.__studio.state().busy && window.__studio.state().processed !== null,
+      () => window.__studio.state().name === 'RobotExpressive.glb' && !window.__studio.state().busy,
     );
+    const walking = (await state()).animations.indexOf('Walking');
+    await page.selectOption('[data-testid=animation-select]', String(walking));
+    await page.waitForFunction(
+      () => window.__studio.state().clipName === 'Walking' && !window.__studio.state().busy,
+    );
+    await page.evaluate(() => window.__studio.setOverlay(true));
+    await page.check('[data-testid=reduce]');
+    await page.waitForFunction(
+      () => !window.__studio.state().busy && window.__studio.state().reduction !== null,
+    );
+    await page.click('[data-testid=joint-tree] li:text-is("UpperLeg.L")');
     await page.selectOption('[data-testid=curve-kind]', 'euler');
-    await page.evaluate(() => window.__studio.seekFrame(1290));
+    await page.evaluate(() => window.__studio.seekFrame(6));
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(ROOT, 'web', 'screenshot.png') });
     await page.setViewportSize({ width: 1440, height: 900 });

@@ -6,13 +6,23 @@ import {
   eulerFromQuatSeries,
   type PositionMode,
   quat,
+  type Track,
 } from 'rotsig';
 import { writeBvh } from 'rotsig/io';
+import { bindingNames } from 'rotsig/three';
 import * as THREE from 'three';
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { type CurveKind, curveData, curveLabels, jointSeries } from './curves.js';
-import type { Difference, FromWorker, ProcessSettings, SpectrumData } from './messages.js';
+import type {
+  AnimationInfo,
+  Difference,
+  FromWorker,
+  ProcessSettings,
+  ReductionInfo,
+  SpectrumData,
+} from './messages.js';
 import { spectrum } from './ops.js';
-import { LinePlot, mergeGrids } from './plot.js';
+import { type DotSet, LinePlot, mergeGrids } from './plot.js';
 import {
   localPoseAt,
   type PlayKernel,
@@ -57,6 +67,7 @@ export class ClipView {
   private trans = new Float64Array(0);
   private grot = new Float64Array(0);
   private pos = new Float64Array(0);
+  private scl: Float64Array | null = null;
   private ghostPos = new Float64Array(0);
   private rootRest = new Float64Array(0);
   /** One-frame clip around the pose buffers, the input of forwardKinematicsFrame. */
@@ -109,6 +120,12 @@ export class ClipView {
       this.rebuildCurvePlot();
     });
     $('download').addEventListener('click', () => this.download());
+    $<HTMLSelectElement>('animation-select').addEventListener('change', (e) => {
+      void this.selectAnimation(Number((e.target as HTMLSelectElement).value));
+    });
+    $<HTMLInputElement>('skeleton-overlay').addEventListener('change', (e) => {
+      this.view.setOverlay((e.target as HTMLInputElement).checked);
+    });
     window.addEventListener('keydown', (e) => {
       const tag = (e.target as HTMLElement).tagName;
       if (tag === 'INPUT' || tag === 'SELECT' || !this.isVisible() || !this.original) return;
@@ -157,7 +174,65 @@ export class ClipView {
   /** Parses BVH text and shows it; parse errors go to the error banner with line:column. */
   open(name: string, text: string, positionMode: PositionMode = 'replace'): Promise<boolean> {
     // parsing runs in the worker (the page stays responsive on large files); it keeps the clip for processing
-    if (!this.worker || this.busy) this.startWorker();
+    const id = this.startOpen(name);
+    return new Promise((resolve) => {
+      this.pendingOpen = { id, seq: this.openSeq, name, text, positionMode, character: null, resolve };
+      this.worker!.postMessage({ type: 'parse', id, text, positionMode });
+    });
+  }
+
+  /**
+   * Opens a .glb or .gltf (embedded resources): the worker reads its animations with `readGltf` and bakes
+   * the chosen one; three's `GLTFLoader` reads the same bytes here for the skinned mesh, whose nodes the
+   * clip then drives (joint `j` drives the node the reader took it from).
+   */
+  openGltf(name: string, bytes: ArrayBuffer, resources: Record<string, ArrayBuffer> = {}): Promise<boolean> {
+    const id = this.startOpen(name);
+    // a .gltf's external files come from the files opened with it, by file name (folders in URIs ignored)
+    const manager = new THREE.LoadingManager();
+    const urls: string[] = [];
+    manager.setURLModifier((url) => {
+      const file = decodeURIComponent(url).split('/').pop() ?? '';
+      const data = resources[file];
+      if (!data) return url;
+      const blob = URL.createObjectURL(new Blob([data]));
+      urls.push(blob);
+      return blob;
+    });
+    const character = new GLTFLoader(manager)
+      .parseAsync(withPlaceholderImages(bytes, resources), '')
+      .catch((e: Error) => {
+        this.onError(`Could not load the mesh of ${name}: ${e.message}`);
+        return null;
+      })
+      .finally(() => {
+        for (const u of urls) URL.revokeObjectURL(u);
+      });
+    return new Promise((resolve) => {
+      this.pendingOpen = {
+        id,
+        seq: this.openSeq,
+        name,
+        text: '',
+        positionMode: 'replace',
+        character,
+        resolve,
+      };
+      const copy = bytes.slice(0);
+      const res: Record<string, ArrayBuffer> = {};
+      for (const [k, v] of Object.entries(resources)) res[k] = v.slice(0);
+      this.worker!.postMessage({ type: 'parse-gltf', id, bytes: copy, name, resources: res }, [
+        copy,
+        ...Object.values(res),
+      ]);
+    });
+  }
+
+  private startOpen(name: string, restart = true): number {
+    // a busy worker is restarted (its work is for the clip being replaced); the same file's next
+    // animation keeps it, since it holds the file
+    if (!this.worker || (this.busy && restart)) this.startWorker();
+    this.openSeq++;
     const id = ++this.requestId;
     this.busy = true;
     const bar = $('progress');
@@ -165,9 +240,25 @@ export class ClipView {
     bar.title = `opening ${name}`;
     (bar.firstElementChild as HTMLElement).style.width = '10%';
     $('clip-info').textContent = `Opening ${name}…`;
+    return id;
+  }
+
+  /** Shows another animation of the open glTF file (the worker bakes it); the mesh stays. */
+  selectAnimation(index: number): Promise<boolean> {
+    if (this.format !== 'gltf' || !this.worker) return Promise.resolve(false);
+    const id = this.startOpen(this.name, false);
+    ($('animation-select') as HTMLSelectElement).value = String(index);
     return new Promise((resolve) => {
-      this.pendingOpen = { id, name, text, positionMode, resolve };
-      this.worker!.postMessage({ type: 'parse', id, text, positionMode });
+      this.pendingOpen = {
+        id,
+        seq: this.openSeq,
+        name: this.name,
+        text: '',
+        positionMode: 'replace',
+        character: Promise.resolve(this.gltfScene),
+        resolve,
+      };
+      this.worker!.postMessage({ type: 'animation', id, index });
     });
   }
 
@@ -176,20 +267,44 @@ export class ClipView {
     name: string;
     text: string;
     positionMode: PositionMode;
+    /** Which open this is (a later one supersedes it). */
+    seq: number;
+    /** glTF: the scene `GLTFLoader` is reading. */
+    character: Promise<import('three/examples/jsm/loaders/GLTFLoader.js').GLTF | null> | null;
     resolve: (ok: boolean) => void;
   } | null = null;
 
-  private opened(m: Extract<FromWorker, { type: 'parsed' | 'parse-error' }>): void {
+  /** `'gltf'` when a .glb/.gltf is open (Download writes .glb), else `'bvh'`. */
+  format: 'bvh' | 'gltf' = 'bvh';
+  /** glTF: the file's animations and the one shown. */
+  animations: AnimationInfo[] = [];
+  animation = 0;
+  /** glTF: the shown animation's tracks as keyed (key times, values, interpolation). */
+  keyedTracks: Track[] | null = null;
+  /** The last reduce-keys result. */
+  reduction: ReductionInfo | null = null;
+  private openSeq = 0;
+  /** Joints that `bindingNames` binds to the node the reader took them from (see `opened`). */
+  nameBound = 0;
+  private gltfScene: import('three/examples/jsm/loaders/GLTFLoader.js').GLTF | null = null;
+
+  private async opened(m: Extract<FromWorker, { type: 'parsed' | 'parse-error' }>): Promise<void> {
     const pending = this.pendingOpen;
     if (!pending || pending.id !== m.id) return;
     this.pendingOpen = null;
+    const loaded = pending.character ? await pending.character : null;
+    // another file or animation was asked for while the mesh loaded: that one wins
+    if (pending.seq !== this.openSeq) {
+      pending.resolve(false);
+      return;
+    }
     this.busy = false;
     $('progress').hidden = true;
     const name = pending.name;
     if (m.type === 'parse-error') {
       this.onError(`Could not open ${name}: ${m.message}`);
       if (this.original) this.showClipInfo();
-      else $('clip-info').textContent = 'Drop a BVH file anywhere, or pick a sample.';
+      else $('clip-info').textContent = 'Drop a BVH, .glb or .gltf file anywhere, or pick a sample.';
       pending.resolve(false);
       return;
     }
@@ -198,9 +313,46 @@ export class ClipView {
     const w = $('warnings');
     w.hidden = m.warnings.length === 0;
     $('warnings-text').textContent = m.warnings.map((s) => `${name}: ${s}`).join('\n');
-    this.source = { name, text: pending.text };
+    this.source = m.gltf ? null : { name, text: pending.text };
     this.positionMode = pending.positionMode;
     this.fileEuler = m.fileEuler;
+    this.format = m.gltf ? 'gltf' : 'bvh';
+    this.keyedTracks = m.gltf?.tracks ?? null;
+    this.animations = m.gltf?.animations ?? [];
+    this.animation = m.gltf?.animation ?? 0;
+    this.reduction = null;
+    const select = $<HTMLSelectElement>('animation-select');
+    if (m.gltf) {
+      select.textContent = '';
+      for (const a of m.gltf.animations)
+        select.add(
+          new Option(
+            `${a.name} (${a.tracks} tracks, ${a.keys} keys, ${a.duration.toFixed(2)} s)`,
+            String(a.index),
+          ),
+        );
+      select.value = String(m.gltf.animation);
+    }
+    $('animation-box').hidden = !m.gltf;
+    $('overlay-box').hidden = !m.gltf;
+    $('download').textContent = m.gltf ? 'Download GLB' : 'Download BVH';
+    this.gltfScene = m.gltf ? loaded : null;
+    if (this.gltfScene && m.gltf) {
+      // joint j drives the node the reader took it from (node indices: exact, also where names repeat)
+      const byNode = new Map<number, THREE.Object3D>();
+      for (const [object, where] of this.gltfScene.parser.associations) {
+        if (where.nodes !== undefined && object instanceof THREE.Object3D) byNode.set(where.nodes, object);
+      }
+      const nodes = Array.from(m.gltf.nodes, (n) => byNode.get(n) ?? null);
+      this.view.setCharacter(this.gltfScene.scene, nodes);
+      // how many joints `bindingNames` alone would bind to the same node (repeated names are numbered
+      // differently by the reader and by GLTFLoader, so name binding can miss where node indices cannot)
+      const scene = this.gltfScene.scene;
+      this.nameBound = bindingNames(m.clip.skeleton.names).filter(
+        (n, j) => nodes[j] !== null && scene.getObjectByName(n) === nodes[j],
+      ).length;
+    } else this.view.setCharacter(null);
+    this.view.setOverlay($<HTMLInputElement>('skeleton-overlay').checked || !m.gltf);
     // the position-mode switch: under the clip info for files with root position channels, and on the
     // warning when the reader suspects the other mode
     const source = bvhSourceOf(m.clip);
@@ -220,8 +372,12 @@ export class ClipView {
   private showClipInfo(): void {
     const clip = this.original!;
     $('clip-info').textContent =
-      `${this.name}\n${clip.skeleton.names.length} joints · ${clip.frames} frames · ${clip.rate.toFixed(3)} Hz · ` +
-      `${((clip.frames - 1) * clip.frameTime).toFixed(2)} s`;
+      `${this.name}${this.format === 'gltf' && clip.name ? ` · ${clip.name}` : ''}\n` +
+      `${clip.skeleton.names.length} joints · ${clip.frames} frames · ${clip.rate.toFixed(3)} Hz · ` +
+      `${((clip.frames - 1) * clip.frameTime).toFixed(2)} s` +
+      (this.keyedTracks
+        ? `\n${this.keyedTracks.length} keyed tracks (${[...new Set(this.keyedTracks.map((t) => t.interpolation))].join(', ')}), baked at ${clip.rate.toFixed(0)} Hz`
+        : '');
   }
 
   private setClip(name: string, clip: Clip): void {
@@ -238,7 +394,8 @@ export class ClipView {
     this.pos = new Float64Array(J * 3);
     this.ghostPos = new Float64Array(J * 3);
     this.rootRest = new Float64Array(J * 3);
-    this.pose = poseClip(clip, this.rot, this.trans);
+    this.scl = clip.scales ? new Float64Array(J * 3) : null;
+    this.pose = poseClip(clip, this.rot, this.trans, this.scl);
     for (let j = 0; j < J; j++)
       for (let k = 0; k < 3; k++) this.rootRest[j * 3 + k] = clip.translations.data[j * 3 + k];
     this.time = 0;
@@ -284,6 +441,19 @@ export class ClipView {
       if (s === 0) {
         firstMin.copy(fmin);
         firstMax.copy(fmax);
+      }
+    }
+    // a glTF character is framed by its mesh as posed at the first frame (its joints may be few, or one)
+    if (this.view.hasCharacter) {
+      localPoseAt(clip, 0, 'nearest', this.rot, this.trans, this.scl);
+      this.view.poseCharacter(this.rot, this.trans, this.scl);
+      const box = this.view.characterBox();
+      if (box) {
+        min.min(box.min);
+        max.max(box.max);
+        firstMin.min(box.min);
+        firstMax.max(box.max);
+        size = Math.max(size, box.max.distanceTo(box.min));
       }
     }
     this.view.setSkeleton(parents, size || 1);
@@ -397,13 +567,15 @@ export class ClipView {
     const clip = this.shown;
     if (!clip || !this.original) return;
     const p = this.time * clip.rate;
-    this.samplerFor(clip).sample(p, this.kernel, this.rot, this.trans);
+    this.samplerFor(clip).sample(p, this.kernel, this.rot, this.trans, this.scl);
     posePositions(this.pose!, this.grot, this.pos, this.rootMotion, this.rootRest);
+    // the skinned mesh: the same local pose on its nodes (roots held as root motion says)
+    if (this.view.hasCharacter) this.view.poseCharacter(this.rot, this.trans, this.scl);
     let ghost: Float64Array | null = null;
     if (this.processed && this.showAfter) {
       // the original as a faint ghost under the processed pose
       const o = this.original;
-      this.samplerFor(o).sample(this.time * o.rate, this.kernel, this.rot, this.trans);
+      this.samplerFor(o).sample(this.time * o.rate, this.kernel, this.rot, this.trans, this.scl);
       posePositions(this.pose!, this.grot, this.ghostPos, this.rootMotion, this.rootRest);
       ghost = this.ghostPos;
     }
@@ -449,7 +621,7 @@ export class ClipView {
     this.curvePlot = null;
     if (!this.original) return;
     const labels = curveLabels(this.curveKind, this.original.orders[this.selected] ?? 'ZYX');
-    const colors = ['#ff6b6b', '#6bdc7b', '#5fb3ff', '#e0c15a', '#c58bff', '#5fe0d8'];
+    const colors = CURVE_COLOURS;
     const series = [];
     this.curveFaded = this.fadeOriginal;
     for (let i = 0; i < labels.length; i++) {
@@ -487,15 +659,42 @@ export class ClipView {
       this.selected,
       this.panel.settings.unroll,
       this.fileEuler,
+      { tracks: this.keyedTracks, kept: this.processed ? (this.reduction?.keptTracks ?? null) : null },
     );
     this.lastCurve = d;
     if (d.columns.length - 1 !== this.curvePlot.plot.series.length - 1) {
       this.rebuildCurvePlot();
       return;
     }
-    this.curvePlot.setData(d.columns, d.markers);
-    const n = d.columns.length - 1;
-    const half = n / 2;
+    // keys as dots: the file's own keys on the original curve, the kept keys (rings) on the processed one
+    const half = (d.columns.length - 1) / 2;
+    const dots: DotSet[] = [];
+    for (const set of d.dots) {
+      const processedSet = set.columns[0] > half;
+      if (processedSet && !this.showAfter) continue;
+      for (const c of set.columns) {
+        const col = d.columns[c];
+        const x: number[] = [];
+        const y: number[] = [];
+        for (const r of set.rows) {
+          const v = col[r];
+          if (v === null || v === undefined || Number.isNaN(v)) continue;
+          x.push(d.columns[0][r] as number);
+          y.push(v);
+        }
+        // with kept keys on top, the file's keys are drawn faint so the rings stand out
+        const faint = !processedSet && this.fadeOriginal;
+        dots.push({
+          x,
+          y,
+          color: `${CURVE_COLOURS[(c - 1) % half]}${faint ? '88' : ''}`,
+          radius: processedSet ? 5 : faint ? 2 : 2.5,
+          ring: processedSet,
+        });
+      }
+    }
+    this.lastDots = dots;
+    this.curvePlot.setData(d.columns, d.markers, dots);
     for (let i = 0; i < half; i++) {
       this.curvePlot.setSeriesVisible(i, true);
       this.curvePlot.setSeriesVisible(half + i, d.hasProcessed && this.showAfter);
@@ -506,6 +705,8 @@ export class ClipView {
   }
 
   lastCurveDiff = 0;
+  /** The key dots last drawn, for the tests. */
+  lastDots: DotSet[] = [];
   /** The curves last drawn (columns, markers, summary), for the tests. */
   lastCurve: import('./curves.js').CurveData | null = null;
 
@@ -532,7 +733,20 @@ export class ClipView {
 
   private onWorker(m: FromWorker): void {
     if (m.type === 'parsed' || m.type === 'parse-error') {
-      this.opened(m);
+      void this.opened(m);
+      return;
+    }
+    if (m.type === 'downloaded') {
+      this.save(
+        m.glb as Uint8Array<ArrayBuffer>,
+        'model/gltf-binary',
+        `${this.name.replace(/\.(glb|gltf)$/i, '')}${this.processed ? '-processed' : ''}.glb`,
+      );
+      // what the writer changed beyond the animation (empty channels or animations it had to drop)
+      if (m.warnings.length) {
+        $('warnings').hidden = false;
+        $('warnings-text').textContent = m.warnings.map((w) => `written .glb: ${w}`).join('\n');
+      }
       return;
     }
     if (m.id !== this.requestId) return;
@@ -550,6 +764,7 @@ export class ClipView {
     }
     this.onError(null);
     this.processed = m.clip;
+    this.reduction = m.reduction;
     this.difference = m.difference;
     this.spectrum = m.spectrum;
     this.spectrumOriginal = m.spectrumOriginal;
@@ -566,6 +781,7 @@ export class ClipView {
   parseMs = 0;
 
   private showDifference(): void {
+    $('reduce-readout').textContent = this.reduction && this.processed ? reductionText(this.reduction) : '';
     const el = $('difference');
     const d = this.difference;
     if (!d || !this.original || !this.processed) {
@@ -653,13 +869,29 @@ export class ClipView {
 
   spectrumRevision = 0;
 
+  /**
+   * Writes the result in the file's format: BVH with `writeBvh`; glTF in the worker with `writeGltf`, the
+   * shown animation replaced by the processed one and everything else of the file as it was.
+   */
   private download(): void {
     const clip = this.processed ?? this.original;
     if (!clip) return;
+    if (this.format === 'gltf') {
+      this.worker?.postMessage({ type: 'download-gltf', id: this.requestId });
+      return;
+    }
     const text = writeBvh(clip);
+    this.save(
+      text,
+      'text/plain',
+      `${this.name.replace(/\.bvh$/i, '')}${this.processed ? '-processed' : ''}.bvh`,
+    );
+  }
+
+  private save(data: string | Uint8Array<ArrayBuffer>, type: string, name: string): void {
     const a = document.createElement('a');
-    a.href = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
-    a.download = `${this.name.replace(/\.bvh$/i, '')}${this.processed ? '-processed' : ''}.bvh`;
+    a.href = URL.createObjectURL(new Blob([data], { type }));
+    a.download = name;
     document.body.appendChild(a);
     a.click();
     a.remove();
@@ -704,6 +936,51 @@ export class ClipView {
       spectrumInked: this.spectrumPlot?.inkedPixels() ?? 0,
     };
   }
+}
+
+/** A 1x1 grey PNG, drawn in place of an image a .gltf names but that was not opened with it. */
+const PLACEHOLDER_PNG =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNoAAAAggCBd81ytgAAAABJRU5ErkJggg==';
+
+/**
+ * The bytes `GLTFLoader` reads: a GLB as it is; a .gltf with every image URI that is neither a data URI nor
+ * among `resources` (by file name) replaced by a placeholder, so the mesh loads without fetching
+ * anything from the studio's own server (the reader reports the missing image as a warning).
+ */
+function withPlaceholderImages(bytes: ArrayBuffer, resources: Record<string, ArrayBuffer>): ArrayBuffer {
+  const head = new Uint8Array(bytes, 0, Math.min(4, bytes.byteLength));
+  if (String.fromCharCode(...head) === 'glTF') return bytes.slice(0);
+  try {
+    const json = JSON.parse(new TextDecoder().decode(bytes)) as { images?: { uri?: string }[] };
+    let changed = false;
+    for (const img of json.images ?? []) {
+      const uri = img.uri;
+      if (!uri || uri.startsWith('data:')) continue;
+      if (resources[decodeURIComponent(uri).split('/').pop() ?? '']) continue;
+      img.uri = PLACEHOLDER_PNG;
+      changed = true;
+    }
+    return changed ? (new TextEncoder().encode(JSON.stringify(json)).buffer as ArrayBuffer) : bytes.slice(0);
+  } catch {
+    return bytes.slice(0);
+  }
+}
+
+const CURVE_COLOURS = ['#ff6b6b', '#6bdc7b', '#5fb3ff', '#e0c15a', '#c58bff', '#5fe0d8'];
+
+/** The reduce-keys readout: keys kept, bytes, achieved error against the tolerance. */
+export function reductionText(r: ReductionInfo): string {
+  const mm = (v: number) => `${(v / r.unitsPerMm).toPrecision(3)} mm`;
+  const kb = (n: number) => `${(n / 1000).toFixed(1)} kB`;
+  const pct = r.keysBefore ? ((100 * r.keysAfter) / r.keysBefore).toFixed(1) : '100';
+  const error =
+    r.metric === 'object'
+      ? `object-space error max ${mm(r.maxError)}, p99 ${mm(r.p99Error)} (tolerance ${mm(r.tolerance)})`
+      : `rotation error max ${((r.maxAngle * 180) / Math.PI).toPrecision(3)}°, translation max ${mm(r.maxError)}`;
+  return (
+    `reduce keys: ${r.keysAfter} of ${r.keysBefore} keys kept (${pct}%) in ${r.tracks} tracks\n` +
+    `animation data ${kb(r.bytesAfter)} (was ${kb(r.bytesBefore)})\n${error}`
+  );
 }
 
 /** The first joint whose rotation changes over the clip (the root usually), else 0. */

@@ -2,9 +2,11 @@ import {
   type Clip,
   type EulerOrder,
   eulerFromQuatSeries,
+  evaluateTrack,
   findDiscontinuities,
   type QuatSeries,
   quat,
+  type Track,
   unrollRotationVectors,
   type Vec3Series,
 } from 'rotsig';
@@ -105,9 +107,55 @@ function times(kind: CurveKind, clip: Clip): Float64Array {
   return Float64Array.from({ length: n }, (_, i) => (i + shift) / clip.rate);
 }
 
+/**
+ * One joint's rotation track evaluated as its player does, between and at its own keys: times (seconds from
+ * the clip's start) are the clip's frames, every key time, and for STEP tracks a point just before each key
+ * so the hold shows as a step. `keyRows` are the rows of the key times. Null when the joint has no rotation
+ * track.
+ */
+export function keyedRotationSeries(
+  tracks: readonly Track[],
+  joint: number,
+  clip: Clip,
+): { times: Float64Array; series: QuatSeries<Float64Array>; keyRows: Int32Array; track: Track } | null {
+  const track = tracks.find((t) => t.joint === joint && t.path === 'rotation');
+  if (!track || track.times.length === 0) return null;
+  const start = clip.startTime ?? 0;
+  const grid = Float64Array.from({ length: clip.frames }, (_, f) => f / clip.rate);
+  const keys = Float64Array.from(track.times, (t) => t - start);
+  const extra: number[] = [];
+  if (track.interpolation === 'step') for (let k = 1; k < keys.length; k++) extra.push(keys[k] - 1e-6);
+  const all = Float64Array.from([...grid, ...keys, ...extra]).sort();
+  // one row per distinct time (a key on a frame is one row)
+  const times: number[] = [];
+  for (const t of all) if (times.length === 0 || t - times[times.length - 1] > 1e-9) times.push(t);
+  const x = Float64Array.from(times);
+  const keyRows = new Int32Array(keys.length);
+  let i = 0;
+  for (let k = 0; k < keys.length; k++) {
+    while (i < x.length - 1 && x[i] < keys[k] - 1e-9) i++;
+    keyRows[k] = i;
+  }
+  const values = evaluateTrack(
+    track,
+    Float64Array.from(x, (t) => t + start),
+  );
+  return { times: x, series: { data: values, frames: x.length, joints: 1 }, keyRows, track };
+}
+
+/** Key dots on a curve: for each listed column, points at the listed rows. */
+export interface CurveDots {
+  columns: number[];
+  rows: Int32Array;
+  /** The key times (seconds from the clip's start), for the tests. */
+  times: number[];
+}
+
 export interface CurveData {
   /** uPlot columns: x (seconds), original channels, processed channels (nulls where absent). */
   columns: (Float64Array | (number | null)[])[];
+  /** Keys drawn as dots: the original track's own keys, and the keys the reduction kept. */
+  dots: CurveDots[];
   markers: Marker[];
   summary: string;
   hasProcessed: boolean;
@@ -133,22 +181,32 @@ export function curveData(
   joint: number,
   unroll: boolean,
   fileEuler: Float64Array | null = null,
+  keyed: { tracks: readonly Track[] | null; kept: readonly Track[] | null } = { tracks: null, kept: null },
 ): CurveData {
   const order = original.orders[joint];
   const so = jointSeries(original, joint);
   if (kind === 'diff') return differenceData(original, processed, joint, so);
-  const co =
-    kind === 'euler' && fileEuler && fileEuler.length === original.frames * original.skeleton.names.length * 3
+  // a keyed (glTF) rotation track is drawn as its player evaluates it, with dots at its own keys
+  const own = kind !== 'speed' && keyed.tracks ? keyedRotationSeries(keyed.tracks, joint, original) : null;
+  const co = own
+    ? channels(kind, own.series, order, original.rate, false)
+    : kind === 'euler' &&
+        fileEuler &&
+        fileEuler.length === original.frames * original.skeleton.names.length * 3
       ? fileChannels(fileEuler, original, joint)
       : channels(kind, so, order, original.rate, false);
-  const to = times(kind, original);
+  const to = own ? own.times : times(kind, original);
+  const n = co.length;
+  const channelColumns = (first: number) => Array.from({ length: n }, (_, c) => first + c);
   let columns: CurveData['columns'];
   let processedDiff = 0;
+  let rowsO: (r: number) => number = (r) => r;
+  let rowsP: (r: number) => number = (r) => r;
   if (processed) {
     const sp = jointSeries(processed, joint);
     const cp = channels(kind, sp, order, processed.rate, unroll);
     const tp = times(kind, processed);
-    if (tp.length === to.length && Math.abs(processed.rate - original.rate) < 1e-9) {
+    if (!own && tp.length === to.length && Math.abs(processed.rate - original.rate) < 1e-9) {
       columns = [to, ...co, ...cp];
       for (let c = 0; c < co.length; c++)
         for (let i = 0; i < to.length; i++)
@@ -161,10 +219,35 @@ export function curveData(
         return a;
       };
       columns = [x, ...co.map((c) => spread(c, ia)), ...cp.map((c) => spread(c, ib))];
+      rowsO = (r) => ia[r];
+      rowsP = (r) => ib[r];
       processedDiff = Number.POSITIVE_INFINITY;
     }
   } else {
     columns = [to, ...co, ...co.map(() => absent(to.length))];
+  }
+  const dots: CurveDots[] = [];
+  if (own) {
+    dots.push({
+      columns: channelColumns(1),
+      rows: Int32Array.from(own.keyRows, rowsO),
+      times: Array.from(own.keyRows, (r) => to[r]),
+    });
+  }
+  if (processed && keyed.kept && kind !== 'speed') {
+    const kept = keyed.kept.find((t) => t.joint === joint && t.path === 'rotation');
+    if (kept) {
+      const start = processed.startTime ?? 0;
+      const last = processed.frames - 1;
+      const frames = Array.from(kept.times, (t) =>
+        Math.min(last, Math.max(0, Math.round((t - start) * processed.rate))),
+      );
+      dots.push({
+        columns: channelColumns(1 + n),
+        rows: Int32Array.from(frames, rowsP),
+        times: frames.map((f) => f / processed.rate),
+      });
+    }
   }
   // discontinuity markers on the time axis, from the library: the quaternions and the Euler curves can
   // both report the same frame (a jump is also an Euler wrap), so events are one per frame with their kinds
@@ -177,7 +260,8 @@ export function curveData(
     for (let f = 0; f < original.frames; f++) for (let k = 0; k < 3; k++) data[f * 3 + k] = c[k][f] / DEG;
     drawnEuler = { data, frames: original.frames, joints: 1 };
   }
-  const events = discontinuityEvents(so, order, original.rate, false, drawnEuler);
+  // (without the file's values, as for glTF, the Euler curves drawn are the continuous ones)
+  const events = discontinuityEvents(so, order, original.rate, !fileRows, drawnEuler);
   const markers: Marker[] = [];
   const counts = new Map<string, number>();
   for (const [frame, kinds] of events) {
@@ -195,9 +279,9 @@ export function curveData(
       : `${events.size} event${events.size === 1 ? '' : 's'}: ${[...counts].map(([k, n]) => `${n} ${k}`).join(' · ')}`;
   if (processed) {
     const sp = jointSeries(processed, joint);
-    summary += ` → processed: ${discontinuityEvents(sp, order, processed.rate, unroll).size}`;
+    summary += ` → processed: ${discontinuityEvents(sp, order, processed.rate, unroll || !fileRows).size}`;
   }
-  return { columns, markers, summary, hasProcessed: !!processed, processedDiff };
+  return { columns, dots, markers, summary, hasProcessed: !!processed, processedDiff };
 }
 
 /**
@@ -239,6 +323,7 @@ function differenceData(
     const t = times('quat', original);
     return {
       columns: [t, none(t.length), none(t.length)],
+      dots: [],
       markers: [],
       summary: 'no processing: nothing to compare',
       hasProcessed: false,
@@ -263,6 +348,7 @@ function differenceData(
   }
   return {
     columns: [tp, none(tp.length), d],
+    dots: [],
     markers: [],
     summary: `largest ${max.toFixed(3)}°`,
     hasProcessed: true,

@@ -49,15 +49,28 @@ for (const b of document.querySelectorAll<HTMLButtonElement>('.tabs button')) {
 }
 
 // ---- opening files ---------------------------------------------------------------------------------------
-async function openFile(file: File): Promise<void> {
-  const text = await file.text();
-  if (await clipView.open(file.name, text)) await showView('clip');
+const isGltf = (name: string) => /\.(glb|gltf)$/i.test(name);
+
+/**
+ * Opens the first BVH, .glb or .gltf among the files picked or dropped; the other files are a .gltf's
+ * resources (its .bin and images), found by file name.
+ */
+async function openFiles(files: File[]): Promise<void> {
+  const file = files.find((f) => isGltf(f.name) || /\.bvh$/i.test(f.name)) ?? files[0];
+  if (!file) return;
+  sampleSelect.value = '';
+  let ok: boolean;
+  if (isGltf(file.name)) {
+    const resources: Record<string, ArrayBuffer> = {};
+    for (const f of files) if (f !== file) resources[f.name] = await f.arrayBuffer();
+    ok = await clipView.openGltf(file.name, await file.arrayBuffer(), resources);
+  } else ok = await clipView.open(file.name, await file.text());
+  if (ok) await showView('clip');
 }
 
 $<HTMLInputElement>('file-input').addEventListener('change', (e) => {
   const input = e.target as HTMLInputElement;
-  const f = input.files?.[0];
-  if (f) void openFile(f);
+  if (input.files?.length) void openFiles([...input.files]);
   input.value = '';
 });
 
@@ -79,8 +92,7 @@ window.addEventListener('drop', (e) => {
   e.preventDefault();
   dragDepth = 0;
   overlay.hidden = true;
-  const f = e.dataTransfer?.files?.[0];
-  if (f) void openFile(f);
+  if (e.dataTransfer?.files?.length) void openFiles([...e.dataTransfer.files]);
 });
 
 interface Sample {
@@ -94,7 +106,10 @@ async function loadSample(file: string): Promise<void> {
     showError(`Could not fetch sample ${file}: HTTP ${res.status}`);
     return;
   }
-  if (await clipView.open(file, await res.text())) await showView('clip');
+  const ok = isGltf(file)
+    ? await clipView.openGltf(file, await res.arrayBuffer())
+    : await clipView.open(file, await res.text());
+  if (ok) await showView('clip');
 }
 sampleSelect.addEventListener('change', () => {
   if (sampleSelect.value) void loadSample(sampleSelect.value);
@@ -127,6 +142,13 @@ const studio = {
         ? { frames: clipView.processed.frames, rate: clipView.processed.rate }
         : null,
       poseChecksum: clipView.poseChecksum,
+      format: clipView.format,
+      animations: clipView.animations.map((a) => a.name),
+      animation: clipView.animation,
+      clipName: c?.name ?? '',
+      reduction: clipView.reduction
+        ? { ...clipView.reduction, keptTracks: clipView.reduction.keptTracks.length }
+        : null,
       curveRevision: clipView.curveRevision,
       curveDiff: clipView.lastCurveDiff,
       spectrumRevision: clipView.spectrumRevision,
@@ -141,6 +163,23 @@ const studio = {
     };
   },
   pixels: () => viewer.pixelStats(),
+  character: () => ({ ...viewer.characterInfo(), nameBound: clipView.nameBound }),
+  huePixels: (colour: string) => viewer.huePixels(colour),
+  setOverlay(on: boolean) {
+    const box = document.getElementById('skeleton-overlay') as HTMLInputElement;
+    box.checked = on;
+    box.dispatchEvent(new Event('change'));
+  },
+  /** Key dots last drawn on the curves (x in seconds from the clip's start). */
+  dots: () => clipView.lastDots.map((d) => ({ x: Array.from(d.x), y: Array.from(d.y), ring: !!d.ring })),
+  /** The shown animation's keyed tracks (times as seconds), for the tests. */
+  tracks: () =>
+    (clipView.keyedTracks ?? []).map((t) => ({
+      joint: t.joint,
+      path: t.path,
+      interpolation: t.interpolation,
+      times: Array.from(t.times),
+    })),
   curveColourPixels: (colour: string) => clipView.curveColourPixels(colour),
   /** The curves last drawn: columns as plain arrays (null where absent), markers and the summary. */
   curves: () => {

@@ -1,4 +1,4 @@
-import type { Clip, PositionMode } from 'rotsig';
+import type { Clip, PositionMode, Track } from 'rotsig';
 
 /** Processing settings the panel sends to the worker. */
 export interface ProcessSettings {
@@ -13,6 +13,14 @@ export interface ProcessSettings {
   optimal: boolean;
   /** Add the forward-kinematics position term to the optimal keys' objective. */
   fk: boolean;
+  /** Keyframe reduction (`reduceKeys`) as the last step. */
+  reduce: boolean;
+  /** `'object'`: virtual vertices 3 cm from every joint, in object space; `'local'`: each channel on its own. */
+  reduceMetric: 'object' | 'local';
+  /** Largest vertex displacement (`'object'`) or translation error (`'local'`), millimetres. */
+  toleranceMm: number;
+  /** `'local'` metric: largest rotation error, degrees. */
+  toleranceDeg: number;
 }
 
 export const DEFAULT_SETTINGS: ProcessSettings = {
@@ -26,7 +34,40 @@ export const DEFAULT_SETTINGS: ProcessSettings = {
   resampleKernel: 'lanczos3',
   optimal: false,
   fk: false,
+  reduce: false,
+  reduceMetric: 'object',
+  toleranceMm: 0.1,
+  toleranceDeg: 0.05,
 };
+
+/** One animation of an open glTF file, for the animation list. */
+export interface AnimationInfo {
+  index: number;
+  name: string;
+  tracks: number;
+  keys: number;
+  duration: number;
+}
+
+/** What the reduce-keys step achieved (from `reduceKeys`' report), and the kept keys for the curves. */
+export interface ReductionInfo {
+  metric: 'object' | 'local';
+  keysBefore: number;
+  keysAfter: number;
+  tracks: number;
+  /** Animation data as glTF stores it (float32 key times and values, one time accessor per track). */
+  bytesBefore: number;
+  bytesAfter: number;
+  /** Achieved maximum and 99th percentile: clip units for lengths; `maxAngle` radians (`'local'`). */
+  maxError: number;
+  p99Error: number;
+  maxAngle: number;
+  tolerance: number;
+  /** Clip units per millimetre (BVH files: centimetres, 0.1; glTF: metres, 0.001). */
+  unitsPerMm: number;
+  /** The kept keys, one track per animated channel. */
+  keptTracks: Track[];
+}
 
 export interface Difference {
   /** Largest angle between processed and original rotations, per joint, degrees. */
@@ -53,6 +94,16 @@ export interface SpectrumData {
 export type ToWorker =
   | { type: 'load'; clip: Clip }
   | { type: 'parse'; id: number; text: string; positionMode: PositionMode }
+  | {
+      type: 'parse-gltf';
+      id: number;
+      bytes: ArrayBuffer;
+      name: string;
+      /** A `.gltf`'s external files (`.bin`, images) by file name. */
+      resources: Record<string, ArrayBuffer>;
+    }
+  | { type: 'animation'; id: number; index: number }
+  | { type: 'download-gltf'; id: number }
   | { type: 'process'; id: number; settings: ProcessSettings };
 
 export type FromWorker =
@@ -64,8 +115,10 @@ export type FromWorker =
       difference: Difference | null;
       spectrum: SpectrumData | null;
       spectrumOriginal: SpectrumData | null;
+      reduction: ReductionInfo | null;
       ms: number;
     }
+  | { type: 'downloaded'; id: number; glb: Uint8Array; warnings: string[] }
   | { type: 'error'; id: number; message: string }
   | {
       type: 'parsed';
@@ -75,5 +128,7 @@ export type FromWorker =
       ms: number;
       /** The file's rotation channel values, degrees, frames x joints x 3 in each joint's Euler order. */
       fileEuler: Float64Array | null;
+      /** glTF: the file's animations, the one shown, its tracks as keyed, and each joint's node index. */
+      gltf?: { animations: AnimationInfo[]; animation: number; tracks: Track[]; nodes: Int32Array };
     }
   | { type: 'parse-error'; id: number; message: string };

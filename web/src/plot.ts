@@ -17,6 +17,17 @@ export interface Marker {
   title?: string;
 }
 
+/** Points drawn as dots over the curves (keys), in one colour. */
+export interface DotSet {
+  x: ArrayLike<number>;
+  y: ArrayLike<number>;
+  color: string;
+  /** Radius in CSS pixels. */
+  radius?: number;
+  /** Filled (default) or a ring. */
+  ring?: boolean;
+}
+
 export interface LinePlotOptions {
   series: SeriesStyle[];
   xLabel?: string;
@@ -36,6 +47,7 @@ export interface LinePlotOptions {
 export class LinePlot {
   readonly plot: uPlot;
   private markers: Marker[] = [];
+  private dots: DotSet[] = [];
   private readonly cursorEl: HTMLDivElement;
   private cursorX: number | null = null;
   /** Milliseconds the last `setData` took, including the synchronous draw. */
@@ -85,6 +97,7 @@ export class LinePlot {
           draw: [
             (u: uPlot) => {
               this.drawMarkers(u);
+              this.drawDots(u);
               opts.draw?.(u);
             },
           ],
@@ -139,8 +152,9 @@ export class LinePlot {
     }
   }
 
-  setData(data: (ArrayLike<number | null> | null)[], markers: Marker[] = []): void {
+  setData(data: (ArrayLike<number | null> | null)[], markers: Marker[] = [], dots: DotSet[] = []): void {
     this.markers = markers;
+    this.dots = dots;
     const t0 = performance.now();
     this.plot.setData(data as unknown as uPlot.AlignedData);
     this.lastDrawMs = performance.now() - t0;
@@ -190,6 +204,29 @@ export class LinePlot {
       ctx.lineTo(x, top + height);
       ctx.stroke();
       ctx.globalAlpha = 1;
+    }
+    ctx.restore();
+  }
+
+  private drawDots(u: uPlot): void {
+    if (this.dots.length === 0) return;
+    const ctx = u.ctx;
+    ctx.save();
+    ctx.lineWidth = Math.max(1, devicePixelRatio);
+    for (const d of this.dots) {
+      const r = (d.radius ?? 2.5) * devicePixelRatio;
+      ctx.fillStyle = d.color;
+      ctx.strokeStyle = d.color;
+      ctx.beginPath();
+      for (let i = 0; i < d.x.length; i++) {
+        const x = u.valToPos(d.x[i], 'x', true);
+        const y = u.valToPos(d.y[i], 'y', true);
+        if (!Number.isFinite(x) || !Number.isFinite(y)) continue;
+        ctx.moveTo(x + r, y);
+        ctx.arc(x, y, r, 0, 2 * Math.PI);
+      }
+      if (d.ring) ctx.stroke();
+      else ctx.fill();
     }
     ctx.restore();
   }

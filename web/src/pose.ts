@@ -26,12 +26,20 @@ export class PoseSampler {
     this.trans = { data: new Float64Array(J * 3), frames: 1, joints: J };
   }
 
-  sample(p: number, kernel: PlayKernel, outRot: Float64Array, outTrans: Float64Array): void {
+  sample(
+    p: number,
+    kernel: PlayKernel,
+    outRot: Float64Array,
+    outTrans: Float64Array,
+    outScale: Float64Array | null = null,
+  ): void {
     const clip = this.clip;
     if (kernel === 'nearest' || kernel === 'linear' || clip.frames < 2) {
-      localPoseAt(clip, p, kernel === 'nearest' ? 'nearest' : 'linear', outRot, outTrans);
+      localPoseAt(clip, p, kernel === 'nearest' ? 'nearest' : 'linear', outRot, outTrans, outScale);
       return;
     }
+    // scales (glTF) are lerped; rotations and translations go through the kernel
+    if (outScale) scaleAt(clip, p, outScale);
     // evaluate on a window of frames around p (views, no copy): the kernel's taps (radius <= 3) never reach
     // a window edge that is not also a clip edge, so the result equals evaluating the whole clip, and the
     // cost does not grow with the clip's length
@@ -66,7 +74,9 @@ export function localPoseAt(
   kernel: PlayKernel,
   outRot: Float64Array,
   outTrans: Float64Array,
+  outScale: Float64Array | null = null,
 ): void {
+  if (outScale) scaleAt(clip, kernel === 'nearest' ? Math.round(p) : p, outScale);
   const J = clip.skeleton.names.length;
   const last = clip.frames - 1;
   const pc = Math.min(Math.max(p, 0), last);
@@ -87,6 +97,25 @@ export function localPoseAt(
       const a = T[(f0 * J + j) * 3 + k];
       outTrans[j * 3 + k] = a + (T[(f1 * J + j) * 3 + k] - a) * u;
     }
+  }
+}
+
+/** Local scales at fractional frame `p`, lerped (the rest scales when the clip animates none). */
+export function scaleAt(clip: Clip, p: number, out: Float64Array): void {
+  const J = clip.skeleton.names.length;
+  const S = clip.scales?.data;
+  if (!S || clip.scales!.frames !== clip.frames) {
+    out.set(clip.skeleton.restScales.subarray(0, J * 3));
+    return;
+  }
+  const last = clip.frames - 1;
+  const pc = Math.min(Math.max(p, 0), last);
+  const f0 = Math.min(Math.floor(pc), Math.max(0, last - 1));
+  const f1 = Math.min(f0 + 1, last);
+  const u = pc - f0;
+  for (let i = 0; i < J * 3; i++) {
+    const a = S[f0 * J * 3 + i];
+    out[i] = a + (S[f1 * J * 3 + i] - a) * u;
   }
 }
 
@@ -115,12 +144,19 @@ export function posePositions(
 }
 
 /** A one-frame clip on `clip`'s skeleton around caller buffers, for {@link posePositions}. */
-export function poseClip(clip: Clip, rot: Float64Array, trans: Float64Array): Clip {
+export function poseClip(
+  clip: Clip,
+  rot: Float64Array,
+  trans: Float64Array,
+  scale: Float64Array | null = null,
+): Clip {
   const J = clip.skeleton.names.length;
+  const { scales: _, ...rest } = clip;
   return {
-    ...clip,
+    ...rest,
     frames: 1,
     rotations: { data: rot, frames: 1, joints: J },
     translations: { data: trans, frames: 1, joints: J },
+    ...(scale ? { scales: { data: scale, frames: 1, joints: J } } : {}),
   };
 }

@@ -35,6 +35,14 @@ export class ProcessingPanel {
         <div class="row"><label><input type="checkbox" data-key="optimal" data-testid="optimal" /> optimal keys</label>
           <label><input type="checkbox" data-key="fk" data-testid="fk" /> FK-aware</label></div>
         <div class="note">Optimal keys (down-sampling only): the key rotations that reconstruct the original best under linear playback; FK-aware also weighs global joint positions.</div>
+      </fieldset>
+      <fieldset>
+        <legend><label><input type="checkbox" data-key="reduce" data-testid="reduce" /> Reduce keys</label></legend>
+        <div class="row"><label>metric</label><select data-key="reduceMetric" data-testid="reduce-metric">
+          <option value="object">object (3 cm shell)</option><option value="local">local (per channel)</option></select></div>
+        <div class="row"><label>tolerance</label><input type="number" min="0.001" max="1000" step="any" data-key="toleranceMm" data-testid="tolerance-mm" style="width:70px" /> mm</div>
+        <div class="row" data-when="local"><label>angle</label><input type="number" min="0.0001" max="90" step="any" data-key="toleranceDeg" data-testid="tolerance-deg" style="width:70px" /> °</div>
+        <div class="note">The fewest keys a glTF player (slerp/lerp) evaluates within the tolerance at every frame. Object: points 3 cm from each joint, in object space (ACL's metric; 0.1 mm = ACL's 0.01 cm). Local: angle and translation per channel. BVH lengths taken as cm, glTF as m.</div>
       </fieldset>`;
     for (const el of host.querySelectorAll<HTMLInputElement | HTMLSelectElement>('[data-key]')) {
       const key = el.dataset.key as keyof ProcessSettings;
@@ -66,6 +74,8 @@ export class ProcessingPanel {
   }
 
   private showValues(): void {
+    for (const el of this.host.querySelectorAll<HTMLElement>('[data-when="local"]'))
+      el.style.display = this.settings.reduceMetric === 'local' ? '' : 'none';
     const o = this.host.querySelector('[data-out="sigma"]');
     if (o) o.textContent = `${this.settings.sigma} frames`;
     // gaussian and unsharp take sigma; the other kernels are widened by this factor (scaleKernel)

@@ -86,6 +86,133 @@ export class SkeletonView {
     this.dirty = true;
   }
 
+  private character: THREE.Object3D | null = null;
+  private characterNodes: (THREE.Object3D | null)[] = [];
+  private overlay = true;
+
+  /**
+   * Shows a character (a glTF scene from `GLTFLoader`) whose node `nodes[j]` is driven by joint `j` of the
+   * clip ({@link poseCharacter}); null removes it. With a character the stick figure is an overlay drawn
+   * over the mesh, shown or hidden by {@link setOverlay}.
+   */
+  setCharacter(root: THREE.Object3D | null, nodes: (THREE.Object3D | null)[] = []): void {
+    this.characterNodes = nodes;
+    if (root === this.character) {
+      this.invalidate();
+      return;
+    }
+    if (this.character) {
+      this.scene.remove(this.character);
+      this.character.traverse((o) => {
+        const m = o as THREE.Mesh;
+        if (m.isMesh) m.geometry.dispose();
+      });
+    }
+    this.character = root;
+    if (root) {
+      // skinned bounds are the bind pose's; animated limbs leave them, so never cull the character
+      root.traverse((o) => {
+        o.frustumCulled = false;
+      });
+      this.scene.add(root);
+    }
+    this.applyOverlay();
+  }
+
+  get hasCharacter(): boolean {
+    return this.character !== null;
+  }
+
+  /** The character's bounding box in world space as posed now (skinned meshes by their posed vertices), or null. */
+  characterBox(): THREE.Box3 | null {
+    if (!this.character) return null;
+    this.character.updateMatrixWorld(true);
+    const box = new THREE.Box3().setFromObject(this.character, true);
+    return box.isEmpty() ? null : box;
+  }
+
+  /** Shows or hides the stick figure (always shown when there is no character). */
+  setOverlay(on: boolean): void {
+    this.overlay = on;
+    this.applyOverlay();
+  }
+
+  private applyOverlay(): void {
+    const show = this.overlay || !this.character;
+    for (const o of [this.joints, this.bones]) {
+      if (!o) continue;
+      o.visible = show;
+      // over the mesh, not hidden inside it
+      (o.material as THREE.Material).depthTest = !this.character;
+      o.renderOrder = this.character ? 10 : 0;
+    }
+    this.invalidate();
+  }
+
+  /** Sets the character's nodes to a local pose (joints x 4 rotations, x 3 translations and scales). */
+  poseCharacter(rot: ArrayLike<number>, trans: ArrayLike<number>, scale: ArrayLike<number> | null): void {
+    const nodes = this.characterNodes;
+    for (let j = 0; j < nodes.length; j++) {
+      const n = nodes[j];
+      if (!n) continue;
+      n.quaternion.set(rot[j * 4], rot[j * 4 + 1], rot[j * 4 + 2], rot[j * 4 + 3]);
+      n.position.set(trans[j * 3], trans[j * 3 + 1], trans[j * 3 + 2]);
+      if (scale) n.scale.set(scale[j * 3], scale[j * 3 + 1], scale[j * 3 + 2]);
+    }
+    this.invalidate();
+  }
+
+  /** What the scene graph holds of the character: skinned meshes, driven nodes, material colours (sRGB hex). */
+  characterInfo(): { skinnedMeshes: number; bound: number; joints: number; colours: string[] } {
+    let skinned = 0;
+    const colours = new Set<string>();
+    this.character?.traverse((o) => {
+      const m = o as THREE.SkinnedMesh;
+      if (m.isSkinnedMesh && m.parent) skinned++;
+      if (m.isMesh) {
+        for (const mat of Array.isArray(m.material) ? m.material : [m.material]) {
+          const c = (mat as THREE.MeshStandardMaterial).color;
+          if (c) colours.add(`#${c.getHexString()}`);
+        }
+      }
+    });
+    return {
+      skinnedMeshes: skinned,
+      bound: this.characterNodes.filter((n) => n !== null).length,
+      joints: this.characterNodes.length,
+      colours: [...colours],
+    };
+  }
+
+  /**
+   * Renders now and counts canvas pixels (sampled like {@link pixelStats}) whose hue is within `hueTol`
+   * degrees of `colour`'s and whose saturation is at least 0.35: a lit, shaded surface keeps its material's
+   * hue under white lights, so this finds the mesh's pixels whatever its shading.
+   */
+  huePixels(colour: string, hueTol = 12): number {
+    this.render(true);
+    const target = hueOf(
+      Number.parseInt(colour.slice(1, 3), 16),
+      Number.parseInt(colour.slice(3, 5), 16),
+      Number.parseInt(colour.slice(5, 7), 16),
+    );
+    const src = this.renderer.domElement;
+    const c = document.createElement('canvas');
+    c.width = 320;
+    c.height = Math.max(1, Math.round((320 * src.height) / src.width));
+    const ctx = c.getContext('2d')!;
+    ctx.drawImage(src, 0, 0, c.width, c.height);
+    const px = ctx.getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < px.length; i += 4) {
+      const h = hueOf(px[i], px[i + 1], px[i + 2]);
+      if (h.s < 0.35 || h.v < 0.08) continue;
+      const d = Math.abs(h.h - target.h);
+      if (Math.min(d, 360 - d) <= hueTol) n++;
+    }
+    return n;
+  }
+
   /** Builds the meshes for a skeleton; `size` is a typical body size in file units (for radii and grid). */
   setSkeleton(parents: Int32Array, size: number): void {
     for (const o of [this.joints, this.bones, this.ghost]) {
@@ -126,7 +253,7 @@ export class SkeletonView {
     this.grid = grid;
     this.scene.add(grid);
     this.selected = -1;
-    this.invalidate();
+    this.applyOverlay();
   }
 
   /** Puts the ground grid at height y under the clip's centre. */
@@ -256,6 +383,20 @@ export class SkeletonView {
     }
     return { lit, total: px.length / 4, colours: colours.size };
   }
+}
+
+/** Hue (degrees), saturation and value of an sRGB colour (0..255 components). */
+function hueOf(r: number, g: number, b: number): { h: number; s: number; v: number } {
+  const max = Math.max(r, g, b);
+  const min = Math.min(r, g, b);
+  const d = max - min;
+  let h = 0;
+  if (d > 0) {
+    if (max === r) h = ((g - b) / d) % 6;
+    else if (max === g) h = (b - r) / d + 2;
+    else h = (r - g) / d + 4;
+  }
+  return { h: (h * 60 + 360) % 360, s: max ? d / max : 0, v: max / 255 };
 }
 
 function writeBones(lines: THREE.LineSegments, parents: Int32Array, pos: ArrayLike<number>): void {

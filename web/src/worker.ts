@@ -1,15 +1,59 @@
 /// <reference lib="webworker" />
-// Heavy processing off the main thread: unroll, smooth, resample, compare, spectra. Everything is a rotsig call.
-import { bvhSourceOf, type Clip, type Kernel, kernels, type PositionMode, quat, unrollClip } from 'rotsig';
-import { BvhParseError, parseBvhWithReport } from 'rotsig/io';
-import type { Difference, FromWorker, ProcessSettings, SpectrumData, ToWorker } from './messages.js';
+// Heavy work off the main thread: reading BVH and glTF, unroll, smooth, resample, reduce keys, compare, spectra,
+// writing .glb. Everything is a rotsig call.
+import {
+  ANIMATED_ROTATION,
+  ANIMATED_SCALE,
+  ANIMATED_TRANSLATION,
+  bakeClip,
+  bvhSourceOf,
+  type Clip,
+  inferKeyRate,
+  type Kernel,
+  type KeyedClip,
+  kernels,
+  type PositionMode,
+  quat,
+  reduceKeys,
+  type Track,
+  unrollClip,
+} from 'rotsig';
+import {
+  BvhParseError,
+  type GltfReadResult,
+  gltfSourceOf,
+  parseBvhWithReport,
+  readGltf,
+  writeGltf,
+} from 'rotsig/io';
+import type {
+  AnimationInfo,
+  Difference,
+  FromWorker,
+  ProcessSettings,
+  ReductionInfo,
+  SpectrumData,
+  ToWorker,
+} from './messages.js';
 import { clipSpectrum, downsampleOptimal, filterClip, resampleClip, resampleVectors } from './ops.js';
 
 const DEG = 180 / Math.PI;
 
 let original: Clip | null = null;
 let originalSpectrum: SpectrumData | null = null;
-const post = (m: FromWorker) => (self as unknown as Worker).postMessage(m);
+const post = (m: FromWorker, transfer: Transferable[] = []) =>
+  (self as unknown as Worker).postMessage(m, transfer);
+
+/** The open glTF file: its bytes (re-read for every download, so the written document starts clean) and what was read. */
+let gltf: {
+  name: string;
+  bytes: Uint8Array;
+  resources: Record<string, Uint8Array>;
+  read: GltfReadResult;
+  animation: number;
+} | null = null;
+/** The last processing result with its source (the processed clip, or the reduced keys), for the download. */
+let lastResult: { clip: Clip | null; reduced: KeyedClip | null } = { clip: null, reduced: null };
 
 self.onmessage = (e: MessageEvent<ToWorker>) => {
   const m = e.data;
@@ -20,6 +64,20 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
   }
   if (m.type === 'parse') {
     parse(m.id, m.text, m.positionMode);
+    return;
+  }
+  if (m.type === 'parse-gltf') {
+    const resources: Record<string, Uint8Array> = {};
+    for (const [k, v] of Object.entries(m.resources)) resources[k] = new Uint8Array(v);
+    void parseGltf(m.id, new Uint8Array(m.bytes), m.name, resources);
+    return;
+  }
+  if (m.type === 'animation') {
+    if (gltf) showAnimation(m.id, m.index, 0, []);
+    return;
+  }
+  if (m.type === 'download-gltf') {
+    downloadGltf(m.id).catch((err: Error) => post({ type: 'error', id: m.id, message: err.message }));
     return;
   }
   if (!original) return;
@@ -35,6 +93,7 @@ function parse(id: number, text: string, positionMode: PositionMode): void {
   const t0 = performance.now();
   try {
     const report = parseBvhWithReport(text, { positionMode });
+    gltf = null;
     original = report.clip;
     originalSpectrum = null;
     const warnings = report.warnings.map((w) => (w.line ? `${w.message} (line ${w.line})` : w.message));
@@ -48,6 +107,137 @@ function parse(id: number, text: string, positionMode: PositionMode): void {
       e instanceof BvhParseError && !msg.includes(`${e.line}:${e.column}`) ? ` at ${e.line}:${e.column}` : '';
     post({ type: 'parse-error', id, message: `${msg}${where}` });
   }
+}
+
+/** Reads a .glb or .gltf (with the files given alongside) with `readGltf`; shows its first animation with tracks. */
+async function parseGltf(
+  id: number,
+  bytes: Uint8Array,
+  name: string,
+  resources: Record<string, Uint8Array>,
+): Promise<void> {
+  const t0 = performance.now();
+  try {
+    const read = await readGltf(bytes, { file: name, resources: withUriKeys(bytes, resources) });
+    if (read.clips.length === 0) throw new Error('the file has no animations');
+    gltf = { name, bytes, resources, read, animation: 0 };
+    const first = Math.max(
+      0,
+      read.clips.findIndex((c) => c.tracks.some((t) => t.path !== 'weights')),
+    );
+    const warnings = read.warnings.map((w) => w.message);
+    showAnimation(id, first, performance.now() - t0, warnings);
+  } catch (e) {
+    post({ type: 'parse-error', id, message: (e as Error).message });
+  }
+}
+
+/**
+ * A `.gltf`'s resources keyed by the URIs its buffers and images name (URI-decoded, folders ignored), from
+ * files given by name: a `.bin` picked or dropped with its `.gltf` is found whatever folder the URI names.
+ */
+function withUriKeys(bytes: Uint8Array, files: Record<string, Uint8Array>): Record<string, Uint8Array> {
+  const glb = bytes[0] === 0x67 && bytes[1] === 0x6c && bytes[2] === 0x54 && bytes[3] === 0x46; // 'glTF'
+  if (Object.keys(files).length === 0 || glb) return {};
+  let json: { buffers?: { uri?: string }[]; images?: { uri?: string }[] };
+  try {
+    json = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return {};
+  }
+  const out: Record<string, Uint8Array> = {};
+  for (const item of [...(json.buffers ?? []), ...(json.images ?? [])]) {
+    const uri = item.uri;
+    if (!uri || uri.startsWith('data:')) continue;
+    const file = decodeURIComponent(uri).split('/').pop()!;
+    if (files[file]) out[uri] = files[file];
+  }
+  return out;
+}
+
+/**
+ * The grid a keyed animation is baked on: its keys' own rate (`inferKeyRate`), at least 60 Hz when a track
+ * is CUBICSPLINE so the curve between sparse keys is kept.
+ */
+function bakeRate(keyed: KeyedClip): number {
+  const rate = inferKeyRate(keyed).rate;
+  return keyed.tracks.some((t) => t.interpolation === 'cubicspline') ? Math.max(rate, 60) : rate;
+}
+
+/** Bakes one animation of the open glTF file onto a uniform grid (`bakeClip`) and makes it the clip processing works on. */
+function showAnimation(id: number, index: number, ms: number, warnings: string[]): void {
+  if (!gltf) return;
+  const t0 = performance.now();
+  try {
+    const keyed = gltf.read.clips[index];
+    if (!keyed) throw new Error(`no animation ${index}`);
+    const clip = bakeClip(keyed, { rate: bakeRate(keyed) });
+    gltf.animation = index;
+    original = clip;
+    originalSpectrum = null;
+    lastResult = { clip: null, reduced: null };
+    const animations: AnimationInfo[] = gltf.read.clips.map((c, i) => {
+      let keys = 0;
+      let lo = Number.POSITIVE_INFINITY;
+      let hi = Number.NEGATIVE_INFINITY;
+      for (const t of c.tracks) {
+        keys += t.times.length;
+        lo = Math.min(lo, t.times[0] ?? lo);
+        hi = Math.max(hi, t.times[t.times.length - 1] ?? hi);
+      }
+      return {
+        index: i,
+        name: c.name || `animation ${i}`,
+        tracks: c.tracks.length,
+        keys,
+        duration: hi - lo || 0,
+      };
+    });
+    const source = gltfSourceOf(clip);
+    post({
+      type: 'parsed',
+      id,
+      // the glTF document stays here (it cannot be posted); the page gets the plain arrays
+      clip: { ...clip, source: undefined },
+      warnings,
+      ms: ms + performance.now() - t0,
+      fileEuler: null,
+      gltf: {
+        animations,
+        animation: index,
+        tracks: keyed.tracks.filter((t) => t.path !== 'weights').map((t) => ({ ...t })),
+        nodes: source ? Int32Array.from(source.nodes) : new Int32Array(0),
+      },
+    });
+  } catch (e) {
+    post({ type: 'parse-error', id, message: (e as Error).message });
+  }
+}
+
+/**
+ * The processed animation written back into the file with `writeGltf`: the file is read again, so every
+ * mesh, skin, material and other animation is written as it was read, and only the shown animation's
+ * channels change (to the reduced keys, or to a key at every frame of the processed clip).
+ */
+async function downloadGltf(id: number): Promise<void> {
+  if (!gltf) throw new Error('no glTF file is open');
+  const fresh = await readGltf(gltf.bytes, {
+    file: gltf.name,
+    resources: withUriKeys(gltf.bytes, gltf.resources),
+  });
+  const keyed = fresh.clips[gltf.animation];
+  const out: Clip | KeyedClip | null = lastResult.reduced ?? lastResult.clip;
+  const clips = out ? [{ ...out, source: keyed.source }] : [];
+  const written = await writeGltf(fresh.document, clips, { format: 'glb' });
+  const glb = written.glb!;
+  post({ type: 'downloaded', id, glb, warnings: written.warnings.map((w) => w.message) }, [glb.buffer]);
+}
+
+/** Bytes of keyed tracks as glTF stores them: float32 key times and values, one time accessor per track. */
+function trackBytes(tracks: readonly Track[]): number {
+  let n = 0;
+  for (const t of tracks) n += (t.times.length + t.values.length) * 4;
+  return n;
 }
 
 /**
@@ -112,7 +302,7 @@ function smoothingKernel(s: ProcessSettings): Kernel {
 
 function run(id: number, s: ProcessSettings, src: Clip): void {
   const t0 = performance.now();
-  const steps = [s.unroll, s.smooth, s.resample].filter(Boolean).length + 2;
+  const steps = [s.unroll, s.smooth, s.resample, s.reduce].filter(Boolean).length + 2;
   let step = 0;
   const progress = (label: string) => post({ type: 'progress', id, fraction: ++step / steps, label });
   if (!originalSpectrum) originalSpectrum = spectrumOf(src);
@@ -177,6 +367,41 @@ function run(id: number, s: ProcessSettings, src: Clip): void {
     }
     progress('resample');
   }
+  let reduction: ReductionInfo | null = null;
+  let reduced: KeyedClip | null = null;
+  if (s.reduce) {
+    const from = clip ?? src;
+    // lengths in the clip's units: glTF is in metres, BVH files are usually centimetres
+    const unitsPerMm = gltf ? 0.001 : 0.1;
+    const r = reduceKeys(from, {
+      metric: s.reduceMetric,
+      unitsPerMeter: unitsPerMm * 1000,
+      tolerance: s.toleranceMm * unitsPerMm,
+      ...(s.reduceMetric === 'object'
+        ? { shellDistance: 30 * unitsPerMm }
+        : { toleranceAngle: (s.toleranceDeg * Math.PI) / 180 }),
+    });
+    reduced = r.clip;
+    const before = trackBytesOfClip(from);
+    reduction = {
+      metric: r.report.metric,
+      keysBefore: r.report.keysBefore,
+      keysAfter: r.report.keysAfter,
+      tracks: r.report.tracks,
+      bytesBefore: before,
+      bytesAfter: trackBytes(r.clip.tracks),
+      maxError: r.report.maxError,
+      p99Error: r.report.p99Error,
+      maxAngle: r.report.maxAngle,
+      tolerance: r.report.tolerance,
+      unitsPerMm,
+      keptTracks: r.clip.tracks.map((t) => ({ ...t })),
+    };
+    // what a player evaluates between the kept keys, on the clip's frames: the processed clip shown
+    clip = { ...bakeClip(r.clip, { rate: from.rate, duration: 'keep-end' }), source: from.source };
+    progress('reduce');
+  }
+  lastResult = { clip, reduced };
   const difference = clip ? compare(src, clip) : null;
   if (difference && optimal) {
     difference.note +=
@@ -187,12 +412,35 @@ function run(id: number, s: ProcessSettings, src: Clip): void {
   post({
     type: 'result',
     id,
-    clip,
+    clip: clip && gltf ? { ...clip, source: undefined } : clip,
     difference,
     spectrum,
     spectrumOriginal: originalSpectrum,
+    reduction,
     ms: performance.now() - t0,
   });
+}
+
+/** Bytes of a uniform clip keyed at every frame in every animated channel (float32 times and values). */
+function trackBytesOfClip(clip: Clip): number {
+  let channels = 0;
+  let values = 0;
+  for (let j = 0; j < clip.animated.length; j++) {
+    const a = clip.animated[j];
+    if (a & ANIMATED_TRANSLATION) {
+      channels++;
+      values += 3;
+    }
+    if (a & ANIMATED_ROTATION) {
+      channels++;
+      values += 4;
+    }
+    if (a & ANIMATED_SCALE) {
+      channels++;
+      values += 3;
+    }
+  }
+  return clip.frames * (channels * 4 + values * 4);
 }
 
 function spectrumOf(clip: Clip): SpectrumData | null {

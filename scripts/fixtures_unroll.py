@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference curves for the unrolling operations (src/ops/unroll-*.ts, euler-from-quat-series.ts).
+"""Reference curves for the unrolling operations (src/ops/unroll/).
 
 Writes test/fixtures/unroll.json. For each of the 24 Euler sequences, a smooth multi-turn Euler curve
 ("truth": the first angle turns about 1.75 times, the middle angle leaves the principal range, crossing

@@ -13,41 +13,45 @@ export * as quat from './quat/index.js';
 export * from './series/index.js';
 
 // Skeletons and features.
-export * from './ops/arrays.js';
-export * from './ops/forward-kinematics.js';
+export * from './ops/skeleton/arrays.js';
+export * from './ops/skeleton/forward-kinematics.js';
 
 // Averaging and blending.
-export * from './ops/average-cost.js';
-export * from './ops/average-euler.js';
-export * from './ops/average-quaternions.js';
-export * from './ops/blend-clips.js';
-export * from './ops/blend-poses.js';
-export * from './ops/interpolate.js';
+export * from './ops/average/average-cost.js';
+export * from './ops/average/average-euler.js';
+export * from './ops/average/average-quaternions.js';
+export * from './ops/blend/blend-clips.js';
+export * from './ops/blend/blend-poses.js';
+export * from './ops/blend/interpolate.js';
 
 // Unrolling and continuity.
-export * from './ops/euler-from-quat-series.js';
-export * from './ops/find-discontinuities.js';
-export { jumpCuts, SEGMENT_POLICIES, type SegmentPolicy } from './ops/segments.js';
-export * from './ops/rotation-series.js';
-export * from './ops/unroll-clip.js';
-export * from './ops/unroll-euler.js';
-export * from './ops/unroll-quaternions.js';
-export * from './ops/unroll-rotation-vectors.js';
+export * from './ops/unroll/euler-from-quat-series.js';
+export * from './ops/analysis/find-discontinuities.js';
+export { jumpCuts, SEGMENT_POLICIES, type SegmentPolicy } from './ops/analysis/segments.js';
+export * from './ops/unroll/rotation-series.js';
+export * from './ops/unroll/unroll-clip.js';
+export * from './ops/unroll/unroll-euler.js';
+export * from './ops/unroll/unroll-quaternions.js';
+export * from './ops/unroll/unroll-rotation-vectors.js';
 
 // Kernels, filtering and velocities.
 export {
   ANGULAR_VELOCITY_DEFAULTS,
   type AngularVelocityOptions,
   angularVelocity,
-} from './ops/angular-velocity.js';
-export * from './ops/clip-velocities.js';
-export * from './ops/filter-clip.js';
-export * from './ops/filter-rotations.js';
-export { FILTER_VECTORS_DEFAULTS, type FilterVectorsOptions, filterVectors } from './ops/filter-vectors.js';
-export type { Kernel } from './ops/kernels.js';
-export * as kernels from './ops/kernels.js';
-export * from './ops/linear-velocity.js';
-export * from './ops/rotation-window.js';
+} from './ops/velocity/angular-velocity.js';
+export * from './ops/velocity/clip-velocities.js';
+export * from './ops/filter/filter-clip.js';
+export * from './ops/filter/filter-rotations.js';
+export {
+  FILTER_VECTORS_DEFAULTS,
+  type FilterVectorsOptions,
+  filterVectors,
+} from './ops/filter/filter-vectors.js';
+export type { Kernel } from './ops/filter/kernels.js';
+export * as kernels from './ops/filter/kernels.js';
+export * from './ops/velocity/linear-velocity.js';
+export * from './ops/filter/rotation-window.js';
 
 // Live (streaming) filters: one sample at a time, any frame rate, and their offline forms for clips.
 export {
@@ -65,13 +69,13 @@ export * from './ops/live/streaming-filter.js';
 export * from './ops/live/streaming-unroll.js';
 
 // Resampling and spectra.
-export * from './ops/clip-spectrum.js';
-export * from './ops/downsample-optimal.js';
-export * from './ops/resample-clip.js';
-export * from './ops/resample-rotations.js';
-export * from './ops/resample-vectors.js';
-export * from './ops/spectrum.js';
-export * from './ops/time-grid.js';
+export * from './ops/spectrum/clip-spectrum.js';
+export * from './ops/resample/downsample-optimal.js';
+export * from './ops/resample/resample-clip.js';
+export * from './ops/resample/resample-rotations.js';
+export * from './ops/resample/resample-vectors.js';
+export * from './ops/spectrum/spectrum.js';
+export * from './ops/resample/time-grid.js';
 
 // Key reduction.
 export * from './ops/reduce/index.js';
@@ -83,7 +87,7 @@ export * from './ops/keys/index.js';
 export * from './ops/ml/index.js';
 
 // Whole-clip analysis (behind `rotsig info`).
-export * from './ops/analyze-clip.js';
+export * from './ops/analysis/analyze-clip.js';
 
 // Fitting rotations to data.
 export * from './ops/fit/align-vectors.js';

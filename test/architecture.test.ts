@@ -142,6 +142,14 @@ function loadedModulesOf(file: string): string[] {
 }
 
 describe('capability folders under src/ops', () => {
+  it('src/ops holds only capability folders, each named in the README layout', () => {
+    const entries = readdirSync(join(src, 'ops'));
+    const files = entries.filter((n) => !statSync(join(src, 'ops', n)).isDirectory());
+    expect(files).toEqual([]);
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    for (const folder of entries) expect(readme).toMatch(new RegExp(`^\\s+${folder}/\\s`, 'm'));
+  });
+
   it('src/ops/live imports only quat, numeric, series, errors and ops, and its other files are exported from the root', () => {
     const dir = join(src, 'ops', 'live');
     const files = sourceFiles(dir);

@@ -1,5 +1,5 @@
 import type { GltfInfo } from '../node/gltf-task.js';
-import type { ClipAnalysis } from '../ops/analyze-clip.js';
+import type { ClipAnalysis } from '../ops/analysis/analyze-clip.js';
 import { BATCH_OPTIONS, COMMON_OPTIONS, type Command } from './command.js';
 import { runFileCommand } from './run.js';
 import { escapeControl, escapeLines } from './text.js';

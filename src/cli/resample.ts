@@ -1,11 +1,16 @@
 import type { ClipStep } from '../node/steps.js';
 import {
+  BOUNDARIES,
+  type Boundary,
+  ROTATION_SPACES,
+  type RotationSpace,
+} from '../ops/filter/rotation-window.js';
+import {
   RESAMPLE_DEFAULTS,
   RESAMPLE_KERNEL_NAMES,
   type ResampleKernelName,
-} from '../ops/resample-rotations.js';
-import { BOUNDARIES, type Boundary, ROTATION_SPACES, type RotationSpace } from '../ops/rotation-window.js';
-import { DURATION_POLICIES, type DurationPolicy } from '../ops/time-grid.js';
+} from '../ops/resample/resample-rotations.js';
+import { DURATION_POLICIES, type DurationPolicy } from '../ops/resample/time-grid.js';
 import {
   BATCH_OPTIONS,
   COMMON_OPTIONS,

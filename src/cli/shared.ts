@@ -1,6 +1,6 @@
 // Option parsers shared by several commands.
 import type { KernelSpec, TableFormat } from '../node/steps.js';
-import { SEGMENT_POLICIES, type SegmentPolicy } from '../ops/segments.js';
+import { SEGMENT_POLICIES, type SegmentPolicy } from '../ops/analysis/segments.js';
 import {
   type NumberRange,
   numberOption,

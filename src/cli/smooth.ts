@@ -1,8 +1,13 @@
 import type { ClipStep } from '../node/steps.js';
+import {
+  BOUNDARIES,
+  type Boundary,
+  ROTATION_SPACES,
+  type RotationSpace,
+} from '../ops/filter/rotation-window.js';
 import { DAMPER_DEFAULTS } from '../ops/live/damper.js';
 import { ONE_EURO_DEFAULTS } from '../ops/live/one-euro.js';
 import { CLIP_DIRECTIONS } from '../ops/live/run-clip.js';
-import { BOUNDARIES, type Boundary, ROTATION_SPACES, type RotationSpace } from '../ops/rotation-window.js';
 import {
   BATCH_OPTIONS,
   COMMON_OPTIONS,

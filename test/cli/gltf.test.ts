@@ -4,8 +4,8 @@ import { Object3D, Vector3 } from 'three';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseBvh, readGltf } from '../../src/io/index.js';
 import { readGltfFile } from '../../src/node/gltf.js';
-import { forwardKinematics } from '../../src/ops/forward-kinematics.js';
 import { bakeClip } from '../../src/ops/keys/bake-clip.js';
+import { forwardKinematics } from '../../src/ops/skeleton/forward-kinematics.js';
 import { makeClip } from '../../src/series/clip-create.js';
 import {
   FIXTURE_GLTF_DIR,

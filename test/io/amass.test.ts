@@ -16,8 +16,8 @@ import {
   SMPLX_PARENTS,
   writeNpz,
 } from '../../src/io/index.js';
-import { forwardKinematics } from '../../src/ops/forward-kinematics.js';
-import { resampleClip } from '../../src/ops/resample-clip.js';
+import { resampleClip } from '../../src/ops/resample/resample-clip.js';
+import { forwardKinematics } from '../../src/ops/skeleton/forward-kinematics.js';
 import { readFixture } from '../support/shared-data.js';
 import { TOL } from '../support/tolerances.js';
 

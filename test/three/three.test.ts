@@ -5,7 +5,7 @@ import * as THREE from 'three';
 import { describe, expect, it } from 'vitest';
 import { OptionError } from '../../src/errors.js';
 import { parseBvh } from '../../src/io/index.js';
-import { forwardKinematicsFrame } from '../../src/ops/forward-kinematics.js';
+import { forwardKinematicsFrame } from '../../src/ops/skeleton/forward-kinematics.js';
 import { slerpFlat } from '../../src/quat/core.js';
 import type { Clip, KeyedClip } from '../../src/series/clip.js';
 import { makeClip, makeSkeleton } from '../../src/series/clip-create.js';

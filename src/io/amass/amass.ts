@@ -5,7 +5,7 @@
  * @module
  */
 import { OptionError, ShapeError } from '../../errors.js';
-import { resampleVectors } from '../../ops/resample-vectors.js';
+import { resampleVectors } from '../../ops/resample/resample-vectors.js';
 import { fromRotationVectorFlat, toRotationVectorFlat } from '../../quat/exp-log.js';
 import { ANIMATED_ROTATION, ANIMATED_TRANSLATION, type Clip, type ClipSource } from '../../series/clip.js';
 import { makeClip, makeSkeleton } from '../../series/clip-create.js';

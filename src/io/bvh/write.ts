@@ -5,8 +5,8 @@
  * @module
  */
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
-import { checkClip as checkClipShape } from '../../ops/clip-check.js';
-import { eulerJointInfo, followTriple } from '../../ops/unroll-kernels.js';
+import { checkClip as checkClipShape } from '../../ops/skeleton/clip-check.js';
+import { eulerJointInfo, followTriple } from '../../ops/unroll/unroll-kernels.js';
 import { checkOptions } from '../../options.js';
 import { decomposeEuler, type EulerOrder, type EulerSpec, eulerSpec } from '../../quat/euler.js';
 import type { Clip, PositionMode } from '../../series/clip.js';

@@ -12,7 +12,7 @@ import {
   type KeyedClip,
   type Track,
 } from '../../series/clip.js';
-import { timeGrid } from '../time-grid.js';
+import { timeGrid } from '../resample/time-grid.js';
 import { TrackSampler } from './evaluate-track.js';
 import { assertKeyedClip, checkOptionNames, trackLabel } from './support.js';
 

@@ -16,10 +16,10 @@ import {
 import { assertClip } from '../../series/clip-create.js';
 import { assertFiniteSeries } from '../../series/create.js';
 import type { FloatArray } from '../../series/types.js';
-import { downsampleOptimal } from '../downsample-optimal.js';
-import { playbackTaps } from '../downsample-playback.js';
-import { timeGrid } from '../time-grid.js';
-import { unrollQuaternions } from '../unroll-quaternions.js';
+import { downsampleOptimal } from '../resample/downsample-optimal.js';
+import { playbackTaps } from '../resample/downsample-playback.js';
+import { timeGrid } from '../resample/time-grid.js';
+import { unrollQuaternions } from '../unroll/unroll-quaternions.js';
 import { checkOptionNames } from './support.js';
 
 /** Which keys {@link keysFromClip} makes: every frame, or the optimal keys at a lower rate. */

@@ -1,6 +1,6 @@
 import { InvalidValueError, OptionError } from '../../errors.js';
 import type { FloatArray } from '../../series/types.js';
-import { isKernel, type Kernel } from '../kernels.js';
+import { isKernel, type Kernel } from '../filter/kernels.js';
 import {
   blendRotations,
   checkRotationSpace,
@@ -8,7 +8,7 @@ import {
   type RotationSpace,
   type TapWindow,
   ZERO_SUM,
-} from '../rotation-window.js';
+} from '../filter/rotation-window.js';
 import {
   checkChoice,
   checkJoints,

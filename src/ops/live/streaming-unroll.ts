@@ -1,7 +1,7 @@
 import { InvalidValueError, OptionError } from '../../errors.js';
 import type { EulerOrder } from '../../quat/euler.js';
 import type { FloatArray } from '../../series/types.js';
-import { checkMode, type EulerUnrollMode, eulerJointInfo, followTriple } from '../unroll-kernels.js';
+import { checkMode, type EulerUnrollMode, eulerJointInfo, followTriple } from '../unroll/unroll-kernels.js';
 import {
   checkChoice,
   checkJoints,

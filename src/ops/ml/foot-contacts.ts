@@ -6,7 +6,7 @@
  */
 import { OptionError, ShapeError } from '../../errors.js';
 import type { Clip } from '../../series/clip.js';
-import { forwardKinematics } from '../forward-kinematics.js';
+import { forwardKinematics } from '../skeleton/forward-kinematics.js';
 import type { UpAxis } from './root-motion.js';
 import { assertFiniteClip, centralDifference, checkOptionNames, resolveJoint } from './support.js';
 

@@ -8,7 +8,7 @@ import { OptionError } from '../../errors.js';
 import { to6DFlat } from '../../quat/matrix.js';
 import { rotateVectorFlat } from '../../quat/vector.js';
 import type { Clip } from '../../series/clip.js';
-import { forwardKinematics } from '../forward-kinematics.js';
+import { forwardKinematics } from '../skeleton/forward-kinematics.js';
 import { footContacts } from './foot-contacts.js';
 import { rootMotion, type UpAxis } from './root-motion.js';
 import { centralDifference, checkOptionNames } from './support.js';

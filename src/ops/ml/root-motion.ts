@@ -9,7 +9,7 @@ import { multiplyFlat } from '../../quat/core.js';
 import { rotateVectorFlat } from '../../quat/vector.js';
 import type { Clip } from '../../series/clip.js';
 import type { FloatArray } from '../../series/types.js';
-import { forwardKinematics } from '../forward-kinematics.js';
+import { forwardKinematics } from '../skeleton/forward-kinematics.js';
 import { assertFiniteClip, centralDifference, checkOptionNames, resolveJoint } from './support.js';
 
 /** The vertical axis of a clip's world: `'y'` (BVH, glTF, SMPL bodies) or `'z'` (AMASS world, Blender). */

@@ -1,0 +1,105 @@
+/**
+ * Segments of a clip between real jumps: the frames where `findDiscontinuities` reports a `'jump'` (a step
+ * faster than a plausible angular speed: a T-pose first frame, a cut, a glitch), per joint. Filtering and
+ * resampling with `segments: 'jumps'` treat each segment's ends as boundaries, so no kernel mixes samples
+ * across a jump.
+ *
+ * @module
+ */
+import { OptionError } from '../../errors.js';
+import type { Clip } from '../../series/clip.js';
+import { checkClip } from '../skeleton/clip-check.js';
+import { FIND_DISCONTINUITIES_DEFAULTS, findDiscontinuities } from './find-discontinuities.js';
+
+/** How `filterClip` and `resampleClip` treat real jumps: `'jumps'` splits at them, `'none'` does not. */
+export type SegmentPolicy = 'jumps' | 'none';
+
+/** Every {@link SegmentPolicy}. */
+export const SEGMENT_POLICIES: readonly SegmentPolicy[] = ['jumps', 'none'];
+
+/**
+ * Per joint, the frames that start a new segment (the later frame of each jump, ascending; empty for a
+ * joint without jumps), for a clip at `rate` Hz and a plausible maximum angular speed (rad/s, default
+ * `findDiscontinuities`' 25). Sign flips are not jumps and never split.
+ *
+ * @throws {ShapeError} or {@link OptionError} on a malformed clip or a rate that is not a positive number.
+ * @example
+ * const cuts = jumpCuts(parseBvh(cmu0101)); // cuts[0] = [1]: the T-pose at frame 0, then the capture
+ */
+export function jumpCuts(
+  clip: Clip,
+  rate?: number,
+  maxAngularSpeed: number = FIND_DISCONTINUITIES_DEFAULTS.maxAngularSpeed,
+): number[][] {
+  if (clip === null || typeof clip !== 'object') throw new OptionError('jumpCuts: clip must be a Clip');
+  checkClip(clip, 'jumpCuts');
+  rate ??= clip.rate;
+  if (typeof rate !== 'number' || !(rate > 0) || !Number.isFinite(rate))
+    throw new OptionError(`jumpCuts: rate must be a positive number of Hz, got ${String(rate)}`);
+  const joints = clip.rotations.joints;
+  const cuts: number[][] = Array.from({ length: joints }, () => []);
+  for (const d of findDiscontinuities(clip.rotations, { rate, maxAngularSpeed })) {
+    if (d.kind === 'jump') cuts[d.joint].push(d.frame);
+  }
+  return cuts;
+}
+
+/**
+ * Copies frames `[start, end)` of joint `j` (values of `width`) out of a frame-major series.
+ *
+ * @internal
+ */
+export function jointSlice(
+  data: ArrayLike<number>,
+  joints: number,
+  width: number,
+  j: number,
+  start: number,
+  end: number,
+): Float64Array {
+  const out = new Float64Array((end - start) * width);
+  for (let f = start; f < end; f++) {
+    const o = (f * joints + j) * width;
+    for (let c = 0; c < width; c++) out[(f - start) * width + c] = data[o + c];
+  }
+  return out;
+}
+
+/**
+ * Writes a one-joint series back into frames `[start, start + frames)` of joint `j`.
+ *
+ * @internal
+ */
+export function jointStore(
+  dst: Float64Array | Float32Array,
+  joints: number,
+  width: number,
+  j: number,
+  start: number,
+  src: ArrayLike<number>,
+): void {
+  const frames = src.length / width;
+  for (let f = 0; f < frames; f++) {
+    const o = ((start + f) * joints + j) * width;
+    for (let c = 0; c < width; c++) dst[o + c] = src[f * width + c];
+  }
+}
+
+/**
+ * Whether joint `j`'s values (of `width`) are the same in every frame.
+ *
+ * @internal
+ */
+export function jointConstant(
+  data: ArrayLike<number>,
+  frames: number,
+  joints: number,
+  width: number,
+  j: number,
+): boolean {
+  for (let f = 1; f < frames; f++) {
+    for (let c = 0; c < width; c++)
+      if (data[(f * joints + j) * width + c] !== data[j * width + c]) return false;
+  }
+  return true;
+}

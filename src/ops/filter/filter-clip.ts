@@ -1,0 +1,332 @@
+import { OptionError, ShapeError } from '../../errors.js';
+import { checkOptions } from '../../options.js';
+import type { Clip } from '../../series/clip.js';
+import { assertQuatSeries, assertVec3Series } from '../../series/create.js';
+import {
+  jointConstant,
+  jointSlice,
+  jointStore,
+  jumpCuts,
+  SEGMENT_POLICIES,
+  type SegmentPolicy,
+} from '../analysis/segments.js';
+import { checkClip } from '../skeleton/clip-check.js';
+import { filterRotations } from './filter-rotations.js';
+import { filterVectors } from './filter-vectors.js';
+import { isKernel, type Kernel } from './kernels.js';
+import type { Boundary, RotationSpace } from './rotation-window.js';
+
+/** Options of {@link filterClip}. */
+export interface FilterClipOptions {
+  /** Space of the rotation weighted sums (see {@link filterRotations}). */
+  space?: RotationSpace;
+  /** Boundary rule for rotations and translations; `'wrap'` for looping clips. */
+  boundary?: Boundary;
+  /** `'all'` (default) filters rotations and translations; `'rotations'` leaves translations as they are. */
+  channels?: 'all' | 'rotations';
+  /**
+   * `'keep'` (default): the input clip is left as it is; `'reuse'`: the input's Float64 arrays may be
+   * overwritten with the result and returned (a pipeline that has no further use for the input saves a
+   * full copy of each).
+   */
+  input?: 'keep' | 'reuse';
+  /**
+   * `'none'` (default): one kernel pass over all frames. `'jumps'`: each joint is split at the real jumps
+   * `findDiscontinuities` reports for it at the clip's rate (kind `'jump'`: a T-pose first frame, a cut;
+   * never a sign flip), and each segment is filtered on its own with its ends as boundaries under
+   * `boundary`, so the kernel never mixes samples across a jump. The joint's translation and scale are
+   * split at the same frames.
+   */
+  segments?: SegmentPolicy;
+}
+
+/** Defaults of {@link FilterClipOptions}. */
+export const FILTER_CLIP_DEFAULTS: Required<FilterClipOptions> = {
+  space: 'raw',
+  boundary: 'renormalize',
+  channels: 'all',
+  input: 'keep',
+  segments: 'none',
+};
+
+/**
+ * Filters a whole clip along time with one kernel: every joint's local rotation (in `space`, see
+ * {@link filterRotations}) and every joint's local translation (see {@link filterVectors}). Joints whose
+ * rotation or translation never changes (joints without channels, fixed OFFSETs) are copied bit for bit, so a
+ * written-back file keeps its static values. Returns a new `Clip` sharing the skeleton and metadata; the input
+ * is not modified.
+ *
+ * Method: D. Holden, "Filtering, Convolutions, and Quaternions" (2025).
+ *
+ * @throws {ShapeError} when the clip's series disagree with each other; the errors of {@link filterRotations}
+ *   and {@link filterVectors} otherwise.
+ * @example
+ * const smooth = filterClip(parseBvh(text), kernels.gaussian(2), { space: 'log' });
+ */
+export function filterClip(clip: Clip, kernel: Kernel, options: FilterClipOptions = {}): Clip {
+  if (clip === null || typeof clip !== 'object') throw new ShapeError('filterClip: clip must be a Clip');
+  checkClip(clip, 'filterClip');
+  options = checkOptions(options, FILTER_CLIP_DEFAULTS, 'filterClip');
+  assertQuatSeries(clip.rotations, 'filterClip: clip.rotations');
+  assertVec3Series(clip.translations, 'filterClip: clip.translations');
+  const { frames, joints } = clip.rotations;
+  if (clip.translations.frames !== frames || clip.translations.joints !== joints) {
+    throw new ShapeError(
+      `filterClip: rotations are ${frames} x ${joints} but translations ${clip.translations.frames} x ${clip.translations.joints}`,
+    );
+  }
+  if (!isKernel(kernel)) throw new OptionError('filterClip: kernel must be a Kernel (see kernels)');
+  const channels = options.channels ?? FILTER_CLIP_DEFAULTS.channels;
+  if (channels !== 'all' && channels !== 'rotations') {
+    throw new OptionError(`filterClip: channels must be 'all' or 'rotations', got ${String(channels)}`);
+  }
+  const space = options.space ?? FILTER_CLIP_DEFAULTS.space;
+  const boundary = options.boundary ?? FILTER_CLIP_DEFAULTS.boundary;
+  const input = options.input ?? FILTER_CLIP_DEFAULTS.input;
+  if (input !== 'keep' && input !== 'reuse') {
+    throw new OptionError(`filterClip: input must be 'keep' or 'reuse', got ${String(input)}`);
+  }
+  const reuse = input === 'reuse';
+  const segments = options.segments ?? FILTER_CLIP_DEFAULTS.segments;
+  if (!SEGMENT_POLICIES.includes(segments)) {
+    throw new OptionError(`filterClip: segments must be 'jumps' or 'none', got ${String(segments)}`);
+  }
+  // the pieces to filter on their own, cut from the input before a reusing pass overwrites it
+  const pieces = segments === 'jumps' && frames > 1 ? cutPieces(clip, channels === 'all') : [];
+  const rotations = filterMovingJoints(
+    clip.rotations.data,
+    frames,
+    joints,
+    4,
+    reuse,
+    kernel,
+    space,
+    boundary,
+  );
+
+  let translations = clip.translations;
+  if (channels === 'all') {
+    translations = filterMovingJoints(
+      clip.translations.data,
+      frames,
+      joints,
+      3,
+      reuse,
+      kernel,
+      space,
+      boundary,
+    );
+  } else if (!reuse) {
+    translations = { data: Float64Array.from(clip.translations.data), frames, joints };
+  }
+  let scales = clip.scales;
+  if (scales !== undefined) {
+    assertVec3Series(scales, 'filterClip: clip.scales');
+    if (scales.frames !== frames || scales.joints !== joints) {
+      throw new ShapeError(
+        `filterClip: rotations are ${frames} x ${joints} but scales ${scales.frames} x ${scales.joints}`,
+      );
+    }
+    if (channels === 'all')
+      scales = filterMovingJoints(scales.data, frames, joints, 3, reuse, kernel, space, boundary);
+    else if (!reuse) scales = { data: Float64Array.from(scales.data), frames, joints };
+  }
+  for (const p of pieces) {
+    const n = p.end - p.start;
+    const r = filterRotations({ data: p.rotations, frames: n, joints: 1 }, kernel, { space, boundary }).data;
+    jointStore(rotations.data, joints, 4, p.joint, p.start, r);
+    if (p.translations !== null) {
+      const t = filterVectors({ data: p.translations, frames: n, joints: 1 }, kernel, { boundary }).data;
+      jointStore(translations.data, joints, 3, p.joint, p.start, t);
+    }
+    if (p.scales !== null && scales !== undefined) {
+      const s = filterVectors({ data: p.scales, frames: n, joints: 1 }, kernel, { boundary }).data;
+      jointStore(scales.data, joints, 3, p.joint, p.start, s);
+    }
+  }
+  return { ...clip, rotations, translations, ...(scales !== undefined ? { scales } : {}) };
+}
+
+/** One segment of one joint between jumps, with its input values. */
+interface Piece {
+  joint: number;
+  start: number;
+  end: number;
+  rotations: Float64Array;
+  translations: Float64Array | null;
+  scales: Float64Array | null;
+}
+
+/** The segments of every joint with jumps (see `FilterClipOptions.segments`), with copies of their input. */
+function cutPieces(clip: Clip, all: boolean): Piece[] {
+  const { frames, joints } = clip.rotations;
+  const cuts = jumpCuts(clip);
+  const pieces: Piece[] = [];
+  for (let j = 0; j < joints; j++) {
+    if (cuts[j].length === 0) continue;
+    const moves = all && !jointConstant(clip.translations.data, frames, joints, 3, j);
+    const scaled = all && clip.scales !== undefined && !jointConstant(clip.scales.data, frames, joints, 3, j);
+    const bounds = [0, ...cuts[j], frames];
+    for (let k = 0; k + 1 < bounds.length; k++) {
+      const start = bounds[k];
+      const end = bounds[k + 1];
+      pieces.push({
+        joint: j,
+        start,
+        end,
+        rotations: jointSlice(clip.rotations.data, joints, 4, j, start, end),
+        translations: moves ? jointSlice(clip.translations.data, joints, 3, j, start, end) : null,
+        scales: scaled && clip.scales ? jointSlice(clip.scales.data, joints, 3, j, start, end) : null,
+      });
+    }
+  }
+  return pieces;
+}
+
+/**
+ * Rotations (`width` 4) or translations (`width` 3) filtered for the joints whose values change over the
+ * clip; the others (in BVH files most joints' translations, which are their constant OFFSETs) are copied
+ * bit for bit, so a constant curve stays exactly constant and costs no filtering. The moving joints are
+ * filtered as a series of their own ({@link filterSeries}); each joint is filtered on its own, so this gives
+ * the same numbers as filtering all of them. With `reuse`, a Float64 `src` receives the result.
+ */
+function filterMovingJoints(
+  src: Float64Array | Float32Array,
+  frames: number,
+  joints: number,
+  width: 3 | 4,
+  reuse: boolean,
+  kernel: Kernel,
+  space: RotationSpace,
+  boundary: Boundary,
+): { data: Float64Array; frames: number; joints: number } {
+  const moving: number[] = [];
+  // a constant joint is copied unfiltered, but a zero or non-finite one must still meet the filter's checks
+  let invalid = false;
+  const constant = constantJoints(src, frames, joints, width);
+  for (let j = 0; j < joints; j++) {
+    const b = j * width;
+    if (!constant[j]) moving.push(j);
+    else if (!usableConstant(src, b, width)) invalid = true;
+  }
+  if (moving.length === joints || frames < 2 || invalid) {
+    // every joint (or nothing to tell apart, or a constant the filter must reject): the filter's own
+    // checks and errors, on the series as given
+    const all = filterSeries(src, frames, joints, width, kernel, space, boundary);
+    const out = all instanceof Float64Array ? all : Float64Array.from(all);
+    // the constant joints (all of them for a single frame) keep their values bit for bit
+    if (moving.length < joints)
+      moveJoints(out, src, frames, joints, width, staticJoints(moving, joints), 'same');
+    return { data: out, frames, joints };
+  }
+  // with `reuse`, a Float64 input takes the result itself (its static joints are already right)
+  const data = reuse && src instanceof Float64Array ? src : Float64Array.from(src);
+  if (moving.length === 0) return { data, frames, joints };
+  const m = moving.length;
+  const part = new Float64Array(frames * m * width);
+  moveJoints(part, src, frames, joints, width, moving, 'gather');
+  let filtered: Float64Array | Float32Array;
+  try {
+    filtered = filterSeries(part, frames, m, width, kernel, space, boundary);
+  } catch (error) {
+    // the error names a joint of `part`; filtering the whole series names it in the caller's numbering
+    filterSeries(src, frames, joints, width, kernel, space, boundary);
+    throw error;
+  }
+  moveJoints(data, filtered, frames, joints, width, moving, 'scatter');
+  return { data, frames, joints };
+}
+
+/**
+ * For each joint, 1 when it holds the same `width` values in every frame. One pass over the frames in
+ * memory order (a strided pass per joint would touch every cache line once per joint), over the joints
+ * still constant only, and it stops when none is. Its own function, so that the long scan (compiled on the
+ * stack of a first large clip) ends in a plain return rather than in the caller's code, which the engine
+ * may not have seen run yet.
+ */
+function constantJoints(
+  src: Float64Array | Float32Array,
+  frames: number,
+  joints: number,
+  width: number,
+): Uint8Array {
+  const constant = new Uint8Array(joints).fill(1);
+  const stride = joints * width;
+  let left = joints;
+  for (let f = 1; f < frames && left > 0; f++) {
+    const o = f * stride;
+    for (let j = 0; j < joints; j++) {
+      if (constant[j] === 0) continue;
+      const b = j * width;
+      for (let c = 0; c < width; c++) {
+        if (src[o + b + c] !== src[b + c]) {
+          constant[j] = 0;
+          left--;
+          break;
+        }
+      }
+    }
+  }
+  return constant;
+}
+
+/** Whether the constant value at `src[o..o+width)` is finite and, for a quaternion, not zero. */
+function usableConstant(src: Float64Array | Float32Array, o: number, width: number): boolean {
+  let n2 = 0;
+  for (let c = 0; c < width; c++) n2 += src[o + c] * src[o + c];
+  return Number.isFinite(n2) && (width === 3 || n2 > 0);
+}
+
+/**
+ * Rotations (width 4) or translations (width 3) of `count` joints filtered along time. A width flag rather
+ * than a callback, so that optimised code does not depend on a closure created per call.
+ */
+function filterSeries(
+  data: Float64Array | Float32Array,
+  frames: number,
+  count: number,
+  width: 3 | 4,
+  kernel: Kernel,
+  space: RotationSpace,
+  boundary: Boundary,
+): Float64Array | Float32Array {
+  return width === 4
+    ? filterRotations({ data, frames, joints: count }, kernel, { space, boundary }).data
+    : filterVectors({ data, frames, joints: count }, kernel, { boundary }).data;
+}
+
+/** The joints not listed in `moving` (which is ascending). */
+function staticJoints(moving: readonly number[], joints: number): number[] {
+  const out: number[] = [];
+  for (let j = 0, k = 0; j < joints; j++) {
+    if (moving[k] === j) k++;
+    else out.push(j);
+  }
+  return out;
+}
+
+/**
+ * Copies the frame-major values of the joints `picked` (of a clip of `joints`): `'gather'` from the clip
+ * into a series of just those joints, `'scatter'` back from such a series into the clip, `'same'` between
+ * two clips of the same layout.
+ */
+function moveJoints(
+  dst: Float64Array | Float32Array,
+  src: Float64Array | Float32Array,
+  frames: number,
+  joints: number,
+  width: number,
+  picked: readonly number[],
+  mode: 'gather' | 'scatter' | 'same',
+): void {
+  const m = picked.length;
+  for (let f = 0; f < frames; f++) {
+    for (let k = 0; k < m; k++) {
+      const inClip = (f * joints + picked[k]) * width;
+      const inPart = (f * m + k) * width;
+      const from = mode === 'scatter' ? inPart : inClip;
+      const to = mode === 'gather' ? inPart : inClip;
+      for (let c = 0; c < width; c++) dst[to + c] = src[from + c];
+    }
+  }
+}

@@ -1,0 +1,214 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { InvalidValueError, OptionError } from '../../../src/errors.js';
+import * as kernels from '../../../src/ops/filter/kernels.js';
+import {
+  blendChannels,
+  blendRotations,
+  createTapWindow,
+  createWindowScratch,
+  placeTaps,
+  type RotationSpace,
+} from '../../../src/ops/filter/rotation-window.js';
+import * as quat from '../../../src/quat/index.js';
+import { quatDistance, unitQuat } from '../../support/arbitraries.js';
+import { TOL } from '../../support/tolerances.js';
+
+function taps(win: ReturnType<typeof createTapWindow>): [number, number][] {
+  const r: [number, number][] = [];
+  for (let t = 0; t < win.count; t++) r.push([win.tapFrames[t], win.tapWeights[t]]);
+  return r;
+}
+
+describe('placeTaps(win, centre)', () => {
+  const k = kernels.sampled([1, 2, 3, 4, 5]); // weight at offset d is 3 + d (convolution order: k(centre - i))
+  it('placeTaps(win, 2) inside the clip uses kernel.evaluate(centre - i)', () => {
+    const win = placeTaps(createTapWindow(k, 10, 'clamp'), 2);
+    expect(taps(win)).toEqual([
+      [0, 5],
+      [1, 4],
+      [2, 3],
+      [3, 2],
+      [4, 1],
+    ]);
+    expect(win.weightSum).toBe(15);
+    expect(win.reference).toBe(2);
+  });
+  it("placeTaps(win, 0) with 'clamp' merges the taps that read frame 0", () => {
+    expect(taps(placeTaps(createTapWindow(k, 10, 'clamp'), 0))).toEqual([
+      [0, 5 + 4 + 3],
+      [1, 2],
+      [2, 1],
+    ]);
+  });
+  it("placeTaps(win, 0) with 'reflect' mirrors about frame 0 (SciPy mirror)", () => {
+    expect(taps(placeTaps(createTapWindow(k, 10, 'reflect'), 0))).toEqual([
+      [2, 5],
+      [1, 4],
+      [0, 3],
+      [1, 2],
+      [2, 1],
+    ]);
+    // last frame: … 8 9 | 8 7
+    expect(taps(placeTaps(createTapWindow(k, 10, 'reflect'), 9)).map((t) => t[0])).toEqual([7, 8, 9, 8, 7]);
+  });
+  it("placeTaps(win, 0) with 'wrap' reads the end of the loop", () => {
+    expect(taps(placeTaps(createTapWindow(k, 10, 'wrap'), 0)).map((t) => t[0])).toEqual([8, 9, 0, 1, 2]);
+  });
+  it("placeTaps(win, 0) with 'renormalize' drops the taps before the clip", () => {
+    const win = placeTaps(createTapWindow(k, 10, 'renormalize'), 0);
+    expect(taps(win)).toEqual([
+      [0, 3],
+      [1, 2],
+      [2, 1],
+    ]);
+    expect(win.weightSum).toBe(6);
+  });
+  it('placeTaps(win, 2.25) with tent gives the linear-interpolation weights', () => {
+    const win = placeTaps(createTapWindow(kernels.tent, 5, 'clamp'), 2.25);
+    expect(taps(win)).toEqual([
+      [2, 0.75],
+      [3, 0.25],
+    ]);
+    expect(win.reference).toBe(2);
+  });
+  it('placeTaps(win, t) on a window longer than the clip stays inside the clip', () => {
+    for (const b of ['clamp', 'reflect', 'wrap'] as const) {
+      const win = placeTaps(createTapWindow(kernels.gaussian(4), 3, b), 1);
+      for (const [f] of taps(win)) expect(f >= 0 && f < 3).toBe(true);
+    }
+    const one = placeTaps(createTapWindow(kernels.gaussian(2), 1, 'reflect'), 0);
+    expect(taps(one).every(([f]) => f === 0)).toBe(true);
+  });
+  it('placeTaps(win, c) throws a typed error when the taps sum to zero', () => {
+    // zero-mean kernel [-1, 0, 1] at frame 0 with renormalize: only weights 0 and -1 ... sum -1; use [1,-1] pair
+    const zeroMean = kernels.sampled([-1, 2, -1]);
+    const win = createTapWindow(zeroMean, 10, 'clamp');
+    expect(() => placeTaps(win, 0)).toThrow(InvalidValueError);
+    try {
+      placeTaps(win, 4);
+    } catch (e) {
+      expect((e as InvalidValueError).location.frame).toBe(4);
+    }
+    expect(() => placeTaps(createTapWindow(kernels.tent, 4, 'renormalize'), -3)).toThrow(InvalidValueError);
+    expect(() => placeTaps(createTapWindow(kernels.tent, 0, 'clamp'), 0)).toThrow(InvalidValueError);
+  });
+  it('placeTaps(win, 25) with a radius just under an integer (lanczos3 widened by 250 / 30) takes the same taps as kernel.evaluate', () => {
+    // radius 3 · 8.333333333333332 = 24.999999999999996, and 25 + 24.999999999999996 rounds to 50: the
+    // integer centre once read one entry past its weight table (a NaN weight)
+    // the anti-aliasing factor of 60 output times at 30 Hz from 250 Hz: their mean step in source frames
+    const wide = kernels.scaleKernel(kernels.lanczos(3), ((59 / 30) * 250) / 59);
+    expect(wide.radius).toBeLessThan(25);
+    const win = placeTaps(createTapWindow(wide, 200, 'clamp'), 25);
+    const expected: [number, number][] = [];
+    for (let i = 1; i <= 49; i++) expected.push([i, wide.evaluate(25 - i)]);
+    expect(taps(win).filter(([, w]) => w !== 0)).toEqual(expected.filter(([, w]) => w !== 0));
+    expect(Number.isFinite(win.weightSum)).toBe(true);
+  });
+
+  it('createTapWindow(kernel, frames, boundary) rejects an unknown boundary and a non-kernel', () => {
+    expect(() => createTapWindow(kernels.tent, 4, 'mirror' as never)).toThrow(OptionError);
+    expect(() => createTapWindow({} as never, 4, 'clamp')).toThrow(OptionError);
+  });
+});
+
+describe('blendRotations(out, o, data, joints, win, space, scratch)', () => {
+  const scratch = createWindowScratch();
+  it("blendRotations with tent at fractional centres is nlerp in 'raw' and slerp in 'log'", () => {
+    fc.assert(
+      fc.property(unitQuat, unitQuat, fc.double({ min: 0, max: 1, noNaN: true }), (a, b, t) => {
+        if (Math.abs(quat.dot(a, b)) < 0.05) return; // near 180° the short arc is ill-defined
+        const data = new Float64Array([...a, ...b]);
+        const win = placeTaps(createTapWindow(kernels.tent, 2, 'clamp'), t);
+        const out = new Float64Array(4);
+        blendRotations(out, 0, data, 1, win, 'raw', scratch);
+        const ref = win.reference === 0 ? a : b;
+        const expected = quat.nlerp(new Float64Array(4), a, b, t);
+        expect(quatDistance(out, expected)).toBeLessThan(TOL.f64);
+        expect(quat.dot(out, ref)).toBeGreaterThanOrEqual(0);
+        blendRotations(out, 0, data, 1, win, 'log', scratch);
+        const s = quat.slerp(new Float64Array(4), a, b, t);
+        expect(quatDistance(out, s)).toBeLessThan(1e-10);
+        expect(quat.dot(out, ref)).toBeGreaterThanOrEqual(0);
+      }),
+    );
+  });
+  it("blendRotations in 'eigen' with two taps gives the chordal midpoint family (symmetric weights → slerp(a, b, ½))", () => {
+    fc.assert(
+      fc.property(unitQuat, unitQuat, (a, b) => {
+        if (Math.abs(quat.dot(a, b)) < 0.05) return;
+        const data = new Float64Array([...a, ...b]);
+        const win = placeTaps(createTapWindow(kernels.tent, 2, 'clamp'), 0.5);
+        const out = new Float64Array(4);
+        blendRotations(out, 0, data, 1, win, 'eigen', scratch);
+        expect(quatDistance(out, quat.slerp(new Float64Array(4), a, b, 0.5))).toBeLessThan(1e-9);
+      }),
+    );
+  });
+  it('blendRotations on an odd number of joints equals blending each joint alone (every space)', () => {
+    // the raw and log blends take two joints per tap pass; the odd last joint and the lanes must not mix
+    fc.assert(
+      fc.property(
+        fc.array(unitQuat, { minLength: 15, maxLength: 15 }),
+        fc.double({ min: 1, max: 3, noNaN: true }),
+        (qs, c) => {
+          const frames = 5;
+          const joints = 3;
+          const data = new Float64Array(qs.flatMap((q) => [...q]));
+          const win = placeTaps(createTapWindow(kernels.gaussian(1), frames, 'clamp'), c);
+          for (const space of ['raw', 'log', 'eigen'] as RotationSpace[]) {
+            const all = new Float64Array(joints * 4);
+            blendRotations(all, 0, data, joints, win, space, scratch);
+            for (let j = 0; j < joints; j++) {
+              const alone = new Float64Array(frames * 4);
+              for (let f = 0; f < frames; f++)
+                alone.set(data.subarray((f * joints + j) * 4, (f * joints + j) * 4 + 4), f * 4);
+              const one = new Float64Array(4);
+              blendRotations(one, 0, alone, 1, win, space, scratch);
+              expect([...all.subarray(j * 4, j * 4 + 4)], `${space} joint ${j}`).toEqual([...one]);
+            }
+          }
+        },
+      ),
+      { numRuns: 50 },
+    );
+  });
+  it('blendRotations reports a non-finite sample with its frame and joint', () => {
+    const data = new Float64Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, Number.NaN, 0, 0, 0, 1]); // 2 frames x 2 joints
+    const win = placeTaps(createTapWindow(kernels.tent, 2, 'clamp'), 0.5);
+    for (const space of ['raw', 'log', 'eigen'] as RotationSpace[]) {
+      try {
+        blendRotations(new Float64Array(8), 0, data, 2, win, space, scratch);
+        expect.unreachable();
+      } catch (e) {
+        expect(e).toBeInstanceOf(InvalidValueError);
+        expect((e as InvalidValueError).location).toEqual({ frame: 1, joint: 0 });
+      }
+    }
+  });
+  it('blendRotations rejects an unknown space with OptionError', () => {
+    const win = placeTaps(createTapWindow(kernels.tent, 1, 'clamp'), 0);
+    expect(() =>
+      blendRotations(
+        new Float64Array(4),
+        0,
+        new Float64Array([0, 0, 0, 1]),
+        1,
+        win,
+        'nlerp' as never,
+        scratch,
+      ),
+    ).toThrow(OptionError);
+  });
+});
+
+describe('blendChannels(out, o, data, channels, win)', () => {
+  it('blendChannels divides by the weight sum (a constant is preserved exactly)', () => {
+    const data = new Float64Array([2, -1, 2, -1, 2, -1, 2, -1]);
+    const win = placeTaps(createTapWindow(kernels.gaussian(1.3), 4, 'renormalize'), 1.7);
+    const out = new Float64Array(2);
+    blendChannels(out, 0, data, 2, win);
+    expect(out[0]).toBeCloseTo(2, 14);
+    expect(out[1]).toBeCloseTo(-1, 14);
+  });
+});

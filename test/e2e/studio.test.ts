@@ -1327,7 +1327,7 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
       browser: `${browser.version()} headless, software WebGL (--disable-gpu)`,
       antialias: (await state()).antialias,
       note:
-        'shared, loaded 2-core machine. meanFrameMs/p95FrameMs: interval between displayed frames in headless ' +
+        '2-core machine (its load in loadAverageAtStart/End). meanFrameMs/p95FrameMs: interval between displayed frames in headless ' +
         'Chromium with software WebGL (SwiftShader), bound by rasterisation there; meanWorkMs/maxWorkMs: main-thread ' +
         'time per frame to evaluate the pose with the playback kernel, run FK, update buffers (and a glTF ' +
         "character's nodes) and submit the render; gltfCharacter: RobotExpressive.glb's first animation, skinned " +

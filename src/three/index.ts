@@ -13,7 +13,11 @@
  * (whitespace to `_`; `[ ] . : /` removed, the characters three.js's track names reserve), then a name
  * already taken (or empty) gets `_1`, `_2`, ... in joint order. {@link createSkeleton} names its bones
  * this way and {@link toAnimationClip} names its tracks this way, so they always bind; Mixamo's
- * `mixamorig:Hips` becomes `mixamorigHips`, as `GLTFLoader` names the same node.
+ * `mixamorig:Hips` becomes `mixamorigHips`, as `GLTFLoader` names the same node. Names alone cannot bind
+ * exactly where a file repeats a node name (or a mesh and a node share one): `GLTFLoader` numbers repeats by
+ * its own load order, which counts meshes too. For a scene loaded by `GLTFLoader`, {@link gltfTargets} finds
+ * each joint's object through the loader's node associations and {@link toAnimationClip}'s `targets`
+ * option names the tracks by those objects' `uuid`, which `PropertyBinding` resolves exactly.
  *
  * @packageDocumentation
  */
@@ -89,6 +93,13 @@ export interface ToAnimationClipOptions {
    * default) or `'all'` (rotation and translation of every joint).
    */
   tracks?: 'animated' | 'all';
+  /**
+   * The objects the tracks drive, one per joint (`targets[j]` for joint `j`, e.g. from {@link gltfTargets}):
+   * tracks are then named by the object's `uuid` (`<uuid>.quaternion`), which `PropertyBinding` resolves
+   * exactly whatever the names, and joints whose target is `null` get no tracks. Such a clip binds to those
+   * objects only (a clone has new uuids). Default `null`: tracks named by {@link bindingNames}.
+   */
+  targets?: readonly (THREE.Object3D | null | undefined)[] | null;
 }
 
 /** Defaults of {@link ToAnimationClipOptions}. */
@@ -96,6 +107,7 @@ export const TO_ANIMATION_CLIP_DEFAULTS: Required<Omit<ToAnimationClipOptions, '
   precision: 'float32',
   interpolant: 'rotsig',
   tracks: 'animated',
+  targets: null,
 };
 
 const PROPERTY: Record<TrackPath, string> = {
@@ -109,7 +121,8 @@ const PROPERTY: Record<TrackPath, string> = {
  * A three.js `AnimationClip` of a rotsig clip: one `QuaternionKeyframeTrack` per animated rotation, one
  * `VectorKeyframeTrack` per animated translation (`.position`) and scale, `NumberKeyframeTrack`s for morph
  * weights, named by {@link bindingNames} so they bind to {@link createSkeleton}'s bones (and to a
- * `GLTFLoader` scene of the same file). A uniform `Clip` gives keys at `startTime + f · frameTime`; a
+ * `GLTFLoader` scene of the same file where its node names are unique; with `targets`, by the targets'
+ * uuids, exact on any scene). A uniform `Clip` gives keys at `startTime + f · frameTime`; a
  * `KeyedClip` keeps each track's own key times and interpolation (`'step'` → discrete, `'linear'`,
  * `'cubicspline'` → glTF's Hermite spline with a normalised result for rotations, as `GLTFLoader` does).
  * The clip's duration is its last key time; before a track's first key three.js holds the first key's
@@ -125,13 +138,15 @@ export function toAnimationClip(
   options: ToAnimationClipOptions = {},
 ): THREE.AnimationClip {
   const o = resolveOptions(options);
-  const names = bindingNames(clip?.skeleton?.names ?? []);
+  const names: (string | null)[] = bindingNames(clip?.skeleton?.names ?? []);
+  if (o.targets !== null) targetNames(o.targets, names);
   const Arr = o.precision === 'float64' ? Float64Array : Float32Array;
   const tracks: THREE.KeyframeTrack[] = [];
   if (isKeyed(clip)) {
     assertSkeleton(clip.skeleton, 'toAnimationClip: clip.skeleton');
     clip.tracks.forEach((track, i) => {
-      tracks.push(keyedTrack(track, i, names, Arr, o));
+      for (const name of trackTargets(track, names, o.targets))
+        tracks.push(keyedTrack(track, i, name, Arr, o));
     });
   } else {
     assertClip(clip, 'toAnimationClip: clip');
@@ -141,6 +156,7 @@ export function toAnimationClip(
     const t0 = clip.startTime ?? 0;
     for (let f = 0; f < frames; f++) times[f] = t0 + f * clip.frameTime;
     for (let j = 0; j < J; j++) {
+      if (names[j] === null) continue;
       const flags = o.tracks === 'all' ? 3 : clip.animated[j];
       if (flags & 2) {
         const values = gather(clip.rotations.data, frames, J, j, 4, Arr);
@@ -202,7 +218,92 @@ function resolveOptions(options: ToAnimationClipOptions): Required<Omit<ToAnimat
   if (o.tracks !== 'animated' && o.tracks !== 'all') {
     throw new OptionError(`toAnimationClip: tracks must be 'animated' or 'all', got '${String(o.tracks)}'`);
   }
+  if (o.targets !== null && !Array.isArray(o.targets)) {
+    throw new OptionError(
+      'toAnimationClip: targets must be an array of Object3D (or null) per joint, or null',
+    );
+  }
   return o;
+}
+
+function isObject3D(v: unknown): v is THREE.Object3D {
+  return (
+    v !== null &&
+    typeof v === 'object' &&
+    (v as THREE.Object3D).isObject3D === true &&
+    typeof (v as THREE.Object3D).uuid === 'string' &&
+    typeof (v as THREE.Object3D).traverse === 'function'
+  );
+}
+
+/** Replaces `names` (one per joint) by the targets' uuids, `null` where a joint has no target. */
+function targetNames(
+  targets: readonly (THREE.Object3D | null | undefined)[],
+  names: (string | null)[],
+): void {
+  if (targets.length !== names.length) {
+    throw new OptionError(
+      `toAnimationClip: targets has ${targets.length} entries for a skeleton of ${names.length} joints`,
+    );
+  }
+  for (let j = 0; j < names.length; j++) {
+    const t = targets[j];
+    if (t === null || t === undefined) names[j] = null;
+    else if (isObject3D(t)) {
+      if (!THREE.PropertyBinding.parseTrackName(`${t.uuid}.quaternion`).nodeName) {
+        throw new OptionError(`toAnimationClip: targets[${j}] has a uuid a track name cannot carry`);
+      }
+      names[j] = t.uuid;
+    } else throw new OptionError(`toAnimationClip: targets[${j}] is not a three.js Object3D`);
+  }
+}
+
+/** What {@link gltfTargets} needs of a `GLTFLoader` result: its scene and the parser's node associations. */
+export interface GltfLoaderResult {
+  scene: THREE.Object3D;
+  parser: { associations: Map<unknown, { nodes?: number } | undefined> };
+}
+
+/**
+ * The object of a `GLTFLoader` scene that each joint of a clip read by rotsig's `readGltf` drives: joint
+ * `j` came from glTF node `clip.source.nodes[j]`, and `GLTFLoader` records which object it made of each
+ * node in `parser.associations`; the first such object in the scene's traversal is taken (a node used twice
+ * is cloned by the loader). `null` for a joint whose node is not in the scene. Pass the result as
+ * {@link toAnimationClip}'s `targets` to bind by node, exactly, where names repeat.
+ *
+ * @param gltf - what `GLTFLoader` produced for the same file (`{ scene, parser }`).
+ * @param clip - a clip read from that file by `readGltf` (or processed from one: operations carry the
+ * source through).
+ * @throws {OptionError} when the clip has no glTF source (it was not read by `readGltf`) or `gltf` is not a
+ * `GLTFLoader` result.
+ * @example
+ * const gltf = await new GLTFLoader().parseAsync(bytes.buffer, '');
+ * const { clips } = await readGltf(bytes);
+ * const clip = toAnimationClip(clips[0], { targets: gltfTargets(gltf, clips[0]) });
+ * new THREE.AnimationMixer(gltf.scene).clipAction(clip).play();
+ */
+export function gltfTargets(
+  gltf: GltfLoaderResult,
+  clip: { skeleton: Skeleton; source?: unknown },
+): (THREE.Object3D | null)[] {
+  const associations = gltf?.parser?.associations;
+  if (!isObject3D(gltf?.scene) || !(associations instanceof Map)) {
+    throw new OptionError('gltfTargets: gltf must be a GLTFLoader result ({ scene, parser.associations })');
+  }
+  const J = clip?.skeleton?.names?.length;
+  const source = clip?.source as { format?: unknown; nodes?: unknown } | undefined;
+  const nodes = source?.format === 'gltf' ? source.nodes : undefined;
+  if (!(nodes instanceof Int32Array) || nodes.length !== J) {
+    throw new OptionError(
+      'gltfTargets: the clip has no glTF node indices (read it with readGltf, or bind by name with bindingNames)',
+    );
+  }
+  const byNode = new Map<number, THREE.Object3D>();
+  gltf.scene.traverse((object) => {
+    const index = associations.get(object)?.nodes;
+    if (index !== undefined && !byNode.has(index)) byNode.set(index, object);
+  });
+  return Array.from(nodes, (n) => byNode.get(n) ?? null);
 }
 
 function isKeyed(clip: Clip | KeyedClip): clip is KeyedClip {
@@ -227,19 +328,39 @@ function gather(
   return out;
 }
 
+/**
+ * The node names (or uuids) a keyed track drives: its joint's, none for a joint without a target, and with
+ * `targets`, a morph weights track drives every mesh with morph targets under its node, as `GLTFLoader`
+ * does (a node whose mesh has several primitives is a group of meshes).
+ */
+function trackTargets(
+  track: Track,
+  names: (string | null)[],
+  targets: readonly (THREE.Object3D | null | undefined)[] | null,
+): string[] {
+  const joint = track?.joint;
+  if (!Number.isInteger(joint) || joint < 0 || joint >= names.length) return ['']; // keyedTrack throws
+  const name = names[joint];
+  if (name === null) return [];
+  if (targets === null || track.path !== 'weights') return [name];
+  const meshes: string[] = [];
+  targets[joint]!.traverse((object) => {
+    if ((object as THREE.Mesh).morphTargetInfluences !== undefined) meshes.push(object.uuid);
+  });
+  return meshes;
+}
+
 function keyedTrack(
   track: Track,
   index: number,
-  names: string[],
+  node: string,
   Arr: ArrayCtor,
   o: Required<Omit<ToAnimationClipOptions, 'name'>>,
 ): THREE.KeyframeTrack {
   const where = `toAnimationClip: track ${index}`;
   if (track === null || typeof track !== 'object') throw new ShapeError(`${where} is not a Track`);
-  if (!Number.isInteger(track.joint) || track.joint < 0 || track.joint >= names.length) {
-    throw new ShapeError(
-      `${where}: joint ${track.joint} is not a joint of the skeleton (0..${names.length - 1})`,
-    );
+  if (node === '') {
+    throw new ShapeError(`${where}: joint ${track.joint} is not a joint of the skeleton`);
   }
   const property = PROPERTY[track.path];
   if (property === undefined) throw new ShapeError(`${where}: unknown path '${String(track.path)}'`);
@@ -255,7 +376,7 @@ function keyedTrack(
       throw new ShapeError(`${where}: key times must increase strictly (key ${k}: ${track.times[k]})`);
     }
   }
-  const name = `${names[track.joint]}.${property}`;
+  const name = `${node}.${property}`;
   const times = new Arr(track.times);
   const values = new Arr(track.values);
   let out: THREE.KeyframeTrack;

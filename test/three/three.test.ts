@@ -2,14 +2,22 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as THREE from 'three';
+import { type GLTF, GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { describe, expect, it } from 'vitest';
 import { OptionError } from '../../src/errors.js';
-import { parseBvh } from '../../src/io/index.js';
+import { parseBvh, readGltf } from '../../src/io/index.js';
+import { evaluateTrack } from '../../src/ops/keys/evaluate-track.js';
 import { forwardKinematicsFrame } from '../../src/ops/skeleton/forward-kinematics.js';
 import { slerpFlat } from '../../src/quat/core.js';
 import type { Clip, KeyedClip } from '../../src/series/clip.js';
 import { makeClip, makeSkeleton } from '../../src/series/clip-create.js';
-import { bindingNames, createSkeleton, fromAnimationClip, toAnimationClip } from '../../src/three/index.js';
+import {
+  bindingNames,
+  createSkeleton,
+  fromAnimationClip,
+  gltfTargets,
+  toAnimationClip,
+} from '../../src/three/index.js';
 import { HAS_SHARED_BVH, readSharedBvh, SHARED_BVH_FILES } from '../support/shared-data.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -362,5 +370,159 @@ describe('keyed clips', () => {
     expect(() => fromAnimationClip(clip, createSkeleton(keyed), { unbund: 'skip' } as never)).toThrow(
       OptionError,
     );
+  });
+});
+
+describe('gltfTargets: binding by glTF node where names repeat (RobotExpressive.glb)', () => {
+  // The file has a mesh and a bone both called "Torso" and repeated "Head" names, which GLTFLoader numbers
+  // by its own load order: name binding cannot find those bones, node binding can.
+  const file = join(root, 'web', 'public', 'samples', 'RobotExpressive.glb');
+  const bytes = new Uint8Array(readFileSync(file));
+
+  async function load(): Promise<{ gltf: GLTF; clip: KeyedClip }> {
+    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    const gltf = await new GLTFLoader().parseAsync(buffer as ArrayBuffer, '');
+    const { clips } = await readGltf(bytes, { animation: 'Dance' });
+    return { gltf, clip: edited(clips[0] as KeyedClip) };
+  }
+
+  /**
+   * The file's animations leave the two renumbered nodes still (the torso bone has no track, the head's
+   * morph weights stay 0), so name binding fails there without a visible sign. An edit a user might make
+   * shows it: turn the torso bone (joint 7) a quarter turn about y and open the face's morph targets.
+   */
+  function edited(clip: KeyedClip): KeyedClip {
+    expect(clip.skeleton.names[7]).toBe('Torso');
+    const end = Math.max(...clip.tracks.map((t) => t.times[t.times.length - 1]!));
+    const s = Math.SQRT1_2;
+    const tracks = clip.tracks.map((t) => {
+      if (t.path !== 'weights') return t;
+      const values = new Float64Array(t.values.length);
+      const keys = t.times.length;
+      for (let k = 0; k < keys; k++)
+        for (let c = 0; c < t.width; c++) values[k * t.width + c] = (k / (keys - 1)) * (0.2 + 0.1 * c);
+      return { ...t, values };
+    });
+    tracks.push({
+      joint: 7,
+      path: 'rotation',
+      interpolation: 'linear',
+      width: 4,
+      times: Float64Array.of(0, end),
+      values: Float64Array.of(0, 0, 0, 1, 0, s, 0, s),
+    });
+    return { ...clip, tracks };
+  }
+
+  /**
+   * Plays `animation` on the loaded scene and returns, over every track of `clip` and many times, the
+   * largest difference between the driven object's local value and rotsig's evaluation of the track.
+   */
+  function playedError(
+    gltf: GLTF,
+    clip: KeyedClip,
+    targets: (THREE.Object3D | null)[],
+    animation: THREE.AnimationClip,
+  ): number {
+    const mixer = new THREE.AnimationMixer(gltf.scene);
+    const action = mixer.clipAction(animation);
+    action.setLoop(THREE.LoopOnce, 1);
+    action.clampWhenFinished = true;
+    action.play();
+    const end = Math.max(...clip.tracks.map((t) => t.times[t.times.length - 1]));
+    const times = Array.from({ length: 41 }, (_, k) => (end * k) / 40 + (k % 2 ? 0.013 : 0));
+    let worst = 0;
+    for (const t of times) {
+      mixer.setTime(Math.min(t, end));
+      for (const track of clip.tracks) {
+        const want = evaluateTrack(track, [Math.min(t, end)]);
+        if (track.path === 'weights') {
+          // GLTFLoader drives the morph targets of every mesh under the node
+          targets[track.joint]!.traverse((object) => {
+            const got = (object as THREE.Mesh).morphTargetInfluences;
+            if (got === undefined) return;
+            for (let c = 0; c < track.width; c++) worst = Math.max(worst, Math.abs(got[c] - want[c]));
+          });
+          continue;
+        }
+        const object = targets[track.joint]!;
+        const got =
+          track.path === 'rotation'
+            ? object.quaternion.toArray()
+            : (track.path === 'translation' ? object.position : object.scale).toArray();
+        // q and -q are the same rotation
+        let dot = 0;
+        for (let c = 0; c < track.width; c++) dot += got[c]! * want[c]!;
+        const sign = track.path === 'rotation' && dot < 0 ? -1 : 1;
+        // the file's keys are float32, unit to about 1e-7, and the two slerps differ in whether they
+        // normalise such keys: compare directions
+        const n = track.path === 'rotation' ? Math.hypot(...want) / Math.hypot(...got) : 1;
+        for (let c = 0; c < track.width; c++)
+          worst = Math.max(worst, Math.abs(sign * n * got[c]! - want[c]!));
+      }
+    }
+    mixer.stopAllAction();
+    return worst;
+  }
+
+  it('finds the object GLTFLoader made of every joint, and the names alone miss two of them', async () => {
+    const { gltf, clip } = await load();
+    const targets = gltfTargets(gltf, clip);
+    expect(targets).toHaveLength(clip.skeleton.names.length);
+    expect(targets.every((t) => t !== null)).toBe(true);
+    // each target is the object the loader associated with the joint's node
+    const nodes = (clip.source as unknown as { nodes: Int32Array }).nodes;
+    targets.forEach((t, j) => {
+      expect(gltf.parser.associations.get(t!)?.nodes).toBe(nodes[j]);
+    });
+    const names = bindingNames(clip.skeleton.names);
+    const missed = names.filter((n, j) => gltf.scene.getObjectByName(n) !== targets[j]).length;
+    expect(missed).toBe(2);
+  });
+
+  it('a clip bound by targets plays every track on its own node (Float64: 1e-9); bound by name it does not', async () => {
+    const { gltf, clip } = await load();
+    const targets = gltfTargets(gltf, clip);
+    const exact = toAnimationClip(clip, { targets, precision: 'float64' });
+    expect(playedError(gltf, clip, targets, exact)).toBeLessThan(1e-9);
+    // every track made it into the clip, named by its node's uuid
+    // one track per rotation/translation/scale track, named by its node's uuid; the weights track once per
+    // mesh with morph targets under its node (three under the head)
+    const weights = clip.tracks.filter((t) => t.path === 'weights');
+    expect(weights).toHaveLength(1);
+    expect(exact.tracks).toHaveLength(clip.tracks.length - 1 + 3);
+    expect(weights[0]!.joint).toBe(10);
+    const byUuid = new Map<string, THREE.Object3D>();
+    gltf.scene.traverse((object) => byUuid.set(object.uuid, object));
+    for (const track of exact.tracks) expect(byUuid.has(track.name.split('.')[0])).toBe(true);
+    // a fresh scene, then the name-bound clip: "Torso" is the loader's name of a mesh (the bone is
+    // "Torso_1") and the head node's name is numbered differently by the reader and the loader, so the
+    // torso bone stays at rest (the quarter turn goes to the mesh) and the face does not move
+    const fresh = await load();
+    const freshTargets = gltfTargets(fresh.gltf, fresh.clip);
+    const byName = toAnimationClip(fresh.clip, { precision: 'float64' });
+    expect(playedError(fresh.gltf, fresh.clip, freshTargets, byName)).toBeGreaterThan(0.2);
+  });
+
+  it('rejects clips without glTF nodes, wrong target counts and non-objects', async () => {
+    const { gltf, clip } = await load();
+    const bvh = parseBvh(readFileSync(join(root, 'samples', SAMPLES[0]), 'utf8'));
+    expect(() => gltfTargets(gltf, bvh)).toThrow(OptionError);
+    expect(() => gltfTargets({} as GLTF, clip)).toThrow(OptionError);
+    expect(() => toAnimationClip(clip, { targets: [] })).toThrow(OptionError);
+    const bad = clip.skeleton.names.map(() => ({ uuid: 'x' }) as unknown as THREE.Object3D);
+    expect(() => toAnimationClip(clip, { targets: bad })).toThrow(OptionError);
+    expect(() => toAnimationClip(clip, { targets: 3 as never })).toThrow(OptionError);
+  });
+
+  it('joints without a target get no tracks', async () => {
+    const { gltf, clip } = await load();
+    const targets = gltfTargets(gltf, clip);
+    const driven = new Set(clip.tracks.map((t) => t.joint));
+    const dropped = [...driven][0];
+    targets[dropped] = null;
+    const made = toAnimationClip(clip, { targets });
+    const expected = clip.tracks.filter((t) => t.joint !== dropped).length;
+    expect(made.tracks).toHaveLength(expected);
   });
 });

@@ -1331,8 +1331,26 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
         'Chromium with software WebGL (SwiftShader), bound by rasterisation there; meanWorkMs/maxWorkMs: main-thread ' +
         'time per frame to evaluate the pose with the playback kernel, run FK, update buffers (and a glTF ' +
         "character's nodes) and submit the render; gltfCharacter: RobotExpressive.glb's first animation, skinned " +
-        'mesh drawn, skeleton overlay off',
+        'mesh drawn, skeleton overlay off; gltfCharacterDisplayRate and gltfCharacterAt960x600: the same played ' +
+        "again after measuring the browser's idle animation-frame interval (its display rate here) at the same " +
+        'window size; displayRateRatio = idle interval / played interval (1 = every display frame shown)',
     };
+    // the display rate of this headless browser: its animation-frame interval with nothing playing
+    const idleFrame = () =>
+      page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            const t: number[] = [];
+            let last = 0;
+            const step = (now: number) => {
+              if (last) t.push(now - last);
+              last = now;
+              if (t.length < 60) requestAnimationFrame(step);
+              else resolve(t.reduce((a, b) => a + b, 0) / t.length);
+            };
+            requestAnimationFrame(step);
+          }),
+      );
     const playback = async (label: string) => {
       await page.click('[data-testid=tab-clip]');
       await page.evaluate(() => {
@@ -1391,6 +1409,19 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     );
     await page.evaluate(() => window.__studio.setOverlay(false));
     await playback('gltfCharacter');
+    // display rate: the character against this browser's idle frame interval, measured just before it at
+    // the same window size, full size and 960 x 600 (software rasterisation of the larger window is the
+    // browser's limit, not the studio's)
+    const characterRate = async (label: string) => {
+      const idle = await idleFrame();
+      await playback(label);
+      const played = record[label] as { meanFrameMs: number };
+      record[label] = { ...played, idleFrameMs: idle, displayRateRatio: idle / played.meanFrameMs };
+    };
+    await characterRate('gltfCharacterDisplayRate');
+    await page.setViewportSize({ width: 960, height: 600 });
+    await characterRate('gltfCharacterAt960x600');
+    await page.setViewportSize({ width: 1440, height: 900 });
     // the large case: 100 joints x 10,000 frames
     await page.setInputFiles('[data-testid=file-input]', {
       name: 'synthetic-100x10000.bvh',
@@ -1414,20 +1445,7 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     await playback('synthetic100x10000At960x600');
     await page.setViewportSize({ width: 1440, height: 900 });
     // baseline: the animation-frame interval of this headless browser with nothing to draw
-    record.idleFrameMs = await page.evaluate(
-      () =>
-        new Promise<number>((resolve) => {
-          const t: number[] = [];
-          let last = 0;
-          const step = (now: number) => {
-            if (last) t.push(now - last);
-            last = now;
-            if (t.length < 60) requestAnimationFrame(step);
-            else resolve(t.reduce((a, b) => a + b, 0) / t.length);
-          };
-          requestAnimationFrame(step);
-        }),
-    );
+    record.idleFrameMs = await idleFrame();
     const plot = await page.evaluate(() => window.__studio.benchPlot(100_000));
     record.plot100k = plot;
     expect(plot.drawMs).toBeLessThan(100);

@@ -56,7 +56,9 @@ function checkRange(range: SubclipOptions, where: string): void {
  *   bulge there), so the cut plays exactly too. The first in-tangent
  *   and last out-tangent are set to zero, as glTF recommends. A track with no key in the range and no
  *   interval across `start` becomes one key at `start` holding its (clamped) value there; a zero-length
- *   range gives every track one key. Cut tracks are Float64 (kept keys are copied exactly).
+ *   range gives every track one key. Cut tracks are Float64 (kept keys are copied exactly). A boundary
+ *   that equals a kept key in float32 (within about 6e-8 of it, relatively) adds no key: that key stands
+ *   for it, so the cut stays writable with glTF's float32 key times (strictly increasing there too).
  *
  * @throws {OptionError} on a missing, non-finite or reversed range, or one that holds no frame of a clip.
  * @throws {ShapeError} or {@link InvalidValueError} on a malformed clip.
@@ -117,8 +119,14 @@ function cutTrack(track: Track, start: number, end: number, name: string): Track
   while (k0 < n && times[k0] < start) k0++;
   let k1 = n - 1;
   while (k1 >= 0 && times[k1] > end) k1--;
-  const head = start > times[0] && start < times[n - 1] && (k0 >= n || times[k0] !== start);
-  const tail = end > times[0] && end < times[n - 1] && (k1 < 0 || times[k1] !== end) && end !== start;
+  // no boundary key where float32 (glTF's key times) could not tell it from a kept key: the key stands for it
+  const f32 = Math.fround;
+  const head = start > times[0] && start < times[n - 1] && (k0 >= n || f32(times[k0]) !== f32(start));
+  const tail =
+    end > times[0] &&
+    end < times[n - 1] &&
+    (k1 < 0 || f32(times[k1]) !== f32(end)) &&
+    f32(end) !== f32(start);
   const inside = Math.max(0, k1 - k0 + 1);
   let count = inside + (head ? 1 : 0) + (tail ? 1 : 0);
   const single = count === 0;

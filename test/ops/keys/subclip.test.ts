@@ -101,4 +101,24 @@ describe('subclip(keyed, { start, end }) on a KeyedClip', () => {
     expect(Array.from(cut.values.subarray(0, 3))).toEqual([0, 0, 0]);
     expect(Array.from(cut.values.subarray(n * 9 - 3))).toEqual([0, 0, 0]);
   });
+
+  it('adds no boundary key that float32 key times could not tell from a kept key, so glTF can store the cut', () => {
+    // keys at float32 times, as a glTF file has them; boundaries a hair before and after kept keys
+    const times = [0, 0.1, 0.2, 0.3, 0.4].map(Math.fround);
+    const t = track(0, 'translation', 'linear', times, [0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0, 4, 0, 0]);
+    const keyed = { ...chainKeyed(), tracks: [t] };
+    const start = times[1] - 1e-9; // float32 cannot tell it from key 1
+    const end = times[3] + 1e-9; // nor this from key 3
+    expect(Math.fround(start)).toBe(times[1]);
+    expect(Math.fround(end)).toBe(times[3]);
+    const cut = subclip(keyed, { start, end }).tracks[0];
+    expect(Array.from(cut.times)).toEqual([times[1], times[2], times[3]]);
+    // strictly increasing in float32, as the glTF writer requires
+    const f32 = Array.from(Float32Array.from(cut.times));
+    for (let k = 1; k < f32.length; k++) expect(f32[k]).toBeGreaterThan(f32[k - 1]);
+    // a boundary float32 can tell apart still gets its exact key
+    const apart = subclip(keyed, { start: 0.15, end: 0.35 }).tracks[0];
+    expect(Array.from(apart.times)).toEqual([0.15, times[2], times[3], 0.35]);
+    expect(Array.from(apart.values.subarray(0, 3))).toEqual(Array.from(evaluateTrack(t, [0.15])));
+  });
 });

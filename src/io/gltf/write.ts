@@ -120,6 +120,8 @@ export async function writeGltf(
   if (target === null) target = new Document();
   const nodeIndex = new Map<Node, number>();
   for (const [i, node] of target.getRoot().listNodes().entries()) nodeIndex.set(node, i);
+  // samplers no channel used before writing are the file's own (glTF allows them): kept as they are
+  const unusedBefore = unusedSamplers(target);
   // tracks whose stored keys already are what would be written: they are left as they are, unchecked
   const untouched = new Set<Track>();
   for (const c of keyed) {
@@ -134,7 +136,7 @@ export async function writeGltf(
       if (!c.tracks.every((t) => untouched.has(t))) writeBack(target, c, cache, nodeIndex, untouched);
     } else writeNew(target, c, opts.scale, cache);
   }
-  if (opts.empty === 'remove') removeEmpty(target, warnings);
+  if (opts.empty === 'remove') removeEmpty(target, warnings, unusedBefore);
   const meshopt = target
     .getRoot()
     .listExtensionsUsed()
@@ -621,8 +623,25 @@ function writeNew(doc: Document, clip: KeyedClip, scale: number, cache: InputCac
   }
 }
 
-/** Drops channels without keys and animations without channels (a documented repair, with warnings). */
-function removeEmpty(doc: Document, warnings: GltfWarning[]): void {
+/** Samplers of the document that no channel uses and whose accessors hold keys. */
+function unusedSamplers(doc: Document): Set<AnimationSampler> {
+  const out = new Set<AnimationSampler>();
+  for (const anim of doc.getRoot().listAnimations()) {
+    const used = new Set<AnimationSampler | null>();
+    for (const ch of anim.listChannels()) used.add(ch.getSampler());
+    for (const s of anim.listSamplers())
+      if (!used.has(s) && (s.getInput()?.getCount() ?? 0) > 0 && (s.getOutput()?.getCount() ?? 0) > 0)
+        out.add(s);
+  }
+  return out;
+}
+
+/**
+ * Drops channels without keys and animations without channels (a documented repair, with warnings), and
+ * the samplers writing left without a channel; samplers in `keep` (unused in the file as read) stay unless
+ * their animation goes (glTF requires a channel per animation).
+ */
+function removeEmpty(doc: Document, warnings: GltfWarning[], keep: Set<AnimationSampler>): void {
   const animations = doc.getRoot().listAnimations();
   animations.forEach((anim, a) => {
     let removed = 0;
@@ -661,7 +680,7 @@ function removeEmpty(doc: Document, warnings: GltfWarning[]): void {
     const used = new Set<AnimationSampler | null>();
     for (const ch of anim.listChannels()) used.add(ch.getSampler());
     for (const s of anim.listSamplers()) {
-      if (used.has(s)) continue;
+      if (used.has(s) || keep.has(s)) continue;
       const input = s.getInput();
       const output = s.getOutput();
       s.dispose();

@@ -180,3 +180,29 @@ describe('readGltf decodes sparse sampler accessors', () => {
     });
   }
 });
+
+describe('writeGltf keeps what it did not write', () => {
+  test('a sampler no channel uses in the file stays, with its keys; the file still validates', async () => {
+    // sparse.gltf with a third sampler on the first sampler's accessors and no channel (valid glTF)
+    const json = fixtureJson('sparse.gltf');
+    const anim = json.animations![0];
+    expect(anim.samplers).toHaveLength(2);
+    anim.samplers.push({ ...anim.samplers[0], interpolation: 'STEP' });
+    const { document, clips } = await readGltf(new TextEncoder().encode(JSON.stringify(json)));
+    // a processed translation track (every value doubled), so the writer replaces keys
+    const tracks = clips[0].tracks.map((t) =>
+      t.path === 'translation' ? { ...t, values: Float64Array.from(t.values, (v) => 2 * v) } : t,
+    );
+    const out = await writeGltf(document, [{ ...clips[0], tracks }]);
+    expect((await validatorIssues(out.glb!)).filter((m) => m.severity === 0)).toEqual([]);
+    const written = glbJson(out.glb!).animations![0];
+    expect(written.channels).toHaveLength(2);
+    expect(written.samplers).toHaveLength(3);
+    const used = new Set(written.channels.map((c) => c.sampler));
+    const kept = written.samplers.filter((_, i) => !used.has(i));
+    expect(kept).toHaveLength(1);
+    expect(kept[0].interpolation).toBe('STEP');
+    const accessors = glbJson(out.glb!).accessors!;
+    expect(accessors[kept[0].input].count).toBe(json.accessors![anim.samplers[0].input].count);
+  });
+});

@@ -2,14 +2,16 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as THREE from 'three';
+import { BVHLoader } from 'three/examples/jsm/loaders/BVHLoader.js';
 import { type GLTF, GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { describe, expect, it } from 'vitest';
 import { OptionError } from '../../src/errors.js';
 import { parseBvh, readGltf } from '../../src/io/index.js';
+import { readGltfFile } from '../../src/node/gltf.js';
 import { evaluateTrack } from '../../src/ops/keys/evaluate-track.js';
-import { forwardKinematicsFrame } from '../../src/ops/skeleton/forward-kinematics.js';
+import { forwardKinematics, forwardKinematicsFrame } from '../../src/ops/skeleton/forward-kinematics.js';
 import { slerpFlat } from '../../src/quat/core.js';
-import type { Clip, KeyedClip } from '../../src/series/clip.js';
+import type { Clip, KeyedClip, Track } from '../../src/series/clip.js';
 import { makeClip, makeSkeleton } from '../../src/series/clip-create.js';
 import {
   bindingNames,
@@ -18,6 +20,12 @@ import {
   gltfTargets,
   toAnimationClip,
 } from '../../src/three/index.js';
+import {
+  FIXTURE_GLTF_DIR,
+  HAS_SHARED_GLTF,
+  SHARED_GLTF_FILES,
+  sharedGltfPath,
+} from '../support/gltf-data.js';
 import { HAS_SHARED_BVH, readSharedBvh, SHARED_BVH_FILES } from '../support/shared-data.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -524,5 +532,203 @@ describe('gltfTargets: binding by glTF node where names repeat (RobotExpressive.
     const made = toAnimationClip(clip, { targets });
     const expected = clip.tracks.filter((t) => t.joint !== dropped).length;
     expect(made.tracks).toHaveLength(expected);
+  });
+});
+
+/** rotsig's pose of a keyed clip at time `t`: every track evaluated (glTF Appendix C), the rest elsewhere. */
+function keyedPose(clip: KeyedClip, t: number): Clip {
+  const { skeleton } = clip;
+  const J = skeleton.names.length;
+  const rot = Float64Array.from(skeleton.restRotations);
+  const tra = Float64Array.from(skeleton.restTranslations);
+  const scl = Float64Array.from(skeleton.restScales);
+  for (const track of clip.tracks) {
+    if (track.path === 'weights') continue;
+    const v = evaluateTrack(track, [t]);
+    const dst = track.path === 'rotation' ? rot : track.path === 'translation' ? tra : scl;
+    dst.set(v, track.joint * track.width);
+  }
+  return makeClip({
+    skeleton,
+    frameTime: 1,
+    rotations: { data: rot, frames: 1, joints: J },
+    translations: { data: tra, frames: 1, joints: J },
+    scales: { data: scl, frames: 1, joints: J },
+  });
+}
+
+/** Joint world positions of a one-frame clip (scales included). */
+function worldPositions(clip: Clip): Float64Array {
+  return forwardKinematics(clip).positions.data as Float64Array;
+}
+
+/** A rotation track with every key scaled to unit length. */
+function unitKeys(track: Track): Track {
+  const values = Float64Array.from(track.values);
+  for (let k = 0; k < values.length; k += 4) {
+    const n = Math.hypot(values[k]!, values[k + 1]!, values[k + 2]!, values[k + 3]!);
+    for (let c = 0; c < 4; c++) values[k + c]! /= n;
+  }
+  return { ...track, values };
+}
+
+/** glTF clips of the fixtures and (when present) of the shared folder, by file and animation. */
+async function gltfClips(): Promise<[string, KeyedClip][]> {
+  const files: [string, string][] = [
+    ['fixtures/BoxAnimated.glb', join(FIXTURE_GLTF_DIR, 'BoxAnimated.glb')],
+    ['fixtures/Fox.glb', join(FIXTURE_GLTF_DIR, 'Fox.glb')],
+    ['fixtures/interpolation_test.gltf', join(FIXTURE_GLTF_DIR, 'interpolation_test.gltf')],
+  ];
+  if (HAS_SHARED_GLTF) for (const f of SHARED_GLTF_FILES) files.push([f, sharedGltfPath(f)]);
+  else
+    console.log(
+      'rotsig/three tests: ../shared/data/gltf not found; glTF mixer checks run on the fixtures only',
+    );
+  const out: [string, KeyedClip][] = [];
+  for (const [name, path] of files) {
+    const read = await readGltfFile(path, { animation: 'all' });
+    read.clips.forEach((c, i) => {
+      // unit rotation keys: float32 keys are unit to about 1e-7, and players differ in whether they
+      // normalise them; the check is of playback, on the same unit keys for both
+      const tracks = c.tracks
+        .filter((t) => t.path !== 'weights')
+        .map((t) => (t.path === 'rotation' && t.interpolation !== 'cubicspline' ? unitKeys(t) : t));
+      if (tracks.length > 0) out.push([`${name} animation ${i}`, { ...c, tracks }]);
+    });
+  }
+  return out;
+}
+
+describe('glTF clips through toAnimationClip and THREE.AnimationMixer match rotsig forward kinematics', () => {
+  it('every animation of the glTF fixtures and shared files: Float32 within 1e-5 and Float64 within 1e-9 of the skeleton size, on and between keys', async () => {
+    const clips = await gltfClips();
+    expect(clips.length).toBeGreaterThan(3);
+    let checked = 0;
+    for (const [name, clip] of clips) {
+      const end = Math.max(...clip.tracks.map((t) => t.times[t.times.length - 1]!));
+      const times = [0, end];
+      for (let k = 1; k < 24; k++) times.push((end * k) / 24, (end * k) / 24 + 0.0037 * end);
+      for (const t of clip.tracks[0]!.times.slice(0, 8)) times.push(t);
+      times.sort((a, b) => a - b);
+      const expected = times.map((t) => worldPositions(keyedPose(clip, Math.min(t, end))));
+      let size = 1e-9;
+      for (const p of expected)
+        for (let a = 0; a < p.length; a += 3) {
+          size = Math.max(size, Math.hypot(p[a]!, p[a + 1]!, p[a + 2]!));
+          for (let b = a + 3; b < p.length; b += 3)
+            size = Math.max(size, Math.hypot(p[a]! - p[b]!, p[a + 1]! - p[b + 1]!, p[a + 2]! - p[b + 2]!));
+        }
+      for (const [precision, tolerance] of [
+        ['float32', 1e-5],
+        ['float64', 1e-9],
+      ] as const) {
+        const skeleton = createSkeleton(clip);
+        const group = scene(skeleton);
+        const mixer = new THREE.AnimationMixer(group);
+        const action = mixer.clipAction(toAnimationClip(clip, { precision }));
+        action.setLoop(THREE.LoopOnce, 1);
+        action.clampWhenFinished = true;
+        action.play();
+        const v = new THREE.Vector3();
+        let worst = 0;
+        times.forEach((t, i) => {
+          // a LoopOnce action that reached its end pauses there (and plays from 0 if set again)
+          action.paused = false;
+          mixer.setTime(Math.min(t, end));
+          group.updateMatrixWorld(true);
+          skeleton.bones.forEach((bone, j) => {
+            v.setFromMatrixPosition(bone.matrixWorld);
+            const e = expected[i]!;
+            worst = Math.max(worst, Math.hypot(v.x - e[j * 3]!, v.y - e[j * 3 + 1]!, v.z - e[j * 3 + 2]!));
+          });
+        });
+        expect(worst / size, `${name} ${precision}`).toBeLessThan(tolerance);
+      }
+      checked++;
+    }
+    expect(checked).toBe(clips.length);
+  });
+});
+
+describe('fromAnimationClip on clips made by three.js loaders', () => {
+  it("BVHLoader: the rotations of every frame equal rotsig's parseBvh of the same file (float32 keys: 1e-6)", () => {
+    const files: [string, string][] = SAMPLES.map((n) => [n, readFileSync(join(root, 'samples', n), 'utf8')]);
+    if (HAS_SHARED_BVH) files.push(['cmu/01_01.bvh', readSharedBvh('cmu/01_01.bvh')]);
+    for (const [name, text] of files) {
+      const loaded = new BVHLoader().parse(text);
+      const keyed = fromAnimationClip(loaded.clip, loaded.skeleton);
+      const bvh = parseBvh(text);
+      const J = bvh.skeleton.names.length;
+      // BVHLoader makes a bone per joint and per End Site; rotsig's joints are the same joints in order
+      const bones = loaded.skeleton.bones.map((b) => b.name);
+      const joint = bvh.skeleton.names.map((n) => bones.indexOf(n));
+      expect(
+        joint.every((j) => j >= 0),
+        name,
+      ).toBe(true);
+      let worst = 0;
+      let tracks = 0;
+      for (const track of keyed.tracks) {
+        if (track.path !== 'rotation') continue;
+        const j = joint.indexOf(track.joint);
+        if (j < 0) continue;
+        tracks++;
+        expect(track.times.length, name).toBe(bvh.frames);
+        for (let f = 0; f < bvh.frames; f++) {
+          const o = (f * J + j) * 4;
+          let dot = 0;
+          for (let c = 0; c < 4; c++) dot += track.values[f * 4 + c]! * bvh.rotations.data[o + c]!;
+          const s = dot < 0 ? -1 : 1;
+          for (let c = 0; c < 4; c++)
+            worst = Math.max(worst, Math.abs(s * track.values[f * 4 + c]! - bvh.rotations.data[o + c]!));
+        }
+      }
+      expect(tracks, name).toBe(J);
+      expect(worst, name).toBeLessThan(1e-6);
+    }
+  });
+
+  it("GLTFLoader: each clip's tracks equal rotsig's readGltf of the same file, key for key", async () => {
+    // GLB files without textures (GLTFLoader decodes images with browser APIs)
+    const files = [
+      join(FIXTURE_GLTF_DIR, 'BoxAnimated.glb'),
+      join(FIXTURE_GLTF_DIR, 'AnimatedMorphCube.glb'),
+      join(root, 'web', 'public', 'samples', 'RobotExpressive.glb'),
+    ];
+    if (HAS_SHARED_GLTF) files.push(sharedGltfPath('khronos-samples/rigged_figure.glb'));
+    for (const file of files) {
+      const bytes = new Uint8Array(readFileSync(file));
+      const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+      const gltf = await new GLTFLoader().parseAsync(buffer, '');
+      const { clips } = await readGltf(bytes, { animation: 'all' });
+      expect(gltf.animations).toHaveLength(clips.length);
+      gltf.animations.forEach((animation, a) => {
+        const back = fromAnimationClip(animation, gltf.scene);
+        const ours = clips[a] as KeyedClip;
+        const targets = gltfTargets(gltf, ours);
+        // match tracks by the object they drive and their path
+        const key = (object: THREE.Object3D | undefined | null, path: string) => `${object?.uuid}:${path}`;
+        // back's tracks are animation's, in order: each drives the node its three.js track name binds to
+        expect(back.tracks).toHaveLength(animation.tracks.length);
+        const theirs = new Map<string, Track>();
+        back.tracks.forEach((t, i) => {
+          if (t.path === 'weights') return;
+          const { nodeName } = THREE.PropertyBinding.parseTrackName(animation.tracks[i]!.name);
+          const object = THREE.PropertyBinding.findNode(gltf.scene, nodeName) as THREE.Object3D;
+          theirs.set(key(object, t.path), t);
+        });
+        let compared = 0;
+        for (const t of ours.tracks) {
+          if (t.path === 'weights') continue;
+          const other = theirs.get(key(targets[t.joint], t.path));
+          expect(other, `${file} animation ${a} joint ${t.joint} ${t.path}`).toBeDefined();
+          expect(other!.interpolation).toBe(t.interpolation);
+          expect(Array.from(other!.times)).toEqual(Array.from(t.times));
+          expect(Array.from(other!.values)).toEqual(Array.from(t.values));
+          compared++;
+        }
+        expect(compared).toBe(ours.tracks.filter((t) => t.path !== 'weights').length);
+      });
+    }
   });
 });

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as THREE from 'three';
 import { BVHLoader } from 'three/examples/jsm/loaders/BVHLoader.js';
+import { FBXLoader } from 'three/examples/jsm/loaders/FBXLoader.js';
 import { type GLTF, GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { describe, expect, it } from 'vitest';
 import { OptionError } from '../../src/errors.js';
@@ -730,5 +731,64 @@ describe('fromAnimationClip on clips made by three.js loaders', () => {
         expect(compared).toBe(ours.tracks.filter((t) => t.path !== 'weights').length);
       });
     }
+  });
+});
+
+describe('fromAnimationClip on an FBXLoader clip (test/fixtures/fbx/two-bones.fbx, written by hand)', () => {
+  function loadFbx(): THREE.Group {
+    const b = readFileSync(join(root, 'test', 'fixtures', 'fbx', 'two-bones.fbx'));
+    return new FBXLoader().parse(
+      b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer,
+      '',
+    );
+  }
+
+  it('reads the hierarchy, rest pose and keys: Spine turns 45° about x at 1 s, Hips moves 1 unit in x by 0.5 s', () => {
+    const group = loadFbx();
+    const keyed = fromAnimationClip(group.animations[0]!, group);
+    expect(keyed.skeleton.names).toEqual(['Hips', 'Spine']);
+    expect(Array.from(keyed.skeleton.parents)).toEqual([-1, 0]);
+    expect(Array.from(keyed.skeleton.restTranslations)).toEqual([0, 10, 0, 0, 5, 0]);
+    const spine = keyed.tracks.find((t) => t.joint === 1 && t.path === 'rotation')!;
+    const hips = keyed.tracks.find((t) => t.joint === 0 && t.path === 'translation')!;
+    expect(Array.from(spine.times)).toEqual([0, 1, 2]);
+    const h = Math.PI / 8; // half of 45°
+    const q = evaluateTrack(spine, [1]);
+    [Math.sin(h), 0, 0, Math.cos(h)].forEach((v, c) => {
+      expect(q[c]).toBeCloseTo(v, 6);
+    });
+    const p = evaluateTrack(hips, [0.5]);
+    expect(Array.from(p)).toEqual([1, 10, 0]);
+  });
+
+  it('played back through toAnimationClip, the bones turn as the FBX clip turns them (1e-6)', () => {
+    const group = loadFbx();
+    const fbxClip = group.animations[0]!;
+    const keyed = fromAnimationClip(fbxClip, group);
+    const skeleton = createSkeleton(keyed);
+    const ours = scene(skeleton);
+    const mixers = [new THREE.AnimationMixer(group), new THREE.AnimationMixer(ours)];
+    mixers[0]!.clipAction(fbxClip).play();
+    mixers[1]!.clipAction(toAnimationClip(keyed)).play();
+    const a = new THREE.Quaternion();
+    const b = new THREE.Quaternion();
+    const pa = new THREE.Vector3();
+    const pb = new THREE.Vector3();
+    let worst = 0;
+    for (const t of [0, 0.3, 0.75, 1, 1.6, 1.99]) {
+      for (const m of mixers) m.setTime(t);
+      group.updateMatrixWorld(true);
+      ours.updateMatrixWorld(true);
+      for (const name of ['Hips', 'Spine']) {
+        const theirs = group.getObjectByName(name)!;
+        const mine = skeleton.getBoneByName(name)!;
+        theirs.getWorldQuaternion(a);
+        mine.getWorldQuaternion(b);
+        theirs.getWorldPosition(pa);
+        mine.getWorldPosition(pb);
+        worst = Math.max(worst, 1 - Math.abs(a.dot(b)), pa.distanceTo(pb));
+      }
+    }
+    expect(worst).toBeLessThan(1e-6);
   });
 });

@@ -248,7 +248,7 @@ export function reduceKeys(clip: Clip, options: ReduceKeysOptions = {}): ReduceK
   assertFiniteSeries(clip.rotations.data, J, 4, 'reduceKeys: clip.rotations');
   assertFiniteSeries(clip.translations.data, J, 3, 'reduceKeys: clip.translations');
   if (clip.scales) assertFiniteSeries(clip.scales.data, J, 3, 'reduceKeys: clip.scales');
-  const data = prepare(clip, o.interpolation === 'cubicspline');
+  const data = prepare(clip, o.interpolation === 'cubicspline', o.effort === 'best' && o.metric === 'object');
   // below this, float64 round-off in the clip's own numbers decides, not the keys
   const floor = 1e-12 * Math.max(1, data.extent);
   if (o.metric === 'object' && o.tolerance < floor) {
@@ -340,13 +340,13 @@ interface Prepared {
   depth: Int32Array;
   height: Int32Array;
   leaf: Uint8Array;
-  /** Every joint's descendants (all levels), as a list: joint `j`'s are `below[belowStart[j] .. belowStart[j + 1]]`. */
+  /** Every joint's descendants (all levels; effort 'best' only, else none), as a list: joint `j`'s are `below[belowStart[j] .. belowStart[j + 1]]`. */
   below: Int32Array;
   belowStart: Int32Array;
   /**
    * Per frame and joint (frame-major), the largest distance from the joint's origin to any descendant's
    * in the original pose: `|y_k|` of {@link descendantsHold}, so `|Δp| + ‖ΔM‖·(reach + shell)` bounds it
-   * per frame. Filled for clips without scale (else empty).
+   * per frame. Filled for effort 'best' on clips without scale (else empty).
    */
   reach: Float64Array;
   /** Largest |coordinate| of any world position: the clip's extent, for the precision floor. */
@@ -358,7 +358,7 @@ interface Prepared {
   frameTime: number;
 }
 
-function prepare(clip: Clip, cubic: boolean): Prepared {
+function prepare(clip: Clip, cubic: boolean, points: boolean): Prepared {
   const J = clip.skeleton.names.length;
   const F = clip.frames;
   const parents = clip.skeleton.parents;
@@ -432,8 +432,10 @@ function prepare(clip: Clip, cubic: boolean): Prepared {
     const a = parents[j];
     if (a >= 0 && height[j] + 1 > height[a]) height[a] = height[j] + 1;
   }
+  // descendants and their reach: only for the points check (effort 'best')
   const belowStart = new Int32Array(J + 1);
-  for (let k = 0; k < J; k++) for (let a = parents[k]; a >= 0; a = parents[a]) belowStart[a + 1]++;
+  if (points)
+    for (let k = 0; k < J; k++) for (let a = parents[k]; a >= 0; a = parents[a]) belowStart[a + 1]++;
   for (let j = 0; j < J; j++) belowStart[j + 1] += belowStart[j];
   const below = new Int32Array(belowStart[J]);
   const fill = belowStart.slice(0, J);
@@ -444,8 +446,8 @@ function prepare(clip: Clip, cubic: boolean): Prepared {
   for (let a = 0; a < J; a++) {
     below.subarray(belowStart[a], belowStart[a + 1]).sort((k1, k2) => far(a, k2) - far(a, k1));
   }
-  const reach = new Float64Array(scaledAny ? 0 : F * J);
-  if (!scaledAny) {
+  const reach = new Float64Array(scaledAny || !points ? 0 : F * J);
+  if (points && !scaledAny) {
     for (let f = 0; f < F; f++) {
       for (let k = 0; k < J; k++) {
         const pk = (f * J + k) * 3;
@@ -1049,14 +1051,22 @@ function sampleKey(out: Float64Array, o: number, d: Prepared, r: Resolved, j: nu
  * and `b`, normalised, against `check.target` at every frame, with one angle per segment.
  */
 function rotationHolds(check: Check, a: number, b: number, last: number): boolean {
-  sampleKey(keyA, 0, check.d, check.o, check.j, a);
-  sampleKey(keyB, 0, check.d, check.o, check.j, b);
+  const { d, j } = check;
+  const ia = (a * d.J + j) * 4;
+  const ib = (b * d.J + j) * 4;
+  if (check.o.quantization !== 'int16') return rotationSpanHolds(check, d.q, ia, d.q, ib, a, b, last);
+  // the stored (rounded) values
+  for (let c = 0; c < 4; c++) {
+    keyA[c] = quantize16(d.q[ia + c]);
+    keyB[c] = quantize16(d.q[ib + c]);
+  }
   return rotationSpanHolds(check, keyA, 0, keyB, 0, a, b, last);
 }
 
 /**
  * {@link rotationHolds} for given key values: `ka[kao..]` at frame `a`, `kb[kbo..]` at `b` (as stored:
- * not necessarily unit); `a === b`: frames `a` to `last` hold `ka`.
+ * not necessarily unit); `a === b`: frames `a` to `last` hold `ka`. Arrays, not numbers: doubles passed
+ * to a call that is not inlined are boxed.
  */
 function rotationSpanHolds(
   check: Check,

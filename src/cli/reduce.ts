@@ -99,7 +99,7 @@ rotations, --tolerance for translations. Lengths are in the file's units: metres
 --quantize int16 stores rotations as normalised 16-bit integers (KHR_mesh_quantization); the bound and the
 reported error include the rounding. --meshopt compresses the glTF buffers with EXT_meshopt_compression
 (meshoptimizer; lossless on the stored keys, so the reported error is the file's). --effort best checks
-descendants point by point and fits rotation key values within the bound: fewer keys, about 2.5 times
+descendants point by point and fits rotation key values within the bound: fewer keys, about twice
 the time (same bound). --max-keys N finds the smallest tolerance whose reduction keeps at
 most N keys in every track. glTF inputs are written back with everything else kept (meshes, skins, other
 animations); BVH inputs become glTF, or BVH at the kept frames when -o names a .bvh and every track kept

@@ -1,6 +1,7 @@
 // Key reduction (issue: keyframe reduction with a guaranteed error bound). reduceKeys on the bundled CMU
 // 01_01 capture (2752 frames x 31 joints at 120 Hz, centimetres) with the 'acl' and 'ozz' presets, linear
-// and cubic-spline players, and 16-bit rotations. Target per core: 1 M joint-samples/s for 'object'.
+// and cubic-spline players, 16-bit rotations, and effort 'best' (points check, fitted rotation keys). Target
+// per core: 1 M joint-samples/s for 'object'.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +27,7 @@ export default {
   name: 'reduce',
   tasks: [
     task("'acl' linear", { preset: 'acl', unitsPerMeter: 100 }),
+    task("'acl' linear, effort 'best'", { preset: 'acl', unitsPerMeter: 100, effort: 'best' }),
     task("'ozz' linear", { preset: 'ozz', unitsPerMeter: 100 }),
     task("'acl' cubicspline", { preset: 'acl', unitsPerMeter: 100, interpolation: 'cubicspline' }),
     task('0.05 cm, int16 rotations', {

@@ -14,6 +14,7 @@
 // bytes are counted compressed. Raw size follows ACL's convention: 10 float32 per bone per sample.
 //
 //   node scripts/compare_reduction.mjs [--out file.md] [--files cmu/01_01.bvh,cmu-iclone/005_11.bvh]
+//   node scripts/compare_reduction.mjs --effort best --out file.md   (rotsig rows with --effort best; no gltfpack)
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +31,10 @@ const FILES = process.argv.includes('--files')
   ? process.argv[process.argv.indexOf('--files') + 1].split(',')
   : ['cmu/01_01.bvh', 'cmu-iclone/005_11.bvh'];
 const SWEEP = [1e-5, 1e-4, 1e-3, 1e-2];
+const EFFORT = process.argv.includes('--effort') ? process.argv[process.argv.indexOf('--effort') + 1] : null;
+/** rotsig reduce's extra arguments and the label they add to a row. */
+const effortArgs = EFFORT ? ['--effort', EFFORT] : [];
+const effortLabel = EFFORT ? ` --effort ${EFFORT}` : '';
 const out = process.argv.includes('--out')
   ? process.argv[process.argv.indexOf('--out') + 1]
   : join(ROOT, 'bench', 'results', 'reduction.md');
@@ -123,11 +128,26 @@ for (const rel of FILES) {
   };
   await add('original (every frame, float32)', original);
   const acl = join(work, `${name}-acl.glb`);
-  rotsig('reduce', bvh, '-o', acl, '--preset', 'acl');
-  await add('rotsig reduce --preset acl (0.01 cm)', acl, { bound: 0.01 });
+  rotsig('reduce', bvh, '-o', acl, '--preset', 'acl', ...effortArgs);
+  await add(`rotsig reduce --preset acl${effortLabel} (0.01 cm)`, acl, { bound: 0.01 });
   const q = join(work, `${name}-acl-q.glb`);
-  rotsig('reduce', bvh, '-o', q, '--preset', 'acl', '--tolerance', '0.05', '--quantize', 'int16');
-  await add('rotsig reduce --preset acl --tolerance 0.05 cm --quantize int16', q, { bound: 0.05, q16: true });
+  rotsig(
+    'reduce',
+    bvh,
+    '-o',
+    q,
+    '--preset',
+    'acl',
+    '--tolerance',
+    '0.05',
+    '--quantize',
+    'int16',
+    ...effortArgs,
+  );
+  await add(`rotsig reduce --preset acl${effortLabel} --tolerance 0.05 cm --quantize int16`, q, {
+    bound: 0.05,
+    q16: true,
+  });
   const qm = join(work, `${name}-acl-q-meshopt.glb`);
   rotsig(
     'reduce',
@@ -141,8 +161,9 @@ for (const rel of FILES) {
     '--quantize',
     'int16',
     '--meshopt',
+    ...effortArgs,
   );
-  await add('rotsig reduce --preset acl --tolerance 0.05 cm --quantize int16 --meshopt', qm, {
+  await add(`rotsig reduce --preset acl${effortLabel} --tolerance 0.05 cm --quantize int16 --meshopt`, qm, {
     bound: 0.05,
     q16: true,
   });
@@ -160,8 +181,11 @@ for (const rel of FILES) {
     const same = join(work, `${name}-rotsig-at-${tolerance}.glb`);
     const bound = e === null ? 0 : e.maxError * 100;
     if (bound > 1e-6) {
-      rotsig('reduce', bvh, '-o', same, '--preset', 'acl', '--tolerance', String(bound));
-      await add(`rotsig reduce at resample(${tolerance})'s max error`, same, { bound, at: tolerance });
+      rotsig('reduce', bvh, '-o', same, '--preset', 'acl', '--tolerance', String(bound), ...effortArgs);
+      await add(`rotsig reduce${effortLabel} at resample(${tolerance})'s max error`, same, {
+        bound,
+        at: tolerance,
+      });
     }
   }
   const packs = [
@@ -172,7 +196,7 @@ for (const rel of FILES) {
     ['gltfpack -kn -c (EXT_meshopt_compression)', ['-kn', '-c']],
     ['gltfpack -kn -cc (higher compression)', ['-kn', '-cc']],
   ];
-  for (let i = 0; i < packs.length; i++) {
+  for (let i = 0; i < (EFFORT ? 0 : packs.length); i++) {
     const gp = join(work, `${name}-gltfpack-${i}.glb`);
     execFileSync(join(ROOT, 'node_modules', '.bin', 'gltfpack'), ['-i', original, '-o', gp, ...packs[i][1]], {
       stdio: 'ignore',

@@ -43,7 +43,8 @@ export function reduceOptions(parsed: Parsed): ReduceKeysOptions {
     throw new UsageError(
       '--quantize int16 needs --interpolation linear (cubic tangents leave the 16-bit range)',
     );
-  const options: ReduceKeysOptions = { metric, interpolation, quantization };
+  const effort = oneOf(text('effort'), 'effort', ['fast', 'best'] as const, 'fast');
+  const options: ReduceKeysOptions = { metric, interpolation, quantization, effort };
   if (v.preset !== undefined)
     options.preset = oneOf(text('preset'), 'preset', ['acl', 'ozz'] as const, 'acl');
   if (v['units-per-meter'] !== undefined)
@@ -97,7 +98,9 @@ rotations, --tolerance for translations. Lengths are in the file's units: metres
 (usually centimetres: presets then use --units-per-meter 1/--scale, 100 by default).
 --quantize int16 stores rotations as normalised 16-bit integers (KHR_mesh_quantization); the bound and the
 reported error include the rounding. --meshopt compresses the glTF buffers with EXT_meshopt_compression
-(meshoptimizer; lossless on the stored keys, so the reported error is the file's). --max-keys N finds the smallest tolerance whose reduction keeps at
+(meshoptimizer; lossless on the stored keys, so the reported error is the file's). --effort best checks
+descendants point by point and fits rotation key values within the bound: fewer keys, about twice
+the time (same bound). --max-keys N finds the smallest tolerance whose reduction keeps at
 most N keys in every track. glTF inputs are written back with everything else kept (meshes, skins, other
 animations); BVH inputs become glTF, or BVH at the kept frames when -o names a .bvh and every track kept
 the same uniformly spaced frames. Each file's keys, achieved error and bytes are printed on stderr.`,
@@ -136,6 +139,11 @@ the same uniformly spaced frames. Each file's keys, achieved error and bytes are
     },
     interpolation: { type: 'string', value: 'mode', description: 'linear (default) or cubicspline' },
     quantize: { type: 'string', value: 'mode', description: 'none (default) or int16 rotations' },
+    effort: {
+      type: 'string',
+      value: 'level',
+      description: 'fast (default) or best (fewer keys, slower; same bound)',
+    },
     'max-keys': { type: 'string', value: 'n', description: 'at most n keys per track (key budget)' },
     meshopt: {
       type: 'boolean',

@@ -176,6 +176,24 @@ describe('rotsig reduce', () => {
     expect(error).toBeGreaterThan(0.0001); // it used the room it was given
   });
 
+  it('--effort best: fewer keys than the default at the ACL preset, within the bound as three.js plays it', async () => {
+    const dir = tempDir();
+    const fast = join(dir, 'fast.glb');
+    const best = join(dir, 'best.glb');
+    const full = join(dir, 'full.glb');
+    expect(rotsig(['reduce', CMU, '-o', fast, '--preset', 'acl']).code).toBe(0);
+    const r = rotsig(['reduce', CMU, '-o', best, '--preset', 'acl', '--effort', 'best']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(rotsig(['convert', CMU, '-o', full]).code).toBe(0);
+    const count = (doc: Document) => [...rig(doc).keys.values()].reduce((n, k) => n + k.times.length, 0);
+    const bestDoc = await readDoc(best);
+    expect(count(bestDoc)).toBeLessThan(count(await readDoc(fast)));
+    const original = rig(await readDoc(full));
+    const times = [...original.keys.values()][0].times.filter((_, i) => i % 5 === 0);
+    // 0.01 cm = 1e-4 m after the 0.01 scale; float32 keys
+    expect(objectError(rig(bestDoc), original, [...times], 0.03)).toBeLessThanOrEqual(1e-4 * (1 + 1e-3));
+  });
+
   it('--meshopt: EXT_meshopt_compression, validator clean, smaller, the same keys as without it', async () => {
     const dir = tempDir();
     const args = ['--preset', 'acl', '--tolerance', '0.05', '--quantize', 'int16'];
@@ -267,6 +285,7 @@ describe('rotsig reduce', () => {
       ['--quantize', 'int16', '--interpolation', 'cubicspline'],
       ['--max-keys', '1'],
       ['--preset', 'unreal'],
+      ['--effort', 'max'],
     ]) {
       const r = rotsig(['reduce', CMU, '-o', out, ...args]);
       expect(r.code, args.join(' ')).toBe(2);

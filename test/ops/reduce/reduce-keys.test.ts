@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import * as THREE from 'three';
 import { describe, expect, it } from 'vitest';
 import { InvalidValueError, OptionError } from '../../../src/errors.js';
@@ -73,6 +74,18 @@ const CASES: [string, ReduceKeysOptions][] = [
     '16-bit rotations, 0.05 cm',
     { preset: 'acl', unitsPerMeter: 100, tolerance: 0.05, quantization: 'int16' },
   ],
+  [
+    "effort 'best' (points check, fitted rotation keys)",
+    { preset: 'acl', unitsPerMeter: 100, effort: 'best' },
+  ],
+  [
+    "effort 'best', 16-bit rotations, 0.05 cm",
+    { preset: 'acl', unitsPerMeter: 100, tolerance: 0.05, quantization: 'int16', effort: 'best' },
+  ],
+  [
+    "effort 'best', cubic spline keys (points check only)",
+    { preset: 'acl', unitsPerMeter: 100, interpolation: 'cubicspline', effort: 'best' },
+  ],
 ];
 
 describe('reduceKeys(clip, { metric: object }) holds its bound at every original frame', () => {
@@ -104,6 +117,115 @@ describe('reduceKeys(clip, { metric: object }) holds its bound at every original
     for (let i = 1; i < counts.length; i++) expect(counts[i]).toBeLessThanOrEqual(counts[i - 1]);
   });
 });
+
+describe("reduceKeys(clip, { effort: 'best' })", () => {
+  it('keeps fewer keys than effort fast at the same tolerance on both captures, both within it', () => {
+    for (const name of ['01_01.bvh', 'AV_8Walk_Meredith_HVHA_Rep1.bvh']) {
+      const clip = sample(name, 400);
+      for (const tolerance of [0.002, 0.01, 0.1]) {
+        const options: ReduceKeysOptions = { preset: 'acl', unitsPerMeter: 100, tolerance };
+        const fast = reduceKeys(clip, options).report;
+        const best = reduceKeys(clip, { ...options, effort: 'best' }).report;
+        expect(best.maxError).toBeLessThanOrEqual(tolerance);
+        expect(fast.maxError).toBeLessThanOrEqual(tolerance);
+        expect(best.keysAfter, `${name} at ${tolerance}`).toBeLessThan(fast.keysAfter);
+      }
+      // cubic splines keep sample values: the points check alone saves keys there
+      const cubic: ReduceKeysOptions = { preset: 'acl', unitsPerMeter: 100, interpolation: 'cubicspline' };
+      const fast = reduceKeys(clip, cubic).report;
+      const best = reduceKeys(clip, { ...cubic, effort: 'best' }).report;
+      expect(best.maxError).toBeLessThanOrEqual(best.tolerance);
+      expect(best.keysAfter, `${name} cubic`).toBeLessThan(fast.keysAfter);
+    }
+  });
+
+  it('fitted rotation keys leave the samples (unit quaternions, on the original frames) and hold the bound in three.js', () => {
+    const clip = sample('01_01.bvh', 300);
+    const { clip: keyed, report } = reduceKeys(clip, { preset: 'acl', unitsPerMeter: 100, effort: 'best' });
+    const J = clip.skeleton.names.length;
+    let off = 0;
+    let keys = 0;
+    for (const track of keyed.tracks) {
+      if (track.path !== 'rotation') continue;
+      for (let k = 0; k < track.times.length; k++) {
+        const f = Math.round(track.times[k] / clip.frameTime);
+        expect(Math.abs(track.times[k] - f * clip.frameTime)).toBeLessThan(1e-9);
+        const v = track.values.subarray(k * 4, k * 4 + 4);
+        expect(Math.abs(Math.hypot(...v) - 1)).toBeLessThan(1e-12);
+        const q = clip.rotations.data.subarray((f * J + track.joint) * 4, (f * J + track.joint) * 4 + 4);
+        const dot = Math.abs(v[0] * q[0] + v[1] * q[1] + v[2] * q[2] + v[3] * q[3]);
+        keys++;
+        if (1 - dot > 1e-15) off++;
+      }
+    }
+    // most keys take fitted values; the samples remain where they reach farther
+    expect(off).toBeGreaterThan(keys / 2);
+    expect(objectError(clip, keyed, report.shellDistance)).toBeLessThanOrEqual(report.tolerance * (1 + 1e-9));
+  });
+
+  it('never exceeds the tolerance on random chains (fast-check), and never keeps more keys than every frame', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 7 }),
+        fc.integer({ min: 2, max: 60 }),
+        fc.double({ min: 1e-4, max: 1, noNaN: true }),
+        fc.double({ min: 0.05, max: 3, noNaN: true }),
+        fc.integer({ min: 0, max: 1000 }),
+        (J, F, tolerance, amplitude, seed) => {
+          const clip = randomChain(J, F, amplitude, seed);
+          const { clip: keyed, report } = reduceKeys(clip, { tolerance, shellDistance: 1, effort: 'best' });
+          expect(report.maxError).toBeLessThanOrEqual(tolerance);
+          expect(report.keysAfter).toBeLessThanOrEqual(report.keysBefore);
+          expect(objectError(clip, keyed, 1)).toBeLessThanOrEqual(tolerance * (1 + 1e-9));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('rejects an unknown effort with OptionError', () => {
+    const clip = sample('01_01.bvh', 20);
+    expect(() => reduceKeys(clip, { effort: 'max' } as never)).toThrow(OptionError);
+  });
+});
+
+/** A chain of `J` joints 2 units apart with smooth random swings (a seeded generator) and a moving root. */
+function randomChain(J: number, F: number, amplitude: number, seed: number): Clip {
+  let state = seed * 2654435761 + 1;
+  const random = () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648;
+  };
+  const rest = new Float64Array(J * 3);
+  for (let j = 1; j < J; j++) rest.set([random() - 0.5, 2, random() - 0.5], j * 3);
+  const skeleton = makeSkeleton({
+    names: Array.from({ length: J }, (_, j) => `j${j}`),
+    parents: Array.from({ length: J }, (_, j) => j - 1),
+    restTranslations: rest,
+  });
+  const rot = new Float64Array(F * J * 4);
+  const tr = new Float64Array(F * J * 3);
+  const phase = Array.from({ length: J * 4 }, () => random() * 6);
+  for (let f = 0; f < F; f++) {
+    for (let j = 0; j < J; j++) {
+      const angle = amplitude * Math.sin(f / (3 + phase[j * 4]) + phase[j * 4 + 1]) + 0.01 * (random() - 0.5);
+      const axis = [Math.cos(phase[j * 4 + 2]), Math.sin(phase[j * 4 + 2]), phase[j * 4 + 3] - 3];
+      const n = Math.hypot(...axis);
+      const s = Math.sin(angle / 2) / n;
+      rot.set([axis[0] * s, axis[1] * s, axis[2] * s, Math.cos(angle / 2)], (f * J + j) * 4);
+      tr.set(j === 0 ? [Math.sin(f / 9), 0.1 * f, 0] : rest.subarray(j * 3, j * 3 + 3), (f * J + j) * 3);
+    }
+  }
+  const animated = new Uint8Array(J).fill(2);
+  animated[0] = 3;
+  return makeClip({
+    skeleton,
+    frameTime: 1 / 30,
+    rotations: { data: rot, frames: F, joints: J },
+    translations: { data: tr, frames: F, joints: J },
+    animated,
+  });
+}
 
 describe("reduceKeys(clip, { metric: 'local' })", () => {
   it('keeps every rotation within toleranceAngle and every translation within tolerance', () => {

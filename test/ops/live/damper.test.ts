@@ -174,6 +174,41 @@ describe('createDamper(options)', () => {
     expect(() => f.push(out, [0, 0, 0, 1], 10, [1, 2])).toThrow(ShapeError);
   });
 
+  it('pushAt(out, outOffset, input, inputOffset, t) with out overlapping input at any shift gives the separate-array outputs; velocity reads the state', () => {
+    const joints = 3;
+    const times = clock(60, 1);
+    const data = new Float64Array(times.length * joints * 4);
+    for (let j = 0; j < joints; j++) {
+      const one = sampleMotion(times.map((t) => t + 0.7 * j));
+      for (let k = 0; k < times.length; k++)
+        for (let c = 0; c < 4; c++) data[(k * joints + j) * 4 + c] = one[k * 4 + c];
+    }
+    for (const options of [{}, { targetPath: 'linear' as const }, { response: 'exponential' as const }]) {
+      const plain = createDamper({ joints, halfLife: 0.1, ...options });
+      const n = joints * 4;
+      const want = new Float64Array(times.length * n);
+      const velocities: number[][] = [];
+      for (let k = 0; k < times.length; k++) {
+        plain.push(want.subarray(k * n, (k + 1) * n), data.subarray(k * n, (k + 1) * n), times[k]);
+        velocities.push(Array.from(plain.velocity));
+      }
+      expect(velocities[times.length - 1]).toEqual(plain.getState().velocity);
+      for (const shift of [-5, -4, -1, 0, 1, 4, 7]) {
+        const f = createDamper({ joints, halfLife: 0.1, ...options });
+        const buf = new Float64Array(n + 16);
+        const at = 8;
+        for (let k = 0; k < times.length; k++) {
+          buf.set(data.subarray(k * n, (k + 1) * n), at);
+          f.pushAt(buf, at + shift, buf, at, times[k]);
+          expect(Array.from(buf.subarray(at + shift, at + shift + n))).toEqual(
+            Array.from(want.subarray(k * n, (k + 1) * n)),
+          );
+          expect(Array.from(f.velocity)).toEqual(velocities[k]);
+        }
+      }
+    }
+  });
+
   it('getState() / setState() resume bit for bit; stale times and bad input are typed errors', () => {
     for (const options of [{ halfLife: 0.1 }, { halfLife: 0.1, targetPath: 'linear' as const }]) {
       const times = clock(60, 2, 0.3, [], 6);

@@ -92,7 +92,10 @@ export interface DamperState extends LiveStateBase {
   output: number[];
   /** The velocity per joint: 3 components (rad/s, world frame, of the log-space coordinate) or `width`. */
   velocity: number[];
-  /** The previous target (unit quaternions for rotations), `joints · width` values. */
+  /**
+   * The previous target (unit quaternions for rotations), `joints · width` values, kept for
+   * `targetPath: 'linear'`, which extrapolates from it; with `'hold'` it is unused and stays the first sample.
+   */
   target: number[];
 }
 

@@ -514,12 +514,13 @@ export class FrameScanner {
 
 /**
  * The fast path of the scanner: reads the line `b[start..lf)` (`b[lf]` is its LF) as exactly `width` plain
- * decimals (`-`, digits, `.` and digits, 15 significant digits at most) separated by spaces or tabs, with
+ * decimals (`-`, digits, `.` and digits, 15 digits at most, an exponent of up to 3 digits that keeps the
+ * power of ten within 10^±22) separated by spaces or tabs, with
  * an optional CR before the LF, into `values[at..at + width)`. Returns false, having changed nothing the
  * scanner keeps (values past its count are scratch), on anything else: the general scanner then reads the
  * line, with its rules and messages. The LF ends every inner loop, so no loop tests the chunk's end.
- * The values are those the general scanner computes: the same exact mantissa over the same power of ten
- * (Clinger's fast path), negated after the division.
+ * The values are those the general scanner computes: the same exact mantissa (below 10^15 < 2^53) times
+ * or over the same power of ten (Clinger's fast path, correctly rounded), negated after.
  */
 function plainRow(
   b: Uint8Array,
@@ -564,8 +565,26 @@ function plainRow(
     }
     if (digits > 15) return false;
     c = b[i];
+    // an exponent (`e-06`, `E+5`): what `decimalAt` computes, within its fast path's powers of ten
+    let exp10 = -fraction;
+    if ((c | 0x20) === 101) {
+      c = b[++i];
+      const expNegative = c === 45;
+      if (expNegative || c === 43) c = b[++i];
+      const from = i;
+      let e = 0;
+      d = (c - 48) >>> 0;
+      while (d <= 9 && i - from < 3) {
+        e = e * 10 + d;
+        d = (b[++i] - 48) >>> 0;
+      }
+      if (i === from || d <= 9) return false;
+      exp10 += expNegative ? -e : e;
+      if (exp10 > 22 || exp10 < -22) return false;
+      c = b[i];
+    }
     if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return false;
-    const value = mantissa / POW10[fraction];
+    const value = exp10 < 0 ? mantissa / POW10[-exp10] : mantissa * POW10[exp10];
     values[at + k] = negative ? -value : value;
     k++;
   }

@@ -1,7 +1,7 @@
 /**
  * BVH reader: text, bytes or a stream of byte chunks in, {@link Clip} out. The hierarchy is read token by
  * token from text; the frame data is scanned as UTF-8 bytes, one stream of numbers parsed by hand (see
- * `scan.ts`), and converted to quaternions and translations in chunks of 1,024 rows, so a 100,000-frame
+ * `scan.ts`), and converted to quaternions and translations in chunks of 64 KiB of numbers, so a 100,000-frame
  * file needs the output arrays and little else, and a file never has to be one string.
  *
  * @module
@@ -763,12 +763,12 @@ function completeUtf8(b: Uint8Array, length: number): number {
  * (with line and column) as {@link parseBvhWithReport} on the decoded text, without the text ever
  * existing as one string, so a file's size is bounded by the memory its numbers take, not by the longest
  * string the engine allows. Only the hierarchy and MOTION header are decoded to text; the frame data is
- * scanned as bytes and converted 1,024 rows at a time, and a number, CRLF or multi-byte character cut by
+ * scanned as bytes and converted 64 KiB of numbers at a time, and a number, CRLF or multi-byte character cut by
  * a chunk boundary waits for the next chunk. Invalid UTF-8 reads as U+FFFD, a leading byte-order mark as
  * whitespace, as `TextDecoder` and Node's `'utf8'` decoding give them.
  *
  * Memory: the clip's arrays (allocated once when {@link ParseBvhStreamOptions.byteLength} is given and
- * `Frames:` is right), 1,024 rows of numbers, and the header's text.
+ * `Frames:` is right), 64 KiB of numbers, and the header's text.
  *
  * @throws {BvhParseError} from {@link push} or {@link finish} as soon as the text read so far is malformed.
  * @throws {OptionError} on a chunk that is not a `Uint8Array`, a push after `finish`, or a bad option.

@@ -1,6 +1,9 @@
 // Batch throughput of the built command line: `rotsig process` over the shared BVH files duplicated to
-// about 200 files, with 1 and 2 worker threads. Usage: npm run bench:cli [-- --copies 25 --repeat 2].
-// Prints files/s and frames x joints per second, and appends a record to bench/results/history.jsonl.
+// about 200 files, with 1 and 2 worker threads. Usage: npm run bench:cli [-- --copies 25 --repeat 2]
+// [--baseline <checkout>]. Prints files/s and frames x joints per second, and appends a record to
+// bench/results/history.jsonl. With --baseline (another checkout of rotsig, built: its bin/rotsig.js and
+// dist/), that build runs the same batch at one job, alternating with this one, and the record keeps both
+// and the ratio, CPU time included (a figure that a busy machine disturbs less than wall time).
 import { spawnSync } from 'node:child_process';
 import {
   appendFileSync,
@@ -10,6 +13,7 @@ import {
   mkdtempSync,
   readdirSync,
   rmSync,
+  writeFileSync,
 } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -20,7 +24,11 @@ import { Worker } from 'node:worker_threads';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const { values } = parseArgs({
-  options: { copies: { type: 'string', default: '25' }, repeat: { type: 'string', default: '2' } },
+  options: {
+    copies: { type: 'string', default: '25' },
+    repeat: { type: 'string', default: '2' },
+    baseline: { type: 'string' },
+  },
 });
 const copies = Number(values.copies);
 const repeat = Number(values.repeat);
@@ -51,14 +59,14 @@ const CPU_LOOP =
 
 const args = ['--unroll', '--smooth', 'gaussian:2', '--resample', '30'];
 
-function run(jobs) {
+function run(jobs, checkout = root) {
   const out = join(work, `out${jobs}`);
   rmSync(out, { recursive: true, force: true });
   const t0 = performance.now();
   const r = spawnSync(
     process.execPath,
     [
-      join(root, 'bin', 'rotsig.js'),
+      join(checkout, 'bin', 'rotsig.js'),
       'process',
       input,
       '-o',
@@ -110,6 +118,36 @@ for (const jobs of [1, 2]) {
     `${row.task.padEnd(60)} ${(b.files / b.seconds).toFixed(1).padStart(7)} files/s  ${(row.frameJointsPerSecond / 1e6).toFixed(2)}M frames x joints/s  ${b.seconds.toFixed(2)} s`,
   );
 }
+// the baseline build against this one at one job, alternating, best of each: wall and CPU seconds
+let baseline = null;
+if (values.baseline) {
+  const pair = {};
+  for (let i = 0; i < Math.max(2, repeat); i++) {
+    for (const [key, checkout] of [
+      ['baseline', values.baseline],
+      ['current', root],
+    ]) {
+      const r = timedRun(checkout);
+      const b = pair[key] ?? { seconds: Number.POSITIVE_INFINITY, cpuSeconds: Number.POSITIVE_INFINITY };
+      pair[key] = {
+        seconds: Math.min(b.seconds, r.seconds),
+        cpuSeconds: Math.min(b.cpuSeconds, r.cpuSeconds),
+      };
+    }
+  }
+  baseline = {
+    checkout: values.baseline,
+    baselineSeconds: pair.baseline.seconds,
+    currentSeconds: pair.current.seconds,
+    baselineCpuSeconds: pair.baseline.cpuSeconds,
+    currentCpuSeconds: pair.current.cpuSeconds,
+    speedup: pair.baseline.seconds / pair.current.seconds,
+    cpuSpeedup: pair.baseline.cpuSeconds / pair.current.cpuSeconds,
+  };
+  console.log(
+    `1 job against ${values.baseline}: ${baseline.speedup.toFixed(2)}x wall (${baseline.baselineSeconds.toFixed(2)} s -> ${baseline.currentSeconds.toFixed(2)} s), ${baseline.cpuSpeedup.toFixed(2)}x CPU (${baseline.baselineCpuSeconds.toFixed(2)} s -> ${baseline.currentCpuSeconds.toFixed(2)} s); target 1.6x`,
+  );
+}
 const oneJob = best[1].files / best[1].seconds;
 console.log(
   `1 job: ${oneJob.toFixed(1)} files/s (target ${ONE_JOB_TARGET} files/s)${oneJob >= ONE_JOB_TARGET ? '' : '  BELOW TARGET'}`,
@@ -132,8 +170,45 @@ rmSync(work, { recursive: true, force: true });
 mkdirSync(join(here, 'results'), { recursive: true });
 appendFileSync(
   join(here, 'results', 'history.jsonl'),
-  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, loadAverage: Number(loadavg()[0].toFixed(2)), filter: 'cli', results, speedup, machineParallelism: calibration, scanParallelism: { cacheSized: scanSmall, fourMegabytes: scanLarge } })}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, loadAverage: Number(loadavg()[0].toFixed(2)), filter: 'cli', results, speedup, ...(baseline ? { baseline } : {}), machineParallelism: calibration, scanParallelism: { cacheSized: scanSmall, fourMegabytes: scanLarge } })}\n`,
 );
+
+/**
+ * The batch at one job with the command line of `checkout`, run inside a small wrapper that reports the
+ * process's CPU time (all its threads) as it exits: wall and CPU seconds.
+ */
+function timedRun(checkout) {
+  const out = join(work, 'out-timed');
+  rmSync(out, { recursive: true, force: true });
+  // a file rather than --eval, whose flags the worker threads would inherit; it takes its own place in
+  // argv away, so the command line sees the arguments it expects
+  const wrapper = join(work, 'cpu-wrapper.mjs');
+  writeFileSync(
+    wrapper,
+    "process.on('exit', () => { const u = process.cpuUsage(); process.stderr.write('\\nrotsig-cpu ' + (u.user + u.system) / 1e6 + '\\n'); });\nprocess.argv.splice(1, 1);\nawait import(process.argv[1]);\n",
+  );
+  const t0 = performance.now();
+  const r = spawnSync(
+    process.execPath,
+    [
+      wrapper,
+      join(checkout, 'bin', 'rotsig.js'),
+      'process',
+      input,
+      '-o',
+      out,
+      ...args,
+      '--jobs',
+      '1',
+      '--quiet',
+    ],
+    { maxBuffer: 1 << 28 },
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  if (r.status !== 0) throw new Error(`rotsig process (${checkout}) failed (${r.status}): ${r.stderr}`);
+  const cpu = /rotsig-cpu ([\d.]+)/.exec(r.stderr.toString());
+  return { seconds, cpuSeconds: cpu ? Number(cpu[1]) : Number.NaN };
+}
 
 /** Worker code that parses the integers of a `length`-character string of numbers, 4e7 characters in all. */
 function scanLoop(length) {

@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
 import type { Clip } from '../series/clip.js';
-import { type AtomicContent, writeFileAtomic } from './atomic.js';
+import { type AtomicContent, writeFileAtomic, writeFileAtomicAsync } from './atomic.js';
 import { clipFormatOf } from './clip-formats.js';
 import { emitClip, runSteps } from './steps.js';
 import type { FileTask, TaskError, TaskResult } from './task.js';
@@ -17,6 +17,38 @@ import { isGltfTask } from './task-route.js';
  * if (!r.ok) console.error(formatTaskError(r.input, r.error!));
  */
 export function runFileTask(task: FileTask): TaskResult {
+  return runTask(task, writeFileAtomic).result;
+}
+
+/**
+ * A file task whose outputs are flushed to disk off this thread ({@link writeFileAtomicAsync}): the
+ * result once they are in place. A batch runs its next file while the flush goes on.
+ */
+async function runFileTaskFlushingLater(task: FileTask): Promise<TaskResult> {
+  const { result, flushes } = runTask(task, writeFileAtomicAsync);
+  if (flushes.length === 0) return result;
+  try {
+    await Promise.all(flushes);
+  } catch (error) {
+    result.ok = false;
+    // as a synchronous write reports it (runTask)
+    result.error = { message: `cannot write ${task.output}: ${errorData(error).message}` };
+  }
+  return result;
+}
+
+/**
+ * The body of {@link runFileTask}, writing with `write`: the result, and the promises of writes that
+ * finish later (none with a synchronous `write`). `ms` is the time of the work on this thread.
+ */
+function runTask(
+  task: FileTask,
+  write: (path: string, content: AtomicContent) => void | Promise<void>,
+): { result: TaskResult; flushes: Promise<void>[] } {
+  const flushes: Promise<void>[] = [];
+  const written = (p: void | Promise<void>) => {
+    if (p instanceof Promise) flushes.push(p);
+  };
   const t0 = performance.now();
   const result: TaskResult = {
     input: task.input,
@@ -58,8 +90,8 @@ export function runFileTask(task: FileTask): TaskResult {
       else {
         try {
           mkdirSync(dirname(task.output), { recursive: true });
-          writeFileAtomic(task.output, out.content);
-          if (out.sidecar !== undefined) writeFileAtomic(sidecarPath(task.output), out.sidecar);
+          written(write(task.output, out.content));
+          if (out.sidecar !== undefined) written(write(sidecarPath(task.output), out.sidecar));
         } catch (error) {
           const e = errorData(error);
           throw new Error(`cannot write ${task.output}: ${e.message}`);
@@ -71,7 +103,7 @@ export function runFileTask(task: FileTask): TaskResult {
     result.error = errorData(error);
   }
   result.ms = performance.now() - t0;
-  return result;
+  return { result, flushes };
 }
 
 /**
@@ -86,7 +118,7 @@ export async function runAnyFileTask(task: FileTask): Promise<TaskResult> {
   // (and each of its workers) starts without them
   if (task.emit.kind === 'reduce') return (await import('./reduce-task.js')).runReduceTask(task, errorData);
   if (isGltfTask(task)) return (await import('./gltf-task.js')).runGltfTask(task, errorData);
-  return runFileTask(task);
+  return runFileTaskFlushingLater(task);
 }
 
 /** Where the JSON description of an output goes: `features.npz` → `features.json`. */

@@ -278,3 +278,36 @@ describe('writeBvhBytes(clip, options)', () => {
     expect(() => writeBvh(clip)).toThrow(/^writeBvh: non-finite rotation at frame 2, joint 1/);
   });
 });
+
+describe('writeBvh(clip): values that repeat', () => {
+  test('writeBvh(clip) prints a repeated value as it prints it alone, across huge values, ±0 and precision', () => {
+    // a position-only joint, so each printed value is the translation itself; binary fractions (k / 64)
+    // have exact decimal expansions, so toFixed is an exact oracle for them
+    const series = [
+      0.015625, 0.015625, -0, 0, -0, 2.5e12, 2.5e12, 0.015625, -3.125, -3.125, 2.5e12, -3.125, 1e15, 1e15, 7,
+    ];
+    const frames = series.length;
+    const rows = series.map((v, f) => `${v === 0 ? (Object.is(v, -0) ? '-0' : '0') : v} ${f % 3} 4.5`);
+    const text = [
+      'HIERARCHY',
+      'ROOT Hips',
+      '{',
+      '  OFFSET 0 0 0',
+      '  CHANNELS 3 Xposition Yposition Zposition',
+      '}',
+      'MOTION',
+      `Frames: ${frames}`,
+      'Frame Time: 0.01',
+      ...rows,
+    ].join('\n');
+    for (const precision of [6, 2]) {
+      const out = writeBvh(parseBvh(text), { precision });
+      const written = out.trim().split('\n').slice(-frames);
+      written.forEach((row, f) => {
+        const expected = [series[f], f % 3, 4.5].map((v) => (v === 0 ? 0 : v).toFixed(precision)).join(' ');
+        expect(row, `frame ${f}`).toBe(expected);
+      });
+      expect(new TextDecoder().decode(writeBvhBytes(parseBvh(text), { precision }))).toBe(out);
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import {
   removeTemporaryFiles,
   temporaryPathFor,
   writeFileAtomic,
+  writeFileAtomicAsync,
 } from '../../src/node/atomic.js';
 import { bvhOf } from '../support/bvh-source.js';
 
@@ -55,6 +56,43 @@ describe('writeFileAtomic(path, content)', () => {
     writeFileSync(join(dir, 'keep.bvh'), 'keep');
     expect(removeTemporaryFiles([dir, dir])).toBe(1);
     expect(readdirSync(dir).sort()).toEqual([`.x.bvh.rotsig-${process.pid + 1}-0-1.tmp`, 'keep.bvh']);
+  });
+});
+
+describe('writeFileAtomicAsync(path, content)', () => {
+  it('leaves the old file until the flush, then the whole new one and no temporary file', async () => {
+    const dir = fresh();
+    const p = join(dir, 'a.bvh');
+    writeFileSync(p, 'old');
+    const content = new Uint8Array(3 << 20).fill(65);
+    const done = writeFileAtomicAsync(p, content);
+    // written to the temporary file already: the caller may reuse its buffer at once
+    content.fill(66);
+    expect(readFileSync(p, 'utf8')).toBe('old');
+    expect(readdirSync(dir).length).toBe(2);
+    await done;
+    const back = readFileSync(p);
+    expect(back.length).toBe(3 << 20);
+    expect(back.every((c) => c === 65)).toBe(true);
+    expect(readdirSync(dir)).toEqual(['a.bvh']);
+  });
+
+  it('a rename that fails (a directory in the way) rejects and removes the temporary file', async () => {
+    const dir = fresh();
+    const p = join(dir, 'taken');
+    mkdirSync(join(p, 'inside'), { recursive: true });
+    await expect(writeFileAtomicAsync(p, 'text')).rejects.toThrow();
+    expect(readdirSync(dir)).toEqual(['taken']);
+  });
+
+  it('a failing chunk source throws at once and leaves no temporary file', () => {
+    const dir = fresh();
+    const failing = (function* () {
+      yield 'partial';
+      throw new Error('generator failed');
+    })();
+    expect(() => writeFileAtomicAsync(join(dir, 'a.txt'), failing)).toThrow('generator failed');
+    expect(readdirSync(dir)).toEqual([]);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * BVH reader: text, bytes or a stream of byte chunks in, {@link Clip} out. The hierarchy is read token by
  * token from text; the frame data is scanned as UTF-8 bytes, one stream of numbers parsed by hand (see
- * `scan.ts`), and converted to quaternions and translations in chunks of 1,024 rows, so a 100,000-frame
+ * `scan.ts`), and converted to quaternions and translations in chunks of 64 KiB of numbers, so a 100,000-frame
  * file needs the output arrays and little else, and a file never has to be one string.
  *
  * @module
@@ -763,12 +763,12 @@ function completeUtf8(b: Uint8Array, length: number): number {
  * (with line and column) as {@link parseBvhWithReport} on the decoded text, without the text ever
  * existing as one string, so a file's size is bounded by the memory its numbers take, not by the longest
  * string the engine allows. Only the hierarchy and MOTION header are decoded to text; the frame data is
- * scanned as bytes and converted 1,024 rows at a time, and a number, CRLF or multi-byte character cut by
+ * scanned as bytes and converted 64 KiB of numbers at a time, and a number, CRLF or multi-byte character cut by
  * a chunk boundary waits for the next chunk. Invalid UTF-8 reads as U+FFFD, a leading byte-order mark as
  * whitespace, as `TextDecoder` and Node's `'utf8'` decoding give them.
  *
  * Memory: the clip's arrays (allocated once when {@link ParseBvhStreamOptions.byteLength} is given and
- * `Frames:` is right), 1,024 rows of numbers, and the header's text.
+ * `Frames:` is right), 64 KiB of numbers, and the header's text.
  *
  * @throws {BvhParseError} from {@link push} or {@link finish} as soon as the text read so far is malformed.
  * @throws {OptionError} on a chunk that is not a `Uint8Array`, a push after `finish`, or a bad option.
@@ -1049,6 +1049,11 @@ class FrameConverter {
   private readonly additive: boolean;
   /** Per joint, its rotation sequence resolved once (not looked up for every frame). */
   private readonly specs: EulerSpec[] = [];
+  /**
+   * Per joint, the three angles (radians) its last computed quaternion came from; NaN before the first, so
+   * that no angle equals them. The previous frame's quaternion is then that of these angles.
+   */
+  private readonly last: Float64Array;
 
   constructor(
     joints: JointBuild[],
@@ -1062,6 +1067,7 @@ class FrameConverter {
     this.offsets = new Float64Array(J * 3);
     this.parents = new Int32Array(J);
     this.rotColumn = new Int32Array(J * 3).fill(-1);
+    this.last = new Float64Array(J * 3).fill(Number.NaN);
     this.posColumn = new Int32Array(J * 3).fill(-1);
     const hasRotation = new Uint8Array(J);
     this.sums = new Float64Array(width);
@@ -1135,7 +1141,7 @@ class FrameConverter {
     }
     const { rotations, translations, rotColumn, rotating, still, posTarget, posSource, offsets, specs } =
       this;
-    const { sums, sumColumns } = this;
+    const { sums, sumColumns, last } = this;
     const add = this.additive;
     for (let r = 0; r < rowCount; r++) {
       const row = r * width;
@@ -1150,8 +1156,29 @@ class FrameConverter {
         const a0 = c0 < 0 ? 0 : values[row + c0] * DEG;
         const a1 = c1 < 0 ? 0 : values[row + c1] * DEG;
         const a2 = c2 < 0 ? 0 : values[row + c2] * DEG;
-        // three +0 angles (a still joint, common in real files) compose to exactly (0, 0, 0, 1): no trig.
-        // A -0 among them may give a -0 component, so that case (1/-0 = -Infinity) takes the full path.
+        const l = j * 3;
+        // the same three angles as the joint's last frame (a still joint, common in real files) give the
+        // same quaternion: copied, bit for bit, without trig. Zeros must match in sign too (a -0 angle may
+        // give a -0 component), which 1 / a tells apart.
+        if (
+          a0 === last[l] &&
+          a1 === last[l + 1] &&
+          a2 === last[l + 2] &&
+          (a0 * a1 * a2 !== 0 ||
+            (1 / a0 === 1 / last[l] && 1 / a1 === 1 / last[l + 1] && 1 / a2 === 1 / last[l + 2]))
+        ) {
+          const p = q - 4 * J;
+          rotations[q] = rotations[p];
+          rotations[q + 1] = rotations[p + 1];
+          rotations[q + 2] = rotations[p + 2];
+          rotations[q + 3] = rotations[p + 3];
+          continue;
+        }
+        last[l] = a0;
+        last[l + 1] = a1;
+        last[l + 2] = a2;
+        // three +0 angles compose to exactly (0, 0, 0, 1): no trig. A -0 among them may give a -0
+        // component, so that case (1/-0 = -Infinity) takes the full path.
         if (!(a0 === 0 && a1 === 0 && a2 === 0 && 1 / a0 + 1 / a1 + 1 / a2 > 0)) {
           composeEuler(rotations, q, specs[j], a0, a1, a2);
         } else {

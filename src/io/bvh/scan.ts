@@ -111,15 +111,20 @@ export interface FrameData {
   dropped: { frame: number; line: number; found: number } | null;
 }
 
-/** Rows of raw channel values buffered before they are converted: the buffer stays in cache. */
-const CHUNK_ROWS = 1024;
+/**
+ * Raw channel values buffered before they are converted (whole rows of them, at least one): 64 KiB, which
+ * stays in cache and, being small, comes from memory the allocator reuses rather than from fresh pages that
+ * each fault on first touch (a 1,024-row buffer of a 180-channel file was 1.5 MB, a few hundred page faults
+ * per file read).
+ */
+const CHUNK_VALUES = 8192;
 const EMPTY = new Uint8Array(0);
 
 /**
  * Reads frame data as one stream of numbers, `width` per frame, from UTF-8 chunks ({@link push}, then
  * {@link finish}). If the first data line holds exactly `width` numbers the file is taken to be one frame
  * per line and every line must hold `width`; otherwise rows may wrap and only the total must divide.
- * Complete rows go to the sink in chunks of 1,024 (all at the end with `repair`, which the caller applies
+ * Complete rows go to the sink in chunks of 64 KiB of values (all at the end with `repair`, which the caller applies
  * before handing them on itself).
  */
 export class FrameScanner {
@@ -166,7 +171,10 @@ export class FrameScanner {
     this.line = setup.line;
     this.lineStart = 1 - setup.column;
     // without repair, rows go to the sink in chunks that stay in cache; repair needs every row at the end
-    const chunkRows = Math.max(1, Math.min(repair ? declared : CHUNK_ROWS, declared, boundRows));
+    const chunkRows = Math.max(
+      1,
+      Math.min(repair ? declared : Math.floor(CHUNK_VALUES / Math.max(1, width)), declared, boundRows),
+    );
     this.capacity = chunkRows * width;
     this.values = new Float64Array(this.capacity);
   }
@@ -231,6 +239,8 @@ export class FrameScanner {
     let i = 0;
     let base = this.base;
     let stop = n;
+    // the next LF at or after i (n: none in this chunk), found once per line by the fast path
+    let nextLf = -1;
     // One pass of the outer loop per chunk of rows. Every file, however small, passes through the same
     // hand-over to the sink and the same end-of-data checks, so the engine has seen them run before it
     // compiles this loop for a large file (code first reached inside optimised code costs a deoptimisation
@@ -283,7 +293,26 @@ export class FrameScanner {
           line++;
           lineStart = i + 1;
           i++;
+          // whole lines of one frame each, of plain decimals: the fast path, line by line while it holds
+          if (lineMode === 1 && inLine === 0 && inRow === 0 && !repair) {
+            while (count + width <= capacity) {
+              if (nextLf < i) {
+                nextLf = b.indexOf(10, i);
+                if (nextLf < 0) nextLf = n;
+              }
+              if (nextLf >= n || !plainRow(b, i, nextLf, values, count, width)) break;
+              count += width;
+              line++;
+              i = nextLf + 1;
+              lineStart = i;
+            }
+            if (count === capacity) {
+              full = true;
+              break;
+            }
+          }
         }
+        if (full) break;
         if (more) {
           stop = i;
           break;
@@ -489,6 +518,85 @@ export class FrameScanner {
     this.rowColumn = rowColumn;
     return stop;
   }
+}
+
+/**
+ * The fast path of the scanner: reads the line `b[start..lf)` (`b[lf]` is its LF) as exactly `width` plain
+ * decimals (`-`, digits, `.` and digits, 15 digits at most, an exponent of up to 3 digits that keeps the
+ * power of ten within 10^±22) separated by spaces or tabs, with
+ * an optional CR before the LF, into `values[at..at + width)`. Returns false, having changed nothing the
+ * scanner keeps (values past its count are scratch), on anything else: the general scanner then reads the
+ * line, with its rules and messages. The LF ends every inner loop, so no loop tests the chunk's end.
+ * The values are those the general scanner computes: the same exact mantissa (below 10^15 < 2^53) times
+ * or over the same power of ten (Clinger's fast path, correctly rounded), negated after.
+ */
+function plainRow(
+  b: Uint8Array,
+  start: number,
+  lf: number,
+  values: Float64Array,
+  at: number,
+  width: number,
+): boolean {
+  let i = start;
+  let k = 0;
+  for (;;) {
+    let c = b[i];
+    while (c === 32 || c === 9) c = b[++i];
+    if (c === 10) break;
+    if (c === 13) {
+      if (i + 1 !== lf) return false;
+      break;
+    }
+    if (k === width) return false;
+    const negative = c === 45;
+    if (negative) c = b[++i];
+    const first = i;
+    let mantissa = 0;
+    let d = (c - 48) >>> 0;
+    while (d <= 9) {
+      mantissa = mantissa * 10 + d;
+      d = (b[++i] - 48) >>> 0;
+    }
+    if (i === first) return false;
+    let digits = i - first;
+    let fraction = 0;
+    if (b[i] === 46) {
+      const at0 = ++i;
+      d = (b[i] - 48) >>> 0;
+      while (d <= 9) {
+        mantissa = mantissa * 10 + d;
+        d = (b[++i] - 48) >>> 0;
+      }
+      fraction = i - at0;
+      digits += fraction;
+    }
+    if (digits > 15) return false;
+    c = b[i];
+    // an exponent (`e-06`, `E+5`): what `decimalAt` computes, within its fast path's powers of ten
+    let exp10 = -fraction;
+    if ((c | 0x20) === 101) {
+      c = b[++i];
+      const expNegative = c === 45;
+      if (expNegative || c === 43) c = b[++i];
+      const from = i;
+      let e = 0;
+      d = (c - 48) >>> 0;
+      while (d <= 9 && i - from < 3) {
+        e = e * 10 + d;
+        d = (b[++i] - 48) >>> 0;
+      }
+      if (i === from || d <= 9) return false;
+      exp10 += expNegative ? -e : e;
+      if (exp10 > 22 || exp10 < -22) return false;
+      c = b[i];
+    }
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return false;
+    const value = exp10 < 0 ? mantissa / POW10[-exp10] : mantissa * POW10[exp10];
+    values[at + k] = negative ? -value : value;
+    k++;
+  }
+  return k === width;
 }
 
 /**

@@ -636,6 +636,12 @@ function writeMotion(clip: Clip, plan: BvhPlan, row: RowWriter): void {
   const crlf = nl === '\r\n';
   // room for a row of values on the 31-bit path: sign, 10 integer digits, point, decimals and a space each
   const rowRoom = width * (precision + 13) + 2;
+  // per channel, the value it printed last and where that text is: a value equal to it (a joint that holds
+  // still, a position channel that restates its OFFSET) prints the same text, copied instead of formatted
+  // (+0 and -0 print alike: a value that rounds to zero has no sign)
+  const lastValue = new Float64Array(width).fill(Number.NaN);
+  const lastAt = new Int32Array(width);
+  const lastLength = new Int32Array(width);
   for (let f = 0; f < frames; f++) {
     eulerRow(euler, previous, rot, f, J, rotating, specs, info, reuse, where);
     row.reserve(rowRoom);
@@ -658,11 +664,24 @@ function writeMotion(clip: Clip, plan: BvhPlan, row: RowWriter): void {
         v = euler[j * 3 + k - 3] * RAD_TO_DEG;
       }
       if (c > 0) b[at++] = 32;
+      if (v === lastValue[c]) {
+        const from = lastAt[c];
+        const length = lastLength[c];
+        for (let n = 0; n < length; n++) b[at + n] = b[from + n];
+        lastAt[c] = at;
+        at += length;
+        continue;
+      }
+      const start = at;
       // scaled and rounded once, half away from zero (see RowWriter.fixed)
       const scaled = Math.round(Math.abs(v) * scale);
       if (scaled < 2147483648 && scale < 2147483648) {
         if (v < 0 && scaled !== 0) b[at++] = 45;
         at = writeFixed32(b, at, scaled, precision, scale, inverse);
+        // only texts of this path are copied: they fit the room reserved per value
+        lastValue[c] = v;
+        lastAt[c] = start;
+        lastLength[c] = at - start;
       } else {
         row.length = at;
         row.fixed(v, precision, scale);

@@ -210,6 +210,19 @@ function blendLogCached(
         const qy = data[o + 1];
         const qz = data[o + 2];
         const qw = data[o + 3];
+        if (qx === rx && qy === ry && qz === rz && qw === rw) {
+          // the reference itself (a joint that holds still): conj(r) ⊗ r has a +0 vector part, so its log
+          // is +0 and adding w · 0 leaves the sums as they are, bit for bit (a sum that starts at +0 is
+          // never -0). Skipped, with its +0 log cached like any other.
+          const store = compStore[t];
+          if (store >= 0) {
+            const c = store + jc;
+            cache[c] = 0;
+            cache[c + 1] = 0;
+            cache[c + 2] = 0;
+          }
+          continue;
+        }
         // p = conj(r) ⊗ q, on the w ≥ 0 side
         let px = rw * qx - rx * qw - ry * qz + rz * qy;
         let py = rw * qy + rx * qz - ry * qw - rz * qx;

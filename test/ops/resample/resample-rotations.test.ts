@@ -476,3 +476,35 @@ describe('resampleRotations(series, options): the default kernel by direction', 
       ).toThrow(OptionError);
   });
 });
+
+describe('resampleRotations: taps equal to the reference', () => {
+  it('a joint that holds still gives r / |r| exactly, up- and down-sampled, in log space', () => {
+    // the relative log of a tap equal to the reference is exactly 0, so the blend is r ⊗ exp(0) = r
+    // normalised; a residue of rounding in conj(r) ⊗ r must not leak into it
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: -1, max: 1, noNaN: true }), { minLength: 4, maxLength: 4 }),
+        fc.constantFrom(12, 30, 50, 240),
+        (q, targetRate) => {
+          const n = Math.hypot(q[0], q[1], q[2], q[3]);
+          fc.pre(n > 0.1);
+          const frames = 40;
+          const data = new Float64Array(frames * 8);
+          for (let f = 0; f < frames; f++) {
+            data.set(q, f * 8);
+            // a second joint that turns, so the frames are not all alike
+            data[f * 8 + 6] = Math.sin(0.025 * f);
+            data[f * 8 + 7] = Math.cos(0.025 * f);
+          }
+          const out = resampleRotations({ data, frames, joints: 2 }, { sourceRate: 60, targetRate });
+          const sn = 1 / Math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+          // (+ 0: r ⊗ (0, 0, 0, 1) may turn a -0 component into +0)
+          for (let f = 0; f < out.frames; f++) {
+            for (let c = 0; c < 4; c++) expect(out.data[f * 8 + c] + 0).toBe(q[c] * sn + 0);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});

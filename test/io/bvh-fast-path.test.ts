@@ -1,0 +1,171 @@
+// The reader's fast paths (whole lines of plain decimals; a joint's quaternion copied when its angles are
+// those of the frame before) against an oracle built without them: every number read by Number() from its
+// spelling, every quaternion composed by quat.fromEuler from those numbers, compared bit for bit.
+import { describe, expect, test } from 'vitest';
+import { BvhParseError, parseBvhBytes, parseBvhWithReport } from '../../src/io/index.js';
+import { fromEuler } from '../../src/quat/euler.js';
+
+/** mulberry32: small seeded generator so every failure can be replayed from its seed. */
+function generator(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ORDERS = ['ZXY', 'YXZ', 'ZYX', 'XZY'] as const;
+const DEG = Math.PI / 180;
+
+/** A root with 6 channels and `joints - 1` children with 3, each in one of {@link ORDERS}. */
+function hierarchy(joints: number): string {
+  const axes = (o: string) => [...o].map((a) => `${a}rotation`).join(' ');
+  let text = `HIERARCHY\nROOT Hips\n{\n\tOFFSET 0 90 0\n\tCHANNELS 6 Xposition Yposition Zposition ${axes(ORDERS[0])}\n`;
+  for (let j = 1; j < joints; j++)
+    text += `\tJOINT J${j}\n\t{\n\t\tOFFSET 0 ${j} 0\n\t\tCHANNELS 3 ${axes(ORDERS[j % ORDERS.length])}\n\t\tEnd Site\n\t\t{\n\t\t\tOFFSET 0 1 0\n\t\t}\n\t}\n`;
+  return `${text}}\n`;
+}
+
+/**
+ * A spelling of a value in degrees: mostly what exporters write (six decimals, -0.000000, integers), now
+ * and then one the general scanner reads (an exponent, a leading '+', '.5', 17 digits).
+ */
+function spell(rand: () => number): string {
+  const r = rand();
+  const v = (rand() - 0.5) * 340;
+  if (r < 0.55) return v.toFixed(6);
+  if (r < 0.65) return rand() < 0.5 ? '-0.000000' : '0.000000';
+  if (r < 0.72) return String(Math.round(v));
+  if (r < 0.76) return v.toExponential(4);
+  if (r < 0.79) return `+${Math.abs(v).toFixed(3)}`;
+  if (r < 0.82) return `.${Math.floor(rand() * 1000)}`;
+  if (r < 0.85) return v.toPrecision(17);
+  if (r < 0.88) return '-0';
+  return v.toFixed(2);
+}
+
+interface Generated {
+  text: string;
+  tokens: string[][];
+}
+
+/**
+ * Frames of `joints` joints: rows that repeat the last (still joints, -0 against 0), separators of spaces
+ * and tabs, line ends LF or CRLF, trailing blanks; with `odd`, a few rows that only the general scanner
+ * reads (a non-breaking space, a vertical tab).
+ */
+function generate(seed: number, joints: number, frames: number, odd: boolean): Generated {
+  const rand = generator(seed);
+  const width = 6 + 3 * (joints - 1);
+  const tokens: string[][] = [];
+  let body = '';
+  let previous: string[] = [];
+  for (let f = 0; f < frames; f++) {
+    const row: string[] = [];
+    for (let c = 0; c < width; c++) {
+      // a joint that keeps its three angles, or flips the sign of a zero
+      const still = f > 0 && rand() < 0.4;
+      row.push(still ? previous[c] : spell(rand));
+      if (still && previous[c] === '0.000000' && rand() < 0.2) row[c] = '-0.000000';
+    }
+    tokens.push(row);
+    previous = row;
+    const sep = () => (rand() < 0.9 ? ' ' : rand() < 0.5 ? '\t' : '  ');
+    let line = row[0];
+    for (let c = 1; c < width; c++) {
+      const s = odd && rand() < 0.002 ? (rand() < 0.5 ? '\u00a0' : '\v') : sep();
+      line += s + row[c];
+    }
+    if (rand() < 0.2) line += ' ';
+    body += line + (rand() < 0.3 ? '\r\n' : '\n');
+  }
+  return { text: `${hierarchy(joints)}MOTION\nFrames: ${frames}\nFrame Time: 0.01\n${body}`, tokens };
+}
+
+/** The clip the file describes, computed from each token's Number() and quat.fromEuler. */
+function oracle(g: Generated, joints: number): { rotations: Float64Array; translations: Float64Array } {
+  const frames = g.tokens.length;
+  const rotations = new Float64Array(frames * joints * 4);
+  const translations = new Float64Array(frames * joints * 3);
+  const q = new Float64Array(4);
+  for (let f = 0; f < frames; f++) {
+    const v = g.tokens[f].map(Number);
+    translations.set([v[0], v[1], v[2]], f * joints * 3);
+    for (let j = 1; j < joints; j++) translations.set([0, j, 0], (f * joints + j) * 3);
+    for (let j = 0; j < joints; j++) {
+      const c = j === 0 ? 3 : 6 + 3 * (j - 1);
+      fromEuler(q, [v[c] * DEG, v[c + 1] * DEG, v[c + 2] * DEG], ORDERS[j % ORDERS.length]);
+      rotations.set(q, (f * joints + j) * 4);
+    }
+  }
+  return { rotations, translations };
+}
+
+/** Bit-for-bit equality that tells -0 from 0; returns the first index that differs, or -1. */
+function firstDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  if (a.length !== b.length) return 0;
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return i;
+  return -1;
+}
+
+describe('BVH reader fast paths', () => {
+  test.each([
+    [1, false],
+    [2, true],
+    [3, false],
+    [4, true],
+  ])(
+    'parseBvhBytes(file %i, odd rows %s) equals Number() and fromEuler bit for bit, -0 apart',
+    (seed, odd) => {
+      const joints = 9;
+      const g = generate(seed, joints, 700, odd);
+      const expected = oracle(g, joints);
+      const bytes = new TextEncoder().encode(g.text);
+      for (const clip of [parseBvhBytes(bytes).clip, parseBvhWithReport(g.text).clip]) {
+        expect(clip.frames).toBe(700);
+        expect(firstDifference(clip.rotations.data, expected.rotations)).toBe(-1);
+        expect(firstDifference(clip.translations.data, expected.translations)).toBe(-1);
+      }
+    },
+  );
+
+  test('a row the fast path cannot finish is read again with the general rules and messages', () => {
+    const g = generate(5, 3, 40, false);
+    const lines = g.text.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('Frame Time')) + 21;
+    // a word that is not a number late in a line of plain decimals: the error names its line and column
+    const words = lines[at].trimEnd().split(' ');
+    words[words.length - 2] = '1.5x';
+    lines[at] = words.join(' ');
+    const text = lines.join('\n');
+    const column = lines[at].indexOf('1.5x') + 1;
+    expect(() => parseBvhBytes(new TextEncoder().encode(text))).toThrow(BvhParseError);
+    try {
+      parseBvhBytes(new TextEncoder().encode(text));
+    } catch (e) {
+      expect((e as BvhParseError).line).toBe(at + 1);
+      expect((e as BvhParseError).column).toBe(column);
+      expect((e as BvhParseError).message).toContain("'1.5x' is not a number");
+    }
+  });
+
+  test('a line with one number too many or too few is reported as in the general scanner', () => {
+    const g = generate(6, 3, 30, false);
+    const lines = g.text.split('\n');
+    // frame 10: the data starts on the line after Frame Time
+    const at = lines.findIndex((l) => l.startsWith('Frame Time')) + 1 + 10;
+    const short = [...lines];
+    short[at] = short[at].trimEnd().split(/\s+/).slice(1).join(' ');
+    expect(() => parseBvhBytes(new TextEncoder().encode(short.join('\n')))).toThrow(
+      /expected 12 numbers for frame 10, found 11/,
+    );
+    const long = [...lines];
+    long[at] = `${long[at].trimEnd()} 1.000000`;
+    expect(() => parseBvhBytes(new TextEncoder().encode(long.join('\n')))).toThrow(
+      /expected 12 numbers for frame 10, found 13/,
+    );
+  });
+});

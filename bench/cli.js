@@ -136,7 +136,8 @@ if (values.baseline) {
     }
   }
   baseline = {
-    checkout: values.baseline,
+    // the baseline's commit, not its path (records stay free of machine paths)
+    checkout: commitOf(values.baseline),
     baselineSeconds: pair.baseline.seconds,
     currentSeconds: pair.current.seconds,
     baselineCpuSeconds: pair.baseline.cpuSeconds,
@@ -240,4 +241,10 @@ async function cpuParallelism(code) {
     two = Math.min(two, await time(2));
   }
   return (2 * one) / two;
+}
+
+/** The short commit of a checkout (`git rev-parse`), or `'unknown'` outside git. */
+function commitOf(checkout) {
+  const r = spawnSync('git', ['-C', checkout, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : 'unknown';
 }

@@ -22,19 +22,22 @@
  * @packageDocumentation
  */
 import * as THREE from 'three';
-import { OptionError, ShapeError } from '../errors.js';
+import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
 import { slerpFlat } from '../quat/core.js';
 import type { Clip, KeyedClip, Skeleton, Track, TrackPath } from '../series/clip.js';
 import { assertClip, assertSkeleton } from '../series/clip-create.js';
+import { assertFiniteSeries } from '../series/create.js';
 
 /**
  * Track names for a skeleton's joints, unique, and safe for three.js's `PropertyBinding` (see the module
- * documentation for the rule).
+ * documentation for the rule). Elements that are not strings are named by their `String` value.
  *
+ * @throws {ShapeError} when `names` is not an array.
  * @example
  * bindingNames(['mixamorig:Hips', 'Left Arm', 'Left.Arm']); // ['mixamorigHips', 'Left_Arm', 'LeftArm']
  */
 export function bindingNames(names: readonly string[]): string[] {
+  if (!Array.isArray(names)) throw new ShapeError('bindingNames: names must be an array of joint names');
   const used = new Set<string>();
   const out: string[] = [];
   for (const name of names) {
@@ -53,7 +56,8 @@ export function bindingNames(names: readonly string[]): string[] {
  * bone (`bone.parent === null`) to the scene; then `new THREE.SkeletonHelper(bones[0])` draws it and an
  * `AnimationMixer` on a root plays {@link toAnimationClip}'s output.
  *
- * @throws {ShapeError} when the skeleton is malformed.
+ * @throws {ShapeError} when the skeleton is malformed; {@link InvalidValueError} when a rest value is not
+ * finite.
  * @example
  * const skeleton = createSkeleton(clip);
  * for (const bone of skeleton.bones) if (!bone.parent) scene.add(bone);
@@ -61,6 +65,11 @@ export function bindingNames(names: readonly string[]): string[] {
 export function createSkeleton(clip: { skeleton: Skeleton }): THREE.Skeleton {
   const skeleton = clip?.skeleton;
   assertSkeleton(skeleton, 'createSkeleton: clip.skeleton');
+  const J = skeleton.names.length;
+  // three.js would carry a non-finite rest value into every matrix below it
+  assertFiniteSeries(skeleton.restTranslations, J, 3, 'createSkeleton: clip.skeleton.restTranslations');
+  assertFiniteSeries(skeleton.restRotations, J, 4, 'createSkeleton: clip.skeleton.restRotations');
+  assertFiniteSeries(skeleton.restScales, J, 3, 'createSkeleton: clip.skeleton.restScales');
   const names = bindingNames(skeleton.names);
   const bones: THREE.Bone[] = [];
   const { parents, restTranslations: t, restRotations: r, restScales: s } = skeleton;
@@ -151,6 +160,13 @@ export function toAnimationClip(
   } else {
     assertClip(clip, 'toAnimationClip: clip');
     const { frames } = clip;
+    const J0 = clip.skeleton.names.length;
+    assertFiniteSeries(clip.rotations.data, J0, 4, 'toAnimationClip: clip.rotations');
+    assertFiniteSeries(clip.translations.data, J0, 3, 'toAnimationClip: clip.translations');
+    if (clip.scales) assertFiniteSeries(clip.scales.data, J0, 3, 'toAnimationClip: clip.scales');
+    const lastTime = (clip.startTime ?? 0) + (frames - 1) * clip.frameTime;
+    if (!Number.isFinite(lastTime))
+      throw new InvalidValueError(`toAnimationClip: the clip's last frame time (${lastTime}) is not finite`);
     const J = names.length;
     const times = new Arr(frames);
     const t0 = clip.startTime ?? 0;
@@ -376,6 +392,11 @@ function keyedTrack(
       throw new ShapeError(`${where}: key times must increase strictly (key ${k}: ${track.times[k]})`);
     }
   }
+  if (!Number.isFinite(track.times[0]) || !Number.isFinite(track.times[keys - 1]))
+    throw new InvalidValueError(`${where}: key times must be finite`);
+  for (let i = 0; i < track.values.length; i++)
+    if (!Number.isFinite(track.values[i]))
+      throw new InvalidValueError(`${where}: value ${i} is ${track.values[i]}`, { index: i });
   const name = `${node}.${property}`;
   const times = new Arr(track.times);
   const values = new Arr(track.values);

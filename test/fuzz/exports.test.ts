@@ -1,5 +1,5 @@
 /**
- * Every exported function of `rotsig` and `rotsig/io`, found by walking the modules' exports (and the
+ * Every exported function of `rotsig`, `rotsig/io` and `rotsig/three`, found by walking the modules' exports (and the
  * `quat` and `kernels` namespaces), called with hostile arguments: each call must throw a typed
  * `RotsigError` or return finite output of the documented shape, within a time bound. A new export is
  * fuzzed without being listed. Calls start either from generated arguments of the function's arity or,
@@ -13,6 +13,7 @@ import { describe, expect, test } from 'vitest';
 import { RotsigError } from '../../src/errors.js';
 import * as root from '../../src/index.js';
 import * as io from '../../src/io/index.js';
+import * as three from '../../src/three/index.js';
 import {
   type AnyFunction,
   ASYNC_DEFECTS,
@@ -56,12 +57,13 @@ function exportedFunctions(): Map<string, AnyFunction> {
   };
   visit('', root as unknown as Record<string, unknown>, 0);
   visit('', io as unknown as Record<string, unknown>, 0);
+  visit('three.', three as unknown as Record<string, unknown>, 0);
   return found;
 }
 
 function optionKeys(): string[] {
   const keys = new Set(EXTRA_OPTION_KEYS);
-  for (const module of [root, io] as Record<string, unknown>[]) {
+  for (const module of [root, io, three] as Record<string, unknown>[]) {
     for (const [name, value] of Object.entries(module)) {
       if (name.endsWith('_DEFAULTS') && value !== null && typeof value === 'object')
         for (const k of Object.keys(value)) keys.add(k);

@@ -36,7 +36,8 @@ export interface DamperOptions {
   response?: DamperResponse;
   /**
    * Seconds for the distance to a held target to halve, starting from rest. Exact for both responses: the
-   * spring's decay rate is solved from `(1 + u)·e^(−u) = ½` (see {@link halfLifeToDamping}). Default 0.1.
+   * spring's decay rate is solved from `(1 + u)·e^(−u) = ½` (see {@link halfLifeToDamping}). Default 0.1;
+   * at least {@link MIN_HALF_LIFE}.
    */
   halfLife?: number;
   /**
@@ -64,6 +65,17 @@ export const DAMPER_DEFAULTS: Required<Omit<DamperOptions, 'joints'>> = {
 
 const OPTION_NAMES = ['joints', ...Object.keys(DAMPER_DEFAULTS)];
 
+/** Shortest half-life accepted, seconds: below it the spring's rates overflow double precision. */
+export const MIN_HALF_LIFE = 1e-9;
+
+function checkHalfLife(value: unknown, where: string): number {
+  const h = checkPositive(value, 'halfLife', where);
+  if (h < MIN_HALF_LIFE) {
+    throw new OptionError(`${where}: halfLife must be at least ${MIN_HALF_LIFE} s, got ${h}`);
+  }
+  return h;
+}
+
 /** The root `u` of `(1 + u)·e^(−u) = ½`: a critically damped spring from rest covers half the way at `t = u/y`. */
 export const CRITICAL_HALF_LIFE_ROOT = 1.6783469900166605;
 
@@ -75,12 +87,12 @@ export const CRITICAL_HALF_LIFE_ROOT = 1.6783469900166605;
  * the spring has covered 40.3% (not 50%) of the way at `halfLife`; multiply his half-lives by 0.826 to get
  * the same springs here.
  *
- * @throws {OptionError} when `halfLife` is not a positive finite number.
+ * @throws {OptionError} when `halfLife` is not a finite number of at least {@link MIN_HALF_LIFE} seconds.
  * @example
  * halfLifeToDamping(0.1); // 33.567 (1/s)
  */
 export function halfLifeToDamping(halfLife: number, response: DamperResponse = 'critical'): number {
-  checkPositive(halfLife, 'halfLife', 'halfLifeToDamping');
+  checkHalfLife(halfLife, 'halfLifeToDamping');
   checkChoice(response, 'response', ['critical', 'exponential'], 'halfLifeToDamping');
   return response === 'critical' ? (2 * CRITICAL_HALF_LIFE_ROOT) / halfLife : Math.LN2 / halfLife;
 }
@@ -167,7 +179,7 @@ export function createDamper(options: DamperOptions): Damper {
     ['critical', 'exponential'],
     where,
   );
-  const halfLife = checkPositive(options.halfLife ?? DAMPER_DEFAULTS.halfLife, 'halfLife', where);
+  const halfLife = checkHalfLife(options.halfLife ?? DAMPER_DEFAULTS.halfLife, where);
   const staleSample = checkChoice(
     options.staleSample ?? DAMPER_DEFAULTS.staleSample,
     'staleSample',
@@ -461,7 +473,10 @@ function damperRotations(
   rate: number,
 ): void {
   const invDt = 1 / dt;
-  const ydt = y * dt;
+  // the spring's Δt: beyond 800/y its decay e^(−yΔt) is 0 in doubles either way, and the clamp keeps
+  // j₁·Δt and y·Δt finite (a clock jump near 1e308 s would otherwise give 0·∞)
+  const sdt = Math.min(dt, 800 / y);
+  const ydt = y * sdt;
   const lambdaDecay = rate * decay;
   for (let j = 0, e = 0; j < joints; j++, e += 3) {
     const q = j << 2;
@@ -504,9 +519,9 @@ function damperRotations(
       velocity[e] = decay * (vx - j1x * ydt) + bx;
       velocity[e + 1] = decay * (vy - j1y * ydt) + by;
       velocity[e + 2] = decay * (vz - j1z * ydt) + bz;
-      jx = decay * (e0x + j1x * dt) - ax;
-      jy = decay * (e0y + j1y * dt) - ay;
-      jz = decay * (e0z + j1z * dt) - az;
+      jx = decay * (e0x + j1x * sdt) - ax;
+      jy = decay * (e0y + j1y * sdt) - ay;
+      jz = decay * (e0z + j1z * sdt) - az;
     } else {
       velocity[e] = bx - lambdaDecay * e0x;
       velocity[e + 1] = by - lambdaDecay * e0y;
@@ -573,7 +588,10 @@ function damperVectors(
   rate: number,
 ): void {
   const invDt = 1 / dt;
-  const ydt = y * dt;
+  // the spring's Δt: beyond 800/y its decay e^(−yΔt) is 0 in doubles either way, and the clamp keeps
+  // j₁·Δt and y·Δt finite (a clock jump near 1e308 s would otherwise give 0·∞)
+  const sdt = Math.min(dt, 800 / y);
+  const ydt = y * sdt;
   const lambdaDecay = rate * decay;
   for (let i = 0; i < n; i++) {
     const g = input[inputOffset + i];
@@ -596,7 +614,7 @@ function damperVectors(
       const v = velocity[i] - b;
       const j1 = v + e0 * y;
       velocity[i] = decay * (v - j1 * ydt) + b;
-      jn = decay * (e0 + j1 * dt) - a;
+      jn = decay * (e0 + j1 * sdt) - a;
     } else {
       velocity[i] = b - lambdaDecay * e0;
       jn = decay * e0 - a;

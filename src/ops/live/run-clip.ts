@@ -5,7 +5,8 @@
  */
 import { OptionError, ShapeError } from '../../errors.js';
 import type { Clip } from '../../series/clip.js';
-import { assertQuatSeries, assertVec3Series } from '../../series/create.js';
+import { assertClip } from '../../series/clip-create.js';
+import { assertFiniteSeries, assertQuatSeries, assertVec3Series } from '../../series/create.js';
 import type { LiveFilter } from './common.js';
 
 /** Which way a recorded clip is run through a streaming filter. */
@@ -30,6 +31,7 @@ export function runClip(
   where: string,
 ): Clip {
   if (clip === null || typeof clip !== 'object') throw new ShapeError(`${where}: clip must be a Clip`);
+  assertClip(clip, `${where}: clip`);
   assertQuatSeries(clip.rotations, `${where}: clip.rotations`);
   assertVec3Series(clip.translations, `${where}: clip.translations`);
   const { frames, joints } = clip.rotations;
@@ -76,6 +78,8 @@ export function runClip(
       );
     }
   }
+  // finite input can still overflow (translations near 1e308 extrapolated by a velocity)
+  assertFiniteSeries(translations, joints, 3, `${where}: filtered translations (overflow)`);
   return {
     ...clip,
     rotations: { data: rotations, frames, joints },

@@ -236,3 +236,43 @@ describe('createDamper(options)', () => {
     expect(() => createDamper({ joints: 1, targetPath: 'cubic' as 'hold' })).toThrow(OptionError);
   });
 });
+
+describe('the damper on extreme but valid input stays finite', () => {
+  it('a clock jump to 1.7e308 s settles every response on the target (no 0·∞)', () => {
+    for (const response of ['critical', 'exponential'] as const)
+      for (const targetPath of ['hold', 'linear'] as const) {
+        const rot = createDamper({ joints: 1, halfLife: 0.05, response, targetPath });
+        const vec = createDamper({
+          joints: 1,
+          kind: 'vector',
+          width: 3,
+          halfLife: 0.05,
+          response,
+          targetPath,
+        });
+        const q = new Float64Array(4);
+        const v = new Float64Array(3);
+        rot.push(q, [0, 0, 0, 1], 0);
+        vec.push(v, [0, 0, 0], 0);
+        const s = Math.SQRT1_2;
+        rot.push(q, [s, 0, 0, s], 1.7e308);
+        vec.push(v, [1, 2, 3], 1.7e308);
+        const where = `${response} ${targetPath}`;
+        // settled: the held target itself (a linear target's lead, velocity x 4/d, vanishes at this dt)
+        expect(Array.from(q).every(Number.isFinite), where).toBe(true);
+        expect(Math.abs(Math.abs(q[0] * s + q[3] * s) - 1), where).toBeLessThan(1e-12);
+        expect(Array.from(v), where).toEqual([1, 2, 3]);
+        expect(rot.getState().velocity.every(Number.isFinite), where).toBe(true);
+      }
+  });
+
+  it('a half-life below 1e-9 s is an OptionError (its rates would overflow), not NaN output', () => {
+    expect(() => halfLifeToDamping(1e-320)).toThrow(OptionError);
+    expect(() => createDamper({ joints: 1, halfLife: 1e-300 })).toThrow(OptionError);
+    const fast = createDamper({ joints: 1, halfLife: 1e-9 });
+    const q = new Float64Array(4);
+    fast.push(q, [0, 0, 0, 1], 0);
+    fast.push(q, [0, 0, 1, 0], 1e-3);
+    expect(Array.from(q)).toEqual([0, 0, 1, 0]);
+  });
+});

@@ -237,6 +237,16 @@ export function assertClip(clip: Clip, name = 'clip'): void {
   assertSkeleton(clip.skeleton, `${name}.skeleton`);
   const J = clip.skeleton.names.length;
   checkFrameTime(clip.frameTime, name);
+  // the rate is 1 / frameTime (kept as a field for callers); one that disagrees is a malformed clip
+  if (
+    typeof clip.rate !== 'number' ||
+    !Number.isFinite(clip.rate) ||
+    !(Math.abs(clip.rate * clip.frameTime - 1) <= 1e-6)
+  ) {
+    throw new InvalidValueError(
+      `${name}: rate must be 1 / frameTime (${1 / clip.frameTime} frames per second), got ${clip.rate}`,
+    );
+  }
   assertQuatSeries(clip.rotations, `${name}.rotations`);
   if (clip.rotations.joints !== J || clip.rotations.frames !== clip.frames) {
     throw new ShapeError(

@@ -1,6 +1,7 @@
 import { OptionError, ShapeError } from '../errors.js';
 import { seededRandom } from '../numeric/random.js';
 import { randomFlat } from '../quat/random.js';
+import { checkSeriesSize } from './create.js';
 import type { FloatArray, QuatSeries } from './types.js';
 
 /** Options of {@link randomQuatSeries}. */
@@ -32,6 +33,8 @@ export function randomQuatSeries(
   joints: number,
   options: RandomQuatSeriesOptions = {},
 ): QuatSeries {
+  if (options === null || typeof options !== 'object')
+    throw new OptionError('randomQuatSeries: options must be an object');
   for (const key of Object.keys(options)) {
     if (!(key in RANDOM_QUAT_SERIES_DEFAULTS)) {
       throw new OptionError(`randomQuatSeries: unknown option '${key}' (options: seed, out)`);
@@ -47,6 +50,7 @@ export function randomQuatSeries(
     throw new OptionError(`randomQuatSeries: seed must be a finite number, got ${String(seed)}`);
   }
   const n = frames * joints;
+  if (!out) checkSeriesSize(frames, joints, 4, 'randomQuatSeries');
   const data = out ?? new Float64Array(n * 4);
   if (data.length !== n * 4) {
     throw new ShapeError(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidValueError } from '../../src/errors.js';
+import { InvalidValueError, ShapeError } from '../../src/errors.js';
 import { seededRandom } from '../../src/numeric/random.js';
 import * as quat from '../../src/quat/index.js';
 import { randomQuatSeries } from '../../src/series/random.js';
@@ -96,4 +96,11 @@ describe('gimbal-lock flags from toEulerFlat and toEulerArray(out, quats, order,
       }
     },
   );
+});
+
+describe('randomQuatSeries size', () => {
+  it('refuses a series too large to allocate with a ShapeError naming the size', () => {
+    expect(() => randomQuatSeries(1e20, 12)).toThrow(ShapeError);
+    expect(() => randomQuatSeries(1e20, 12)).toThrow(/exceeds the limit/);
+  });
 });

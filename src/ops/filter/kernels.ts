@@ -264,14 +264,14 @@ export function lanczos(a: number): Kernel {
  * (all kernels here do except {@link sampled}, {@link sinc}, {@link lanczos}, which are close to it).
  *
  * @param amount - sharpening strength (0 = identity).
- * @throws {OptionError} when `base` is not a kernel or `amount` is not finite.
+ * @throws {OptionError} when `base` is not a kernel or `amount` is not a finite number within ±1e6.
  * @example
  * filterRotations(series, kernels.unsharp(kernels.gaussian(2), 1), { space: 'eigen' });
  */
 export function unsharp(base: Kernel, amount: number): Kernel {
   checkKernel(base, 'unsharp');
-  if (typeof amount !== 'number' || !Number.isFinite(amount)) {
-    throw new OptionError(`unsharp: amount must be a finite number, got ${String(amount)}`);
+  if (typeof amount !== 'number' || !Number.isFinite(amount) || Math.abs(amount) > 1e6) {
+    throw new OptionError(`unsharp: amount must be a number within ±1e6, got ${String(amount)}`);
   }
   const k = 1 + amount;
   const baseDerivative = base.derivative;

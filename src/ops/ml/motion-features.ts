@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { OptionError } from '../../errors.js';
+import { InvalidValueError, OptionError } from '../../errors.js';
 import { to6DFlat } from '../../quat/matrix.js';
 import { rotateVectorFlat } from '../../quat/vector.js';
 import type { Clip } from '../../series/clip.js';
@@ -159,6 +159,16 @@ export function motionFeatures(clip: Clip, options: MotionFeaturesOptions = {}):
     for (let j = 0; j < J; j++) rotateVectorFlat(data, at + j * 3, hInv, 0, velocity, (f * J + j) * 3);
     at += J * 3;
     for (let k = 0; k < K; k++) data[at + k] = contacts!.contacts[f * K + k];
+  }
+  // finite inputs can still overflow (positions near 1e308 differenced into velocities)
+  for (let i = 0; i < data.length; i++) {
+    if (!Number.isFinite(data[i])) {
+      const width = data.length / F;
+      throw new InvalidValueError(
+        `motionFeatures: feature ${i % width} of frame ${Math.floor(i / width)} overflows (the clip's values are too large to difference)`,
+        { index: i },
+      );
+    }
   }
   return {
     data,

@@ -224,6 +224,8 @@ export function planResample(
   let sourceRate = options.sourceRate;
   if (options.sourceTimes !== undefined) {
     const st = options.sourceTimes;
+    if (st === null || typeof st !== 'object' || typeof st.length !== 'number')
+      throw new OptionError(`${where}: sourceTimes must be an array of seconds`);
     if (st.length !== frames) {
       throw new ShapeError(
         `${where}: sourceTimes has ${st.length} times but the series has ${frames} frames`,

@@ -304,6 +304,12 @@ export function forwardKinematicsFrame(
   if (!Number.isInteger(frame) || frame < 0 || frame >= frames) {
     throw new ShapeError(`forwardKinematicsFrame: frame ${frame} is outside 0..${frames - 1}`);
   }
+  if (
+    !(ArrayBuffer.isView(outRotations) || Array.isArray(outRotations)) ||
+    !(ArrayBuffer.isView(outPositions) || Array.isArray(outPositions))
+  ) {
+    throw new ShapeError('forwardKinematicsFrame: outRotations and outPositions must be number arrays');
+  }
   if (!((outRotations?.length ?? 0) >= J * 4) || !((outPositions?.length ?? 0) >= J * 3)) {
     throw new ShapeError(
       `forwardKinematicsFrame: buffers hold ${outRotations?.length} and ${outPositions?.length} values, need ${J * 4} and ${J * 3}`,

@@ -67,12 +67,9 @@ export function temporaryPathFor(path: string): string {
  * writeFileAtomic('out/walk.bvh', writeBvh(clip));
  */
 export function writeFileAtomic(path: string, content: AtomicContent): void {
-  const tmp = temporaryPathFor(path);
-  const fd = openSync(tmp, 'wx', 0o644);
+  const { tmp, fd } = writeTemporary(path, content);
   try {
     try {
-      if (typeof content === 'string' || content instanceof Uint8Array) writeAll(fd, content);
-      else for (const chunk of content) writeAll(fd, chunk);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -82,6 +79,24 @@ export function writeFileAtomic(path: string, content: AtomicContent): void {
     rmSync(tmp, { force: true });
     throw error;
   }
+}
+
+/**
+ * Writes `content` into a new temporary file beside `path` and returns it still open (for the caller's
+ * flush and rename); on a write error the file is closed and removed and the error rethrown.
+ */
+function writeTemporary(path: string, content: AtomicContent): { tmp: string; fd: number } {
+  const tmp = temporaryPathFor(path);
+  const fd = openSync(tmp, 'wx', 0o644);
+  try {
+    if (typeof content === 'string' || content instanceof Uint8Array) writeAll(fd, content);
+    else for (const chunk of content) writeAll(fd, chunk);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw error;
+  }
+  return { tmp, fd };
 }
 
 /**
@@ -97,16 +112,7 @@ export function writeFileAtomic(path: string, content: AtomicContent): void {
  * await writeFileAtomicAsync('out/walk.bvh', writeBvhBytes(clip));
  */
 export function writeFileAtomicAsync(path: string, content: AtomicContent): Promise<void> {
-  const tmp = temporaryPathFor(path);
-  const fd = openSync(tmp, 'wx', 0o644);
-  try {
-    if (typeof content === 'string' || content instanceof Uint8Array) writeAll(fd, content);
-    else for (const chunk of content) writeAll(fd, chunk);
-  } catch (error) {
-    closeSync(fd);
-    rmSync(tmp, { force: true });
-    throw error;
-  }
+  const { tmp, fd } = writeTemporary(path, content);
   return new Promise((resolve, reject) => {
     const fail = (error: Error) => {
       rmSync(tmp, { force: true });

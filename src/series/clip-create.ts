@@ -247,6 +247,13 @@ export function assertClip(clip: Clip, name = 'clip'): void {
       `${name}: rate must be 1 / frameTime (${1 / clip.frameTime} frames per second), got ${clip.rate}`,
     );
   }
+  // the time line: frame f is at startTime + f · frameTime, and the last one must be a number too
+  const start = clip.startTime ?? 0;
+  if (typeof start !== 'number' || !Number.isFinite(start + (clip.frames - 1) * clip.frameTime)) {
+    throw new InvalidValueError(
+      `${name}: the last frame's time is not finite (startTime ${start}, frameTime ${clip.frameTime}, ${clip.frames} frames)`,
+    );
+  }
   assertQuatSeries(clip.rotations, `${name}.rotations`);
   if (clip.rotations.joints !== J || clip.rotations.frames !== clip.frames) {
     throw new ShapeError(

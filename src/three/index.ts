@@ -160,14 +160,10 @@ export function toAnimationClip(
   } else {
     assertClip(clip, 'toAnimationClip: clip');
     const { frames } = clip;
-    const J0 = clip.skeleton.names.length;
-    assertFiniteSeries(clip.rotations.data, J0, 4, 'toAnimationClip: clip.rotations');
-    assertFiniteSeries(clip.translations.data, J0, 3, 'toAnimationClip: clip.translations');
-    if (clip.scales) assertFiniteSeries(clip.scales.data, J0, 3, 'toAnimationClip: clip.scales');
-    const lastTime = (clip.startTime ?? 0) + (frames - 1) * clip.frameTime;
-    if (!Number.isFinite(lastTime))
-      throw new InvalidValueError(`toAnimationClip: the clip's last frame time (${lastTime}) is not finite`);
     const J = names.length;
+    assertFiniteSeries(clip.rotations.data, J, 4, 'toAnimationClip: clip.rotations');
+    assertFiniteSeries(clip.translations.data, J, 3, 'toAnimationClip: clip.translations');
+    if (clip.scales) assertFiniteSeries(clip.scales.data, J, 3, 'toAnimationClip: clip.scales');
     const times = new Arr(frames);
     const t0 = clip.startTime ?? 0;
     for (let f = 0; f < frames; f++) times[f] = t0 + f * clip.frameTime;

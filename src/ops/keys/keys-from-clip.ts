@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
+import { OptionError, ShapeError } from '../../errors.js';
 import { choleskyBanded, solveCholeskyBanded } from '../../numeric/banded.js';
 import {
   ANIMATED_ROTATION,
@@ -86,11 +86,6 @@ export function keysFromClip(clip: Clip, options: KeysFromClipOptions = {}): Key
   assertFiniteSeries(clip.rotations.data, J, 4, `${where}: clip.rotations`);
   assertFiniteSeries(clip.translations.data, J, 3, `${where}: clip.translations`);
   if (clip.scales) assertFiniteSeries(clip.scales.data, J, 3, `${where}: clip.scales`);
-  if (!Number.isFinite(start + (frames - 1) * clip.frameTime)) {
-    throw new InvalidValueError(
-      `${where}: the clip's last frame time is not finite (startTime ${start}, frameTime ${clip.frameTime}, ${frames} frames)`,
-    );
-  }
 
   let rate = clip.rate;
   let keyCount = frames;

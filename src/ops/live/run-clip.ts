@@ -3,10 +3,10 @@
  *
  * @module
  */
-import { OptionError, ShapeError } from '../../errors.js';
+import { OptionError } from '../../errors.js';
 import type { Clip } from '../../series/clip.js';
 import { assertClip } from '../../series/clip-create.js';
-import { assertFiniteSeries, assertQuatSeries, assertVec3Series } from '../../series/create.js';
+import { assertFiniteSeries } from '../../series/create.js';
 import type { LiveFilter } from './common.js';
 
 /** Which way a recorded clip is run through a streaming filter. */
@@ -30,27 +30,15 @@ export function runClip(
   direction: ClipDirection,
   where: string,
 ): Clip {
-  if (clip === null || typeof clip !== 'object') throw new ShapeError(`${where}: clip must be a Clip`);
+  // checks the series' shapes, frame time and rate
   assertClip(clip, `${where}: clip`);
-  assertQuatSeries(clip.rotations, `${where}: clip.rotations`);
-  assertVec3Series(clip.translations, `${where}: clip.translations`);
   const { frames, joints } = clip.rotations;
-  if (clip.translations.frames !== frames || clip.translations.joints !== joints) {
-    throw new ShapeError(
-      `${where}: rotations are ${frames} x ${joints} but translations ${clip.translations.frames} x ${clip.translations.joints}`,
-    );
-  }
   if (!CLIP_DIRECTIONS.includes(direction)) {
     throw new OptionError(
       `${where}: direction must be one of ${CLIP_DIRECTIONS.join(', ')}, got ${String(direction)}`,
     );
   }
   const frameTime = clip.frameTime;
-  if (!(frameTime > 0 && Number.isFinite(frameTime))) {
-    throw new ShapeError(
-      `${where}: clip.frameTime must be a positive number of seconds, got ${String(frameTime)}`,
-    );
-  }
   // the options are checked even when there is nothing to filter
   makeRotations(Math.max(1, joints));
   makeVectors?.(Math.max(1, joints));

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
+import { OptionError, ShapeError } from '../../errors.js';
 import { checkOptions } from '../../options.js';
 import { slerpFlat } from '../../quat/core.js';
 import type { Clip, Interpolation, KeyedClip, Track } from '../../series/clip.js';
@@ -248,13 +248,6 @@ export function reduceKeys(clip: Clip, options: ReduceKeysOptions = {}): ReduceK
   assertFiniteSeries(clip.rotations.data, J, 4, 'reduceKeys: clip.rotations');
   assertFiniteSeries(clip.translations.data, J, 3, 'reduceKeys: clip.translations');
   if (clip.scales) assertFiniteSeries(clip.scales.data, J, 3, 'reduceKeys: clip.scales');
-  // key times are startTime + f · frameTime: the last must be a number too
-  const lastTime = (clip.startTime ?? 0) + (F - 1) * clip.frameTime;
-  if (!Number.isFinite(lastTime)) {
-    throw new InvalidValueError(
-      `reduceKeys: the clip's last frame time (${lastTime}) is not finite (startTime ${clip.startTime ?? 0}, frameTime ${clip.frameTime}, ${F} frames)`,
-    );
-  }
   const data = prepare(clip, o.interpolation === 'cubicspline', o.effort === 'best' && o.metric === 'object');
   // below this, float64 round-off in the clip's own numbers decides, not the keys
   const floor = 1e-12 * Math.max(1, data.extent);

@@ -1,4 +1,4 @@
-import { OptionError, ShapeError } from '../../errors.js';
+import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
 import type { FloatArray } from '../../series/types.js';
 import {
   checkChoice,
@@ -15,6 +15,7 @@ import {
   type StaleSamplePolicy,
   timeStep,
 } from './common.js';
+import { createSimdInstance, type SimdKernels } from './simd.js';
 import { cosOfSquare, logScale, sinc, unitInto } from './tangent.js';
 
 /** How a damper approaches its target (see {@link createDamper}). */
@@ -207,12 +208,16 @@ export function createDamper(options: DamperOptions): Damper {
   const resolved = { kind, width, response, halfLife, targetPath, staleSample };
   const vw = kind === 'rotation' ? 3 : width;
   const n = joints * width;
-  const output = new Float64Array(n);
-  const velocity = new Float64Array(joints * vw);
-  const steps = new Float64Array(kind === 'rotation' ? joints * 16 : 0);
-  const target = new Float64Array(n);
   const critical = response === 'critical';
   const linear = targetPath === 'linear';
+  // the critical spring on rotations with a held target runs in WebAssembly SIMD where the engine has it, with
+  // the value and velocity in the kernel's memory (views that never detach); see simd.ts
+  const simd =
+    kind === 'rotation' && critical && !linear && joints <= SIMD_MAX_JOINTS ? createSimdDamper(joints) : null;
+  const output = simd !== null ? simd.value : new Float64Array(n);
+  const velocity = simd !== null ? simd.velocity : new Float64Array(joints * vw);
+  const steps = new Float64Array(kind === 'rotation' ? joints * 16 : 0);
+  const target = new Float64Array(n);
   const d = halfLifeToDamping(halfLife, 'critical');
   const y = d / 2;
   const rate = Math.LN2 / halfLife;
@@ -261,7 +266,27 @@ export function createDamper(options: DamperOptions): Damper {
       const decay = critical ? Math.exp(-y * dt) : 2 ** (-dt / halfLife);
       const user = targetVelocity ?? null;
       if (kind === 'rotation') {
-        if (!damperLogs(steps, output, target, input, inputOffset, joints, linear)) {
+        if (simd !== null && user === null) {
+          pushSimd(
+            simd,
+            out,
+            outOffset,
+            output,
+            velocity,
+            target,
+            steps,
+            input,
+            inputOffset,
+            dt,
+            decay,
+            y,
+            lead,
+          );
+          samples++;
+          last = time;
+          return out;
+        }
+        if (!damperLogs(steps, output, target, input, inputOffset, 0, joints, linear)) {
           // a bad quaternion: throw naming it, with the state as it was
           checkValues(input, inputOffset, joints, 4, 'Damper.push');
         }
@@ -272,6 +297,7 @@ export function createDamper(options: DamperOptions): Damper {
           velocity,
           target,
           steps,
+          0,
           joints,
           user,
           linear,
@@ -372,8 +398,8 @@ function shapeErrorFor(expected: number, got: ArrayLike<number> | null): ShapeEr
  * The first pass of a rotation damper sample: per joint, writes at `steps[16j..16j+16)` the rotation vector
  * `j₀` of the value from the reference target (the new target for `'hold'`, the previous one for `'linear'`),
  * the target's rotation vector over the interval (`'linear'`), and the new target `g`, unit, in the reference's
- * hemisphere. Changes no state; returns `false` when a quaternion of the sample is
- * zero or not finite.
+ * hemisphere, for the joints `first` to `end − 1` (`input[inputOffset..]` holds joint 0). Changes no state;
+ * returns `false` when a quaternion of the sample is zero or not finite.
  *
  * The logarithms take the unnormalised relative rotations with {@link logScale}, which neither depends on
  * their length nor branches on their sign, so neither the input's `1/|x|` nor its hemisphere is on the chain
@@ -385,11 +411,12 @@ function damperLogs(
   target: Float64Array,
   input: ArrayLike<number>,
   inputOffset: number,
-  joints: number,
+  first: number,
+  end: number,
   linear: boolean,
 ): boolean {
   let valid = true;
-  for (let j = 0; j < joints; j++) {
+  for (let j = first; j < end; j++) {
     // q | c and s | c index a joint's values without overflow-checked additions (q, s are multiples of 4, 16)
     const q = j << 2;
     const s = j << 4;
@@ -452,8 +479,8 @@ function damperLogs(
 
 /**
  * The second pass of a rotation damper sample, after {@link damperLogs}: the exact spring (or exponential)
- * step of `j` and the velocity over `Δt`, then `x = exp(j/2) ⊗ g`, written to `output` and `out`. `user` holds
- * the caller's target velocities (`'hold'` only) or is null.
+ * step of `j` and the velocity over `Δt`, then `x = exp(j/2) ⊗ g`, written to `output` and `out`, for the joints
+ * `first` to `end − 1`. `user` holds the caller's target velocities (`'hold'` only) or is null.
  */
 function damperRotations(
   out: FloatArray,
@@ -462,7 +489,8 @@ function damperRotations(
   velocity: Float64Array,
   target: Float64Array,
   steps: Float64Array,
-  joints: number,
+  first: number,
+  end: number,
   user: ArrayLike<number> | null,
   linear: boolean,
   critical: boolean,
@@ -478,7 +506,7 @@ function damperRotations(
   const sdt = Math.min(dt, 800 / y);
   const ydt = y * sdt;
   const lambdaDecay = rate * decay;
-  for (let j = 0, e = 0; j < joints; j++, e += 3) {
+  for (let j = first, e = 3 * first; j < end; j++, e += 3) {
     const q = j << 2;
     const s = j << 4;
     // the target moves at b (linear) and the value settles a behind it; a is −lead·q for a user velocity q
@@ -566,6 +594,125 @@ function damperRotations(
     out[d + 2] = yz;
     out[d + 3] = yw;
   }
+}
+
+/** Most joints a damper runs through the WebAssembly kernel (its memory is about 154 bytes per joint). */
+const SIMD_MAX_JOINTS = 1 << 16;
+
+/**
+ * A critical rotation damper's state in the memory of its own kernel instance: joints in pairs (an odd count
+ * gets a padding joint that rests at the identity), `input` the sample's copy, `value` and `velocity` the
+ * state in the library's layout, then the list of pairs the kernel left and its scratch.
+ */
+interface SimdDamper {
+  kernels: SimdKernels;
+  joints: number;
+  pairs: number;
+  input: Float64Array;
+  value: Float64Array;
+  velocity: Float64Array;
+  flags: Int32Array;
+  at: { value: number; velocity: number; flags: number; scratch: number };
+}
+
+function createSimdDamper(joints: number): SimdDamper | null {
+  const pairs = (joints + 1) >> 1;
+  const value = pairs * 64;
+  const velocity = value + pairs * 64;
+  const flags = velocity + pairs * 48;
+  const scratch = flags + ((pairs * 4 + 15) & ~15);
+  const instance = createSimdInstance(scratch + pairs * 128);
+  if (instance === null) return null;
+  const buffer = instance.buffer;
+  const all = new Float64Array(buffer, 0, scratch >> 3);
+  // the padding joint (odd counts) is the identity in the input and the value, and stays so
+  all[pairs * 8 - 1] = 1;
+  all[(value >> 3) + pairs * 8 - 1] = 1;
+  return {
+    kernels: instance.kernels,
+    joints,
+    pairs,
+    input: new Float64Array(buffer, 0, joints * 4),
+    value: new Float64Array(buffer, value, joints * 4),
+    velocity: new Float64Array(buffer, velocity, joints * 3),
+    flags: new Int32Array(buffer, flags, pairs),
+    at: { value, velocity, flags, scratch },
+  };
+}
+
+/**
+ * One sample of the critical damper with a held target through the WebAssembly kernel: the sample is copied
+ * into the kernel's memory (one `set`), the kernel advances every pair it can (the polynomials, or its
+ * full-range paths for large angles), and the pairs it leaves (an angle beyond 1e5 rad) are finished by
+ * {@link damperLogs} and {@link damperRotations} on the same memory. A sample with a zero or non-finite
+ * quaternion changes nothing and throws naming it.
+ */
+function pushSimd(
+  simd: SimdDamper,
+  out: FloatArray,
+  outOffset: number,
+  output: Float64Array,
+  velocity: Float64Array,
+  target: Float64Array,
+  steps: Float64Array,
+  input: ArrayLike<number>,
+  inputOffset: number,
+  dt: number,
+  decay: number,
+  y: number,
+  lead: number,
+): void {
+  const n = simd.joints * 4;
+  const copy = simd.input;
+  if (input instanceof Float64Array || input instanceof Float32Array) {
+    copy.set(inputOffset === 0 && input.length === n ? input : input.subarray(inputOffset, inputOffset + n));
+  } else {
+    for (let i = 0; i < n; i++) copy[i] = input[inputOffset + i];
+  }
+  const sdt = Math.min(dt, 800 / y);
+  const at = simd.at;
+  const left = simd.kernels.damperHold(
+    0,
+    at.value,
+    at.velocity,
+    at.flags,
+    at.scratch,
+    simd.pairs,
+    decay,
+    y,
+    sdt,
+    y * sdt,
+  );
+  if (left < 0) {
+    // the kernel's check is checkValues's (the same sums and bounds): this throws, naming the quaternion
+    checkValues(input, inputOffset, simd.joints, 4, 'Damper.push');
+    throw new InvalidValueError('Damper.push: a quaternion of the sample is zero or not finite');
+  }
+  for (let c = 0; c < left; c++) {
+    const first = simd.flags[c] * 2;
+    const end = Math.min(first + 2, simd.joints);
+    damperLogs(steps, output, target, copy, 0, first, end, false);
+    damperRotations(
+      output,
+      0,
+      output,
+      velocity,
+      target,
+      steps,
+      first,
+      end,
+      null,
+      false,
+      true,
+      dt,
+      decay,
+      y,
+      lead,
+      0,
+    );
+  }
+  if (out instanceof Float64Array || out instanceof Float32Array) out.set(output, outOffset);
+  else for (let i = 0; i < n; i++) (out as FloatArray)[outOffset + i] = output[i];
 }
 
 /** One sample of the vector damper for every joint (see {@link damperRotations}), written to `output` and `out`. */

@@ -1,0 +1,133 @@
+/**
+ * The live filters' WebAssembly SIMD kernels (`simd.wat`, assembled into `simd-bytes.ts` by
+ * `scripts/build_simd.mjs`): loaded once, synchronously, when the engine runs WebAssembly with 128-bit SIMD
+ * (Node 20 and every current browser), and each filter that uses them gets its own instance and fixed-size
+ * memory. Engines without them get `null`, and the filters run their JavaScript loops; the results agree to
+ * about an ulp (the kernels do the same operations in the same order, and take the large angles with fdlibm's
+ * reductions where JavaScript calls `Math.atan2`, `Math.sin`, `Math.cos`).
+ *
+ * No `node:*`, no DOM: the module reads `WebAssembly` from `globalThis` and decodes its own base64.
+ *
+ * @module
+ */
+import { SIMD_WASM_BASE64 } from './simd-bytes.js';
+
+/** The part of the WebAssembly JavaScript API used here (the core's TypeScript settings have no DOM types). */
+interface WasmApi {
+  validate(bytes: Uint8Array): boolean;
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
+  Memory: new (descriptor: { initial: number; maximum: number }) => { buffer: ArrayBuffer };
+}
+
+/** The exports of `simd.wat` (addresses are byte offsets into the instance's memory). */
+export interface SimdKernels {
+  /** 1 when every quaternion of `pairs · 2` at `input` has `1e-200 < |q|² < 1e200`, else 0. */
+  check(input: number, pairs: number): number;
+  /** One sample of the critical damper with `targetPath: 'hold'`; see `simd.wat`. */
+  damperHold(
+    input: number,
+    value: number,
+    velocity: number,
+    flags: number,
+    scratch: number,
+    pairs: number,
+    decay: number,
+    y: number,
+    sdt: number,
+    ydt: number,
+  ): number;
+}
+
+/** A kernel instance with its memory (which never grows, so views of it never detach). */
+export interface SimdInstance {
+  kernels: SimdKernels;
+  buffer: ArrayBuffer;
+}
+
+const PAGE = 65536;
+
+let compiled: object | null | undefined;
+let enabled = true;
+
+function decodeBase64(text: string): Uint8Array {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  const value = new Uint8Array(128);
+  for (let i = 0; i < 64; i++) value[alphabet.charCodeAt(i)] = i;
+  let length = text.length;
+  while (text[length - 1] === '=') length--;
+  const bytes = new Uint8Array((length * 3) >> 2);
+  let bits = 0;
+  let count = 0;
+  let o = 0;
+  for (let i = 0; i < length; i++) {
+    bits = (bits << 6) | value[text.charCodeAt(i)];
+    count += 6;
+    if (count >= 8) {
+      count -= 8;
+      bytes[o++] = (bits >> count) & 255;
+    }
+  }
+  return bytes;
+}
+
+function wasmApi(): WasmApi | null {
+  const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+  return typeof api === 'object' && api !== null && typeof api.validate === 'function' ? api : null;
+}
+
+/** The compiled kernels, or null where the engine has no WebAssembly SIMD (or they are switched off). */
+function kernelModule(): object | null {
+  if (!enabled) return null;
+  if (compiled === undefined) {
+    compiled = null;
+    const api = wasmApi();
+    if (api !== null) {
+      try {
+        const bytes = decodeBase64(SIMD_WASM_BASE64);
+        // validation fails on engines without the SIMD proposal, whose instructions the module uses
+        if (api.validate(bytes)) compiled = new api.Module(bytes);
+      } catch {
+        compiled = null;
+      }
+    }
+  }
+  return compiled;
+}
+
+/**
+ * A fresh instance of the kernels with `bytes` of zeroed memory, or null where the kernels are unavailable
+ * (or the memory cannot be had): the caller then runs its JavaScript loop.
+ *
+ * @internal
+ */
+export function createSimdInstance(bytes: number): SimdInstance | null {
+  const module = kernelModule();
+  const api = wasmApi();
+  if (module === null || api === null) return null;
+  try {
+    const pages = Math.max(1, Math.ceil(bytes / PAGE));
+    const memory = new api.Memory({ initial: pages, maximum: pages });
+    const instance = new api.Instance(module, { env: { memory } });
+    return { kernels: instance.exports as unknown as SimdKernels, buffer: memory.buffer };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Switches the WebAssembly kernels on (default, where available) or off for filters created afterwards, so
+ * tests can run every filter through both paths. Returns the previous setting.
+ *
+ * @internal
+ */
+export function setSimdEnabled(on: boolean): boolean {
+  const was = enabled;
+  enabled = on;
+  return was;
+}
+
+/** Whether filters created now use the WebAssembly kernels. @internal */
+export function simdAvailable(): boolean {
+  return kernelModule() !== null;
+}

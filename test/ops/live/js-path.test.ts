@@ -1,0 +1,14 @@
+// The damper's tests again with the WebAssembly kernels switched off, so the JavaScript path (engines without
+// WebAssembly SIMD) keeps every tolerance too. The import order matters: the switch comes first.
+import './without-simd.js';
+import './damper.test.js';
+import './clip.test.js';
+import './straightforward.test.js';
+import { expect, it } from 'vitest';
+import { createDamper } from '../../../src/ops/live/damper.js';
+import { simdAvailable } from '../../../src/ops/live/simd.js';
+
+it('runs with the WebAssembly kernels switched off', () => {
+  expect(simdAvailable()).toBe(false);
+  expect(createDamper({ joints: 2 }).velocity.byteOffset).toBe(0);
+});

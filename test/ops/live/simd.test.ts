@@ -1,0 +1,204 @@
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { InvalidValueError } from '../../../src/errors.js';
+import { createDamper, type Damper, type DamperOptions } from '../../../src/ops/live/damper.js';
+import { setSimdEnabled, simdAvailable } from '../../../src/ops/live/simd.js';
+import { SIMD_WASM_BASE64 } from '../../../src/ops/live/simd-bytes.js';
+import { rng } from './random.js';
+
+/** The WebAssembly and JavaScript paths round differently (a few ulps), nothing more. */
+const PATHS_AGREE = 1e-13;
+
+afterEach(() => {
+  setSimdEnabled(true);
+});
+
+/** The same damper twice: through the WebAssembly kernel and through the JavaScript loops. */
+function pair(options: DamperOptions): { simd: Damper; js: Damper } {
+  setSimdEnabled(true);
+  const simd = createDamper(options);
+  setSimdEnabled(false);
+  const js = createDamper(options);
+  setSimdEnabled(true);
+  return { simd, js };
+}
+
+function maxDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  expect(a.length).toBe(b.length);
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i] - b[i]));
+  return m;
+}
+
+/**
+ * A tracker stream with what sends the kernel down each of its paths: small steps (the polynomials), jumps
+ * to random rotations (the full-range logarithm and exponential), random stored signs and lengths, and
+ * time steps from 0.1 ms to 20 min (the spring's clamp).
+ */
+function stream(seed: number, joints: number, samples: number) {
+  const random = rng(seed);
+  const data = new Float64Array(samples * joints * 4);
+  const times: number[] = [];
+  const q = new Float64Array(joints * 4);
+  for (let j = 0; j < joints; j++) q[j * 4 + 3] = 1;
+  let t = random();
+  for (let k = 0; k < samples; k++) {
+    const r = random();
+    t += r < 0.8 ? 1e-4 + 0.05 * random() : r < 0.95 ? 0.2 + 3 * random() : 1200 * random() + 1e-3;
+    times.push(t);
+    for (let j = 0; j < joints; j++) {
+      const o = j * 4;
+      const jump = random() < 0.15;
+      const s = jump ? 2 : 0.05;
+      for (let c = 0; c < 4; c++) q[o + c] = jump ? random() - 0.5 : q[o + c] + s * (random() - 0.5);
+      const n = Math.hypot(q[o], q[o + 1], q[o + 2], q[o + 3]) || 1;
+      const scale = ((random() < 0.5 ? -1 : 1) * (0.5 + 1.5 * random())) / n;
+      for (let c = 0; c < 4; c++) data[(k * joints + j) * 4 + c] = q[o + c] * scale;
+    }
+  }
+  return { data, times };
+}
+
+describe('the critical damper through the WebAssembly SIMD kernel (createDamper, targetPath hold)', () => {
+  it('simdAvailable() is true on this engine, and setSimdEnabled(false) makes filters keep their state in plain arrays', () => {
+    expect(simdAvailable()).toBe(true);
+    const { simd, js } = pair({ joints: 3, halfLife: 0.05 });
+    // the kernel's state lives in its instance's memory, after the sample's copy
+    expect(simd.velocity.byteOffset).toBeGreaterThan(0);
+    expect(js.velocity.byteOffset).toBe(0);
+    expect(js.velocity.buffer.byteLength).toBe(3 * 3 * 8);
+    // the linear target path and the exponential response have no kernel
+    setSimdEnabled(true);
+    expect(createDamper({ joints: 3, targetPath: 'linear' }).velocity.byteOffset).toBe(0);
+    expect(createDamper({ joints: 3, response: 'exponential' }).velocity.byteOffset).toBe(0);
+  });
+
+  it('push(out, quats, time) agrees with the JavaScript path to 1e-13 on random streams (Float64 and Float32 input, out aliasing input, offsets, odd and even joint counts)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 9 }),
+        fc.integer({ min: 2, max: 40 }),
+        fc.integer(),
+        fc.constantFrom('f64', 'f32', 'alias64', 'alias32', 'offsets'),
+        fc.double({ min: 1e-3, max: 2, noNaN: true }),
+        (joints, samples, seed, mode, halfLife) => {
+          const { data, times } = stream(seed, joints, samples);
+          const { simd, js } = pair({ joints, halfLife });
+          const n = joints * 4;
+          const f32 = mode === 'f32' || mode === 'alias32';
+          const input = f32 ? Float32Array.from(data) : data;
+          for (let k = 0; k < samples; k++) {
+            if (mode === 'alias64' || mode === 'alias32') {
+              const a = f32 ? new Float32Array(n) : new Float64Array(n);
+              const b = f32 ? new Float32Array(n) : new Float64Array(n);
+              a.set(input.subarray(k * n, k * n + n));
+              b.set(a);
+              simd.push(a, a, times[k]);
+              js.push(b, b, times[k]);
+              // Float32 outputs round the same doubles, unless two paths straddle a rounding boundary
+              expect(maxDiff(a, b)).toBeLessThanOrEqual(f32 ? 2 ** -24 : PATHS_AGREE);
+            } else if (mode === 'offsets') {
+              const a = new Float64Array(n + 5);
+              const b = new Float64Array(n + 5);
+              simd.pushAt(a, 5, input, k * n, times[k]);
+              js.pushAt(b, 5, input, k * n, times[k]);
+              expect(maxDiff(a, b)).toBeLessThanOrEqual(PATHS_AGREE);
+            } else {
+              const sample = input.subarray(k * n, k * n + n);
+              const a = simd.push(new Float64Array(n), sample, times[k]);
+              const b = js.push(new Float64Array(n), sample, times[k]);
+              expect(maxDiff(a, b)).toBeLessThanOrEqual(PATHS_AGREE);
+            }
+            // the state itself, in doubles whatever the output's type: value and velocity (rad/s)
+            const sa = simd.getState();
+            const sb = js.getState();
+            expect(maxDiff(sa.output, sb.output)).toBeLessThanOrEqual(PATHS_AGREE);
+            expect(maxDiff(sa.velocity, sb.velocity)).toBeLessThanOrEqual(
+              PATHS_AGREE * Math.max(1, ...sb.velocity.map(Math.abs)),
+            );
+            expect(maxDiff(simd.velocity, sa.velocity)).toBe(0);
+            expect(sa.samples).toBe(sb.samples);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it.each([1e4, 1e9, 1e15])(
+    'a spin of %d rad/s restored by setState (angles from 10 to 5e11 rad in a step, the largest finished in JavaScript) equals the JavaScript path',
+    (speed) => {
+      const joints = 3;
+      const { simd, js } = pair({ joints, halfLife: 0.1 });
+      const sample = Float64Array.of(0, 0, 0.6, 0.8, 0.1, 0.2, 0.3, 0.9, 0, 0, 0, 1);
+      simd.push(new Float64Array(12), sample, 0);
+      const state = simd.getState();
+      state.velocity[3] = speed; // joint 1, in the pair of joints 0 and 1
+      simd.setState(state);
+      js.setState(JSON.parse(JSON.stringify(state)));
+      for (const t of [0.001, 0.002, 0.5]) {
+        const a = simd.push(new Float64Array(12), sample, t);
+        const b = js.push(new Float64Array(12), sample, t);
+        expect(maxDiff(a, b)).toBeLessThanOrEqual(PATHS_AGREE);
+        expect(maxDiff(simd.getState().velocity, js.getState().velocity)).toBeLessThanOrEqual(
+          speed * PATHS_AGREE,
+        );
+      }
+      for (let j = 0; j < joints; j++) {
+        const o = simd.getState().output.slice(j * 4, j * 4 + 4);
+        expect(Math.hypot(...o)).toBeCloseTo(1, 12);
+      }
+    },
+  );
+
+  it('push(out, quats, time) with a zero or non-finite quaternion throws InvalidValueError naming the joint and changes nothing', () => {
+    const { simd } = pair({ joints: 5, halfLife: 0.05 });
+    const good = new Float64Array(20);
+    for (let j = 0; j < 5; j++) good[j * 4 + 3] = 1;
+    simd.push(new Float64Array(20), good, 0);
+    good[1] = 0.3;
+    simd.push(new Float64Array(20), good, 0.01);
+    const before = simd.getState();
+    for (const bad of [0, Number.NaN, Number.POSITIVE_INFINITY]) {
+      const sample = good.slice();
+      sample.fill(bad, 12, 16);
+      if (bad !== 0) sample[12] = bad;
+      expect(() => simd.push(new Float64Array(20), sample, 0.02)).toThrow(InvalidValueError);
+      expect(() => simd.push(new Float64Array(20), sample, 0.02)).toThrow(/joint 3/);
+      expect(simd.getState()).toEqual(before);
+    }
+  });
+
+  it('the velocity view stays the same array through pushes, reset and setState', () => {
+    const { simd } = pair({ joints: 4, halfLife: 0.05 });
+    const view = simd.velocity;
+    const sample = Float64Array.of(0, 0, 0, 1, 0, 0.6, 0, 0.8, 0.6, 0, 0, 0.8, 0, 0, 1, 0);
+    simd.push(new Float64Array(16), sample, 0);
+    simd.push(
+      new Float64Array(16),
+      sample.map((v, i) => (i % 4 === 3 ? v : -v)),
+      0.05,
+    );
+    expect(simd.velocity).toBe(view);
+    expect(Array.from(view)).toEqual(simd.getState().velocity);
+    expect(view.some((v) => v !== 0)).toBe(true);
+    simd.reset();
+    expect(simd.velocity).toBe(view);
+    expect(view.every((v) => v === 0)).toBe(true);
+  });
+
+  it('src/ops/live/simd-bytes.ts holds what scripts/build_simd.mjs assembles from simd.wat now', async () => {
+    const script = '../../../scripts/build_simd.mjs';
+    const build = (await import(script)) as {
+      assemble(): Promise<Uint8Array>;
+      moduleText(bytes: Uint8Array): string;
+    };
+    const bytes = await build.assemble();
+    expect(Buffer.from(SIMD_WASM_BASE64, 'base64').equals(Buffer.from(bytes))).toBe(true);
+    const { readFileSync } = await import('node:fs');
+    const committed = readFileSync(new URL('../../../src/ops/live/simd-bytes.ts', import.meta.url), 'utf8');
+    expect(committed).toBe(build.moduleText(bytes));
+    // small enough for synchronous compilation on a browser's main thread
+    expect(bytes.length).toBeLessThan(8192);
+  });
+});

@@ -12,6 +12,7 @@ import {
   quatSeries,
   unrollQuaternions,
 } from '../dist/index.js';
+import { setSimdEnabled } from '../dist/ops/live/simd.js';
 
 const JOINTS = 100;
 const SAMPLES = 1000;
@@ -114,6 +115,15 @@ export default {
       3,
     ),
     task('createDamper critical rotations', 1e9 / 30, () => createDamper({ joints: JOINTS, halfLife: 0.05 })),
+    // the same without the WebAssembly kernel: what engines without WebAssembly SIMD run
+    task('createDamper critical rotations, JavaScript path', 1e9 / 30, () => {
+      const was = setSimdEnabled(false);
+      try {
+        return createDamper({ joints: JOINTS, halfLife: 0.05 });
+      } finally {
+        setSimdEnabled(was);
+      }
+    }),
     task('createDamper critical rotations, linear target', 1e9 / 30, () =>
       createDamper({ joints: JOINTS, halfLife: 0.05, targetPath: 'linear' }),
     ),

@@ -158,6 +158,13 @@ export interface Damper extends LiveFilter<DamperState> {
  * rates differs by `O(Δt)` held and `O(Δt²)` linear (measured in the README). The first sample is passed
  * through (rotations: unit, `w ≥ 0`) with the target velocity (or zero) as the velocity.
  *
+ * Cost: the critical spring on rotations with `targetPath: 'hold'` runs two joints per instruction in
+ * WebAssembly SIMD where the engine has it (Node 20, current browsers; `simd.wat`), with the value and the
+ * velocity in the kernel's own fixed-size memory (`velocity` is a view of it that never detaches) and fdlibm's
+ * reductions for large angles; its output agrees with the JavaScript loops, which every other case and other
+ * engines run, to about an ulp (tested to 1e-13). A sample given as part of a larger typed array (`pushAt` with
+ * an offset) is copied into the kernel's memory through one `subarray` view, the only allocation per sample.
+ *
  * Method: D. Holden, "Spring-It-On: The Game Developer's Spring-Roll-Call" (2021): exact critically damped
  * springs and dampers, the half-life parameterisation and the quaternion form in log space; the half-life here
  * is made exact for the spring (see {@link halfLifeToDamping}).

@@ -15,7 +15,7 @@ import {
   type StaleSamplePolicy,
   timeStep,
 } from './common.js';
-import { createSimdInstance, type SimdKernels } from './simd.js';
+import { createSimdInstance, SIMD_MAX_JOINTS, type SimdKernels } from './simd.js';
 import { cosOfSquare, logScale, sinc, unitInto } from './tangent.js';
 
 /** How a damper approaches its target (see {@link createDamper}). */
@@ -602,9 +602,6 @@ function damperRotations(
     out[d + 3] = yw;
   }
 }
-
-/** Most joints a damper runs through the WebAssembly kernel (its memory is about 154 bytes per joint). */
-const SIMD_MAX_JOINTS = 1 << 16;
 
 /**
  * A critical rotation damper's state in the memory of its own kernel instance: joints in pairs (an odd count

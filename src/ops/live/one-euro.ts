@@ -1,4 +1,4 @@
-import { OptionError } from '../../errors.js';
+import { InvalidValueError, OptionError } from '../../errors.js';
 import type { FloatArray } from '../../series/types.js';
 import {
   checkChoice,
@@ -18,6 +18,7 @@ import {
   timeStep,
   unitStateQuaternions,
 } from './common.js';
+import { createSimdInstance, SIMD_MAX_JOINTS, type SimdKernels } from './simd.js';
 import { cosOfSquare, logScale, sinc, unitInto } from './tangent.js';
 
 /** Where the One Euro filter takes the speed that opens its cutoff (see {@link OneEuroOptions.derivative}). */
@@ -156,13 +157,15 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
   const resolved = { kind, width, minCutoff, beta, dCutoff, derivative, staleSample };
   const fromInput = derivative === 'input';
   const n = joints * width;
-  const output = new Float64Array(n);
-  // the rotation filter writes the new input and speed beside the current ones and swaps them in once the
-  // whole sample is known to be valid
-  let previous = new Float64Array(n);
-  let previousNext = new Float64Array(kind === 'rotation' ? n : 0);
-  let speed = new Float64Array(joints * speedStride);
-  let speedNext = new Float64Array(kind === 'rotation' ? speed.length : 0);
+  // rotations run in WebAssembly SIMD where the engine has it, with the state in the kernel's memory (updated
+  // in place, the sample checked first); see simd.ts. The JavaScript loop writes the new input and speed
+  // beside the current ones and swaps them in once the whole sample is known to be valid
+  const simd = kind === 'rotation' && joints <= SIMD_MAX_JOINTS ? createSimdOneEuro(joints) : null;
+  const output = simd !== null ? simd.output : new Float64Array(n);
+  let previous: Float64Array = simd !== null ? simd.previous : new Float64Array(n);
+  let previousNext: Float64Array = new Float64Array(kind === 'rotation' && simd === null ? n : 0);
+  let speed: Float64Array = simd !== null ? simd.speed : new Float64Array(joints * speedStride);
+  let speedNext: Float64Array = new Float64Array(kind === 'rotation' && simd === null ? speed.length : 0);
   const steps = new Float64Array(kind === 'rotation' ? n : 0);
   let samples = 0;
   let last = 0;
@@ -190,6 +193,11 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
       }
       previous.set(output);
       speed.fill(0);
+    } else if (simd !== null) {
+      pushSimd(simd, out, outOffset, input, inputOffset, dt, minCutoff, beta, dCutoff, fromInput);
+      samples++;
+      last = time;
+      return out;
     } else if (kind === 'rotation') {
       const valid = oneEuroRotations(
         out,
@@ -443,6 +451,98 @@ function oneEuroRotations(
     out[d + 3] = yw;
   }
   return true;
+}
+
+/**
+ * A rotation filter's state in the memory of its own kernel instance: joints in pairs (an odd count gets a
+ * padding joint that rests at the identity), `input` the sample's copy, then the output, the previous input
+ * and the speed (4 values per joint, the fourth unused) in the library's layout, the kernel's list and scratch.
+ */
+interface SimdOneEuro {
+  kernels: SimdKernels;
+  joints: number;
+  pairs: number;
+  input: Float64Array;
+  output: Float64Array;
+  previous: Float64Array;
+  speed: Float64Array;
+  at: { output: number; previous: number; speed: number; flags: number; scratch: number };
+}
+
+function createSimdOneEuro(joints: number): SimdOneEuro | null {
+  const pairs = (joints + 1) >> 1;
+  const output = pairs * 64;
+  const previous = output + pairs * 64;
+  const speed = previous + pairs * 64;
+  const flags = speed + pairs * 64;
+  const scratch = flags + ((pairs * 4 + 15) & ~15);
+  const instance = createSimdInstance(scratch + pairs * 256);
+  if (instance === null) return null;
+  const buffer = instance.buffer;
+  const all = new Float64Array(buffer, 0, speed >> 3);
+  // the padding joint is the identity in the input, the output and the previous input, and stays so
+  for (const at of [0, output, previous]) all[(at >> 3) + pairs * 8 - 1] = 1;
+  return {
+    kernels: instance.kernels,
+    joints,
+    pairs,
+    input: new Float64Array(buffer, 0, joints * 4),
+    output: new Float64Array(buffer, output, joints * 4),
+    previous: new Float64Array(buffer, previous, joints * 4),
+    speed: new Float64Array(buffer, speed, joints * 4),
+    at: { output, previous, speed, flags, scratch },
+  };
+}
+
+/**
+ * One sample of the rotation filter through the WebAssembly kernel (the steps of {@link oneEuroRotations}):
+ * the sample is copied into the kernel's memory (one `set`), the kernel updates the state in place, and the
+ * output is copied to `out`. A sample with a zero or non-finite quaternion changes nothing and throws naming it.
+ */
+function pushSimd(
+  simd: SimdOneEuro,
+  out: FloatArray,
+  outOffset: number,
+  input: ArrayLike<number>,
+  inputOffset: number,
+  dt: number,
+  minCutoff: number,
+  beta: number,
+  dCutoff: number,
+  fromInput: boolean,
+): void {
+  const n = simd.joints * 4;
+  const copy = simd.input;
+  if (input instanceof Float64Array || input instanceof Float32Array) {
+    copy.set(inputOffset === 0 && input.length === n ? input : input.subarray(inputOffset, inputOffset + n));
+  } else {
+    for (let i = 0; i < n; i++) copy[i] = input[inputOffset + i];
+  }
+  const ad = lowPassAlpha(dCutoff, dt);
+  const w2 = 2 * Math.PI * dt;
+  const at = simd.at;
+  const status = simd.kernels.oneEuro(
+    0,
+    at.output,
+    at.previous,
+    at.speed,
+    at.flags,
+    at.scratch,
+    simd.pairs,
+    ad / dt,
+    1 - ad,
+    w2 * minCutoff,
+    w2 * beta,
+    fromInput ? 1 : 0,
+  );
+  if (status < 0) {
+    // the kernel's check is checkValues's (the same sums and bounds): this throws, naming the quaternion
+    checkValues(input, inputOffset, simd.joints, 4, 'OneEuroFilter.push');
+    throw new InvalidValueError('OneEuroFilter.push: a quaternion of the sample is zero or not finite');
+  }
+  const output = simd.output;
+  if (out instanceof Float64Array || out instanceof Float32Array) out.set(output, outOffset);
+  else for (let i = 0; i < n; i++) (out as FloatArray)[outOffset + i] = output[i];
 }
 
 /** One sample of the vector filter for every joint (after the first sample), written to `output` and `out`. */

@@ -1,7 +1,9 @@
 /**
  * The live filters' WebAssembly SIMD kernels (`simd.wat`, assembled into `simd-bytes.ts` by
  * `scripts/build_simd.mjs`): loaded once, synchronously, when the engine runs WebAssembly with 128-bit SIMD
- * (Node 20 and every current browser), and each filter that uses them gets its own instance and fixed-size
+ * (Node 20 and every current browser; where synchronous compilation is refused, as older Chromium does for
+ * modules over 4 KB on a page's main thread, asynchronously, for filters created after it), and each filter
+ * that uses them gets its own instance and fixed-size
  * memory. Engines without them get `null`, and the filters run their JavaScript loops; the results agree to
  * about an ulp (the kernels do the same operations in the same order, and take the large angles with fdlibm's
  * reductions where JavaScript calls `Math.atan2`, `Math.sin`, `Math.cos`).
@@ -16,6 +18,7 @@ import { SIMD_WASM_BASE64 } from './simd-bytes.js';
 interface WasmApi {
   validate(bytes: Uint8Array): boolean;
   Module: new (bytes: Uint8Array) => object;
+  compile?: (bytes: Uint8Array) => Promise<object>;
   Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
   Memory: new (descriptor: { initial: number; maximum: number }) => { buffer: ArrayBuffer };
 }
@@ -37,6 +40,21 @@ export interface SimdKernels {
     sdt: number,
     ydt: number,
   ): number;
+  /** One sample of the One Euro filter on rotations; see `simd.wat`. */
+  oneEuro(
+    input: number,
+    output: number,
+    previous: number,
+    speed: number,
+    flags: number,
+    scratch: number,
+    pairs: number,
+    adv: number,
+    bd: number,
+    w2min: number,
+    w2beta: number,
+    fromInput: number,
+  ): number;
 }
 
 /** A kernel instance with its memory (which never grows, so views of it never detach). */
@@ -46,6 +64,9 @@ export interface SimdInstance {
 }
 
 const PAGE = 65536;
+
+/** Most joints a filter runs through the kernels (their memory takes up to 192 bytes per joint). @internal */
+export const SIMD_MAX_JOINTS = 1 << 16;
 
 let compiled: object | null | undefined;
 let enabled = true;
@@ -83,12 +104,27 @@ function kernelModule(): object | null {
     compiled = null;
     const api = wasmApi();
     if (api !== null) {
+      const bytes = decodeBase64(SIMD_WASM_BASE64);
+      let valid = false;
       try {
-        const bytes = decodeBase64(SIMD_WASM_BASE64);
         // validation fails on engines without the SIMD proposal, whose instructions the module uses
-        if (api.validate(bytes)) compiled = new api.Module(bytes);
+        valid = api.validate(bytes);
       } catch {
-        compiled = null;
+        valid = false;
+      }
+      if (valid) {
+        try {
+          compiled = new api.Module(bytes);
+        } catch {
+          // older Chromium refuses to compile modules over 4 KB synchronously on a page's main thread: compile
+          // asynchronously, and filters created once that is done use the kernels
+          api.compile?.(bytes).then(
+            (module) => {
+              if (compiled === null) compiled = module;
+            },
+            () => {},
+          );
+        }
       }
     }
   }

@@ -1,7 +1,9 @@
-// The damper's tests again with the WebAssembly kernels switched off, so the JavaScript path (engines without
-// WebAssembly SIMD) keeps every tolerance too. The import order matters: the switch comes first.
+// The damper's and the One Euro filter's tests again with the WebAssembly kernels switched off, so the
+// JavaScript path (engines without WebAssembly SIMD) keeps every tolerance too. The import order matters: the
+// switch comes first.
 import './without-simd.js';
 import './damper.test.js';
+import './one-euro.test.js';
 import './clip.test.js';
 import './straightforward.test.js';
 import { expect, it } from 'vitest';

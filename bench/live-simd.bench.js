@@ -1,10 +1,12 @@
-// The critical damper on rotations (targetPath 'hold') through its WebAssembly SIMD kernel
-// (src/ops/live/simd.wat: two joints per f64x2 instruction, no bounds checks) against its JavaScript loops, on
-// the stream of live-floor.bench.js, 100 joints x 1,000 samples pushed one at a time. The WebAssembly figure
-// includes everything a push does: the checks, the copy of the sample into the kernel's memory (one set), the
-// kernel (validity pass; two phases over the pairs, the logarithm then the spring and the exponential; a
-// full-range second pass for the pairs the stream's wrap takes beyond the polynomials, about 2.3 of 50 per
-// sample) and the copy of the output to the caller's array (one set).
+// The critical damper (targetPath 'hold') and the One Euro filter on rotations through their WebAssembly SIMD
+// kernels (src/ops/live/simd.wat: two joints per f64x2 instruction, no bounds checks) against their JavaScript
+// loops (the kernels switched off), on the stream of live-floor.bench.js, 100 joints x 1,000 samples pushed
+// one at a time. A WebAssembly figure includes everything a push does, for the damper: the checks, the copy of
+// the sample into the kernel's memory (one set), the kernel (validity pass; two phases over the pairs, the
+// logarithm then the spring and the exponential; a full-range second pass for the pairs the stream's wrap
+// takes beyond the polynomials, about 2.3 of 50 per sample) and the copy of the output to the caller's array
+// (one set). One Euro's kernel has the same shape (its first phase takes both logarithms, the speed and the
+// cutoff, its second the geodesic step).
 // Run with run.js (npm run bench -- live-simd) for tinybench figures, or directly
 // (node bench/live-simd.bench.js [rounds]) for interleaved rounds timed by CPU time (best and median after a
 // quarter of the rounds as warm-up) and the largest difference between the paths over three laps.
@@ -16,7 +18,7 @@
 // overlap); the large angles moved to a second pass over the listed pairs, in the same function, 30.5 ns;
 // the first pass split in two phases (the logarithms, then the spring and the exponential) 25.3 ns; copying
 // the sample with a JavaScript loop instead of TypedArray.set of a subarray costs 10 ns more.
-import { createDamper } from '../dist/index.js';
+import { createDamper, createOneEuroFilter } from '../dist/index.js';
 import { setSimdEnabled, simdAvailable } from '../dist/ops/live/simd.js';
 
 const JOINTS = 100;
@@ -56,23 +58,27 @@ function stream() {
   return data;
 }
 
-/** A critical damper with the WebAssembly kernel switched on (where the engine has it) or off. */
-function damper(simd) {
+/** `make()` with the WebAssembly kernels switched on (where the engine has them) or off. */
+function withSimd(simd, make) {
   const was = setSimdEnabled(simd);
   try {
-    return createDamper({ joints: JOINTS, halfLife: 0.05 });
+    return make();
   } finally {
     setSimdEnabled(was);
   }
 }
 
-function task(name, make) {
+const damper = (simd) => withSimd(simd, () => createDamper({ joints: JOINTS, halfLife: 0.05 }));
+const oneEuro = (simd, derivative = 'input') =>
+  withSimd(simd, () => createOneEuroFilter({ joints: JOINTS, beta: 0.5, derivative }));
+
+function task(name, target, make) {
   return {
     name: `${name}, 100 joints x 1,000 samples`,
     items: JOINTS * SAMPLES,
     unit: 'joint-samples',
     perItem: 'ns',
-    target: 1e9 / 30,
+    target,
     setup() {
       return { filter: make(), data: stream(), out: new Float64Array(JOINTS * 4), t: 0 };
     },
@@ -87,8 +93,14 @@ function task(name, make) {
 }
 
 const tasks = [
-  task('createDamper critical rotations, WebAssembly SIMD', () => damper(true)),
-  task('createDamper critical rotations, JavaScript (kernel switched off)', () => damper(false)),
+  task('createDamper critical rotations, WebAssembly SIMD', 1e9 / 30, () => damper(true)),
+  task('createDamper critical rotations, JavaScript (kernel switched off)', 1e9 / 30, () => damper(false)),
+  task('createOneEuroFilter rotations, WebAssembly SIMD', 20e6, () => oneEuro(true)),
+  task('createOneEuroFilter rotations, JavaScript (kernel switched off)', 20e6, () => oneEuro(false)),
+  task('createOneEuroFilter rotations, derivative output, WebAssembly SIMD', 20e6, () =>
+    oneEuro(true, 'output'),
+  ),
+  task('createOneEuroFilter rotations, derivative output, JavaScript', 20e6, () => oneEuro(false, 'output')),
 ];
 
 export default { name: 'live-simd', tasks };
@@ -116,11 +128,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const rounds = Number(process.argv[2] ?? 15);
   if (!simdAvailable())
     console.log('this engine has no WebAssembly SIMD: both tasks run the JavaScript path');
-  const worst = agreement(
-    () => damper(true),
-    () => damper(false),
-  );
-  console.log(`largest output difference between the two paths over 3,000 samples: ${worst}`);
+  for (const [name, a, b] of [
+    ['damper', () => damper(true), () => damper(false)],
+    ['One Euro', () => oneEuro(true), () => oneEuro(false)],
+    ['One Euro, derivative output', () => oneEuro(true, 'output'), () => oneEuro(false, 'output')],
+  ]) {
+    console.log(
+      `${name}: largest output difference between the two paths over 3,000 samples: ${agreement(a, b)}`,
+    );
+  }
   const states = tasks.map((t) => t.setup());
   const times = tasks.map(() => []);
   for (let r = 0; r < rounds; r++) {

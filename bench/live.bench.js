@@ -105,6 +105,15 @@ export default {
       filterRotations(s.input, kernels.gaussian(2), { out: s.out }),
     ),
     task('createOneEuroFilter rotations', 20e6, () => createOneEuroFilter({ joints: JOINTS, beta: 0.5 })),
+    // the same without the WebAssembly kernel: what engines without WebAssembly SIMD run
+    task('createOneEuroFilter rotations, JavaScript path', 20e6, () => {
+      const was = setSimdEnabled(false);
+      try {
+        return createOneEuroFilter({ joints: JOINTS, beta: 0.5 });
+      } finally {
+        setSimdEnabled(was);
+      }
+    }),
     task('createOneEuroFilter rotations, derivative output', 20e6, () =>
       createOneEuroFilter({ joints: JOINTS, beta: 0.5, derivative: 'output' }),
     ),

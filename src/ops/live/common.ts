@@ -6,7 +6,8 @@
  * A filter is made once per stream of `joints` rotations (or vectors) and fed one sample at a time:
  * `filter.push(out, input, time)` reads `joints` quaternions `x, y, z, w` (or `joints · width` values) from
  * `input`, writes the filtered sample into `out` and returns `out`. `out` may be `input`. Nothing is allocated
- * per sample. `reset()` forgets the stream; `getState()` returns a plain JSON-serialisable snapshot and
+ * per sample (the filters that run in WebAssembly make one typed-array view of a sample that is part of a larger
+ * typed array, to copy it in one `set`). `reset()` forgets the stream; `getState()` returns a plain JSON-serialisable snapshot and
  * `setState(state)` resumes from one, so a stream saved and restored gives the same output bit for bit.
  *
  * ## Timestamps

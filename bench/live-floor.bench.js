@@ -11,7 +11,8 @@
 // - polynomials without range checks: the whole loop with fdlibm's polynomials but no branch to Math.atan2 /
 //   Math.sin / Math.cos (valid below 47° and 90°: at the wrap of the stream, once per 1,000 samples, it gives
 //   wrong values at the same cost);
-// - the library's createDamper on the same stream, for reference.
+// - the library's createDamper on the same stream, for reference (since the WebAssembly kernel it runs that
+//   where the engine has it; live-simd.bench.js compares the kernel with these JavaScript loops).
 // The differences are the cost of each part. Run alone: npm run bench -- live-floor
 import { createDamper, halfLifeToDamping } from '../dist/index.js';
 

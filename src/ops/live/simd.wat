@@ -1,8 +1,12 @@
-;; WebAssembly SIMD kernels of the live rotation filters: two joints per f64x2 instruction, the same
-;; operations in the same order as the scalar loops in damper.ts and tangent.ts (WebAssembly has no fused
-;; multiply-add and no reassociation, so each lane rounds exactly as the JavaScript does).
+;; WebAssembly SIMD kernels of the live rotation filters (the critical damper with a held target, the One Euro
+;; filter): two joints per f64x2 instruction, the operations of the scalar loops in damper.ts, one-euro.ts and
+;; tangent.ts in the same order (WebAssembly has no fused multiply-add and no reassociation, so those lanes
+;; round as the JavaScript does), apart from the damper's ±1/|g| (taken with the sign of w instead of from k)
+;; and the full-range paths (fdlibm's reductions where the JavaScript calls Math.atan2, Math.sin, Math.cos):
+;; the paths agree to about an ulp (test/ops/live/simd.test.ts holds them to 1e-13).
 ;;
-;; Build: node scripts/build_simd.mjs (writes simd-bytes.ts; a test checks it equals a fresh build).
+;; Build: npm run build:simd (scripts/build_simd.mjs writes simd-bytes.ts; a test checks it equals a fresh
+;; build). Hand-written; the One Euro kernel was first generated from the damper's pieces and is kept by hand.
 ;;
 ;; Memory is the caller's (imported, fixed size). Joints come in pairs; a pair's quaternions are 8 doubles
 ;; (x0 y0 z0 w0 x1 y1 z1 w1, 64 bytes) and its velocities 6 (vx0 vy0 vz0 vx1 vy1 vz1, 48 bytes), so the

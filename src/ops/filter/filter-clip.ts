@@ -93,6 +93,14 @@ export function filterClip(clip: Clip, kernel: Kernel, options: FilterClipOption
   }
   // the pieces to filter on their own, cut from the input before a reusing pass overwrites it
   const pieces = segments === 'jumps' && frames > 1 ? cutPieces(clip, channels === 'all') : [];
+  // the joints with jumps are filtered piece by piece below, which overwrites every frame of theirs: the
+  // pass over the whole clip leaves them out (each joint is filtered on its own, so the others' numbers
+  // do not change)
+  let cut: Uint8Array | null = null;
+  if (pieces.length > 0) {
+    cut = new Uint8Array(joints);
+    for (const p of pieces) cut[p.joint] = 1;
+  }
   const rotations = filterMovingJoints(
     clip.rotations.data,
     frames,
@@ -102,6 +110,7 @@ export function filterClip(clip: Clip, kernel: Kernel, options: FilterClipOption
     kernel,
     space,
     boundary,
+    cut,
   );
 
   let translations = clip.translations;
@@ -115,6 +124,7 @@ export function filterClip(clip: Clip, kernel: Kernel, options: FilterClipOption
       kernel,
       space,
       boundary,
+      cut,
     );
   } else if (!reuse) {
     translations = { data: Float64Array.from(clip.translations.data), frames, joints };
@@ -128,7 +138,7 @@ export function filterClip(clip: Clip, kernel: Kernel, options: FilterClipOption
       );
     }
     if (channels === 'all')
-      scales = filterMovingJoints(scales.data, frames, joints, 3, reuse, kernel, space, boundary);
+      scales = filterMovingJoints(scales.data, frames, joints, 3, reuse, kernel, space, boundary, cut);
     else if (!reuse) scales = { data: Float64Array.from(scales.data), frames, joints };
   }
   for (const p of pieces) {
@@ -188,7 +198,8 @@ function cutPieces(clip: Clip, all: boolean): Piece[] {
  * clip; the others (in BVH files most joints' translations, which are their constant OFFSETs) are copied
  * bit for bit, so a constant curve stays exactly constant and costs no filtering. The moving joints are
  * filtered as a series of their own ({@link filterSeries}); each joint is filtered on its own, so this gives
- * the same numbers as filtering all of them. With `reuse`, a Float64 `src` receives the result.
+ * the same numbers as filtering all of them. With `reuse`, a Float64 `src` receives the result. Moving
+ * joints marked in `skip` are left out (their values are copied unfiltered): the caller overwrites them.
  */
 function filterMovingJoints(
   src: Float64Array | Float32Array,
@@ -199,6 +210,7 @@ function filterMovingJoints(
   kernel: Kernel,
   space: RotationSpace,
   boundary: Boundary,
+  skip: Uint8Array | null,
 ): { data: Float64Array; frames: number; joints: number } {
   const moving: number[] = [];
   // a constant joint is copied unfiltered, but a zero or non-finite one must still meet the filter's checks
@@ -206,8 +218,9 @@ function filterMovingJoints(
   const constant = constantJoints(src, frames, joints, width);
   for (let j = 0; j < joints; j++) {
     const b = j * width;
-    if (!constant[j]) moving.push(j);
-    else if (!usableConstant(src, b, width)) invalid = true;
+    if (!constant[j]) {
+      if (skip === null || skip[j] === 0) moving.push(j);
+    } else if (!usableConstant(src, b, width)) invalid = true;
   }
   if (moving.length === joints || frames < 2 || invalid) {
     // every joint (or nothing to tell apart, or a constant the filter must reject): the filter's own

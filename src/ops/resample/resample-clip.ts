@@ -6,6 +6,8 @@
 import { OptionError, ShapeError } from '../../errors.js';
 import { checkOptions } from '../../options.js';
 import type { Clip } from '../../series/clip.js';
+import { checkSeriesSize } from '../../series/create.js';
+import type { QuatSeries } from '../../series/types.js';
 import { frameTimeTextOf, guessRate } from '../analysis/analyze-clip.js';
 import {
   jointConstant,
@@ -17,7 +19,12 @@ import {
 } from '../analysis/segments.js';
 import { checkClip } from '../skeleton/clip-check.js';
 import { resampleRotations } from './resample-rotations.js';
-import { RESAMPLE_DEFAULTS, type ResampleOptions } from './resample-support.js';
+import {
+  planResample,
+  RESAMPLE_DEFAULTS,
+  type ResampledGrid,
+  type ResampleOptions,
+} from './resample-support.js';
 import { resampleVectors } from './resample-vectors.js';
 
 /** Options of {@link resampleClip}: those of `resampleRotations` without `sourceRate`/`sourceTimes`/`times`. */
@@ -116,7 +123,15 @@ export function resampleClip(clip: Clip, options: ResampleClipOptions): Clip {
   }
   const { translationBoundary, rateFrom: _rateFrom, segments: _segments, ...rest } = options;
   const common = { ...rest, sourceRate: rate };
-  const rotations = resampleRotations(clip.rotations, common);
+  let cuts: number[][] | undefined;
+  if (segments === 'jumps' && clip.frames > 1) {
+    try {
+      cuts = jumpCuts(clip, rate);
+    } catch {
+      // input the scan refuses: the resampler below reports it in its own words, as without segments
+    }
+  }
+  const rotations = resampleRotationsExcept(clip.rotations, common, cuts);
   const duration = options.duration ?? (options.boundary === 'wrap' ? 'loop' : undefined);
   const translations = resampleVectors(clip.translations, {
     ...common,
@@ -137,7 +152,17 @@ export function resampleClip(clip: Clip, options: ResampleClipOptions): Clip {
     });
   }
   if (segments === 'jumps' && clip.frames > 1) {
-    resampleSegments(clip, rate, rotations.rate, common, rotations.data, translations.data, scales?.data);
+    cuts ??= jumpCuts(clip, rate);
+    resampleSegments(
+      clip,
+      cuts,
+      rate,
+      rotations.rate,
+      common,
+      rotations.data,
+      translations.data,
+      scales?.data,
+    );
   }
   // Every field written out in the order `makeClip` uses, rather than a spread and a `delete`: deleting a
   // property leaves a slow (dictionary) object, which makes every later read of the clip slower.
@@ -167,6 +192,7 @@ export function resampleClip(clip: Clip, options: ResampleClipOptions): Clip {
  */
 function resampleSegments(
   clip: Clip,
+  cuts: readonly (readonly number[])[],
   sourceRate: number,
   outRate: number,
   common: Omit<ResampleClipOptions, 'targetRate' | 'rateFrom' | 'segments'> & { sourceRate: number },
@@ -176,7 +202,6 @@ function resampleSegments(
 ): void {
   const { frames, joints } = clip.rotations;
   const outFrames = rotations.length / (joints * 4);
-  const cuts = jumpCuts(clip, sourceRate);
   const {
     targetRate: _t,
     duration: _d,
@@ -226,4 +251,51 @@ function resampleSegments(
       }
     }
   }
+}
+
+/**
+ * `resampleRotations(series, options)` for the joints without cuts; the joints with cuts (which
+ * `resampleSegments` then fills, every output frame of them) are left at 0 instead of being resampled
+ * over the whole clip for nothing. Each joint is resampled on its own, so gathering the others into a
+ * series of their own gives the same numbers. Without cuts, the plain call.
+ */
+function resampleRotationsExcept(
+  series: QuatSeries,
+  options: ResampleOptions,
+  cuts: readonly (readonly number[])[] | undefined,
+): QuatSeries<Float64Array> & ResampledGrid {
+  const { frames, joints } = series;
+  const kept: number[] = [];
+  if (cuts !== undefined) for (let j = 0; j < joints; j++) if (cuts[j].length === 0) kept.push(j);
+  if (cuts === undefined || kept.length === joints) return resampleRotations(series, options);
+  // the output's size is refused (or not) for the whole series, as the plain call would
+  planResample(frames, options, 'resampleRotations', joints * 4);
+  const m = kept.length;
+  const src = series.data;
+  const part = new Float64Array(frames * m * 4);
+  for (let f = 0; f < frames; f++) {
+    for (let k = 0; k < m; k++) {
+      const from = (f * joints + kept[k]) * 4;
+      const to = (f * m + k) * 4;
+      part[to] = src[from];
+      part[to + 1] = src[from + 1];
+      part[to + 2] = src[from + 2];
+      part[to + 3] = src[from + 3];
+    }
+  }
+  const r = resampleRotations({ data: part, frames, joints: m }, options);
+  checkSeriesSize(r.frames, joints, 4, 'resampleRotations');
+  const data = new Float64Array(r.frames * joints * 4);
+  const rd = r.data;
+  for (let f = 0; f < r.frames; f++) {
+    for (let k = 0; k < m; k++) {
+      const from = (f * m + k) * 4;
+      const to = (f * joints + kept[k]) * 4;
+      data[to] = rd[from];
+      data[to + 1] = rd[from + 1];
+      data[to + 2] = rd[from + 2];
+      data[to + 3] = rd[from + 3];
+    }
+  }
+  return { data, frames: r.frames, joints, rate: r.rate, times: r.times };
 }

@@ -50,6 +50,77 @@ describe("filterClip and resampleClip with segments: 'jumps'", () => {
   });
 });
 
+/**
+ * Two joints at 30 Hz: root A moves and steps by 90° at frame 10 (as in `stepClip`), joint B turns smoothly
+ * with no jump; `single` keeps only A's channels (a one-joint clip of the same values).
+ */
+function twoJointClip(single = false): Clip {
+  const rows = Array.from({ length: 40 }, (_, f) => {
+    const a = `${0.1 * f} ${Math.sin(f / 7)} 0 ${f < 10 ? 0 : 90 + 0.5 * (f - 10)} ${0.3 * f} 0`;
+    return single ? a : `${a} ${20 * Math.sin(f / 6)} ${0.7 * f} ${-0.2 * f}`;
+  });
+  const b = single
+    ? ''
+    : '  JOINT B\n  {\n    OFFSET 0 1 0\n    CHANNELS 3 Zrotation Yrotation Xrotation\n    End Site\n    {\n      OFFSET 0 1 0\n    }\n  }\n';
+  const end = single ? '  End Site\n  {\n    OFFSET 0 1 0\n  }\n' : '';
+  return parseBvh(
+    `HIERARCHY\nROOT A\n{\n  OFFSET 0 0 0\n  CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation\n${b}${end}}\nMOTION\nFrames: 40\nFrame Time: 0.0333333\n${rows.join('\n')}\n`,
+  );
+}
+
+/** Joint j's values (of `width`) in every frame of a frame-major series. */
+function jointValues(
+  s: { data: ArrayLike<number>; frames: number; joints: number },
+  j: number,
+  width: number,
+) {
+  const out: number[] = [];
+  for (let f = 0; f < s.frames; f++)
+    for (let c = 0; c < width; c++) out.push(s.data[(f * s.joints + j) * width + c]);
+  return out;
+}
+
+describe("segments: 'jumps' in a clip where only some joints jump", () => {
+  it('jumpCuts(twoJointClip()) cuts A at frame 10 and leaves B whole', () => {
+    expect(jumpCuts(twoJointClip())).toEqual([[10], []]);
+  });
+
+  it("filterClip: the joint without jumps is filtered exactly as with 'none', the jumping joint as on its own", () => {
+    const k = kernels.gaussian(2);
+    for (const space of ['raw', 'log'] as const) {
+      const split = filterClip(twoJointClip(), k, { segments: 'jumps', space });
+      const whole = filterClip(twoJointClip(), k, { segments: 'none', space });
+      const alone = filterClip(twoJointClip(true), k, { segments: 'jumps', space });
+      const reused = filterClip(twoJointClip(), k, { segments: 'jumps', space, input: 'reuse' });
+      expect(jointValues(split.rotations, 1, 4)).toEqual(jointValues(whole.rotations, 1, 4));
+      expect(jointValues(split.rotations, 0, 4)).toEqual(jointValues(alone.rotations, 0, 4));
+      expect(jointValues(split.translations, 0, 3)).toEqual(jointValues(alone.translations, 0, 3));
+      expect(jointValues(split.translations, 1, 3)).toEqual(jointValues(whole.translations, 1, 3));
+      expect(Array.from(reused.rotations.data)).toEqual(Array.from(split.rotations.data));
+      expect(Array.from(reused.translations.data)).toEqual(Array.from(split.translations.data));
+    }
+  });
+
+  it("resampleClip: the joint without jumps is resampled exactly as with 'none', the jumping joint as on its own", () => {
+    for (const targetRate of [10, 12, 75]) {
+      const split = resampleClip(twoJointClip(), { targetRate, segments: 'jumps' });
+      const whole = resampleClip(twoJointClip(), { targetRate, segments: 'none' });
+      const alone = resampleClip(twoJointClip(true), { targetRate, segments: 'jumps' });
+      expect(split.frames).toBe(whole.frames);
+      expect(jointValues(split.rotations, 1, 4)).toEqual(jointValues(whole.rotations, 1, 4));
+      expect(jointValues(split.rotations, 0, 4)).toEqual(jointValues(alone.rotations, 0, 4));
+      expect(jointValues(split.translations, 0, 3)).toEqual(jointValues(alone.translations, 0, 3));
+      expect(jointValues(split.translations, 1, 3)).toEqual(jointValues(whole.translations, 1, 3));
+    }
+  });
+
+  it('resampleClip with jumps refuses an oversized output as the plain call does', () => {
+    expect(() => resampleClip(twoJointClip(), { targetRate: 1e12, segments: 'jumps' })).toThrow(
+      /over the limit/,
+    );
+  });
+});
+
 describe('CMU 01_01 (T-pose at frame 0, then a 136° step): unroll, gaussian(2), resample to 30 Hz', () => {
   const clip = parseBvh(readFileSync(new URL('../../../samples/01_01.bvh', import.meta.url), 'utf8'));
   function worstAtFrame0(out: Clip): number {

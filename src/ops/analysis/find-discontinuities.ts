@@ -126,10 +126,12 @@ export function findDiscontinuities(
           : ' (quaternions; pass order for Euler curves)'),
     );
   }
-  checkFinite(data, joints, width);
-  return width === 4
-    ? quaternionDiscontinuities(data, frames, joints, threshold)
-    : eulerDiscontinuities(data, frames, joints, threshold, options.order!);
+  if (width === 3) {
+    checkFinite(data, joints, width);
+    return eulerDiscontinuities(data, frames, joints, threshold, options.order!);
+  }
+  // quaternions are checked in the same pass as the scan
+  return quaternionDiscontinuities(data, frames, joints, threshold);
 }
 
 function checkFinite(data: FloatArray, joints: number, width: number): void {
@@ -153,6 +155,14 @@ function checkFinite(data: FloatArray, joints: number, width: number): void {
   }
 }
 
+/**
+ * The quaternion scan, with the check of `checkFinite` folded in: every quaternion's squared norm is
+ * computed once (the later one of a pair is the earlier one of the next) and must be in (0, ∞), which holds
+ * exactly when its components are finite and not all zero; on the first that is not, `checkFinite` names
+ * the first such quaternion as it always has. The jump test compares squares, `d² < cos²(θ/2)·|a|²·|b|²`,
+ * instead of `|d| / √(|a|²·|b|²) < cos(θ/2)`, and only pairs within 1e-9 of the threshold (where the two
+ * forms could round differently) take the square-root form, so every pair is classified as before.
+ */
 function quaternionDiscontinuities(
   data: FloatArray,
   frames: number,
@@ -163,27 +173,51 @@ function quaternionDiscontinuities(
   const stride = joints * 4;
   // |cos(θ/2)| below this means θ above the threshold; the exact angle is computed only for reports.
   const cosHalf = Math.cos(threshold / 2);
+  const cos2 = cosHalf * cosHalf;
+  const above = cos2 * (1 + 1e-9);
+  const below = cos2 * (1 - 1e-9);
+  // squared norms of the previous frame, per joint
+  const norms = new Float64Array(joints);
+  let bad = false;
+  for (let j = 0; j < joints && frames > 0; j++) {
+    const o = j * 4;
+    const n =
+      data[o] * data[o] + data[o + 1] * data[o + 1] + data[o + 2] * data[o + 2] + data[o + 3] * data[o + 3];
+    if (!(n > 0 && n < Infinity)) bad = true;
+    norms[j] = n;
+  }
+  if (bad) checkFinite(data, joints, 4);
   const qa = new Float64Array(4);
   const qb = new Float64Array(4);
-  for (let i = stride; i < frames * stride; i += 4) {
-    const p = i - stride;
-    const d =
-      data[i] * data[p] + data[i + 1] * data[p + 1] + data[i + 2] * data[p + 2] + data[i + 3] * data[p + 3];
-    const na = data[p] ** 2 + data[p + 1] ** 2 + data[p + 2] ** 2 + data[p + 3] ** 2;
-    const nb = data[i] ** 2 + data[i + 1] ** 2 + data[i + 2] ** 2 + data[i + 3] ** 2;
-    const c = d / Math.sqrt(na * nb);
-    const isJump = Math.abs(c) < cosHalf;
-    if (!isJump && d >= 0) continue;
-    for (let k = 0; k < 4; k++) {
-      qa[k] = data[p + k];
-      qb[k] = data[i + k];
+  for (let f = 1; f < frames; f++) {
+    for (let j = 0, i = f * stride; j < joints; j++, i += 4) {
+      const p = i - stride;
+      const bx = data[i];
+      const by = data[i + 1];
+      const bz = data[i + 2];
+      const bw = data[i + 3];
+      const d = bx * data[p] + by * data[p + 1] + bz * data[p + 2] + bw * data[p + 3];
+      const nb = bx * bx + by * by + bz * bz + bw * bw;
+      if (!(nb > 0 && nb < Infinity)) checkFinite(data, joints, 4);
+      const na = norms[j];
+      norms[j] = nb;
+      const nn = na * nb;
+      const d2 = d * d;
+      let isJump: boolean;
+      if (d2 > above * nn) isJump = false;
+      else if (d2 < below * nn) isJump = true;
+      else isJump = Math.abs(d / Math.sqrt(nn)) < cosHalf;
+      if (!isJump && d >= 0) continue;
+      for (let k = 0; k < 4; k++) {
+        qa[k] = data[p + k];
+        qb[k] = data[i + k];
+      }
+      const a = angle(qa, qb);
+      // The cosine test is a cheap filter; the exact angle decides pairs right at the threshold.
+      const kind: DiscontinuityKind | null = a > threshold ? 'jump' : d < 0 ? 'sign-flip' : null;
+      if (kind === null) continue;
+      found.push({ frame: f, joint: j, angle: a, kind });
     }
-    const a = angle(qa, qb);
-    // The cosine test is a cheap filter; the exact angle decides pairs right at the threshold.
-    const kind: DiscontinuityKind | null = a > threshold ? 'jump' : d < 0 ? 'sign-flip' : null;
-    if (kind === null) continue;
-    const item = i / 4;
-    found.push({ frame: Math.floor(item / joints), joint: item % joints, angle: a, kind });
   }
   return found;
 }

@@ -127,3 +127,75 @@ describe('findDiscontinuities(curves, { order }) on Euler curves', () => {
     }
   });
 });
+
+describe('findDiscontinuities(series) classifies pairs at the threshold as the square-root test does', () => {
+  /** The pair rule in its square-root form: `|d| / √(|a|²|b|²) < cos(θ/2)`, then the exact angle decides. */
+  function reference(data: Float64Array, frames: number, joints: number, threshold: number) {
+    const out: { frame: number; joint: number; kind: string }[] = [];
+    const cosHalf = Math.cos(threshold / 2);
+    for (let f = 1; f < frames; f++) {
+      for (let j = 0; j < joints; j++) {
+        const a = data.subarray(((f - 1) * joints + j) * 4, ((f - 1) * joints + j) * 4 + 4);
+        const b = data.subarray((f * joints + j) * 4, (f * joints + j) * 4 + 4);
+        const d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+        const na = a[0] ** 2 + a[1] ** 2 + a[2] ** 2 + a[3] ** 2;
+        const nb = b[0] ** 2 + b[1] ** 2 + b[2] ** 2 + b[3] ** 2;
+        const isJump = Math.abs(d / Math.sqrt(na * nb)) < cosHalf;
+        if (!isJump && d >= 0) continue;
+        const angle = quat.angle(Float64Array.from(a), Float64Array.from(b));
+        const kind = angle > threshold ? 'jump' : d < 0 ? 'sign-flip' : null;
+        if (kind !== null) out.push({ frame: f, joint: j, kind });
+      }
+    }
+    return out;
+  }
+
+  it('on steps within 1e-15 to 1e-6 of the threshold, both signs, norms from 1e-3 to 1e3', () => {
+    const threshold = 0.2;
+    const joints = 7;
+    const frames = 400;
+    const data = new Float64Array(frames * joints * 4);
+    let seed = 12345;
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const q = new Float64Array(4);
+    for (let j = 0; j < joints; j++) {
+      let turned = rand() * 3;
+      for (let f = 0; f < frames; f++) {
+        // a step at the threshold times (1 ± 10^-k), k from 6 to 15, or an ordinary small step
+        const near = rand() < 0.7;
+        const rel = (rand() < 0.5 ? -1 : 1) * 10 ** -(6 + Math.floor(rand() * 10));
+        turned += near ? threshold * (1 + rel) : rand() * 0.05;
+        // turned about the unit axis (0.3, 1, 0.2·j) / |…|
+        const n = Math.hypot(0.3, 1, 0.2 * j);
+        const sh = Math.sin(turned / 2) / n;
+        q[0] = 0.3 * sh;
+        q[1] = sh;
+        q[2] = 0.2 * j * sh;
+        q[3] = Math.cos(turned / 2);
+        const scale = 10 ** (rand() * 6 - 3) * (rand() < 0.2 ? -1 : 1);
+        for (let c = 0; c < 4; c++) data[(f * joints + j) * 4 + c] = q[c] * scale;
+      }
+    }
+    const found = findDiscontinuities(quatSeries(data, frames, joints), { threshold });
+    const expected = reference(data, frames, joints, threshold);
+    expect(expected.filter((e) => e.kind === 'jump').length).toBeGreaterThan(100);
+    expect(found.map(({ frame, joint, kind }) => ({ frame, joint, kind }))).toEqual(
+      [...expected].sort((x, y) => x.frame - y.frame || x.joint - y.joint),
+    );
+  });
+
+  it('names the first zero or non-finite quaternion in frame order, wherever the scan meets one', () => {
+    const s = createQuatSeries(6, 3);
+    s.data[(5 * 3 + 0) * 4 + 3] = 0; // frame 5, joint 0: zero
+    s.data[(2 * 3 + 2) * 4 + 1] = Number.NaN; // frame 2, joint 2: NaN, the first in order
+    expect(() => findDiscontinuities(s)).toThrow(/frame 2, joint 2/);
+    const z = createQuatSeries(3, 2);
+    z.data.fill(0, 4, 8); // frame 0, joint 1
+    expect(() => findDiscontinuities(z)).toThrow(
+      /zero or non-finite quaternion \(0, 0, 0, 0\) at frame 0, joint 1/,
+    );
+  });
+});

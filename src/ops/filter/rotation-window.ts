@@ -85,6 +85,67 @@ export interface TapWindow {
   readonly tableRadius: number;
 }
 
+/**
+ * Kernel weights of recent fractional centres, by phase: `rows[slot·width + span + m]` holds
+ * `kernel.evaluate(phase − m)` for the offsets `m` in `[from[slot], to[slot]]`. A centre `c ≥ 0` with
+ * `n = floor(c)` and phase `φ = c − n` (exact) reads the weight of frame `i` at `m = i − n`: `φ − m` and
+ * `c − i` are the same real number, so IEEE subtraction gives the same double and the weight is the one
+ * `kernel.evaluate(c − i)` would return, bit for bit. A rate change by p/q puts its output frames at q phases
+ * (per binade of the position, where the rounding of `i·p/q` repeats), so a few slots serve a whole grid.
+ */
+interface PhaseCache {
+  readonly keys: Float64Array;
+  readonly from: Int32Array;
+  readonly to: Int32Array;
+  readonly rows: Float64Array;
+  readonly span: number;
+  readonly width: number;
+  next: number;
+}
+
+/** Phases remembered per window (a ring). */
+const PHASE_SLOTS = 16;
+/** Widest support, in frames each side, whose fractional weights are remembered. */
+const PHASE_MAX_SPAN = 64;
+
+/** A window from {@link createTapWindow}: with its phase cache (null until a fractional centre needs it). */
+interface CachedTapWindow extends TapWindow {
+  phases: PhaseCache | null;
+}
+
+function createPhaseCache(radius: number): PhaseCache {
+  const span = Math.ceil(radius) + 1;
+  const width = 2 * span + 1;
+  return {
+    keys: new Float64Array(PHASE_SLOTS).fill(Number.NaN),
+    from: new Int32Array(PHASE_SLOTS),
+    to: new Int32Array(PHASE_SLOTS),
+    rows: new Float64Array(PHASE_SLOTS * width),
+    span,
+    width,
+    next: 0,
+  };
+}
+
+/**
+ * The slot of `cache` holding the weights of phase `phase` for offsets `mLo..mHi`, filled now if no slot
+ * has them (evaluating the kernel only there, as the tap loop would).
+ */
+function phaseSlot(cache: PhaseCache, kernel: Kernel, phase: number, mLo: number, mHi: number): number {
+  const keys = cache.keys;
+  for (let s = 0; s < PHASE_SLOTS; s++) {
+    if (keys[s] === phase && cache.from[s] <= mLo && cache.to[s] >= mHi) return s;
+  }
+  const s = cache.next;
+  cache.next = s + 1 === PHASE_SLOTS ? 0 : s + 1;
+  keys[s] = phase;
+  cache.from[s] = mLo;
+  cache.to[s] = mHi;
+  const base = s * cache.width + cache.span;
+  for (let m = mLo; m <= mHi; m++) cache.rows[base + m] = kernel.evaluate(phase - m);
+  return s;
+}
+
 /** Relative size below which a tap-weight sum counts as zero (`|Σw| <= ZERO_SUM·Σ|w|`). */
 export const ZERO_SUM = 1e-12;
 
@@ -130,7 +191,7 @@ export function createTapWindow(kernel: Kernel, frames: number, boundary: Bounda
       throw new OptionError(`createTapWindow: kernel ${kernel.name} is not finite at ${k}`);
     table[k + tableRadius] = v;
   }
-  return {
+  const win: CachedTapWindow = {
     kernel,
     radius,
     frames,
@@ -144,7 +205,9 @@ export function createTapWindow(kernel: Kernel, frames: number, boundary: Bounda
     centre: 0,
     table,
     tableRadius,
+    phases: null,
   };
+  return win;
 }
 
 /**
@@ -167,7 +230,9 @@ export function mapBoundaryFrame(i: number, frames: number, boundary: Boundary):
 /**
  * Places the kernel at `centre` (in frames, any real number) and fills the window's taps: every integer frame
  * `i` with `|centre - i| <= radius` and a non-zero weight `kernel.evaluate(centre - i)`, mapped through the
- * boundary rule. Integer centres use a table computed once. No allocation.
+ * boundary rule. Integer centres use a table computed once; a window from {@link createTapWindow} remembers
+ * the weights of its last 16 fractional phases (kernels up to 64 frames each side), so a grid at a rational rate
+ * ratio evaluates its kernel only for its first few frames. No allocation beyond that memory, made once.
  *
  * @throws {InvalidValueError} when the signal has no frames, when no tap survives (`'renormalize'` far outside
  *   the clip) or when the weights sum to zero (`|Σw| <= 1e-12·Σ|w|`, e.g. a zero-mean kernel at a clip end
@@ -194,12 +259,30 @@ export function placeTaps(win: TapWindow, centre: number): TapWindow {
   // is 50), which would reach one entry past the table
   const lo = integral ? centre - tr : Math.ceil(centre - radius);
   const hi = integral ? centre + tr : Math.floor(centre + radius);
+  // a fractional centre of a window from createTapWindow reads its weights from the phase cache: the
+  // same values (see PhaseCache), without a call to the kernel per tap
+  let rows: Float64Array | null = null;
+  let rowAt = 0;
+  const cached = win as Partial<CachedTapWindow>;
+  if (!integral && centre >= 0 && cached.phases !== undefined && radius < PHASE_MAX_SPAN) {
+    const cache = cached.phases ?? (cached.phases = createPhaseCache(radius));
+    const n = Math.floor(centre);
+    if (lo - n >= -cache.span && hi - n <= cache.span) {
+      const slot = phaseSlot(cache, kernel, centre - n, lo - n, hi - n);
+      rows = cache.rows;
+      rowAt = slot * cache.width + cache.span - n;
+    }
+  }
   let count = 0;
   let sum = 0;
   let absSum = 0;
   let last = -2;
   for (let i = lo; i <= hi; i++) {
-    const w = integral ? table[centre - i + tr] : kernel.evaluate(centre - i);
+    const w = integral
+      ? table[centre - i + tr]
+      : rows !== null
+        ? rows[rowAt + i]
+        : kernel.evaluate(centre - i);
     if (w === 0) continue;
     const f = mapFrame(i, frames, boundary);
     if (f < 0) continue;

@@ -9,6 +9,7 @@ import {
   createWindowScratch,
   placeTaps,
   type RotationSpace,
+  type TapWindow,
 } from '../../../src/ops/filter/rotation-window.js';
 import * as quat from '../../../src/quat/index.js';
 import { quatDistance, unitQuat } from '../../support/arbitraries.js';
@@ -109,6 +110,54 @@ describe('placeTaps(win, centre)', () => {
   it('createTapWindow(kernel, frames, boundary) rejects an unknown boundary and a non-kernel', () => {
     expect(() => createTapWindow(kernels.tent, 4, 'mirror' as never)).toThrow(OptionError);
     expect(() => createTapWindow({} as never, 4, 'clamp')).toThrow(OptionError);
+  });
+});
+
+describe('placeTaps(win, centre) at fractional centres (weights remembered by phase)', () => {
+  /** A window of the same fields without the phase memory: every weight from `kernel.evaluate(centre − i)`. */
+  function plainCopy(win: TapWindow): TapWindow {
+    const { phases: _phases, ...rest } = win as TapWindow & { phases?: unknown };
+    return {
+      ...rest,
+      tapFrames: new Int32Array(win.tapFrames.length),
+      tapWeights: new Float64Array(win.tapWeights.length),
+      tapOffsets: new Int32Array(win.tapOffsets.length),
+    };
+  }
+  const placed = (win: TapWindow) => ({
+    count: win.count,
+    frames: Array.from(win.tapFrames.subarray(0, win.count)),
+    weights: Array.from(win.tapWeights.subarray(0, win.count)),
+    sum: win.weightSum,
+    reference: win.reference,
+  });
+
+  it('gives the weights of kernel.evaluate(centre − i) bit for bit, phases repeated across binades or not', () => {
+    const cases: [kernels.Kernel, number][] = [
+      [kernels.scaleKernel(kernels.lanczos(3), 100 / 30), 100 / 30], // 100 Hz to 30 Hz
+      [kernels.scaleKernel(kernels.lanczos(3), 125 / 30), 125 / 30], // 125 Hz to 30 Hz
+      [kernels.catmullRom, 30 / 120], // up-sampling 30 Hz to 120 Hz
+      [kernels.gaussian(2.7), 0.37],
+    ];
+    for (const [kernel, step] of cases) {
+      for (const boundary of ['clamp', 'reflect', 'wrap', 'renormalize'] as const) {
+        const frames = 3000;
+        const win = createTapWindow(kernel, frames, boundary);
+        const plain = plainCopy(win);
+        // the grid, then centres near 0 (taps far from the centre in relative terms), then the grid again
+        // after the ring of remembered phases has turned over
+        const centres: number[] = [];
+        for (let i = 0; i * step < frames - 1; i++) centres.push((i * step * 3) / 3);
+        for (let i = 0; i < 50; i++) centres.push(0.013 * i + 1e-9 * i * i);
+        for (let i = 0; i * step < frames - 1; i += 7) centres.push((i * step * 3) / 3);
+        for (const c of centres) {
+          if (Number.isInteger(c)) continue;
+          expect(placed(placeTaps(win, c)), `${kernel.name} ${boundary} centre ${c}`).toEqual(
+            placed(placeTaps(plain, c)),
+          );
+        }
+      }
+    }
   });
 });
 

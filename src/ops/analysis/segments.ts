@@ -45,43 +45,71 @@ export function jumpCuts(
 }
 
 /**
- * Copies frames `[start, end)` of joint `j` (values of `width`) out of a frame-major series.
+ * The joints whose cut lists are the same, in order of their first joint: `[[1], [0, 2]]` for cuts
+ * `[[], [5], []]`... with the joints without cuts left out. Joints of one group share their segments, so
+ * their pieces are filtered or resampled together (each joint on its own, as one series of several joints).
  *
  * @internal
  */
-export function jointSlice(
+export function cutGroups(
+  cuts: readonly (readonly number[])[],
+): { joints: number[]; cuts: readonly number[] }[] {
+  const groups = new Map<string, { joints: number[]; cuts: readonly number[] }>();
+  for (let j = 0; j < cuts.length; j++) {
+    if (cuts[j].length === 0) continue;
+    const key = cuts[j].join(',');
+    const group = groups.get(key);
+    if (group) group.joints.push(j);
+    else groups.set(key, { joints: [j], cuts: cuts[j] });
+  }
+  return [...groups.values()];
+}
+
+/**
+ * Copies frames `[start, end)` of the joints `picked` (values of `width`) out of a frame-major series into
+ * a frame-major series of just those joints.
+ *
+ * @internal
+ */
+export function jointsSlice(
   data: ArrayLike<number>,
   joints: number,
   width: number,
-  j: number,
+  picked: readonly number[],
   start: number,
   end: number,
 ): Float64Array {
-  const out = new Float64Array((end - start) * width);
-  for (let f = start; f < end; f++) {
-    const o = (f * joints + j) * width;
-    for (let c = 0; c < width; c++) out[(f - start) * width + c] = data[o + c];
+  const m = picked.length;
+  const out = new Float64Array((end - start) * m * width);
+  for (let f = start, d = 0; f < end; f++) {
+    for (let k = 0; k < m; k++) {
+      const o = (f * joints + picked[k]) * width;
+      for (let c = 0; c < width; c++) out[d++] = data[o + c];
+    }
   }
   return out;
 }
 
 /**
- * Writes a one-joint series back into frames `[start, start + frames)` of joint `j`.
+ * Writes a series of the joints `picked` back into frames `[start, start + frames)` of those joints.
  *
  * @internal
  */
-export function jointStore(
+export function jointsStore(
   dst: Float64Array | Float32Array,
   joints: number,
   width: number,
-  j: number,
+  picked: readonly number[],
   start: number,
   src: ArrayLike<number>,
 ): void {
-  const frames = src.length / width;
-  for (let f = 0; f < frames; f++) {
-    const o = ((start + f) * joints + j) * width;
-    for (let c = 0; c < width; c++) dst[o + c] = src[f * width + c];
+  const m = picked.length;
+  const frames = src.length / (width * m);
+  for (let f = 0, s = 0; f < frames; f++) {
+    for (let k = 0; k < m; k++) {
+      const o = ((start + f) * joints + picked[k]) * width;
+      for (let c = 0; c < width; c++) dst[o + c] = src[s++];
+    }
   }
 }
 

@@ -3,9 +3,10 @@ import { checkOptions } from '../../options.js';
 import type { Clip } from '../../series/clip.js';
 import { assertQuatSeries, assertVec3Series } from '../../series/create.js';
 import {
+  cutGroups,
   jointConstant,
-  jointSlice,
-  jointStore,
+  jointsSlice,
+  jointsStore,
   jumpCuts,
   SEGMENT_POLICIES,
   type SegmentPolicy,
@@ -99,7 +100,7 @@ export function filterClip(clip: Clip, kernel: Kernel, options: FilterClipOption
   let cut: Uint8Array | null = null;
   if (pieces.length > 0) {
     cut = new Uint8Array(joints);
-    for (const p of pieces) cut[p.joint] = 1;
+    for (const p of pieces) for (const j of p.joints) cut[j] = 1;
   }
   const rotations = filterMovingJoints(
     clip.rotations.data,
@@ -143,50 +144,72 @@ export function filterClip(clip: Clip, kernel: Kernel, options: FilterClipOption
   }
   for (const p of pieces) {
     const n = p.end - p.start;
-    const r = filterRotations({ data: p.rotations, frames: n, joints: 1 }, kernel, { space, boundary }).data;
-    jointStore(rotations.data, joints, 4, p.joint, p.start, r);
+    const r = filterRotations({ data: p.rotations, frames: n, joints: p.joints.length }, kernel, {
+      space,
+      boundary,
+    }).data;
+    jointsStore(rotations.data, joints, 4, p.joints, p.start, r);
     if (p.translations !== null) {
-      const t = filterVectors({ data: p.translations, frames: n, joints: 1 }, kernel, { boundary }).data;
-      jointStore(translations.data, joints, 3, p.joint, p.start, t);
+      const { picked, data } = p.translations;
+      const t = filterVectors({ data, frames: n, joints: picked.length }, kernel, { boundary }).data;
+      jointsStore(translations.data, joints, 3, picked, p.start, t);
     }
     if (p.scales !== null && scales !== undefined) {
-      const s = filterVectors({ data: p.scales, frames: n, joints: 1 }, kernel, { boundary }).data;
-      jointStore(scales.data, joints, 3, p.joint, p.start, s);
+      const { picked, data } = p.scales;
+      const v = filterVectors({ data, frames: n, joints: picked.length }, kernel, { boundary }).data;
+      jointsStore(scales.data, joints, 3, picked, p.start, v);
     }
   }
   return { ...clip, rotations, translations, ...(scales !== undefined ? { scales } : {}) };
 }
 
-/** One segment of one joint between jumps, with its input values. */
+/**
+ * One segment between jumps of the joints that share their jumps, with its input values (frame-major,
+ * those joints only); translations and scales of the joints among them whose values change.
+ */
 interface Piece {
-  joint: number;
+  joints: number[];
   start: number;
   end: number;
   rotations: Float64Array;
-  translations: Float64Array | null;
-  scales: Float64Array | null;
+  translations: { picked: number[]; data: Float64Array } | null;
+  scales: { picked: number[]; data: Float64Array } | null;
 }
 
-/** The segments of every joint with jumps (see `FilterClipOptions.segments`), with copies of their input. */
+/**
+ * The segments of every joint with jumps (see `FilterClipOptions.segments`), with copies of their input;
+ * joints with the same jumps share their pieces (each joint is filtered on its own, so filtering them as
+ * one series gives the same numbers as one by one, with one kernel placement per frame instead of one per
+ * joint and frame).
+ */
 function cutPieces(clip: Clip, all: boolean): Piece[] {
   const { frames, joints } = clip.rotations;
-  const cuts = jumpCuts(clip);
   const pieces: Piece[] = [];
-  for (let j = 0; j < joints; j++) {
-    if (cuts[j].length === 0) continue;
-    const moves = all && !jointConstant(clip.translations.data, frames, joints, 3, j);
-    const scaled = all && clip.scales !== undefined && !jointConstant(clip.scales.data, frames, joints, 3, j);
-    const bounds = [0, ...cuts[j], frames];
+  for (const group of cutGroups(jumpCuts(clip))) {
+    const moving = all
+      ? group.joints.filter((j) => !jointConstant(clip.translations.data, frames, joints, 3, j))
+      : [];
+    const scaled =
+      all && clip.scales !== undefined
+        ? group.joints.filter((j) => !jointConstant(clip.scales!.data, frames, joints, 3, j))
+        : [];
+    const bounds = [0, ...group.cuts, frames];
     for (let k = 0; k + 1 < bounds.length; k++) {
       const start = bounds[k];
       const end = bounds[k + 1];
       pieces.push({
-        joint: j,
+        joints: group.joints,
         start,
         end,
-        rotations: jointSlice(clip.rotations.data, joints, 4, j, start, end),
-        translations: moves ? jointSlice(clip.translations.data, joints, 3, j, start, end) : null,
-        scales: scaled && clip.scales ? jointSlice(clip.scales.data, joints, 3, j, start, end) : null,
+        rotations: jointsSlice(clip.rotations.data, joints, 4, group.joints, start, end),
+        translations:
+          moving.length > 0
+            ? { picked: moving, data: jointsSlice(clip.translations.data, joints, 3, moving, start, end) }
+            : null,
+        scales:
+          scaled.length > 0 && clip.scales
+            ? { picked: scaled, data: jointsSlice(clip.scales.data, joints, 3, scaled, start, end) }
+            : null,
       });
     }
   }

@@ -10,9 +10,10 @@ import { checkSeriesSize } from '../../series/create.js';
 import type { QuatSeries } from '../../series/types.js';
 import { frameTimeTextOf, guessRate } from '../analysis/analyze-clip.js';
 import {
+  cutGroups,
   jointConstant,
-  jointSlice,
-  jointStore,
+  jointsSlice,
+  jointsStore,
   jumpCuts,
   SEGMENT_POLICIES,
   type SegmentPolicy,
@@ -213,11 +214,16 @@ function resampleSegments(
   };
   const perFrame = { ...shared, sourceRate: 1 };
   const vectorOptions = { ...perFrame, boundary: translationBoundary ?? shared.boundary };
-  for (let j = 0; j < joints; j++) {
-    if (cuts[j].length === 0) continue;
-    const moves = !jointConstant(clip.translations.data, frames, joints, 3, j);
-    const scaled = clip.scales !== undefined && !jointConstant(clip.scales.data, frames, joints, 3, j);
-    const bounds = [0, ...cuts[j], frames];
+  // joints with the same jumps are resampled together, as one series (each joint on its own, so the
+  // numbers are those of one joint at a time, with one kernel placement per output frame for all of them)
+  for (const group of cutGroups(cuts)) {
+    const picked = group.joints;
+    const moving = picked.filter((j) => !jointConstant(clip.translations.data, frames, joints, 3, j));
+    const scaled =
+      clip.scales !== undefined
+        ? picked.filter((j) => !jointConstant(clip.scales!.data, frames, joints, 3, j))
+        : [];
+    const bounds = [0, ...group.cuts, frames];
     let i = 0;
     for (let k = 0; k + 1 < bounds.length; k++) {
       const start = bounds[k];
@@ -231,23 +237,35 @@ function resampleSegments(
       for (let m = first; m < i; m++) times[m - first] = (m * sourceRate) / outRate - start;
       const n = end - start;
       const r = resampleRotations(
-        { data: jointSlice(clip.rotations.data, joints, 4, j, start, end), frames: n, joints: 1 },
+        {
+          data: jointsSlice(clip.rotations.data, joints, 4, picked, start, end),
+          frames: n,
+          joints: picked.length,
+        },
         { ...perFrame, times },
       );
-      jointStore(rotations, joints, 4, j, first, r.data);
-      if (moves) {
+      jointsStore(rotations, joints, 4, picked, first, r.data);
+      if (moving.length > 0) {
         const t = resampleVectors(
-          { data: jointSlice(clip.translations.data, joints, 3, j, start, end), frames: n, joints: 1 },
+          {
+            data: jointsSlice(clip.translations.data, joints, 3, moving, start, end),
+            frames: n,
+            joints: moving.length,
+          },
           { ...vectorOptions, times },
         );
-        jointStore(translations, joints, 3, j, first, t.data);
+        jointsStore(translations, joints, 3, moving, first, t.data);
       }
-      if (scaled && clip.scales !== undefined && scales !== undefined) {
-        const s = resampleVectors(
-          { data: jointSlice(clip.scales.data, joints, 3, j, start, end), frames: n, joints: 1 },
+      if (scaled.length > 0 && clip.scales !== undefined && scales !== undefined) {
+        const v = resampleVectors(
+          {
+            data: jointsSlice(clip.scales.data, joints, 3, scaled, start, end),
+            frames: n,
+            joints: scaled.length,
+          },
           { ...vectorOptions, times },
         );
-        jointStore(scales, joints, 3, j, first, s.data);
+        jointsStore(scales, joints, 3, scaled, first, v.data);
       }
     }
   }

@@ -121,6 +121,62 @@ describe("segments: 'jumps' in a clip where only some joints jump", () => {
   });
 });
 
+/**
+ * Roots A, B, C at 30 Hz, each moving and turning; A and B step by 90° at frame 10, C at frame 25 (so A
+ * and B share their segments); `only` keeps one root (a clip of that joint alone, with the same values).
+ */
+function threeRootClip(only?: number): Clip {
+  const stepAt = [10, 10, 25];
+  const roots = [0, 1, 2].filter((r) => only === undefined || r === only);
+  const text = roots
+    .map(
+      (r) =>
+        `ROOT R${r}\n{\n  OFFSET 0 0 0\n  CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation\n  End Site\n  {\n    OFFSET 0 1 0\n  }\n}\n`,
+    )
+    .join('');
+  const rows = Array.from({ length: 40 }, (_, f) =>
+    roots
+      .map((r) => {
+        const z = f < stepAt[r] ? 5 * r + 0.2 * f : 90 + 0.5 * (f - stepAt[r]);
+        return `${0.1 * f + r} ${Math.sin(f / (5 + r))} ${r} ${z} ${0.3 * f * (r + 1)} ${Math.cos(f / 9)}`;
+      })
+      .join(' '),
+  );
+  return parseBvh(`HIERARCHY\n${text}MOTION\nFrames: 40\nFrame Time: 0.0333333\n${rows.join('\n')}\n`);
+}
+
+describe("segments: 'jumps' with joints that share their jumps (filtered and resampled together)", () => {
+  it('jumpCuts(threeRootClip()) gives [[10], [10], [25]]', () => {
+    expect(jumpCuts(threeRootClip())).toEqual([[10], [10], [25]]);
+  });
+
+  it('filterClip and resampleClip give every joint the numbers it gets alone', () => {
+    const k = kernels.gaussian(2);
+    const all = [
+      filterClip(threeRootClip(), k, { segments: 'jumps', space: 'raw' }),
+      filterClip(threeRootClip(), k, { segments: 'jumps', space: 'log', boundary: 'reflect' }),
+      resampleClip(threeRootClip(), { targetRate: 12, segments: 'jumps' }),
+      resampleClip(threeRootClip(), { targetRate: 75, segments: 'jumps', kernel: 'cubic6' }),
+    ];
+    for (let j = 0; j < 3; j++) {
+      const alone = [
+        filterClip(threeRootClip(j), k, { segments: 'jumps', space: 'raw' }),
+        filterClip(threeRootClip(j), k, { segments: 'jumps', space: 'log', boundary: 'reflect' }),
+        resampleClip(threeRootClip(j), { targetRate: 12, segments: 'jumps' }),
+        resampleClip(threeRootClip(j), { targetRate: 75, segments: 'jumps', kernel: 'cubic6' }),
+      ];
+      for (let c = 0; c < all.length; c++) {
+        expect(jointValues(all[c].rotations, j, 4), `case ${c}, joint ${j}`).toEqual(
+          jointValues(alone[c].rotations, 0, 4),
+        );
+        expect(jointValues(all[c].translations, j, 3), `case ${c}, joint ${j}`).toEqual(
+          jointValues(alone[c].translations, 0, 3),
+        );
+      }
+    }
+  });
+});
+
 describe('CMU 01_01 (T-pose at frame 0, then a 136° step): unroll, gaussian(2), resample to 30 Hz', () => {
   const clip = parseBvh(readFileSync(new URL('../../../samples/01_01.bvh', import.meta.url), 'utf8'));
   function worstAtFrame0(out: Clip): number {

@@ -72,19 +72,37 @@ export function cutGroups(
  * @internal
  */
 export function jointsSlice(
-  data: ArrayLike<number>,
+  data: Float64Array | Float32Array,
   joints: number,
-  width: number,
+  width: 3 | 4,
   picked: readonly number[],
   start: number,
   end: number,
 ): Float64Array {
   const m = picked.length;
   const out = new Float64Array((end - start) * m * width);
-  for (let f = start, d = 0; f < end; f++) {
-    for (let k = 0; k < m; k++) {
-      const o = (f * joints + picked[k]) * width;
-      for (let c = 0; c < width; c++) out[d++] = data[o + c];
+  let d = 0;
+  // the width as a branch outside the loops: a fixed copy per joint instead of an inner loop
+  if (width === 4) {
+    for (let f = start; f < end; f++) {
+      const row = f * joints;
+      for (let k = 0; k < m; k++, d += 4) {
+        const o = (row + picked[k]) * 4;
+        out[d] = data[o];
+        out[d + 1] = data[o + 1];
+        out[d + 2] = data[o + 2];
+        out[d + 3] = data[o + 3];
+      }
+    }
+  } else {
+    for (let f = start; f < end; f++) {
+      const row = f * joints;
+      for (let k = 0; k < m; k++, d += 3) {
+        const o = (row + picked[k]) * 3;
+        out[d] = data[o];
+        out[d + 1] = data[o + 1];
+        out[d + 2] = data[o + 2];
+      }
     }
   }
   return out;
@@ -98,36 +116,64 @@ export function jointsSlice(
 export function jointsStore(
   dst: Float64Array | Float32Array,
   joints: number,
-  width: number,
+  width: 3 | 4,
   picked: readonly number[],
   start: number,
-  src: ArrayLike<number>,
+  src: Float64Array | Float32Array,
 ): void {
   const m = picked.length;
   const frames = src.length / (width * m);
-  for (let f = 0, s = 0; f < frames; f++) {
-    for (let k = 0; k < m; k++) {
-      const o = ((start + f) * joints + picked[k]) * width;
-      for (let c = 0; c < width; c++) dst[o + c] = src[s++];
+  let s = 0;
+  if (width === 4) {
+    for (let f = 0; f < frames; f++) {
+      const row = (start + f) * joints;
+      for (let k = 0; k < m; k++, s += 4) {
+        const o = (row + picked[k]) * 4;
+        dst[o] = src[s];
+        dst[o + 1] = src[s + 1];
+        dst[o + 2] = src[s + 2];
+        dst[o + 3] = src[s + 3];
+      }
+    }
+  } else {
+    for (let f = 0; f < frames; f++) {
+      const row = (start + f) * joints;
+      for (let k = 0; k < m; k++, s += 3) {
+        const o = (row + picked[k]) * 3;
+        dst[o] = src[s];
+        dst[o + 1] = src[s + 1];
+        dst[o + 2] = src[s + 2];
+      }
     }
   }
 }
 
 /**
- * Whether joint `j`'s values (of `width`) are the same in every frame.
+ * The joints of `picked` (ascending or not; kept in their order) whose 3-vectors change at some frame, bit
+ * for bit. One pass over the frames in memory order, which stops once every picked joint has changed.
  *
  * @internal
  */
-export function jointConstant(
-  data: ArrayLike<number>,
+export function movingAmong(
+  data: Float64Array | Float32Array,
   frames: number,
   joints: number,
-  width: number,
-  j: number,
-): boolean {
-  for (let f = 1; f < frames; f++) {
-    for (let c = 0; c < width; c++)
-      if (data[(f * joints + j) * width + c] !== data[j * width + c]) return false;
+  picked: readonly number[],
+): number[] {
+  const m = picked.length;
+  const moved = new Uint8Array(m);
+  let left = m;
+  for (let f = 1; f < frames && left > 0; f++) {
+    const row = f * joints;
+    for (let k = 0; k < m; k++) {
+      if (moved[k] === 1) continue;
+      const j = picked[k] * 3;
+      const o = (row + picked[k]) * 3;
+      if (data[o] !== data[j] || data[o + 1] !== data[j + 1] || data[o + 2] !== data[j + 2]) {
+        moved[k] = 1;
+        left--;
+      }
+    }
   }
-  return true;
+  return picked.filter((_, k) => moved[k] === 1);
 }

@@ -4,10 +4,10 @@ import type { Clip } from '../../series/clip.js';
 import { assertQuatSeries, assertVec3Series } from '../../series/create.js';
 import {
   cutGroups,
-  jointConstant,
   jointsSlice,
   jointsStore,
   jumpCuts,
+  movingAmong,
   SEGMENT_POLICIES,
   type SegmentPolicy,
 } from '../analysis/segments.js';
@@ -186,13 +186,9 @@ function cutPieces(clip: Clip, all: boolean): Piece[] {
   const { frames, joints } = clip.rotations;
   const pieces: Piece[] = [];
   for (const group of cutGroups(jumpCuts(clip))) {
-    const moving = all
-      ? group.joints.filter((j) => !jointConstant(clip.translations.data, frames, joints, 3, j))
-      : [];
+    const moving = all ? movingAmong(clip.translations.data, frames, joints, group.joints) : [];
     const scaled =
-      all && clip.scales !== undefined
-        ? group.joints.filter((j) => !jointConstant(clip.scales!.data, frames, joints, 3, j))
-        : [];
+      all && clip.scales !== undefined ? movingAmong(clip.scales.data, frames, joints, group.joints) : [];
     const bounds = [0, ...group.cuts, frames];
     for (let k = 0; k + 1 < bounds.length; k++) {
       const start = bounds[k];

@@ -11,10 +11,10 @@ import type { QuatSeries } from '../../series/types.js';
 import { frameTimeTextOf, guessRate } from '../analysis/analyze-clip.js';
 import {
   cutGroups,
-  jointConstant,
   jointsSlice,
   jointsStore,
   jumpCuts,
+  movingAmong,
   SEGMENT_POLICIES,
   type SegmentPolicy,
 } from '../analysis/segments.js';
@@ -218,11 +218,8 @@ function resampleSegments(
   // numbers are those of one joint at a time, with one kernel placement per output frame for all of them)
   for (const group of cutGroups(cuts)) {
     const picked = group.joints;
-    const moving = picked.filter((j) => !jointConstant(clip.translations.data, frames, joints, 3, j));
-    const scaled =
-      clip.scales !== undefined
-        ? picked.filter((j) => !jointConstant(clip.scales!.data, frames, joints, 3, j))
-        : [];
+    const moving = movingAmong(clip.translations.data, frames, joints, picked);
+    const scaled = clip.scales !== undefined ? movingAmong(clip.scales.data, frames, joints, picked) : [];
     const bounds = [0, ...group.cuts, frames];
     let i = 0;
     for (let k = 0; k + 1 < bounds.length; k++) {

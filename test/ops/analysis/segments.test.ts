@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseBvh } from '../../../src/io/index.js';
 import { analyzeClip } from '../../../src/ops/analysis/analyze-clip.js';
-import { jumpCuts } from '../../../src/ops/analysis/segments.js';
+import { cutGroups, jumpCuts, movingAmong } from '../../../src/ops/analysis/segments.js';
 import { filterClip } from '../../../src/ops/filter/filter-clip.js';
 import * as kernels from '../../../src/ops/filter/kernels.js';
 import { resampleClip } from '../../../src/ops/resample/resample-clip.js';
@@ -201,5 +201,24 @@ describe('CMU 01_01 (T-pose at frame 0, then a 136° step): unroll, gaussian(2),
     expect(lead?.frame).toBe(1);
     expect(lead?.joint).toBe('LeftForeArm');
     expect((lead?.angle ?? 0) / DEG).toBeCloseTo(136, 0);
+  });
+});
+
+describe('segment helpers', () => {
+  it('movingAmong(data, frames, joints, picked) lists the picked joints whose vector changes, in picked order', () => {
+    // 4 frames x 3 joints: joint 0 constant, joint 1 changes at frame 1, joint 2 only at the last frame (NaN)
+    const data = new Float64Array(4 * 3 * 3).fill(1);
+    data[(1 * 3 + 1) * 3 + 2] = 2;
+    data[(3 * 3 + 2) * 3] = Number.NaN;
+    expect(movingAmong(data, 4, 3, [2, 0, 1])).toEqual([2, 1]);
+    expect(movingAmong(data, 4, 3, [0])).toEqual([]);
+    expect(movingAmong(data, 1, 3, [0, 1, 2])).toEqual([]);
+  });
+
+  it('cutGroups(cuts) groups the joints with equal cut lists, in order of their first joint', () => {
+    expect(cutGroups([[], [5], [3, 9], [5], []])).toEqual([
+      { joints: [1, 3], cuts: [5] },
+      { joints: [2], cuts: [3, 9] },
+    ]);
   });
 });

@@ -516,6 +516,9 @@ function offsetText(x: number, y: number, z: number): string {
  * gave last frame returns them exactly (each angle moves by the same whole turns, the same branch
  * is nearest at distance 0), except at a gimbal lock, where the outer angles are re-split arithmetically.
  * `reuse[j]` is 1 while that holds: after a frame that was followed and not locked.
+ *
+ * A Tait-Bryan triple within a quarter turn of the last frame's in each angle, away from gimbal lock, is
+ * one the filter keeps as it is (see {@link near}): the common case of smooth motion skips the filter.
  */
 function eulerRow(
   euler: Float64Array,
@@ -527,6 +530,7 @@ function eulerRow(
   specs: readonly EulerSpec[],
   info: Int8Array,
   reuse: Uint8Array,
+  taitBryan: Uint8Array,
   where: string,
 ): void {
   for (let j = 0; j < J; j++) {
@@ -560,7 +564,8 @@ function eulerRow(
     // with fewer than 3 rotation channels the unlisted angles must stay 0 (they are not written), so only
     // whole turns may be added (the equivalent triple would move them to π)
     let branch = 3;
-    if (f > 0)
+    if (f > 0 && taitBryan[j] === 1 && near(euler, previous, e)) branch = 0;
+    else if (f > 0)
       branch = followTriple(
         euler,
         e,
@@ -578,6 +583,31 @@ function eulerRow(
     previous[e + 1] = euler[e + 1];
     previous[e + 2] = euler[e + 2];
   }
+}
+
+/** A quarter turn, the largest step per angle that {@link near} lets through. */
+const QUARTER_TURN = 0.25 * Math.PI;
+/** |middle angle| below this is more than 0.17 rad from a Tait-Bryan gimbal lock at ±π/2. */
+const CLEAR_OF_LOCK = 1.4;
+
+/**
+ * True when the raw Tait-Bryan triple at `euler[e..e+3]` is what `followTriple` (equivalent-triple mode or
+ * whole turns only) returns for it unchanged, with branch 0, given the previous frame's `previous[e..e+3]`:
+ * each angle within a quarter turn of the previous one and the middle angle clear of gimbal lock. Then
+ * - the lock test fails: the middle angle is more than 0.17 rad from ±π/2 (the lock tolerance is 1e-12);
+ * - each angle's nearest whole turn to the previous one is 0 turns (|Δ| / 2π < 1/8 rounds to 0), so the
+ *   first candidate is the triple itself;
+ * - the equivalent triple (a + π, π − b, c + π, each moved by whole turns) is at least 3π/4 away in the
+ *   first and third angles, a squared distance of at least 2·(3π/4)² ≈ 11.1 against at most 3·(π/4)²
+ *   ≈ 1.85 for the triple itself, so it is never chosen.
+ */
+function near(euler: Float64Array, previous: Float64Array, e: number): boolean {
+  return (
+    Math.abs(euler[e] - previous[e]) < QUARTER_TURN &&
+    Math.abs(euler[e + 1] - previous[e + 1]) < QUARTER_TURN &&
+    Math.abs(euler[e + 2] - previous[e + 2]) < QUARTER_TURN &&
+    Math.abs(euler[e + 1]) < CLEAR_OF_LOCK
+  );
 }
 
 /** Per channel of the file row: kind 0..2 = position axis, 3..5 = rotation slot in the joint's order. */
@@ -610,6 +640,39 @@ function channelPlan(layout: BvhLayout): {
   return { joint: Int32Array.from(joint), kind: Int32Array.from(kind), orders, rotating };
 }
 
+/**
+ * Texts of the integer part of a value below 1000 followed by its decimal point, packed little-endian in a
+ * 32-bit word ("7." then two bytes that the fraction overwrites, "42.", "999."), and their lengths: one
+ * unaligned store per integer part.
+ */
+const INT_POINT = new Uint32Array(1000);
+const INT_POINT_LENGTH = new Uint8Array(1000);
+/** "ddd" and "ddd " (three digits, then a byte the next store overwrites or a space), little-endian. */
+const TRIPLE = new Uint32Array(1000);
+const TRIPLE_SPACE = new Uint32Array(1000);
+for (let k = 0; k < 1000; k++) {
+  const d0 = DIGIT_TRIPLES[3 * k];
+  const d1 = DIGIT_TRIPLES[3 * k + 1];
+  const d2 = DIGIT_TRIPLES[3 * k + 2];
+  TRIPLE[k] = d0 | (d1 << 8) | (d2 << 16);
+  TRIPLE_SPACE[k] = (d0 | (d1 << 8) | (d2 << 16) | (32 << 24)) >>> 0;
+  if (k < 10) {
+    INT_POINT[k] = d2 | (46 << 8);
+    INT_POINT_LENGTH[k] = 2;
+  } else if (k < 100) {
+    INT_POINT[k] = d1 | (d2 << 8) | (46 << 16);
+    INT_POINT_LENGTH[k] = 3;
+  } else {
+    INT_POINT[k] = (d0 | (d1 << 8) | (d2 << 16) | (46 << 24)) >>> 0;
+    INT_POINT_LENGTH[k] = 4;
+  }
+}
+
+/** A view of `b` for the motion rows' multi-byte stores. */
+function viewOf(b: Uint8Array): DataView {
+  return new DataView(b.buffer, b.byteOffset, b.byteLength);
+}
+
 /** The motion rows, each ended by `nl`. */
 function writeMotion(clip: Clip, plan: BvhPlan, row: RowWriter): void {
   const { positionMode, precision, nl, where } = plan;
@@ -624,6 +687,21 @@ function writeMotion(clip: Clip, plan: BvhPlan, row: RowWriter): void {
   const specs: EulerSpec[] = [];
   for (let j = 0; j < J; j++) specs.push(eulerSpec(orders[j]));
   const info = eulerJointInfo(orders, J, where);
+  const taitBryan = new Uint8Array(J);
+  for (let j = 0; j < J; j++) taitBryan[j] = specs[j].proper ? 0 : 1;
+  // per channel: where its value is, in the frame's Euler angles (rotations) or in the frame's
+  // translations (positions), and the OFFSET that `'add'` subtracts (0 otherwise: v − 0 is v)
+  const source = new Int32Array(width);
+  const position = new Uint8Array(width);
+  const subtracted = new Float64Array(width);
+  const subtract = positionMode === 'add';
+  for (let c = 0; c < width; c++) {
+    const j = joint[c];
+    const k = kind[c];
+    position[c] = k < 3 ? 1 : 0;
+    source[c] = k < 3 ? j * 3 + k : j * 3 + k - 3;
+    if (k < 3 && subtract) subtracted[c] = offsets[j * 3 + k];
+  }
   // one allocation for all rows: a value takes up to (sign, 4 integer digits, point, precision, space)
   // characters; a larger value only makes the buffer grow, an overestimate only costs address space
   row.reserve(frames * (width * (precision + 7) + nl.length));
@@ -632,7 +710,8 @@ function writeMotion(clip: Clip, plan: BvhPlan, row: RowWriter): void {
   const reuse = new Uint8Array(J);
   const scale = 10 ** precision;
   const inverse = 1 / scale;
-  const subtract = positionMode === 'add';
+  // six decimals (the default) of a value below 1000 take stores of whole digit groups
+  const six = precision === 6;
   const crlf = nl === '\r\n';
   // room for a row of values on the 31-bit path: sign, 10 integer digits, point, decimals and a space each
   const rowRoom = width * (precision + 13) + 2;
@@ -642,56 +721,89 @@ function writeMotion(clip: Clip, plan: BvhPlan, row: RowWriter): void {
   const lastValue = new Float64Array(width).fill(Number.NaN);
   const lastAt = new Int32Array(width);
   const lastLength = new Int32Array(width);
+  let b = row.bytes;
+  let view = viewOf(b);
   for (let f = 0; f < frames; f++) {
-    eulerRow(euler, previous, rot, f, J, rotating, specs, info, reuse, where);
+    eulerRow(euler, previous, rot, f, J, rotating, specs, info, reuse, taitBryan, where);
     row.reserve(rowRoom);
-    let b = row.bytes;
+    if (row.bytes !== b) {
+      b = row.bytes;
+      view = viewOf(b);
+    }
     let at = row.length;
+    const t0 = f * J * 3;
+    // every value is followed by a space; the row's last space becomes its line ending
     for (let c = 0; c < width; c++) {
-      const j = joint[c];
-      const k = kind[c];
       let v: number;
-      if (k < 3) {
-        v = tra[(f * J + j) * 3 + k];
+      if (position[c] === 1) {
+        v = tra[t0 + source[c]];
         if (!Number.isFinite(v)) {
+          const j = joint[c];
           throw new InvalidValueError(`${where}: non-finite translation at frame ${f}, joint ${j}`, {
             frame: f,
             joint: j,
           });
         }
-        if (subtract) v -= offsets[j * 3 + k];
+        if (subtract) v -= subtracted[c];
       } else {
-        v = euler[j * 3 + k - 3] * RAD_TO_DEG;
+        v = euler[source[c]] * RAD_TO_DEG;
       }
-      if (c > 0) b[at++] = 32;
       if (v === lastValue[c]) {
         const from = lastAt[c];
         const length = lastLength[c];
         for (let n = 0; n < length; n++) b[at + n] = b[from + n];
         lastAt[c] = at;
         at += length;
+        b[at++] = 32;
         continue;
       }
       const start = at;
       // scaled and rounded once, half away from zero (see RowWriter.fixed)
       const scaled = Math.round(Math.abs(v) * scale);
-      if (scaled < 2147483648 && scale < 2147483648) {
+      if (six && scaled < 1e9) {
+        // the sign byte is always stored and kept only for a negative value that does not round to 0
+        const m = scaled | 0;
+        b[at] = 45;
+        at += ((v < 0) as unknown as number) & ((m !== 0) as unknown as number);
+        // exact: quotients of integers below 2^31 by constants, truncated
+        const int = (m / 1000000) | 0;
+        const frac = m - int * 1000000;
+        const high = (frac / 1000) | 0;
+        view.setUint32(at, INT_POINT[int], true);
+        at += INT_POINT_LENGTH[int];
+        view.setUint32(at, TRIPLE[high], true);
+        view.setUint32(at + 3, TRIPLE_SPACE[frac - high * 1000], true);
+        lastValue[c] = v;
+        lastAt[c] = start;
+        lastLength[c] = at + 6 - start;
+        at += 7;
+      } else if (scaled < 2147483648 && scale < 2147483648) {
         if (v < 0 && scaled !== 0) b[at++] = 45;
         at = writeFixed32(b, at, scaled, precision, scale, inverse);
-        // only texts of this path are copied: they fit the room reserved per value
+        // only texts of the 31-bit paths are copied: they fit the room reserved per value
         lastValue[c] = v;
         lastAt[c] = start;
         lastLength[c] = at - start;
+        b[at++] = 32;
       } else {
         row.length = at;
         row.fixed(v, precision, scale);
+        row.byte(32);
         row.reserve(rowRoom);
-        b = row.bytes;
+        if (row.bytes !== b) {
+          b = row.bytes;
+          view = viewOf(b);
+        }
         at = row.length;
       }
     }
-    if (crlf) b[at++] = 13;
-    b[at++] = 10;
+    if (width === 0) {
+      if (crlf) b[at++] = 13;
+      b[at++] = 10;
+    } else if (crlf) {
+      b[at - 1] = 13;
+      b[at++] = 10;
+    } else b[at - 1] = 10;
     row.length = at;
   }
 }

@@ -717,7 +717,8 @@ function writeMotion(clip: Clip, plan: BvhPlan, row: RowWriter): void {
   const rowRoom = width * (precision + 13) + 2;
   // per channel, the value it printed last and where that text is: a value equal to it (a joint that holds
   // still, a position channel that restates its OFFSET) prints the same text, copied instead of formatted
-  // (+0 and -0 print alike: a value that rounds to zero has no sign)
+  // (+0 and -0 print alike: a value that rounds to zero has no sign); six decimals below 1000 are
+  // formatted as fast as they would be copied, so only the other values keep their text
   const lastValue = new Float64Array(width).fill(Number.NaN);
   const lastAt = new Int32Array(width);
   const lastLength = new Int32Array(width);
@@ -748,16 +749,6 @@ function writeMotion(clip: Clip, plan: BvhPlan, row: RowWriter): void {
       } else {
         v = euler[source[c]] * RAD_TO_DEG;
       }
-      if (v === lastValue[c]) {
-        const from = lastAt[c];
-        const length = lastLength[c];
-        for (let n = 0; n < length; n++) b[at + n] = b[from + n];
-        lastAt[c] = at;
-        at += length;
-        b[at++] = 32;
-        continue;
-      }
-      const start = at;
       // scaled and rounded once, half away from zero (see RowWriter.fixed)
       const scaled = Math.round(Math.abs(v) * scale);
       if (six && scaled < 1e9) {
@@ -773,11 +764,20 @@ function writeMotion(clip: Clip, plan: BvhPlan, row: RowWriter): void {
         at += INT_POINT_LENGTH[int];
         view.setUint32(at, TRIPLE[high], true);
         view.setUint32(at + 3, TRIPLE_SPACE[frac - high * 1000], true);
-        lastValue[c] = v;
-        lastAt[c] = start;
-        lastLength[c] = at + 6 - start;
         at += 7;
-      } else if (scaled < 2147483648 && scale < 2147483648) {
+        continue;
+      }
+      if (v === lastValue[c]) {
+        const from = lastAt[c];
+        const length = lastLength[c];
+        for (let n = 0; n < length; n++) b[at + n] = b[from + n];
+        lastAt[c] = at;
+        at += length;
+        b[at++] = 32;
+        continue;
+      }
+      const start = at;
+      if (scaled < 2147483648 && scale < 2147483648) {
         if (v < 0 && scaled !== 0) b[at++] = 45;
         at = writeFixed32(b, at, scaled, precision, scale, inverse);
         // only texts of the 31-bit paths are copied: they fit the room reserved per value

@@ -31,7 +31,8 @@ function hierarchy(joints: number): string {
 
 /**
  * A spelling of a value in degrees: mostly what exporters write (six decimals, -0.000000, integers), now
- * and then one the general scanner reads (an exponent, a leading '+', '.5', 17 digits).
+ * and then one the general scanner reads (an exponent, a leading '+', '.5', 17 digits), and six decimals
+ * with more after them or up to 10 integer digits before.
  */
 function spell(rand: () => number): string {
   const r = rand();
@@ -44,6 +45,10 @@ function spell(rand: () => number): string {
   if (r < 0.82) return `.${Math.floor(rand() * 1000)}`;
   if (r < 0.85) return v.toPrecision(17);
   if (r < 0.88) return '-0';
+  // six decimals read in one step, then more digits, or 15 and 16 digits in all (16 leave the fast path)
+  if (r < 0.91) return v.toFixed(8 + Math.floor(rand() * 2));
+  if (r < 0.94) return (v * 10 ** Math.floor(rand() * 8)).toFixed(6);
+  if (r < 0.96) return v.toFixed(Math.floor(rand() * 6));
   return v.toFixed(2);
 }
 

@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { OptionError } from '../../src/errors.js';
 import { parseBvh, writeBvh, writeBvhBytes } from '../../src/io/index.js';
+import { unrollEulerTriple } from '../../src/ops/unroll/unroll-euler.js';
 import { angle } from '../../src/quat/core.js';
+import { toEulerFlat } from '../../src/quat/euler.js';
 import { bvhOf } from '../support/bvh-source.js';
 import { HAS_SHARED_BVH, readSharedBvh, SHARED_BVH_FILES } from '../support/shared-data.js';
 
@@ -309,5 +311,138 @@ describe('writeBvh(clip): values that repeat', () => {
       });
       expect(new TextDecoder().decode(writeBvhBytes(parseBvh(text), { precision }))).toBe(out);
     }
+  });
+});
+
+describe('writeBvh(clip): six decimals and the continuity filter on every frame', () => {
+  /** A one-joint file whose three position channels print `values` as they are (3 per frame). */
+  const positionFile = (values: number[]): string =>
+    [
+      'HIERARCHY',
+      'ROOT Hips',
+      '{',
+      '\tOFFSET 0 0 0',
+      '\tCHANNELS 3 Xposition Yposition Zposition',
+      '}',
+      'MOTION',
+      `Frames: ${values.length / 3}`,
+      'Frame Time: 0.01',
+      ...Array.from({ length: values.length / 3 }, (_, f) =>
+        values
+          .slice(3 * f, 3 * f + 3)
+          .map((v) => String(v))
+          .join(' '),
+      ),
+    ].join('\n');
+
+  test('writeBvh(clip) prints six decimals like toFixed for every integer part below 1000, ties, signs and the carry to 1000', () => {
+    // k + j/128 for every integer part k: binary fractions with exact decimal expansions, so toFixed is an
+    // exact oracle, and j/128 has seven decimals, half of them ties, which both round away from zero
+    const values: number[] = [];
+    for (let k = 0; k < 1000; k++) {
+      const j = (k * 37) % 128;
+      values.push(k + j / 128, -(k + ((j + 61) % 128) / 128), k);
+    }
+    // values that round to zero (no sign), to 1 and to 1000 (the integer part of the rounded value, not the
+    // value, decides the digits; 1 − 2^-21 = 0.99999952…), and the largest six-decimal values of each width
+    values.push(
+      -0.0000004,
+      0.0000004,
+      -0,
+      1 - 2 ** -21,
+      -(1 - 2 ** -21),
+      1000 - 2 ** -21,
+      -999.9999996,
+      999.999999,
+    );
+    values.push(9.999999, -99.999999, 1000, -1000.5, 0.000001, -0.000001, 500.0078125);
+    const text = writeBvh(parseBvh(positionFile(values)));
+    const written = text.trim().split('\n').slice(9).join(' ').split(' ');
+    expect(written.length).toBe(values.length);
+    values.forEach((v, i) => {
+      let expected = v.toFixed(6);
+      if (expected === '-0.000000') expected = '0.000000';
+      expect(written[i], `value ${v}`).toBe(expected);
+    });
+    expect(written.slice(-15)).toEqual([
+      '0.000000',
+      '0.000000',
+      '0.000000',
+      '1.000000',
+      '-1.000000',
+      '1000.000000',
+      '-1000.000000',
+      '999.999999',
+      '9.999999',
+      '-99.999999',
+      '1000.000000',
+      '-1000.500000',
+      '0.000001',
+      '-0.000001',
+      '500.007813',
+    ]);
+    // the bytes writer prints the same, and a CRLF file ends its rows the same way
+    expect(new TextDecoder().decode(writeBvhBytes(parseBvh(positionFile(values))))).toBe(text);
+    const crlf = writeBvh(parseBvh(positionFile(values)), { newline: '\r\n' });
+    expect(crlf).toBe(text.replace(/\n/g, '\r\n'));
+  });
+
+  test('writeBvh(clip) writes each frame as toEulerFlat then unrollEulerTriple against the last frame, for small steps, large steps, spins and gimbal lock', () => {
+    // four joints, each a random walk of Euler angles in its own order; steps from 0.001 to 2.5 rad, a
+    // spin about the first axis, and passes through ±90° in the middle angle (gimbal lock)
+    const orders = ['ZYX', 'ZXY', 'YXZ', 'XZY'] as const;
+    const axes = (o: string) => [...o].map((a) => `${a}rotation`).join(' ');
+    let header = `HIERARCHY\nROOT Hips\n{\n\tOFFSET 0 0 0\n\tCHANNELS 6 Xposition Yposition Zposition ${axes(orders[0])}\n`;
+    for (let j = 1; j < orders.length; j++)
+      header += `\tJOINT J${j}\n\t{\n\t\tOFFSET 0 1 0\n\t\tCHANNELS 3 ${axes(orders[j])}\n\t\tEnd Site\n\t\t{\n\t\t\tOFFSET 0 1 0\n\t\t}\n\t}\n`;
+    header += '}\n';
+    let seed = 11;
+    const rand = (): number => {
+      seed = (seed * 16807) % 2147483647;
+      return seed / 2147483647;
+    };
+    const frames = 1500;
+    const angles = new Float64Array(orders.length * 3);
+    const rows: string[] = [];
+    for (let f = 0; f < frames; f++) {
+      const phase = Math.floor(f / 100) % 5;
+      const step = [0.001, 0.05, 0.3, 1.2, 2.5][phase];
+      for (let i = 0; i < angles.length; i++) {
+        angles[i] += (rand() - 0.5) * 2 * step;
+        if (i % 3 === 0) angles[i] += 0.02; // a spin: keeps counting past ±180°
+      }
+      // now and then a frame exactly at gimbal lock
+      if (f % 97 === 0) angles[1] = Math.PI / 2;
+      if (f % 89 === 0) angles[4] = -Math.PI / 2;
+      rows.push(['1', '2', '3', ...Array.from(angles, (a) => ((a * 180) / Math.PI).toFixed(9))].join(' '));
+    }
+    const text = `${header}MOTION\nFrames: ${frames}\nFrame Time: 0.01\n${rows.join('\n')}\n`;
+    const clip = parseBvh(text);
+    const written = writeBvh(clip)
+      .trim()
+      .split('\n')
+      .slice(-frames)
+      .map((row) => row.split(' ').map(Number));
+    const current = new Float64Array(3);
+    const previous = new Float64Array(orders.length * 3);
+    const toDegrees = 180 / Math.PI;
+    let turns = 0;
+    for (let f = 0; f < frames; f++) {
+      for (let j = 0; j < orders.length; j++) {
+        toEulerFlat(current, 0, clip.rotations.data, (f * orders.length + j) * 4, orders[j]);
+        if (f > 0) unrollEulerTriple(current, 0, previous, 3 * j, orders[j]);
+        previous.set(current, 3 * j);
+        for (let a = 0; a < 3; a++) {
+          const expected = current[a] * toDegrees;
+          const got = written[f][3 + 3 * j + a];
+          expect(Math.abs(got - expected), `frame ${f}, joint ${j}, angle ${a}`).toBeLessThanOrEqual(
+            0.5e-6 * (1 + 1e-9) + Math.abs(expected) * 1e-15,
+          );
+          if (Math.abs(expected) > 180) turns++;
+        }
+      }
+    }
+    // the spins were followed past ±180° (the filter's whole turns, not the raw triples)
+    expect(turns).toBeGreaterThan(1000);
   });
 });

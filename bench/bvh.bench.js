@@ -101,7 +101,7 @@ if (existsSync(LARGEST)) {
   );
 }
 
-// the generated file is large (~150 MB of text): one timed run each after warm-up
+// the generated file is large (~220 MB of text): one timed run each after warm-up
 const FRAMES = 100_000;
 const JOINTS = 70;
 let big;

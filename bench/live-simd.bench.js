@@ -68,7 +68,8 @@ function withSimd(simd, make) {
   }
 }
 
-const damper = (simd) => withSimd(simd, () => createDamper({ joints: JOINTS, halfLife: 0.05 }));
+const damper = (simd, response = 'critical') =>
+  withSimd(simd, () => createDamper({ joints: JOINTS, halfLife: 0.05, response }));
 const oneEuro = (simd, derivative = 'input') =>
   withSimd(simd, () => createOneEuroFilter({ joints: JOINTS, beta: 0.5, derivative }));
 
@@ -95,6 +96,10 @@ function task(name, target, make) {
 const tasks = [
   task('createDamper critical rotations, WebAssembly SIMD', 1e9 / 30, () => damper(true)),
   task('createDamper critical rotations, JavaScript (kernel switched off)', 1e9 / 30, () => damper(false)),
+  task('createDamper exponential rotations, WebAssembly SIMD', 1e9 / 30, () => damper(true, 'exponential')),
+  task('createDamper exponential rotations, JavaScript (kernel switched off)', 1e9 / 30, () =>
+    damper(false, 'exponential'),
+  ),
   task('createOneEuroFilter rotations, WebAssembly SIMD', 20e6, () => oneEuro(true)),
   task('createOneEuroFilter rotations, JavaScript (kernel switched off)', 20e6, () => oneEuro(false)),
   task('createOneEuroFilter rotations, derivative output, WebAssembly SIMD', 20e6, () =>
@@ -130,6 +135,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log('this engine has no WebAssembly SIMD: both tasks run the JavaScript path');
   for (const [name, a, b] of [
     ['damper', () => damper(true), () => damper(false)],
+    ['damper, exponential', () => damper(true, 'exponential'), () => damper(false, 'exponential')],
     ['One Euro', () => oneEuro(true), () => oneEuro(false)],
     ['One Euro, derivative output', () => oneEuro(true, 'output'), () => oneEuro(false, 'output')],
   ]) {

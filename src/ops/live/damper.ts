@@ -158,7 +158,7 @@ export interface Damper extends LiveFilter<DamperState> {
  * rates differs by `O(Δt)` held and `O(Δt²)` linear (measured in the README). The first sample is passed
  * through (rotations: unit, `w ≥ 0`) with the target velocity (or zero) as the velocity.
  *
- * Cost: the critical spring on rotations with `targetPath: 'hold'` runs two joints per instruction in
+ * Cost: both responses on rotations with `targetPath: 'hold'` run two joints per instruction in
  * WebAssembly SIMD where the engine has it (Node 20, current browsers; `simd.wat`), with the value and the
  * velocity in the kernel's own fixed-size memory (`velocity` is a view of it that never detaches) and fdlibm's
  * reductions for large angles; its output agrees with the JavaScript loops, which every other case and other
@@ -217,10 +217,9 @@ export function createDamper(options: DamperOptions): Damper {
   const n = joints * width;
   const critical = response === 'critical';
   const linear = targetPath === 'linear';
-  // the critical spring on rotations with a held target runs in WebAssembly SIMD where the engine has it, with
-  // the value and velocity in the kernel's memory (views that never detach); see simd.ts
-  const simd =
-    kind === 'rotation' && critical && !linear && joints <= SIMD_MAX_JOINTS ? createSimdDamper(joints) : null;
+  // both responses on rotations with a held target run in WebAssembly SIMD where the engine has it, with the
+  // value and velocity in the kernel's memory (views that never detach); see simd.ts
+  const simd = kind === 'rotation' && !linear && joints <= SIMD_MAX_JOINTS ? createSimdDamper(joints) : null;
   const output = simd !== null ? simd.value : new Float64Array(n);
   const velocity = simd !== null ? simd.velocity : new Float64Array(joints * vw);
   const steps = new Float64Array(kind === 'rotation' ? joints * 16 : 0);
@@ -288,6 +287,8 @@ export function createDamper(options: DamperOptions): Damper {
             decay,
             y,
             lead,
+            critical,
+            rate,
           );
           samples++;
           last = time;
@@ -604,8 +605,8 @@ function damperRotations(
 }
 
 /**
- * A critical rotation damper's state in the memory of its own kernel instance: joints in pairs (an odd count
- * gets a padding joint that rests at the identity), `input` the sample's copy, `value` and `velocity` the
+ * A rotation damper's state (held target) in the memory of its own kernel instance: joints in pairs (an odd
+ * count gets a padding joint that rests at the identity), `input` the sample's copy, `value` and `velocity` the
  * state in the library's layout, then the list of pairs the kernel left and its scratch.
  */
 interface SimdDamper {
@@ -645,11 +646,11 @@ function createSimdDamper(joints: number): SimdDamper | null {
 }
 
 /**
- * One sample of the critical damper with a held target through the WebAssembly kernel: the sample is copied
- * into the kernel's memory (one `set`), the kernel advances every pair it can (the polynomials, or its
- * full-range paths for large angles), and the pairs it leaves (an angle beyond 1e5 rad) are finished by
- * {@link damperLogs} and {@link damperRotations} on the same memory. A sample with a zero or non-finite
- * quaternion changes nothing and throws naming it.
+ * One sample of a rotation damper (critical or exponential) with a held target through the WebAssembly
+ * kernel: the sample is copied into the kernel's memory (one `set`), the kernel advances every pair it can (the
+ * polynomials, or its full-range paths for large angles), and the pairs it leaves (an angle beyond 1e5 rad,
+ * critical only) are finished by {@link damperLogs} and {@link damperRotations} on the same memory. A sample
+ * with a zero or non-finite quaternion changes nothing and throws naming it.
  */
 function pushSimd(
   simd: SimdDamper,
@@ -665,6 +666,8 @@ function pushSimd(
   decay: number,
   y: number,
   lead: number,
+  critical: boolean,
+  rate: number,
 ): void {
   const n = simd.joints * 4;
   const copy = simd.input;
@@ -673,20 +676,39 @@ function pushSimd(
   } else {
     for (let i = 0; i < n; i++) copy[i] = input[inputOffset + i];
   }
-  const sdt = Math.min(dt, 800 / y);
   const at = simd.at;
-  const left = simd.kernels.damperHold(
-    0,
-    at.value,
-    at.velocity,
-    at.flags,
-    at.scratch,
-    simd.pairs,
-    decay,
-    y,
-    sdt,
-    y * sdt,
-  );
+  let left: number;
+  if (critical) {
+    const sdt = Math.min(dt, 800 / y);
+    left = simd.kernels.damperHold(
+      0,
+      at.value,
+      at.velocity,
+      at.flags,
+      at.scratch,
+      simd.pairs,
+      decay,
+      y,
+      sdt,
+      y * sdt,
+      0,
+    );
+  } else {
+    // the exponential damper: j₁ = v, v ← decay·(v − v) − λ·decay·j₀, j ← decay·(j₀ + v·0) (see simd.wat)
+    left = simd.kernels.damperHold(
+      0,
+      at.value,
+      at.velocity,
+      at.flags,
+      at.scratch,
+      simd.pairs,
+      decay,
+      0,
+      0,
+      1,
+      -(rate * decay),
+    );
+  }
   if (left < 0) {
     // the kernel's check is checkValues's (the same sums and bounds): this throws, naming the quaternion
     checkValues(input, inputOffset, simd.joints, 4, 'Damper.push');
@@ -707,12 +729,12 @@ function pushSimd(
       end,
       null,
       false,
-      true,
+      critical,
       dt,
       decay,
       y,
       lead,
-      0,
+      rate,
     );
   }
   if (out instanceof Float64Array || out instanceof Float32Array) out.set(output, outOffset);

@@ -27,7 +27,7 @@ interface WasmApi {
 export interface SimdKernels {
   /** 1 when every quaternion of `pairs · 2` at `input` has `1e-200 < |q|² < 1e200`, else 0. */
   check(input: number, pairs: number): number;
-  /** One sample of the critical damper with `targetPath: 'hold'`; see `simd.wat`. */
+  /** One sample of the critical or exponential damper with `targetPath: 'hold'`; see `simd.wat`. */
   damperHold(
     input: number,
     value: number,
@@ -39,6 +39,7 @@ export interface SimdKernels {
     y: number,
     sdt: number,
     ydt: number,
+    lambdaDecay: number,
   ): number;
   /** One sample of the One Euro filter on rotations; see `simd.wat`. */
   oneEuro(

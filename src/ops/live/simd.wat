@@ -1,8 +1,9 @@
-;; WebAssembly SIMD kernels of the live rotation filters (the critical damper with a held target, the One Euro
-;; filter): two joints per f64x2 instruction, the operations of the scalar loops in damper.ts, one-euro.ts and
-;; tangent.ts in the same order (WebAssembly has no fused multiply-add and no reassociation, so those lanes
-;; round as the JavaScript does), apart from the damper's ±1/|g| (taken with the sign of w instead of from k)
-;; and the full-range paths (fdlibm's reductions where the JavaScript calls Math.atan2, Math.sin, Math.cos):
+;; WebAssembly SIMD kernels of the live rotation filters (the critical and exponential dampers with a held
+;; target, the One Euro filter): two joints per f64x2 instruction, the operations of the scalar loops in
+;; damper.ts, one-euro.ts and tangent.ts in the same order (WebAssembly has no fused multiply-add and no
+;; reassociation, so those lanes round as the JavaScript does), apart from the damper's ±1/|g| (taken with the
+;; sign of w instead of from k) and the full-range paths (fdlibm's reductions where the JavaScript calls
+;; Math.atan2, Math.sin, Math.cos):
 ;; the paths agree to about an ulp (test/ops/live/simd.test.ts holds them to 1e-13).
 ;;
 ;; Build: npm run build:simd (scripts/build_simd.mjs writes simd-bytes.ts; a test checks it equals a fresh
@@ -93,18 +94,22 @@
         (br $pair)))
     (i64x2.all_true (local.get $ok)))
 
-  ;; One sample of the critically damped spring on rotations with the target held over the interval
-  ;; (damper.ts: damperLogs and damperRotations with targetPath 'hold', no target velocity), in place:
-  ;; value (at $val) and velocity (at $vel) advance towards the sample at $in over Δt, with
-  ;; decay = e^(−yΔt), sdt the clamped Δt and ydt = y·sdt. Returns −1, changing nothing, when "check" fails.
+  ;; One sample of a damper on rotations with the target held over the interval (damper.ts: damperLogs and
+  ;; damperRotations with targetPath 'hold', no target velocity), in place: value (at $val) and velocity (at
+  ;; $vel) advance towards the sample at $in over Δt by j₁ = v + y·j₀, v ← decay·(v − j₁·ydt) + K·j₀,
+  ;; j ← decay·(j₀ + j₁·sdt). The critical spring passes decay = e^(−yΔt), sdt the clamped Δt, ydt = y·sdt and
+  ;; K = 0; the exponential damper decay = 2^(−Δt/halfLife), y = sdt = 0, ydt = 1 and K = −λ·decay, so that
+  ;; v ← −λ·decay·j₀ and j ← decay·j₀ as the JavaScript computes them (v finite: v − v·1 = 0 exactly).
+  ;; Returns −1, changing nothing, when "check" fails.
   ;; Lanes beyond the polynomials' range (the logarithm's |r|/|w| ≥ 7/16, or the exponential's angle above π/4)
   ;; take full-range paths. A pair where an angle is beyond 1e5 rad or not finite is not stored: its index (i32)
   ;; is written at $flags and counted, and the caller finishes it with the scalar code. Returns the count.
   (func (export "damperHold") (param $in i32) (param $val i32) (param $vel i32) (param $flags i32)
     (param $scratch i32)
-    (param $pairs i32) (param $decay f64) (param $y f64) (param $sdt f64) (param $ydt f64) (result i32)
+    (param $pairs i32) (param $decay f64) (param $y f64) (param $sdt f64) (param $ydt f64) (param $lambdaDecay f64)
+    (result i32)
     (local $p i32) (local $count i32)
-    (local $D v128) (local $Y v128) (local $S v128) (local $YD v128)
+    (local $D v128) (local $Y v128) (local $S v128) (local $YD v128) (local $K v128)
     (local $A v128) (local $B v128) (local $C v128) (local $E v128)
     (local $gx v128) (local $gy v128) (local $gz v128) (local $gw v128)
     (local $xx v128) (local $xy v128) (local $xz v128) (local $xw v128) (local $nxw v128)
@@ -129,6 +134,7 @@
     (local.set $Y (f64x2.splat (local.get $y)))
     (local.set $S (f64x2.splat (local.get $sdt)))
     (local.set $YD (f64x2.splat (local.get $ydt)))
+    (local.set $K (f64x2.splat (local.get $lambdaDecay)))
     ;; the first pass's constants, set once (a constant inside the loop is rebuilt at every use)
     (local.set $c0 (v128.const f64x2 0.19140625 0.19140625))
     (local.set $c1 (v128.const f64x2 1 1))
@@ -317,9 +323,9 @@
         (local.set $jx (f64x2.add (local.get $vx) (f64x2.mul (local.get $rx) (local.get $Y))))
         (local.set $jy (f64x2.add (local.get $vy) (f64x2.mul (local.get $ry) (local.get $Y))))
         (local.set $jz (f64x2.add (local.get $vz) (f64x2.mul (local.get $rz) (local.get $Y))))
-        (local.set $vx (f64x2.mul (local.get $D) (f64x2.sub (local.get $vx) (f64x2.mul (local.get $jx) (local.get $YD)))))
-        (local.set $vy (f64x2.mul (local.get $D) (f64x2.sub (local.get $vy) (f64x2.mul (local.get $jy) (local.get $YD)))))
-        (local.set $vz (f64x2.mul (local.get $D) (f64x2.sub (local.get $vz) (f64x2.mul (local.get $jz) (local.get $YD)))))
+        (local.set $vx (f64x2.add (f64x2.mul (local.get $D) (f64x2.sub (local.get $vx) (f64x2.mul (local.get $jx) (local.get $YD)))) (f64x2.mul (local.get $K) (local.get $rx))))
+        (local.set $vy (f64x2.add (f64x2.mul (local.get $D) (f64x2.sub (local.get $vy) (f64x2.mul (local.get $jy) (local.get $YD)))) (f64x2.mul (local.get $K) (local.get $ry))))
+        (local.set $vz (f64x2.add (f64x2.mul (local.get $D) (f64x2.sub (local.get $vz) (f64x2.mul (local.get $jz) (local.get $YD)))) (f64x2.mul (local.get $K) (local.get $rz))))
         ;; h = j/2
         (local.set $jx
           (f64x2.mul (local.get $c14)
@@ -596,9 +602,9 @@
         (local.set $jx (f64x2.add (local.get $vx) (f64x2.mul (local.get $rx) (local.get $Y))))
         (local.set $jy (f64x2.add (local.get $vy) (f64x2.mul (local.get $ry) (local.get $Y))))
         (local.set $jz (f64x2.add (local.get $vz) (f64x2.mul (local.get $rz) (local.get $Y))))
-        (local.set $vx (f64x2.mul (local.get $D) (f64x2.sub (local.get $vx) (f64x2.mul (local.get $jx) (local.get $YD)))))
-        (local.set $vy (f64x2.mul (local.get $D) (f64x2.sub (local.get $vy) (f64x2.mul (local.get $jy) (local.get $YD)))))
-        (local.set $vz (f64x2.mul (local.get $D) (f64x2.sub (local.get $vz) (f64x2.mul (local.get $jz) (local.get $YD)))))
+        (local.set $vx (f64x2.add (f64x2.mul (local.get $D) (f64x2.sub (local.get $vx) (f64x2.mul (local.get $jx) (local.get $YD)))) (f64x2.mul (local.get $K) (local.get $rx))))
+        (local.set $vy (f64x2.add (f64x2.mul (local.get $D) (f64x2.sub (local.get $vy) (f64x2.mul (local.get $jy) (local.get $YD)))) (f64x2.mul (local.get $K) (local.get $ry))))
+        (local.set $vz (f64x2.add (f64x2.mul (local.get $D) (f64x2.sub (local.get $vz) (f64x2.mul (local.get $jz) (local.get $YD)))) (f64x2.mul (local.get $K) (local.get $rz))))
         ;; h = j/2
         (local.set $jx
           (f64x2.mul (global.get $f6)

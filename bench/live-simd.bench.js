@@ -1,6 +1,6 @@
-// The critical damper (targetPath 'hold') and the One Euro filter on rotations through their WebAssembly SIMD
-// kernels (src/ops/live/simd.wat: two joints per f64x2 instruction, no bounds checks) against their JavaScript
-// loops (the kernels switched off), on the stream of live-floor.bench.js, 100 joints x 1,000 samples pushed
+// The dampers (critical and exponential, targetPath 'hold' and 'linear') and the One Euro filter on rotations
+// through their WebAssembly SIMD kernels (src/ops/live/simd.wat: two joints per f64x2 instruction, no bounds
+// checks) against their JavaScript loops (the kernels switched off), on the stream of live-floor.bench.js, 100 joints x 1,000 samples pushed
 // one at a time. A WebAssembly figure includes everything a push does, for the damper: the checks, the copy of
 // the sample into the kernel's memory (one set), the kernel (validity pass; two phases over the pairs, the
 // logarithm then the spring and the exponential; a full-range second pass for the pairs the stream's wrap
@@ -68,8 +68,8 @@ function withSimd(simd, make) {
   }
 }
 
-const damper = (simd, response = 'critical') =>
-  withSimd(simd, () => createDamper({ joints: JOINTS, halfLife: 0.05, response }));
+const damper = (simd, response = 'critical', targetPath = 'hold') =>
+  withSimd(simd, () => createDamper({ joints: JOINTS, halfLife: 0.05, response, targetPath }));
 const oneEuro = (simd, derivative = 'input') =>
   withSimd(simd, () => createOneEuroFilter({ joints: JOINTS, beta: 0.5, derivative }));
 
@@ -99,6 +99,12 @@ const tasks = [
   task('createDamper exponential rotations, WebAssembly SIMD', 1e9 / 30, () => damper(true, 'exponential')),
   task('createDamper exponential rotations, JavaScript (kernel switched off)', 1e9 / 30, () =>
     damper(false, 'exponential'),
+  ),
+  task('createDamper critical rotations, linear target, WebAssembly SIMD', 1e9 / 30, () =>
+    damper(true, 'critical', 'linear'),
+  ),
+  task('createDamper critical rotations, linear target, JavaScript', 1e9 / 30, () =>
+    damper(false, 'critical', 'linear'),
   ),
   task('createOneEuroFilter rotations, WebAssembly SIMD', 20e6, () => oneEuro(true)),
   task('createOneEuroFilter rotations, JavaScript (kernel switched off)', 20e6, () => oneEuro(false)),
@@ -136,6 +142,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const [name, a, b] of [
     ['damper', () => damper(true), () => damper(false)],
     ['damper, exponential', () => damper(true, 'exponential'), () => damper(false, 'exponential')],
+    [
+      'damper, linear target',
+      () => damper(true, 'critical', 'linear'),
+      () => damper(false, 'critical', 'linear'),
+    ],
     ['One Euro', () => oneEuro(true), () => oneEuro(false)],
     ['One Euro, derivative output', () => oneEuro(true, 'output'), () => oneEuro(false, 'output')],
   ]) {

@@ -158,11 +158,11 @@ export interface Damper extends LiveFilter<DamperState> {
  * rates differs by `O(Δt)` held and `O(Δt²)` linear (measured in the README). The first sample is passed
  * through (rotations: unit, `w ≥ 0`) with the target velocity (or zero) as the velocity.
  *
- * Cost: both responses on rotations with `targetPath: 'hold'` run two joints per instruction in
- * WebAssembly SIMD where the engine has it (Node 20, current browsers; `simd.wat`), with the value and the
- * velocity in the kernel's own fixed-size memory (`velocity` is a view of it that never detaches) and fdlibm's
- * reductions for large angles; its output agrees with the JavaScript loops, which every other case and other
- * engines run, to about an ulp (tested to 1e-13). A sample given as part of a larger typed array (`pushAt` with
+ * Cost: rotations (both responses, both target paths) run two joints per instruction in WebAssembly SIMD
+ * where the engine has it (Node 20, current browsers; `simd.wat`), with the value, the velocity and the previous
+ * target in the kernel's own fixed-size memory (`velocity` is a view of it that never detaches) and fdlibm's
+ * reductions for large angles; its output agrees with the JavaScript loops, which a target velocity, vectors
+ * and other engines run, to about an ulp (tested to 1e-13). A sample given as part of a larger typed array (`pushAt` with
  * an offset) is copied into the kernel's memory through one `subarray` view, the only allocation per sample.
  *
  * Method: D. Holden, "Spring-It-On: The Game Developer's Spring-Roll-Call" (2021): exact critically damped
@@ -217,13 +217,13 @@ export function createDamper(options: DamperOptions): Damper {
   const n = joints * width;
   const critical = response === 'critical';
   const linear = targetPath === 'linear';
-  // both responses on rotations with a held target run in WebAssembly SIMD where the engine has it, with the
-  // value and velocity in the kernel's memory (views that never detach); see simd.ts
-  const simd = kind === 'rotation' && !linear && joints <= SIMD_MAX_JOINTS ? createSimdDamper(joints) : null;
+  // rotations run in WebAssembly SIMD where the engine has it (both responses, both target paths), with the
+  // value, velocity and previous target in the kernel's memory (views that never detach); see simd.ts
+  const simd = kind === 'rotation' && joints <= SIMD_MAX_JOINTS ? createSimdDamper(joints) : null;
   const output = simd !== null ? simd.value : new Float64Array(n);
   const velocity = simd !== null ? simd.velocity : new Float64Array(joints * vw);
   const steps = new Float64Array(kind === 'rotation' ? joints * 16 : 0);
-  const target = new Float64Array(n);
+  const target = simd !== null ? simd.target : new Float64Array(n);
   const d = halfLifeToDamping(halfLife, 'critical');
   const y = d / 2;
   const rate = Math.LN2 / halfLife;
@@ -288,6 +288,7 @@ export function createDamper(options: DamperOptions): Damper {
             y,
             lead,
             critical,
+            linear,
             rate,
           );
           samples++;
@@ -605,8 +606,8 @@ function damperRotations(
 }
 
 /**
- * A rotation damper's state (held target) in the memory of its own kernel instance: joints in pairs (an odd
- * count gets a padding joint that rests at the identity), `input` the sample's copy, `value` and `velocity` the
+ * A rotation damper's state in the memory of its own kernel instance: joints in pairs (an odd count gets a
+ * padding joint that rests at the identity), `input` the sample's copy, `value`, `velocity` and `target` the
  * state in the library's layout, then the list of pairs the kernel left and its scratch.
  */
 interface SimdDamper {
@@ -616,23 +617,26 @@ interface SimdDamper {
   input: Float64Array;
   value: Float64Array;
   velocity: Float64Array;
+  target: Float64Array;
   flags: Int32Array;
-  at: { value: number; velocity: number; flags: number; scratch: number };
+  at: { value: number; velocity: number; target: number; flags: number; scratch: number };
 }
 
 function createSimdDamper(joints: number): SimdDamper | null {
   const pairs = (joints + 1) >> 1;
   const value = pairs * 64;
   const velocity = value + pairs * 64;
-  const flags = velocity + pairs * 48;
+  const target = velocity + pairs * 48;
+  const flags = target + pairs * 64;
   const scratch = flags + ((pairs * 4 + 15) & ~15);
-  const instance = createSimdInstance(scratch + pairs * 128);
+  const instance = createSimdInstance(scratch + pairs * 256);
   if (instance === null) return null;
   const buffer = instance.buffer;
   const all = new Float64Array(buffer, 0, scratch >> 3);
-  // the padding joint (odd counts) is the identity in the input and the value, and stays so
+  // the padding joint (odd counts) is the identity in the input, the value and the target, and stays so
   all[pairs * 8 - 1] = 1;
   all[(value >> 3) + pairs * 8 - 1] = 1;
+  all[(target >> 3) + pairs * 8 - 1] = 1;
   return {
     kernels: instance.kernels,
     joints,
@@ -640,16 +644,17 @@ function createSimdDamper(joints: number): SimdDamper | null {
     input: new Float64Array(buffer, 0, joints * 4),
     value: new Float64Array(buffer, value, joints * 4),
     velocity: new Float64Array(buffer, velocity, joints * 3),
+    target: new Float64Array(buffer, target, joints * 4),
     flags: new Int32Array(buffer, flags, pairs),
-    at: { value, velocity, flags, scratch },
+    at: { value, velocity, target, flags, scratch },
   };
 }
 
 /**
- * One sample of a rotation damper (critical or exponential) with a held target through the WebAssembly
+ * One sample of a rotation damper (critical or exponential, held or linear target) through the WebAssembly
  * kernel: the sample is copied into the kernel's memory (one `set`), the kernel advances every pair it can (the
  * polynomials, or its full-range paths for large angles), and the pairs it leaves (an angle beyond 1e5 rad,
- * critical only) are finished by {@link damperLogs} and {@link damperRotations} on the same memory. A sample
+ * from a large velocity) are finished by {@link damperLogs} and {@link damperRotations} on the same memory. A sample
  * with a zero or non-finite quaternion changes nothing and throws naming it.
  */
 function pushSimd(
@@ -667,6 +672,7 @@ function pushSimd(
   y: number,
   lead: number,
   critical: boolean,
+  linear: boolean,
   rate: number,
 ): void {
   const n = simd.joints * 4;
@@ -677,38 +683,27 @@ function pushSimd(
     for (let i = 0; i < n; i++) copy[i] = input[inputOffset + i];
   }
   const at = simd.at;
-  let left: number;
-  if (critical) {
-    const sdt = Math.min(dt, 800 / y);
-    left = simd.kernels.damperHold(
-      0,
-      at.value,
-      at.velocity,
-      at.flags,
-      at.scratch,
-      simd.pairs,
-      decay,
-      y,
-      sdt,
-      y * sdt,
-      0,
-    );
-  } else {
-    // the exponential damper: j₁ = v, v ← decay·(v − v) − λ·decay·j₀, j ← decay·(j₀ + v·0) (see simd.wat)
-    left = simd.kernels.damperHold(
-      0,
-      at.value,
-      at.velocity,
-      at.flags,
-      at.scratch,
-      simd.pairs,
-      decay,
-      0,
-      0,
-      1,
-      -(rate * decay),
-    );
-  }
+  // the critical spring passes its decay, y, the clamped Δt and y·Δt; the exponential damper y = Δt = 0, y·Δt = 1
+  // and K = −λ·decay, which make the kernel's j₁ = v, v ← decay·(v − v) + K·j₀, j ← decay·(j₀ + v·0); a held
+  // target passes 0 for 1/Δt and the lead, which make the target's velocity b and the lead a zero (see simd.wat)
+  const sdt = critical ? Math.min(dt, 800 / y) : 0;
+  const left = simd.kernels.damperHold(
+    0,
+    at.value,
+    at.velocity,
+    at.flags,
+    at.scratch,
+    simd.pairs,
+    decay,
+    critical ? y : 0,
+    sdt,
+    critical ? y * sdt : 1,
+    critical ? 0 : -(rate * decay),
+    linear ? 1 : 0,
+    at.target,
+    linear ? 1 / dt : 0,
+    linear ? lead : 0,
+  );
   if (left < 0) {
     // the kernel's check is checkValues's (the same sums and bounds): this throws, naming the quaternion
     checkValues(input, inputOffset, simd.joints, 4, 'Damper.push');
@@ -717,7 +712,7 @@ function pushSimd(
   for (let c = 0; c < left; c++) {
     const first = simd.flags[c] * 2;
     const end = Math.min(first + 2, simd.joints);
-    damperLogs(steps, output, target, copy, 0, first, end, false);
+    damperLogs(steps, output, target, copy, 0, first, end, linear);
     damperRotations(
       output,
       0,
@@ -728,7 +723,7 @@ function pushSimd(
       first,
       end,
       null,
-      false,
+      linear,
       critical,
       dt,
       decay,

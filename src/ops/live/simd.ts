@@ -27,7 +27,7 @@ interface WasmApi {
 export interface SimdKernels {
   /** 1 when every quaternion of `pairs · 2` at `input` has `1e-200 < |q|² < 1e200`, else 0. */
   check(input: number, pairs: number): number;
-  /** One sample of the critical or exponential damper with `targetPath: 'hold'`; see `simd.wat`. */
+  /** One sample of the critical or exponential damper on rotations, either target path; see `simd.wat`. */
   damperHold(
     input: number,
     value: number,
@@ -40,6 +40,10 @@ export interface SimdKernels {
     sdt: number,
     ydt: number,
     lambdaDecay: number,
+    linear: number,
+    target: number,
+    invDt: number,
+    lead: number,
   ): number;
   /** One sample of the One Euro filter on rotations; see `simd.wat`. */
   oneEuro(
@@ -66,7 +70,7 @@ export interface SimdInstance {
 
 const PAGE = 65536;
 
-/** Most joints a filter runs through the kernels (their memory takes up to 192 bytes per joint). @internal */
+/** Most joints a filter runs through the kernels (their memory takes up to 256 bytes per joint). @internal */
 export const SIMD_MAX_JOINTS = 1 << 16;
 
 let compiled: object | null | undefined;

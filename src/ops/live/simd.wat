@@ -1,5 +1,5 @@
-;; WebAssembly SIMD kernels of the live rotation filters (the critical and exponential dampers with a held
-;; target, the One Euro filter): two joints per f64x2 instruction, the operations of the scalar loops in
+;; WebAssembly SIMD kernels of the live rotation filters (the critical and exponential dampers, with a held or
+;; a linear target, the One Euro filter): two joints per f64x2 instruction, the operations of the scalar loops in
 ;; damper.ts, one-euro.ts and tangent.ts in the same order (WebAssembly has no fused multiply-add and no
 ;; reassociation, so those lanes round as the JavaScript does), apart from the damper's ±1/|g| (taken with the
 ;; sign of w instead of from k) and the full-range paths (fdlibm's reductions where the JavaScript calls
@@ -94,22 +94,31 @@
         (br $pair)))
     (i64x2.all_true (local.get $ok)))
 
-  ;; One sample of a damper on rotations with the target held over the interval (damper.ts: damperLogs and
-  ;; damperRotations with targetPath 'hold', no target velocity), in place: value (at $val) and velocity (at
-  ;; $vel) advance towards the sample at $in over Δt by j₁ = v + y·j₀, v ← decay·(v − j₁·ydt) + K·j₀,
-  ;; j ← decay·(j₀ + j₁·sdt). The critical spring passes decay = e^(−yΔt), sdt the clamped Δt, ydt = y·sdt and
-  ;; K = 0; the exponential damper decay = 2^(−Δt/halfLife), y = sdt = 0, ydt = 1 and K = −λ·decay, so that
-  ;; v ← −λ·decay·j₀ and j ← decay·j₀ as the JavaScript computes them (v finite: v − v·1 = 0 exactly).
-  ;; Returns −1, changing nothing, when "check" fails.
+  ;; One sample of a damper on rotations (damper.ts: damperLogs and damperRotations, no target velocity), in
+  ;; place: value (at $val), velocity (at $vel) and, for $lin = 1, the previous target t (at $tgt) advance by the
+  ;; sample g at $in over Δt. Held target ($lin = 0): j₀ = 2·log(x ⊗ g⁻¹). Linear target: b·Δt = 2·log(g ⊗ t⁻¹)
+  ;; (to the scratch), j₀ = 2·log(x ⊗ t⁻¹), g in t's hemisphere, t ← g when the pair is stored. Then, with
+  ;; b = (b·Δt)·invDt and a = lead·b (linear only; the held target skips these blocks, as if both were 0):
+  ;; e₀ = j₀ + a, v' = v − b, j₁ = v' + y·e₀, v ← (decay·(v' − j₁·ydt) + K·e₀) + b, j ← decay·(e₀ + j₁·sdt) − a,
+  ;; x = exp(j/2) ⊗ g. The critical spring passes decay = e^(−yΔt), sdt the clamped Δt, ydt = y·sdt and K = 0;
+  ;; the exponential damper decay = 2^(−Δt/halfLife), y = sdt = 0, ydt = 1 and K = −λ·decay, so that
+  ;; v ← −λ·decay·e₀ + b and j ← decay·e₀ − a as the JavaScript computes them (v' finite: v' − v'·1 = 0
+  ;; exactly). Either way the operations and their order are damperRotations's. Returns −1, changing nothing,
+  ;; when "check" fails.
   ;; Lanes beyond the polynomials' range (the logarithm's |r|/|w| ≥ 7/16, or the exponential's angle above π/4)
   ;; take full-range paths. A pair where an angle is beyond 1e5 rad or not finite is not stored: its index (i32)
   ;; is written at $flags and counted, and the caller finishes it with the scalar code. Returns the count.
   (func (export "damperHold") (param $in i32) (param $val i32) (param $vel i32) (param $flags i32)
     (param $scratch i32)
     (param $pairs i32) (param $decay f64) (param $y f64) (param $sdt f64) (param $ydt f64) (param $lambdaDecay f64)
-    (result i32)
+    (param $lin i32) (param $tgt i32) (param $invDt f64) (param $lead f64) (result i32)
     (local $p i32) (local $count i32)
-    (local $D v128) (local $Y v128) (local $S v128) (local $YD v128) (local $K v128)
+    (local $D v128) (local $Y v128) (local $S v128) (local $YD v128) (local $K v128) (local $IDT v128) (local $LEAD v128)
+    (local $Rx v128) (local $Ry v128) (local $Rz v128) (local $Rw v128) (local $okB v128)
+    (local $bvx v128) (local $bvy v128) (local $bvz v128) (local $lax v128) (local $lay v128) (local $laz v128)
+    (local $it i32) (local $second i32) (local $so i32) (local $run i32) (local $xp i32) (local $gp i32) (local $jo i32)
+    (local $qo i32) (local $oo i32) (local $jp i32) (local $qp i32) (local $op i32) (local $selX v128)
+    (local $sx v128) (local $sy v128) (local $sz v128) (local $sw v128)
     (local $A v128) (local $B v128) (local $C v128) (local $E v128)
     (local $gx v128) (local $gy v128) (local $gz v128) (local $gw v128)
     (local $xx v128) (local $xy v128) (local $xz v128) (local $xw v128) (local $nxw v128)
@@ -135,6 +144,8 @@
     (local.set $S (f64x2.splat (local.get $sdt)))
     (local.set $YD (f64x2.splat (local.get $ydt)))
     (local.set $K (f64x2.splat (local.get $lambdaDecay)))
+    (local.set $IDT (f64x2.splat (local.get $invDt)))
+    (local.set $LEAD (f64x2.splat (local.get $lead)))
     ;; the first pass's constants, set once (a constant inside the loop is rebuilt at every use)
     (local.set $c0 (v128.const f64x2 0.19140625 0.19140625))
     (local.set $c1 (v128.const f64x2 1 1))
@@ -172,34 +183,52 @@
     ;; first pass, in two phases over the pairs (each phase's chain of dependent operations is half as long, so
     ;; the processor overlaps consecutive pairs): every pair by the polynomials; a pair with a lane beyond their
     ;; range is listed at $flags and left as it was
-    ;; phase 1: the logarithm j₀ = 2·log(x ⊗ g⁻¹) and g, unit, in x's hemisphere
+    ;; phase 1: the logarithm j₀ = 2·log(x ⊗ g⁻¹) and g, unit, in x's hemisphere (held)
+    ;; held: one run, operand x, reference g. Linear: two runs, first b·Δt = 2·log(g ⊗ t⁻¹) with g, unit, in t's
+    ;; hemisphere (the operand scaled), then j₀ = 2·log(x ⊗ t⁻¹) (its scaled reference to an unused slot)
+    (local.set $run (local.get $lin))
+    (loop $runs
+    (local.set $p (i32.const 0))
     (local.set $sp (local.get $scratch))
+    (local.set $xp (select (local.get $in0) (local.get $val0) (local.get $run)))
+    (local.set $gp (select (local.get $tgt) (local.get $in0) (local.get $lin)))
+    (local.set $jo (select (i32.const 128) (i32.const 0) (local.get $run)))
+    (local.set $qo (select (i32.const 192) (i32.const 48) (i32.and (local.get $lin) (i32.eqz (local.get $run)))))
+    (local.set $oo (select (i32.const 176) (i32.const 112) (local.get $run)))
+    (local.set $selX (select (v128.const i64x2 -1 -1) (v128.const i64x2 0 0) (local.get $run)))
     (block $done
       (loop $pair
         (br_if $done (i32.ge_u (local.get $p) (local.get $pairs)))
-        ;; the target g and the value x, one joint per lane
-        (local.set $A (v128.load offset=0 (local.get $in)))
-        (local.set $B (v128.load offset=16 (local.get $in)))
-        (local.set $C (v128.load offset=32 (local.get $in)))
-        (local.set $E (v128.load offset=48 (local.get $in)))
+        (local.set $jp (i32.add (local.get $sp) (local.get $jo)))
+        (local.set $qp (i32.add (local.get $sp) (local.get $qo)))
+        (local.set $op (i32.add (local.get $sp) (local.get $oo)))
+        ;; the reference (g, or t) and the operand (x, or g first), one joint per lane
+        (local.set $A (v128.load offset=0 (local.get $gp)))
+        (local.set $B (v128.load offset=16 (local.get $gp)))
+        (local.set $C (v128.load offset=32 (local.get $gp)))
+        (local.set $E (v128.load offset=48 (local.get $gp)))
         (local.set $gx (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $A) (local.get $C)))
         (local.set $gy (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $A) (local.get $C)))
         (local.set $gz (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $B) (local.get $E)))
         (local.set $gw (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $B) (local.get $E)))
-        (local.set $A (v128.load offset=0 (local.get $val)))
-        (local.set $B (v128.load offset=16 (local.get $val)))
-        (local.set $C (v128.load offset=32 (local.get $val)))
-        (local.set $E (v128.load offset=48 (local.get $val)))
+        (local.set $A (v128.load offset=0 (local.get $xp)))
+        (local.set $B (v128.load offset=16 (local.get $xp)))
+        (local.set $C (v128.load offset=32 (local.get $xp)))
+        (local.set $E (v128.load offset=48 (local.get $xp)))
         (local.set $xx (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $A) (local.get $C)))
         (local.set $xy (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $A) (local.get $C)))
         (local.set $xz (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $B) (local.get $E)))
         (local.set $xw (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $B) (local.get $E)))
+        (local.set $sx (v128.bitselect (local.get $xx) (local.get $gx) (local.get $selX)))
+        (local.set $sy (v128.bitselect (local.get $xy) (local.get $gy) (local.get $selX)))
+        (local.set $sz (v128.bitselect (local.get $xz) (local.get $gz) (local.get $selX)))
+        (local.set $sw (v128.bitselect (local.get $xw) (local.get $gw) (local.get $selX)))
         (local.set $n2
           (f64x2.add
             (f64x2.add
-              (f64x2.add (f64x2.mul (local.get $gx) (local.get $gx)) (f64x2.mul (local.get $gy) (local.get $gy)))
-              (f64x2.mul (local.get $gz) (local.get $gz)))
-            (f64x2.mul (local.get $gw) (local.get $gw))))
+              (f64x2.add (f64x2.mul (local.get $sx) (local.get $sx)) (f64x2.mul (local.get $sy) (local.get $sy)))
+              (f64x2.mul (local.get $sz) (local.get $sz)))
+            (f64x2.mul (local.get $sw) (local.get $sw))))
         ;; r = x ⊗ g⁻¹ (unnormalised)
         (local.set $nxw (f64x2.neg (local.get $xw)))
         (local.set $rx
@@ -275,29 +304,30 @@
         (local.set $f (f64x2.div (local.get $c1) (f64x2.sqrt (local.get $n2))))
         (local.set $f
           (v128.bitselect (f64x2.neg (local.get $f)) (local.get $f) (f64x2.lt (local.get $rw) (global.get $f2))))
-        (local.set $gx (f64x2.mul (local.get $gx) (local.get $f)))
-        (local.set $gy (f64x2.mul (local.get $gy) (local.get $f)))
-        (local.set $gz (f64x2.mul (local.get $gz) (local.get $f)))
-        (local.set $gw (f64x2.mul (local.get $gw) (local.get $f)))
+        (local.set $sx (f64x2.mul (local.get $sx) (local.get $f)))
+        (local.set $sy (f64x2.mul (local.get $sy) (local.get $f)))
+        (local.set $sz (f64x2.mul (local.get $sz) (local.get $f)))
+        (local.set $sw (f64x2.mul (local.get $sw) (local.get $f)))
         ;; j₀ = k·r (reusing r); the spring over Δt: j₁ = v + y·j₀, v ← e^(−yΔt)·(v − y·j₁Δt),
         ;; j ← e^(−yΔt)·(j₀ + j₁Δt)
         (local.set $rx (f64x2.mul (local.get $k) (local.get $rx)))
         (local.set $ry (f64x2.mul (local.get $k) (local.get $ry)))
         (local.set $rz (f64x2.mul (local.get $k) (local.get $rz)))
         ;; to the second phase: j₀, g (unit, in x's hemisphere) and the lanes' range mask, 128 bytes per pair
-        (v128.store offset=0 (local.get $sp) (local.get $rx))
-        (v128.store offset=16 (local.get $sp) (local.get $ry))
-        (v128.store offset=32 (local.get $sp) (local.get $rz))
-        (v128.store offset=48 (local.get $sp) (local.get $gx))
-        (v128.store offset=64 (local.get $sp) (local.get $gy))
-        (v128.store offset=80 (local.get $sp) (local.get $gz))
-        (v128.store offset=96 (local.get $sp) (local.get $gw))
-        (v128.store offset=112 (local.get $sp) (local.get $ok))
-        (local.set $in (i32.add (local.get $in) (i32.const 64)))
-        (local.set $val (i32.add (local.get $val) (i32.const 64)))
-        (local.set $sp (i32.add (local.get $sp) (i32.const 128)))
+        (v128.store offset=0 (local.get $jp) (local.get $rx))
+        (v128.store offset=16 (local.get $jp) (local.get $ry))
+        (v128.store offset=32 (local.get $jp) (local.get $rz))
+        (v128.store offset=0 (local.get $qp) (local.get $sx))
+        (v128.store offset=16 (local.get $qp) (local.get $sy))
+        (v128.store offset=32 (local.get $qp) (local.get $sz))
+        (v128.store offset=48 (local.get $qp) (local.get $sw))
+        (v128.store (local.get $op) (local.get $ok))
+        (local.set $gp (i32.add (local.get $gp) (i32.const 64)))
+        (local.set $xp (i32.add (local.get $xp) (i32.const 64)))
+        (local.set $sp (i32.add (local.get $sp) (i32.const 256)))
         (local.set $p (i32.add (local.get $p) (i32.const 1)))
         (br $pair)))
+    (if (local.get $run) (then (local.set $run (i32.const 0)) (br $runs))))
     ;; phase 2: the spring over Δt and x = exp(j/2) ⊗ g
     (local.set $p (i32.const 0))
     (local.set $sp (local.get $scratch))
@@ -319,6 +349,23 @@
         (local.set $vx (i8x16.shuffle 0 1 2 3 4 5 6 7 24 25 26 27 28 29 30 31 (local.get $A) (local.get $B)))
         (local.set $vy (i8x16.shuffle 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 (local.get $A) (local.get $C)))
         (local.set $vz (i8x16.shuffle 0 1 2 3 4 5 6 7 24 25 26 27 28 29 30 31 (local.get $B) (local.get $C)))
+        ;; linear: the target's velocity b and the lead a = lead·b, e₀ = j₀ + a, v − b (a held target skips them)
+        (if (local.get $lin)
+          (then
+            (local.set $ok (v128.and (local.get $ok) (v128.load offset=176 (local.get $sp))))
+            (local.set $bvx (f64x2.mul (v128.load offset=128 (local.get $sp)) (local.get $IDT)))
+            (local.set $bvy (f64x2.mul (v128.load offset=144 (local.get $sp)) (local.get $IDT)))
+            (local.set $bvz (f64x2.mul (v128.load offset=160 (local.get $sp)) (local.get $IDT)))
+            (local.set $lax (f64x2.mul (local.get $LEAD) (local.get $bvx)))
+            (local.set $lay (f64x2.mul (local.get $LEAD) (local.get $bvy)))
+            (local.set $laz (f64x2.mul (local.get $LEAD) (local.get $bvz)))
+            (local.set $rx (f64x2.add (local.get $rx) (local.get $lax)))
+            (local.set $ry (f64x2.add (local.get $ry) (local.get $lay)))
+            (local.set $rz (f64x2.add (local.get $rz) (local.get $laz)))
+            (local.set $vx (f64x2.sub (local.get $vx) (local.get $bvx)))
+            (local.set $vy (f64x2.sub (local.get $vy) (local.get $bvy)))
+            (local.set $vz (f64x2.sub (local.get $vz) (local.get $bvz)))
+        ))
         ;; j₁ (in j)
         (local.set $jx (f64x2.add (local.get $vx) (f64x2.mul (local.get $rx) (local.get $Y))))
         (local.set $jy (f64x2.add (local.get $vy) (f64x2.mul (local.get $ry) (local.get $Y))))
@@ -326,6 +373,12 @@
         (local.set $vx (f64x2.add (f64x2.mul (local.get $D) (f64x2.sub (local.get $vx) (f64x2.mul (local.get $jx) (local.get $YD)))) (f64x2.mul (local.get $K) (local.get $rx))))
         (local.set $vy (f64x2.add (f64x2.mul (local.get $D) (f64x2.sub (local.get $vy) (f64x2.mul (local.get $jy) (local.get $YD)))) (f64x2.mul (local.get $K) (local.get $ry))))
         (local.set $vz (f64x2.add (f64x2.mul (local.get $D) (f64x2.sub (local.get $vz) (f64x2.mul (local.get $jz) (local.get $YD)))) (f64x2.mul (local.get $K) (local.get $rz))))
+        (if (local.get $lin)
+          (then
+            (local.set $vx (f64x2.add (local.get $vx) (local.get $bvx)))
+            (local.set $vy (f64x2.add (local.get $vy) (local.get $bvy)))
+            (local.set $vz (f64x2.add (local.get $vz) (local.get $bvz)))
+        ))
         ;; h = j/2
         (local.set $jx
           (f64x2.mul (local.get $c14)
@@ -336,6 +389,13 @@
         (local.set $jz
           (f64x2.mul (local.get $c14)
             (f64x2.mul (local.get $D) (f64x2.add (local.get $rz) (f64x2.mul (local.get $jz) (local.get $S))))))
+        ;; j = decay·(e₀ + j₁Δt) − a, halved: 0.5·(j' − a) = 0.5·j' − 0.5·a exactly
+        (if (local.get $lin)
+          (then
+            (local.set $jx (f64x2.sub (local.get $jx) (f64x2.mul (local.get $c14) (local.get $lax))))
+            (local.set $jy (f64x2.sub (local.get $jy) (f64x2.mul (local.get $c14) (local.get $lay))))
+            (local.set $jz (f64x2.sub (local.get $jz) (f64x2.mul (local.get $c14) (local.get $laz))))
+        ))
         (local.set $t2
           (f64x2.add
             (f64x2.add (f64x2.mul (local.get $jx) (local.get $jx)) (f64x2.mul (local.get $jy) (local.get $jy)))
@@ -421,11 +481,21 @@
             (v128.store offset=16 (local.get $vel)
               (i8x16.shuffle 0 1 2 3 4 5 6 7 24 25 26 27 28 29 30 31 (local.get $vz) (local.get $vx)))
             (v128.store offset=32 (local.get $vel)
-              (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $vy) (local.get $vz))))
+              (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $vy) (local.get $vz)))
+            (if (local.get $lin)
+              (then
+                (v128.store offset=0 (i32.add (local.get $tgt) (i32.sub (local.get $val) (local.get $val0)))
+                  (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $gx) (local.get $gy)))
+                (v128.store offset=16 (i32.add (local.get $tgt) (i32.sub (local.get $val) (local.get $val0)))
+                  (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $gz) (local.get $gw)))
+                (v128.store offset=32 (i32.add (local.get $tgt) (i32.sub (local.get $val) (local.get $val0)))
+                  (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $gx) (local.get $gy)))
+                (v128.store offset=48 (i32.add (local.get $tgt) (i32.sub (local.get $val) (local.get $val0)))
+                  (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $gz) (local.get $gw))))))
           (else
             (i32.store (i32.add (local.get $flags) (i32.shl (local.get $count) (i32.const 2))) (local.get $p))
             (local.set $count (i32.add (local.get $count) (i32.const 1)))))
-        (local.set $sp (i32.add (local.get $sp) (i32.const 128)))
+        (local.set $sp (i32.add (local.get $sp) (i32.const 256)))
         (local.set $val (i32.add (local.get $val) (i32.const 64)))
         (local.set $vel (i32.add (local.get $vel) (i32.const 48)))
         (local.set $p (i32.add (local.get $p) (i32.const 1)))
@@ -441,8 +511,9 @@
         (local.set $p (i32.load (i32.add (local.get $flags) (i32.shl (local.get $i) (i32.const 2)))))
         (local.set $in (i32.add (local.get $in0) (i32.shl (local.get $p) (i32.const 6))))
         (local.set $val (i32.add (local.get $val0) (i32.shl (local.get $p) (i32.const 6))))
-        (local.set $sp (i32.add (local.get $scratch) (i32.shl (local.get $p) (i32.const 7))))
+        (local.set $sp (i32.add (local.get $scratch) (i32.shl (local.get $p) (i32.const 8))))
         (local.set $ok (v128.load offset=112 (local.get $sp)))
+        (if (local.get $lin) (then (local.set $ok (v128.and (local.get $ok) (v128.load offset=176 (local.get $sp))))))
         (if (i32.eqz (i64x2.all_true (local.get $ok)))
           (then
             ;; the target g and the value x, one joint per lane
@@ -463,32 +534,55 @@
             (local.set $xz (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $B) (local.get $E)))
             (local.set $xw (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $B) (local.get $E)))
 
-            ;; r = x ⊗ g⁻¹ (unnormalised)
+            ;; R and the operands as in the first pass; b·Δt's lanes are stored at $so = sp + 128, j₀'s at sp
+            (local.set $Rx (local.get $gx))
+            (local.set $Ry (local.get $gy))
+            (local.set $Rz (local.get $gz))
+            (local.set $Rw (local.get $gw))
+            (local.set $it (local.get $lin))
+            (local.set $so (i32.add (local.get $sp) (i32.shl (local.get $lin) (i32.const 7))))
+            (if (local.get $lin)
+              (then
+                (local.set $A (v128.load offset=0 (i32.add (local.get $tgt) (i32.sub (local.get $val) (local.get $val0)))))
+                (local.set $B (v128.load offset=16 (i32.add (local.get $tgt) (i32.sub (local.get $val) (local.get $val0)))))
+                (local.set $C (v128.load offset=32 (i32.add (local.get $tgt) (i32.sub (local.get $val) (local.get $val0)))))
+                (local.set $E (v128.load offset=48 (i32.add (local.get $tgt) (i32.sub (local.get $val) (local.get $val0)))))
+                (local.set $Rx (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $A) (local.get $C)))
+                (local.set $Ry (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $A) (local.get $C)))
+                (local.set $Rz (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $B) (local.get $E)))
+                (local.set $Rw (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $B) (local.get $E)))
+                (local.set $xx (local.get $gx))
+                (local.set $xy (local.get $gy))
+                (local.set $xz (local.get $gz))
+                (local.set $xw (local.get $gw))
+            ))
+            (loop $log
+            ;; r = x ⊗ g⁻¹ (unnormalised; X ⊗ R⁻¹)
             (local.set $nxw (f64x2.neg (local.get $xw)))
             (local.set $rx
               (f64x2.add
                 (f64x2.sub
-                  (f64x2.add (f64x2.mul (local.get $nxw) (local.get $gx)) (f64x2.mul (local.get $xx) (local.get $gw)))
-                  (f64x2.mul (local.get $xy) (local.get $gz)))
-                (f64x2.mul (local.get $xz) (local.get $gy))))
+                  (f64x2.add (f64x2.mul (local.get $nxw) (local.get $Rx)) (f64x2.mul (local.get $xx) (local.get $Rw)))
+                  (f64x2.mul (local.get $xy) (local.get $Rz)))
+                (f64x2.mul (local.get $xz) (local.get $Ry))))
             (local.set $ry
               (f64x2.sub
                 (f64x2.add
-                  (f64x2.add (f64x2.mul (local.get $nxw) (local.get $gy)) (f64x2.mul (local.get $xx) (local.get $gz)))
-                  (f64x2.mul (local.get $xy) (local.get $gw)))
-                (f64x2.mul (local.get $xz) (local.get $gx))))
+                  (f64x2.add (f64x2.mul (local.get $nxw) (local.get $Ry)) (f64x2.mul (local.get $xx) (local.get $Rz)))
+                  (f64x2.mul (local.get $xy) (local.get $Rw)))
+                (f64x2.mul (local.get $xz) (local.get $Rx))))
             (local.set $rz
               (f64x2.add
                 (f64x2.add
-                  (f64x2.sub (f64x2.mul (local.get $nxw) (local.get $gz)) (f64x2.mul (local.get $xx) (local.get $gy)))
-                  (f64x2.mul (local.get $xy) (local.get $gx)))
-                (f64x2.mul (local.get $xz) (local.get $gw))))
+                  (f64x2.sub (f64x2.mul (local.get $nxw) (local.get $Rz)) (f64x2.mul (local.get $xx) (local.get $Ry)))
+                  (f64x2.mul (local.get $xy) (local.get $Rx)))
+                (f64x2.mul (local.get $xz) (local.get $Rw))))
             (local.set $rw
               (f64x2.add
                 (f64x2.add
-                  (f64x2.add (f64x2.mul (local.get $xw) (local.get $gw)) (f64x2.mul (local.get $xx) (local.get $gx)))
-                  (f64x2.mul (local.get $xy) (local.get $gy)))
-                (f64x2.mul (local.get $xz) (local.get $gz))))
+                  (f64x2.add (f64x2.mul (local.get $xw) (local.get $Rw)) (f64x2.mul (local.get $xx) (local.get $Rx)))
+                  (f64x2.mul (local.get $xy) (local.get $Ry)))
+                (f64x2.mul (local.get $xz) (local.get $Rz))))
             (local.set $s2
               (f64x2.add
                 (f64x2.add (f64x2.mul (local.get $rx) (local.get $rx)) (f64x2.mul (local.get $ry) (local.get $ry)))
@@ -568,12 +662,25 @@
                 (local.get $Lbig)))
             (local.set $Lk (f64x2.div (f64x2.mul (global.get $f24) (local.get $La)) (local.get $Lsn)))
             (local.set $Lk (v128.bitselect (f64x2.neg (local.get $Lk)) (local.get $Lk) (f64x2.lt (local.get $rw) (global.get $f2))))
-            (v128.store offset=0 (local.get $sp)
-              (v128.bitselect (v128.load offset=0 (local.get $sp)) (f64x2.mul (local.get $Lk) (local.get $rx)) (local.get $ok)))
-            (v128.store offset=16 (local.get $sp)
-              (v128.bitselect (v128.load offset=16 (local.get $sp)) (f64x2.mul (local.get $Lk) (local.get $ry)) (local.get $ok)))
-            (v128.store offset=32 (local.get $sp)
-              (v128.bitselect (v128.load offset=32 (local.get $sp)) (f64x2.mul (local.get $Lk) (local.get $rz)) (local.get $ok)))))
+            (v128.store offset=0 (local.get $so)
+              (v128.bitselect (v128.load offset=0 (local.get $so)) (f64x2.mul (local.get $Lk) (local.get $rx)) (local.get $ok)))
+            (v128.store offset=16 (local.get $so)
+              (v128.bitselect (v128.load offset=16 (local.get $so)) (f64x2.mul (local.get $Lk) (local.get $ry)) (local.get $ok)))
+            (v128.store offset=32 (local.get $so)
+              (v128.bitselect (v128.load offset=32 (local.get $so)) (f64x2.mul (local.get $Lk) (local.get $rz)) (local.get $ok)))
+            (if (local.get $it)
+              (then
+                (local.set $A (v128.load offset=0 (local.get $val)))
+                (local.set $B (v128.load offset=16 (local.get $val)))
+                (local.set $C (v128.load offset=32 (local.get $val)))
+                (local.set $E (v128.load offset=48 (local.get $val)))
+                (local.set $xx (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $A) (local.get $C)))
+                (local.set $xy (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $A) (local.get $C)))
+                (local.set $xz (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $B) (local.get $E)))
+                (local.set $xw (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $B) (local.get $E)))
+                (local.set $it (i32.const 0))
+                (local.set $so (local.get $sp))
+                (br $log))))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $pair)))
     ;; phase 2: the spring and the exponential, full range
@@ -584,7 +691,7 @@
         (local.set $p (i32.load (i32.add (local.get $flags) (i32.shl (local.get $i) (i32.const 2)))))
         (local.set $val (i32.add (local.get $val0) (i32.shl (local.get $p) (i32.const 6))))
         (local.set $vel (i32.add (local.get $vel0) (i32.mul (local.get $p) (i32.const 48))))
-        (local.set $sp (i32.add (local.get $scratch) (i32.shl (local.get $p) (i32.const 7))))
+        (local.set $sp (i32.add (local.get $scratch) (i32.shl (local.get $p) (i32.const 8))))
         (local.set $rx (v128.load offset=0 (local.get $sp)))
         (local.set $ry (v128.load offset=16 (local.get $sp)))
         (local.set $rz (v128.load offset=32 (local.get $sp)))
@@ -598,6 +705,22 @@
         (local.set $vx (i8x16.shuffle 0 1 2 3 4 5 6 7 24 25 26 27 28 29 30 31 (local.get $A) (local.get $B)))
         (local.set $vy (i8x16.shuffle 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 (local.get $A) (local.get $C)))
         (local.set $vz (i8x16.shuffle 0 1 2 3 4 5 6 7 24 25 26 27 28 29 30 31 (local.get $B) (local.get $C)))
+        ;; linear: the target's velocity b and the lead a = lead·b, e₀ = j₀ + a, v − b (a held target skips them)
+        (if (local.get $lin)
+          (then
+            (local.set $bvx (f64x2.mul (v128.load offset=128 (local.get $sp)) (local.get $IDT)))
+            (local.set $bvy (f64x2.mul (v128.load offset=144 (local.get $sp)) (local.get $IDT)))
+            (local.set $bvz (f64x2.mul (v128.load offset=160 (local.get $sp)) (local.get $IDT)))
+            (local.set $lax (f64x2.mul (local.get $LEAD) (local.get $bvx)))
+            (local.set $lay (f64x2.mul (local.get $LEAD) (local.get $bvy)))
+            (local.set $laz (f64x2.mul (local.get $LEAD) (local.get $bvz)))
+            (local.set $rx (f64x2.add (local.get $rx) (local.get $lax)))
+            (local.set $ry (f64x2.add (local.get $ry) (local.get $lay)))
+            (local.set $rz (f64x2.add (local.get $rz) (local.get $laz)))
+            (local.set $vx (f64x2.sub (local.get $vx) (local.get $bvx)))
+            (local.set $vy (f64x2.sub (local.get $vy) (local.get $bvy)))
+            (local.set $vz (f64x2.sub (local.get $vz) (local.get $bvz)))
+        ))
         ;; j₁ (in j)
         (local.set $jx (f64x2.add (local.get $vx) (f64x2.mul (local.get $rx) (local.get $Y))))
         (local.set $jy (f64x2.add (local.get $vy) (f64x2.mul (local.get $ry) (local.get $Y))))
@@ -605,6 +728,12 @@
         (local.set $vx (f64x2.add (f64x2.mul (local.get $D) (f64x2.sub (local.get $vx) (f64x2.mul (local.get $jx) (local.get $YD)))) (f64x2.mul (local.get $K) (local.get $rx))))
         (local.set $vy (f64x2.add (f64x2.mul (local.get $D) (f64x2.sub (local.get $vy) (f64x2.mul (local.get $jy) (local.get $YD)))) (f64x2.mul (local.get $K) (local.get $ry))))
         (local.set $vz (f64x2.add (f64x2.mul (local.get $D) (f64x2.sub (local.get $vz) (f64x2.mul (local.get $jz) (local.get $YD)))) (f64x2.mul (local.get $K) (local.get $rz))))
+        (if (local.get $lin)
+          (then
+            (local.set $vx (f64x2.add (local.get $vx) (local.get $bvx)))
+            (local.set $vy (f64x2.add (local.get $vy) (local.get $bvy)))
+            (local.set $vz (f64x2.add (local.get $vz) (local.get $bvz)))
+        ))
         ;; h = j/2
         (local.set $jx
           (f64x2.mul (global.get $f6)
@@ -615,6 +744,13 @@
         (local.set $jz
           (f64x2.mul (global.get $f6)
             (f64x2.mul (local.get $D) (f64x2.add (local.get $rz) (f64x2.mul (local.get $jz) (local.get $S))))))
+        ;; j = decay·(e₀ + j₁Δt) − a, halved: 0.5·(j' − a) = 0.5·j' − 0.5·a exactly
+        (if (local.get $lin)
+          (then
+            (local.set $jx (f64x2.sub (local.get $jx) (f64x2.mul (global.get $f6) (local.get $lax))))
+            (local.set $jy (f64x2.sub (local.get $jy) (f64x2.mul (global.get $f6) (local.get $lay))))
+            (local.set $jz (f64x2.sub (local.get $jz) (f64x2.mul (global.get $f6) (local.get $laz))))
+        ))
         (local.set $t2
           (f64x2.add
             (f64x2.add (f64x2.mul (local.get $jx) (local.get $jx)) (f64x2.mul (local.get $jy) (local.get $jy)))
@@ -770,7 +906,17 @@
             (v128.store offset=16 (local.get $vel)
               (i8x16.shuffle 0 1 2 3 4 5 6 7 24 25 26 27 28 29 30 31 (local.get $vz) (local.get $vx)))
             (v128.store offset=32 (local.get $vel)
-              (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $vy) (local.get $vz))))
+              (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $vy) (local.get $vz)))
+            (if (local.get $lin)
+              (then
+                (v128.store offset=0 (i32.add (local.get $tgt) (i32.sub (local.get $val) (local.get $val0)))
+                  (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $gx) (local.get $gy)))
+                (v128.store offset=16 (i32.add (local.get $tgt) (i32.sub (local.get $val) (local.get $val0)))
+                  (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $gz) (local.get $gw)))
+                (v128.store offset=32 (i32.add (local.get $tgt) (i32.sub (local.get $val) (local.get $val0)))
+                  (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $gx) (local.get $gy)))
+                (v128.store offset=48 (i32.add (local.get $tgt) (i32.sub (local.get $val) (local.get $val0)))
+                  (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $gz) (local.get $gw))))))
           (else
             (i32.store (i32.add (local.get $flags) (i32.shl (local.get $far) (i32.const 2))) (local.get $p))
             (local.set $far (i32.add (local.get $far) (i32.const 1)))))

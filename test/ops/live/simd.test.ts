@@ -17,6 +17,8 @@ import { setSimdEnabled, simdAvailable } from '../../../src/ops/live/simd.js';
 import { SIMD_WASM_BASE64 } from '../../../src/ops/live/simd-bytes.js';
 import { rng } from './random.js';
 
+type TargetPath = NonNullable<DamperOptions['targetPath']>;
+
 /** The WebAssembly and JavaScript paths round differently (a few ulps), nothing more. */
 const PATHS_AGREE = 1e-13;
 
@@ -70,7 +72,32 @@ function stream(seed: number, joints: number, samples: number) {
   return { data, times };
 }
 
-describe('the critical and exponential dampers through the WebAssembly SIMD kernel (createDamper, targetPath hold)', () => {
+/**
+ * The largest angular speed (rad/s) of the linear target path over the interval before sample `k`: the velocity
+ * of a linear damper is made of that speed's terms (v = b − λ·decay·(j₀ + b/λ) for the exponential damper), so
+ * both paths round it at that scale, whatever the difference left.
+ */
+function targetSpeed(input: ArrayLike<number>, k: number, n: number, times: number[]): number {
+  if (k === 0) return 0;
+  let most = 0;
+  for (let o = 0; o < n; o += 4) {
+    let dot = 0;
+    let na = 0;
+    let nb = 0;
+    for (let c = 0; c < 4; c++) {
+      const a = input[k * n + o + c];
+      const b = input[(k - 1) * n + o + c];
+      dot += a * b;
+      na += a * a;
+      nb += b * b;
+    }
+    const angle = 2 * Math.acos(Math.min(1, Math.abs(dot) / Math.sqrt(na * nb)));
+    most = Math.max(most, angle / (times[k] - times[k - 1]));
+  }
+  return most;
+}
+
+describe('the rotation dampers through the WebAssembly SIMD kernel (createDamper, both responses, both target paths)', () => {
   it('simdAvailable() is true on this engine, and setSimdEnabled(false) makes filters keep their state in plain arrays', () => {
     expect(simdAvailable()).toBe(true);
     const { simd, js } = pair({ joints: 3, halfLife: 0.05 });
@@ -78,13 +105,14 @@ describe('the critical and exponential dampers through the WebAssembly SIMD kern
     expect(simd.velocity.byteOffset).toBeGreaterThan(0);
     expect(js.velocity.byteOffset).toBe(0);
     expect(js.velocity.buffer.byteLength).toBe(3 * 3 * 8);
-    // the exponential response has the kernel too; the linear target path has none
+    // every rotation damper has the kernel; vectors have none
     setSimdEnabled(true);
-    expect(createDamper({ joints: 3, targetPath: 'linear' }).velocity.byteOffset).toBe(0);
+    expect(createDamper({ joints: 3, targetPath: 'linear' }).velocity.byteOffset).toBeGreaterThan(0);
     expect(createDamper({ joints: 3, response: 'exponential' }).velocity.byteOffset).toBeGreaterThan(0);
+    expect(createDamper({ joints: 3, kind: 'vector' }).velocity.byteOffset).toBe(0);
   });
 
-  it('push(out, quats, time) agrees with the JavaScript path to 1e-13 on random streams (both responses, Float64 and Float32 input, out aliasing input, offsets, odd and even joint counts)', () => {
+  it('push(out, quats, time) agrees with the JavaScript path to 1e-13 on random streams (both responses, both target paths, Float64 and Float32 input, out aliasing input, offsets, odd and even joint counts)', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 9 }),
@@ -93,9 +121,10 @@ describe('the critical and exponential dampers through the WebAssembly SIMD kern
         fc.constantFrom('f64', 'f32', 'alias64', 'alias32', 'offsets'),
         fc.double({ min: 1e-3, max: 2, noNaN: true }),
         fc.constantFrom<DamperResponse>('critical', 'exponential'),
-        (joints, samples, seed, mode, halfLife, response) => {
+        fc.constantFrom<TargetPath>('hold', 'linear'),
+        (joints, samples, seed, mode, halfLife, response, targetPath) => {
           const { data, times } = stream(seed, joints, samples);
-          const { simd, js } = pair({ joints, halfLife, response });
+          const { simd, js } = pair({ joints, halfLife, response, targetPath });
           expect(simd.velocity.byteOffset).toBeGreaterThan(0);
           const n = joints * 4;
           const f32 = mode === 'f32' || mode === 'alias32';
@@ -127,22 +156,35 @@ describe('the critical and exponential dampers through the WebAssembly SIMD kern
             const sb = js.getState();
             expect(maxDiff(sa.output, sb.output)).toBeLessThanOrEqual(PATHS_AGREE);
             expect(maxDiff(sa.velocity, sb.velocity)).toBeLessThanOrEqual(
-              PATHS_AGREE * Math.max(1, ...sb.velocity.map(Math.abs)),
+              PATHS_AGREE *
+                Math.max(
+                  1,
+                  ...sb.velocity.map(Math.abs),
+                  targetPath === 'linear' ? targetSpeed(input, k, n, times) : 0,
+                ),
             );
+            expect(maxDiff(sa.target, sb.target)).toBeLessThanOrEqual(PATHS_AGREE);
             expect(maxDiff(simd.velocity, sa.velocity)).toBe(0);
             expect(sa.samples).toBe(sb.samples);
           }
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 400 },
     );
   });
 
-  it.each([1e4, 1e9, 1e15])(
-    'a spin of %d rad/s restored by setState (angles from 10 to 5e11 rad in a step, the largest finished in JavaScript) equals the JavaScript path',
-    (speed) => {
+  it.each<[number, TargetPath]>([
+    [1e4, 'hold'],
+    [1e9, 'hold'],
+    [1e15, 'hold'],
+    [1e4, 'linear'],
+    [1e9, 'linear'],
+    [1e15, 'linear'],
+  ])(
+    'a spin of %d rad/s restored by setState (angles from 10 to 5e11 rad in a step, the largest finished in JavaScript) equals the JavaScript path (target path %s)',
+    (speed, targetPath) => {
       const joints = 3;
-      const { simd, js } = pair({ joints, halfLife: 0.1 });
+      const { simd, js } = pair({ joints, halfLife: 0.1, targetPath });
       const sample = Float64Array.of(0, 0, 0.6, 0.8, 0.1, 0.2, 0.3, 0.9, 0, 0, 0, 1);
       simd.push(new Float64Array(12), sample, 0);
       const state = simd.getState();
@@ -164,10 +206,15 @@ describe('the critical and exponential dampers through the WebAssembly SIMD kern
     },
   );
 
-  it.each<DamperResponse>(['critical', 'exponential'])(
-    'push(out, quats, time) with a zero or non-finite quaternion throws InvalidValueError naming the joint and changes nothing (%s)',
-    (response) => {
-      const { simd } = pair({ joints: 5, halfLife: 0.05, response });
+  it.each<[DamperResponse, TargetPath]>([
+    ['critical', 'hold'],
+    ['exponential', 'hold'],
+    ['critical', 'linear'],
+    ['exponential', 'linear'],
+  ])(
+    'push(out, quats, time) with a zero or non-finite quaternion throws InvalidValueError naming the joint and changes nothing (%s, %s)',
+    (response, targetPath) => {
+      const { simd } = pair({ joints: 5, halfLife: 0.05, response, targetPath });
       const good = new Float64Array(20);
       for (let j = 0; j < 5; j++) good[j * 4 + 3] = 1;
       simd.push(new Float64Array(20), good, 0);

@@ -15,7 +15,7 @@ import {
   type StaleSamplePolicy,
   timeStep,
 } from './common.js';
-import { createSimdInstance, SIMD_MAX_JOINTS, type SimdKernels } from './simd.js';
+import { copySample, createSimdState, SIMD_MAX_JOINTS, type SimdState } from './simd.js';
 import { cosOfSquare, logScale, sinc, unitInto } from './tangent.js';
 
 /** How a damper approaches its target (see {@link createDamper}). */
@@ -220,10 +220,10 @@ export function createDamper(options: DamperOptions): Damper {
   // rotations run in WebAssembly SIMD where the engine has it (both responses, both target paths), with the
   // value, velocity and previous target in the kernel's memory (views that never detach); see simd.ts
   const simd = kind === 'rotation' && joints <= SIMD_MAX_JOINTS ? createSimdDamper(joints) : null;
-  const output = simd !== null ? simd.value : new Float64Array(n);
-  const velocity = simd !== null ? simd.velocity : new Float64Array(joints * vw);
+  const output = simd !== null ? simd.view.value : new Float64Array(n);
+  const velocity = simd !== null ? simd.view.velocity : new Float64Array(joints * vw);
   const steps = new Float64Array(kind === 'rotation' ? joints * 16 : 0);
-  const target = simd !== null ? simd.target : new Float64Array(n);
+  const target = simd !== null ? simd.view.target : new Float64Array(n);
   const d = halfLifeToDamping(halfLife, 'critical');
   const y = d / 2;
   const rate = Math.LN2 / halfLife;
@@ -605,49 +605,15 @@ function damperRotations(
   }
 }
 
-/**
- * A rotation damper's state in the memory of its own kernel instance: joints in pairs (an odd count gets a
- * padding joint that rests at the identity), `input` the sample's copy, `value`, `velocity` and `target` the
- * state in the library's layout, then the list of pairs the kernel left and its scratch.
- */
-interface SimdDamper {
-  kernels: SimdKernels;
-  joints: number;
-  pairs: number;
-  input: Float64Array;
-  value: Float64Array;
-  velocity: Float64Array;
-  target: Float64Array;
-  flags: Int32Array;
-  at: { value: number; velocity: number; target: number; flags: number; scratch: number };
-}
+/** A rotation damper's state in its kernel's memory (see {@link createSimdState}): value, velocity, previous target. */
+type SimdDamper = SimdState<'value' | 'velocity' | 'target'>;
 
 function createSimdDamper(joints: number): SimdDamper | null {
-  const pairs = (joints + 1) >> 1;
-  const value = pairs * 64;
-  const velocity = value + pairs * 64;
-  const target = velocity + pairs * 48;
-  const flags = target + pairs * 64;
-  const scratch = flags + ((pairs * 4 + 15) & ~15);
-  const instance = createSimdInstance(scratch + pairs * 256);
-  if (instance === null) return null;
-  const buffer = instance.buffer;
-  const all = new Float64Array(buffer, 0, scratch >> 3);
-  // the padding joint (odd counts) is the identity in the input, the value and the target, and stays so
-  all[pairs * 8 - 1] = 1;
-  all[(value >> 3) + pairs * 8 - 1] = 1;
-  all[(target >> 3) + pairs * 8 - 1] = 1;
-  return {
-    kernels: instance.kernels,
-    joints,
-    pairs,
-    input: new Float64Array(buffer, 0, joints * 4),
-    value: new Float64Array(buffer, value, joints * 4),
-    velocity: new Float64Array(buffer, velocity, joints * 3),
-    target: new Float64Array(buffer, target, joints * 4),
-    flags: new Int32Array(buffer, flags, pairs),
-    at: { value, velocity, target, flags, scratch },
-  };
+  return createSimdState(joints, [
+    ['value', 4, true],
+    ['velocity', 3, false],
+    ['target', 4, true],
+  ]);
 }
 
 /**
@@ -675,13 +641,8 @@ function pushSimd(
   linear: boolean,
   rate: number,
 ): void {
-  const n = simd.joints * 4;
+  copySample(simd, input, inputOffset);
   const copy = simd.input;
-  if (input instanceof Float64Array || input instanceof Float32Array) {
-    copy.set(inputOffset === 0 && input.length === n ? input : input.subarray(inputOffset, inputOffset + n));
-  } else {
-    for (let i = 0; i < n; i++) copy[i] = input[inputOffset + i];
-  }
   const at = simd.at;
   // the critical spring passes its decay, y, the clamped Δt and y·Δt; the exponential damper y = Δt = 0, y·Δt = 1
   // and K = −λ·decay, which make the kernel's j₁ = v, v ← decay·(v − v) + K·j₀, j ← decay·(j₀ + v·0); a held
@@ -732,8 +693,7 @@ function pushSimd(
       rate,
     );
   }
-  if (out instanceof Float64Array || out instanceof Float32Array) out.set(output, outOffset);
-  else for (let i = 0; i < n; i++) (out as FloatArray)[outOffset + i] = output[i];
+  out.set(output, outOffset);
 }
 
 /** One sample of the vector damper for every joint (see {@link damperRotations}), written to `output` and `out`. */

@@ -18,7 +18,7 @@ import {
   timeStep,
   unitStateQuaternions,
 } from './common.js';
-import { createSimdInstance, SIMD_MAX_JOINTS, type SimdKernels } from './simd.js';
+import { copySample, createSimdState, SIMD_MAX_JOINTS, type SimdState } from './simd.js';
 import { cosOfSquare, logScale, sinc, unitInto } from './tangent.js';
 
 /** Where the One Euro filter takes the speed that opens its cutoff (see {@link OneEuroOptions.derivative}). */
@@ -165,10 +165,10 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
   // in place, the sample checked first); see simd.ts. The JavaScript loop writes the new input and speed
   // beside the current ones and swaps them in once the whole sample is known to be valid
   const simd = kind === 'rotation' && joints <= SIMD_MAX_JOINTS ? createSimdOneEuro(joints) : null;
-  const output = simd !== null ? simd.output : new Float64Array(n);
-  let previous: Float64Array = simd !== null ? simd.previous : new Float64Array(n);
+  const output = simd !== null ? simd.view.output : new Float64Array(n);
+  let previous: Float64Array = simd !== null ? simd.view.previous : new Float64Array(n);
   let previousNext: Float64Array = new Float64Array(kind === 'rotation' && simd === null ? n : 0);
-  let speed: Float64Array = simd !== null ? simd.speed : new Float64Array(joints * speedStride);
+  let speed: Float64Array = simd !== null ? simd.view.speed : new Float64Array(joints * speedStride);
   let speedNext: Float64Array = new Float64Array(kind === 'rotation' && simd === null ? speed.length : 0);
   const steps = new Float64Array(kind === 'rotation' ? n : 0);
   let samples = 0;
@@ -458,44 +458,17 @@ function oneEuroRotations(
 }
 
 /**
- * A rotation filter's state in the memory of its own kernel instance: joints in pairs (an odd count gets a
- * padding joint that rests at the identity), `input` the sample's copy, then the output, the previous input
- * and the speed (4 values per joint, the fourth unused) in the library's layout, the kernel's list and scratch.
+ * A rotation filter's state in its kernel's memory (see {@link createSimdState}): the output, the previous
+ * input and the speed (4 values per joint, the fourth unused).
  */
-interface SimdOneEuro {
-  kernels: SimdKernels;
-  joints: number;
-  pairs: number;
-  input: Float64Array;
-  output: Float64Array;
-  previous: Float64Array;
-  speed: Float64Array;
-  at: { output: number; previous: number; speed: number; flags: number; scratch: number };
-}
+type SimdOneEuro = SimdState<'output' | 'previous' | 'speed'>;
 
 function createSimdOneEuro(joints: number): SimdOneEuro | null {
-  const pairs = (joints + 1) >> 1;
-  const output = pairs * 64;
-  const previous = output + pairs * 64;
-  const speed = previous + pairs * 64;
-  const flags = speed + pairs * 64;
-  const scratch = flags + ((pairs * 4 + 15) & ~15);
-  const instance = createSimdInstance(scratch + pairs * 256);
-  if (instance === null) return null;
-  const buffer = instance.buffer;
-  const all = new Float64Array(buffer, 0, speed >> 3);
-  // the padding joint is the identity in the input, the output and the previous input, and stays so
-  for (const at of [0, output, previous]) all[(at >> 3) + pairs * 8 - 1] = 1;
-  return {
-    kernels: instance.kernels,
-    joints,
-    pairs,
-    input: new Float64Array(buffer, 0, joints * 4),
-    output: new Float64Array(buffer, output, joints * 4),
-    previous: new Float64Array(buffer, previous, joints * 4),
-    speed: new Float64Array(buffer, speed, joints * 4),
-    at: { output, previous, speed, flags, scratch },
-  };
+  return createSimdState(joints, [
+    ['output', 4, true],
+    ['previous', 4, true],
+    ['speed', 4, false],
+  ]);
 }
 
 /**
@@ -515,13 +488,7 @@ function pushSimd(
   dCutoff: number,
   fromInput: boolean,
 ): void {
-  const n = simd.joints * 4;
-  const copy = simd.input;
-  if (input instanceof Float64Array || input instanceof Float32Array) {
-    copy.set(inputOffset === 0 && input.length === n ? input : input.subarray(inputOffset, inputOffset + n));
-  } else {
-    for (let i = 0; i < n; i++) copy[i] = input[inputOffset + i];
-  }
+  copySample(simd, input, inputOffset);
   const ad = lowPassAlpha(dCutoff, dt);
   const w2 = 2 * Math.PI * dt;
   const at = simd.at;
@@ -544,9 +511,7 @@ function pushSimd(
     checkValues(input, inputOffset, simd.joints, 4, 'OneEuroFilter.push');
     throw new InvalidValueError('OneEuroFilter.push: a quaternion of the sample is zero or not finite');
   }
-  const output = simd.output;
-  if (out instanceof Float64Array || out instanceof Float32Array) out.set(output, outOffset);
-  else for (let i = 0; i < n; i++) (out as FloatArray)[outOffset + i] = output[i];
+  out.set(simd.view.output, outOffset);
 }
 
 /** One sample of the vector filter for every joint (after the first sample), written to `output` and `out`. */

@@ -136,13 +136,8 @@ function kernelModule(): object | null {
   return compiled;
 }
 
-/**
- * A fresh instance of the kernels with `bytes` of zeroed memory, or null where the kernels are unavailable
- * (or the memory cannot be had): the caller then runs its JavaScript loop.
- *
- * @internal
- */
-export function createSimdInstance(bytes: number): SimdInstance | null {
+/** A fresh instance of the kernels with `bytes` of zeroed memory, or null (kernels or memory unavailable). */
+function createSimdInstance(bytes: number): SimdInstance | null {
   const module = kernelModule();
   const api = wasmApi();
   if (module === null || api === null) return null;
@@ -153,6 +148,86 @@ export function createSimdInstance(bytes: number): SimdInstance | null {
     return { kernels: instance.exports as unknown as SimdKernels, buffer: memory.buffer };
   } catch {
     return null;
+  }
+}
+
+/** One state array of a filter in its kernel's memory: its name, values per joint, and whether it holds rotations. */
+export type SimdRegion<K extends string> = readonly [name: K, width: 3 | 4, rotation: boolean];
+
+/**
+ * A filter's state in the memory of its own kernel instance, laid out as the kernels read it: joints in
+ * pairs (an odd count gets a padding joint), the sample's copy `input` at byte 0 (4 values per joint), then
+ * each region in the order given (`width` values per joint, the library's layout), the list of pairs the
+ * kernel left (`flags`) and its scratch (256 bytes per pair). `view` holds the regions as arrays of the
+ * real joints; `at` their byte offsets, which the kernels take.
+ *
+ * @internal
+ */
+export interface SimdState<K extends string> {
+  kernels: SimdKernels;
+  joints: number;
+  pairs: number;
+  input: Float64Array;
+  view: Record<K, Float64Array>;
+  flags: Int32Array;
+  at: Record<K | 'flags' | 'scratch', number>;
+}
+
+/**
+ * A kernel instance for `joints` joints with the given state regions, or null where the kernels are
+ * unavailable (or the memory cannot be had): the caller then runs its JavaScript loop. The padding joint
+ * is the identity in the input and in every rotation region (the kernels keep it so), zero elsewhere.
+ *
+ * @internal
+ */
+export function createSimdState<K extends string>(
+  joints: number,
+  regions: readonly SimdRegion<K>[],
+): SimdState<K> | null {
+  const pairs = (joints + 1) >> 1;
+  const offsets: number[] = [];
+  let end = pairs * 64;
+  for (const [, width] of regions) {
+    offsets.push(end);
+    end += pairs * width * 16;
+  }
+  const flags = end;
+  const scratch = flags + ((pairs * 4 + 15) & ~15);
+  const instance = createSimdInstance(scratch + pairs * 256);
+  if (instance === null) return null;
+  const buffer = instance.buffer;
+  const all = new Float64Array(buffer, 0, flags >> 3);
+  all[pairs * 8 - 1] = 1;
+  const view = {} as Record<K, Float64Array>;
+  const at = { flags, scratch } as Record<K | 'flags' | 'scratch', number>;
+  regions.forEach(([name, width, rotation], r) => {
+    if (rotation) all[(offsets[r] >> 3) + pairs * 8 - 1] = 1;
+    view[name] = new Float64Array(buffer, offsets[r], joints * width);
+    at[name] = offsets[r];
+  });
+  return {
+    kernels: instance.kernels,
+    joints,
+    pairs,
+    input: new Float64Array(buffer, 0, joints * 4),
+    view,
+    flags: new Int32Array(buffer, flags, pairs),
+    at,
+  };
+}
+
+/** Copies a sample of `state.joints` quaternions from `input[inputOffset..]` into the kernel's memory. @internal */
+export function copySample<K extends string>(
+  state: SimdState<K>,
+  input: ArrayLike<number>,
+  inputOffset: number,
+): void {
+  const n = state.joints * 4;
+  const copy = state.input;
+  if (input instanceof Float64Array || input instanceof Float32Array) {
+    copy.set(inputOffset === 0 && input.length === n ? input : input.subarray(inputOffset, inputOffset + n));
+  } else {
+    for (let i = 0; i < n; i++) copy[i] = input[inputOffset + i];
   }
 }
 

@@ -43,6 +43,58 @@ function maxDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return m;
 }
 
+/** How a property test hands each sample to the two filters. */
+type PushMode = 'f64' | 'f32' | 'alias64' | 'alias32' | 'offsets';
+
+/** What both filters offer for pushing samples. */
+interface Pushable {
+  push<T extends Float64Array | Float32Array>(out: T, input: ArrayLike<number>, time: number): T;
+  pushAt(
+    out: Float64Array,
+    outOffset: number,
+    input: ArrayLike<number>,
+    inputOffset: number,
+    time: number,
+  ): unknown;
+}
+
+/**
+ * Sample `k` (`n` values) of `input` through both paths as `mode` says (a fresh Float64Array output, `out`
+ * aliasing the input in Float64 or Float32, or offsets into larger arrays), their outputs compared.
+ */
+function pushBoth(
+  simd: Pushable,
+  js: Pushable,
+  mode: PushMode,
+  input: Float64Array | Float32Array,
+  k: number,
+  n: number,
+  time: number,
+): void {
+  if (mode === 'alias64' || mode === 'alias32') {
+    const f32 = mode === 'alias32';
+    const a = f32 ? new Float32Array(n) : new Float64Array(n);
+    const b = f32 ? new Float32Array(n) : new Float64Array(n);
+    a.set(input.subarray(k * n, k * n + n));
+    b.set(a);
+    simd.push(a, a, time);
+    js.push(b, b, time);
+    // Float32 outputs round the same doubles, unless two paths straddle a rounding boundary
+    expect(maxDiff(a, b)).toBeLessThanOrEqual(f32 ? 2 ** -24 : PATHS_AGREE);
+  } else if (mode === 'offsets') {
+    const a = new Float64Array(n + 5);
+    const b = new Float64Array(n + 5);
+    simd.pushAt(a, 5, input, k * n, time);
+    js.pushAt(b, 5, input, k * n, time);
+    expect(maxDiff(a, b)).toBeLessThanOrEqual(PATHS_AGREE);
+  } else {
+    const sample = input.subarray(k * n, k * n + n);
+    const a = simd.push(new Float64Array(n), sample, time);
+    const b = js.push(new Float64Array(n), sample, time);
+    expect(maxDiff(a, b)).toBeLessThanOrEqual(PATHS_AGREE);
+  }
+}
+
 /**
  * A tracker stream with what sends the kernel down each of its paths: small steps (the polynomials), jumps
  * to random rotations (the full-range logarithm and exponential), random stored signs and lengths, and
@@ -118,7 +170,7 @@ describe('the rotation dampers through the WebAssembly SIMD kernel (createDamper
         fc.integer({ min: 1, max: 9 }),
         fc.integer({ min: 2, max: 40 }),
         fc.integer(),
-        fc.constantFrom('f64', 'f32', 'alias64', 'alias32', 'offsets'),
+        fc.constantFrom<PushMode>('f64', 'f32', 'alias64', 'alias32', 'offsets'),
         fc.double({ min: 1e-3, max: 2, noNaN: true }),
         fc.constantFrom<DamperResponse>('critical', 'exponential'),
         fc.constantFrom<TargetPath>('hold', 'linear'),
@@ -130,27 +182,7 @@ describe('the rotation dampers through the WebAssembly SIMD kernel (createDamper
           const f32 = mode === 'f32' || mode === 'alias32';
           const input = f32 ? Float32Array.from(data) : data;
           for (let k = 0; k < samples; k++) {
-            if (mode === 'alias64' || mode === 'alias32') {
-              const a = f32 ? new Float32Array(n) : new Float64Array(n);
-              const b = f32 ? new Float32Array(n) : new Float64Array(n);
-              a.set(input.subarray(k * n, k * n + n));
-              b.set(a);
-              simd.push(a, a, times[k]);
-              js.push(b, b, times[k]);
-              // Float32 outputs round the same doubles, unless two paths straddle a rounding boundary
-              expect(maxDiff(a, b)).toBeLessThanOrEqual(f32 ? 2 ** -24 : PATHS_AGREE);
-            } else if (mode === 'offsets') {
-              const a = new Float64Array(n + 5);
-              const b = new Float64Array(n + 5);
-              simd.pushAt(a, 5, input, k * n, times[k]);
-              js.pushAt(b, 5, input, k * n, times[k]);
-              expect(maxDiff(a, b)).toBeLessThanOrEqual(PATHS_AGREE);
-            } else {
-              const sample = input.subarray(k * n, k * n + n);
-              const a = simd.push(new Float64Array(n), sample, times[k]);
-              const b = js.push(new Float64Array(n), sample, times[k]);
-              expect(maxDiff(a, b)).toBeLessThanOrEqual(PATHS_AGREE);
-            }
+            pushBoth(simd, js, mode, input, k, n, times[k]);
             // the state itself, in doubles whatever the output's type: value and velocity (rad/s)
             const sa = simd.getState();
             const sb = js.getState();
@@ -284,7 +316,7 @@ describe('the One Euro filter on rotations through the WebAssembly SIMD kernel (
         fc.integer({ min: 1, max: 9 }),
         fc.integer({ min: 2, max: 40 }),
         fc.integer(),
-        fc.constantFrom('f64', 'f32', 'alias64', 'offsets'),
+        fc.constantFrom<PushMode>('f64', 'f32', 'alias64', 'alias32', 'offsets'),
         fc.record({
           minCutoff: fc.double({ min: 0.01, max: 20, noNaN: true }),
           beta: fc.double({ min: 0, max: 5, noNaN: true }),
@@ -297,24 +329,7 @@ describe('the One Euro filter on rotations through the WebAssembly SIMD kernel (
           const n = joints * 4;
           const input = mode === 'f32' ? Float32Array.from(data) : data;
           for (let k = 0; k < samples; k++) {
-            if (mode === 'alias64') {
-              const a = input.slice(k * n, k * n + n) as Float64Array;
-              const b = a.slice();
-              simd.push(a, a, times[k]);
-              js.push(b, b, times[k]);
-              expect(maxDiff(a, b)).toBeLessThanOrEqual(PATHS_AGREE);
-            } else if (mode === 'offsets') {
-              const a = new Float64Array(n + 3);
-              const b = new Float64Array(n + 3);
-              simd.pushAt(a, 3, input, k * n, times[k]);
-              js.pushAt(b, 3, input, k * n, times[k]);
-              expect(maxDiff(a, b)).toBeLessThanOrEqual(PATHS_AGREE);
-            } else {
-              const sample = input.subarray(k * n, k * n + n);
-              const a = simd.push(new Float64Array(n), sample, times[k]);
-              const b = js.push(new Float64Array(n), sample, times[k]);
-              expect(maxDiff(a, b)).toBeLessThanOrEqual(PATHS_AGREE);
-            }
+            pushBoth(simd, js, mode, input, k, n, times[k]);
             const sa = simd.getState();
             const sb = js.getState();
             expect(maxDiff(sa.output, sb.output)).toBeLessThanOrEqual(PATHS_AGREE);

@@ -64,6 +64,23 @@ function blankLength(b: Uint8Array, i: number, n: number): number {
   return 0;
 }
 
+/**
+ * The six digits at `b[i..i+5]` as one integer (0 to 999999), or −1 when any of them is not a digit: six
+ * decimals (what most exporters and this library's writer print) in one step instead of six turns of a digit
+ * loop, the same exact integer. The caller makes sure the six bytes exist.
+ */
+function sixDigits(b: Uint8Array, i: number): number {
+  const d0 = b[i] - 48;
+  const d1 = b[i + 1] - 48;
+  const d2 = b[i + 2] - 48;
+  const d3 = b[i + 3] - 48;
+  const d4 = b[i + 4] - 48;
+  const d5 = b[i + 5] - 48;
+  // d and 9 - d are both >= 0 exactly for a digit: one sign test for all six
+  const all = d0 | (9 - d0) | d1 | (9 - d1) | d2 | (9 - d2) | d3 | (9 - d3) | d4 | (9 - d4) | d5 | (9 - d5);
+  return all >= 0 ? ((d0 * 10 + d1) * 10 + d2) * 1000 + ((d3 * 10 + d4) * 10 + d5) : -1;
+}
+
 const DECODER = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** The text of bytes `start..end` (a token: short). */
@@ -354,17 +371,9 @@ export class FrameScanner {
           // six decimals (what most exporters and this library's writer print) in one step: six digits
           // and a byte after them that is not one, read without a loop
           if (i + 6 < n) {
-            const d0 = b[i] - 48;
-            const d1 = b[i + 1] - 48;
-            const d2 = b[i + 2] - 48;
-            const d3 = b[i + 3] - 48;
-            const d4 = b[i + 4] - 48;
-            const d5 = b[i + 5] - 48;
-            // d and 9 - d are both >= 0 exactly for a digit: one sign test for all six
-            const all =
-              d0 | (9 - d0) | d1 | (9 - d1) | d2 | (9 - d2) | d3 | (9 - d3) | d4 | (9 - d4) | d5 | (9 - d5);
-            if (all >= 0 && (b[i + 6] - 48) >>> 0 > 9) {
-              mantissa = mantissa * 1000000 + ((d0 * 10 + d1) * 10 + d2) * 1000 + ((d3 * 10 + d4) * 10 + d5);
+            const six = sixDigits(b, i);
+            if (six >= 0 && (b[i + 6] - 48) >>> 0 > 9) {
+              mantissa = mantissa * 1000000 + six;
               i += 6;
             }
           }
@@ -567,17 +576,9 @@ function plainRow(
       // below, which reads any further digits (under 15 digits in all, every partial value is an integer
       // below 2^53). Only while the line has six more bytes, so no read passes its LF.
       if (i + 6 <= lf) {
-        const d0 = b[i] - 48;
-        const d1 = b[i + 1] - 48;
-        const d2 = b[i + 2] - 48;
-        const d3 = b[i + 3] - 48;
-        const d4 = b[i + 4] - 48;
-        const d5 = b[i + 5] - 48;
-        // d and 9 - d are both >= 0 exactly for a digit: one sign test for all six
-        const all =
-          d0 | (9 - d0) | d1 | (9 - d1) | d2 | (9 - d2) | d3 | (9 - d3) | d4 | (9 - d4) | d5 | (9 - d5);
-        if (all >= 0) {
-          mantissa = mantissa * 1000000 + ((d0 * 10 + d1) * 10 + d2) * 1000 + ((d3 * 10 + d4) * 10 + d5);
+        const six = sixDigits(b, i);
+        if (six >= 0) {
+          mantissa = mantissa * 1000000 + six;
           i += 6;
         }
       }

@@ -3,20 +3,10 @@
 // blendPoses of 8 poses x 64 joints.
 import { averageQuaternions, blendPoses, quatSeries } from '../dist/index.js';
 import { eigenAverageStrided } from '../dist/numeric/eigen4.js';
+import { prng } from './support.js';
 
 const SETS = 200_000;
 const K = 8;
-
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** SETS x K quaternions: spread 0 = uniform on SO(3), else Gaussian noise of that size around a random centre. */
 function sets(spread, seed) {

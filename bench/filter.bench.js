@@ -9,20 +9,10 @@ import {
   quatSeries,
   vec3Series,
 } from '../dist/index.js';
+import { prng } from './support.js';
 
 const FRAMES = 100_000;
 const JOINTS = 64;
-
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Mocap-like rotations at 120 Hz: each joint turns about a slowly wandering axis at up to `speed` rad/s with a

@@ -5,19 +5,9 @@
 // and keyTimes: 'exact' interpolates, a slerp per sample), into new buffers and into reused ones
 // (options.out); the same keys baked at 60 Hz (samples per second), non-uniform keys and CUBICSPLINE; evaluateTrack of one rotation track at a million times.
 import { bakeClip, evaluateTrack, makeSkeleton } from '../dist/index.js';
+import { prng } from './support.js';
 
 const JOINTS = 64;
-
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function quatAt(r, t, out, o) {
   const x = r[0] * Math.sin(r[3] * t + r[6]);

@@ -20,43 +20,10 @@
 // the sample with a JavaScript loop instead of TypedArray.set of a subarray costs 10 ns more.
 import { createDamper, createOneEuroFilter } from '../dist/index.js';
 import { setSimdEnabled, simdAvailable } from '../dist/ops/live/simd.js';
+import { trackerStream } from './support.js';
 
 const JOINTS = 100;
 const SAMPLES = 1000;
-
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** The rotation stream of live.bench.js: each joint turns about its own axis, with jitter and random signs. */
-function stream() {
-  const random = prng(21);
-  const data = new Float64Array(SAMPLES * JOINTS * 4);
-  for (let k = 0; k < SAMPLES; k++) {
-    const t = k / 1000;
-    for (let j = 0; j < JOINTS; j++) {
-      const o = (k * JOINTS + j) * 4;
-      const h = 0.5 * (0.5 + 2.5 * ((j * 0.37) % 1)) * t + 0.004 * (random() - 0.5);
-      const ax = Math.sin(j * 1.3);
-      const ay = Math.cos(j * 0.7);
-      const az = 0.5 + 0.01 * j;
-      const n = Math.hypot(ax, ay, az);
-      const s = (random() < 0.5 ? -1 : 1) * Math.sin(h);
-      data[o] = (s * ax) / n;
-      data[o + 1] = (s * ay) / n;
-      data[o + 2] = (s * az) / n;
-      data[o + 3] = (s < 0 === Math.sin(h) < 0 ? 1 : -1) * Math.cos(h);
-    }
-  }
-  return data;
-}
 
 /** `make()` with the WebAssembly kernels switched on (where the engine has them) or off. */
 function withSimd(simd, make) {
@@ -81,7 +48,12 @@ function task(name, target, make) {
     perItem: 'ns',
     target,
     setup() {
-      return { filter: make(), data: stream(), out: new Float64Array(JOINTS * 4), t: 0 };
+      return {
+        filter: make(),
+        data: trackerStream(SAMPLES, JOINTS, 4),
+        out: new Float64Array(JOINTS * 4),
+        t: 0,
+      };
     },
     run(s) {
       const stride = JOINTS * 4;
@@ -118,7 +90,7 @@ export default { name: 'live-simd', tasks };
 
 /** Largest difference between the outputs of two filters over the whole stream. */
 function agreement(makeA, makeB) {
-  const data = stream();
+  const data = trackerStream(SAMPLES, JOINTS, 4);
   const a = makeA();
   const b = makeB();
   const oa = new Float64Array(JOINTS * 4);

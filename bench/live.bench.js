@@ -13,49 +13,10 @@ import {
   unrollQuaternions,
 } from '../dist/index.js';
 import { setSimdEnabled } from '../dist/ops/live/simd.js';
+import { trackerStream } from './support.js';
 
 const JOINTS = 100;
 const SAMPLES = 1000;
-
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** A noisy tracker: each joint turns about its own axis at up to 3 rad/s, with jitter and random stored signs. */
-function stream(width) {
-  const random = prng(21);
-  const data = new Float64Array(SAMPLES * JOINTS * width);
-  for (let k = 0; k < SAMPLES; k++) {
-    const t = k / 1000;
-    for (let j = 0; j < JOINTS; j++) {
-      const o = (k * JOINTS + j) * width;
-      if (width === 3) {
-        data[o] = Math.sin(t + j) + 0.01 * random();
-        data[o + 1] = Math.cos(2 * t + j) + 0.01 * random();
-        data[o + 2] = 0.3 * t + 0.01 * random();
-        continue;
-      }
-      const h = 0.5 * (0.5 + 2.5 * ((j * 0.37) % 1)) * t + 0.004 * (random() - 0.5);
-      const ax = Math.sin(j * 1.3);
-      const ay = Math.cos(j * 0.7);
-      const az = 0.5 + 0.01 * j;
-      const n = Math.hypot(ax, ay, az);
-      const s = (random() < 0.5 ? -1 : 1) * Math.sin(h);
-      data[o] = (s * ax) / n;
-      data[o + 1] = (s * ay) / n;
-      data[o + 2] = (s * az) / n;
-      data[o + 3] = (s < 0 === Math.sin(h) < 0 ? 1 : -1) * Math.cos(h);
-    }
-  }
-  return data;
-}
 
 function task(name, target, make, width = 4) {
   return {
@@ -65,7 +26,12 @@ function task(name, target, make, width = 4) {
     perItem: 'ns',
     target,
     setup() {
-      return { filter: make(), data: stream(width), out: new Float64Array(JOINTS * width), t: 0 };
+      return {
+        filter: make(),
+        data: trackerStream(SAMPLES, JOINTS, width),
+        out: new Float64Array(JOINTS * width),
+        t: 0,
+      };
     },
     run(s) {
       const stride = JOINTS * width;
@@ -85,7 +51,7 @@ function calibration(name, run) {
     unit: 'joint-samples',
     perItem: 'ns',
     setup() {
-      const data = stream(4);
+      const data = trackerStream(SAMPLES, JOINTS, 4);
       return {
         input: quatSeries(data, SAMPLES, JOINTS),
         out: quatSeries(new Float64Array(data.length), SAMPLES, JOINTS),

@@ -3,19 +3,9 @@
 // million/s); downsampleOptimal of a 30 s, 64-joint clip at 120 Hz to 30 Hz (target: under 1 s, i.e. at
 // least 1 clip/s); the 99%-energy spectrum of the same clip for scale.
 import { clipSpectrum, downsampleOptimal, resampleRotations } from '../dist/index.js';
+import { prng } from './support.js';
 
 const JOINTS = 64;
-
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Motion-like rotations: per joint a sum of a few slow sinusoidal rotations, unit and continuous. */
 function motion(frames, rate, seed) {

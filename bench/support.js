@@ -1,0 +1,42 @@
+// What several benches share: a seeded random generator and the live filters' test stream.
+
+/** mulberry32: a seeded generator of uniform numbers in [0, 1), so every run of a bench sees the same data. */
+export function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A noisy tracker: each joint turns about its own axis at up to 3 rad/s, with jitter and random stored signs. */
+export function trackerStream(samples, joints, width) {
+  const random = prng(21);
+  const data = new Float64Array(samples * joints * width);
+  for (let k = 0; k < samples; k++) {
+    const t = k / 1000;
+    for (let j = 0; j < joints; j++) {
+      const o = (k * joints + j) * width;
+      if (width === 3) {
+        data[o] = Math.sin(t + j) + 0.01 * random();
+        data[o + 1] = Math.cos(2 * t + j) + 0.01 * random();
+        data[o + 2] = 0.3 * t + 0.01 * random();
+        continue;
+      }
+      const h = 0.5 * (0.5 + 2.5 * ((j * 0.37) % 1)) * t + 0.004 * (random() - 0.5);
+      const ax = Math.sin(j * 1.3);
+      const ay = Math.cos(j * 0.7);
+      const az = 0.5 + 0.01 * j;
+      const n = Math.hypot(ax, ay, az);
+      const s = (random() < 0.5 ? -1 : 1) * Math.sin(h);
+      data[o] = (s * ax) / n;
+      data[o + 1] = (s * ay) / n;
+      data[o + 2] = (s * az) / n;
+      data[o + 3] = (s < 0 === Math.sin(h) < 0 ? 1 : -1) * Math.cos(h);
+    }
+  }
+  return data;
+}

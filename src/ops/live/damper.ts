@@ -14,6 +14,7 @@ import {
   STALE_SAMPLE_POLICIES,
   type StaleSamplePolicy,
   timeStep,
+  unitStateQuaternions,
 } from './common.js';
 import { copySample, createSimdState, SIMD_MAX_JOINTS, type SimdState } from './simd.js';
 import { cosOfSquare, logScale, sinc, unitInto } from './tangent.js';
@@ -388,6 +389,11 @@ export function createDamper(options: DamperOptions): Damper {
       const t = new Float64Array(n);
       readStateArray(v, state.velocity, 'velocity', where);
       readStateArray(t, state.target, 'target', where);
+      // before the first sample the arrays are unused (zeros after a reset)
+      if (kind === 'rotation' && s.samples > 0) {
+        unitStateQuaternions(o, 'output', where);
+        unitStateQuaternions(t, 'target', where);
+      }
       output.set(o);
       velocity.set(v);
       target.set(t);

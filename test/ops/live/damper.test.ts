@@ -235,6 +235,39 @@ describe('createDamper(options)', () => {
     expect(() => createDamper({ joints: 1, halflife: 1 } as DamperOptions)).toThrow(OptionError);
     expect(() => createDamper({ joints: 1, targetPath: 'cubic' as 'hold' })).toThrow(OptionError);
   });
+
+  it('setState() takes rotations that are not unit length as the unit ones, and refuses a zero rotation', () => {
+    for (const targetPath of ['hold', 'linear'] as const) {
+      const times = clock(60, 1, 0.3, [], 6);
+      const data = sampleMotion(times);
+      const make = () => createDamper({ joints: 1, halfLife: 0.1, targetPath });
+      const f = make();
+      const out = new Float64Array(4);
+      for (let k = 0; k < 20; k++) f.push(out, data.subarray(k * 4, k * 4 + 4), times[k]);
+      const saved = f.getState();
+      const a = make();
+      const b = make();
+      a.setState(saved);
+      b.setState({
+        ...saved,
+        output: saved.output.map((v) => 3 * v),
+        target: saved.target.map((v) => 0.5 * v),
+      });
+      const oa = new Float64Array(4);
+      const ob = new Float64Array(4);
+      for (let k = 20; k < times.length; k++) {
+        a.push(oa, data.subarray(k * 4, k * 4 + 4), times[k]);
+        b.push(ob, data.subarray(k * 4, k * 4 + 4), times[k]);
+        for (let c = 0; c < 4; c++) expect(Math.abs(ob[c] - oa[c])).toBeLessThan(1e-12);
+      }
+      expect(() => b.setState({ ...saved, output: [0, 0, 0, 0] })).toThrow(/state.output/);
+      expect(() => b.setState({ ...saved, target: [0, 0, 0, 0] })).toThrow(InvalidValueError);
+      // the refused snapshot changed nothing
+      b.push(ob, data.subarray(0, 4), times[times.length - 1] + 0.01);
+      a.push(oa, data.subarray(0, 4), times[times.length - 1] + 0.01);
+      for (let c = 0; c < 4; c++) expect(Math.abs(ob[c] - oa[c])).toBeLessThan(1e-12);
+    }
+  });
 });
 
 describe('the damper on extreme but valid input stays finite', () => {

@@ -294,8 +294,9 @@ describe('the rotation dampers through the WebAssembly SIMD kernel (createDamper
     const committed = readFileSync(new URL('../../../src/ops/live/simd-bytes.ts', import.meta.url), 'utf8');
     expect(committed).toBe(build.moduleText(bytes));
     // small: current browsers compile it synchronously on a page's main thread (Chromium up to 8 MB; older
-    // Chromium refused more than 4 KB there, and gets it asynchronously, see simd.ts)
-    expect(bytes.length).toBeLessThan(16384);
+    // Chromium refused more than 4 KB there, and gets it asynchronously, see simd.ts); the damper's two-pair
+    // loops (expandPairs) take about 4 KB of it
+    expect(bytes.length).toBeLessThan(24576);
   });
 });
 

@@ -25,8 +25,6 @@ interface WasmApi {
 
 /** The exports of `simd.wat` (addresses are byte offsets into the instance's memory). */
 export interface SimdKernels {
-  /** 1 when every quaternion of `pairs · 2` at `input` has `1e-200 < |q|² < 1e200`, else 0. */
-  check(input: number, pairs: number): number;
   /** One sample of the critical or exponential damper on rotations, either target path; see `simd.wat`. */
   damperHold(
     input: number,

@@ -66,39 +66,6 @@
   (global $f42 v128 (v128.const f64x2 0.19140625 0.19140625))
   (global $f43 v128 (v128.const f64x2 1.5 1.5))
 
-  ;; 1 when every quaternion of the sample at $in (pairs · 64 bytes) has 1e-200 < |g|² < 1e200
-  ;; (|g|² summed as the scalar loops do), else 0. Reads only.
-  (func $check (export "check") (param $in i32) (param $pairs i32) (result i32)
-    (local $end i32) (local $ok v128) (local $A v128) (local $B v128) (local $C v128) (local $E v128)
-    (local $gx v128) (local $gy v128) (local $gz v128) (local $gw v128) (local $n2 v128)
-    (local.set $ok (v128.const i64x2 -1 -1))
-    (local.set $end (i32.add (local.get $in) (i32.shl (local.get $pairs) (i32.const 6))))
-    (block $done
-      (loop $pair
-        (br_if $done (i32.ge_u (local.get $in) (local.get $end)))
-        (local.set $A (v128.load offset=0 (local.get $in)))
-        (local.set $B (v128.load offset=16 (local.get $in)))
-        (local.set $C (v128.load offset=32 (local.get $in)))
-        (local.set $E (v128.load offset=48 (local.get $in)))
-        (local.set $gx (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $A) (local.get $C)))
-        (local.set $gy (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $A) (local.get $C)))
-        (local.set $gz (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $B) (local.get $E)))
-        (local.set $gw (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $B) (local.get $E)))
-        (local.set $n2
-          (f64x2.add
-            (f64x2.add
-              (f64x2.add (f64x2.mul (local.get $gx) (local.get $gx)) (f64x2.mul (local.get $gy) (local.get $gy)))
-              (f64x2.mul (local.get $gz) (local.get $gz)))
-            (f64x2.mul (local.get $gw) (local.get $gw))))
-        (local.set $ok
-          (v128.and (local.get $ok)
-            (v128.and
-              (f64x2.gt (local.get $n2) (global.get $f0))
-              (f64x2.lt (local.get $n2) (global.get $f1)))))
-        (local.set $in (i32.add (local.get $in) (i32.const 64)))
-        (br $pair)))
-    (i64x2.all_true (local.get $ok)))
-
   ;; One sample of a damper on rotations (damper.ts: damperLogs and damperRotations, no target velocity), in
   ;; place: value (at $val), velocity (at $vel) and, for $lin = 1, the previous target t (at $tgt) advance by the
   ;; sample g at $in over Δt. Held target ($lin = 0): j₀ = 2·log(x ⊗ g⁻¹). Linear target: b·Δt = 2·log(g ⊗ t⁻¹)
@@ -109,7 +76,7 @@
   ;; the exponential damper decay = 2^(−Δt/halfLife), y = sdt = 0, ydt = 1 and K = −λ·decay, so that
   ;; v ← −λ·decay·e₀ + b and j ← decay·e₀ − a as the JavaScript computes them (v' finite: v' − v'·1 = 0
   ;; exactly). Either way the operations and their order are damperRotations's. Returns −1, changing nothing,
-  ;; when "check" fails.
+  ;; when a quaternion of the sample is zero or not finite (|g|² outside (1e-200, 1e200)).
   ;; Lanes beyond the polynomials' range (the logarithm's |r|/|w| ≥ 7/16, or the exponential's angle above π/4)
   ;; take full-range paths. A pair where an angle is beyond 1e5 rad or not finite is not stored: its index (i32)
   ;; is written at $flags and counted, and the caller finishes it with the scalar code. Returns the count.
@@ -181,7 +148,7 @@
     (local.set $c26 (v128.const f64x2 2.087572321298175e-9 2.087572321298175e-9))
     (local.set $c27 (v128.const f64x2 1.1359647557788195e-11 1.1359647557788195e-11))
     ;; a sample with a zero or non-finite quaternion changes nothing: phase 1 (which writes only the scratch)
-    ;; gathers "check"'s test of every g in $valid, and the kernel returns before phase 2 when one fails
+    ;; tests every g in $valid, and the kernel returns before phase 2 when one fails
     (local.set $valid (v128.const i64x2 -1 -1))
     (local.set $in0 (local.get $in))
     (local.set $val0 (local.get $val))
@@ -238,7 +205,7 @@
               (f64x2.mul (local.get $sz) (local.get $sz)))
             (f64x2.mul (local.get $sw) (local.get $sw))))
         ;; the sample's quaternion (g, or in the linear target's second run the previous target, which is unit)
-        ;; is valid where 1e-200 < |g|² < 1e200, as "check" tests it
+        ;; is valid where 1e-200 < |g|² < 1e200 (|g|² summed as the scalar loops do)
         (local.set $valid
           (v128.and (local.get $valid)
             (v128.and (f64x2.gt (local.get $n2) (global.get $f0)) (f64x2.lt (local.get $n2) (global.get $f1)))))
@@ -944,7 +911,7 @@
   ;; $out), the previous input (at $prev) and the low-passed speed (at $spd, 4 doubles per joint, the fourth
   ;; unused) advance by the sample at $in, with adv = ad/Δt and bd = 1 − ad the speed's low-pass, w2min =
   ;; 2π·Δt·minCutoff, w2beta = 2π·Δt·beta, and the speed's displacement from the previous input ($fromInput 1) or
-  ;; the previous output (0). Returns −1, changing nothing, when "check" fails, else 0. Lanes beyond the
+  ;; the previous output (0). Returns −1, changing nothing, when a quaternion of the sample is zero or not finite (as the damper), else 0. Lanes beyond the
   ;; polynomials' range take the damper's full-range paths in a second pass over the listed pairs; the
   ;; exponential's angle is at most π/2 here (|d| ≤ π, α ≤ 1), so every pair is stored.
   (func (export "oneEuro") (param $in i32) (param $out i32) (param $prev i32) (param $spd i32) (param $flags i32)
@@ -960,11 +927,13 @@
     (local $ox v128) (local $oy v128) (local $oz v128) (local $ow v128) (local $no v128) (local $zero v128) (local $ADV v128) (local $BD v128) (local $W2MIN v128) (local $W2BETA v128)
     (local $Lsn v128) (local $Law v128) (local $Lbig v128) (local $La v128) (local $Lx v128) (local $Lid0 v128) (local $Lid1 v128) (local $Lt v128) (local $Lz v128) (local $Lz2 v128)
     (local $Lz4 v128) (local $Lp v128) (local $Lk v128) (local $th v128) (local $nq v128) (local $r v128) (local $rr v128) (local $Su2 v128) (local $Su4 v128) (local $sr v128)
-    (local $cr v128) (local $hq v128) (local $q v128) (local $odd v128) (local $negs v128) (local $negc v128) (local $k0 v128) (local $k1 v128) (local $k2 v128) (local $k3 v128)
+    (local $cr v128) (local $hq v128) (local $q v128) (local $odd v128) (local $negs v128) (local $negc v128) (local $n2 v128) (local $valid v128) (local $k0 v128) (local $k1 v128) (local $k2 v128) (local $k3 v128)
     (local $k4 v128) (local $k5 v128) (local $k6 v128) (local $k7 v128) (local $k8 v128) (local $k9 v128) (local $k10 v128) (local $k11 v128) (local $k12 v128) (local $k13 v128)
     (local $k14 v128) (local $k15 v128) (local $k16 v128) (local $k17 v128) (local $k18 v128) (local $k19 v128) (local $k20 v128) (local $k21 v128) (local $k22 v128) (local $k23 v128)
     (local $k24 v128) (local $k25 v128) (local $k26 v128) (local $k27 v128) (local $k28 v128)
-    (if (i32.eqz (call $check (local.get $in) (local.get $pairs))) (then (return (i32.const -1))))
+    ;; a sample with a zero or non-finite quaternion changes nothing: phase 1 (which writes only the scratch)
+    ;; tests every input in $valid, and the kernel returns before phase 2 when one fails
+    (local.set $valid (v128.const i64x2 -1 -1))
     (local.set $ADV (f64x2.splat (local.get $adv)))
     (local.set $BD (f64x2.splat (local.get $bd)))
     (local.set $W2MIN (f64x2.splat (local.get $w2min)))
@@ -1037,8 +1006,12 @@
         (local.set $z2 (f64x2.mul (local.get $z) (local.get $z)))
         (local.set $z4 (f64x2.mul (local.get $z2) (local.get $z2)))
         (local.set $k (f64x2.mul (f64x2.mul (local.get $k13) (f64x2.sub (local.get $k12) (f64x2.mul (local.get $z) (f64x2.add (f64x2.add (f64x2.add (f64x2.sub (local.get $k0) (f64x2.mul (local.get $k1) (local.get $z))) (f64x2.mul (f64x2.sub (local.get $k2) (f64x2.mul (local.get $k3) (local.get $z))) (local.get $z2))) (f64x2.mul (f64x2.add (f64x2.sub (local.get $k4) (f64x2.mul (local.get $k5) (local.get $z))) (f64x2.mul (f64x2.sub (local.get $k6) (f64x2.mul (local.get $k7) (local.get $z))) (local.get $z2))) (local.get $z4))) (f64x2.mul (f64x2.add (f64x2.sub (local.get $k8) (f64x2.mul (local.get $k9) (local.get $z))) (f64x2.mul (local.get $k10) (local.get $z2))) (f64x2.mul (local.get $z4) (local.get $z4))))))) (local.get $inv)))
-        ;; the new input, unit: x·(1/|x|)
-        (local.set $ni (f64x2.div (local.get $k12) (f64x2.sqrt (f64x2.add (f64x2.add (f64x2.add (f64x2.mul (local.get $ax) (local.get $ax)) (f64x2.mul (local.get $ay) (local.get $ay))) (f64x2.mul (local.get $az) (local.get $az))) (f64x2.mul (local.get $aw) (local.get $aw))))))
+        ;; the new input, unit: x·(1/|x|); valid where 1e-200 < |x|² < 1e200 (summed as the scalar loops do)
+        (local.set $n2 (f64x2.add (f64x2.add (f64x2.add (f64x2.mul (local.get $ax) (local.get $ax)) (f64x2.mul (local.get $ay) (local.get $ay))) (f64x2.mul (local.get $az) (local.get $az))) (f64x2.mul (local.get $aw) (local.get $aw))))
+        (local.set $valid
+          (v128.and (local.get $valid)
+            (v128.and (f64x2.gt (local.get $n2) (global.get $f0)) (f64x2.lt (local.get $n2) (global.get $f1)))))
+        (local.set $ni (f64x2.div (local.get $k12) (f64x2.sqrt (local.get $n2))))
         (v128.store offset=0 (local.get $sp) (f64x2.mul (local.get $k) (local.get $rx)))
         (v128.store offset=16 (local.get $sp) (f64x2.mul (local.get $k) (local.get $ry)))
         (v128.store offset=32 (local.get $sp) (f64x2.mul (local.get $k) (local.get $rz)))
@@ -1052,6 +1025,7 @@
         (local.set $sp (i32.add (local.get $sp) (i32.const 256)))
         (local.set $p (i32.add (local.get $p) (i32.const 1)))
         (br $pair)))
+    (if (i32.eqz (i64x2.all_true (local.get $valid))) (then (return (i32.const -1))))
     ;; phase 2: the speed (from the previous input, or d) and the step r
     (local.set $p (i32.const 0))
     (local.set $sp (local.get $scratch))

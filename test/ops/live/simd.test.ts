@@ -253,14 +253,16 @@ describe('the rotation dampers through the WebAssembly SIMD kernel (createDamper
       good[1] = 0.3;
       simd.push(new Float64Array(20), good, 0.01);
       const before = simd.getState();
-      for (const bad of [0, Number.NaN, Number.POSITIVE_INFINITY]) {
-        const sample = good.slice();
-        sample.fill(bad, 12, 16);
-        if (bad !== 0) sample[12] = bad;
-        expect(() => simd.push(new Float64Array(20), sample, 0.02)).toThrow(InvalidValueError);
-        expect(() => simd.push(new Float64Array(20), sample, 0.02)).toThrow(/joint 3/);
-        expect(simd.getState()).toEqual(before);
-      }
+      // joints 0 and 3 are in the two-pair loop's first and second pair, joint 4 in the pair after it
+      for (const joint of [0, 3, 4])
+        for (const bad of [0, Number.NaN, Number.POSITIVE_INFINITY]) {
+          const sample = good.slice();
+          sample.fill(bad, joint * 4, joint * 4 + 4);
+          if (bad !== 0) sample[joint * 4] = bad;
+          expect(() => simd.push(new Float64Array(20), sample, 0.02)).toThrow(InvalidValueError);
+          expect(() => simd.push(new Float64Array(20), sample, 0.02)).toThrow(new RegExp(`joint ${joint}`));
+          expect(simd.getState()).toEqual(before);
+        }
     },
   );
 

@@ -9,22 +9,11 @@ import {
   parseBvhStream,
   parseBvhWithReport,
 } from '../../src/io/index.js';
+import { rng as generator } from '../support/random.js';
 import { HAS_SHARED_BVH, readSharedBvh, SHARED_BVH_FILES } from '../support/shared-data.js';
 import { QUIRK_FILES, readQuirk } from './quirks.js';
 
 const ENCODER = new TextEncoder();
-
-/** mulberry32: small seeded generator so every failure can be replayed from its seed. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Pushes `bytes` in pieces of `size` bytes (copies, so no piece is a view the parser could keep). */
 function parseChunked(bytes: Uint8Array, size: number, options: ParseBvhOptions = {}): BvhParseResult {

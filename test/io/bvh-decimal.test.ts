@@ -3,21 +3,10 @@
 // reads 200,000 generated numbers; `npm run fuzz` (FUZZ_CASES=1000) reads 5,000,000.
 import { describe, expect, test } from 'vitest';
 import { BvhChunkParser, parseBvhBytes } from '../../src/io/index.js';
+import { rng as generator } from '../support/random.js';
 
 const NUMBERS = Math.max(20_000, Number(process.env.FUZZ_CASES ?? 40) * 5_000);
 const ENCODER = new TextEncoder();
-
-/** mulberry32: small seeded generator so every failure can be replayed from its seed. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function digitString(rand: () => number, count: number): string {
   let s = '';

@@ -4,18 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { BvhParseError, parseBvhBytes, parseBvhWithReport } from '../../src/io/index.js';
 import { fromEuler } from '../../src/quat/euler.js';
-
-/** mulberry32: small seeded generator so every failure can be replayed from its seed. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng as generator } from '../support/random.js';
 
 const ORDERS = ['ZXY', 'YXZ', 'ZYX', 'XZY'] as const;
 const DEG = Math.PI / 180;

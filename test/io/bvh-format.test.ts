@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { parseBvh, writeBvh, writeBvhBytes } from '../../src/io/index.js';
 import type { Clip } from '../../src/series/clip.js';
+import { rng as generator } from '../support/random.js';
 
 /**
  * The writer's number formatting as it was before the digit-pair formatter (scale and round once, half away
@@ -47,18 +48,6 @@ function positionClip(values: number[]): Clip {
 function writtenValues(text: string): string[] {
   const motion = text.slice(text.indexOf('Frame Time:'));
   return motion.split('\n').slice(1).join(' ').split(' ').filter(Boolean);
-}
-
-/** mulberry32 */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function interestingValues(places: number, count: number, seed: number): number[] {

@@ -2,20 +2,9 @@ import { describe, expect, test } from 'vitest';
 import { BvhParseError, parseBvh, writeBvh } from '../../src/io/index.js';
 import type { Clip } from '../../src/series/clip.js';
 import { bvhOf } from '../support/bvh-source.js';
+import { rng as generator } from '../support/random.js';
 import { HAS_SHARED_BVH, readSharedBvh, SHARED_BVH_FILES } from '../support/shared-data.js';
 import { QUIRK_FILES, readQuirk } from './quirks.js';
-
-/** mulberry32: small seeded generator so every failure can be replayed from its seed. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A real file cut to its hierarchy and first `rows` data rows, so thousands of cases stay fast. */
 function head(text: string, rows: number): string {

@@ -9,38 +9,9 @@ import {
   eigenAverageStrided,
   symmetricEigen4,
 } from '../../src/numeric/eigen4.js';
+import { randomQuats } from '../support/average-random.js';
+import { gauss, rng } from '../support/random.js';
 import { TOL } from '../support/tolerances.js';
-
-/** Deterministic PRNG (mulberry32) so failures reproduce. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function gauss(r: () => number): number {
-  return Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r());
-}
-
-/** n unit quaternions; spread 0 = uniform on SO(3), otherwise Gaussian tangent noise of that size (radians). */
-function randomQuats(r: () => number, n: number, spread = 0): Float64Array {
-  const out = new Float64Array(n * 4);
-  const c = [gauss(r), gauss(r), gauss(r), gauss(r)];
-  for (let i = 0; i < n; i++) {
-    let q: number[];
-    if (spread === 0) q = [gauss(r), gauss(r), gauss(r), gauss(r)];
-    else q = c.map((v) => v / Math.hypot(...c) + spread * gauss(r));
-    const len = Math.hypot(...q);
-    const sign = r() < 0.5 ? -1 : 1; // random hemisphere: the eigen method must not care
-    for (let k = 0; k < 4; k++) out[i * 4 + k] = (sign * q[k]) / len;
-  }
-  return out;
-}
 
 function buildM(quats: ArrayLike<number>, weights: ArrayLike<number>): Float64Array {
   const m = new Float64Array(16);

@@ -1,21 +1,7 @@
 /** Seeded random rotations for the averaging and blending tests (deterministic, so failures reproduce). */
+import { gauss, rng } from './random.js';
 
-/** mulberry32: a small, fast, seedable PRNG returning numbers in [0, 1). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** A standard normal sample (Box–Muller). */
-export function gauss(r: () => number): number {
-  return Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r());
-}
+export { gauss, rng };
 
 /**
  * n unit quaternions (x, y, z, w) in one flat array. `spread` 0: uniform on SO(3); otherwise Gaussian

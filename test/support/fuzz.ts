@@ -10,18 +10,9 @@
 import { RotsigError } from '../../src/errors.js';
 import { parseBvh } from '../../src/io/index.js';
 import type { Clip } from '../../src/series/clip.js';
+import { rng as generator } from './random.js';
 
-/** mulberry32: small seeded generator so every case can be replayed from its seed. */
-export function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { generator };
 
 export type Rand = () => number;
 export type AnyFunction = (...args: unknown[]) => unknown;

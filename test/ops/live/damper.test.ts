@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { InvalidValueError, OptionError, ShapeError } from '../../../src/errors.js';
 import { createDamper, type DamperOptions, halfLifeToDamping } from '../../../src/ops/live/damper.js';
 import * as quat from '../../../src/quat/index.js';
+import { rng } from '../../support/random.js';
 import { TOL } from '../../support/tolerances.js';
 import { clock, sampleMotion, wander } from './motion.js';
-import { rng } from './random.js';
 
 const DEG = 180 / Math.PI;
 const COMMON = Array.from({ length: 37 }, (_, m) => m / 6);

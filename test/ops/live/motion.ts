@@ -1,6 +1,6 @@
 // Continuous test motions for the live filters, sampled on regular and jittered clocks.
 import * as quat from '../../../src/quat/index.js';
-import { rng } from './random.js';
+import { rng } from '../../support/random.js';
 
 /** A smooth rotation of time: exp(v(t)/2) with a rotation vector that wanders and keeps turning. */
 export function wander(out: Float64Array, o: number, t: number): void {

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { InvalidValueError, OptionError, ShapeError } from '../../../src/errors.js';
 import { createOneEuroFilter, type OneEuroOptions } from '../../../src/ops/live/one-euro.js';
 import * as quat from '../../../src/quat/index.js';
+import { gauss, rng } from '../../support/random.js';
 import { TOL } from '../../support/tolerances.js';
 import { clock, sampleMotion } from './motion.js';
-import { gauss, rng } from './random.js';
 
 const DEG = 180 / Math.PI;
 /** Times every stream below shares: multiples of 1/6 s (on the 30, 60, 90 and 144 Hz grids). */

@@ -15,7 +15,7 @@ import {
 } from '../../../src/ops/live/one-euro.js';
 import { setSimdEnabled, simdAvailable } from '../../../src/ops/live/simd.js';
 import { SIMD_WASM_BASE64 } from '../../../src/ops/live/simd-bytes.js';
-import { rng } from './random.js';
+import { rng } from '../../support/random.js';
 
 type TargetPath = NonNullable<DamperOptions['targetPath']>;
 

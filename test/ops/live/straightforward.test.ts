@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { InvalidValueError } from '../../../src/errors.js';
 import { CRITICAL_HALF_LIFE_ROOT, createDamper, type DamperOptions } from '../../../src/ops/live/damper.js';
 import { createOneEuroFilter, type OneEuroOptions } from '../../../src/ops/live/one-euro.js';
+import { gauss, rng } from '../../support/random.js';
 import { TOL } from '../../support/tolerances.js';
-import { gauss, rng } from './random.js';
 
 type Q = [number, number, number, number];
 

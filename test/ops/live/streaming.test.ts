@@ -11,7 +11,7 @@ import { unrollEuler } from '../../../src/ops/unroll/unroll-euler.js';
 import { unrollQuaternions } from '../../../src/ops/unroll/unroll-quaternions.js';
 import type { EulerOrder } from '../../../src/quat/euler.js';
 import * as quat from '../../../src/quat/index.js';
-import { rng } from './random.js';
+import { rng } from '../../support/random.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const unrollFixture = JSON.parse(readFileSync(join(here, '..', '..', 'fixtures', 'unroll.json'), 'utf8')) as {

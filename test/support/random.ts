@@ -1,4 +1,6 @@
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
+/** Seeded random numbers for the tests and fuzzers (deterministic, so every failure replays from its seed). */
+
+/** mulberry32: a small, fast, seedable generator of numbers in [0, 1). */
 export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
@@ -10,7 +12,7 @@ export function rng(seed: number): () => number {
   };
 }
 
-/** A standard normal sample from two uniforms (Box-Muller). */
+/** A standard normal sample from two uniforms of `random` (Box–Muller). */
 export function gauss(random: () => number): number {
   return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 }

@@ -66,7 +66,7 @@ const STEP = /^\(local\.set \$(\w+) \(i32\.add \(local\.get \$\1\) \(i32\.const 
  * The loop `(block $done (loop $pair ...))` at `block`, over `$p` from 0 to `$pairs`, rewritten to take two
  * pairs per iteration: its statements once for pair p and once for pair p + 1, interleaved statement by
  * statement, so the processor has two independent chains of operations in its window instead of one. The
- * second pair's own locals (those a statement sets before any reads them) get the suffix `_2`, its loads and
+ * second pair's own locals (those the loop sets before it reads them) get the suffix `_2`, its loads and
  * stores move by `deltas[pointer]` bytes (the pointer its address reads), `$p` becomes `$p + 1`; statements
  * that set a pointer run once, a pointer's step doubles. The copy runs while two pairs are left and every
  * local of `zero` is zero (it drops their `(if (local.get $x) ...)` blocks) and folds the bitselects of the
@@ -94,24 +94,33 @@ function pairedLoop(block, { deltas, zero, masks }) {
     } else if (set && pointers.includes(set[1])) head.push(statement);
     else work.push(foldSelects(dropIfs(statement, zero), masks));
   }
-  // the pair's own locals: set by a statement before any statement reads them
+  // the pair's own locals: those the loop sets before it reads them (in the order of the text, a set's
+  // value read before it, at any depth); the others (constants, running totals) are shared by both pairs
   const own = new Set();
   const seen = new Set();
   for (const statement of work) {
-    const set = /^\(local\.set \$(\w+)\s([\s\S]*)\)$/.exec(statement);
-    if (set && !seen.has(set[1]) && !new RegExp(`\\$${set[1]}\\b`).test(set[2])) own.add(set[1]);
-    for (const [, name] of statement.matchAll(/\$(\w+)/g)) seen.add(name);
+    for (const use of statement.matchAll(/\(local\.(get|set|tee) \$(\w+)/g)) {
+      const name = use[2];
+      if (seen.has(name)) continue;
+      seen.add(name);
+      if (use[1] === 'get') continue;
+      const value = statement.slice(use.index + use[0].length, closing(statement, use.index));
+      if (!new RegExp(`\\$${name}\\b`).test(value)) own.add(name);
+    }
   }
   const second = work.map((statement) => {
     let s = statement;
     for (const name of own) s = s.replace(new RegExp(`\\$${name}\\b`, 'g'), `$${name}_2`);
     // move each load and store by its pointer's delta
-    s = s.replace(/\((v128\.(?:load|store))(?: offset=(\d+))? (?=\()/g, (match, op, offset, index) => {
-      const address = s.slice(index + match.length, closing(s, index + match.length) + 1);
-      const used = pointers.filter((p) => new RegExp(`\\(local\\.get \\$${p}\\)`).test(address));
-      if (used.length > 1) throw new Error(`simd.wat: an address reads two pointers: ${address}`);
-      return used.length === 0 ? match : `(${op} offset=${Number(offset ?? 0) + deltas[used[0]]} `;
-    });
+    s = s.replace(
+      /\(((?:v128|[if](?:32|64))\.(?:load|store)\w*)(?: offset=(\d+))? (?=\()/g,
+      (match, op, offset, index) => {
+        const address = s.slice(index + match.length, closing(s, index + match.length) + 1);
+        const used = pointers.filter((p) => new RegExp(`\\(local\\.get \\$${p}\\)`).test(address));
+        if (used.length > 1) throw new Error(`simd.wat: an address reads two pointers: ${address}`);
+        return used.length === 0 ? match : `(${op} offset=${Number(offset ?? 0) + deltas[used[0]]} `;
+      },
+    );
     return s.replaceAll('(local.get $p)', '(i32.add (local.get $p) (i32.const 1))');
   });
   const interleaved = work.flatMap((statement, i) => [statement, second[i]]);

@@ -1,13 +1,15 @@
-// BVH reader and writer throughput: MB/s and frames/s on the largest shared file and on a generated
-// 100,000-frame x 70-joint file (targets: parse >= 250 MB/s, BVH text written >= 200 MB/s; bytes in and out
-// are what a batch reads and writes, the string forms are there for comparison).
-import { existsSync, readFileSync } from 'node:fs';
+// BVH reader and writer throughput: MB/s and frames/s on the largest shared file, on all eight shared
+// captures together (the files the CLI batch of bench/cli.js copies: the data the targets were set on) and on
+// a generated 100,000-frame x 70-joint file (targets: parse >= 250 MB/s, BVH text written >= 200 MB/s; bytes
+// in and out are what a batch reads and writes, the string forms are there for comparison).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseBvh, parseBvhBytes, writeBvh, writeBvhBytes } from '../dist/io/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const LARGEST = join(here, '..', '..', 'shared', 'data', 'bvh', 'axis-neuron', 'test.bvh');
+const SHARED = join(here, '..', '..', 'shared', 'data', 'bvh');
+const LARGEST = join(SHARED, 'axis-neuron', 'test.bvh');
 
 /** A chain-and-branches skeleton of `joints` joints (root 6 channels, others 3, mixed orders) with smooth motion. */
 function generate(frames, joints) {
@@ -97,6 +99,36 @@ if (existsSync(LARGEST)) {
       unit: 'MB',
       target: 200,
       run: () => writeBvhBytes(clip),
+    },
+  );
+}
+
+if (existsSync(SHARED)) {
+  const files = readdirSync(SHARED, { recursive: true })
+    .filter((f) => String(f).endsWith('.bvh'))
+    .sort()
+    .map((f) => readFileSync(join(SHARED, String(f))));
+  const mb = files.reduce((sum, b) => sum + b.length, 0) / 1e6;
+  const clips = files.map((b) => parseBvhBytes(b).clip);
+  const writtenMb = clips.reduce((sum, c) => sum + writeBvhBytes(c).length, 0) / 1e6;
+  tasks.push(
+    {
+      name: `parseBvhBytes the ${files.length} shared captures (${mb.toFixed(2)} MB)`,
+      items: mb,
+      unit: 'MB',
+      target: 250,
+      run: () => {
+        for (const b of files) parseBvhBytes(b);
+      },
+    },
+    {
+      name: `writeBvhBytes the ${files.length} shared captures (${writtenMb.toFixed(2)} MB out)`,
+      items: writtenMb,
+      unit: 'MB',
+      target: 200,
+      run: () => {
+        for (const c of clips) writeBvhBytes(c);
+      },
     },
   );
 }

@@ -12,6 +12,7 @@ import {
 } from '@gltf-transform/core';
 import { OptionError } from '../../errors.js';
 import type { Clip, KeyedClip, Skeleton, Track } from '../../series/clip.js';
+import { assertClip, assertSkeleton } from '../../series/clip-create.js';
 import { matchesAccessor } from './decode.js';
 import { GltfError, type GltfWarning } from './errors.js';
 import { EXT_MESHOPT_COMPRESSION, EXTMeshoptCompression, meshoptReady } from './meshopt.js';
@@ -110,7 +111,11 @@ export async function writeGltf(
   }
   const warnings: GltfWarning[] = [];
   const keyed = clips.map((c, i) => toKeyed(c, i, opts));
-  for (let i = 0; i < keyed.length; i++) checkTracks(keyed[i], i);
+  for (let i = 0; i < keyed.length; i++) {
+    // the node tree is built from the skeleton: parents in range and before their children
+    assertSkeleton(keyed[i].skeleton, `writeGltf: clips[${i}].skeleton`);
+    checkTracks(keyed[i], i);
+  }
   let target = doc;
   for (const c of keyed) {
     const s = gltfSourceOf(c);
@@ -216,8 +221,15 @@ function toKeyed(c: KeyedClip | Clip, index: number, opts: Required<WriteGltfOpt
       { animation: index },
       'gltf-write',
     );
-  if (typeof opts.keys === 'function') return opts.keys(c);
-  return everyFrame(c);
+  assertClip(c, `writeGltf: clips[${index}]`);
+  const keyed = typeof opts.keys === 'function' ? opts.keys(c) : everyFrame(c);
+  if (!isKeyed(keyed))
+    throw new GltfError(
+      `options.keys returned no KeyedClip for clip ${index}`,
+      { animation: index },
+      'gltf-write',
+    );
+  return keyed;
 }
 
 /** A uniform clip keyed at every frame, LINEAR, on the joints and components it animates. */

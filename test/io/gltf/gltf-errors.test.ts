@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { ShapeError } from '../../../src/errors.js';
 import { type AnimationPointer, GltfError, readGltf, writeGltf } from '../../../src/io/index.js';
+import { makeClip, makeSkeleton } from '../../../src/series/clip-create.js';
+import { createQuatSeries } from '../../../src/series/create.js';
 import { FIXTURE_GLTF_DIR } from '../../support/gltf-data.js';
 
 const box = () => new Uint8Array(readFileSync(join(FIXTURE_GLTF_DIR, 'BoxAnimated.glb')));
@@ -147,6 +150,30 @@ describe('writeGltf(doc, clips) refuses what its reader rejects, before writing 
     const bad = { ...clips[0], tracks: [{ ...t, values }] };
     const e = await failure(writeGltf(document, [bad]));
     expect(e.key).toBe(t.times.length - 1);
+  });
+
+  test('writeGltf(clip whose skeleton lists a parent after its child, or out of range) is a ShapeError, no TypeError', async () => {
+    const skeleton0 = makeSkeleton({
+      names: ['hips', 'spine', 'head'],
+      parents: [-1, 0, 1],
+      restTranslations: [0, 1, 0, 0, 0.2, 0, 0, 0.3, 0],
+    });
+    const clip = makeClip({ skeleton: skeleton0, frameTime: 1 / 30, rotations: createQuatSeries(3, 3) });
+    const keyed = { ...(await readGltf(box())).clips[0] };
+    for (const parents of [Int32Array.of(-1, 2, 0), Int32Array.of(-1, 0, 7), Int32Array.of(0, 0, 1)]) {
+      const skeleton = { ...clip.skeleton, parents };
+      for (const bad of [
+        { ...clip, skeleton },
+        { ...keyed, skeleton },
+      ]) {
+        const error = await writeGltf(null, [bad as never]).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(error).toBeInstanceOf(ShapeError);
+        expect(String((error as Error).message)).toMatch(/writeGltf: clips\[0\]/);
+      }
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { InvalidValueError } from '../errors.js';
-import { checkLength, checkNorm, checkSpan, checkSpans3 } from './check.js';
+import { checkLength, checkNorm, checkSpan, checkSpans3, finite4, notFinite } from './check.js';
 import type { QuatLike, QuatOut } from './types.js';
 
 /** Argument names for the shape messages of the three-span kernels. */
@@ -27,12 +27,19 @@ export function identity<T extends QuatOut>(out: T): T {
 }
 
 /**
- * Sets the components of `out` (x, y, z, w order). Unchecked values: the numbers are stored as given.
+ * Sets the components of `out` (x, y, z, w order). The numbers are stored as given (a zero or non-unit
+ * quaternion too); they must be finite numbers.
  *
  * @throws {ShapeError} when `out` does not hold 4 numbers.
+ * @throws {InvalidValueError} when a component is not a finite number.
  */
 export function set<T extends QuatOut>(out: T, x: number, y: number, z: number, w: number): T {
   checkLength('set', 'out', out, 4);
+  if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z) && Number.isFinite(w))) {
+    throw new InvalidValueError(
+      `set: the components must be finite numbers, got ${[x, y, z, w].map((v) => String(v)).join(', ')}`,
+    );
+  }
   out[0] = x;
   out[1] = y;
   out[2] = z;
@@ -41,9 +48,10 @@ export function set<T extends QuatOut>(out: T, x: number, y: number, z: number, 
 }
 
 /**
- * Copies `a` into `out`. Unchecked values: NaN in, NaN out.
+ * Copies `a` into `out` (a zero or non-unit quaternion too).
  *
  * @throws {ShapeError} when `out` or `a` does not hold 4 numbers.
+ * @throws {InvalidValueError} when `a` holds a value that is not a finite number.
  */
 export function copy<T extends QuatOut>(out: T, a: QuatLike): T {
   checkLength('copy', 'out', out, 4);
@@ -52,6 +60,7 @@ export function copy<T extends QuatOut>(out: T, a: QuatLike): T {
   const y = a[1];
   const z = a[2];
   const w = a[3];
+  if (!finite4(x, y, z, w)) throw notFinite('copy', 'a', a, 0, 4);
   out[0] = x;
   out[1] = y;
   out[2] = z;
@@ -59,12 +68,45 @@ export function copy<T extends QuatOut>(out: T, a: QuatLike): T {
   return out;
 }
 
+/** The Hamilton product for {@link multiplyFlat} and {@link multiply} (`fn` names the caller in errors). */
+function product(
+  fn: string,
+  dst: QuatOut,
+  dstOffset: number,
+  a: QuatLike,
+  aOffset: number,
+  b: QuatLike,
+  bOffset: number,
+): void {
+  const ax = a[aOffset];
+  const ay = a[aOffset + 1];
+  const az = a[aOffset + 2];
+  const aw = a[aOffset + 3];
+  const bx = b[bOffset];
+  const by = b[bOffset + 1];
+  const bz = b[bOffset + 2];
+  const bw = b[bOffset + 3];
+  const x = aw * bx + ax * bw + ay * bz - az * by;
+  const y = aw * by - ax * bz + ay * bw + az * bx;
+  const z = aw * bz + ax * by - ay * bx + az * bw;
+  const w = aw * bw - ax * bx - ay * by - az * bz;
+  // v − v is 0 for a finite v and NaN otherwise: one test for the four components, before any write
+  if (x - x + (y - y) + (z - z) + (w - w) !== 0) {
+    throw notFinite(fn, 'a', a, aOffset, 4, 'b', b, bOffset, 4);
+  }
+  dst[dstOffset] = x;
+  dst[dstOffset + 1] = y;
+  dst[dstOffset + 2] = z;
+  dst[dstOffset + 3] = w;
+}
+
 /**
  * Hamilton product `a ⊗ b` on flat arrays: the rotation that applies `b` first, then `a`
- * (`R(a ⊗ b) = R(a)·R(b)`). Reads all inputs before writing, so `dst` may overlap either input.
- * Unchecked values (pure arithmetic, a hot path): NaN in, NaN out; a zero input gives zero.
+ * (`R(a ⊗ b) = R(a)·R(b)`). Reads all inputs before writing, so `dst` may overlap either input. A zero
+ * input gives zero (the formula's value; no rotation is checked, this is a hot path).
  *
  * @throws {ShapeError} when an offset leaves fewer than 4 numbers.
+ * @throws {InvalidValueError} when an input is not finite or the product overflows (nothing is written).
  */
 export function multiplyFlat(
   dst: QuatOut,
@@ -75,25 +117,15 @@ export function multiplyFlat(
   bOffset: number,
 ): void {
   checkSpans3('multiplyFlat', dst, dstOffset, 4, a, aOffset, 4, b, bOffset, 4, DST_A_B);
-  const ax = a[aOffset];
-  const ay = a[aOffset + 1];
-  const az = a[aOffset + 2];
-  const aw = a[aOffset + 3];
-  const bx = b[bOffset];
-  const by = b[bOffset + 1];
-  const bz = b[bOffset + 2];
-  const bw = b[bOffset + 3];
-  dst[dstOffset] = aw * bx + ax * bw + ay * bz - az * by;
-  dst[dstOffset + 1] = aw * by - ax * bz + ay * bw + az * bx;
-  dst[dstOffset + 2] = aw * bz + ax * by - ay * bx + az * bw;
-  dst[dstOffset + 3] = aw * bw - ax * bx - ay * by - az * bz;
+  product('multiplyFlat', dst, dstOffset, a, aOffset, b, bOffset);
 }
 
 /**
  * Hamilton product `out = a ⊗ b`: rotating by the result equals rotating by `b`, then by `a`.
- * `out` may be `a` or `b`. Unchecked values: NaN in, NaN out; a zero input gives zero.
+ * `out` may be `a` or `b`. A zero input gives zero.
  *
  * @throws {ShapeError} when `out`, `a` or `b` does not hold 4 numbers.
+ * @throws {InvalidValueError} when an input is not finite or the product overflows (nothing is written).
  *
  * @example
  * const q = quat.multiply(quat.create(), a, b); // R(q) = R(a)·R(b)
@@ -102,23 +134,17 @@ export function multiply<T extends QuatOut>(out: T, a: QuatLike, b: QuatLike): T
   checkLength('multiply', 'out', out, 4);
   checkLength('multiply', 'a', a, 4);
   checkLength('multiply', 'b', b, 4);
-  multiplyFlat(out, 0, a, 0, b, 0);
+  product('multiply', out, 0, a, 0, b, 0);
   return out;
 }
 
-/**
- * Conjugate `(-x, -y, -z, w)` on flat arrays; the inverse rotation of a unit quaternion. Unchecked
- * values: NaN in, NaN out.
- *
- * @throws {ShapeError} when an offset leaves fewer than 4 numbers.
- */
-export function conjugateFlat(dst: QuatOut, dstOffset: number, a: QuatLike, aOffset: number): void {
-  checkSpan('conjugateFlat', 'dst', dst, dstOffset, 4);
-  checkSpan('conjugateFlat', 'a', a, aOffset, 4);
+/** The conjugate for {@link conjugateFlat} and {@link conjugate} (`fn` names the caller in errors). */
+function conjugateInto(fn: string, dst: QuatOut, dstOffset: number, a: QuatLike, aOffset: number): void {
   const x = a[aOffset];
   const y = a[aOffset + 1];
   const z = a[aOffset + 2];
   const w = a[aOffset + 3];
+  if (!finite4(x, y, z, w)) throw notFinite(fn, 'a', a, aOffset, 4);
   dst[dstOffset] = -x;
   dst[dstOffset + 1] = -y;
   dst[dstOffset + 2] = -z;
@@ -126,15 +152,27 @@ export function conjugateFlat(dst: QuatOut, dstOffset: number, a: QuatLike, aOff
 }
 
 /**
- * Conjugate `(-x, -y, -z, w)`: the inverse rotation of a unit quaternion. `out` may be `a`. Unchecked
- * values: NaN in, NaN out.
+ * Conjugate `(-x, -y, -z, w)` on flat arrays; the inverse rotation of a unit quaternion.
+ *
+ * @throws {ShapeError} when an offset leaves fewer than 4 numbers.
+ * @throws {InvalidValueError} when `a` holds a value that is not a finite number (nothing is written).
+ */
+export function conjugateFlat(dst: QuatOut, dstOffset: number, a: QuatLike, aOffset: number): void {
+  checkSpan('conjugateFlat', 'dst', dst, dstOffset, 4);
+  checkSpan('conjugateFlat', 'a', a, aOffset, 4);
+  conjugateInto('conjugateFlat', dst, dstOffset, a, aOffset);
+}
+
+/**
+ * Conjugate `(-x, -y, -z, w)`: the inverse rotation of a unit quaternion. `out` may be `a`.
  *
  * @throws {ShapeError} when `out` or `a` does not hold 4 numbers.
+ * @throws {InvalidValueError} when `a` holds a value that is not a finite number (nothing is written).
  */
 export function conjugate<T extends QuatOut>(out: T, a: QuatLike): T {
   checkLength('conjugate', 'out', out, 4);
   checkLength('conjugate', 'a', a, 4);
-  conjugateFlat(out, 0, a, 0);
+  conjugateInto('conjugate', out, 0, a, 0);
   return out;
 }
 
@@ -228,48 +266,60 @@ export function normalize<T extends QuatOut>(out: T, a: QuatLike): T {
   return out;
 }
 
+/** The dot product for {@link dotFlat} and {@link dot} (`fn` names the caller in errors). */
+function dotOf(fn: string, a: QuatLike, aOffset: number, b: QuatLike, bOffset: number): number {
+  const d =
+    a[aOffset] * b[bOffset] +
+    a[aOffset + 1] * b[bOffset + 1] +
+    a[aOffset + 2] * b[bOffset + 2] +
+    a[aOffset + 3] * b[bOffset + 3];
+  if (d - d !== 0) {
+    throw notFinite(fn, 'a', a, aOffset, 4, 'b', b, bOffset, 4);
+  }
+  return d;
+}
+
 /**
- * Four-dimensional dot product on flat arrays. Unchecked values: NaN in, NaN out.
+ * Four-dimensional dot product on flat arrays.
  *
  * @throws {ShapeError} when an offset leaves fewer than 4 numbers.
+ * @throws {InvalidValueError} when an input is not finite or the sum overflows.
  */
 export function dotFlat(a: QuatLike, aOffset: number, b: QuatLike, bOffset: number): number {
   checkSpan('dotFlat', 'a', a, aOffset, 4);
   checkSpan('dotFlat', 'b', b, bOffset, 4);
-  return (
-    a[aOffset] * b[bOffset] +
-    a[aOffset + 1] * b[bOffset + 1] +
-    a[aOffset + 2] * b[bOffset + 2] +
-    a[aOffset + 3] * b[bOffset + 3]
-  );
+  return dotOf('dotFlat', a, aOffset, b, bOffset);
 }
 
 /**
  * Four-dimensional dot product. For unit quaternions `|dot| = cos(θ/2)` where θ is the angle between the
- * rotations; its sign says whether they lie in the same hemisphere. Unchecked values: NaN in, NaN out.
+ * rotations; its sign says whether they lie in the same hemisphere.
  *
  * @throws {ShapeError} when `a` or `b` does not hold 4 numbers.
+ * @throws {InvalidValueError} when an input is not finite or the sum overflows.
  */
 export function dot(a: QuatLike, b: QuatLike): number {
   checkLength('dot', 'a', a, 4);
   checkLength('dot', 'b', b, 4);
-  return dotFlat(a, 0, b, 0);
+  return dotOf('dot', a, 0, b, 0);
 }
 
 /**
  * The representative with `w >= 0` (the same rotation): flips the sign when `w < 0`. At `w = 0` the
- * input is kept as it is. `out` may be `a`. Unchecked values: NaN in, NaN out.
+ * input is kept as it is. `out` may be `a`.
  *
  * @throws {ShapeError} when `out` or `a` does not hold 4 numbers.
+ * @throws {InvalidValueError} when `a` holds a value that is not a finite number (nothing is written).
  */
 export function abs<T extends QuatOut>(out: T, a: QuatLike): T {
   checkLength('abs', 'out', out, 4);
   checkLength('abs', 'a', a, 4);
-  const s = a[3] < 0 ? -1 : 1;
   const x = a[0];
   const y = a[1];
   const z = a[2];
   const w = a[3];
+  if (!finite4(x, y, z, w)) throw notFinite('abs', 'a', a, 0, 4);
+  const s = w < 0 ? -1 : 1;
   out[0] = s * x;
   out[1] = s * y;
   out[2] = s * z;
@@ -506,9 +556,10 @@ export function nlerp<T extends QuatOut>(out: T, a: QuatLike, b: QuatLike, t: nu
 
 /**
  * Reads a scalar-first quaternion `(w, x, y, z)` (Eigen, Unity's serialisations, many papers) into
- * rotsig's `(x, y, z, w)`. `out` may be `a`. Unchecked values: NaN in, NaN out.
+ * rotsig's `(x, y, z, w)`. `out` may be `a`.
  *
  * @throws {ShapeError} when `out` or `a` does not hold 4 numbers.
+ * @throws {InvalidValueError} when `a` holds a value that is not a finite number (nothing is written).
  */
 export function fromWxyz<T extends QuatOut>(out: T, a: QuatLike): T {
   checkLength('fromWxyz', 'out', out, 4);
@@ -517,6 +568,7 @@ export function fromWxyz<T extends QuatOut>(out: T, a: QuatLike): T {
   const x = a[1];
   const y = a[2];
   const z = a[3];
+  if (!finite4(x, y, z, w)) throw notFinite('fromWxyz', 'a', a, 0, 4);
   out[0] = x;
   out[1] = y;
   out[2] = z;
@@ -525,10 +577,10 @@ export function fromWxyz<T extends QuatOut>(out: T, a: QuatLike): T {
 }
 
 /**
- * Writes rotsig's `(x, y, z, w)` as scalar-first `(w, x, y, z)`. `out` may be `q`. Unchecked values:
- * NaN in, NaN out.
+ * Writes rotsig's `(x, y, z, w)` as scalar-first `(w, x, y, z)`. `out` may be `q`.
  *
  * @throws {ShapeError} when `out` or `q` does not hold 4 numbers.
+ * @throws {InvalidValueError} when `q` holds a value that is not a finite number (nothing is written).
  */
 export function toWxyz<T extends QuatOut>(out: T, q: QuatLike): T {
   checkLength('toWxyz', 'out', out, 4);
@@ -537,6 +589,7 @@ export function toWxyz<T extends QuatOut>(out: T, q: QuatLike): T {
   const y = q[1];
   const z = q[2];
   const w = q[3];
+  if (!finite4(x, y, z, w)) throw notFinite('toWxyz', 'q', q, 0, 4);
   out[0] = w;
   out[1] = x;
   out[2] = y;

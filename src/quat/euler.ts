@@ -1,6 +1,6 @@
 import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
 import { cosKernel, sinKernel } from '../numeric/fast-trig.js';
-import { checkLength, checkSpan, nonFinite } from './check.js';
+import { checkArray, checkLength, checkSpan, nonFinite } from './check.js';
 import type { QuatLike, QuatOut } from './types.js';
 
 /**
@@ -417,6 +417,8 @@ export function toEuler<T extends QuatOut>(out: T, q: QuatLike, order: EulerOrde
  */
 export function fromEulerArray<T extends QuatOut>(out: T, angles: QuatLike, order: EulerOrder): T {
   const spec = eulerSpec(order);
+  checkArray('fromEulerArray', 'out', out);
+  checkArray('fromEulerArray', 'angles', angles);
   if (overlaps(out, angles)) angles = Float64Array.from(angles);
   if (angles.length % 3 !== 0) {
     throw new ShapeError(`fromEulerArray: angles has ${angles.length} values, not a multiple of 3`);
@@ -468,6 +470,9 @@ export function toEulerArray<T extends QuatOut>(
   locked?: Uint8Array,
 ): T {
   const spec = eulerSpec(order);
+  checkArray('toEulerArray', 'out', out);
+  checkArray('toEulerArray', 'quats', quats);
+  if (locked !== undefined) checkArray('toEulerArray', 'locked', locked);
   if (quats.length % 4 !== 0) {
     throw new ShapeError(`toEulerArray: quats has ${quats.length} values, not a multiple of 4`);
   }

@@ -24,21 +24,23 @@
  *
  * ## Checks (the contract on bad input)
  * - **Shapes, always**: a quaternion has 4 numbers, a vector, Euler triple or MRP 3, a matrix 9, a 6D
- *   value 6, and `out` the size it receives; any other length throws `ShapeError`. `*Flat` variants throw
- *   `ShapeError` when an offset is negative or leaves too few numbers. Batch conversions check
- *   `n x 3` against `n x 4`.
- * - **Unchecked values, for speed**: `identity`, `set`, `copy`, `multiply`, `conjugate`, `dot`, `abs`,
- *   `fromWxyz`, `toWxyz`, `rotateVector` and their `*Flat` variants are arithmetic only (the inner loops
- *   of forward kinematics and blending). NaN in, NaN out: a non-finite input always gives a non-finite
- *   output, never a finite one. They take a quaternion as given: a zero or non-unit one gives the
- *   formula's value (`multiply` by zero is zero, `rotateVector` by zero returns `v`).
- * - **Checked values, everywhere else**: a quaternion that is zero, NaN or infinite, a non-finite angle,
- *   vector, matrix entry, 6D value, MRP or `t`, and the other inputs that name no rotation (a zero axis or
- *   direction, a singular or reflecting matrix, parallel 6D columns) throw `InvalidValueError`. These
- *   kernels never return NaN, and never a finite answer for a zero quaternion (`toEuler([0, 0, 0, 0])`
- *   throws).
- * `test/quat/contract.test.ts` calls every export with wrong lengths, NaN, ∞ and zeros and holds each
- * function to its class.
+ *   value 6, and `out` the size it receives; any other length, and an argument that is no array (null,
+ *   undefined, a number, a string), throws `ShapeError`. `*Flat` variants throw `ShapeError` when an
+ *   offset is negative or leaves too few numbers. Batch conversions check `n x 3` against `n x 4`.
+ * - **Finite values, always**: no kernel returns or writes NaN or ∞. A NaN or infinite input, or a
+ *   result that overflows, throws `InvalidValueError` naming the input (or the overflow).
+ * - **Arithmetic kernels take a quaternion as given**: `set`, `copy`, `multiply`, `conjugate`, `dot`,
+ *   `abs`, `fromWxyz`, `toWxyz`, `rotateVector` and their `*Flat` variants (the inner loops of forward
+ *   kinematics and blending) check finiteness only, with one test on their result before they write
+ *   (`v − v` is 0 exactly for a finite `v`), so nothing is written when they throw. A zero or non-unit
+ *   quaternion gives the formula's value (`multiply` by zero is zero, `rotateVector` by zero returns `v`).
+ * - **Rotation kernels, everywhere else**: a quaternion that is zero, a non-finite angle, vector, matrix
+ *   entry, 6D value, MRP or `t`, and the other inputs that name no rotation (a zero axis or direction, a
+ *   singular or reflecting matrix, parallel 6D columns) throw `InvalidValueError`. These kernels never
+ *   give a finite answer for a zero quaternion (`toEuler([0, 0, 0, 0])` throws).
+ * `test/quat/contract.test.ts` calls every export with wrong lengths, arguments that are no arrays, NaN,
+ * ∞ and zeros and holds each function to its class; the export fuzz (`test/fuzz`) calls them with hostile
+ * arguments of every kind.
  *
  * @module
  */

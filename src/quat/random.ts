@@ -1,4 +1,4 @@
-import { InvalidValueError } from '../errors.js';
+import { InvalidValueError, OptionError } from '../errors.js';
 import { checkLength, checkSpan } from './check.js';
 import type { QuatOut } from './types.js';
 
@@ -7,10 +7,14 @@ import type { QuatOut } from './types.js';
  * {@link random}.
  *
  * @throws {InvalidValueError} when `rng` returns a number outside `[0, 1]` or not a number.
+ * @throws {OptionError} when `rng` is not a function.
  * @throws {ShapeError} when an offset leaves fewer than 4 numbers.
  */
 export function randomFlat(dst: QuatOut, dstOffset: number, rng: () => number = Math.random): void {
   checkSpan('randomFlat', 'dst', dst, dstOffset, 4);
+  if (typeof rng !== 'function') {
+    throw new OptionError(`random: rng must be a function returning numbers in [0, 1), got ${typeof rng}`);
+  }
   const u1 = rng();
   const u2 = rng();
   const u3 = rng();
@@ -37,6 +41,7 @@ export function randomFlat(dst: QuatOut, dstOffset: number, rng: () => number = 
  * const rng = seededRandom(7);
  * const q = quat.random(quat.create(), rng); // the same rotation on every run
  * @throws {InvalidValueError} when `rng` returns a number outside `[0, 1]` or not a number.
+ * @throws {OptionError} when `rng` is not a function.
  * @throws {ShapeError} when `out` does not hold 4 numbers.
  */
 export function random<T extends QuatOut>(out: T, rng: () => number = Math.random): T {

@@ -1,19 +1,13 @@
 import { InvalidValueError } from '../errors.js';
-import { checkLength, checkNorm, checkSpans3 } from './check.js';
+import { checkLength, checkNorm, checkSpans3, notFinite } from './check.js';
 import type { QuatLike, QuatOut } from './types.js';
 
 /** Argument names for the shape messages of the three-span kernels. */
 const DST_Q_V = ['dst', 'q', 'v'] as const;
 
-/**
- * Rotates a 3-vector by a unit quaternion on flat arrays: `v' = q·v·q*` (active rotation), computed as
- * `t = 2·(u × v)`, `v' = v + w·t + u × t` (15 multiplies). `dst` may overlap `v`.
- * Unchecked values (pure arithmetic, the forward-kinematics hot path): `q` is assumed unit; NaN in, NaN
- * out; a zero `q` leaves `v` as it is.
- *
- * @throws {ShapeError} when an offset leaves fewer than 3 (`dst`, `v`) or 4 (`q`) numbers.
- */
-export function rotateVectorFlat(
+/** The rotation for {@link rotateVectorFlat} and {@link rotateVector} (`fn` names the caller in errors). */
+function rotateInto(
+  fn: string,
   dst: QuatOut,
   dstOffset: number,
   q: QuatLike,
@@ -21,7 +15,6 @@ export function rotateVectorFlat(
   v: QuatLike,
   vOffset: number,
 ): void {
-  checkSpans3('rotateVectorFlat', dst, dstOffset, 3, q, qOffset, 4, v, vOffset, 3, DST_Q_V);
   const qx = q[qOffset];
   const qy = q[qOffset + 1];
   const qz = q[qOffset + 2];
@@ -32,24 +25,52 @@ export function rotateVectorFlat(
   const tx = 2 * (qy * vz - qz * vy);
   const ty = 2 * (qz * vx - qx * vz);
   const tz = 2 * (qx * vy - qy * vx);
-  dst[dstOffset] = vx + qw * tx + (qy * tz - qz * ty);
-  dst[dstOffset + 1] = vy + qw * ty + (qz * tx - qx * tz);
-  dst[dstOffset + 2] = vz + qw * tz + (qx * ty - qy * tx);
+  const x = vx + qw * tx + (qy * tz - qz * ty);
+  const y = vy + qw * ty + (qz * tx - qx * tz);
+  const z = vz + qw * tz + (qx * ty - qy * tx);
+  // v − v is 0 for a finite v and NaN otherwise: one test for the three components, before any write
+  if (x - x + (y - y) + (z - z) !== 0) {
+    throw notFinite(fn, 'q', q, qOffset, 4, 'v', v, vOffset, 3);
+  }
+  dst[dstOffset] = x;
+  dst[dstOffset + 1] = y;
+  dst[dstOffset + 2] = z;
+}
+
+/**
+ * Rotates a 3-vector by a unit quaternion on flat arrays: `v' = q·v·q*` (active rotation), computed as
+ * `t = 2·(u × v)`, `v' = v + w·t + u × t` (15 multiplies). `dst` may overlap `v`. `q` is assumed unit
+ * (the forward-kinematics hot path checks no rotation); a zero `q` leaves `v` as it is.
+ *
+ * @throws {ShapeError} when an offset leaves fewer than 3 (`dst`, `v`) or 4 (`q`) numbers.
+ * @throws {InvalidValueError} when an input is not finite or the result overflows (nothing is written).
+ */
+export function rotateVectorFlat(
+  dst: QuatOut,
+  dstOffset: number,
+  q: QuatLike,
+  qOffset: number,
+  v: QuatLike,
+  vOffset: number,
+): void {
+  checkSpans3('rotateVectorFlat', dst, dstOffset, 3, q, qOffset, 4, v, vOffset, 3, DST_Q_V);
+  rotateInto('rotateVectorFlat', dst, dstOffset, q, qOffset, v, vOffset);
 }
 
 /**
  * Rotates the vector `v` by the unit quaternion `q` (SciPy's `apply`): `R(q)·v`. `out` may be `v`.
- * Unchecked values: `q` is assumed unit; NaN in, NaN out; a zero `q` leaves `v` as it is.
+ * `q` is assumed unit; a zero `q` leaves `v` as it is.
  *
  * @example
  * quat.rotateVector([0, 0, 0], quat.fromAxisAngle(quat.create(), [0, 0, 1], Math.PI / 2), [1, 0, 0]); // ≈ [0, 1, 0]
  * @throws {ShapeError} when `q` does not hold 4 numbers, or `v` or `out` 3.
+ * @throws {InvalidValueError} when an input is not finite or the result overflows (nothing is written).
  */
 export function rotateVector<T extends QuatOut>(out: T, q: QuatLike, v: QuatLike): T {
   checkLength('rotateVector', 'out', out, 3);
   checkLength('rotateVector', 'q', q, 4);
   checkLength('rotateVector', 'v', v, 3);
-  rotateVectorFlat(out, 0, q, 0, v, 0);
+  rotateInto('rotateVector', out, 0, q, 0, v, 0);
   return out;
 }
 

@@ -10,7 +10,6 @@
  * function, `FUZZ_SEED` to replay).
  */
 import { describe, expect, test } from 'vitest';
-import { RotsigError } from '../../src/errors.js';
 import * as root from '../../src/index.js';
 import * as io from '../../src/io/index.js';
 import * as three from '../../src/three/index.js';
@@ -246,19 +245,6 @@ function describeArgs(args: unknown[]): string {
     .join(', ');
 }
 
-/**
- * The single-rotation kernels (`quat.*`) get their own argument policy in `src/quat`; until it is in (probe:
- * `quat.multiply(null, …)` throws a RotsigError), their outcomes are counted and printed but not asserted.
- */
-function quatPolicyLanded(): boolean {
-  try {
-    (root.quat.multiply as AnyFunction)(null, [0, 0, 0, 1], [0, 0, 0, 1]);
-    return false;
-  } catch (e) {
-    return e instanceof RotsigError;
-  }
-}
-
 describe('every exported function under hostile arguments', () => {
   test(`each export: typed RotsigError or finite output of the documented shape within ${HANG_MS} ms (${CASES} calls each, seed ${SEED})`, async () => {
     const tallies = run(CASES, SEED);
@@ -268,7 +254,6 @@ describe('every exported function under hostile arguments', () => {
     for (const name of ['resampleRotations', 'quat.multiply', 'kernels.gaussian', 'parseBvh', 'writeNpy'])
       expect(functions.has(name)).toBe(true);
     const failures: string[] = [];
-    const pending: string[] = [];
     let total = 0;
     const sum = { ok: 0, typed: 0, defect: 0, hang: 0 };
     for (const [name, t] of tallies) {
@@ -277,11 +262,6 @@ describe('every exported function under hostile arguments', () => {
       sum.typed += t.typed;
       sum.defect += t.defect;
       sum.hang += t.hang;
-      const asserted = !name.startsWith('quat.') || quatPolicyLanded();
-      if (!asserted && t.defect + t.hang > 0) {
-        pending.push(`${name}: ${t.defect} defects`);
-        continue;
-      }
       if (t.defect + t.hang > 0)
         failures.push(`${name}: ${t.defect} defects, ${t.hang} hangs\n  ${t.examples.join('\n  ')}`);
     }
@@ -291,8 +271,6 @@ describe('every exported function under hostile arguments', () => {
       );
     }
     if (process.env.FUZZ_REPORT && failures.length > 0) console.log(failures.join('\n'));
-    if (process.env.FUZZ_REPORT && pending.length > 0)
-      console.log(`not asserted until the quat argument policy lands: ${pending.join('; ')}`);
     await Promise.all(ASYNC_PENDING);
     expect(failures).toEqual([]);
     expect(ASYNC_DEFECTS).toEqual([]);

@@ -1,11 +1,13 @@
 // The contract of every exported quat.* function on hostile input (README "Errors", src/quat module doc):
 // - wrong-length arrays (and offsets that leave too few numbers) throw ShapeError;
-// - checked kernels throw InvalidValueError for a NaN/∞ input and for a zero quaternion (or another zero
-//   input that is no rotation); they never return NaN and never a finite answer for a zero quaternion;
-// - unchecked kernels (pure arithmetic on the hot paths) return a non-finite output for a non-finite input.
+// - every kernel with numbers in throws InvalidValueError for a NaN/∞ input (and for an overflowing result);
+// - the rotation kernels also throw for a zero quaternion (or another zero input that is no rotation), and
+//   never return a finite answer for one; the arithmetic kernels on the hot paths (multiply, rotateVector,
+//   copy, ...) take a zero quaternion as given and return the formula's finite value;
+// - arguments that are not arrays (null, undefined, numbers, strings) throw ShapeError like wrong lengths.
 // The list of functions comes from the module's exports, so a new function fails here until it has a row.
 import { describe, expect, it } from 'vitest';
-import { InvalidValueError, ShapeError } from '../../src/errors.js';
+import { InvalidValueError, OptionError, ShapeError } from '../../src/errors.js';
 import * as quat from '../../src/quat/index.js';
 
 /**
@@ -36,28 +38,32 @@ const isOut = (k: Kind) => k === 'o3' || k === 'o4' || k === 'o6' || k === 'o9';
 
 interface Row {
   args: Kind[];
-  /** Values checked (InvalidValueError) or unchecked (non-finite out for non-finite in). */
-  checked: boolean;
+  /**
+   * `'rotation'`: NaN, ∞ and a zero rotation throw InvalidValueError; `'finite'`: NaN and ∞ throw, zero is
+   * taken as given; `'none'`: no numbers in (create, identity, isEulerOrder).
+   */
+  checked: 'rotation' | 'finite' | 'none';
 }
-const U = (...args: Kind[]): Row => ({ args, checked: false });
-const C = (...args: Kind[]): Row => ({ args, checked: true });
+const N = (...args: Kind[]): Row => ({ args, checked: 'none' });
+const F = (...args: Kind[]): Row => ({ args, checked: 'finite' });
+const C = (...args: Kind[]): Row => ({ args, checked: 'rotation' });
 
 const CONTRACT: Record<string, Row> = {
-  create: U(),
-  identity: U('o4'),
-  set: U('o4', 'num', 'num', 'num', 'num'),
-  copy: U('o4', 'q'),
-  multiply: U('o4', 'q', 'q'),
-  multiplyFlat: U('o4', '@', 'q', '@', 'q', '@'),
-  conjugate: U('o4', 'q'),
-  conjugateFlat: U('o4', '@', 'q', '@'),
-  dot: U('q', 'q'),
-  dotFlat: U('q', '@', 'q', '@'),
-  abs: U('o4', 'q'),
-  fromWxyz: U('o4', 'q'),
-  toWxyz: U('o4', 'q'),
-  rotateVector: U('o3', 'q', 'v'),
-  rotateVectorFlat: U('o3', '@', 'q', '@', 'v', '@'),
+  create: N(),
+  identity: N('o4'),
+  set: F('o4', 'num', 'num', 'num', 'num'),
+  copy: F('o4', 'q'),
+  multiply: F('o4', 'q', 'q'),
+  multiplyFlat: F('o4', '@', 'q', '@', 'q', '@'),
+  conjugate: F('o4', 'q'),
+  conjugateFlat: F('o4', '@', 'q', '@'),
+  dot: F('q', 'q'),
+  dotFlat: F('q', '@', 'q', '@'),
+  abs: F('o4', 'q'),
+  fromWxyz: F('o4', 'q'),
+  toWxyz: F('o4', 'q'),
+  rotateVector: F('o3', 'q', 'v'),
+  rotateVectorFlat: F('o3', '@', 'q', '@', 'v', '@'),
   invert: C('o4', 'q'),
   invertFlat: C('o4', '@', 'q', '@'),
   normalize: C('o4', 'q'),
@@ -100,7 +106,7 @@ const CONTRACT: Record<string, Row> = {
   // Batch conversions take n x 3 / n x 4 arrays; their rows are below.
   fromEulerArray: C('o4', 'e', 'order'),
   toEulerArray: C('o3', 'q', 'order'),
-  isEulerOrder: U(),
+  isEulerOrder: N(),
 };
 
 const Q = [0.1, -0.5, 0.3, 0.8];
@@ -181,7 +187,7 @@ describe('the contract of every exported quat.* function', () => {
   });
 
   it.each(rows)(
-    '%s on NaN and ∞ input: checked throws InvalidValueError, unchecked returns non-finite',
+    '%s on NaN and ∞ input throws InvalidValueError (the arithmetic kernels before writing)',
     (name, row) => {
       row.args.forEach((k, i) => {
         const scalar = k === 't' || k === 'num' || k === 'rng';
@@ -194,15 +200,28 @@ describe('the contract of every exported quat.* function', () => {
             else if (scalar) args[i] = bad;
             else (args[i] as number[])[p] = bad;
             const what = `${name} arg ${i} (${k})[${p}] = ${bad}`;
-            if (row.checked) expect(() => call(name, args), what).toThrow(InvalidValueError);
-            else {
-              const ret = call(name, args);
-              expect(
-                outputs(row, args, ret).some((x) => !Number.isFinite(x)),
-                what,
-              ).toBe(true);
-            }
+            expect(row.checked, what).not.toBe('none');
+            const before = outputs(row, args, undefined);
+            expect(() => call(name, args), what).toThrow(InvalidValueError);
+            // the arithmetic kernels write nothing then (the rotation kernels may have written some slots)
+            if (row.checked === 'finite') expect(outputs(row, args, undefined), what).toEqual(before);
           }
+        }
+      });
+    },
+  );
+
+  it.each(rows)(
+    '%s rejects an argument that is no array (null, undefined, a number, a string) with ShapeError',
+    (name, row) => {
+      row.args.forEach((k, i) => {
+        if (!(k in SIZE)) return;
+        for (const bad of [null, undefined, 4, 'abcd', 'abcdefghi', { length: 'x' }]) {
+          const args = validArgs(row);
+          args[i] = bad;
+          expect(() => call(name, args), `${name} arg ${i} (${k}) = ${JSON.stringify(bad)}`).toThrow(
+            ShapeError,
+          );
         }
       });
     },
@@ -216,7 +235,7 @@ describe('the contract of every exported quat.* function', () => {
         const args = validArgs(row);
         args[i] = new Array(SIZE[k]).fill(0);
         const what = `${name} arg ${i} (${k}) zero`;
-        if (row.checked && ZERO_INVALID.has(k)) {
+        if (row.checked === 'rotation' && ZERO_INVALID.has(k)) {
           // fromAxisAngle accepts a zero axis only with angle 0; the row's angle is 0.3.
           expect(() => call(name, args), what).toThrow(InvalidValueError);
         } else {
@@ -226,6 +245,47 @@ describe('the contract of every exported quat.* function', () => {
       });
     },
   );
+});
+
+describe('the arithmetic kernels on values that are no finite numbers', () => {
+  it('an overflowing product, dot or rotation throws InvalidValueError naming the result, and writes nothing', () => {
+    const big = [1e200, 1e200, 1e200, 1e200];
+    const out = [7, 7, 7, 7];
+    expect(() => quat.multiply(out, big, big)).toThrow(/multiply: the result for a and b overflows/);
+    expect(() => quat.multiplyFlat(out, 0, big, 0, big, 0)).toThrow(InvalidValueError);
+    expect(() => quat.dot(big, big)).toThrow(/dot: the result for a and b overflows/);
+    expect(() => quat.rotateVector([7, 7, 7], [0.6, 0, 0, 0.8], [1e308, 1e308, 1e308])).toThrow(
+      /rotateVector: the result for q and v overflows/,
+    );
+    expect(out).toEqual([7, 7, 7, 7]);
+    // a NaN input is named as the input, with its numbers
+    expect(() => quat.multiply(out, [0, 0, 0, 1], [0, Number.NaN, 0, 1])).toThrow(
+      /multiply: b \(0, NaN, 0, 1\)/,
+    );
+  });
+
+  it('set and copy take finite numbers only; a plain array holding a string or an object is refused', () => {
+    expect(() => quat.set([0, 0, 0, 0], 0, 0, 0, '1' as unknown as number)).toThrow(InvalidValueError);
+    expect(() => quat.set([0, 0, 0, 0], 0, 0, {} as unknown as number, 1)).toThrow(InvalidValueError);
+    expect(quat.set([0, 0, 0, 0], 0, 0, 0, 0)).toEqual([0, 0, 0, 0]);
+    expect(() => quat.copy([0, 0, 0, 0], [0, 0, '1', 1] as unknown as number[])).toThrow(InvalidValueError);
+    expect(() => quat.toWxyz([0, 0, 0, 0], [{}, 0, 0, 1] as unknown as number[])).toThrow(InvalidValueError);
+  });
+
+  it('random and randomFlat refuse an rng that is not a function with OptionError', () => {
+    for (const rng of [1, 'x', null, {}]) {
+      expect(() => quat.random(quat.create(), rng as unknown as () => number)).toThrow(OptionError);
+      expect(() => quat.randomFlat(quat.create(), 0, rng as unknown as () => number)).toThrow(OptionError);
+    }
+  });
+
+  it('the batch conversions refuse arguments that are no arrays with ShapeError', () => {
+    expect(() => quat.toEulerArray(null as never, [0, 0, 0, 1], 'ZYX')).toThrow(ShapeError);
+    expect(() => quat.toEulerArray(new Float64Array(3), null as never, 'ZYX')).toThrow(ShapeError);
+    expect(() => quat.toEulerArray(new Float64Array(3), [0, 0, 0, 1], 'ZYX', 5 as never)).toThrow(ShapeError);
+    expect(() => quat.fromEulerArray(undefined as never, [0, 0, 0], 'ZYX')).toThrow(ShapeError);
+    expect(() => quat.fromEulerArray(new Float64Array(4), 'abc' as never, 'ZYX')).toThrow(ShapeError);
+  });
 });
 
 describe('the cases reported in the issue', () => {

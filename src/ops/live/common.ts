@@ -149,12 +149,12 @@ export function checkSample(
   }
   if (!(Number.isInteger(inputOffset) && inputOffset >= 0 && inputOffset + count <= input.length)) {
     throw new ShapeError(
-      `${where}: input has ${input.length} values, a sample needs ${count} from offset ${inputOffset}`,
+      `${where}: input has ${input.length} values, a sample needs ${count} from offset ${String(inputOffset)}`,
     );
   }
   if (!(Number.isInteger(outOffset) && outOffset >= 0 && outOffset + count <= out.length)) {
     throw new ShapeError(
-      `${where}: out has ${out.length} values, a sample needs ${count} from offset ${outOffset}`,
+      `${where}: out has ${out.length} values, a sample needs ${count} from offset ${String(outOffset)}`,
     );
   }
 }
@@ -333,6 +333,14 @@ export function unitStateQuaternions(a: Float64Array, name: string, where: strin
  * @internal
  */
 export function lowPassAlpha(cutoff: number, dt: number): number {
-  const r = 2 * Math.PI * cutoff * dt;
+  // capped below overflow (R_MAX): ∞/∞ would be NaN after a clock jump, and 0·∞ for an infinite Δt
+  const r = Math.min(Math.min(2 * Math.PI * cutoff, R_MAX) * Math.min(dt, R_MAX), R_MAX);
   return r / (1 + r);
 }
+
+/**
+ * The largest `r = 2π·cutoff·Δt` (and `2π·Δt`) the filters use: `r/(1 + r)` is exactly 1 long before, so the
+ * cap changes no result and keeps a huge `Δt`, cutoff or `beta` from making `∞/∞` or `0·∞`, both NaN.
+ * @internal
+ */
+export const R_MAX = 1e300;

@@ -12,6 +12,7 @@ import {
   type LiveFilter,
   type LiveStateBase,
   lowPassAlpha,
+  R_MAX,
   readStateArray,
   STALE_SAMPLE_POLICIES,
   type StaleSamplePolicy,
@@ -352,9 +353,9 @@ function oneEuroRotations(
   const ad = lowPassAlpha(dCutoff, dt);
   const adv = ad / dt;
   const bd = 1 - ad;
-  const w2 = 2 * Math.PI * dt;
-  const w2min = w2 * minCutoff;
-  const w2beta = w2 * beta;
+  const w2 = Math.min(2 * Math.PI * dt, R_MAX);
+  const w2min = Math.min(w2 * minCutoff, R_MAX);
+  const w2beta = Math.min(w2 * beta, R_MAX);
   let valid = true;
   for (let j = 0; j < joints; j++) {
     // q | c: the joint's c-th value without an overflow-checked addition (q is a multiple of 4)
@@ -414,7 +415,7 @@ function oneEuroRotations(
     steps[q] = dx;
     steps[q | 1] = dy;
     steps[q | 2] = dz;
-    steps[q | 3] = w2min + w2beta * Math.sqrt(ex * ex + ey * ey + ez * ez);
+    steps[q | 3] = Math.min(w2min + w2beta * Math.sqrt(ex * ex + ey * ey + ez * ez), R_MAX);
   }
   if (!valid) return false;
   // ŷ ← exp(α·d/2) ⊗ ŷ with α = r/(1 + r), r = 2π·cutoff·Δt
@@ -490,7 +491,7 @@ function pushSimd(
 ): void {
   copySample(simd, input, inputOffset);
   const ad = lowPassAlpha(dCutoff, dt);
-  const w2 = 2 * Math.PI * dt;
+  const w2 = Math.min(2 * Math.PI * dt, R_MAX);
   const at = simd.at;
   const status = simd.kernels.oneEuro(
     0,
@@ -502,8 +503,8 @@ function pushSimd(
     simd.pairs,
     ad / dt,
     1 - ad,
-    w2 * minCutoff,
-    w2 * beta,
+    Math.min(w2 * minCutoff, R_MAX),
+    Math.min(w2 * beta, R_MAX),
     fromInput ? 1 : 0,
   );
   if (status < 0) {
@@ -534,9 +535,9 @@ function oneEuroVectors(
   const ad = lowPassAlpha(dCutoff, dt);
   const adv = ad / dt;
   const bd = 1 - ad;
-  const w2 = 2 * Math.PI * dt;
-  const w2min = w2 * minCutoff;
-  const w2beta = w2 * beta;
+  const w2 = Math.min(2 * Math.PI * dt, R_MAX);
+  const w2min = Math.min(w2 * minCutoff, R_MAX);
+  const w2beta = Math.min(w2 * beta, R_MAX);
   const reference = fromInput ? previous : output;
   for (let b = 0, end = joints * width; b < end; b += width) {
     let s2 = 0;
@@ -547,7 +548,7 @@ function oneEuroVectors(
       s2 += ed * ed;
     }
     // α = r/(1 + r), r = 2π·cutoff·Δt
-    const r = w2min + w2beta * Math.sqrt(s2);
+    const r = Math.min(w2min + w2beta * Math.sqrt(s2), R_MAX);
     const alpha = r / (1 + r);
     const ba = 1 - alpha;
     for (let c = b; c < b + width; c++) {

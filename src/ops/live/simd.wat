@@ -65,6 +65,8 @@
   (global $f41 v128 (v128.const f64x2 6.077100506506192e-11 6.077100506506192e-11))
   (global $f42 v128 (v128.const f64x2 0.19140625 0.19140625))
   (global $f43 v128 (v128.const f64x2 1.5 1.5))
+  ;; R_MAX of common.ts: r = 2π·cutoff·Δt is capped there (r/(1 + r) is 1 exactly long before; ∞/∞ is NaN)
+  (global $f44 v128 (v128.const f64x2 1e300 1e300))
 
   ;; One sample of a damper on rotations (damper.ts: damperLogs and damperRotations, no target velocity), in
   ;; place: value (at $val), velocity (at $vel) and, for $lin = 1, the previous target t (at $tgt) advance by the
@@ -1082,7 +1084,7 @@
         (local.set $ex (f64x2.add (f64x2.mul (local.get $ADV) (local.get $sx)) (f64x2.mul (local.get $BD) (local.get $ex))))
         (local.set $ey (f64x2.add (f64x2.mul (local.get $ADV) (local.get $sy)) (f64x2.mul (local.get $BD) (local.get $ey))))
         (local.set $ez (f64x2.add (f64x2.mul (local.get $ADV) (local.get $sz)) (f64x2.mul (local.get $BD) (local.get $ez))))
-        (v128.store offset=48 (local.get $sp) (f64x2.add (local.get $W2MIN) (f64x2.mul (local.get $W2BETA) (f64x2.sqrt (f64x2.add (f64x2.add (f64x2.mul (local.get $ex) (local.get $ex)) (f64x2.mul (local.get $ey) (local.get $ey))) (f64x2.mul (local.get $ez) (local.get $ez)))))))
+        (v128.store offset=48 (local.get $sp) (f64x2.min (f64x2.add (local.get $W2MIN) (f64x2.mul (local.get $W2BETA) (f64x2.sqrt (f64x2.add (f64x2.add (f64x2.mul (local.get $ex) (local.get $ex)) (f64x2.mul (local.get $ey) (local.get $ey))) (f64x2.mul (local.get $ez) (local.get $ez)))))) (global.get $f44)))
         (v128.store offset=80 (local.get $sp) (local.get $ex))
         (v128.store offset=96 (local.get $sp) (local.get $ey))
         (v128.store offset=112 (local.get $sp) (local.get $ez))
@@ -1290,7 +1292,7 @@
         (local.set $ex (f64x2.add (f64x2.mul (local.get $ADV) (local.get $sx)) (f64x2.mul (local.get $BD) (local.get $ex))))
         (local.set $ey (f64x2.add (f64x2.mul (local.get $ADV) (local.get $sy)) (f64x2.mul (local.get $BD) (local.get $ey))))
         (local.set $ez (f64x2.add (f64x2.mul (local.get $ADV) (local.get $sz)) (f64x2.mul (local.get $BD) (local.get $ez))))
-        (local.set $rc (f64x2.add (local.get $W2MIN) (f64x2.mul (local.get $W2BETA) (f64x2.sqrt (f64x2.add (f64x2.add (f64x2.mul (local.get $ex) (local.get $ex)) (f64x2.mul (local.get $ey) (local.get $ey))) (f64x2.mul (local.get $ez) (local.get $ez)))))))
+        (local.set $rc (f64x2.min (f64x2.add (local.get $W2MIN) (f64x2.mul (local.get $W2BETA) (f64x2.sqrt (f64x2.add (f64x2.add (f64x2.mul (local.get $ex) (local.get $ex)) (f64x2.mul (local.get $ey) (local.get $ey))) (f64x2.mul (local.get $ez) (local.get $ez)))))) (global.get $f44)))
         ;; the new input, unit: x·(1/|x|)
         (local.set $ni (f64x2.div (global.get $f5) (f64x2.sqrt (f64x2.add (f64x2.add (f64x2.add (f64x2.mul (local.get $ax) (local.get $ax)) (f64x2.mul (local.get $ay) (local.get $ay))) (f64x2.mul (local.get $az) (local.get $az))) (f64x2.mul (local.get $aw) (local.get $aw))))))
         (v128.store offset=0 (local.get $sp) (local.get $dx))

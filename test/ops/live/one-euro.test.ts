@@ -297,3 +297,32 @@ describe('createOneEuroFilter(options) on rotations', () => {
     );
   });
 });
+
+describe('createOneEuroFilter on extreme but valid input stays finite', () => {
+  it('a clock jump to 1.7e308 s, or an infinite step, or huge beta and cutoffs: the output is the sample (α = 1)', () => {
+    const s = Math.SQRT1_2;
+    const cases: [Partial<OneEuroOptions>, number, number][] = [
+      [{}, 0, 1.7e308],
+      [{ derivative: 'output' }, 0, 1.7e308],
+      [{ beta: 0 }, -1.7e308, 1.7e308],
+      [{ beta: 1e308, minCutoff: 1e308, dCutoff: 1e308 }, 0, 0.01],
+      [{ beta: 1e308 }, 0, 1e300],
+    ];
+    for (const [options, t0, t1] of cases) {
+      const where = `${JSON.stringify(options)} ${t0} -> ${t1}`;
+      const rot = createOneEuroFilter({ joints: 1, ...options });
+      const vec = createOneEuroFilter({ joints: 1, kind: 'vector', width: 3, ...options });
+      const q = new Float64Array(4);
+      const v = new Float64Array(3);
+      rot.push(q, [0, 0, 0, 1], t0);
+      vec.push(v, [0, 0, 0], t0);
+      rot.push(q, [s, 0, 0, s], t1);
+      vec.push(v, [1, 2, 3], t1);
+      expect(Array.from(q).every(Number.isFinite), where).toBe(true);
+      expect(Math.abs(Math.abs(q[0] * s + q[3] * s) - 1), where).toBeLessThan(1e-12);
+      expect(Array.from(v), where).toEqual([1, 2, 3]);
+      expect(rot.getState().speed.every(Number.isFinite), where).toBe(true);
+      expect(vec.getState().speed.every(Number.isFinite), where).toBe(true);
+    }
+  });
+});

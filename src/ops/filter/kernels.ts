@@ -15,7 +15,7 @@
  * @module
  */
 
-import { OptionError } from '../../errors.js';
+import { InvalidValueError, OptionError } from '../../errors.js';
 import { checkOptions } from '../../options.js';
 
 /** A continuous, real-valued filter kernel on the frame axis. */
@@ -33,6 +33,18 @@ export interface Kernel {
 const SQRT_2PI = Math.sqrt(2 * Math.PI);
 /** Widest kernel built by radius here (sinc, lanczos) and widest first kernel {@link composeKernels} samples. */
 const MAX_COMPOSE_RADIUS = 1e6;
+
+/**
+ * Checks the position a kernel's `evaluate` or `derivative` takes: a number of frames. NaN, and a value that
+ * is no number, throw; ±∞ lie outside every support, where the kernels are 0.
+ */
+function position(x: number, kernel: string, method: string): void {
+  if (typeof x !== 'number' || Number.isNaN(x)) {
+    throw new InvalidValueError(
+      `${kernel}.${method}: the position must be a number of frames, got ${typeof x === 'number' ? x : typeof x}`,
+    );
+  }
+}
 
 function checkPositive(value: number, what: string, where: string): void {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
@@ -66,9 +78,11 @@ export const box: Kernel = Object.freeze({
   name: 'box',
   radius: 0.5,
   evaluate(x: number): number {
+    position(x, 'box', 'evaluate');
     return x >= -0.5 && x < 0.5 ? 1 : 0;
   },
-  derivative(_x: number): number {
+  derivative(x: number): number {
+    position(x, 'box', 'derivative');
     return 0;
   },
 });
@@ -84,10 +98,12 @@ export const tent: Kernel = Object.freeze({
   name: 'tent',
   radius: 1,
   evaluate(x: number): number {
+    position(x, 'tent', 'evaluate');
     const a = Math.abs(x);
     return a < 1 ? 1 - a : 0;
   },
   derivative(x: number): number {
+    position(x, 'tent', 'derivative');
     if (x <= -1 || x >= 1) return 0;
     return x > 0 ? -1 : x < 0 ? 1 : 0;
   },
@@ -123,13 +139,16 @@ export function gaussian(sigma: number, options: GaussianOptions = {}): Kernel {
       `gaussian: sigma ${sigma} with truncate ${truncate} gives no finite kernel (radius ${radius}); use sigma in [1e-150, 1e300]`,
     );
   }
+  const name = `gaussian(${sigma})`;
   return Object.freeze({
-    name: `gaussian(${sigma})`,
+    name,
     radius,
     evaluate(x: number): number {
+      position(x, name, 'evaluate');
       return Math.abs(x) > radius ? 0 : c * Math.exp(-x * x * inv2s2);
     },
     derivative(x: number): number {
+      position(x, name, 'derivative');
       return Math.abs(x) > radius ? 0 : -x * invS2 * c * Math.exp(-x * x * inv2s2);
     },
   });
@@ -146,12 +165,14 @@ export const catmullRom: Kernel = Object.freeze({
   name: 'catmullRom',
   radius: 2,
   evaluate(x: number): number {
+    position(x, 'catmullRom', 'evaluate');
     const a = Math.abs(x);
     if (a < 1) return (1.5 * a - 2.5) * a * a + 1;
     if (a < 2) return ((-0.5 * a + 2.5) * a - 4) * a + 2;
     return 0;
   },
   derivative(x: number): number {
+    position(x, 'catmullRom', 'derivative');
     const a = Math.abs(x);
     const s = x < 0 ? -1 : 1;
     if (a < 1) return s * (4.5 * a - 5) * a;
@@ -172,6 +193,7 @@ export const cubic6: Kernel = Object.freeze({
   name: 'cubic6',
   radius: 3,
   evaluate(x: number): number {
+    position(x, 'cubic6', 'evaluate');
     const a = Math.abs(x);
     if (a < 1) return ((4 / 3) * a - 7 / 3) * a * a + 1;
     if (a < 2) return (((-7 / 12) * a + 3) * a - 59 / 12) * a + 5 / 2;
@@ -179,6 +201,7 @@ export const cubic6: Kernel = Object.freeze({
     return 0;
   },
   derivative(x: number): number {
+    position(x, 'cubic6', 'derivative');
     const a = Math.abs(x);
     const s = x < 0 ? -1 : 1;
     if (a < 1) return s * (4 * a - 14 / 3) * a;
@@ -220,13 +243,16 @@ export function sinc(options: SincOptions = {}): Kernel {
   checkPositive(radius, 'radius', 'sinc');
   if (radius > MAX_COMPOSE_RADIUS)
     throw new OptionError(`sinc: radius must be at most ${MAX_COMPOSE_RADIUS} frames, got ${radius}`);
+  const name = `sinc(${radius})`;
   return Object.freeze({
-    name: `sinc(${radius})`,
+    name,
     radius,
     evaluate(x: number): number {
+      position(x, name, 'evaluate');
       return Math.abs(x) > radius ? 0 : sincValue(x);
     },
     derivative(x: number): number {
+      position(x, name, 'derivative');
       return Math.abs(x) > radius ? 0 : sincSlope(x);
     },
   });
@@ -244,13 +270,16 @@ export function lanczos(a: number): Kernel {
   checkPositive(a, 'a', 'lanczos');
   if (a > MAX_COMPOSE_RADIUS || a < 1e-6)
     throw new OptionError(`lanczos: a must be from 1e-6 to ${MAX_COMPOSE_RADIUS} frames, got ${a}`);
+  const name = `lanczos(${a})`;
   return Object.freeze({
-    name: `lanczos(${a})`,
+    name,
     radius: a,
     evaluate(x: number): number {
+      position(x, name, 'evaluate');
       return Math.abs(x) >= a ? 0 : sincValue(x) * sincValue(x / a);
     },
     derivative(x: number): number {
+      position(x, name, 'derivative');
       if (Math.abs(x) >= a) return 0;
       return sincSlope(x) * sincValue(x / a) + (sincValue(x) * sincSlope(x / a)) / a;
     },
@@ -275,16 +304,20 @@ export function unsharp(base: Kernel, amount: number): Kernel {
   }
   const k = 1 + amount;
   const baseDerivative = base.derivative;
+  const name = `unsharp(${base.name}, ${amount})`;
   const out: Kernel = {
-    name: `unsharp(${base.name}, ${amount})`,
+    name,
     radius: Math.max(1, base.radius),
     evaluate(x: number): number {
+      position(x, name, 'evaluate');
       return k * tent.evaluate(x) - amount * base.evaluate(x);
     },
   };
   if (baseDerivative) {
-    (out as { derivative?: (x: number) => number }).derivative = (x: number) =>
-      k * tent.derivative!(x) - amount * baseDerivative.call(base, x);
+    (out as { derivative?: (x: number) => number }).derivative = (x: number) => {
+      position(x, name, 'derivative');
+      return k * tent.derivative!(x) - amount * baseDerivative.call(base, x);
+    };
   }
   return Object.freeze(out);
 }
@@ -311,10 +344,12 @@ export function sampled(weights: ArrayLike<number>): Kernel {
   }
   const half = (n - 1) / 2;
   const at = (i: number) => (i >= 0 && i < n ? w[i] : 0);
+  const name = `sampled(${n})`;
   return Object.freeze({
-    name: `sampled(${n})`,
+    name,
     radius: half + 1,
     evaluate(x: number): number {
+      position(x, name, 'evaluate');
       const u = x + half;
       const i = Math.floor(u);
       const f = u - i;
@@ -322,6 +357,7 @@ export function sampled(weights: ArrayLike<number>): Kernel {
       return (1 - f) * at(i) + f * at(i + 1);
     },
     derivative(x: number): number {
+      position(x, name, 'derivative');
       const u = x + half;
       const i = Math.floor(u);
       if (i < -1 || i >= n) return 0;
@@ -348,16 +384,20 @@ export function scaleKernel(k: Kernel, factor: number): Kernel {
       `scaleKernel: factor ${factor} gives no finite kernel (radius ${k.radius * factor})`,
     );
   const d = k.derivative;
+  const name = `scale(${k.name}, ${factor})`;
   const out: Kernel = {
-    name: `scale(${k.name}, ${factor})`,
+    name,
     radius: k.radius * factor,
     evaluate(x: number): number {
+      position(x, name, 'evaluate');
       return k.evaluate(x * inv) * inv;
     },
   };
   if (d)
-    (out as { derivative?: (x: number) => number }).derivative = (x: number) =>
-      d.call(k, x * inv) * inv * inv;
+    (out as { derivative?: (x: number) => number }).derivative = (x: number) => {
+      position(x, name, 'derivative');
+      return d.call(k, x * inv) * inv * inv;
+    };
   return Object.freeze(out);
 }
 
@@ -399,10 +439,12 @@ export function composeKernels(a: Kernel, b: Kernel): Kernel {
   }
   const bd = b.derivative;
   const rb = b.radius;
+  const name = `compose(${a.name}, ${b.name})`;
   const out: Kernel = {
-    name: `compose(${a.name}, ${b.name})`,
+    name,
     radius: ra + rb,
     evaluate(x: number): number {
+      position(x, name, 'evaluate');
       let s = 0;
       // only k with |x - k| <= rb contribute
       const lo = Math.max(-ra, Math.ceil(x - rb));
@@ -413,6 +455,7 @@ export function composeKernels(a: Kernel, b: Kernel): Kernel {
   };
   if (bd) {
     (out as { derivative?: (x: number) => number }).derivative = (x: number) => {
+      position(x, name, 'derivative');
       let s = 0;
       const lo = Math.max(-ra, Math.ceil(x - rb));
       const hi = Math.min(ra, Math.floor(x + rb));

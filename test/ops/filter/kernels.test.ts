@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OptionError } from '../../../src/errors.js';
+import { InvalidValueError, OptionError } from '../../../src/errors.js';
 import * as kernels from '../../../src/ops/filter/kernels.js';
 import { readFixture } from '../../support/shared-data.js';
 import { TOL } from '../../support/tolerances.js';
@@ -163,4 +163,37 @@ describe('composeKernels(a, b)', () => {
     // its derivative follows b's
     expect(d.derivative).toBeTypeOf('function');
   });
+});
+
+describe('a kernel’s evaluate and derivative on positions that are no finite number', () => {
+  const all: kernels.Kernel[] = [
+    kernels.box,
+    kernels.tent,
+    kernels.catmullRom,
+    kernels.cubic6,
+    kernels.gaussian(2),
+    kernels.sinc(),
+    kernels.lanczos(3),
+    kernels.unsharp(kernels.gaussian(1), 0.5),
+    kernels.sampled([1, 2, 1]),
+    kernels.scaleKernel(kernels.lanczos(3), 4),
+    kernels.composeKernels(kernels.gaussian(2), kernels.tent),
+  ];
+  it.each(all.map((k) => [k.name, k] as const))(
+    '%s: NaN or a value that is no number throws InvalidValueError; ±∞ lie outside the support (0)',
+    (_, k) => {
+      for (const method of ['evaluate', 'derivative'] as const) {
+        const f = k[method];
+        if (f === undefined) continue;
+        for (const bad of [Number.NaN, 'x', undefined, null, {}, Symbol('s')]) {
+          expect(() => f.call(k, bad as unknown as number), `${method}(${String(bad)})`).toThrow(
+            InvalidValueError,
+          );
+        }
+        for (const far of [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1e308, -1e308])
+          expect(f.call(k, far) + 0, `${method}(${far})`).toBe(0);
+        expect(Number.isFinite(f.call(k, 0.3)), `${method}(0.3)`).toBe(true);
+      }
+    },
+  );
 });

@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebIO } from '@gltf-transform/core';
 import { KHRMeshQuantizationMarker, readGltf, writeGltf } from '../dist/io/index.js';
-import { runAnyFileTask } from '../dist/node/index.js';
+import { runAnyFileTask } from '../dist/node/tasks.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 

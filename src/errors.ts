@@ -52,3 +52,16 @@ export class OptionError extends RotsigError {
     super('option', message);
   }
 }
+
+/**
+ * A file operation that failed (`rotsig/node`): the file or a directory was missing, not readable or not
+ * writable, the disk was full. `code` is the system's code (`'ENOENT'`, `'EACCES'`, `'ENOSPC'`, ...), `path`
+ * the file named.
+ */
+export class FileError extends RotsigError {
+  readonly path: string;
+  constructor(code: string, path: string, message: string) {
+    super(code, message);
+    this.path = path;
+  }
+}

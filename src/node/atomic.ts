@@ -13,6 +13,8 @@ import {
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { threadId } from 'node:worker_threads';
+import { InvalidValueError } from '../errors.js';
+import { checkContent, checkPath, fileError, onFile } from './checks.js';
 
 /** What {@link writeFileAtomic} accepts: text, bytes, or a sequence of chunks written one after another. */
 export type AtomicContent = string | Uint8Array | Iterable<string | Uint8Array>;
@@ -67,7 +69,9 @@ export function temporaryPathFor(path: string): string {
  * writeFileAtomic('out/walk.bvh', writeBvh(clip));
  */
 export function writeFileAtomic(path: string, content: AtomicContent): void {
-  const { tmp, fd } = writeTemporary(path, content);
+  checkPath('writeFileAtomic', 'path', path);
+  checkContent('writeFileAtomic', content);
+  const { tmp, fd } = writeTemporary('writeFileAtomic', path, content);
   try {
     try {
       fsyncSync(fd);
@@ -77,7 +81,7 @@ export function writeFileAtomic(path: string, content: AtomicContent): void {
     renameSync(tmp, path);
   } catch (error) {
     rmSync(tmp, { force: true });
-    throw error;
+    throw fileError(error, 'writeFileAtomic', 'write', path);
   }
 }
 
@@ -85,16 +89,23 @@ export function writeFileAtomic(path: string, content: AtomicContent): void {
  * Writes `content` into a new temporary file beside `path` and returns it still open (for the caller's
  * flush and rename); on a write error the file is closed and removed and the error rethrown.
  */
-function writeTemporary(path: string, content: AtomicContent): { tmp: string; fd: number } {
+function writeTemporary(where: string, path: string, content: AtomicContent): { tmp: string; fd: number } {
   const tmp = temporaryPathFor(path);
-  const fd = openSync(tmp, 'wx', 0o644);
+  const fd = onFile(where, 'write', path, () => openSync(tmp, 'wx', 0o644));
   try {
     if (typeof content === 'string' || content instanceof Uint8Array) writeAll(fd, content);
-    else for (const chunk of content) writeAll(fd, chunk);
+    else
+      for (const chunk of content) {
+        if (typeof chunk !== 'string' && !(chunk instanceof Uint8Array))
+          throw new InvalidValueError(
+            `${where}: content holds a chunk that is neither a string nor a Uint8Array`,
+          );
+        writeAll(fd, chunk);
+      }
   } catch (error) {
     closeSync(fd);
     rmSync(tmp, { force: true });
-    throw error;
+    throw fileError(error, where, 'write', path);
   }
   return { tmp, fd };
 }
@@ -112,11 +123,14 @@ function writeTemporary(path: string, content: AtomicContent): { tmp: string; fd
  * await writeFileAtomicAsync('out/walk.bvh', writeBvhBytes(clip));
  */
 export function writeFileAtomicAsync(path: string, content: AtomicContent): Promise<void> {
-  const { tmp, fd } = writeTemporary(path, content);
+  // bad arguments and a failing write of the content throw at once; the flush and rename reject
+  checkPath('writeFileAtomicAsync', 'path', path);
+  checkContent('writeFileAtomicAsync', content);
+  const { tmp, fd } = writeTemporary('writeFileAtomicAsync', path, content);
   return new Promise((resolve, reject) => {
     const fail = (error: Error) => {
       rmSync(tmp, { force: true });
-      reject(error);
+      reject(fileError(error, 'writeFileAtomicAsync', 'write', path));
     };
     fsync(fd, (flushError) => {
       close(fd, (closeError) => {

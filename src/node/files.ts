@@ -1,6 +1,7 @@
 import { type Dirent, readdirSync, type Stats, statSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
-import { OptionError } from '../errors.js';
+import { OptionError, ShapeError } from '../errors.js';
+import { checkOptionsObject, checkPath } from './checks.js';
 import { DEFAULT_CLIP_GLOB } from './extensions.js';
 
 /** One input file found by {@link collectInputs}. */
@@ -47,7 +48,8 @@ export interface SkippedInput {
  * taken (broken links, loops, second paths to one file, pipes and devices, which a walk never reads) are
  * returned in `skipped` with the reason, so the caller can say why a file was left out.
  *
- * @throws {OptionError} when `glob` is not a valid pattern (see {@link globToRegExp}).
+ * @throws {OptionError} when `glob` is not a valid pattern (see {@link globToRegExp}) or options are no object.
+ * @throws {ShapeError} or {@link InvalidValueError} when `inputs` is not an array of non-empty paths.
  * @example
  * const { files, skipped } = collectInputs(['captures/'], { glob: '**\/walk*.bvh' });
  */
@@ -55,7 +57,13 @@ export function collectInputs(
   inputs: readonly string[],
   options: CollectOptions = {},
 ): { files: InputFile[]; missing: MissingInput[]; skipped: SkippedInput[]; empty: string[] } {
-  const matcher = globMatcher(options.glob ?? COLLECT_DEFAULTS.glob);
+  if (!Array.isArray(inputs)) throw new ShapeError('collectInputs: inputs must be an array of paths');
+  inputs.forEach((input, i) => {
+    // an empty path is reported missing like any path that does not exist
+    if (input !== '') checkPath('collectInputs', `inputs[${i}]`, input);
+  });
+  checkOptionsObject('collectInputs', options);
+  const matcher = globMatcher(options?.glob ?? COLLECT_DEFAULTS.glob);
   const files: InputFile[] = [];
   const missing: MissingInput[] = [];
   const skipped: SkippedInput[] = [];

@@ -6,6 +6,7 @@ import { type GltfReadResult, type ReadGltfOptions, readGltf } from '../io/gltf/
 import { type GltfWriteResult, type WriteGltfOptions, writeGltf } from '../io/gltf/write.js';
 import type { Clip, KeyedClip } from '../series/clip.js';
 import { writeFileAtomic } from './atomic.js';
+import { checkOptionsObject, checkPath, onFile } from './checks.js';
 
 export { isGltfPath } from './task-route.js';
 
@@ -18,7 +19,10 @@ export { isGltfPath } from './task-route.js';
  * const { document, clips } = await readGltfFile('Fox.glb');
  */
 export async function readGltfFile(path: string, options: ReadGltfOptions = {}): Promise<GltfReadResult> {
-  const bytes = readFileSync(path);
+  checkPath('readGltfFile', 'path', path);
+  checkOptionsObject('readGltfFile', options);
+  options ??= {};
+  const bytes = onFile('readGltfFile', 'read', path, () => readFileSync(path));
   const file = options.file ?? path;
   const view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const isGlb =
@@ -44,7 +48,7 @@ export async function readGltfFile(path: string, options: ReadGltfOptions = {}):
           target = resolve(base, uri);
         }
         if (existsSync(target)) {
-          const b = readFileSync(target);
+          const b = onFile('readGltfFile', 'read', target, () => readFileSync(target));
           resources[uri] = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
         }
       }
@@ -69,10 +73,14 @@ export async function writeGltfFile(
   clips: readonly (KeyedClip | Clip)[],
   options: Omit<WriteGltfOptions, 'format' | 'basename'> = {},
 ): Promise<GltfWriteResult> {
+  checkPath('writeGltfFile', 'path', path);
+  checkOptionsObject('writeGltfFile', options);
   const gltf = extname(path).toLowerCase() === '.gltf';
   const name = basename(path, extname(path));
   const out = await writeGltf(doc, clips, { ...options, format: gltf ? 'gltf' : 'glb', basename: name });
-  mkdirSync(dirname(path), { recursive: true });
+  onFile('writeGltfFile', 'create the directory for', path, () =>
+    mkdirSync(dirname(path), { recursive: true }),
+  );
   if (!gltf) {
     writeFileAtomic(path, out.glb as Uint8Array);
     return out;
@@ -85,7 +93,9 @@ export async function writeGltfFile(
       throw new GltfError(`resource '${uri}' would overwrite the .gltf itself`, { file: path }, 'gltf-write');
     // a URI that leaves the output folder (../) is not written; the reference stays as it is
     if (!target.startsWith(`${resolve(dir)}${sep}`)) continue;
-    mkdirSync(dirname(target), { recursive: true });
+    onFile('writeGltfFile', 'create the directory for', target, () =>
+      mkdirSync(dirname(target), { recursive: true }),
+    );
     writeFileAtomic(target, bytes);
   }
   writeFileAtomic(path, `${JSON.stringify(out.json, null, 2)}\n`);

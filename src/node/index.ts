@@ -1,27 +1,24 @@
 /**
- * rotsig/node: the parts of rotsig that touch the file system and threads: reading BVH and glTF files, atomic
- * writes, walking input trees, the worker pool behind `rotsig --jobs`, and the batch runner the CLI uses.
+ * rotsig/node: the parts of rotsig that touch the file system: reading and writing BVH and glTF files
+ * (atomically: a reader sees the old file or the complete new one), atomic writes of any content, and
+ * walking input trees with a glob. Every function checks its arguments and reports a failed file
+ * operation as a {@link FileError} naming the file, with the system's code (`'ENOENT'`, `'EACCES'`, ...).
+ *
+ * The command line's machinery (output planning, the worker pool, the batch runner, progress) lives beside
+ * these modules and is not part of this interface.
  *
  * @packageDocumentation
  */
-export * from './atomic.js';
-export * from './batch.js';
-export * from './files.js';
-export * from './formats.js';
-export * from './gltf.js';
+export { FileError } from '../errors.js';
+export { type AtomicContent, writeFileAtomic, writeFileAtomicAsync } from './atomic.js';
 export {
-  BVH_TO_GLTF_SCALE,
-  type GltfChannelInfo,
-  type GltfInfo,
-  gltfInfo,
-  runKeyedSteps,
-} from './gltf-task.js';
-export * from './plan.js';
-export * from './pool.js';
-export * from './progress.js';
-export * from './read.js';
-export * from './spectrum-svg.js';
-export type { ClipStep, Emit, Emitted } from './steps.js';
-export { emitClip, type RunStepsOptions, runSteps } from './steps.js';
-export { type FileTask, formatTaskError, type TaskError, type TaskResult } from './task.js';
-export { runAnyFileTask, runFileTask } from './tasks.js';
+  COLLECT_DEFAULTS,
+  type CollectOptions,
+  collectInputs,
+  type InputFile,
+  type MissingInput,
+  type SkippedInput,
+} from './files.js';
+export { readGltfFile, writeGltfFile } from './gltf.js';
+export { BVH_TO_GLTF_SCALE } from './gltf-task.js';
+export { READ_BVH_FILE_DEFAULTS, type ReadBvhFileOptions, readBvhFile, writeBvhFile } from './read.js';

@@ -6,6 +6,7 @@ import { BvhChunkParser, type BvhParseResult, type ParseBvhOptions } from '../io
 import { type WriteBvhOptions, writeBvhBytes } from '../io/bvh/write.js';
 import type { Clip } from '../series/clip.js';
 import { writeFileAtomic } from './atomic.js';
+import { checkOptionsObject, checkPath, onFile } from './checks.js';
 
 /** Options of {@link readBvhFile}: those of `parseBvh`, and the size of each read. */
 export interface ReadBvhFileOptions extends ParseBvhOptions {
@@ -43,25 +44,29 @@ function readBuffer(length: number): Uint8Array {
  * U+FFFD), as with `readFileSync(path, 'utf8')`.
  *
  * @throws {BvhParseError} on malformed data.
- * @throws {OptionError} on a `chunkSize` that is not a positive whole number.
+ * @throws {OptionError} on a `chunkSize` that is not a positive whole number, or options that are no object.
+ * @throws {InvalidValueError} when `path` is not a non-empty string.
+ * @throws {FileError} when the file cannot be read (`code` `'ENOENT'`, `'EACCES'`, `'EISDIR'`, ...).
  * @example
  * const { clip, warnings } = readBvhFile('samples/01_01.bvh');
  */
 export function readBvhFile(path: string, options: ReadBvhFileOptions = {}): BvhParseResult {
-  const { chunkSize = READ_BVH_FILE_DEFAULTS.chunkSize, ...parseOptions } = options;
+  checkPath('readBvhFile', 'path', path);
+  checkOptionsObject('readBvhFile', options);
+  const { chunkSize = READ_BVH_FILE_DEFAULTS.chunkSize, ...parseOptions } = options ?? {};
   if (!(Number.isSafeInteger(chunkSize) && chunkSize > 0)) {
     throw new OptionError(
       `readBvhFile: chunkSize must be a positive whole number of bytes, got ${chunkSize}`,
     );
   }
-  const fd = openSync(path, 'r');
+  const fd = onFile('readBvhFile', 'read', path, () => openSync(path, 'r'));
   try {
-    const size = fstatSync(fd).size;
+    const size = onFile('readBvhFile', 'read', path, () => fstatSync(fd).size);
     const parser = new BvhChunkParser({ ...parseOptions, byteLength: size });
     // one read past the size it had, to see the end (a file that grows meanwhile is read to its new end)
     const buffer = readBuffer(Math.max(1, Math.min(chunkSize, size + 1)));
     for (;;) {
-      const n = readSync(fd, buffer, 0, buffer.length, null);
+      const n = onFile('readBvhFile', 'read', path, () => readSync(fd, buffer, 0, buffer.length, null));
       if (n === 0) break;
       parser.push(buffer.subarray(0, n));
     }
@@ -78,6 +83,10 @@ export function readBvhFile(path: string, options: ReadBvhFileOptions = {}): Bvh
  * writeBvhFile('out/walk.bvh', unrollClip(readBvhFile('walk.bvh').clip));
  */
 export function writeBvhFile(path: string, clip: Clip, options: WriteBvhOptions = {}): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileAtomic(path, writeBvhBytes(clip, options));
+  checkPath('writeBvhFile', 'path', path);
+  const bytes = writeBvhBytes(clip, options);
+  onFile('writeBvhFile', 'create the directory for', path, () =>
+    mkdirSync(dirname(path), { recursive: true }),
+  );
+  writeFileAtomic(path, bytes);
 }

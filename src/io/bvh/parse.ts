@@ -811,7 +811,7 @@ export class BvhChunkParser {
     if (this.headLength === 0 && chunk.length >= this.tryLength) {
       // a large first chunk (a whole file): read the header from it directly
       while (this.body === undefined && chunk.length >= this.tryLength)
-        this.readHeader(chunk, chunk.length, false);
+        this.#readHeader(chunk, chunk.length, false);
       if (this.body !== undefined) return;
     }
     if (this.headLength + chunk.length > this.head.length) {
@@ -822,7 +822,7 @@ export class BvhChunkParser {
     this.head.set(chunk, this.headLength);
     this.headLength += chunk.length;
     while (this.body === undefined && this.headLength >= this.tryLength)
-      this.readHeader(this.head, this.headLength, false);
+      this.#readHeader(this.head, this.headLength, false);
     if (this.body !== undefined) this.head = new Uint8Array(0);
   }
 
@@ -834,7 +834,7 @@ export class BvhChunkParser {
   finish(): BvhParseResult {
     if (this.result !== undefined) return this.result;
     if (this.body === undefined) {
-      this.readHeader(this.head, this.headLength, true);
+      this.#readHeader(this.head, this.headLength, true);
       this.head = new Uint8Array(0);
     }
     this.result = finishMotion(this.body as MotionBody, this.settings);
@@ -845,7 +845,7 @@ export class BvhChunkParser {
    * Reads the hierarchy and MOTION header from the first `min(tryLength, length)` bytes of `b` (all of
    * them when `final`); on success starts the frame data with the rest, otherwise doubles `tryLength`.
    */
-  private readHeader(b: Uint8Array, length: number, final: boolean): void {
+  #readHeader(b: Uint8Array, length: number, final: boolean): void {
     const limit = final ? length : Math.min(this.tryLength, length);
     const end = final ? limit : completeUtf8(b, limit);
     const text = HEAD_DECODER.decode(b.subarray(0, end));

@@ -104,8 +104,23 @@ export class TrackSampler {
    * Writes the track's value at `time` (seconds) into `out[offset … offset + width)`.
    *
    * @throws {InvalidValueError} when `time` is not finite, or a CUBICSPLINE rotation interpolates to zero.
+   * @throws {ShapeError} when `out` is no array or `offset` leaves fewer than `width` values in it.
    */
   sample(out: FloatArray, offset: number, time: number): void {
+    // x >>> 0 === x: a whole number from 0 to 2^32 − 1 (the checks of the quat kernels' spans)
+    if (
+      !(
+        typeof out === 'object' &&
+        out !== null &&
+        typeof offset === 'number' &&
+        offset >>> 0 === offset &&
+        offset + this.width <= out.length
+      )
+    )
+      throw this.outError(out, offset);
+    if (typeof time !== 'number') {
+      throw new InvalidValueError(`${this.name}: query time must be a number of seconds, got ${typeof time}`);
+    }
     if (!(time > this.first)) {
       if (!(time >= -Number.MAX_VALUE)) {
         throw new InvalidValueError(`${this.name}: query time ${time} is not a finite number of seconds`);
@@ -154,6 +169,18 @@ export class TrackSampler {
       default:
         this.cubic(out, offset, k, t, td, time);
     }
+  }
+
+  private outError(out: unknown, offset: unknown): ShapeError {
+    const length =
+      typeof out === 'object' && out !== null && typeof (out as { length?: unknown }).length === 'number'
+        ? `${(out as ArrayLike<number>).length} values`
+        : out === null
+          ? 'null'
+          : typeof out;
+    return new ShapeError(
+      `${this.name}: sample writes ${this.width} values at offset ${String(offset)} of out, which has ${length}`,
+    );
   }
 
   /** Resets the cached interval (only speed depends on it). */

@@ -434,3 +434,34 @@ describe('evaluateTrack(track, times) on the Khronos interpolation test (interpo
     },
   );
 });
+
+describe('TrackSampler.sample(out, offset, time) on arguments that do not fit', () => {
+  const track: Track = {
+    joint: 0,
+    path: 'rotation',
+    interpolation: 'linear',
+    width: 4,
+    times: Float64Array.of(0, 1),
+    values: Float64Array.of(0, 0, 0, 1, 0, 0.6, 0, 0.8),
+  };
+  it('an out that is no array, or too short for width values at offset, is a ShapeError; nothing is written', () => {
+    const s = new TrackSampler(track);
+    for (const out of [null, undefined, 5, 'abcd', Symbol('s'), {}]) {
+      expect(() => s.sample(out as never, 0, 0.5), String(out)).toThrow(ShapeError);
+    }
+    const out = new Float64Array(4).fill(7);
+    for (const offset of [1, -1, 0.5, Number.NaN, 2 ** 32, '0', Symbol('s')]) {
+      expect(() => s.sample(out, offset as never, 0.5), String(offset)).toThrow(ShapeError);
+    }
+    expect(Array.from(out)).toEqual([7, 7, 7, 7]);
+    s.sample(out, 0, 0.5);
+    expect(Math.hypot(...out)).toBeCloseTo(1, 12);
+  });
+
+  it('a time that is no number is an InvalidValueError, like a non-finite one', () => {
+    const s = new TrackSampler(track);
+    for (const time of ['0.5', null, undefined, Symbol('s'), Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => s.sample(new Float64Array(4), 0, time as never), String(time)).toThrow(InvalidValueError);
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { InvalidValueError } from '../errors.js';
 import { checkLength, checkNorm, checkSpan, checkSpans3, finite4, notFinite } from './check.js';
+import { multiplyRaw } from './raw.js';
 import type { QuatLike, QuatOut } from './types.js';
 
 /** Argument names for the shape messages of the three-span kernels. */
@@ -68,6 +69,9 @@ export function copy<T extends QuatOut>(out: T, a: QuatLike): T {
   return out;
 }
 
+/** Where the checked kernels compute before they test and write (so nothing is written when they throw). */
+const RESULT = new Float64Array(4);
+
 /** The Hamilton product for {@link multiplyFlat} and {@link multiply} (`fn` names the caller in errors). */
 function product(
   fn: string,
@@ -78,22 +82,13 @@ function product(
   b: QuatLike,
   bOffset: number,
 ): void {
-  const ax = a[aOffset];
-  const ay = a[aOffset + 1];
-  const az = a[aOffset + 2];
-  const aw = a[aOffset + 3];
-  const bx = b[bOffset];
-  const by = b[bOffset + 1];
-  const bz = b[bOffset + 2];
-  const bw = b[bOffset + 3];
-  const x = aw * bx + ax * bw + ay * bz - az * by;
-  const y = aw * by - ax * bz + ay * bw + az * bx;
-  const z = aw * bz + ax * by - ay * bx + az * bw;
-  const w = aw * bw - ax * bx - ay * by - az * bz;
+  multiplyRaw(RESULT, 0, a, aOffset, b, bOffset);
+  const x = RESULT[0];
+  const y = RESULT[1];
+  const z = RESULT[2];
+  const w = RESULT[3];
   // v − v is 0 for a finite v and NaN otherwise: one test for the four components, before any write
-  if (x - x + (y - y) + (z - z) + (w - w) !== 0) {
-    throw notFinite(fn, 'a', a, aOffset, 4, 'b', b, bOffset, 4);
-  }
+  if (x - x + (y - y) + (z - z) + (w - w) !== 0) throw notFinite(fn, 'a', a, aOffset, 4, 'b', b, bOffset, 4);
   dst[dstOffset] = x;
   dst[dstOffset + 1] = y;
   dst[dstOffset + 2] = z;

@@ -1,9 +1,13 @@
 import { InvalidValueError } from '../errors.js';
 import { checkLength, checkNorm, checkSpans3, notFinite } from './check.js';
+import { rotateVectorRaw } from './raw.js';
 import type { QuatLike, QuatOut } from './types.js';
 
 /** Argument names for the shape messages of the three-span kernels. */
 const DST_Q_V = ['dst', 'q', 'v'] as const;
+
+/** Where the checked kernels compute before they test and write (so nothing is written when they throw). */
+const RESULT = new Float64Array(3);
 
 /** The rotation for {@link rotateVectorFlat} and {@link rotateVector} (`fn` names the caller in errors). */
 function rotateInto(
@@ -15,23 +19,12 @@ function rotateInto(
   v: QuatLike,
   vOffset: number,
 ): void {
-  const qx = q[qOffset];
-  const qy = q[qOffset + 1];
-  const qz = q[qOffset + 2];
-  const qw = q[qOffset + 3];
-  const vx = v[vOffset];
-  const vy = v[vOffset + 1];
-  const vz = v[vOffset + 2];
-  const tx = 2 * (qy * vz - qz * vy);
-  const ty = 2 * (qz * vx - qx * vz);
-  const tz = 2 * (qx * vy - qy * vx);
-  const x = vx + qw * tx + (qy * tz - qz * ty);
-  const y = vy + qw * ty + (qz * tx - qx * tz);
-  const z = vz + qw * tz + (qx * ty - qy * tx);
+  rotateVectorRaw(RESULT, 0, q, qOffset, v, vOffset);
+  const x = RESULT[0];
+  const y = RESULT[1];
+  const z = RESULT[2];
   // v − v is 0 for a finite v and NaN otherwise: one test for the three components, before any write
-  if (x - x + (y - y) + (z - z) !== 0) {
-    throw notFinite(fn, 'q', q, qOffset, 4, 'v', v, vOffset, 3);
-  }
+  if (x - x + (y - y) + (z - z) !== 0) throw notFinite(fn, 'q', q, qOffset, 4, 'v', v, vOffset, 3);
   dst[dstOffset] = x;
   dst[dstOffset + 1] = y;
   dst[dstOffset + 2] = z;

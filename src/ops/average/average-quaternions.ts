@@ -6,7 +6,8 @@ import {
   stridedAverage,
 } from '../../numeric/eigen4.js';
 import { checkOptions, checkOut } from '../../options.js';
-import { expFlat, logFlat, multiplyFlat } from '../../quat/index.js';
+import { expFlat, logFlat } from '../../quat/index.js';
+import { multiplyRaw } from '../../quat/raw.js';
 import type { QuatLike, QuatOut } from '../../quat/types.js';
 import { checkQuats, checkWeights, writeCanonical } from './average-support.js';
 
@@ -226,7 +227,7 @@ function averageOther(
       tmp4b[2] = -ref4[2];
       tmp4b[3] = ref4[3];
       for (let i = 0; i < n; i++) {
-        multiplyFlat(tmp4, 0, tmp4b, 0, quats, i * 4);
+        multiplyRaw(tmp4, 0, tmp4b, 0, quats, i * 4);
         logFlat(log3, 0, tmp4, 0); // the norm of tmp4 is ignored by log
         const k = (w === null ? 1 : w[i]) / wsum;
         vx += k * log3[0];
@@ -237,7 +238,7 @@ function averageOther(
       log3[1] = vy;
       log3[2] = vz;
       expFlat(tmp4, 0, log3, 0);
-      multiplyFlat(tmp4, 0, ref4, 0, tmp4, 0);
+      multiplyRaw(tmp4, 0, ref4, 0, tmp4, 0);
       writeCanonical(out, 0, tmp4[0], tmp4[1], tmp4[2], tmp4[3]);
       return out;
     }
@@ -308,7 +309,7 @@ function geodesicRefine(
     let vy = 0;
     let vz = 0;
     for (let i = 0; i < n; i++) {
-      multiplyFlat(tmp4, 0, tmp4b, 0, quats, i * 4);
+      multiplyRaw(tmp4, 0, tmp4b, 0, quats, i * 4);
       logFlat(log3, 0, tmp4, 0);
       const k = (w === null ? 1 : w[i]) / wsum;
       vx += k * log3[0];
@@ -319,7 +320,7 @@ function geodesicRefine(
     log3[1] = vy;
     log3[2] = vz;
     expFlat(tmp4, 0, log3, 0);
-    multiplyFlat(ref4, 0, ref4, 0, tmp4, 0);
+    multiplyRaw(ref4, 0, ref4, 0, tmp4, 0);
     // the log is a half-angle vector: the update rotates by 2|v|
     if (2 * Math.sqrt(vx * vx + vy * vy + vz * vz) <= tol) {
       converged = true;

@@ -7,7 +7,7 @@
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
 import { choleskyBanded, solveCholeskyBanded } from '../../numeric/banded.js';
 import { rationalRatio } from '../../numeric/rational.js';
-import { multiplyFlat, rotateVectorFlat } from '../../quat/index.js';
+import { multiplyRaw, rotateVectorRaw } from '../../quat/raw.js';
 import type { Clip } from '../../series/clip.js';
 import { assertFiniteSeries, assertQuatSeries, assertVec3Series } from '../../series/create.js';
 import type { QuatSeries, Vec3Series } from '../../series/types.js';
@@ -106,9 +106,9 @@ function fkInto(st: FkState, local: Float64Array, joints: number, frames: number
         for (let c = 0; c < 4; c++) rot[rb + j * 4 + c] = local[rb + j * 4 + c];
         for (let c = 0; c < 3; c++) pos[pb + j * 3 + c] = trans[tb + j * 3 + c];
       } else {
-        rotateVectorFlat(pos, pb + j * 3, rot, rb + p * 4, trans, tb + j * 3);
+        rotateVectorRaw(pos, pb + j * 3, rot, rb + p * 4, trans, tb + j * 3);
         for (let c = 0; c < 3; c++) pos[pb + j * 3 + c] += pos[pb + p * 3 + c];
-        multiplyFlat(rot, rb + j * 4, rot, rb + p * 4, local, rb + j * 4);
+        multiplyRaw(rot, rb + j * 4, rot, rb + p * 4, local, rb + j * 4);
       }
     }
   }
@@ -135,10 +135,10 @@ function fkSubtree(
         for (let c = 0; c < 3; c++) pos[pb + j * 3 + c] = trans[tb + j * 3 + c];
       } else {
         if (j !== a) {
-          rotateVectorFlat(pos, pb + j * 3, rot, rb + p * 4, trans, tb + j * 3);
+          rotateVectorRaw(pos, pb + j * 3, rot, rb + p * 4, trans, tb + j * 3);
           for (let c = 0; c < 3; c++) pos[pb + j * 3 + c] += pos[pb + p * 3 + c];
         }
-        multiplyFlat(rot, rb + j * 4, rot, rb + p * 4, local, rb + j * 4);
+        multiplyRaw(rot, rb + j * 4, rot, rb + p * 4, local, rb + j * 4);
       }
     }
   }

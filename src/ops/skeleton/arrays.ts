@@ -1,10 +1,10 @@
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
 import { withDefaults } from '../../options.js';
-import { conjugateFlat, multiplyFlat, normalizeFlat } from '../../quat/core.js';
+import { normalizeFlat } from '../../quat/core.js';
 import { type EulerOrder, fromEulerFlat, isEulerOrder, toEulerFlat } from '../../quat/euler.js';
 import { fromRotationVectorFlat, toRotationVectorFlat } from '../../quat/exp-log.js';
 import { from6DFlat, to6DFlat } from '../../quat/matrix.js';
-import { rotateVectorFlat } from '../../quat/vector.js';
+import { conjugateRaw, multiplyRaw, rotateVectorRaw } from '../../quat/raw.js';
 import type { Clip } from '../../series/clip.js';
 import { assertQuatSeries, assertVec3Series } from '../../series/create.js';
 import type { FloatArray } from '../../series/types.js';
@@ -293,11 +293,11 @@ export function fromArrays(template: Clip, arrays: ArraysInput, options: ToArray
       if (isGlobal) {
         if (p < 0) local.set(global.subarray(i * 4, i * 4 + 4), i * 4);
         else {
-          conjugateFlat(inv, 0, global, pq);
-          multiplyFlat(local, i * 4, inv, 0, global, i * 4);
+          conjugateRaw(inv, 0, global, pq);
+          multiplyRaw(local, i * 4, inv, 0, global, i * 4);
         }
       } else if (p < 0) global.set(local.subarray(i * 4, i * 4 + 4), i * 4);
-      else multiplyFlat(global, i * 4, global, pq, local, i * 4);
+      else multiplyRaw(global, i * 4, global, pq, local, i * 4);
       const t = i * 3;
       if (pos === null || pos === undefined) {
         translations[t] = skeleton.restTranslations[j * 3];
@@ -312,8 +312,8 @@ export function fromArrays(template: Clip, arrays: ArraysInput, options: ToArray
         diff[0] = pos[t] - pos[pt];
         diff[1] = pos[t + 1] - pos[pt + 1];
         diff[2] = pos[t + 2] - pos[pt + 2];
-        conjugateFlat(inv, 0, global, pq);
-        rotateVectorFlat(translations, t, inv, 0, diff, 0);
+        conjugateRaw(inv, 0, global, pq);
+        rotateVectorRaw(translations, t, inv, 0, diff, 0);
       }
     }
   }

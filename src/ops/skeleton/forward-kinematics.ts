@@ -1,7 +1,6 @@
 import { ShapeError } from '../../errors.js';
 import { checkOptions } from '../../options.js';
-import { multiplyFlat } from '../../quat/core.js';
-import { rotateVectorFlat } from '../../quat/vector.js';
+import { multiplyRaw, rotateVectorRaw } from '../../quat/raw.js';
 import type { Clip } from '../../series/clip.js';
 import { assertFiniteSeries, assertQuatSeries, assertVec3Series } from '../../series/create.js';
 import type { FloatArray, QuatSeries, Vec3Series } from '../../series/types.js';
@@ -92,11 +91,11 @@ function fkFrame(
       outPositions[t + 2] = translations[lt + j * 3 + 2];
     } else {
       // position first: it needs the parent's global rotation, which the child's product does not change
-      rotateVectorFlat(outPositions, t, outRotations, rOff + p * 4, translations, lt + j * 3);
+      rotateVectorRaw(outPositions, t, outRotations, rOff + p * 4, translations, lt + j * 3);
       outPositions[t] += outPositions[pOff + p * 3];
       outPositions[t + 1] += outPositions[pOff + p * 3 + 1];
       outPositions[t + 2] += outPositions[pOff + p * 3 + 2];
-      multiplyFlat(outRotations, q, outRotations, rOff + p * 4, local, lq + j * 4);
+      multiplyRaw(outRotations, q, outRotations, rOff + p * 4, local, lq + j * 4);
     }
   }
 }
@@ -192,7 +191,7 @@ function fkFrameScaled(
         linear[a + c * 3 + 1] = linear[b + 1] * c0 + linear[b + 4] * c1 + linear[b + 7] * c2;
         linear[a + c * 3 + 2] = linear[b + 2] * c0 + linear[b + 5] * c1 + linear[b + 8] * c2;
       }
-      multiplyFlat(outRotations, r, outRotations, rOff + p * 4, local, q);
+      multiplyRaw(outRotations, r, outRotations, rOff + p * 4, local, q);
     }
   }
 }

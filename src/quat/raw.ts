@@ -1,0 +1,70 @@
+/**
+ * The arithmetic of the hot kernels without any check, for rotsig's own loops (forward kinematics, blending,
+ * averaging), which check their input once at entry. Not exported from `rotsig`: the public kernels
+ * (`multiplyFlat`, `rotateVectorFlat`, `conjugateFlat`) check shapes and finiteness around these.
+ *
+ * Each reads all its inputs before its first write, so `dst` may overlap an input.
+ *
+ * @internal
+ * @module
+ */
+import type { QuatLike, QuatOut } from './types.js';
+
+/** `dst = a ⊗ b` (Hamilton product, `x, y, z, w`), unchecked. */
+export function multiplyRaw(
+  dst: QuatOut,
+  dstOffset: number,
+  a: QuatLike,
+  aOffset: number,
+  b: QuatLike,
+  bOffset: number,
+): void {
+  const ax = a[aOffset];
+  const ay = a[aOffset + 1];
+  const az = a[aOffset + 2];
+  const aw = a[aOffset + 3];
+  const bx = b[bOffset];
+  const by = b[bOffset + 1];
+  const bz = b[bOffset + 2];
+  const bw = b[bOffset + 3];
+  dst[dstOffset] = aw * bx + ax * bw + ay * bz - az * by;
+  dst[dstOffset + 1] = aw * by - ax * bz + ay * bw + az * bx;
+  dst[dstOffset + 2] = aw * bz + ax * by - ay * bx + az * bw;
+  dst[dstOffset + 3] = aw * bw - ax * bx - ay * by - az * bz;
+}
+
+/** `dst = R(q)·v` for a unit `q` (`t = 2·(u × v)`, `v' = v + w·t + u × t`), unchecked. */
+export function rotateVectorRaw(
+  dst: QuatOut,
+  dstOffset: number,
+  q: QuatLike,
+  qOffset: number,
+  v: QuatLike,
+  vOffset: number,
+): void {
+  const qx = q[qOffset];
+  const qy = q[qOffset + 1];
+  const qz = q[qOffset + 2];
+  const qw = q[qOffset + 3];
+  const vx = v[vOffset];
+  const vy = v[vOffset + 1];
+  const vz = v[vOffset + 2];
+  const tx = 2 * (qy * vz - qz * vy);
+  const ty = 2 * (qz * vx - qx * vz);
+  const tz = 2 * (qx * vy - qy * vx);
+  dst[dstOffset] = vx + qw * tx + (qy * tz - qz * ty);
+  dst[dstOffset + 1] = vy + qw * ty + (qz * tx - qx * tz);
+  dst[dstOffset + 2] = vz + qw * tz + (qx * ty - qy * tx);
+}
+
+/** `dst = (−x, −y, −z, w)` of `a`, unchecked. */
+export function conjugateRaw(dst: QuatOut, dstOffset: number, a: QuatLike, aOffset: number): void {
+  const x = a[aOffset];
+  const y = a[aOffset + 1];
+  const z = a[aOffset + 2];
+  const w = a[aOffset + 3];
+  dst[dstOffset] = -x;
+  dst[dstOffset + 1] = -y;
+  dst[dstOffset + 2] = -z;
+  dst[dstOffset + 3] = w;
+}

@@ -18,7 +18,7 @@ import { trackerStream } from './support.js';
 const JOINTS = 100;
 const SAMPLES = 1000;
 
-function task(name, target, make, width = 4) {
+function task(name, target, make, width = 4, velocity = undefined) {
   return {
     name: `${name}, 100 joints x 1,000 samples`,
     items: JOINTS * SAMPLES,
@@ -37,11 +37,14 @@ function task(name, target, make, width = 4) {
       const stride = JOINTS * width;
       for (let k = 0; k < SAMPLES; k++) {
         s.t += 0.001 * (1 + 0.3 * Math.sin(k));
-        s.filter.pushAt(s.out, 0, s.data, k * stride, s.t);
+        s.filter.pushAt(s.out, 0, s.data, k * stride, s.t, velocity);
       }
     },
   };
 }
+
+/** A target angular velocity per joint (rad/s) for the damper's target-velocity row. */
+const TARGET_VELOCITY = Float64Array.from({ length: JOINTS * 3 }, (_, i) => 0.5 * Math.sin(i));
 
 /** An offline operation on the same data, recorded beside the live figures to show how loaded the machine was. */
 function calibration(name, run) {
@@ -101,6 +104,13 @@ export default {
     }),
     task('createDamper critical rotations, linear target', 1e9 / 30, () =>
       createDamper({ joints: JOINTS, halfLife: 0.05, targetPath: 'linear' }),
+    ),
+    task(
+      'createDamper critical rotations, target velocity',
+      1e9 / 30,
+      () => createDamper({ joints: JOINTS, halfLife: 0.05 }),
+      4,
+      TARGET_VELOCITY,
     ),
     task('createDamper exponential rotations', 1e9 / 30, () =>
       createDamper({ joints: JOINTS, halfLife: 0.05, response: 'exponential' }),

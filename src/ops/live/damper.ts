@@ -159,11 +159,11 @@ export interface Damper extends LiveFilter<DamperState> {
  * rates differs by `O(Δt)` held and `O(Δt²)` linear (measured in the README). The first sample is passed
  * through (rotations: unit, `w ≥ 0`) with the target velocity (or zero) as the velocity.
  *
- * Cost: rotations (both responses, both target paths) run two joints per instruction in WebAssembly SIMD
- * where the engine has it (Node 20, current browsers; `simd.wat`), with the value, the velocity and the previous
- * target in the kernel's own fixed-size memory (`velocity` is a view of it that never detaches) and fdlibm's
- * reductions for large angles; its output agrees with the JavaScript loops, which a target velocity, vectors
- * and other engines run, to about an ulp (tested to 1e-13). A sample given as part of a larger typed array (`pushAt` with
+ * Cost: rotations (both responses, both target paths, with or without a target velocity) run two joints per
+ * instruction in WebAssembly SIMD where the engine has it (Node 20, current browsers; `simd.wat`), with the
+ * value, the velocity and the previous target in the kernel's own fixed-size memory (`velocity` is a view of it
+ * that never detaches) and fdlibm's reductions for large angles; its output agrees with the JavaScript loops,
+ * which vectors and other engines run, to about an ulp (tested to 1e-13). A sample given as part of a larger typed array (`pushAt` with
  * an offset) is copied into the kernel's memory through one `subarray` view, the only allocation per sample.
  *
  * Method: D. Holden, "Spring-It-On: The Game Developer's Spring-Roll-Call" (2021): exact critically damped
@@ -250,7 +250,8 @@ export function createDamper(options: DamperOptions): Damper {
       if (targetVelocity === null || targetVelocity.length !== velocity.length) {
         throw shapeErrorFor(velocity.length, targetVelocity);
       }
-      checkValues(targetVelocity, 0, joints, vw, 'Damper.push (targetVelocity)');
+      if (!finiteTyped(targetVelocity))
+        checkValues(targetVelocity, 0, joints, vw, 'Damper.push (targetVelocity)');
     }
     const dt = timeStep(time, samples, last, staleSample, 'Damper.push');
     if (dt < 0) {
@@ -273,7 +274,7 @@ export function createDamper(options: DamperOptions): Damper {
       const decay = critical ? Math.exp(-y * dt) : 2 ** (-dt / halfLife);
       const user = targetVelocity ?? null;
       if (kind === 'rotation') {
-        if (simd !== null && user === null) {
+        if (simd !== null) {
           pushSimd(
             simd,
             out,
@@ -291,6 +292,7 @@ export function createDamper(options: DamperOptions): Damper {
             critical,
             linear,
             rate,
+            user,
           );
           samples++;
           last = time;
@@ -611,19 +613,43 @@ function damperRotations(
   }
 }
 
-/** A rotation damper's state in its kernel's memory (see {@link createSimdState}): value, velocity, previous target. */
-type SimdDamper = SimdState<'value' | 'velocity' | 'target'>;
+/**
+ * A rotation damper's state in its kernel's memory (see {@link createSimdState}): value, velocity, previous
+ * target, and the lead `−lead·q` of a target velocity `q` passed to a push (in the velocity's layout).
+ */
+type SimdDamper = SimdState<'value' | 'velocity' | 'target' | 'lead'>;
 
 function createSimdDamper(joints: number): SimdDamper | null {
   return createSimdState(joints, [
     ['value', 4, true],
     ['velocity', 3, false],
     ['target', 4, true],
+    ['lead', 3, false],
   ]);
 }
 
 /**
- * One sample of a rotation damper (critical or exponential, held or linear target) through the WebAssembly
+ * True when `values` is a Float64Array or Float32Array of finite numbers, by one sum of `v − v` (0 exactly for
+ * finite `v`, NaN otherwise): the fast check of a target velocity pushed with every sample. Anything else is
+ * left to {@link checkValues}, which names the bad value.
+ */
+function finiteTyped(values: ArrayLike<number>): boolean {
+  if (!(values instanceof Float64Array || values instanceof Float32Array)) return false;
+  // three sums, one per axis, so the additions do not wait on each other (the length is joints · 3)
+  let sx = 0;
+  let sy = 0;
+  let sz = 0;
+  for (let i = 0; i + 2 < values.length; i += 3) {
+    sx += values[i] - values[i];
+    sy += values[i + 1] - values[i + 1];
+    sz += values[i + 2] - values[i + 2];
+  }
+  return sx + sy + sz === 0;
+}
+
+/**
+ * One sample of a rotation damper (critical or exponential, held or linear target, with or without a target
+ * velocity) through the WebAssembly
  * kernel: the sample is copied into the kernel's memory (one `set`), the kernel advances every pair it can (the
  * polynomials, or its full-range paths for large angles), and the pairs it leaves (an angle beyond 1e5 rad,
  * from a large velocity) are finished by {@link damperLogs} and {@link damperRotations} on the same memory. A sample
@@ -646,10 +672,17 @@ function pushSimd(
   critical: boolean,
   linear: boolean,
   rate: number,
+  user: ArrayLike<number> | null,
 ): void {
   copySample(simd, input, inputOffset);
   const copy = simd.input;
   const at = simd.at;
+  // a target velocity q beside the velocity, where the kernel takes its lead (−lead)·q as damperRotations does
+  if (user !== null) {
+    const copyTo = simd.view.lead;
+    if (user instanceof Float64Array || user instanceof Float32Array) copyTo.set(user);
+    else for (let i = 0; i < copyTo.length; i++) copyTo[i] = user[i];
+  }
   // the critical spring passes its decay, y, the clamped Δt and y·Δt; the exponential damper y = Δt = 0, y·Δt = 1
   // and K = −λ·decay, which make the kernel's j₁ = v, v ← decay·(v − v) + K·j₀, j ← decay·(j₀ + v·0); a held
   // target passes 0 for 1/Δt and the lead, which make the target's velocity b and the lead a zero (see simd.wat)
@@ -670,6 +703,9 @@ function pushSimd(
     at.target,
     linear ? 1 / dt : 0,
     linear ? lead : 0,
+    user !== null ? 1 : 0,
+    at.lead - at.velocity,
+    -lead,
   );
   if (left < 0) {
     // the kernel's check is checkValues's (the same sums and bounds): this throws, naming the quaternion
@@ -689,7 +725,7 @@ function pushSimd(
       steps,
       first,
       end,
-      null,
+      user,
       linear,
       critical,
       dt,

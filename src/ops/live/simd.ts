@@ -42,6 +42,9 @@ export interface SimdKernels {
     target: number,
     invDt: number,
     lead: number,
+    user: number,
+    leadOffset: number,
+    negativeLead: number,
   ): number;
   /** One sample of the One Euro filter on rotations; see `simd.wat`. */
   oneEuro(

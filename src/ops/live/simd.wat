@@ -68,11 +68,12 @@
   ;; R_MAX of common.ts: r = 2π·cutoff·Δt is capped there (r/(1 + r) is 1 exactly long before; ∞/∞ is NaN)
   (global $f44 v128 (v128.const f64x2 1e300 1e300))
 
-  ;; One sample of a damper on rotations (damper.ts: damperLogs and damperRotations, no target velocity), in
+  ;; One sample of a damper on rotations (damper.ts: damperLogs and damperRotations), in
   ;; place: value (at $val), velocity (at $vel) and, for $lin = 1, the previous target t (at $tgt) advance by the
   ;; sample g at $in over Δt. Held target ($lin = 0): j₀ = 2·log(x ⊗ g⁻¹). Linear target: b·Δt = 2·log(g ⊗ t⁻¹)
   ;; (to the scratch), j₀ = 2·log(x ⊗ t⁻¹), g in t's hemisphere, t ← g when the pair is stored. Then, with
-  ;; b = (b·Δt)·invDt and a = lead·b (linear only; the held target skips these blocks, as if both were 0):
+  ;; b = (b·Δt)·invDt and a = lead·b (linear only; the held target skips these blocks, as if both were 0; a held
+  ;; target with a velocity q, $usr = 1, has b = 0 and a = negLead·q from the copy of q at $vel + $ldOff):
   ;; e₀ = j₀ + a, v' = v − b, j₁ = v' + y·e₀, v ← (decay·(v' − j₁·ydt) + K·e₀) + b, j ← decay·(e₀ + j₁·sdt) − a,
   ;; x = exp(j/2) ⊗ g. The critical spring passes decay = e^(−yΔt), sdt the clamped Δt, ydt = y·sdt and K = 0;
   ;; the exponential damper decay = 2^(−Δt/halfLife), y = sdt = 0, ydt = 1 and K = −λ·decay, so that
@@ -85,7 +86,8 @@
   (func (export "damperHold") (param $in i32) (param $val i32) (param $vel i32) (param $flags i32)
     (param $scratch i32)
     (param $pairs i32) (param $decay f64) (param $y f64) (param $sdt f64) (param $ydt f64) (param $lambdaDecay f64)
-    (param $lin i32) (param $tgt i32) (param $invDt f64) (param $lead f64) (result i32)
+    (param $lin i32) (param $tgt i32) (param $invDt f64) (param $lead f64) (param $usr i32) (param $ldOff i32)
+    (param $negLead f64) (result i32)
     (local $p i32) (local $count i32)
     (local $D v128) (local $Y v128) (local $S v128) (local $YD v128) (local $K v128) (local $IDT v128) (local $LEAD v128)
     (local $Rx v128) (local $Ry v128) (local $Rz v128) (local $Rw v128) (local $okB v128)
@@ -109,7 +111,7 @@
     (local $Lk v128) (local $Su2 v128) (local $Su4 v128) (local $Cu2 v128) (local $Cu4 v128) (local $Ls v128)
     (local $Lc v128)
     (local $in0 i32) (local $val0 i32) (local $vel0 i32) (local $i i32) (local $far i32) (local $sp i32)
-    (local $valid v128) (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128) (local $c4 v128) (local $c5 v128) (local $c6 v128) (local $c7 v128)
+    (local $valid v128) (local $NL v128) (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128) (local $c4 v128) (local $c5 v128) (local $c6 v128) (local $c7 v128)
     (local $c8 v128) (local $c9 v128) (local $c10 v128) (local $c11 v128) (local $c12 v128) (local $c13 v128) (local $c14 v128) (local $c15 v128)
     (local $c16 v128) (local $c17 v128) (local $c18 v128) (local $c19 v128) (local $c20 v128) (local $c21 v128) (local $c22 v128) (local $c23 v128)
     (local $c24 v128) (local $c25 v128) (local $c26 v128) (local $c27 v128)
@@ -120,6 +122,7 @@
     (local.set $K (f64x2.splat (local.get $lambdaDecay)))
     (local.set $IDT (f64x2.splat (local.get $invDt)))
     (local.set $LEAD (f64x2.splat (local.get $lead)))
+    (local.set $NL (f64x2.splat (local.get $negLead)))
     ;; the first pass's constants, set once (a constant inside the loop is rebuilt at every use)
     (local.set $c0 (v128.const f64x2 0.19140625 0.19140625))
     (local.set $c1 (v128.const f64x2 1 1))
@@ -351,6 +354,20 @@
             (local.set $vy (f64x2.sub (local.get $vy) (local.get $bvy)))
             (local.set $vz (f64x2.sub (local.get $vz) (local.get $bvz)))
         ))
+        ;; a target velocity q (critical spring, held target), copied by the caller to $ldOff from the velocity
+        ;; in its layout: the lead a = (−lead)·q, e₀ = j₀ + a, and the velocity is not offset (b = 0)
+        (if (local.get $usr)
+          (then
+            (local.set $A (v128.load offset=0 (i32.add (local.get $vel) (local.get $ldOff))))
+            (local.set $B (v128.load offset=16 (i32.add (local.get $vel) (local.get $ldOff))))
+            (local.set $C (v128.load offset=32 (i32.add (local.get $vel) (local.get $ldOff))))
+            (local.set $lax (f64x2.mul (local.get $NL) (i8x16.shuffle 0 1 2 3 4 5 6 7 24 25 26 27 28 29 30 31 (local.get $A) (local.get $B))))
+            (local.set $lay (f64x2.mul (local.get $NL) (i8x16.shuffle 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 (local.get $A) (local.get $C))))
+            (local.set $laz (f64x2.mul (local.get $NL) (i8x16.shuffle 0 1 2 3 4 5 6 7 24 25 26 27 28 29 30 31 (local.get $B) (local.get $C))))
+            (local.set $rx (f64x2.add (local.get $rx) (local.get $lax)))
+            (local.set $ry (f64x2.add (local.get $ry) (local.get $lay)))
+            (local.set $rz (f64x2.add (local.get $rz) (local.get $laz)))
+        ))
         ;; j₁ (in j)
         (local.set $jx (f64x2.add (local.get $vx) (f64x2.mul (local.get $rx) (local.get $Y))))
         (local.set $jy (f64x2.add (local.get $vy) (f64x2.mul (local.get $ry) (local.get $Y))))
@@ -375,7 +392,7 @@
           (f64x2.mul (local.get $c14)
             (f64x2.mul (local.get $D) (f64x2.add (local.get $rz) (f64x2.mul (local.get $jz) (local.get $S))))))
         ;; j = decay·(e₀ + j₁Δt) − a, halved: 0.5·(j' − a) = 0.5·j' − 0.5·a exactly
-        (if (local.get $lin)
+        (if (i32.or (local.get $lin) (local.get $usr))
           (then
             (local.set $jx (f64x2.sub (local.get $jx) (f64x2.mul (local.get $c14) (local.get $lax))))
             (local.set $jy (f64x2.sub (local.get $jy) (f64x2.mul (local.get $c14) (local.get $lay))))
@@ -706,6 +723,20 @@
             (local.set $vy (f64x2.sub (local.get $vy) (local.get $bvy)))
             (local.set $vz (f64x2.sub (local.get $vz) (local.get $bvz)))
         ))
+        ;; a target velocity q (critical spring, held target), copied by the caller to $ldOff from the velocity
+        ;; in its layout: the lead a = (−lead)·q, e₀ = j₀ + a, and the velocity is not offset (b = 0)
+        (if (local.get $usr)
+          (then
+            (local.set $A (v128.load offset=0 (i32.add (local.get $vel) (local.get $ldOff))))
+            (local.set $B (v128.load offset=16 (i32.add (local.get $vel) (local.get $ldOff))))
+            (local.set $C (v128.load offset=32 (i32.add (local.get $vel) (local.get $ldOff))))
+            (local.set $lax (f64x2.mul (local.get $NL) (i8x16.shuffle 0 1 2 3 4 5 6 7 24 25 26 27 28 29 30 31 (local.get $A) (local.get $B))))
+            (local.set $lay (f64x2.mul (local.get $NL) (i8x16.shuffle 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 (local.get $A) (local.get $C))))
+            (local.set $laz (f64x2.mul (local.get $NL) (i8x16.shuffle 0 1 2 3 4 5 6 7 24 25 26 27 28 29 30 31 (local.get $B) (local.get $C))))
+            (local.set $rx (f64x2.add (local.get $rx) (local.get $lax)))
+            (local.set $ry (f64x2.add (local.get $ry) (local.get $lay)))
+            (local.set $rz (f64x2.add (local.get $rz) (local.get $laz)))
+        ))
         ;; j₁ (in j)
         (local.set $jx (f64x2.add (local.get $vx) (f64x2.mul (local.get $rx) (local.get $Y))))
         (local.set $jy (f64x2.add (local.get $vy) (f64x2.mul (local.get $ry) (local.get $Y))))
@@ -730,7 +761,7 @@
           (f64x2.mul (global.get $f6)
             (f64x2.mul (local.get $D) (f64x2.add (local.get $rz) (f64x2.mul (local.get $jz) (local.get $S))))))
         ;; j = decay·(e₀ + j₁Δt) − a, halved: 0.5·(j' − a) = 0.5·j' − 0.5·a exactly
-        (if (local.get $lin)
+        (if (i32.or (local.get $lin) (local.get $usr))
           (then
             (local.set $jx (f64x2.sub (local.get $jx) (f64x2.mul (global.get $f6) (local.get $lax))))
             (local.set $jy (f64x2.sub (local.get $jy) (f64x2.mul (global.get $f6) (local.get $lay))))

@@ -6,6 +6,7 @@ import {
   type Damper,
   type DamperOptions,
   type DamperResponse,
+  halfLifeToDamping,
 } from '../../../src/ops/live/damper.js';
 import {
   createOneEuroFilter,
@@ -202,6 +203,50 @@ describe('the rotation dampers through the WebAssembly SIMD kernel (createDamper
         },
       ),
       { numRuns: 400 },
+    );
+  });
+
+  it('push(out, quats, time, targetVelocity) agrees with the JavaScript path to 1e-13 (the critical spring with a target velocity, from slow to beyond the polynomials and the 1e5 rad the kernel leaves to JavaScript)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 9 }),
+        fc.integer({ min: 2, max: 30 }),
+        fc.integer(),
+        fc.double({ min: 1e-3, max: 2, noNaN: true }),
+        fc.constantFrom(0.1, 10, 1e3, 1e7),
+        fc.boolean(),
+        (joints, samples, seed, halfLife, speed, offsets) => {
+          const { data, times } = stream(seed, joints, samples);
+          const { simd, js } = pair({ joints, halfLife });
+          const random = rng(seed ^ 0x5bd1e995);
+          const n = joints * 4;
+          for (let k = 0; k < samples; k++) {
+            const velocity = Array.from({ length: joints * 3 }, () => speed * (2 * random() - 1));
+            const sample = data.subarray(k * n, k * n + n);
+            const a = new Float64Array(n + 3);
+            const b = new Float64Array(n + 3);
+            if (offsets) {
+              simd.pushAt(a, 3, data, k * n, times[k], velocity);
+              js.pushAt(b, 3, data, k * n, times[k], velocity);
+            } else {
+              simd.push(a.subarray(0, n), sample, times[k], velocity);
+              js.push(b.subarray(0, n), sample, times[k], velocity);
+            }
+            // both paths add the lead a = −(4/d)·q to j₀ and take it off again, so they round at the size of
+            // |a| (a one-ulp difference in j₀ from the full-range logarithm moves e₀ = j₀ + a by an ulp of a)
+            const lead = (4 / halfLifeToDamping(halfLife)) * Math.max(...velocity.map(Math.abs));
+            const scale = Math.max(1, lead);
+            expect(maxDiff(a, b)).toBeLessThanOrEqual(PATHS_AGREE * scale);
+            const sa = simd.getState();
+            const sb = js.getState();
+            expect(maxDiff(sa.output, sb.output)).toBeLessThanOrEqual(PATHS_AGREE * scale);
+            expect(maxDiff(sa.velocity, sb.velocity)).toBeLessThanOrEqual(
+              PATHS_AGREE * Math.max(scale, ...sb.velocity.map(Math.abs), speed),
+            );
+          }
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 

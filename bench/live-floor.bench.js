@@ -15,10 +15,7 @@
 //   where the engine has it; live-simd.bench.js compares the kernel with these JavaScript loops).
 // The differences are the cost of each part. Run alone: npm run bench -- live-floor
 import { createDamper, halfLifeToDamping } from '../dist/index.js';
-import { trackerStream } from './support.js';
-
-const JOINTS = 100;
-const SAMPLES = 1000;
+import { LIVE_JOINTS as JOINTS, pushTask } from './support.js';
 
 function loadsAlone(value, valueNext, motion, motionNext, input, inputOffset, joints, decay) {
   let valid = true;
@@ -167,37 +164,13 @@ function bare(loop) {
   };
 }
 
-function task(name, make) {
-  return {
-    name: `${name}, 100 joints x 1,000 samples`,
-    items: JOINTS * SAMPLES,
-    unit: 'joint-samples',
-    perItem: 'ns',
-    setup() {
-      return {
-        filter: make(),
-        data: trackerStream(SAMPLES, JOINTS, 4),
-        out: new Float64Array(JOINTS * 4),
-        t: 0,
-      };
-    },
-    run(s) {
-      const stride = JOINTS * 4;
-      for (let k = 0; k < SAMPLES; k++) {
-        s.t += 0.001 * (1 + 0.3 * Math.sin(k));
-        s.filter.pushAt(s.out, 0, s.data, k * stride, s.t);
-      }
-    },
-  };
-}
-
 export default {
   name: 'live-floor',
   tasks: [
-    task('critical damper loop: loads and stores alone', () => bare(loadsAlone)),
-    task('critical damper loop: without transcendental parts', () => bare(makeLoop(false))),
-    task('critical damper loop: polynomials without range checks', () => bare(makeLoop(true))),
-    task('createDamper critical rotations (the library)', () =>
+    pushTask('critical damper loop: loads and stores alone', () => bare(loadsAlone)),
+    pushTask('critical damper loop: without transcendental parts', () => bare(makeLoop(false))),
+    pushTask('critical damper loop: polynomials without range checks', () => bare(makeLoop(true))),
+    pushTask('createDamper critical rotations (the library)', () =>
       createDamper({ joints: JOINTS, halfLife: 0.05 }),
     ),
   ],

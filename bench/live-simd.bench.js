@@ -23,71 +23,55 @@
 // instead of a pass of its own, 29.5 -> 27.6 ns; with the two-pair loops (simd.wat's @paired) as well,
 // 29.3-30.1 -> 24.7 ns; exponential 30.1 -> 24.3, linear target 40.9 -> 37.5.
 import { createDamper, createOneEuroFilter } from '../dist/index.js';
-import { setSimdEnabled, simdAvailable } from '../dist/ops/live/simd.js';
-import { trackerStream } from './support.js';
+import { simdAvailable } from '../dist/ops/live/simd.js';
+import {
+  LIVE_JOINTS as JOINTS,
+  pushTask,
+  LIVE_SAMPLES as SAMPLES,
+  trackerStream,
+  withSimd,
+} from './support.js';
 
-const JOINTS = 100;
-const SAMPLES = 1000;
-
-/** `make()` with the WebAssembly kernels switched on (where the engine has them) or off. */
-function withSimd(simd, make) {
-  const was = setSimdEnabled(simd);
-  try {
-    return make();
-  } finally {
-    setSimdEnabled(was);
-  }
-}
+/** The issue's cost targets, in joint-samples per second: 30 ns for the dampers, 50 ns for One Euro. */
+const DAMPER = { target: 1e9 / 30 };
+const ONE_EURO = { target: 20e6 };
 
 const damper = (simd, response = 'critical', targetPath = 'hold') =>
   withSimd(simd, () => createDamper({ joints: JOINTS, halfLife: 0.05, response, targetPath }));
 const oneEuro = (simd, derivative = 'input') =>
   withSimd(simd, () => createOneEuroFilter({ joints: JOINTS, beta: 0.5, derivative }));
 
-function task(name, target, make) {
-  return {
-    name: `${name}, 100 joints x 1,000 samples`,
-    items: JOINTS * SAMPLES,
-    unit: 'joint-samples',
-    perItem: 'ns',
-    target,
-    setup() {
-      return {
-        filter: make(),
-        data: trackerStream(SAMPLES, JOINTS, 4),
-        out: new Float64Array(JOINTS * 4),
-        t: 0,
-      };
-    },
-    run(s) {
-      const stride = JOINTS * 4;
-      for (let k = 0; k < SAMPLES; k++) {
-        s.t += 0.001 * (1 + 0.3 * Math.sin(k));
-        s.filter.pushAt(s.out, 0, s.data, k * stride, s.t);
-      }
-    },
-  };
-}
-
 const tasks = [
-  task('createDamper critical rotations, WebAssembly SIMD', 1e9 / 30, () => damper(true)),
-  task('createDamper critical rotations, JavaScript (kernel switched off)', 1e9 / 30, () => damper(false)),
-  task('createDamper exponential rotations, WebAssembly SIMD', 1e9 / 30, () => damper(true, 'exponential')),
-  task('createDamper exponential rotations, JavaScript (kernel switched off)', 1e9 / 30, () =>
-    damper(false, 'exponential'),
+  pushTask('createDamper critical rotations, WebAssembly SIMD', () => damper(true), DAMPER),
+  pushTask('createDamper critical rotations, JavaScript (kernel switched off)', () => damper(false), DAMPER),
+  pushTask('createDamper exponential rotations, WebAssembly SIMD', () => damper(true, 'exponential'), DAMPER),
+  pushTask(
+    'createDamper exponential rotations, JavaScript (kernel switched off)',
+    () => damper(false, 'exponential'),
+    DAMPER,
   ),
-  task('createDamper critical rotations, linear target, WebAssembly SIMD', 1e9 / 30, () =>
-    damper(true, 'critical', 'linear'),
+  pushTask(
+    'createDamper critical rotations, linear target, WebAssembly SIMD',
+    () => damper(true, 'critical', 'linear'),
+    DAMPER,
   ),
-  task('createDamper critical rotations, linear target, JavaScript', 1e9 / 30, () =>
-    damper(false, 'critical', 'linear'),
+  pushTask(
+    'createDamper critical rotations, linear target, JavaScript',
+    () => damper(false, 'critical', 'linear'),
+    DAMPER,
   ),
-  task('createOneEuroFilter rotations, WebAssembly SIMD', 20e6, () => oneEuro(true)),
-  task('createOneEuroFilter rotations, JavaScript (kernel switched off)', 20e6, () => oneEuro(false)),
-  task('createOneEuroFilter rotations, derivative output, WebAssembly SIMD', 20e6, () =>
-    oneEuro(true, 'output'),
+  pushTask('createOneEuroFilter rotations, WebAssembly SIMD', () => oneEuro(true), ONE_EURO),
+  pushTask('createOneEuroFilter rotations, JavaScript (kernel switched off)', () => oneEuro(false), ONE_EURO),
+  pushTask(
+    'createOneEuroFilter rotations, derivative output, WebAssembly SIMD',
+    () => oneEuro(true, 'output'),
+    ONE_EURO,
   ),
-  task('createOneEuroFilter rotations, derivative output, JavaScript', 20e6, () => oneEuro(false, 'output')),
+  pushTask(
+    'createOneEuroFilter rotations, derivative output, JavaScript',
+    () => oneEuro(false, 'output'),
+    ONE_EURO,
+  ),
 ];
 
 export default { name: 'live-simd', tasks };

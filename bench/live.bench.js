@@ -12,36 +12,17 @@ import {
   quatSeries,
   unrollQuaternions,
 } from '../dist/index.js';
-import { setSimdEnabled } from '../dist/ops/live/simd.js';
-import { trackerStream } from './support.js';
+import {
+  LIVE_JOINTS as JOINTS,
+  pushTask,
+  LIVE_SAMPLES as SAMPLES,
+  trackerStream,
+  withSimd,
+} from './support.js';
 
-const JOINTS = 100;
-const SAMPLES = 1000;
-
-function task(name, target, make, width = 4, velocity = undefined) {
-  return {
-    name: `${name}, 100 joints x 1,000 samples`,
-    items: JOINTS * SAMPLES,
-    unit: 'joint-samples',
-    perItem: 'ns',
-    target,
-    setup() {
-      return {
-        filter: make(),
-        data: trackerStream(SAMPLES, JOINTS, width),
-        out: new Float64Array(JOINTS * width),
-        t: 0,
-      };
-    },
-    run(s) {
-      const stride = JOINTS * width;
-      for (let k = 0; k < SAMPLES; k++) {
-        s.t += 0.001 * (1 + 0.3 * Math.sin(k));
-        s.filter.pushAt(s.out, 0, s.data, k * stride, s.t, velocity);
-      }
-    },
-  };
-}
+/** The issue's cost targets, in joint-samples per second: 50 ns for One Euro, 30 ns for the dampers. */
+const ONE_EURO = { target: 20e6 };
+const DAMPER = { target: 1e9 / 30 };
 
 /** A target angular velocity per joint (rad/s) for the damper's target-velocity row. */
 const TARGET_VELOCITY = Float64Array.from({ length: JOINTS * 3 }, (_, i) => 0.5 * Math.sin(i));
@@ -73,56 +54,60 @@ export default {
     calibration('filterRotations raw gaussian(2) (recorded 27 M/s on an idle core)', (s) =>
       filterRotations(s.input, kernels.gaussian(2), { out: s.out }),
     ),
-    task('createOneEuroFilter rotations', 20e6, () => createOneEuroFilter({ joints: JOINTS, beta: 0.5 })),
-    // the same without the WebAssembly kernel: what engines without WebAssembly SIMD run
-    task('createOneEuroFilter rotations, JavaScript path', 20e6, () => {
-      const was = setSimdEnabled(false);
-      try {
-        return createOneEuroFilter({ joints: JOINTS, beta: 0.5 });
-      } finally {
-        setSimdEnabled(was);
-      }
-    }),
-    task('createOneEuroFilter rotations, derivative output', 20e6, () =>
-      createOneEuroFilter({ joints: JOINTS, beta: 0.5, derivative: 'output' }),
+    pushTask(
+      'createOneEuroFilter rotations',
+      () => createOneEuroFilter({ joints: JOINTS, beta: 0.5 }),
+      ONE_EURO,
     ),
-    task(
+    // the same without the WebAssembly kernel: what engines without WebAssembly SIMD run
+    pushTask(
+      'createOneEuroFilter rotations, JavaScript path',
+      () => withSimd(false, () => createOneEuroFilter({ joints: JOINTS, beta: 0.5 })),
+      ONE_EURO,
+    ),
+    pushTask(
+      'createOneEuroFilter rotations, derivative output',
+      () => createOneEuroFilter({ joints: JOINTS, beta: 0.5, derivative: 'output' }),
+      ONE_EURO,
+    ),
+    pushTask(
       'createOneEuroFilter vectors (3D)',
-      20e6,
       () => createOneEuroFilter({ joints: JOINTS, kind: 'vector', beta: 0.5 }),
-      3,
+      { ...ONE_EURO, width: 3 },
     ),
-    task('createDamper critical rotations', 1e9 / 30, () => createDamper({ joints: JOINTS, halfLife: 0.05 })),
-    // the same without the WebAssembly kernel: what engines without WebAssembly SIMD run
-    task('createDamper critical rotations, JavaScript path', 1e9 / 30, () => {
-      const was = setSimdEnabled(false);
-      try {
-        return createDamper({ joints: JOINTS, halfLife: 0.05 });
-      } finally {
-        setSimdEnabled(was);
-      }
-    }),
-    task('createDamper critical rotations, linear target', 1e9 / 30, () =>
-      createDamper({ joints: JOINTS, halfLife: 0.05, targetPath: 'linear' }),
-    ),
-    task(
-      'createDamper critical rotations, target velocity',
-      1e9 / 30,
+    pushTask(
+      'createDamper critical rotations',
       () => createDamper({ joints: JOINTS, halfLife: 0.05 }),
-      4,
-      TARGET_VELOCITY,
+      DAMPER,
     ),
-    task('createDamper exponential rotations', 1e9 / 30, () =>
-      createDamper({ joints: JOINTS, halfLife: 0.05, response: 'exponential' }),
+    // the same without the WebAssembly kernel: what engines without WebAssembly SIMD run
+    pushTask(
+      'createDamper critical rotations, JavaScript path',
+      () => withSimd(false, () => createDamper({ joints: JOINTS, halfLife: 0.05 })),
+      DAMPER,
     ),
-    task(
+    pushTask(
+      'createDamper critical rotations, linear target',
+      () => createDamper({ joints: JOINTS, halfLife: 0.05, targetPath: 'linear' }),
+      DAMPER,
+    ),
+    pushTask(
+      'createDamper critical rotations, target velocity',
+      () => createDamper({ joints: JOINTS, halfLife: 0.05 }),
+      { ...DAMPER, velocity: TARGET_VELOCITY },
+    ),
+    pushTask(
+      'createDamper exponential rotations',
+      () => createDamper({ joints: JOINTS, halfLife: 0.05, response: 'exponential' }),
+      DAMPER,
+    ),
+    pushTask(
       'createDamper critical vectors (3D)',
-      1e9 / 30,
       () => createDamper({ joints: JOINTS, kind: 'vector', halfLife: 0.05 }),
-      3,
+      { ...DAMPER, width: 3 },
     ),
-    task('createStreamingUnroll quaternions', null, () => createStreamingUnroll({ joints: JOINTS })),
-    task('createStreamingFilter gaussian(2) raw', null, () =>
+    pushTask('createStreamingUnroll quaternions', () => createStreamingUnroll({ joints: JOINTS })),
+    pushTask('createStreamingFilter gaussian(2) raw', () =>
       createStreamingFilter(kernels.gaussian(2), { joints: JOINTS, space: 'raw' }),
     ),
   ],

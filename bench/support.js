@@ -1,4 +1,9 @@
-// What several benches share: a seeded random generator and the live filters' test stream.
+// What several benches share: a seeded random generator, the live filters' test stream and their push task.
+import { setSimdEnabled } from '../dist/ops/live/simd.js';
+
+/** Joints and samples of the live filters' benches. */
+export const LIVE_JOINTS = 100;
+export const LIVE_SAMPLES = 1000;
 
 /** mulberry32: a seeded generator of uniform numbers in [0, 1), so every run of a bench sees the same data. */
 export function prng(seed) {
@@ -39,4 +44,44 @@ export function trackerStream(samples, joints, width) {
     }
   }
   return data;
+}
+
+/**
+ * A live-filter bench task: LIVE_SAMPLES samples of LIVE_JOINTS joints (the tracker stream, `width` values per
+ * joint) pushed one at a time at about 1 kHz with ±30% jitter, into the filter `make()` returns; `velocity`,
+ * when given, is passed to every push as the target velocity.
+ */
+export function pushTask(name, make, { target = null, width = 4, velocity } = {}) {
+  return {
+    name: `${name}, 100 joints x 1,000 samples`,
+    items: LIVE_JOINTS * LIVE_SAMPLES,
+    unit: 'joint-samples',
+    perItem: 'ns',
+    target,
+    setup() {
+      return {
+        filter: make(),
+        data: trackerStream(LIVE_SAMPLES, LIVE_JOINTS, width),
+        out: new Float64Array(LIVE_JOINTS * width),
+        t: 0,
+      };
+    },
+    run(s) {
+      const stride = LIVE_JOINTS * width;
+      for (let k = 0; k < LIVE_SAMPLES; k++) {
+        s.t += 0.001 * (1 + 0.3 * Math.sin(k));
+        s.filter.pushAt(s.out, 0, s.data, k * stride, s.t, velocity);
+      }
+    },
+  };
+}
+
+/** `make()` with the live filters' WebAssembly kernels switched on (where the engine has them) or off. */
+export function withSimd(on, make) {
+  const was = setSimdEnabled(on);
+  try {
+    return make();
+  } finally {
+    setSimdEnabled(was);
+  }
 }

@@ -27,15 +27,18 @@ afterEach(() => {
   setSimdEnabled(true);
 });
 
-/** The same damper twice: through the WebAssembly kernel and through the JavaScript loops. */
-function pair(options: DamperOptions): { simd: Damper; js: Damper } {
+/** The same filter twice: through the WebAssembly kernel and through the JavaScript loops. */
+function bothPaths<F>(make: () => F): { simd: F; js: F } {
   setSimdEnabled(true);
-  const simd = createDamper(options);
+  const simd = make();
   setSimdEnabled(false);
-  const js = createDamper(options);
+  const js = make();
   setSimdEnabled(true);
   return { simd, js };
 }
+
+/** The same damper through both paths. */
+const pair = (options: DamperOptions): { simd: Damper; js: Damper } => bothPaths(() => createDamper(options));
 
 function maxDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
   expect(a.length).toBe(b.length);
@@ -347,15 +350,9 @@ describe('the rotation dampers through the WebAssembly SIMD kernel (createDamper
   });
 });
 
-/** The same One Euro filter twice: through the WebAssembly kernel and through the JavaScript loops. */
-function pairOneEuro(options: OneEuroOptions): { simd: OneEuroFilter; js: OneEuroFilter } {
-  setSimdEnabled(true);
-  const simd = createOneEuroFilter(options);
-  setSimdEnabled(false);
-  const js = createOneEuroFilter(options);
-  setSimdEnabled(true);
-  return { simd, js };
-}
+/** The same One Euro filter through both paths. */
+const pairOneEuro = (options: OneEuroOptions): { simd: OneEuroFilter; js: OneEuroFilter } =>
+  bothPaths(() => createOneEuroFilter(options));
 
 describe('the One Euro filter on rotations through the WebAssembly SIMD kernel (createOneEuroFilter)', () => {
   it('push(out, quats, time) agrees with the JavaScript path to 1e-13 on random streams (both derivatives, Float64 and Float32 input, out aliasing input, offsets, odd and even joint counts)', () => {

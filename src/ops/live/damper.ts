@@ -232,6 +232,88 @@ export function createDamper(options: DamperOptions): Damper {
   let samples = 0;
   let last = 0;
 
+  /**
+   * One sample of a rotation damper (critical or exponential, held or linear target, with or without a target
+   * velocity) through the WebAssembly
+   * kernel: the sample is copied into the kernel's memory (one `set`), the kernel advances every pair it can (the
+   * polynomials, or its full-range paths for large angles), and the pairs it leaves (an angle beyond 1e5 rad,
+   * from a large velocity) are finished by {@link damperLogs} and {@link damperRotations} on the same memory. A sample
+   * with a zero or non-finite quaternion changes nothing and throws naming it.
+   */
+  const pushSimd = (
+    simd: SimdDamper,
+    out: FloatArray,
+    outOffset: number,
+    input: ArrayLike<number>,
+    inputOffset: number,
+    dt: number,
+    decay: number,
+    user: ArrayLike<number> | null,
+  ): void => {
+    copySample(simd, input, inputOffset);
+    const copy = simd.input;
+    const at = simd.at;
+    // a target velocity q beside the velocity, where the kernel takes its lead (−lead)·q as damperRotations does
+    if (user !== null) {
+      const copyTo = simd.view.lead;
+      if (user instanceof Float64Array || user instanceof Float32Array) copyTo.set(user);
+      else for (let i = 0; i < copyTo.length; i++) copyTo[i] = user[i];
+    }
+    // the critical spring passes its decay, y, the clamped Δt and y·Δt; the exponential damper y = Δt = 0, y·Δt = 1
+    // and K = −λ·decay, which make the kernel's j₁ = v, v ← decay·(v − v) + K·j₀, j ← decay·(j₀ + v·0); a held
+    // target passes 0 for 1/Δt and the lead, which make the target's velocity b and the lead a zero (see simd.wat)
+    const sdt = critical ? Math.min(dt, 800 / y) : 0;
+    const left = simd.kernels.damperHold(
+      0,
+      at.value,
+      at.velocity,
+      at.flags,
+      at.scratch,
+      simd.pairs,
+      decay,
+      critical ? y : 0,
+      sdt,
+      critical ? y * sdt : 1,
+      critical ? 0 : -(rate * decay),
+      linear ? 1 : 0,
+      at.target,
+      linear ? 1 / dt : 0,
+      linear ? lead : 0,
+      user !== null ? 1 : 0,
+      at.lead - at.velocity,
+      -lead,
+    );
+    if (left < 0) {
+      // the kernel's check is checkValues's (the same sums and bounds): this throws, naming the quaternion
+      checkValues(input, inputOffset, simd.joints, 4, 'Damper.push');
+      throw new InvalidValueError('Damper.push: a quaternion of the sample is zero or not finite');
+    }
+    for (let c = 0; c < left; c++) {
+      const first = simd.flags[c] * 2;
+      const end = Math.min(first + 2, simd.joints);
+      damperLogs(steps, output, target, copy, 0, first, end, linear);
+      damperRotations(
+        output,
+        0,
+        output,
+        velocity,
+        target,
+        steps,
+        first,
+        end,
+        user,
+        linear,
+        critical,
+        dt,
+        decay,
+        y,
+        lead,
+        rate,
+      );
+    }
+    out.set(output, outOffset);
+  };
+
   const pushAt = <T extends FloatArray>(
     out: T,
     outOffset: number,
@@ -275,25 +357,7 @@ export function createDamper(options: DamperOptions): Damper {
       const user = targetVelocity ?? null;
       if (kind === 'rotation') {
         if (simd !== null) {
-          pushSimd(
-            simd,
-            out,
-            outOffset,
-            output,
-            velocity,
-            target,
-            steps,
-            input,
-            inputOffset,
-            dt,
-            decay,
-            y,
-            lead,
-            critical,
-            linear,
-            rate,
-            user,
-          );
+          pushSimd(simd, out, outOffset, input, inputOffset, dt, decay, user);
           samples++;
           last = time;
           return out;
@@ -645,97 +709,6 @@ function finiteTyped(values: ArrayLike<number>): boolean {
     sz += values[i + 2] - values[i + 2];
   }
   return sx + sy + sz === 0;
-}
-
-/**
- * One sample of a rotation damper (critical or exponential, held or linear target, with or without a target
- * velocity) through the WebAssembly
- * kernel: the sample is copied into the kernel's memory (one `set`), the kernel advances every pair it can (the
- * polynomials, or its full-range paths for large angles), and the pairs it leaves (an angle beyond 1e5 rad,
- * from a large velocity) are finished by {@link damperLogs} and {@link damperRotations} on the same memory. A sample
- * with a zero or non-finite quaternion changes nothing and throws naming it.
- */
-function pushSimd(
-  simd: SimdDamper,
-  out: FloatArray,
-  outOffset: number,
-  output: Float64Array,
-  velocity: Float64Array,
-  target: Float64Array,
-  steps: Float64Array,
-  input: ArrayLike<number>,
-  inputOffset: number,
-  dt: number,
-  decay: number,
-  y: number,
-  lead: number,
-  critical: boolean,
-  linear: boolean,
-  rate: number,
-  user: ArrayLike<number> | null,
-): void {
-  copySample(simd, input, inputOffset);
-  const copy = simd.input;
-  const at = simd.at;
-  // a target velocity q beside the velocity, where the kernel takes its lead (−lead)·q as damperRotations does
-  if (user !== null) {
-    const copyTo = simd.view.lead;
-    if (user instanceof Float64Array || user instanceof Float32Array) copyTo.set(user);
-    else for (let i = 0; i < copyTo.length; i++) copyTo[i] = user[i];
-  }
-  // the critical spring passes its decay, y, the clamped Δt and y·Δt; the exponential damper y = Δt = 0, y·Δt = 1
-  // and K = −λ·decay, which make the kernel's j₁ = v, v ← decay·(v − v) + K·j₀, j ← decay·(j₀ + v·0); a held
-  // target passes 0 for 1/Δt and the lead, which make the target's velocity b and the lead a zero (see simd.wat)
-  const sdt = critical ? Math.min(dt, 800 / y) : 0;
-  const left = simd.kernels.damperHold(
-    0,
-    at.value,
-    at.velocity,
-    at.flags,
-    at.scratch,
-    simd.pairs,
-    decay,
-    critical ? y : 0,
-    sdt,
-    critical ? y * sdt : 1,
-    critical ? 0 : -(rate * decay),
-    linear ? 1 : 0,
-    at.target,
-    linear ? 1 / dt : 0,
-    linear ? lead : 0,
-    user !== null ? 1 : 0,
-    at.lead - at.velocity,
-    -lead,
-  );
-  if (left < 0) {
-    // the kernel's check is checkValues's (the same sums and bounds): this throws, naming the quaternion
-    checkValues(input, inputOffset, simd.joints, 4, 'Damper.push');
-    throw new InvalidValueError('Damper.push: a quaternion of the sample is zero or not finite');
-  }
-  for (let c = 0; c < left; c++) {
-    const first = simd.flags[c] * 2;
-    const end = Math.min(first + 2, simd.joints);
-    damperLogs(steps, output, target, copy, 0, first, end, linear);
-    damperRotations(
-      output,
-      0,
-      output,
-      velocity,
-      target,
-      steps,
-      first,
-      end,
-      user,
-      linear,
-      critical,
-      dt,
-      decay,
-      y,
-      lead,
-      rate,
-    );
-  }
-  out.set(output, outOffset);
 }
 
 /** One sample of the vector damper for every joint (see {@link damperRotations}), written to `output` and `out`. */

@@ -36,7 +36,8 @@ export function checkContent(where: string, content: unknown): void {
     throw new InvalidValueError(`${where}: content must be a string, a Uint8Array or an iterable of them`);
 }
 
-const REASONS: Record<string, string> = {
+/** Short reasons of the file system's error codes, as rotsig's messages give them. */
+export const SYSTEM_REASONS: Readonly<Record<string, string>> = {
   ENOENT: 'no such file or directory',
   EISDIR: 'is a directory',
   ENOTDIR: 'a parent is not a directory',
@@ -50,6 +51,17 @@ const REASONS: Record<string, string> = {
 };
 
 /**
+ * The short reason of a system error of the file system (`'no such file or directory'` for `ENOENT`, ...): the
+ * message's own text carries the path and the call, which the callers name themselves. Unknown codes give the
+ * code; an error without one its message.
+ */
+export function systemReason(error: unknown): string {
+  const e = error as NodeJS.ErrnoException;
+  if (typeof e?.code === 'string') return SYSTEM_REASONS[e.code] ?? e.code;
+  return String(e?.message ?? error);
+}
+
+/**
  * `error` as a {@link FileError} when it is a system error of the file system (a string `code`, not one of
  * rotsig's own errors): `<where>: cannot <action> "<path>": <reason>`, `code` kept. Anything else unchanged.
  */
@@ -57,7 +69,7 @@ export function fileError(error: unknown, where: string, action: string, path: s
   if (error instanceof RotsigError || !(error instanceof Error)) return error;
   const code = (error as NodeJS.ErrnoException).code;
   if (typeof code !== 'string') return error;
-  const reason = REASONS[code] ?? error.message;
+  const reason = SYSTEM_REASONS[code] ?? error.message;
   return new FileError(code, path, `${where}: cannot ${action} ${JSON.stringify(path)}: ${reason}`);
 }
 

@@ -1,7 +1,7 @@
 import { type Dirent, readdirSync, type Stats, statSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { OptionError, ShapeError } from '../errors.js';
-import { checkOptionsObject, checkPath } from './checks.js';
+import { checkOptionsObject, checkPath, systemReason } from './checks.js';
 import { DEFAULT_CLIP_GLOB } from './extensions.js';
 
 /** One input file found by {@link collectInputs}. */
@@ -177,13 +177,9 @@ function linkProblem(error: unknown, link: boolean): string {
   return systemMessage(error);
 }
 
+/** {@link systemReason}, but in a walk an ENOTDIR means the path itself is no directory. */
 function systemMessage(error: unknown): string {
-  const e = error as NodeJS.ErrnoException;
-  if (e.code === 'EACCES' || e.code === 'EPERM') return 'permission denied';
-  if (e.code === 'ENOENT') return 'no such file or directory';
-  if (e.code === 'ENOTDIR') return 'not a directory';
-  if (e.code === 'ELOOP') return 'symbolic link loop';
-  return e.code ?? e.message;
+  return (error as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'not a directory' : systemReason(error);
 }
 
 /** Longest glob taken: far beyond any real pattern, and it bounds the matcher's size. */

@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
 import type { Clip } from '../series/clip.js';
 import { type AtomicContent, writeFileAtomic, writeFileAtomicAsync } from './atomic.js';
+import { SYSTEM_REASONS, systemReason } from './checks.js';
 import { clipFormatOf } from './clip-formats.js';
 import { emitClip, runSteps } from './steps.js';
 import type { FileTask, TaskError, TaskResult } from './task.js';
@@ -138,11 +139,7 @@ function errorData(error: unknown): TaskError {
   }
   if (typeof e.code === 'string') out.code = e.code;
   // System errors carry the path in their message already; keep the short form.
-  if (out.code === 'ENOENT') out.message = 'no such file or directory';
-  else if (out.code === 'EISDIR') out.message = 'is a directory';
-  else if (out.code === 'EACCES' || out.code === 'EPERM') out.message = 'permission denied';
-  else if (out.code === 'ENOTDIR') out.message = 'a parent is not a directory';
-  else if (out.code === 'ENOSPC') out.message = 'no space left on device';
+  if (typeof out.code === 'string' && out.code in SYSTEM_REASONS) out.message = systemReason(e);
   return out;
 }
 

@@ -1,7 +1,8 @@
 import { type Dirent, readdirSync, type Stats, statSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { OptionError, ShapeError } from '../errors.js';
-import { checkOptionsObject, checkPath, systemReason } from './checks.js';
+import { checkOptions } from '../options.js';
+import { checkPath, systemReason } from './checks.js';
 import { DEFAULT_CLIP_GLOB } from './extensions.js';
 
 /** One input file found by {@link collectInputs}. */
@@ -48,7 +49,7 @@ export interface SkippedInput {
  * taken (broken links, loops, second paths to one file, pipes and devices, which a walk never reads) are
  * returned in `skipped` with the reason, so the caller can say why a file was left out.
  *
- * @throws {OptionError} when `glob` is not a valid pattern (see {@link globToRegExp}) or options are no object.
+ * @throws {OptionError} when `glob` is not a valid pattern (see {@link globToRegExp}) or options are no object or name an unknown option.
  * @throws {ShapeError} or {@link InvalidValueError} when `inputs` is not an array of non-empty paths.
  * @example
  * const { files, skipped } = collectInputs(['captures/'], { glob: '**\/walk*.bvh' });
@@ -62,8 +63,8 @@ export function collectInputs(
     // an empty path is reported missing like any path that does not exist
     if (input !== '') checkPath('collectInputs', `inputs[${i}]`, input);
   });
-  checkOptionsObject('collectInputs', options);
-  const matcher = globMatcher(options?.glob ?? COLLECT_DEFAULTS.glob);
+  const { glob } = checkOptions(options, COLLECT_DEFAULTS, 'collectInputs');
+  const matcher = globMatcher(glob ?? COLLECT_DEFAULTS.glob);
   const files: InputFile[] = [];
   const missing: MissingInput[] = [];
   const skipped: SkippedInput[] = [];

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FileError, RotsigError } from '../../src/errors.js';
+import { FileError, OptionError, RotsigError } from '../../src/errors.js';
 import { parseBvh } from '../../src/io/index.js';
 import * as node from '../../src/node/index.js';
 
@@ -114,6 +114,17 @@ describe('rotsig/node under hostile arguments', () => {
       expect(error.path).toBe(path);
       expect(error.message).toContain(JSON.stringify(path));
     }
+  });
+
+  it('an unknown option name is an OptionError (a typo never passes)', async () => {
+    const file = join(root, 'in.bvh');
+    const calls: (() => unknown)[] = [
+      () => node.readBvhFile(file, { strickt: true } as never),
+      () => node.readGltfFile(file, { animations: 1 } as never),
+      () => node.collectInputs([root], { globb: '*.bvh' } as never),
+      () => node.writeGltfFile(join(root, 'out', 'c.glb'), null, [clip], { scal: 2 } as never),
+    ];
+    for (const call of calls) expect(await outcome(call)).toBeInstanceOf(OptionError);
   });
 
   it('valid calls still work: write, read back, collect', async () => {

@@ -25,16 +25,14 @@
 import { createDamper, createOneEuroFilter } from '../dist/index.js';
 import { simdAvailable } from '../dist/ops/live/simd.js';
 import {
+  DAMPER_TARGET as DAMPER,
   LIVE_JOINTS as JOINTS,
+  ONE_EURO_TARGET as ONE_EURO,
   pushTask,
   LIVE_SAMPLES as SAMPLES,
   trackerStream,
   withSimd,
 } from './support.js';
-
-/** The cost targets, in joint-samples per second: 30 ns for the dampers, 50 ns for One Euro. */
-const DAMPER = { target: 1e9 / 30 };
-const ONE_EURO = { target: 20e6 };
 
 const damper = (simd, response = 'critical', targetPath = 'hold') =>
   withSimd(simd, () => createDamper({ joints: JOINTS, halfLife: 0.05, response, targetPath }));

@@ -13,16 +13,14 @@ import {
   unrollQuaternions,
 } from '../dist/index.js';
 import {
+  DAMPER_TARGET as DAMPER,
   LIVE_JOINTS as JOINTS,
+  ONE_EURO_TARGET as ONE_EURO,
   pushTask,
   LIVE_SAMPLES as SAMPLES,
   trackerStream,
   withSimd,
 } from './support.js';
-
-/** The cost targets, in joint-samples per second: 50 ns for One Euro, 30 ns for the dampers. */
-const ONE_EURO = { target: 20e6 };
-const DAMPER = { target: 1e9 / 30 };
 
 /** A target angular velocity per joint (rad/s) for the damper's target-velocity row. */
 const TARGET_VELOCITY = Float64Array.from({ length: JOINTS * 3 }, (_, i) => 0.5 * Math.sin(i));

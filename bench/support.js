@@ -5,6 +5,10 @@ import { setSimdEnabled } from '../dist/ops/live/simd.js';
 export const LIVE_JOINTS = 100;
 export const LIVE_SAMPLES = 1000;
 
+/** The live filters' cost targets as pushTask options, in joint-samples per second: 50 ns and 30 ns. */
+export const ONE_EURO_TARGET = { target: 20e6 };
+export const DAMPER_TARGET = { target: 1e9 / 30 };
+
 /** mulberry32: a seeded generator of uniform numbers in [0, 1), so every run of a bench sees the same data. */
 export function prng(seed) {
   let a = seed >>> 0;

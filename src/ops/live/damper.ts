@@ -232,6 +232,35 @@ export function createDamper(options: DamperOptions): Damper {
   let samples = 0;
   let last = 0;
 
+  /** {@link damperRotations} for joints `first` to `end` with this filter's state and constants. */
+  const rotate = (
+    out: FloatArray,
+    outOffset: number,
+    first: number,
+    end: number,
+    user: ArrayLike<number> | null,
+    dt: number,
+    decay: number,
+  ): void =>
+    damperRotations(
+      out,
+      outOffset,
+      output,
+      velocity,
+      target,
+      steps,
+      first,
+      end,
+      user,
+      linear,
+      critical,
+      dt,
+      decay,
+      y,
+      lead,
+      rate,
+    );
+
   /**
    * One sample of a rotation damper (critical or exponential, held or linear target, with or without a target
    * velocity) through the WebAssembly
@@ -292,24 +321,7 @@ export function createDamper(options: DamperOptions): Damper {
       const first = simd.flags[c] * 2;
       const end = Math.min(first + 2, simd.joints);
       damperLogs(steps, output, target, copy, 0, first, end, linear);
-      damperRotations(
-        output,
-        0,
-        output,
-        velocity,
-        target,
-        steps,
-        first,
-        end,
-        user,
-        linear,
-        critical,
-        dt,
-        decay,
-        y,
-        lead,
-        rate,
-      );
+      rotate(output, 0, first, end, user, dt, decay);
     }
     out.set(output, outOffset);
   };
@@ -366,24 +378,7 @@ export function createDamper(options: DamperOptions): Damper {
           // a bad quaternion: throw naming it, with the state as it was
           checkValues(input, inputOffset, joints, 4, 'Damper.push');
         }
-        damperRotations(
-          out,
-          outOffset,
-          output,
-          velocity,
-          target,
-          steps,
-          0,
-          joints,
-          user,
-          linear,
-          critical,
-          dt,
-          decay,
-          y,
-          lead,
-          rate,
-        );
+        rotate(out, outOffset, 0, joints, user, dt, decay);
         samples++;
         last = time;
         return out;

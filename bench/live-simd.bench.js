@@ -1,5 +1,5 @@
 // The dampers (critical and exponential, targetPath 'hold' and 'linear') and the One Euro filter on rotations
-// through their WebAssembly SIMD kernels (src/ops/live/simd.wat: two joints per f64x2 instruction, no bounds
+// through their WebAssembly SIMD kernels (src/numeric/simd.wat: two joints per f64x2 instruction, no bounds
 // checks) against their JavaScript loops (the kernels switched off), on the stream of live-floor.bench.js, 100 joints x 1,000 samples pushed
 // one at a time. A WebAssembly figure includes everything a push does, for the damper: the checks, the copy of
 // the sample into the kernel's memory (one set), the kernel (two phases over the pairs, two pairs at a
@@ -23,7 +23,7 @@
 // instead of a pass of its own, 29.5 -> 27.6 ns; with the two-pair loops (simd.wat's @paired) as well,
 // 29.3-30.1 -> 24.7 ns; exponential 30.1 -> 24.3, linear target 40.9 -> 37.5.
 import { createDamper, createOneEuroFilter } from '../dist/index.js';
-import { simdAvailable } from '../dist/ops/live/simd.js';
+import { simdAvailable } from '../dist/numeric/simd.js';
 import {
   DAMPER_TARGET as DAMPER,
   LIVE_JOINTS as JOINTS,

@@ -1,5 +1,5 @@
 // What several benches share: a seeded random generator, the live filters' test stream and their push task.
-import { setSimdEnabled } from '../dist/ops/live/simd.js';
+import { setSimdEnabled } from '../dist/numeric/simd.js';
 
 /** Joints and samples of the live filters' benches. */
 export const LIVE_JOINTS = 100;

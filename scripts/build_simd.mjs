@@ -1,5 +1,5 @@
-// Assembles src/ops/live/simd.wat (the live filters' WebAssembly SIMD kernels) with wabt and writes the bytes,
-// base64, into src/ops/live/simd-bytes.ts, so the library builds with tsc alone. test/ops/live/simd.test.ts
+// Assembles src/numeric/simd.wat (the live filters' WebAssembly SIMD kernels) with wabt and writes the bytes,
+// base64, into src/numeric/simd-bytes.ts, so the library builds with tsc alone. test/ops/live/simd.test.ts
 // checks that the committed module equals a fresh build. Run: node scripts/build_simd.mjs
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 import wabtInit from 'wabt';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const WAT_PATH = join(root, 'src/ops/live/simd.wat');
-export const MODULE_PATH = join(root, 'src/ops/live/simd-bytes.ts');
+export const WAT_PATH = join(root, 'src/numeric/simd.wat');
+export const MODULE_PATH = join(root, 'src/numeric/simd-bytes.ts');
 
 /** The index of the parenthesis that closes the one at `i` in `text` (`;;` comments skipped). */
 function closing(text, i) {

@@ -1,4 +1,5 @@
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
+import { copySample, createSimdState, SIMD_MAX_JOINTS, type SimdState } from '../../numeric/simd.js';
 import type { FloatArray } from '../../series/types.js';
 import {
   checkChoice,
@@ -16,7 +17,6 @@ import {
   timeStep,
   unitStateQuaternions,
 } from './common.js';
-import { copySample, createSimdState, SIMD_MAX_JOINTS, type SimdState } from './simd.js';
 import { cosOfSquare, logScale, sinc, unitInto } from './tangent.js';
 
 /** How a damper approaches its target (see {@link createDamper}). */

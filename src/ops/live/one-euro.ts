@@ -1,4 +1,5 @@
 import { InvalidValueError, OptionError } from '../../errors.js';
+import { copySample, createSimdState, SIMD_MAX_JOINTS, type SimdState } from '../../numeric/simd.js';
 import type { FloatArray } from '../../series/types.js';
 import {
   checkChoice,
@@ -19,7 +20,6 @@ import {
   timeStep,
   unitStateQuaternions,
 } from './common.js';
-import { copySample, createSimdState, SIMD_MAX_JOINTS, type SimdState } from './simd.js';
 import { cosOfSquare, logScale, sinc, unitInto } from './tangent.js';
 
 /** Where the One Euro filter takes the speed that opens its cutoff (see {@link OneEuroOptions.derivative}). */

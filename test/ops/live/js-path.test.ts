@@ -7,8 +7,8 @@ import './one-euro.test.js';
 import './clip.test.js';
 import './straightforward.test.js';
 import { expect, it } from 'vitest';
+import { simdAvailable } from '../../../src/numeric/simd.js';
 import { createDamper } from '../../../src/ops/live/damper.js';
-import { simdAvailable } from '../../../src/ops/live/simd.js';
 
 it('runs with the WebAssembly kernels switched off', () => {
   expect(simdAvailable()).toBe(false);

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidValueError } from '../../../src/errors.js';
+import { setSimdEnabled, simdAvailable } from '../../../src/numeric/simd.js';
+import { SIMD_WASM_BASE64 } from '../../../src/numeric/simd-bytes.js';
 import {
   createDamper,
   type Damper,
@@ -14,8 +16,6 @@ import {
   type OneEuroFilter,
   type OneEuroOptions,
 } from '../../../src/ops/live/one-euro.js';
-import { setSimdEnabled, simdAvailable } from '../../../src/ops/live/simd.js';
-import { SIMD_WASM_BASE64 } from '../../../src/ops/live/simd-bytes.js';
 import { rng } from '../../support/random.js';
 
 type TargetPath = NonNullable<DamperOptions['targetPath']>;
@@ -332,7 +332,7 @@ describe('the rotation dampers through the WebAssembly SIMD kernel (createDamper
     expect(view.every((v) => v === 0)).toBe(true);
   });
 
-  it('src/ops/live/simd-bytes.ts holds what scripts/build_simd.mjs assembles from simd.wat now', async () => {
+  it('src/numeric/simd-bytes.ts holds what scripts/build_simd.mjs assembles from simd.wat now', async () => {
     const script = '../../../scripts/build_simd.mjs';
     const build = (await import(script)) as {
       assemble(): Promise<Uint8Array>;
@@ -341,7 +341,7 @@ describe('the rotation dampers through the WebAssembly SIMD kernel (createDamper
     const bytes = await build.assemble();
     expect(Buffer.from(SIMD_WASM_BASE64, 'base64').equals(Buffer.from(bytes))).toBe(true);
     const { readFileSync } = await import('node:fs');
-    const committed = readFileSync(new URL('../../../src/ops/live/simd-bytes.ts', import.meta.url), 'utf8');
+    const committed = readFileSync(new URL('../../../src/numeric/simd-bytes.ts', import.meta.url), 'utf8');
     expect(committed).toBe(build.moduleText(bytes));
     // small: current browsers compile it synchronously on a page's main thread (Chromium up to 8 MB; older
     // Chromium refused more than 4 KB there, and gets it asynchronously, see simd.ts); the damper's two-pair

@@ -1,10 +1,11 @@
 /**
- * The live filters' WebAssembly SIMD kernels (`simd.wat`, assembled into `simd-bytes.ts` by
- * `scripts/build_simd.mjs`): loaded once, synchronously, when the engine runs WebAssembly with 128-bit SIMD
+ * rotsig's WebAssembly SIMD kernels (`simd.wat`, assembled into `simd-bytes.ts` by `scripts/build_simd.mjs`):
+ * the live rotation filters' (`ops/live`) and the log-space blend of down-sampling (`ops/resample`). Loaded once, synchronously, when the engine runs WebAssembly with 128-bit SIMD
  * (Node 20 and every current browser; where synchronous compilation is refused, as older Chromium does for
  * modules over 4 KB on a page's main thread, asynchronously, for filters created after it), and each filter
  * that uses them gets its own instance and fixed-size
- * memory. Engines without them get `null`, and the filters run their JavaScript loops; the results agree to
+ * memory (the resampler one per thread, replaced by a larger one when it needs more). Engines without them get `null`, and the callers run their
+ * JavaScript loops; the results agree to
  * about an ulp (the kernels do the same operations in the same order, and take the large angles with fdlibm's
  * reductions where JavaScript calls `Math.atan2`, `Math.sin`, `Math.cos`).
  *
@@ -20,7 +21,10 @@ interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
   compile?: (bytes: Uint8Array) => Promise<object>;
   Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-  Memory: new (descriptor: { initial: number; maximum: number }) => { buffer: ArrayBuffer };
+  Memory: new (descriptor: {
+    initial: number;
+    maximum: number;
+  }) => { buffer: ArrayBuffer; grow(pages: number): number };
 }
 
 /** The exports of `simd.wat` (addresses are byte offsets into the instance's memory). */
@@ -60,6 +64,17 @@ export interface SimdKernels {
     w2min: number,
     w2beta: number,
     fromInput: number,
+  ): number;
+  /** One output frame of the down-sampling log blend; see `simd.wat`. */
+  blendLog(
+    weights: number,
+    taps: number,
+    count: number,
+    reference: number,
+    pairs: number,
+    invW: number,
+    output: number,
+    flags: number,
   ): number;
 }
 
@@ -150,6 +165,29 @@ function createSimdInstance(bytes: number): SimdInstance | null {
   } catch {
     return null;
   }
+}
+
+/** Most bytes {@link simdScratch} gives (WebAssembly pages of 64 KiB): 256 MiB. */
+const SCRATCH_MAX_PAGES = 4096;
+let scratch: SimdInstance | null = null;
+
+/**
+ * The kernels with at least `bytes` of memory, for work that copies its data in and out per call (the
+ * resampler): one instance per thread, replaced by a larger one when a call needs more (never grown:
+ * growing a memory detaches its buffer, and the first detached buffer in a process makes V8 compile every
+ * typed-array access with a detach check from then on, which cost the whole batch about 15%). Null where
+ * the kernels are unavailable or `bytes` is over 256 MiB; the caller then runs its JavaScript loop.
+ *
+ * @internal
+ */
+export function simdScratch(bytes: number): SimdInstance | null {
+  const pages = Math.max(1, Math.ceil(bytes / PAGE));
+  if (!(pages <= SCRATCH_MAX_PAGES)) return null;
+  if (scratch !== null && scratch.buffer.byteLength >= pages * PAGE && enabled) return scratch;
+  // at least 4 MiB, and half as much again as asked, so a batch of growing files replaces it rarely
+  const instance = createSimdInstance(PAGE * Math.min(SCRATCH_MAX_PAGES, Math.max(64, pages + (pages >> 1))));
+  if (instance !== null) scratch = instance;
+  return instance;
 }
 
 /** One state array of a filter in its kernel's memory: its name, values per joint, and whether it holds rotations. */

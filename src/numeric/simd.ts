@@ -65,6 +65,16 @@ export interface SimdKernels {
     w2beta: number,
     fromInput: number,
   ): number;
+  /** Whole plain rows of BVH frame data, the scanner's fast path; see `simd.wat`. */
+  bvhRows(
+    start: number,
+    end: number,
+    output: number,
+    width: number,
+    maxRows: number,
+    powers: number,
+    state: number,
+  ): number;
   /** One output frame of the down-sampling log blend; see `simd.wat`. */
   blendLog(
     weights: number,

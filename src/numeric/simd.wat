@@ -1626,4 +1626,120 @@
         (local.set $p (i32.add (local.get $p) (i32.const 1)))
         (br $pair)))
     (local.get $n))
+
+  ;; The BVH scanner's fast path (io/bvh/scan.ts: plainRow), scalar: whole lines of one frame each, `width` plain
+  ;; decimals per line (an optional '-', digits, an optional '.' and digits, 15 significant digits at most, an
+  ;; optional exponent of up to 3 digits within ±22), separated by spaces or tabs, each line ending in LF or CRLF,
+  ;; from the bytes at $i up to $end (a 0 byte must follow $end). Each value is the integer of its digits (exact,
+  ;; below 2^53) divided or multiplied by the power of ten at $pow (23 doubles), as the JavaScript computes it:
+  ;; the same correctly rounded double. Writes the values of up to $maxRows rows at $out, and at $state the byte
+  ;; after the last whole row (i32) and why it stopped (i32: 0 the rows asked for, 1 the bytes' end, which may cut
+  ;; a row, 2 a row that is not plain, which the caller reads with its general path). Returns the rows.
+  (func (export "bvhRows") (param $i i32) (param $end i32) (param $out i32) (param $width i32) (param $maxRows i32)
+    (param $pow i32) (param $state i32) (result i32)
+    (local $rows i32) (local $k i32) (local $c i32) (local $d i32) (local $neg i32) (local $first i32)
+    (local $m i64) (local $digits i32) (local $frac i32) (local $at0 i32) (local $e i32) (local $en i32) (local $from i32)
+    (local $v f64) (local $o i32) (local $rowStart i32)
+    (local.set $o (local.get $out))
+    (local.set $rowStart (local.get $i))
+    (block $stop
+      (loop $row
+        (br_if $stop (i32.ge_u (local.get $rows) (local.get $maxRows)))
+        (local.set $k (i32.const 0))
+        (block $rowEnd
+          (loop $tok
+            ;; skip blanks
+            (local.set $c (i32.load8_u (local.get $i)))
+            (block $nb (loop $sk
+              (br_if $nb (i32.and (i32.ne (local.get $c) (i32.const 32)) (i32.ne (local.get $c) (i32.const 9))))
+              (local.set $i (i32.add (local.get $i) (i32.const 1)))
+              (local.set $c (i32.load8_u (local.get $i)))
+              (br $sk)))
+            (br_if $stop (i32.ge_u (local.get $i) (local.get $end)))
+            (br_if $rowEnd (i32.eq (local.get $c) (i32.const 10)))
+            (if (i32.eq (local.get $c) (i32.const 13))
+              (then
+                (br_if $stop (i32.ne (i32.load8_u offset=1 (local.get $i)) (i32.const 10)))
+                (br_if $stop (i32.ge_u (i32.add (local.get $i) (i32.const 1)) (local.get $end)))
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (br $rowEnd)))
+            (br_if $stop (i32.eq (local.get $k) (local.get $width)))
+            (local.set $neg (i32.eq (local.get $c) (i32.const 45)))
+            (local.set $i (i32.add (local.get $i) (local.get $neg)))
+            (local.set $first (local.get $i))
+            (local.set $m (i64.const 0))
+            (block $nd (loop $dg
+              (local.set $d (i32.sub (i32.load8_u (local.get $i)) (i32.const 48)))
+              (br_if $nd (i32.gt_u (local.get $d) (i32.const 9)))
+              (local.set $m (i64.add (i64.mul (local.get $m) (i64.const 10)) (i64.extend_i32_u (local.get $d))))
+              (local.set $i (i32.add (local.get $i) (i32.const 1)))
+              (br $dg)))
+            (br_if $stop (i32.eq (local.get $i) (local.get $first)))
+            (local.set $digits (i32.sub (local.get $i) (local.get $first)))
+            (local.set $frac (i32.const 0))
+            (if (i32.eq (i32.load8_u (local.get $i)) (i32.const 46))
+              (then
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (local.set $at0 (local.get $i))
+                (block $nf (loop $fd
+                  (local.set $d (i32.sub (i32.load8_u (local.get $i)) (i32.const 48)))
+                  (br_if $nf (i32.gt_u (local.get $d) (i32.const 9)))
+                  (local.set $m (i64.add (i64.mul (local.get $m) (i64.const 10)) (i64.extend_i32_u (local.get $d))))
+                  (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                  (br $fd)))
+                (local.set $frac (i32.sub (local.get $i) (local.get $at0)))
+                (local.set $digits (i32.add (local.get $digits) (local.get $frac)))))
+            (br_if $stop (i32.gt_u (local.get $digits) (i32.const 15)))
+            (local.set $e (i32.sub (i32.const 0) (local.get $frac)))
+            (local.set $c (i32.load8_u (local.get $i)))
+            (if (i32.eq (i32.or (local.get $c) (i32.const 32)) (i32.const 101))
+              (then
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (local.set $c (i32.load8_u (local.get $i)))
+                (local.set $en (i32.eq (local.get $c) (i32.const 45)))
+                (if (i32.or (local.get $en) (i32.eq (local.get $c) (i32.const 43)))
+                  (then (local.set $i (i32.add (local.get $i) (i32.const 1)))))
+                (local.set $from (local.get $i))
+                (local.set $d (i32.const 0))
+                (block $ne (loop $ed
+                  (local.set $c (i32.sub (i32.load8_u (local.get $i)) (i32.const 48)))
+                  (br_if $ne (i32.gt_u (local.get $c) (i32.const 9)))
+                  (br_if $ne (i32.ge_u (i32.sub (local.get $i) (local.get $from)) (i32.const 3)))
+                  (local.set $d (i32.add (i32.mul (local.get $d) (i32.const 10)) (local.get $c)))
+                  (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                  (br $ed)))
+                (br_if $stop (i32.eq (local.get $i) (local.get $from)))
+                (br_if $stop (i32.le_u (local.get $c) (i32.const 9)))
+                (local.set $e (i32.add (local.get $e) (select (i32.sub (i32.const 0) (local.get $d)) (local.get $d) (local.get $en))))
+                (br_if $stop (i32.gt_s (local.get $e) (i32.const 22)))
+                (br_if $stop (i32.lt_s (local.get $e) (i32.const -22)))
+                (local.set $c (i32.load8_u (local.get $i)))))
+            ;; the number must end at a blank or the line's end
+            (br_if $stop
+              (i32.and
+                (i32.and (i32.ne (local.get $c) (i32.const 32)) (i32.ne (local.get $c) (i32.const 9)))
+                (i32.and (i32.ne (local.get $c) (i32.const 10)) (i32.ne (local.get $c) (i32.const 13)))))
+            (local.set $v (f64.convert_i64_s (local.get $m)))
+            (if (i32.lt_s (local.get $e) (i32.const 0))
+              (then (local.set $v (f64.div (local.get $v) (f64.load (i32.add (local.get $pow) (i32.shl (i32.sub (i32.const 0) (local.get $e)) (i32.const 3)))))))
+              (else (local.set $v (f64.mul (local.get $v) (f64.load (i32.add (local.get $pow) (i32.shl (local.get $e) (i32.const 3))))))))
+            (f64.store (local.get $o) (select (f64.neg (local.get $v)) (local.get $v) (local.get $neg)))
+            (local.set $o (i32.add (local.get $o) (i32.const 8)))
+            (local.set $k (i32.add (local.get $k) (i32.const 1)))
+            (br $tok)))
+        ;; a whole row: its LF at $i, inside the bytes given
+        (br_if $stop (i32.ne (local.get $k) (local.get $width)))
+        (br_if $stop (i32.ge_u (local.get $i) (local.get $end)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (local.set $rows (i32.add (local.get $rows) (i32.const 1)))
+        (local.set $rowStart (local.get $i))
+        (br $row)))
+    ;; where the next row starts, and why the scan stopped: 0 the rows asked for, 1 the bytes' end, 2 a row
+    ;; that is not plain
+    (i32.store (local.get $state) (local.get $rowStart))
+    (i32.store offset=4 (local.get $state)
+      (select (i32.const 0)
+        (select (i32.const 1) (i32.const 2) (i32.ge_u (local.get $i) (local.get $end)))
+        (i32.ge_u (local.get $rows) (local.get $maxRows))))
+    (local.get $rows))
 )

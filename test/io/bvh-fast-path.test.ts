@@ -1,8 +1,9 @@
 // The reader's fast paths (whole lines of plain decimals; a joint's quaternion copied when its angles are
 // those of the frame before) against an oracle built without them: every number read by Number() from its
 // spelling, every quaternion composed by quat.fromEuler from those numbers, compared bit for bit.
-import { describe, expect, test } from 'vitest';
-import { BvhParseError, parseBvhBytes, parseBvhWithReport } from '../../src/io/index.js';
+import { afterEach, describe, expect, test } from 'vitest';
+import { BvhChunkParser, BvhParseError, parseBvhBytes, parseBvhWithReport } from '../../src/io/index.js';
+import { setSimdEnabled, simdAvailable } from '../../src/numeric/simd.js';
 import { fromEuler } from '../../src/quat/euler.js';
 import { rng as generator } from '../support/random.js';
 
@@ -23,7 +24,8 @@ function hierarchy(joints: number): string {
  * and then one the general scanner reads (an exponent, a leading '+', '.5', 17 digits), and six decimals
  * with more after them or up to 10 integer digits before.
  */
-function spell(rand: () => number): string {
+function spell(rand: () => number, plain = false): string {
+  if (plain) return plainSpelling(rand);
   const r = rand();
   const v = (rand() - 0.5) * 340;
   if (r < 0.55) return v.toFixed(6);
@@ -41,6 +43,17 @@ function spell(rand: () => number): string {
   return v.toFixed(2);
 }
 
+/** What the fast paths read: six decimals, zeros of both signs, integers, exponents, 0 to 9 decimals. */
+function plainSpelling(rand: () => number): string {
+  const r = rand();
+  const v = (rand() - 0.5) * 340;
+  if (r < 0.6) return v.toFixed(6);
+  if (r < 0.7) return rand() < 0.5 ? '-0.000000' : '0.000000';
+  if (r < 0.8) return String(Math.round(v));
+  if (r < 0.85) return v.toExponential(4);
+  return v.toFixed(Math.floor(rand() * 10));
+}
+
 interface Generated {
   text: string;
   tokens: string[][];
@@ -51,7 +64,7 @@ interface Generated {
  * and tabs, line ends LF or CRLF, trailing blanks; with `odd`, a few rows that only the general scanner
  * reads (a non-breaking space, a vertical tab).
  */
-function generate(seed: number, joints: number, frames: number, odd: boolean): Generated {
+function generate(seed: number, joints: number, frames: number, odd: boolean, plain = false): Generated {
   const rand = generator(seed);
   const width = 6 + 3 * (joints - 1);
   const tokens: string[][] = [];
@@ -62,7 +75,7 @@ function generate(seed: number, joints: number, frames: number, odd: boolean): G
     for (let c = 0; c < width; c++) {
       // a joint that keeps its three angles, or flips the sign of a zero
       const still = f > 0 && rand() < 0.4;
-      row.push(still ? previous[c] : spell(rand));
+      row.push(still ? previous[c] : spell(rand, plain));
       if (still && previous[c] === '0.000000' && rand() < 0.2) row[c] = '-0.000000';
     }
     tokens.push(row);
@@ -105,7 +118,28 @@ function firstDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return -1;
 }
 
-describe('BVH reader fast paths', () => {
+/** `bytes` pushed to a {@link BvhChunkParser} in pieces of 1 to `largest` bytes (seeded). */
+function parseInPieces(bytes: Uint8Array, seed: number, largest: number) {
+  const rand = generator(seed);
+  const parser = new BvhChunkParser();
+  for (let at = 0; at < bytes.length; ) {
+    const size = 1 + Math.floor(rand() * largest);
+    parser.push(bytes.subarray(at, at + size));
+    at += size;
+  }
+  return parser.finish();
+}
+
+afterEach(() => {
+  setSimdEnabled(true);
+});
+
+// The plain rows go through the WebAssembly row scanner where the engine has one (numeric/simd.wat,
+// bvhRows) and through plainRow otherwise: both paths against the same oracle.
+describe.each([
+  ['the WebAssembly row scanner', true],
+  ['the JavaScript row scanner', false],
+])('BVH reader fast paths, %s', (_, kernel) => {
   test.each([
     [1, false],
     [2, true],
@@ -114,11 +148,16 @@ describe('BVH reader fast paths', () => {
   ])(
     'parseBvhBytes(file %i, odd rows %s) equals Number() and fromEuler bit for bit, -0 apart',
     (seed, odd) => {
+      setSimdEnabled(kernel);
       const joints = 9;
       const g = generate(seed, joints, 700, odd);
       const expected = oracle(g, joints);
       const bytes = new TextEncoder().encode(g.text);
-      for (const clip of [parseBvhBytes(bytes).clip, parseBvhWithReport(g.text).clip]) {
+      for (const clip of [
+        parseBvhBytes(bytes).clip,
+        parseBvhWithReport(g.text).clip,
+        parseInPieces(bytes, seed, 5000).clip,
+      ]) {
         expect(clip.frames).toBe(700);
         expect(firstDifference(clip.rotations.data, expected.rotations)).toBe(-1);
         expect(firstDifference(clip.translations.data, expected.translations)).toBe(-1);
@@ -126,7 +165,28 @@ describe('BVH reader fast paths', () => {
     },
   );
 
+  test("a file of several megabytes (over the WebAssembly scanner's windows of 1 MB), whole and in pieces of up to 300 kB", () => {
+    setSimdEnabled(kernel);
+    const joints = 31;
+    // plain spellings only, so the row scanners run long stretches (buffer ends, windows, chunk ends)
+    const g = generate(9, joints, 3000, false, true);
+    const bytes = new TextEncoder().encode(g.text);
+    expect(bytes.length).toBeGreaterThan(2.5e6);
+    const expected = oracle(g, joints);
+    for (const clip of [parseBvhBytes(bytes).clip, parseInPieces(bytes, 3, 300_000).clip]) {
+      expect(clip.frames).toBe(3000);
+      expect(firstDifference(clip.rotations.data, expected.rotations)).toBe(-1);
+      expect(firstDifference(clip.translations.data, expected.translations)).toBe(-1);
+    }
+  });
+
+  test('the WebAssembly scanner is in use where it is available, and not when switched off', () => {
+    setSimdEnabled(kernel);
+    expect(simdAvailable()).toBe(kernel);
+  });
+
   test('a row the fast path cannot finish is read again with the general rules and messages', () => {
+    setSimdEnabled(kernel);
     const g = generate(5, 3, 40, false);
     const lines = g.text.split('\n');
     const at = lines.findIndex((l) => l.startsWith('Frame Time')) + 21;
@@ -147,6 +207,7 @@ describe('BVH reader fast paths', () => {
   });
 
   test('a line with one number too many or too few is reported as in the general scanner', () => {
+    setSimdEnabled(kernel);
     const g = generate(6, 3, 30, false);
     const lines = g.text.split('\n');
     // frame 10: the data starts on the line after Frame Time

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { type SimdInstance, simdScratch } from '../../numeric/simd.js';
 import type { ChannelName } from '../../series/clip.js';
 import { BvhParseError } from './errors.js';
 
@@ -79,6 +80,95 @@ function sixDigits(b: Uint8Array, i: number): number {
   // d and 9 - d are both >= 0 exactly for a digit: one sign test for all six
   const all = d0 | (9 - d0) | d1 | (9 - d1) | d2 | (9 - d2) | d3 | (9 - d3) | d4 | (9 - d4) | d5 | (9 - d5);
   return all >= 0 ? ((d0 * 10 + d1) * 10 + d2) * 1000 + ((d3 * 10 + d4) * 10 + d5) : -1;
+}
+
+/** Bytes of a chunk copied into the WebAssembly row scanner's memory at a time. */
+const WINDOW_BYTES = 1 << 20;
+
+/**
+ * The WebAssembly row scanner (`bvhRows` in `numeric/simd.wat`) for one {@link FrameScanner.scan} call:
+ * plain rows read about 3.5 times as fast as by {@link plainRow}, to the same doubles. The chunk is copied
+ * into the kernel's memory a window at a time; the values come back into the scanner's buffer. Memory:
+ * the powers of ten at 0, the kernel's state at 192, the values at 256, the window after them.
+ */
+class RowKernel {
+  private readonly kernels: SimdInstance['kernels'];
+  private readonly bytes: Uint8Array;
+  private readonly out: Float64Array;
+  private readonly state: Int32Array;
+  private readonly windowAt: number;
+  /** The bytes of the chunk in the window: `[from, to)`, or none (from > to). */
+  private from = 1;
+  private to = 0;
+  /** Where the last call left the next row, in the chunk. */
+  pos = 0;
+
+  private constructor(instance: SimdInstance, capacity: number) {
+    this.kernels = instance.kernels;
+    const buffer = instance.buffer;
+    new Float64Array(buffer, 0, 23).set(POW10);
+    this.state = new Int32Array(buffer, 192, 2);
+    this.out = new Float64Array(buffer, 256, capacity);
+    this.windowAt = 256 + ((capacity * 8 + 15) & ~15);
+    this.bytes = new Uint8Array(buffer, this.windowAt, WINDOW_BYTES + 16);
+  }
+
+  /** A row kernel for a values buffer of `capacity`, or null where there is no WebAssembly (the JavaScript path then). */
+  static create(capacity: number): RowKernel | null {
+    const instance = simdScratch(256 + capacity * 8 + 16 + WINDOW_BYTES + 16);
+    return instance === null ? null : new RowKernel(instance, capacity);
+  }
+
+  /**
+   * Reads up to `maxRows` whole plain rows of `width` values from `b[i..n)` into `values[at..]`; returns
+   * the rows read and sets {@link pos} to the byte after them. Stops early at a row that is not plain (the
+   * general path reads it) or that the chunk cuts.
+   */
+  rows(
+    b: Uint8Array,
+    i: number,
+    n: number,
+    values: Float64Array,
+    at: number,
+    width: number,
+    maxRows: number,
+  ): number {
+    let total = 0;
+    let p = i;
+    for (;;) {
+      let fresh = false;
+      if (p < this.from || p >= this.to) {
+        // a new window from p, ended by a 0 byte (the kernel's digit loops stop there)
+        this.from = p;
+        this.to = Math.min(n, p + WINDOW_BYTES);
+        this.bytes.set(b.subarray(p, this.to));
+        this.bytes[this.to - p] = 0;
+        fresh = true;
+      }
+      const start = this.windowAt + (p - this.from);
+      const got = this.kernels.bvhRows(
+        start,
+        this.windowAt + (this.to - this.from),
+        256,
+        width,
+        maxRows - total,
+        0,
+        192,
+      );
+      if (got > 0) {
+        values.set(this.out.subarray(0, got * width), at + total * width);
+        total += got;
+      }
+      p = this.from + (this.state[0] - this.windowAt);
+      // at the window's end with more of the chunk after it: the next window (unless a fresh window held no
+      // whole row: a row longer than the window is the general path's)
+      if (this.state[1] !== 1 || this.to >= n || (got === 0 && fresh)) break;
+      this.from = 1;
+      this.to = 0;
+    }
+    this.pos = p;
+    return total;
+  }
 }
 
 const DECODER = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -258,6 +348,8 @@ export class FrameScanner {
     let stop = n;
     // the next LF at or after i (n: none in this chunk), found once per line by the fast path
     let nextLf = -1;
+    // the WebAssembly row scanner, made when the fast path is first taken in this call (null: none here)
+    let kernel: RowKernel | null | undefined;
     // One pass of the outer loop per chunk of rows. Every file, however small, passes through the same
     // hand-over to the sink and the same end-of-data checks, so the engine has seen them run before it
     // compiles this loop for a large file (code first reached inside optimised code costs a deoptimisation
@@ -312,6 +404,18 @@ export class FrameScanner {
           i++;
           // whole lines of one frame each, of plain decimals: the fast path, line by line while it holds
           if (lineMode === 1 && inLine === 0 && inRow === 0 && !repair) {
+            // the WebAssembly scanner first, as many rows as the buffer takes; it stops where a row is not
+            // plain, and the loop below (then the general path) reads that row
+            if (kernel === undefined) kernel = RowKernel.create(capacity);
+            if (kernel !== null && count + width <= capacity) {
+              const got = kernel.rows(b, i, n, values, count, width, Math.floor((capacity - count) / width));
+              if (got > 0) {
+                count += got * width;
+                line += got;
+                i = kernel.pos;
+                lineStart = i;
+              }
+            }
             while (count + width <= capacity) {
               if (nextLf < i) {
                 nextLf = b.indexOf(10, i);

@@ -65,6 +65,16 @@ export interface SimdKernels {
     w2beta: number,
     fromInput: number,
   ): number;
+  /** Euler angles of BVH rows to quaternions; see `simd.wat`. */
+  bvhEuler(
+    values: number,
+    rows: number,
+    width: number,
+    descriptors: number,
+    joints: number,
+    output: number,
+    flags: number,
+  ): number;
   /** Whole plain rows of BVH frame data, the scanner's fast path; see `simd.wat`. */
   bvhRows(
     start: number,

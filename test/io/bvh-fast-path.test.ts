@@ -24,8 +24,8 @@ function hierarchy(joints: number): string {
  * and then one the general scanner reads (an exponent, a leading '+', '.5', 17 digits), and six decimals
  * with more after them or up to 10 integer digits before.
  */
-function spell(rand: () => number, plain = false): string {
-  if (plain) return plainSpelling(rand);
+function spell(rand: () => number, plain = false, range = 340): string {
+  if (plain) return plainSpelling(rand, range);
   const r = rand();
   const v = (rand() - 0.5) * 340;
   if (r < 0.55) return v.toFixed(6);
@@ -44,9 +44,9 @@ function spell(rand: () => number, plain = false): string {
 }
 
 /** What the fast paths read: six decimals, zeros of both signs, integers, exponents, 0 to 9 decimals. */
-function plainSpelling(rand: () => number): string {
+function plainSpelling(rand: () => number, range: number): string {
   const r = rand();
-  const v = (rand() - 0.5) * 340;
+  const v = (rand() - 0.5) * range;
   if (r < 0.6) return v.toFixed(6);
   if (r < 0.7) return rand() < 0.5 ? '-0.000000' : '0.000000';
   if (r < 0.8) return String(Math.round(v));
@@ -64,7 +64,14 @@ interface Generated {
  * and tabs, line ends LF or CRLF, trailing blanks; with `odd`, a few rows that only the general scanner
  * reads (a non-breaking space, a vertical tab).
  */
-function generate(seed: number, joints: number, frames: number, odd: boolean, plain = false): Generated {
+function generate(
+  seed: number,
+  joints: number,
+  frames: number,
+  odd: boolean,
+  plain = false,
+  range = 340,
+): Generated {
   const rand = generator(seed);
   const width = 6 + 3 * (joints - 1);
   const tokens: string[][] = [];
@@ -75,7 +82,7 @@ function generate(seed: number, joints: number, frames: number, odd: boolean, pl
     for (let c = 0; c < width; c++) {
       // a joint that keeps its three angles, or flips the sign of a zero
       const still = f > 0 && rand() < 0.4;
-      row.push(still ? previous[c] : spell(rand, plain));
+      row.push(still ? previous[c] : spell(rand, plain, range));
       if (still && previous[c] === '0.000000' && rand() < 0.2) row[c] = '-0.000000';
     }
     tokens.push(row);
@@ -178,6 +185,16 @@ describe.each([
       expect(firstDifference(clip.rotations.data, expected.rotations)).toBe(-1);
       expect(firstDifference(clip.translations.data, expected.translations)).toBe(-1);
     }
+  });
+
+  test('angles of any size (half angles beyond ±90°, where the converters leave the polynomials) as Number() and fromEuler', () => {
+    setSimdEnabled(kernel);
+    const joints = 7;
+    const g = generate(12, joints, 400, false, true, 1500);
+    const expected = oracle(g, joints);
+    const clip = parseBvhBytes(new TextEncoder().encode(g.text)).clip;
+    expect(firstDifference(clip.rotations.data, expected.rotations)).toBe(-1);
+    expect(firstDifference(clip.translations.data, expected.translations)).toBe(-1);
   });
 
   test('the WebAssembly scanner is in use where it is available, and not when switched off', () => {

@@ -7,6 +7,7 @@
  * @module
  */
 import { OptionError } from '../../errors.js';
+import { simdScratch } from '../../numeric/simd.js';
 import { checkOptions } from '../../options.js';
 import { composeEuler, type EulerOrder, type EulerSpec, eulerSpec } from '../../quat/euler.js';
 import {
@@ -1014,6 +1015,9 @@ export function channelEulerOrder(channels: readonly ChannelName[]): EulerOrder 
  * and translations (OFFSET with position channels replacing or added), growing its arrays as rows come.
  * Also sums every position channel for {@link checkRootPositions} (non-root joints are its best evidence).
  */
+/** Bytes of values (or of quaternions) the WebAssembly converter takes per call. */
+const CONVERT_BYTES = 1 << 20;
+
 class FrameConverter {
   readonly joints: number;
   readonly offsets: Float64Array;
@@ -1054,6 +1058,9 @@ class FrameConverter {
    * that no angle equals them. The previous frame's quaternion is then that of these angles.
    */
   private readonly last: Float64Array;
+  /** Per joint, 8 numbers for the WebAssembly converter; and the joints it leaves to `composeEuler`. */
+  private readonly desc: Int32Array;
+  private readonly proper: Int32Array;
 
   constructor(
     joints: JointBuild[],
@@ -1107,6 +1114,32 @@ class FrameConverter {
     }
     this.rotating = Int32Array.from(rotating);
     this.still = Int32Array.from(still);
+    // per joint, what the WebAssembly converter needs (see bvhEuler in numeric/simd.wat): kind (0 no rotation,
+    // 1 Tait-Bryan, 2 proper: left to composeEuler), the columns of the intrinsic product's angles, the byte
+    // offsets of its axes and its parity
+    const desc = new Int32Array(J * 8);
+    const proper: number[] = [];
+    for (let j = 0; j < J; j++) {
+      if (!hasRotation[j]) continue;
+      const spec = this.specs[j];
+      const c = this.rotColumn;
+      desc.set(
+        [
+          spec.proper ? 2 : 1,
+          c[j * 3 + (spec.extrinsic ? 2 : 0)],
+          c[j * 3 + 1],
+          c[j * 3 + (spec.extrinsic ? 0 : 2)],
+          spec.i0 * 8,
+          spec.i1 * 8,
+          spec.i2 * 8,
+          spec.sigma,
+        ],
+        j * 8,
+      );
+      if (spec.proper) proper.push(j);
+    }
+    this.desc = desc;
+    this.proper = Int32Array.from(proper);
     this.posTarget = Int32Array.from(posTarget);
     this.posSource = Int32Array.from(posSource);
     this.declaredRows = Math.max(0, capacityRows);
@@ -1139,6 +1172,8 @@ class FrameConverter {
       this.translations = translations;
       this.capacity = capacity;
     }
+    // the rotations of all rows by the WebAssembly converter where there is one; else the loop below
+    const converted = this.convertRows(values, rowCount);
     const { rotations, translations, rotColumn, rotating, still, posTarget, posSource, offsets, specs } =
       this;
     const { sums, sumColumns, last } = this;
@@ -1147,7 +1182,7 @@ class FrameConverter {
       const row = r * width;
       const f = this.rows + r;
       const q0 = f * J * 4;
-      for (let k = 0; k < rotating.length; k++) {
+      for (let k = 0; k < rotating.length && !converted; k++) {
         const j = rotating[k];
         const q = q0 + j * 4;
         const c0 = rotColumn[j * 3];
@@ -1188,7 +1223,7 @@ class FrameConverter {
           rotations[q + 3] = 1;
         }
       }
-      for (let k = 0; k < still.length; k++) rotations[q0 + still[k] * 4 + 3] = 1;
+      if (!converted) for (let k = 0; k < still.length; k++) rotations[q0 + still[k] * 4 + 3] = 1;
       // the OFFSETs, then the position channels over them (most joints have none)
       const t0 = f * J * 3;
       translations.set(offsets, t0);
@@ -1199,6 +1234,60 @@ class FrameConverter {
       for (let k = 0; k < sumColumns.length; k++) sums[sumColumns[k]] += values[row + sumColumns[k]];
     }
     this.rows += rowCount;
+  }
+
+  /**
+   * The quaternions of rows `this.rows ..` from `rowCount` rows of `values`, by the WebAssembly converter
+   * (`bvhEuler`: the same bits as the loop in {@link add}), a block of rows at a time; the joints and angles
+   * it leaves (proper Euler orders, half angles beyond ±π/2, non-finite values) by `composeEuler`. False,
+   * converting nothing, where there is no WebAssembly.
+   */
+  private convertRows(values: Float64Array, rowCount: number): boolean {
+    const J = this.joints;
+    const width = this.width;
+    if (rowCount === 0 || J === 0) return false;
+    const block = Math.max(1, Math.min(rowCount, Math.floor(CONVERT_BYTES / Math.max(width * 8, J * 32))));
+    const descAt = 256;
+    const valuesAt = descAt + J * 32;
+    const outAt = valuesAt + ((block * width * 8 + 15) & ~15);
+    const flagsAt = outAt + block * J * 32;
+    const instance = simdScratch(flagsAt + block * J * 8);
+    if (instance === null) return false;
+    const buffer = instance.buffer;
+    new Int32Array(buffer, descAt, J * 8).set(this.desc);
+    const valuesIn = new Float64Array(buffer, valuesAt, block * width);
+    const out = new Float64Array(buffer, outAt, block * J * 4);
+    const flags = new Int32Array(buffer, flagsAt, block * J * 2);
+    const proper = this.proper;
+    for (let r0 = 0; r0 < rowCount; r0 += block) {
+      const n = Math.min(block, rowCount - r0);
+      valuesIn.set(values.subarray(r0 * width, (r0 + n) * width));
+      const left = instance.kernels.bvhEuler(valuesAt, n, width, descAt, J, outAt, flagsAt);
+      this.rotations.set(n === block ? out : out.subarray(0, n * J * 4), (this.rows + r0) * J * 4);
+      for (let i = 0; i < left; i++) this.convertOne(values, r0 + flags[2 * i], flags[2 * i + 1]);
+      for (let r = r0; r < r0 + n; r++)
+        for (let k = 0; k < proper.length; k++) this.convertOne(values, r, proper[k]);
+    }
+    // the loop's memory of each joint's last angles no longer describes the frame before
+    this.last.fill(Number.NaN);
+    return true;
+  }
+
+  /** Joint `j` of row `r` of `values` (frame `this.rows + r`), as the loop in {@link add} computes it. */
+  private convertOne(values: Float64Array, r: number, j: number): void {
+    const row = r * this.width;
+    const c = this.rotColumn;
+    const c0 = c[j * 3];
+    const c1 = c[j * 3 + 1];
+    const c2 = c[j * 3 + 2];
+    composeEuler(
+      this.rotations,
+      ((this.rows + r) * this.joints + j) * 4,
+      this.specs[j],
+      c0 < 0 ? 0 : values[row + c0] * DEG,
+      c1 < 0 ? 0 : values[row + c1] * DEG,
+      c2 < 0 ? 0 : values[row + c2] * DEG,
+    );
   }
 
   /** Trims the arrays to the rows read (copies only when the file had fewer or more rows than declared). */

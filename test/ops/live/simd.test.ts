@@ -345,8 +345,8 @@ describe('the rotation dampers through the WebAssembly SIMD kernel (createDamper
     expect(committed).toBe(build.moduleText(bytes));
     // small: current browsers compile it synchronously on a page's main thread (Chromium up to 8 MB; older
     // Chromium refused more than 4 KB there, and gets it asynchronously, see simd.ts); the damper's two-pair
-    // loops (expandPairs) take about 4 KB of it
-    expect(bytes.length).toBeLessThan(24576);
+    // loops (expandPairs) take about 4 KB of it, the resampler's blend and the BVH reader's two kernels 5.5 KB
+    expect(bytes.length).toBeLessThan(32768);
   });
 });
 

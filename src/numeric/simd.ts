@@ -75,6 +75,18 @@ export interface SimdKernels {
     output: number,
     flags: number,
   ): number;
+  /** The translations of BVH rows; see `simd.wat`. */
+  bvhTranslations(
+    values: number,
+    rows: number,
+    width: number,
+    offsets: number,
+    n3: number,
+    positions: number,
+    count: number,
+    additive: number,
+    output: number,
+  ): void;
   /** Whole plain rows of BVH frame data, the scanner's fast path; see `simd.wat`. */
   bvhRows(
     start: number,
@@ -190,6 +202,7 @@ function createSimdInstance(bytes: number): SimdInstance | null {
 /** Most bytes {@link simdScratch} gives (WebAssembly pages of 64 KiB): 256 MiB. */
 const SCRATCH_MAX_PAGES = 4096;
 let scratch: SimdInstance | null = null;
+let scratchCalls = 0;
 
 /**
  * The kernels with at least `bytes` of memory, for work that copies its data in and out per call (the
@@ -201,6 +214,7 @@ let scratch: SimdInstance | null = null;
  * @internal
  */
 export function simdScratch(bytes: number): SimdInstance | null {
+  scratchCalls++;
   const pages = Math.max(1, Math.ceil(bytes / PAGE));
   if (!(pages <= SCRATCH_MAX_PAGES)) return null;
   if (scratch !== null && scratch.buffer.byteLength >= pages * PAGE && enabled) return scratch;
@@ -208,6 +222,17 @@ export function simdScratch(bytes: number): SimdInstance | null {
   const instance = createSimdInstance(PAGE * Math.min(SCRATCH_MAX_PAGES, Math.max(64, pages + (pages >> 1))));
   if (instance !== null) scratch = instance;
   return instance;
+}
+
+/**
+ * How many times {@link simdScratch} has been called on this thread: a caller that keeps data in the
+ * scratch memory across calls of other code compares it before and after, since any other user may have
+ * written over that memory in between.
+ *
+ * @internal
+ */
+export function simdScratchCalls(): number {
+  return scratchCalls;
 }
 
 /** One state array of a filter in its kernel's memory: its name, values per joint, and whether it holds rotations. */

@@ -1750,14 +1750,20 @@
   ;; row). Kind 0: a joint without rotation channels, the identity; kind 1: e(i0, a)·e(i1, b)·e(i2, c) with the
   ;; half angles' sines and cosines by fdlibm's kernels on the quarter angles and the double-angle formulas, the
   ;; JavaScript's operations in its order (the same bits); kind 2: left to the caller. A joint whose half angle is
-  ;; beyond ±π/2 (or not finite) is left too, its row and joint (i32 each) put at $flags. Returns their number.
+  ;; beyond ±π/2 (or not finite) is left too, its row and joint (i32 each) put at $flags. A joint whose three values
+  ;; are those of the row before, bit for bit, gets that row's quaternion (the same bits: the same operations on the
+  ;; same angles), as the JavaScript copies it. Returns the number of joints left.
   (func (export "bvhEuler") (param $values i32) (param $rows i32) (param $width i32) (param $desc i32) (param $joints i32)
     (param $out i32) (param $flags i32) (result i32)
     (local $r i32) (local $j i32) (local $d i32) (local $o i32) (local $row i32) (local $col i32) (local $n i32) (local $kind i32)
+    (local $same i32) (local $at i32) (local $stride i32) (local $back i32)
     (local $a f64) (local $b f64) (local $c f64) (local $q f64) (local $z f64) (local $s f64) (local $k f64)
     (local $sa f64) (local $ca f64) (local $sb f64) (local $cb f64) (local $sc f64) (local $cc f64) (local $sigma f64)
     (local $cbcc f64) (local $sbsc f64) (local $sbcc f64) (local $cbsc f64) (local $sca f64) (local $ssa f64)
     (local.set $o (local.get $out))
+    ;; a row's bytes, and a frame's quaternions
+    (local.set $stride (i32.shl (local.get $width) (i32.const 3)))
+    (local.set $back (i32.shl (local.get $joints) (i32.const 5)))
     (block $done
       (loop $rowLoop
         (br_if $done (i32.ge_u (local.get $r) (local.get $rows)))
@@ -1776,23 +1782,48 @@
                 (f64.store offset=24 (local.get $o) (f64.const 1))))
             (if (i32.eq (local.get $kind) (i32.const 1))
               (then
+                (local.set $same (i32.ne (local.get $r) (i32.const 0)))
                 (local.set $col (i32.load offset=4 (local.get $d)))
                 (local.set $a (if (result f64) (i32.lt_s (local.get $col) (i32.const 0))
                   (then (f64.const 0))
-                  (else (f64.mul (f64.load (i32.add (local.get $row) (i32.shl (local.get $col) (i32.const 3)))) (f64.const 0.017453292519943295)))))
+                  (else
+                    (local.set $at (i32.add (local.get $row) (i32.shl (local.get $col) (i32.const 3))))
+                    (if (local.get $same)
+                      (then
+                        (local.set $same
+                          (i64.eq (i64.load (local.get $at)) (i64.load (i32.sub (local.get $at) (local.get $stride)))))))
+                    (f64.mul (f64.load (local.get $at)) (f64.const 0.017453292519943295)))))
                 (local.set $col (i32.load offset=8 (local.get $d)))
                 (local.set $b (if (result f64) (i32.lt_s (local.get $col) (i32.const 0))
                   (then (f64.const 0))
-                  (else (f64.mul (f64.load (i32.add (local.get $row) (i32.shl (local.get $col) (i32.const 3)))) (f64.const 0.017453292519943295)))))
+                  (else
+                    (local.set $at (i32.add (local.get $row) (i32.shl (local.get $col) (i32.const 3))))
+                    (if (local.get $same)
+                      (then
+                        (local.set $same
+                          (i64.eq (i64.load (local.get $at)) (i64.load (i32.sub (local.get $at) (local.get $stride)))))))
+                    (f64.mul (f64.load (local.get $at)) (f64.const 0.017453292519943295)))))
                 (local.set $col (i32.load offset=12 (local.get $d)))
                 (local.set $c (if (result f64) (i32.lt_s (local.get $col) (i32.const 0))
                   (then (f64.const 0))
-                  (else (f64.mul (f64.load (i32.add (local.get $row) (i32.shl (local.get $col) (i32.const 3)))) (f64.const 0.017453292519943295)))))
+                  (else
+                    (local.set $at (i32.add (local.get $row) (i32.shl (local.get $col) (i32.const 3))))
+                    (if (local.get $same)
+                      (then
+                        (local.set $same
+                          (i64.eq (i64.load (local.get $at)) (i64.load (i32.sub (local.get $at) (local.get $stride)))))))
+                    (f64.mul (f64.load (local.get $at)) (f64.const 0.017453292519943295)))))
                 (local.set $a (f64.mul (f64.const 0.5) (local.get $a)))
                 (local.set $b (f64.mul (f64.const 0.5) (local.get $b)))
                 (local.set $c (f64.mul (f64.const 0.5) (local.get $c)))
                 (if (i32.and (i32.and (i32.and (f64.le (local.get $a) (f64.const 1.5707963267948966)) (f64.ge (local.get $a) (f64.const -1.5707963267948966))) (i32.and (f64.le (local.get $b) (f64.const 1.5707963267948966)) (f64.ge (local.get $b) (f64.const -1.5707963267948966)))) (i32.and (f64.le (local.get $c) (f64.const 1.5707963267948966)) (f64.ge (local.get $c) (f64.const -1.5707963267948966))))
                   (then
+                    ;; the angles of the row before, bit for bit (a joint that holds still): its quaternion
+                    (if (local.get $same)
+                      (then
+                        (v128.store offset=0 (local.get $o) (v128.load offset=0 (i32.sub (local.get $o) (local.get $back))))
+                        (v128.store offset=16 (local.get $o) (v128.load offset=16 (i32.sub (local.get $o) (local.get $back)))))
+                      (else
                     (local.set $q (f64.mul (f64.const 0.5) (local.get $a)))
                     (local.set $z (f64.mul (local.get $q) (local.get $q)))
                     (local.set $s (f64.add (local.get $q) (f64.mul (f64.mul (local.get $z) (local.get $q)) (f64.add (f64.const -0.16666666666666632) (f64.mul (local.get $z) (f64.add (f64.const 0.00833333333332249) (f64.mul (local.get $z) (f64.add (f64.const -0.0001984126982985795) (f64.mul (local.get $z) (f64.add (f64.const 2.7557313707070068e-06) (f64.mul (local.get $z) (f64.add (f64.const -2.5050760253406863e-08) (f64.mul (local.get $z) (f64.const 1.58969099521155e-10))))))))))))))
@@ -1821,7 +1852,7 @@
                     (f64.store (i32.add (local.get $o) (i32.load offset=16 (local.get $d))) (f64.add (f64.mul (local.get $sa) (local.get $cbcc)) (f64.mul (local.get $sca) (local.get $sbsc))))
                     (f64.store (i32.add (local.get $o) (i32.load offset=20 (local.get $d))) (f64.sub (f64.mul (local.get $ca) (local.get $sbcc)) (f64.mul (local.get $ssa) (local.get $cbsc))))
                     (f64.store (i32.add (local.get $o) (i32.load offset=24 (local.get $d))) (f64.add (f64.mul (local.get $ca) (local.get $cbsc)) (f64.mul (local.get $ssa) (local.get $sbcc))))
-                    (f64.store offset=24 (local.get $o) (f64.sub (f64.mul (local.get $ca) (local.get $cbcc)) (f64.mul (local.get $ssa) (local.get $sbsc)))))
+                    (f64.store offset=24 (local.get $o) (f64.sub (f64.mul (local.get $ca) (local.get $cbcc)) (f64.mul (local.get $ssa) (local.get $sbsc)))))))
                   (else
                     (i32.store (i32.add (local.get $flags) (i32.shl (local.get $n) (i32.const 3))) (local.get $r))
                     (i32.store offset=4 (i32.add (local.get $flags) (i32.shl (local.get $n) (i32.const 3))) (local.get $j))
@@ -1833,4 +1864,35 @@
         (local.set $r (i32.add (local.get $r) (i32.const 1)))
         (br $rowLoop)))
     (local.get $n))
+
+  ;; A BVH frame's translations (io/bvh/parse.ts: FrameConverter.add): for each of $rows rows of $width values at
+  ;; $values, the joints' OFFSETs ($n3 doubles at $offsets) and over them the position channels ($count pairs of
+  ;; i32 at $pos: the byte offset in the frame's translations, the byte offset in the row), added to the OFFSET
+  ;; when $additive, as the JavaScript does; $n3 doubles per row written at $out.
+  (func (export "bvhTranslations") (param $values i32) (param $rows i32) (param $width i32) (param $offsets i32)
+    (param $n3 i32) (param $pos i32) (param $count i32) (param $additive i32) (param $out i32)
+    (local $r i32) (local $row i32) (local $o i32) (local $k i32) (local $p i32) (local $t i32) (local $v f64)
+    (local.set $o (local.get $out))
+    (local.set $row (local.get $values))
+    (block $done
+      (loop $rowLoop
+        (br_if $done (i32.ge_u (local.get $r) (local.get $rows)))
+        (memory.copy (local.get $o) (local.get $offsets) (i32.shl (local.get $n3) (i32.const 3)))
+        (local.set $k (i32.const 0))
+        (local.set $p (local.get $pos))
+        (block $posDone
+          (loop $posLoop
+            (br_if $posDone (i32.ge_u (local.get $k) (local.get $count)))
+            (local.set $t (i32.load (local.get $p)))
+            (local.set $v (f64.load (i32.add (local.get $row) (i32.load offset=4 (local.get $p)))))
+            (if (local.get $additive)
+              (then (local.set $v (f64.add (f64.load (i32.add (local.get $offsets) (local.get $t))) (local.get $v)))))
+            (f64.store (i32.add (local.get $o) (local.get $t)) (local.get $v))
+            (local.set $p (i32.add (local.get $p) (i32.const 8)))
+            (local.set $k (i32.add (local.get $k) (i32.const 1)))
+            (br $posLoop)))
+        (local.set $o (i32.add (local.get $o) (i32.shl (local.get $n3) (i32.const 3))))
+        (local.set $row (i32.add (local.get $row) (i32.shl (local.get $width) (i32.const 3))))
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (br $rowLoop))))
 )

@@ -1061,6 +1061,7 @@ class FrameConverter {
   /** Per joint, 8 numbers for the WebAssembly converter; and the joints it leaves to `composeEuler`. */
   private readonly desc: Int32Array;
   private readonly proper: Int32Array;
+  private readonly positions: Int32Array;
 
   constructor(
     joints: JointBuild[],
@@ -1140,6 +1141,12 @@ class FrameConverter {
     }
     this.desc = desc;
     this.proper = Int32Array.from(proper);
+    // and for its translations: per position channel, the byte offsets in the frame's translations and in the row
+    this.positions = new Int32Array(posTarget.length * 2);
+    for (let k = 0; k < posTarget.length; k++) {
+      this.positions[2 * k] = posTarget[k] * 8;
+      this.positions[2 * k + 1] = posSource[k] * 8;
+    }
     this.posTarget = Int32Array.from(posTarget);
     this.posSource = Int32Array.from(posSource);
     this.declaredRows = Math.max(0, capacityRows);
@@ -1172,7 +1179,7 @@ class FrameConverter {
       this.translations = translations;
       this.capacity = capacity;
     }
-    // the rotations of all rows by the WebAssembly converter where there is one; else the loop below
+    // rotations and translations of all rows by the WebAssembly converter where there is one; else the loop below
     const converted = this.convertRows(values, rowCount);
     const { rotations, translations, rotColumn, rotating, still, posTarget, posSource, offsets, specs } =
       this;
@@ -1226,8 +1233,8 @@ class FrameConverter {
       if (!converted) for (let k = 0; k < still.length; k++) rotations[q0 + still[k] * 4 + 3] = 1;
       // the OFFSETs, then the position channels over them (most joints have none)
       const t0 = f * J * 3;
-      translations.set(offsets, t0);
-      for (let k = 0; k < posTarget.length; k++) {
+      if (!converted) translations.set(offsets, t0);
+      for (let k = 0; k < posTarget.length && !converted; k++) {
         const v = values[row + posSource[k]];
         translations[t0 + posTarget[k]] = add ? offsets[posTarget[k]] + v : v;
       }
@@ -1237,9 +1244,9 @@ class FrameConverter {
   }
 
   /**
-   * The quaternions of rows `this.rows ..` from `rowCount` rows of `values`, by the WebAssembly converter
-   * (`bvhEuler`: the same bits as the loop in {@link add}), a block of rows at a time; the joints and angles
-   * it leaves (proper Euler orders, half angles beyond ±π/2, non-finite values) by `composeEuler`. False,
+   * The quaternions and translations of rows `this.rows ..` from `rowCount` rows of `values`, by the
+   * WebAssembly converter (`bvhEuler`, `bvhTranslations`: the same bits as the loop in {@link add}), a block
+   * of rows at a time; the joints and angles it leaves (proper Euler orders, half angles beyond ±π/2, non-finite values) by `composeEuler`. False,
    * converting nothing, where there is no WebAssembly.
    */
   private convertRows(values: Float64Array, rowCount: number): boolean {
@@ -1251,10 +1258,18 @@ class FrameConverter {
     const valuesAt = descAt + J * 32;
     const outAt = valuesAt + ((block * width * 8 + 15) & ~15);
     const flagsAt = outAt + block * J * 32;
-    const instance = simdScratch(flagsAt + block * J * 8);
+    const offsetsAt = flagsAt + block * J * 8;
+    const positionsAt = offsetsAt + J * 24;
+    const translationsAt = positionsAt + ((this.positions.length * 4 + 15) & ~15);
+    const instance = simdScratch(translationsAt + block * J * 24);
     if (instance === null) return false;
     const buffer = instance.buffer;
     new Int32Array(buffer, descAt, J * 8).set(this.desc);
+    new Float64Array(buffer, offsetsAt, J * 3).set(this.offsets);
+    new Int32Array(buffer, positionsAt, this.positions.length).set(this.positions);
+    const translationsOut = new Float64Array(buffer, translationsAt, block * J * 3);
+    const positionCount = this.positions.length / 2;
+    const additive = this.additive ? 1 : 0;
     const valuesIn = new Float64Array(buffer, valuesAt, block * width);
     const out = new Float64Array(buffer, outAt, block * J * 4);
     const flags = new Int32Array(buffer, flagsAt, block * J * 2);
@@ -1267,6 +1282,21 @@ class FrameConverter {
       for (let i = 0; i < left; i++) this.convertOne(values, r0 + flags[2 * i], flags[2 * i + 1]);
       for (let r = r0; r < r0 + n; r++)
         for (let k = 0; k < proper.length; k++) this.convertOne(values, r, proper[k]);
+      instance.kernels.bvhTranslations(
+        valuesAt,
+        n,
+        width,
+        offsetsAt,
+        J * 3,
+        positionsAt,
+        positionCount,
+        additive,
+        translationsAt,
+      );
+      this.translations.set(
+        n === block ? translationsOut : translationsOut.subarray(0, n * J * 3),
+        (this.rows + r0) * J * 3,
+      );
     }
     // the loop's memory of each joint's last angles no longer describes the frame before
     this.last.fill(Number.NaN);

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { type SimdInstance, simdScratch } from '../../numeric/simd.js';
+import { type SimdInstance, simdScratch, simdScratchCalls } from '../../numeric/simd.js';
 import type { ChannelName } from '../../series/clip.js';
 import { BvhParseError } from './errors.js';
 
@@ -82,7 +82,7 @@ function sixDigits(b: Uint8Array, i: number): number {
   return all >= 0 ? ((d0 * 10 + d1) * 10 + d2) * 1000 + ((d3 * 10 + d4) * 10 + d5) : -1;
 }
 
-/** Bytes of a chunk copied into the WebAssembly row scanner's memory at a time. */
+/** Most bytes of a chunk copied into the WebAssembly row scanner's memory at a time. */
 const WINDOW_BYTES = 1 << 20;
 
 /**
@@ -94,6 +94,7 @@ const WINDOW_BYTES = 1 << 20;
 class RowKernel {
   private readonly kernels: SimdInstance['kernels'];
   private readonly bytes: Uint8Array;
+  private readonly powers: Float64Array;
   private readonly out: Float64Array;
   private readonly state: Int32Array;
   private readonly windowAt: number;
@@ -102,11 +103,18 @@ class RowKernel {
   private to = 0;
   /** Where the last call left the next row, in the chunk. */
   pos = 0;
+  /** Bytes per row of the rows read last (0: none yet), to size the next window. */
+  private rowBytes = 0;
+  /**
+   * {@link simdScratchCalls} when the window and the powers of ten were copied in: another user of the
+   * memory since then (the sink's converter) may have written over them.
+   */
+  private epoch = -1;
 
   private constructor(instance: SimdInstance, capacity: number) {
     this.kernels = instance.kernels;
     const buffer = instance.buffer;
-    new Float64Array(buffer, 0, 23).set(POW10);
+    this.powers = new Float64Array(buffer, 0, 23);
     this.state = new Int32Array(buffer, 192, 2);
     this.out = new Float64Array(buffer, 256, capacity);
     this.windowAt = 256 + ((capacity * 8 + 15) & ~15);
@@ -135,14 +143,23 @@ class RowKernel {
   ): number {
     let total = 0;
     let p = i;
+    if (this.rowBytes === 0) this.rowBytes = width * 16;
     for (;;) {
       let fresh = false;
-      if (p < this.from || p >= this.to) {
-        // a new window from p, ended by a 0 byte (the kernel's digit loops stop there)
+      let want = 0;
+      if (p < this.from || p >= this.to || this.epoch !== simdScratchCalls()) {
+        // a new window from p, ended by a 0 byte (the kernel's digit loops stop there): the bytes of the
+        // rows asked for, by the rows read so far, and a quarter more (copying more only costs time)
+        want = Math.min(
+          WINDOW_BYTES,
+          Math.max(16384, Math.ceil((maxRows - total) * this.rowBytes * 1.25) + 1024),
+        );
         this.from = p;
-        this.to = Math.min(n, p + WINDOW_BYTES);
+        this.to = Math.min(n, p + want);
         this.bytes.set(b.subarray(p, this.to));
         this.bytes[this.to - p] = 0;
+        this.powers.set(POW10);
+        this.epoch = simdScratchCalls();
         fresh = true;
       }
       const start = this.windowAt + (p - this.from);
@@ -155,14 +172,21 @@ class RowKernel {
         0,
         192,
       );
+      const next = this.from + (this.state[0] - this.windowAt);
       if (got > 0) {
         values.set(this.out.subarray(0, got * width), at + total * width);
         total += got;
+        this.rowBytes = (next - p) / got;
       }
-      p = this.from + (this.state[0] - this.windowAt);
-      // at the window's end with more of the chunk after it: the next window (unless a fresh window held no
-      // whole row: a row longer than the window is the general path's)
-      if (this.state[1] !== 1 || this.to >= n || (got === 0 && fresh)) break;
+      p = next;
+      // at the window's end with more of the chunk after it: the next window; a fresh window that held no
+      // whole row was too small (four times the estimate next), and a row longer than the largest window is
+      // the general path's
+      if (this.state[1] !== 1 || this.to >= n) break;
+      if (got === 0 && fresh) {
+        if (want >= WINDOW_BYTES) break;
+        this.rowBytes *= 4;
+      }
       this.from = 1;
       this.to = 0;
     }

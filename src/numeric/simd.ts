@@ -75,6 +75,8 @@ export interface SimdKernels {
     output: number,
     flags: number,
   ): number;
+  /** One motion row of the BVH writer at six decimals; see `simd.wat`. */
+  bvhSixRow(values: number, width: number, output: number, tables: number): number;
   /** The translations of BVH rows; see `simd.wat`. */
   bvhTranslations(
     values: number,

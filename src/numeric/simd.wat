@@ -1895,4 +1895,42 @@
         (local.set $row (i32.add (local.get $row) (i32.shl (local.get $width) (i32.const 3))))
         (local.set $r (i32.add (local.get $r) (i32.const 1)))
         (br $rowLoop))))
+
+  ;; One motion row of the BVH writer at six decimals (io/bvh/write.ts: writeMotion's fast path), scalar: the
+  ;; $width values (f64) at $values as text at $out, each "-ddd.dddddd " (no '-' for a value that rounds to 0, the
+  ;; integer part without leading zeros), rounded once, half up, from |v|·10⁶ as Math.round does, and written
+  ;; with the writer's tables at $tables (the integer parts with their point, 1000 u32; the triples, 1000 u32; the
+  ;; triples with a space, 1000 u32; the integer parts' lengths, 1000 u8): the same bytes. Returns the bytes
+  ;; written, or −1 when a value is not below 1000 (or not finite): the caller writes that row itself.
+  (func (export "bvhSixRow") (param $values i32) (param $width i32) (param $out i32) (param $tables i32) (result i32)
+    (local $c i32) (local $at i32) (local $v f64) (local $x f64) (local $f f64) (local $m i32) (local $int i32)
+    (local $frac i32) (local $high i32)
+    (local.set $at (local.get $out))
+    (block $done
+      (loop $value
+        (br_if $done (i32.ge_u (local.get $c) (local.get $width)))
+        (local.set $v (f64.load (i32.add (local.get $values) (i32.shl (local.get $c) (i32.const 3)))))
+        (local.set $x (f64.mul (f64.abs (local.get $v)) (f64.const 1000000)))
+        ;; Math.round for x ≥ 0: the floor, plus 1 when the fraction (exact) is at least a half
+        (local.set $f (f64.floor (local.get $x)))
+        (if (f64.ge (f64.sub (local.get $x) (local.get $f)) (f64.const 0.5))
+          (then (local.set $f (f64.add (local.get $f) (f64.const 1)))))
+        (if (i32.eqz (f64.lt (local.get $f) (f64.const 1e9))) (then (return (i32.const -1))))
+        (local.set $m (i32.trunc_f64_u (local.get $f)))
+        (i32.store8 (local.get $at) (i32.const 45))
+        (local.set $at (i32.add (local.get $at)
+          (i32.and (f64.lt (local.get $v) (f64.const 0)) (i32.ne (local.get $m) (i32.const 0)))))
+        (local.set $int (i32.div_u (local.get $m) (i32.const 1000000)))
+        (local.set $frac (i32.sub (local.get $m) (i32.mul (local.get $int) (i32.const 1000000))))
+        (local.set $high (i32.div_u (local.get $frac) (i32.const 1000)))
+        (i32.store (local.get $at) (i32.load (i32.add (local.get $tables) (i32.shl (local.get $int) (i32.const 2)))))
+        (local.set $at (i32.add (local.get $at) (i32.load8_u offset=12000 (i32.add (local.get $tables) (local.get $int)))))
+        (i32.store (local.get $at) (i32.load offset=4000 (i32.add (local.get $tables) (i32.shl (local.get $high) (i32.const 2)))))
+        (i32.store offset=3 (local.get $at)
+          (i32.load offset=8000 (i32.add (local.get $tables)
+            (i32.shl (i32.sub (local.get $frac) (i32.mul (local.get $high) (i32.const 1000))) (i32.const 2)))))
+        (local.set $at (i32.add (local.get $at) (i32.const 7)))
+        (local.set $c (i32.add (local.get $c) (i32.const 1)))
+        (br $value)))
+    (i32.sub (local.get $at) (local.get $out)))
 )

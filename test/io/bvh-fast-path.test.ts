@@ -223,6 +223,22 @@ describe.each([
     }
   });
 
+  test.each(['12.34-5678', '0.1,23456', '7.123/456', '3.14159*2', '-0.000+001'])(
+    'a decimal with %s in its six decimals is no number (no byte of * + , - . / passes for a digit)',
+    (word) => {
+      setSimdEnabled(kernel);
+      const g = generate(7, 3, 30, false, true);
+      const lines = g.text.split('\n');
+      const at = lines.findIndex((l) => l.startsWith('Frame Time')) + 5;
+      const words = lines[at].trimEnd().split(' ');
+      words[1] = word;
+      lines[at] = words.join(' ');
+      expect(() => parseBvhBytes(new TextEncoder().encode(lines.join('\n')))).toThrow(
+        `'${word}' is not a number`,
+      );
+    },
+  );
+
   test('a line with one number too many or too few is reported as in the general scanner', () => {
     setSimdEnabled(kernel);
     const g = generate(6, 3, 30, false);

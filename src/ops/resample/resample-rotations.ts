@@ -159,17 +159,15 @@ function blendLogCached(
   const slotFilledAt = new Int32Array(slots).fill(-1);
   const capacity = win.tapFrames.length;
   // per output frame, the taps split into those read from the cache and those computed (and stored)
-  const taps: TapLists = {
-    readW: new Float64Array(capacity),
-    readAt: new Int32Array(capacity),
-    nRead: 0,
-    compW: new Float64Array(capacity),
-    compOff: new Int32Array(capacity),
-    compFrame: new Int32Array(capacity),
-    compStore: new Int32Array(capacity),
-    nComp: 0,
-  };
-  const { readW, readAt, compW, compOff, compFrame, compStore } = taps;
+  const readW = new Float64Array(capacity);
+  const readAt = new Int32Array(capacity);
+  const compW = new Float64Array(capacity);
+  const compOff = new Int32Array(capacity);
+  const compFrame = new Int32Array(capacity);
+  const compStore = new Int32Array(capacity);
+  // per output frame, the runs of joints [from, to) the scalar loop computes: all of them, or, after the
+  // WebAssembly kernel, the pairs it left and the last joint of an odd count
+  const runs = new Int32Array(joints + 4);
   // down-sampling (no cache) runs pairs of joints through the WebAssembly kernel where there is one
   const simd = useCache ? null : createSimdBlend(joints, win.frames, capacity);
   const ws = win.tapWeights;
@@ -205,145 +203,118 @@ function blendLogCached(
         }
       }
     }
-    taps.nRead = nRead;
-    taps.nComp = nComp;
     const invW = 1 / win.weightSum;
     const refBase = ref * stride;
     const outBase = f * stride;
-    let from = 0;
+    let nRuns = 1;
+    runs[0] = 0;
+    runs[1] = joints;
     if (simd !== null) {
       const flagged = simd.run(out, outBase, data, ref, compW, compFrame, nComp, invW);
       if (flagged >= 0) {
         // pairs with a lane beyond the kernel's polynomials (or a bad input): the scalar code, which also
-        // throws the error naming the input
+        // throws the error naming the input; and an odd count's last joint
+        nRuns = 0;
         for (let i = 0; i < flagged; i++) {
-          const j = 2 * simd.flags[i];
-          blendJoints(out, outBase, data, refBase, j, j + 2, taps, cache, invW, win);
+          runs[2 * nRuns] = 2 * simd.flags[i];
+          runs[2 * nRuns++ + 1] = 2 * simd.flags[i] + 2;
         }
-        from = 2 * simd.pairs;
+        runs[2 * nRuns] = 2 * simd.pairs;
+        runs[2 * nRuns++ + 1] = joints;
       }
     }
-    blendJoints(out, outBase, data, refBase, from, joints, taps, cache, invW, win);
-  }
-}
-
-/** The taps of one output frame: read from the cache (weight, offset) or computed (weight, offset, frame, cache slot or −1). */
-interface TapLists {
-  readonly readW: Float64Array;
-  readonly readAt: Int32Array;
-  nRead: number;
-  readonly compW: Float64Array;
-  readonly compOff: Int32Array;
-  readonly compFrame: Int32Array;
-  readonly compStore: Int32Array;
-  nComp: number;
-}
-
-/**
- * Joints `from` to `to − 1` of one output frame of {@link blendLogCached}: for each, the weighted log sum
- * of the taps (cached or computed), its exponential, unit in the reference's hemisphere.
- */
-function blendJoints(
-  out: FloatArray,
-  outBase: number,
-  data: FloatArray,
-  refBase: number,
-  from: number,
-  to: number,
-  taps: TapLists,
-  cache: Float64Array,
-  invW: number,
-  win: TapWindow,
-): void {
-  const { readW, readAt, nRead, compW, compOff, compStore, nComp } = taps;
-  for (let j = from; j < to; j++) {
-    const b = j * 4;
-    const r = refBase + b;
-    const rx = data[r];
-    const ry = data[r + 1];
-    const rz = data[r + 2];
-    const rw = data[r + 3];
-    let vx = 0;
-    let vy = 0;
-    let vz = 0;
-    const jc = j * 3;
-    for (let t = 0; t < nRead; t++) {
-      const w = readW[t];
-      const c = readAt[t] + jc;
-      vx += w * cache[c];
-      vy += w * cache[c + 1];
-      vz += w * cache[c + 2];
-    }
-    for (let t = 0; t < nComp; t++) {
-      const o = compOff[t] + b;
-      const qx = data[o];
-      const qy = data[o + 1];
-      const qz = data[o + 2];
-      const qw = data[o + 3];
-      if (qx === rx && qy === ry && qz === rz && qw === rw) {
-        // the reference itself (a joint that holds still): conj(r) ⊗ r has a +0 vector part, so its log
-        // is +0 and adding w · 0 leaves the sums as they are, bit for bit (a sum that starts at +0 is
-        // never -0). Skipped, with its +0 log cached like any other.
-        const store = compStore[t];
-        if (store >= 0) {
-          const c = store + jc;
-          cache[c] = 0;
-          cache[c + 1] = 0;
-          cache[c + 2] = 0;
+    for (let run = 0; run < nRuns; run++) {
+      const to = runs[2 * run + 1];
+      for (let j = runs[2 * run]; j < to; j++) {
+        const b = j * 4;
+        const r = refBase + b;
+        const rx = data[r];
+        const ry = data[r + 1];
+        const rz = data[r + 2];
+        const rw = data[r + 3];
+        let vx = 0;
+        let vy = 0;
+        let vz = 0;
+        const jc = j * 3;
+        for (let t = 0; t < nRead; t++) {
+          const w = readW[t];
+          const c = readAt[t] + jc;
+          vx += w * cache[c];
+          vy += w * cache[c + 1];
+          vz += w * cache[c + 2];
         }
-        continue;
+        for (let t = 0; t < nComp; t++) {
+          const o = compOff[t] + b;
+          const qx = data[o];
+          const qy = data[o + 1];
+          const qz = data[o + 2];
+          const qw = data[o + 3];
+          if (qx === rx && qy === ry && qz === rz && qw === rw) {
+            // the reference itself (a joint that holds still): conj(r) ⊗ r has a +0 vector part, so its log
+            // is +0 and adding w · 0 leaves the sums as they are, bit for bit (a sum that starts at +0 is
+            // never -0). Skipped, with its +0 log cached like any other.
+            const store = compStore[t];
+            if (store >= 0) {
+              const c = store + jc;
+              cache[c] = 0;
+              cache[c + 1] = 0;
+              cache[c + 2] = 0;
+            }
+            continue;
+          }
+          // p = conj(r) ⊗ q, on the w ≥ 0 side
+          let px = rw * qx - rx * qw - ry * qz + rz * qy;
+          let py = rw * qy + rx * qz - ry * qw - rz * qx;
+          let pz = rw * qz - rx * qy + ry * qx - rz * qw;
+          let pw = rw * qw + rx * qx + ry * qy + rz * qz;
+          if (pw < 0) {
+            px = -px;
+            py = -py;
+            pz = -pz;
+            pw = -pw;
+          }
+          const s2 = px * px + py * py + pz * pz;
+          const k = pw > 0 ? atan2OverSFromSquares(s2, 1 / pw) : Math.PI / (2 * Math.sqrt(s2));
+          const lx = k * px;
+          const ly = k * py;
+          const lz = k * pz;
+          const store = compStore[t];
+          if (store >= 0) {
+            const c = store + jc;
+            cache[c] = lx;
+            cache[c + 1] = ly;
+            cache[c + 2] = lz;
+          }
+          const w = compW[t];
+          vx += w * lx;
+          vy += w * ly;
+          vz += w * lz;
+        }
+        vx *= invW;
+        vy *= invW;
+        vz *= invW;
+        const th2 = vx * vx + vy * vy + vz * vz;
+        const sc = sinOverTheta(th2);
+        const ew = cosOfTheta(th2);
+        const ex = sc * vx;
+        const ey = sc * vy;
+        const ez = sc * vz;
+        // out = r ⊗ e
+        const ox = rw * ex + rx * ew + ry * ez - rz * ey;
+        const oy = rw * ey - rx * ez + ry * ew + rz * ex;
+        const oz = rw * ez + rx * ey - ry * ex + rz * ew;
+        const ow = rw * ew - rx * ex - ry * ey - rz * ez;
+        const n2 = ox * ox + oy * oy + oz * oz + ow * ow;
+        if (!(n2 > 1e-300 && n2 < Number.POSITIVE_INFINITY)) failAt(data, win, j);
+        let sn = 1 / Math.sqrt(n2);
+        if (rx * ox + ry * oy + rz * oz + rw * ow < 0) sn = -sn;
+        const d = outBase + b;
+        out[d] = ox * sn;
+        out[d + 1] = oy * sn;
+        out[d + 2] = oz * sn;
+        out[d + 3] = ow * sn;
       }
-      // p = conj(r) ⊗ q, on the w ≥ 0 side
-      let px = rw * qx - rx * qw - ry * qz + rz * qy;
-      let py = rw * qy + rx * qz - ry * qw - rz * qx;
-      let pz = rw * qz - rx * qy + ry * qx - rz * qw;
-      let pw = rw * qw + rx * qx + ry * qy + rz * qz;
-      if (pw < 0) {
-        px = -px;
-        py = -py;
-        pz = -pz;
-        pw = -pw;
-      }
-      const s2 = px * px + py * py + pz * pz;
-      const k = pw > 0 ? atan2OverSFromSquares(s2, 1 / pw) : Math.PI / (2 * Math.sqrt(s2));
-      const lx = k * px;
-      const ly = k * py;
-      const lz = k * pz;
-      const store = compStore[t];
-      if (store >= 0) {
-        const c = store + jc;
-        cache[c] = lx;
-        cache[c + 1] = ly;
-        cache[c + 2] = lz;
-      }
-      const w = compW[t];
-      vx += w * lx;
-      vy += w * ly;
-      vz += w * lz;
     }
-    vx *= invW;
-    vy *= invW;
-    vz *= invW;
-    const th2 = vx * vx + vy * vy + vz * vz;
-    const sc = sinOverTheta(th2);
-    const ew = cosOfTheta(th2);
-    const ex = sc * vx;
-    const ey = sc * vy;
-    const ez = sc * vz;
-    // out = r ⊗ e
-    const ox = rw * ex + rx * ew + ry * ez - rz * ey;
-    const oy = rw * ey - rx * ez + ry * ew + rz * ex;
-    const oz = rw * ez + rx * ey - ry * ex + rz * ew;
-    const ow = rw * ew - rx * ex - ry * ey - rz * ez;
-    const n2 = ox * ox + oy * oy + oz * oz + ow * ow;
-    if (!(n2 > 1e-300 && n2 < Number.POSITIVE_INFINITY)) failAt(data, win, j);
-    let sn = 1 / Math.sqrt(n2);
-    if (rx * ox + ry * oy + rz * oz + rw * ow < 0) sn = -sn;
-    const d = outBase + b;
-    out[d] = ox * sn;
-    out[d + 1] = oy * sn;
-    out[d + 2] = oz * sn;
-    out[d + 3] = ow * sn;
   }
 }
 

@@ -1,13 +1,16 @@
 /**
- * rotsig's WebAssembly SIMD kernels (`simd.wat`, assembled into `simd-bytes.ts` by `scripts/build_simd.mjs`):
- * the live rotation filters' (`ops/live`) and the log-space blend of down-sampling (`ops/resample`). Loaded once, synchronously, when the engine runs WebAssembly with 128-bit SIMD
- * (Node 20 and every current browser; where synchronous compilation is refused, as older Chromium does for
- * modules over 4 KB on a page's main thread, asynchronously, for filters created after it), and each filter
- * that uses them gets its own instance and fixed-size
- * memory (the resampler one per thread, replaced by a larger one when it needs more). Engines without them get `null`, and the callers run their
- * JavaScript loops; the results agree to
- * about an ulp (the kernels do the same operations in the same order, and take the large angles with fdlibm's
- * reductions where JavaScript calls `Math.atan2`, `Math.sin`, `Math.cos`).
+ * rotsig's WebAssembly kernels (`simd.wat`, assembled into `simd-bytes.ts` by `scripts/build_simd.mjs`): the
+ * live rotation filters (`ops/live`) and the log-space blend of down-sampling (`ops/resample`) on 128-bit
+ * SIMD, and the BVH reader's and writer's scalar kernels (`io/bvh`: plain rows, Euler angles to quaternions,
+ * translations, six-decimal rows). Compiled once, synchronously, when the engine validates the module (it
+ * uses SIMD instructions: Node 20 and every current browser; where synchronous compilation is refused, as
+ * older Chromium does for modules over 4 KB on a page's main thread, asynchronously, for callers that come
+ * after it). Each live filter gets its own instance and fixed-size memory; the other callers share one
+ * scratch instance per thread ({@link simdScratch}), replaced by a larger one when they need more. Engines
+ * without the module get `null`, and the callers run their JavaScript loops. The live filters' kernels
+ * agree with their JavaScript to about an ulp (the same operations in the same order; large angles through
+ * fdlibm's reductions where the JavaScript calls `Math.atan2`, `Math.sin`, `Math.cos`); the others give the
+ * JavaScript's bits, leaving to it whatever they do not cover.
  *
  * No `node:*`, no DOM: the module reads `WebAssembly` from `globalThis` and decodes its own base64.
  *
@@ -208,7 +211,7 @@ let scratchCalls = 0;
 
 /**
  * The kernels with at least `bytes` of memory, for work that copies its data in and out per call (the
- * resampler): one instance per thread, replaced by a larger one when a call needs more (never grown:
+ * resampler, the BVH reader and writer): one instance per thread, replaced by a larger one when a call needs more (never grown:
  * growing a memory detaches its buffer, and the first detached buffer in a process makes V8 compile every
  * typed-array access with a detach check from then on, which cost the whole batch about 15%). Null where
  * the kernels are unavailable or `bytes` is over 256 MiB; the caller then runs its JavaScript loop.

@@ -5,6 +5,9 @@
 ;; sign of w instead of from k) and the full-range paths (fdlibm's reductions where the JavaScript calls
 ;; Math.atan2, Math.sin, Math.cos):
 ;; the paths agree to about an ulp (test/ops/live/simd.test.ts holds them to 1e-13).
+;; After them: the log blend of down-sampling (blendLog, SIMD) and the BVH reader's and writer's scalar kernels
+;; (bvhRows, bvhEuler, bvhTranslations, bvhSixRow), each giving the JavaScript's bits or bytes; their comments say
+;; what they leave to the JavaScript. Those share one scratch memory per thread (simdScratch in simd.ts).
 ;;
 ;; Build: npm run build:simd (scripts/build_simd.mjs writes simd-bytes.ts; a test checks it equals a fresh
 ;; build). Hand-written; the One Euro kernel was first generated from the damper's pieces and is kept by hand.

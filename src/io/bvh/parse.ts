@@ -1010,14 +1010,14 @@ export function channelEulerOrder(channels: readonly ChannelName[]): EulerOrder 
   return order as EulerOrder;
 }
 
+/** Bytes of values (or of quaternions) the WebAssembly converter takes per call. */
+const CONVERT_BYTES = 1 << 20;
+
 /**
  * Turns rows of raw channel values into local rotations (quaternions from each joint's Euler channels)
  * and translations (OFFSET with position channels replacing or added), growing its arrays as rows come.
  * Also sums every position channel for {@link checkRootPositions} (non-root joints are its best evidence).
  */
-/** Bytes of values (or of quaternions) the WebAssembly converter takes per call. */
-const CONVERT_BYTES = 1 << 20;
-
 class FrameConverter {
   readonly joints: number;
   readonly offsets: Float64Array;
@@ -1189,54 +1189,56 @@ class FrameConverter {
       const row = r * width;
       const f = this.rows + r;
       const q0 = f * J * 4;
-      for (let k = 0; k < rotating.length && !converted; k++) {
-        const j = rotating[k];
-        const q = q0 + j * 4;
-        const c0 = rotColumn[j * 3];
-        const c1 = rotColumn[j * 3 + 1];
-        const c2 = rotColumn[j * 3 + 2];
-        const a0 = c0 < 0 ? 0 : values[row + c0] * DEG;
-        const a1 = c1 < 0 ? 0 : values[row + c1] * DEG;
-        const a2 = c2 < 0 ? 0 : values[row + c2] * DEG;
-        const l = j * 3;
-        // the same three angles as the joint's last frame (a still joint, common in real files) give the
-        // same quaternion: copied, bit for bit, without trig. Zeros must match in sign too (a -0 angle may
-        // give a -0 component), which 1 / a tells apart.
-        if (
-          a0 === last[l] &&
-          a1 === last[l + 1] &&
-          a2 === last[l + 2] &&
-          (a0 * a1 * a2 !== 0 ||
-            (1 / a0 === 1 / last[l] && 1 / a1 === 1 / last[l + 1] && 1 / a2 === 1 / last[l + 2]))
-        ) {
-          const p = q - 4 * J;
-          rotations[q] = rotations[p];
-          rotations[q + 1] = rotations[p + 1];
-          rotations[q + 2] = rotations[p + 2];
-          rotations[q + 3] = rotations[p + 3];
-          continue;
+      if (!converted) {
+        for (let k = 0; k < rotating.length; k++) {
+          const j = rotating[k];
+          const q = q0 + j * 4;
+          const c0 = rotColumn[j * 3];
+          const c1 = rotColumn[j * 3 + 1];
+          const c2 = rotColumn[j * 3 + 2];
+          const a0 = c0 < 0 ? 0 : values[row + c0] * DEG;
+          const a1 = c1 < 0 ? 0 : values[row + c1] * DEG;
+          const a2 = c2 < 0 ? 0 : values[row + c2] * DEG;
+          const l = j * 3;
+          // the same three angles as the joint's last frame (a still joint, common in real files) give the
+          // same quaternion: copied, bit for bit, without trig. Zeros must match in sign too (a -0 angle may
+          // give a -0 component), which 1 / a tells apart.
+          if (
+            a0 === last[l] &&
+            a1 === last[l + 1] &&
+            a2 === last[l + 2] &&
+            (a0 * a1 * a2 !== 0 ||
+              (1 / a0 === 1 / last[l] && 1 / a1 === 1 / last[l + 1] && 1 / a2 === 1 / last[l + 2]))
+          ) {
+            const p = q - 4 * J;
+            rotations[q] = rotations[p];
+            rotations[q + 1] = rotations[p + 1];
+            rotations[q + 2] = rotations[p + 2];
+            rotations[q + 3] = rotations[p + 3];
+            continue;
+          }
+          last[l] = a0;
+          last[l + 1] = a1;
+          last[l + 2] = a2;
+          // three +0 angles compose to exactly (0, 0, 0, 1): no trig. A -0 among them may give a -0
+          // component, so that case (1/-0 = -Infinity) takes the full path.
+          if (!(a0 === 0 && a1 === 0 && a2 === 0 && 1 / a0 + 1 / a1 + 1 / a2 > 0)) {
+            composeEuler(rotations, q, specs[j], a0, a1, a2);
+          } else {
+            rotations[q] = 0;
+            rotations[q + 1] = 0;
+            rotations[q + 2] = 0;
+            rotations[q + 3] = 1;
+          }
         }
-        last[l] = a0;
-        last[l + 1] = a1;
-        last[l + 2] = a2;
-        // three +0 angles compose to exactly (0, 0, 0, 1): no trig. A -0 among them may give a -0
-        // component, so that case (1/-0 = -Infinity) takes the full path.
-        if (!(a0 === 0 && a1 === 0 && a2 === 0 && 1 / a0 + 1 / a1 + 1 / a2 > 0)) {
-          composeEuler(rotations, q, specs[j], a0, a1, a2);
-        } else {
-          rotations[q] = 0;
-          rotations[q + 1] = 0;
-          rotations[q + 2] = 0;
-          rotations[q + 3] = 1;
+        for (let k = 0; k < still.length; k++) rotations[q0 + still[k] * 4 + 3] = 1;
+        // the OFFSETs, then the position channels over them (most joints have none)
+        const t0 = f * J * 3;
+        translations.set(offsets, t0);
+        for (let k = 0; k < posTarget.length; k++) {
+          const v = values[row + posSource[k]];
+          translations[t0 + posTarget[k]] = add ? offsets[posTarget[k]] + v : v;
         }
-      }
-      if (!converted) for (let k = 0; k < still.length; k++) rotations[q0 + still[k] * 4 + 3] = 1;
-      // the OFFSETs, then the position channels over them (most joints have none)
-      const t0 = f * J * 3;
-      if (!converted) translations.set(offsets, t0);
-      for (let k = 0; k < posTarget.length && !converted; k++) {
-        const v = values[row + posSource[k]];
-        translations[t0 + posTarget[k]] = add ? offsets[posTarget[k]] + v : v;
       }
       for (let k = 0; k < sumColumns.length; k++) sums[sumColumns[k]] += values[row + sumColumns[k]];
     }
@@ -1246,8 +1248,8 @@ class FrameConverter {
   /**
    * The quaternions and translations of rows `this.rows ..` from `rowCount` rows of `values`, by the
    * WebAssembly converter (`bvhEuler`, `bvhTranslations`: the same bits as the loop in {@link add}), a block
-   * of rows at a time; the joints and angles it leaves (proper Euler orders, half angles beyond ±π/2, non-finite values) by `composeEuler`. False,
-   * converting nothing, where there is no WebAssembly.
+   * of rows at a time; the joints and angles it leaves (proper Euler orders, half angles beyond ±π/2,
+   * non-finite values) by `composeEuler`. False, converting nothing, where there is no WebAssembly.
    */
   private convertRows(values: Float64Array, rowCount: number): boolean {
     const J = this.joints;

@@ -672,8 +672,8 @@ for (let k = 0; k < 1000; k++) {
 /**
  * The WebAssembly writer of six-decimal rows (`bvhSixRow` in `numeric/simd.wat`) for one {@link writeMotion}
  * call: the row's values go in its memory ({@link SixRowKernel.values}), {@link SixRowKernel.row} writes
- * their text, the same bytes as the loop in `writeMotion`, about three times as fast. Memory: the tables
- * at 0, the values at 13,056, the text after them.
+ * their text, the same bytes as the loop in `writeMotion` (writing the eight shared captures took 24.6 ms
+ * instead of 32.8, Euler angles included). Memory: the tables at 0, the values at 13,056, the text after them.
  */
 class SixRowKernel {
   readonly values: Float64Array;

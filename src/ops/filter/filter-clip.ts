@@ -271,31 +271,39 @@ function filterMovingJoints(
 
 /**
  * For each joint, 1 when it holds the same `width` values in every frame. One pass over the frames in
- * memory order (a strided pass per joint would touch every cache line once per joint), over the joints
- * still constant only, and it stops when none is. Its own function, so that the long scan (compiled on the
- * stack of a first large clip) ends in a plain return rather than in the caller's code, which the engine
- * may not have seen run yet.
+ * memory order (a strided pass per joint would touch every cache line once per joint) that compares only
+ * the joints still constant, kept in a compact list, and stops when none is: a clip whose joints all move
+ * after a few frames costs a few rows. Its own function, so that the long scan (compiled on the stack of a
+ * first large clip) ends in a plain return rather than in the caller's code, which the engine may not have
+ * seen run yet.
  */
 function constantJoints(
   src: Float64Array | Float32Array,
   frames: number,
   joints: number,
-  width: number,
+  width: 3 | 4,
 ): Uint8Array {
   const constant = new Uint8Array(joints).fill(1);
   const stride = joints * width;
-  let left = joints;
-  for (let f = 1; f < frames && left > 0; f++) {
+  // offsets (joint · width) of the joints still constant; one that changes is replaced by the last
+  const left = new Int32Array(joints);
+  for (let j = 0; j < joints; j++) left[j] = j * width;
+  let n = joints;
+  for (let f = 1; f < frames && n > 0; f++) {
     const o = f * stride;
-    for (let j = 0; j < joints; j++) {
-      if (constant[j] === 0) continue;
-      const b = j * width;
-      for (let c = 0; c < width; c++) {
-        if (src[o + b + c] !== src[b + c]) {
-          constant[j] = 0;
-          left--;
-          break;
-        }
+    for (let k = 0; k < n; ) {
+      const b = left[k];
+      const a = o + b;
+      if (
+        src[a] === src[b] &&
+        src[a + 1] === src[b + 1] &&
+        src[a + 2] === src[b + 2] &&
+        (width === 3 || src[a + 3] === src[b + 3])
+      ) {
+        k++;
+      } else {
+        constant[b / width] = 0;
+        left[k] = left[--n];
       }
     }
   }
@@ -338,9 +346,9 @@ function staticJoints(moving: readonly number[], joints: number): number[] {
 }
 
 /**
- * Copies the frame-major values of the joints `picked` (of a clip of `joints`): `'gather'` from the clip
- * into a series of just those joints, `'scatter'` back from such a series into the clip, `'same'` between
- * two clips of the same layout.
+ * Copies the frame-major values of the joints `picked` (ascending, of a clip of `joints`): `'gather'` from
+ * the clip into a series of just those joints, `'scatter'` back from such a series into the clip, `'same'`
+ * between two clips of the same layout. Consecutive picked joints are copied as one run per frame.
  */
 function moveJoints(
   dst: Float64Array | Float32Array,
@@ -352,13 +360,31 @@ function moveJoints(
   mode: 'gather' | 'scatter' | 'same',
 ): void {
   const m = picked.length;
+  // runs of consecutive joints: offsets in the source row, in the destination row, and value counts
+  const runs = new Int32Array(3 * m);
+  let nRuns = 0;
+  for (let k = 0; k < m; ) {
+    let e = k + 1;
+    while (e < m && picked[e] === picked[e - 1] + 1) e++;
+    const inClip = picked[k] * width;
+    const inPart = mode === 'same' ? inClip : k * width;
+    runs[3 * nRuns] = mode === 'scatter' ? inPart : inClip;
+    runs[3 * nRuns + 1] = mode === 'gather' ? inPart : inClip;
+    runs[3 * nRuns++ + 2] = (e - k) * width;
+    k = e;
+  }
+  const clipStride = joints * width;
+  const partStride = mode === 'same' ? clipStride : m * width;
+  const srcStride = mode === 'scatter' ? partStride : clipStride;
+  const dstStride = mode === 'gather' ? partStride : clipStride;
   for (let f = 0; f < frames; f++) {
-    for (let k = 0; k < m; k++) {
-      const inClip = (f * joints + picked[k]) * width;
-      const inPart = (f * m + k) * width;
-      const from = mode === 'scatter' ? inPart : inClip;
-      const to = mode === 'gather' ? inPart : inClip;
-      for (let c = 0; c < width; c++) dst[to + c] = src[from + c];
+    const s0 = f * srcStride;
+    const d0 = f * dstStride;
+    for (let r = 0; r < nRuns; r++) {
+      const s = s0 + runs[3 * r];
+      const d = d0 + runs[3 * r + 1];
+      const n = runs[3 * r + 2];
+      for (let i = 0; i < n; i++) dst[d + i] = src[s + i];
     }
   }
 }

@@ -6,6 +6,7 @@ import { filterRotations } from '../../../src/ops/filter/filter-rotations.js';
 import { filterVectors } from '../../../src/ops/filter/filter-vectors.js';
 import * as kernels from '../../../src/ops/filter/kernels.js';
 import type { Clip } from '../../../src/series/clip.js';
+import { makeClip, makeSkeleton } from '../../../src/series/clip-create.js';
 import { HAS_SHARED_BVH, readSharedBvh } from '../../support/shared-data.js';
 
 describe.skipIf(!HAS_SHARED_BVH)('filterClip(clip, kernel, options)', () => {
@@ -204,6 +205,45 @@ describe('filterClip(clip, kernel) on bad constant joints', () => {
     }
     // the late movers really are filtered: the last frame's step is smoothed into the frames before it
     expect(out.rotations.data[((frames - 2) * 5 + 2) * 4 + 1]).not.toBe(clip.rotations.data[2 * 4 + 1]);
+  });
+
+  it('filterClip tells a joint that changes in one component only (w, or a translation z) from a constant one', () => {
+    // joint 1 is the identity with w = +1, then from frame 10 the same rotation written with w = -1 (x, y, z
+    // unchanged); joint 2's translation changes in z only. Each must be filtered, not copied from frame 0.
+    const frames = 24;
+    const J = 3;
+    const rotations = new Float64Array(frames * J * 4);
+    const translations = new Float64Array(frames * J * 3);
+    for (let f = 0; f < frames; f++) {
+      const a = 0.05 * f;
+      rotations.set([Math.sin(a), 0, 0, Math.cos(a)], (f * J + 0) * 4);
+      rotations.set([0, 0, 0, f < 10 ? 1 : -1], (f * J + 1) * 4);
+      rotations.set([0, 0, 0, 1], (f * J + 2) * 4);
+      translations.set([1, 2, 3], (f * J + 1) * 3);
+      translations.set([4, 5, f < 12 ? 6 : 7], (f * J + 2) * 3);
+    }
+    const clip = makeClip({
+      skeleton: makeSkeleton({
+        names: ['root', 'a', 'b'],
+        parents: [-1, 0, 1],
+        restTranslations: [0, 0, 0, 1, 2, 3, 4, 5, 6],
+      }),
+      frameTime: 1 / 30,
+      rotations: { data: rotations, frames, joints: J },
+      translations: { data: translations, frames, joints: J },
+    });
+    const kernel = kernels.gaussian(1);
+    const out = filterClip(clip, kernel, { segments: 'none' });
+    const r = filterRotations(clip.rotations, kernel);
+    const t = filterVectors(clip.translations, kernel);
+    for (let f = 0; f < frames; f++) {
+      // the output stays in each frame's own hemisphere: w = -1 after the flip, as the whole-series filter gives
+      expect(out.rotations.data[(f * J + 1) * 4 + 3]).toBe(r.data[(f * J + 1) * 4 + 3]);
+      expect(out.rotations.data[(f * J + 1) * 4 + 3]).toBeCloseTo(f < 10 ? 1 : -1, 12);
+      expect(out.translations.data[(f * J + 2) * 3 + 2]).toBe(t.data[(f * J + 2) * 3 + 2]);
+    }
+    // the step in z is smoothed, so the z channel was filtered rather than copied
+    expect(out.translations.data[(11 * J + 2) * 3 + 2]).toBeGreaterThan(6);
   });
 
   it('filterClip copies a constant joint bit for bit while the root moves', () => {

@@ -122,6 +122,7 @@ const BASES: Record<string, (rand: Rand) => unknown[]> = {
   findDiscontinuities: (r) => [series(r), { rate: 30 }],
   writeBvh: (r) => [genClip(r), {}],
   writeBvhBytes: (r) => [genClip(r), {}],
+  writeBvhChunks: (r) => [genClip(r), {}],
   parseBvh: () => [SMALL_BVH, {}],
   parseBvhWithReport: () => [SMALL_BVH, {}],
   writeNpy: () => [new Float64Array(6), [2, 3]],

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { OptionError } from '../../src/errors.js';
-import { parseBvh, writeBvh, writeBvhBytes } from '../../src/io/index.js';
+import { parseBvh, writeBvh, writeBvhBytes, writeBvhChunks } from '../../src/io/index.js';
 import { unrollEulerTriple } from '../../src/ops/unroll/unroll-euler.js';
 import { angle } from '../../src/quat/core.js';
 import { toEulerFlat } from '../../src/quat/euler.js';
@@ -258,7 +258,10 @@ describe('writeBvhBytes(clip, options)', () => {
       ]) {
         const bytes = writeBvhBytes(clip, options);
         // TextEncoder is the oracle (a lone surrogate becomes U+FFFD, so compare bytes, not strings)
-        expect(Array.from(bytes)).toEqual(Array.from(new TextEncoder().encode(writeBvh(clip, options))));
+        const encoded = Array.from(new TextEncoder().encode(writeBvh(clip, options)));
+        expect(Array.from(bytes)).toEqual(encoded);
+        // the chunked writer's header too (a short clip is one chunk)
+        expect(Array.from(writeBvhChunks(clip, options), (c) => Array.from(c)).flat()).toEqual(encoded);
       }
     }
   });

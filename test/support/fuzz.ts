@@ -406,6 +406,37 @@ export function classify(
     ASYNC_PENDING.push(pending);
     return { outcome: 'ok', ms };
   }
+  // a lazy sequence (writeBvhChunks) does its work as it is drained: every item must be finite and well
+  // formed, and an error thrown by the iteration must be typed, like one thrown by the call
+  if (
+    result !== null &&
+    typeof result === 'object' &&
+    !Array.isArray(result) &&
+    !ArrayBuffer.isView(result) &&
+    typeof (result as Iterator<unknown>).next === 'function' &&
+    typeof (result as Iterable<unknown>)[Symbol.iterator] === 'function'
+  ) {
+    let items = 0;
+    try {
+      for (const item of result as Iterable<unknown>) {
+        const problem = inspect(item, `item ${items}`, new Set(), 0, isKernel, given);
+        if (problem !== null) return { outcome: 'defect', ms, detail: problem };
+        if (++items > 10_000) return { outcome: 'defect', ms, detail: 'more than 10,000 items' };
+      }
+    } catch (e) {
+      if (!(e instanceof RotsigError))
+        return {
+          outcome: 'defect',
+          ms,
+          detail: `iteration threw ${(e as Error)?.name}: ${(e as Error)?.message}`,
+        };
+      return { outcome: 'typed', ms: performance.now() - t0 };
+    }
+    const all = performance.now() - t0;
+    if (all > hangMs + items)
+      return { outcome: 'hang', ms: all, detail: `drained after ${all.toFixed(0)} ms` };
+    return { outcome: 'ok', ms: all };
+  }
   // the bound grows with what the call returned (1 µs per value): allocating and filling a large result the
   // caller asked for is not a hang; a loop that the data does not bound is
   const bound = hangMs + valuesIn(result, new Set(), 0) / 1000;

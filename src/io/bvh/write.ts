@@ -5,13 +5,14 @@
  * @module
  */
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
-import { type SimdInstance, simdScratch } from '../../numeric/simd.js';
+import { type SimdInstance, simdScratch, simdScratchCalls } from '../../numeric/simd.js';
 import { checkClip as checkClipShape } from '../../ops/skeleton/clip-check.js';
 import { eulerJointInfo, followTriple } from '../../ops/unroll/unroll-kernels.js';
 import { checkOptions } from '../../options.js';
 import { decomposeEuler, type EulerOrder, type EulerSpec, eulerSpec } from '../../quat/euler.js';
 import type { Clip, PositionMode } from '../../series/clip.js';
 import { assertQuatSeries, assertVec3Series } from '../../series/create.js';
+import type { FloatArray } from '../../series/types.js';
 import { type BvhLayout, bvhLayout } from './layout.js';
 import { channelEulerOrder } from './parse.js';
 
@@ -414,6 +415,51 @@ export function writeBvhBytes(clip: Clip, options: WriteBvhOptions = {}): Uint8A
   return row.bytes.subarray(0, row.length);
 }
 
+/** Bytes of rows {@link writeBvhChunks} gathers before it hands a chunk over (a chunk ends with a whole row). */
+export const BVH_CHUNK_BYTES = 1 << 20;
+
+/**
+ * Writes a {@link Clip} as BVH text encoded in UTF-8, in chunks: the bytes of {@link writeBvhBytes} (same
+ * options, errors and round trip), cut after whole rows about every {@link BVH_CHUNK_BYTES} bytes, the
+ * header in the first chunk. Memory stays at one chunk whatever the clip's length, where
+ * {@link writeBvhBytes} holds the whole text, and the chunk's pages are touched once, not once per megabyte
+ * written: for writing files (`writeFileAtomic(path, writeBvhChunks(clip))` writes each chunk as it comes).
+ *
+ * Each chunk is a view of one buffer that the next step of the iteration writes over: write or copy it
+ * before asking for the next (`Array.from(writeBvhChunks(clip), (c) => c.slice())` keeps them all). The
+ * result is a one-shot iterator, like a generator's.
+ *
+ * Edge cases: the arguments are checked at the call; a non-finite rotation or translation is found when
+ * its row is written, and throws from the iteration (naming frame and joint) after the chunks before it.
+ *
+ * @throws {ShapeError} when the skeleton, rotations and translations do not fit together.
+ * @throws {InvalidValueError} on a non-finite value (naming frame and joint) or an unwritable joint name.
+ * @throws {OptionError} on a precision outside 0..15.
+ * @example
+ * for (const chunk of writeBvhChunks(clip)) stream.write(chunk.slice());
+ */
+export function writeBvhChunks(
+  clip: Clip,
+  options: WriteBvhOptions = {},
+): Generator<Uint8Array, void, undefined> {
+  const plan = planBvh(clip, options, 'writeBvhChunks');
+  return bvhChunks(plan, motionRows(clip, plan));
+}
+
+function* bvhChunks(plan: BvhPlan, m: MotionRows): Generator<Uint8Array, void, undefined> {
+  const row = new RowWriter();
+  row.reserve(BVH_CHUNK_BYTES + m.rowRoom);
+  row.text(plan.header);
+  for (;;) {
+    writeRows(m, row, BVH_CHUNK_BYTES);
+    yield row.bytes.subarray(0, row.length);
+    if (m.f >= m.frames) return;
+    // the buffer starts again: the texts the rows copied from are gone
+    row.length = 0;
+    m.lastValue.fill(Number.NaN);
+  }
+}
+
 interface BvhPlan {
   header: string;
   layout: BvhLayout;
@@ -720,13 +766,52 @@ function viewOf(b: Uint8Array): DataView {
   return new DataView(b.buffer, b.byteOffset, b.byteLength);
 }
 
-/** The motion rows, each ended by `nl`. */
-function writeMotion(clip: Clip, plan: BvhPlan, row: RowWriter): void {
+/**
+ * Everything the motion rows of one clip need, resolved once: the channel plan, each joint's Euler sequence,
+ * the scratch of the Euler filter and of the text copies, and the frame to write next. Writing the rows in
+ * pieces ({@link writeRows}, once per chunk of {@link writeBvhChunks}) keeps all of it between pieces.
+ */
+interface MotionRows {
+  J: number;
+  frames: number;
+  rot: FloatArray;
+  tra: FloatArray;
+  where: string;
+  precision: number;
+  width: number;
+  joint: Int32Array;
+  rotating: Uint8Array;
+  specs: EulerSpec[];
+  info: Int8Array;
+  taitBryan: Uint8Array;
+  source: Int32Array;
+  position: Uint8Array;
+  subtracted: Float64Array;
+  subtract: boolean;
+  euler: Float64Array;
+  previous: Float64Array;
+  reuse: Uint8Array;
+  scale: number;
+  inverse: number;
+  six: boolean;
+  crlf: boolean;
+  rowRoom: number;
+  lastValue: Float64Array;
+  lastAt: Int32Array;
+  lastLength: Int32Array;
+  kernel: SixRowKernel | null;
+  /** {@link simdScratchCalls} when `kernel` was made: another user of the scratch memory since means a new one. */
+  epoch: number;
+  values: Float64Array;
+  /** The next frame to write. */
+  f: number;
+}
+
+/** The {@link MotionRows} of `clip` under `plan`, at frame 0. */
+function motionRows(clip: Clip, plan: BvhPlan): MotionRows {
   const { positionMode, precision, nl, where } = plan;
   const J = clip.skeleton.names.length;
   const frames = clip.frames;
-  const rot = clip.rotations.data;
-  const tra = clip.translations.data;
   const offsets = clip.skeleton.restTranslations;
   const { joint, kind, orders, rotating } = channelPlan(plan.layout);
   const width = joint.length;
@@ -749,9 +834,6 @@ function writeMotion(clip: Clip, plan: BvhPlan, row: RowWriter): void {
     source[c] = k < 3 ? j * 3 + k : j * 3 + k - 3;
     if (k < 3 && subtract) subtracted[c] = offsets[j * 3 + k];
   }
-  // one allocation for all rows: a value takes up to (sign, 4 integer digits, point, precision, space)
-  // characters; a larger value only makes the buffer grow, an overestimate only costs address space
-  row.reserve(frames * (width * (precision + 7) + nl.length));
   const euler = new Float64Array(J * 3);
   const previous = new Float64Array(J * 3);
   const reuse = new Uint8Array(J);
@@ -773,9 +855,71 @@ function writeMotion(clip: Clip, plan: BvhPlan, row: RowWriter): void {
   // row's values are computed first, in its memory or in `values`
   const kernel = six && width > 0 ? SixRowKernel.create(width) : null;
   const values = kernel !== null ? kernel.values : new Float64Array(width);
+  return {
+    J,
+    frames,
+    rot: clip.rotations.data,
+    tra: clip.translations.data,
+    where,
+    precision,
+    width,
+    joint,
+    rotating,
+    specs,
+    info,
+    taitBryan,
+    source,
+    position,
+    subtracted,
+    subtract,
+    euler,
+    previous,
+    reuse,
+    scale,
+    inverse,
+    six,
+    crlf,
+    rowRoom,
+    lastValue,
+    lastAt,
+    lastLength,
+    kernel,
+    epoch: simdScratchCalls(),
+    values,
+    f: 0,
+  };
+}
+
+/** The motion rows, each ended by `nl`. */
+function writeMotion(clip: Clip, plan: BvhPlan, row: RowWriter): void {
+  const m = motionRows(clip, plan);
+  // one allocation for all rows: a value takes up to (sign, 4 integer digits, point, precision, space)
+  // characters; a larger value only makes the buffer grow, an overestimate only costs address space
+  row.reserve(m.frames * (m.width * (plan.precision + 7) + plan.nl.length));
+  writeRows(m, row, Number.POSITIVE_INFINITY);
+}
+
+/**
+ * Appends the rows of `m` from frame `m.f` on, until every frame is written or `row` holds `limit` bytes or
+ * more, and advances `m.f`. Its own function, called once per clip or per chunk, so that its loop is
+ * optimised once for the whole file.
+ */
+function writeRows(m: MotionRows, row: RowWriter, limit: number): void {
+  const { J, frames, rot, tra, where, precision, width, joint, rotating, specs, info, taitBryan } = m;
+  const { source, position, subtracted, subtract, euler, previous, reuse, scale, inverse, six, crlf } = m;
+  const { rowRoom, lastValue, lastAt, lastLength } = m;
+  if (m.kernel !== null && m.epoch !== simdScratchCalls()) {
+    // another user of the scratch memory came between two chunks: its tables may be gone
+    m.kernel = SixRowKernel.create(width);
+    m.epoch = simdScratchCalls();
+    if (m.kernel !== null) m.values = m.kernel.values;
+  }
+  const kernel = m.kernel;
+  const values = kernel !== null ? kernel.values : m.values;
   let b = row.bytes;
   let view = viewOf(b);
-  for (let f = 0; f < frames; f++) {
+  let f = m.f;
+  for (; f < frames && row.length < limit; f++) {
     eulerRow(euler, previous, rot, f, J, rotating, specs, info, reuse, taitBryan, where);
     row.reserve(rowRoom);
     if (row.bytes !== b) {
@@ -866,4 +1010,5 @@ function writeMotion(clip: Clip, plan: BvhPlan, row: RowWriter): void {
     } else b[at - 1] = 10;
     row.length = at;
   }
+  m.f = f;
 }

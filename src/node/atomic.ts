@@ -16,8 +16,25 @@ import { threadId } from 'node:worker_threads';
 import { InvalidValueError } from '../errors.js';
 import { checkContent, checkPath, fileError, onFile } from './checks.js';
 
-/** What {@link writeFileAtomic} accepts: text, bytes, or a sequence of chunks written one after another. */
+/**
+ * What {@link writeFileAtomic} accepts: text, bytes, or a sequence of chunks written one after another. A
+ * chunk is written before the next is asked for, so a sequence may hand out views of one buffer that it
+ * writes over (`writeBvhChunks`).
+ */
 export type AtomicContent = string | Uint8Array | Iterable<string | Uint8Array>;
+
+/**
+ * `content` as one string (when it is all text) or one byte array, for stdout. The chunks of a sequence are
+ * copied as they come (a chunk may be a view that the next step writes over).
+ *
+ * @internal
+ */
+export function joinContent(content: AtomicContent): string | Uint8Array {
+  if (typeof content === 'string' || content instanceof Uint8Array) return content;
+  const parts: (string | Uint8Array)[] = Array.from(content, (p) => (typeof p === 'string' ? p : p.slice()));
+  if (parts.every((p) => typeof p === 'string')) return parts.join('');
+  return Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
+}
 
 let counter = 0;
 

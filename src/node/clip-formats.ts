@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { type AmassSource, amassToClipWithReport, clipToAmass } from '../io/amass/amass.js';
-import { writeBvhBytes } from '../io/bvh/write.js';
+import { writeBvhChunks } from '../io/bvh/write.js';
 import { parseNpy } from '../io/npy.js';
 import { listNpz, parseNpz, writeNpz } from '../io/npz.js';
 import type { Clip, PositionMode } from '../series/clip.js';
@@ -66,8 +66,9 @@ const bvh: ClipFormat = {
       })),
     };
   },
+  // in chunks, each written to the file as it comes: memory for one chunk whatever the file's length
   write: (clip, options) =>
-    writeBvhBytes(clip, options.precision === undefined ? {} : { precision: options.precision }),
+    writeBvhChunks(clip, options.precision === undefined ? {} : { precision: options.precision }),
 };
 
 const npz: ClipFormat = {

@@ -10,7 +10,7 @@ import { bakeClip, inferKeyRate } from '../ops/keys/bake-clip.js';
 import { keysFromClip } from '../ops/keys/keys-from-clip.js';
 import { subclip } from '../ops/keys/subclip.js';
 import type { Clip, KeyedClip, Track } from '../series/clip.js';
-import { type AtomicContent, writeFileAtomic } from './atomic.js';
+import { type AtomicContent, joinContent, writeFileAtomic } from './atomic.js';
 import { readGltfFile } from './gltf.js';
 import { emitClip, runSteps, subclipSeconds } from './steps.js';
 import type { FileTask, TaskResult } from './task.js';
@@ -179,8 +179,7 @@ export async function runGltfTask(
     if (json !== undefined) content = json.glb ?? `${JSON.stringify(json.json, null, 2)}\n`;
     if (content !== undefined) {
       if (task.output === '-' || task.output === null) {
-        result.stdout =
-          typeof content === 'string' || content instanceof Uint8Array ? content : [...content].join('');
+        result.stdout = joinContent(content);
       } else {
         try {
           mkdirSync(dirname(task.output), { recursive: true });

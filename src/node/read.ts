@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { OptionError } from '../errors.js';
 // the BVH modules themselves, not the io index, which would load every format (glTF among them)
 import { BvhChunkParser, type BvhParseResult, type ParseBvhOptions } from '../io/bvh/parse.js';
-import { type WriteBvhOptions, writeBvhBytes } from '../io/bvh/write.js';
+import { type WriteBvhOptions, writeBvhChunks } from '../io/bvh/write.js';
 import type { Clip } from '../series/clip.js';
 import { writeFileAtomic } from './atomic.js';
 import { checkOptionsObject, checkPath, onFile } from './checks.js';
@@ -77,16 +77,20 @@ export function readBvhFile(path: string, options: ReadBvhFileOptions = {}): Bvh
 }
 
 /**
- * Writes a clip as a BVH file, atomically (see {@link writeFileAtomic}), creating missing directories.
+ * Writes a clip as a BVH file, atomically (see {@link writeFileAtomic}), creating missing directories. The
+ * text goes to the file a chunk at a time (`writeBvhChunks`): memory for one chunk, whatever the clip's
+ * length.
  *
  * @example
  * writeBvhFile('out/walk.bvh', unrollClip(readBvhFile('walk.bvh').clip));
  */
 export function writeBvhFile(path: string, clip: Clip, options: WriteBvhOptions = {}): void {
   checkPath('writeBvhFile', 'path', path);
-  const bytes = writeBvhBytes(clip, options);
+  // the arguments are checked here, before any directory is made; a non-finite value found while the
+  // rows are written removes the temporary file and throws, leaving `path` as it was
+  const chunks = writeBvhChunks(clip, options);
   onFile('writeBvhFile', 'create the directory for', path, () =>
     mkdirSync(dirname(path), { recursive: true }),
   );
-  writeFileAtomic(path, bytes);
+  writeFileAtomic(path, chunks);
 }

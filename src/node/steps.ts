@@ -1,7 +1,7 @@
 // Pipeline steps and outputs of file tasks, as plain data (so tasks can be posted to worker threads),
 // each mapped to one library call.
 import { InvalidValueError, OptionError } from '../errors.js';
-import { writeBvhBytes } from '../io/bvh/write.js';
+import { writeBvhChunks } from '../io/bvh/write.js';
 import { writeNpy } from '../io/npy.js';
 import { writeNpz } from '../io/npz.js';
 import { type AnalyzeClipOptions, analyzeClip } from '../ops/analysis/analyze-clip.js';
@@ -328,7 +328,7 @@ export function emitClip(clip: Clip, emit: Emit, context: { title?: string } = {
     case 'bvh':
       checkFiniteClip(clip);
       return {
-        content: writeBvhBytes(clip, emit.precision === undefined ? {} : { precision: emit.precision }),
+        content: writeBvhChunks(clip, emit.precision === undefined ? {} : { precision: emit.precision }),
       };
     case 'clip': {
       const format = CLIP_FORMATS.find((f) => f.name === emit.format) ?? CLIP_FORMATS[0];

@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
 import type { Clip } from '../series/clip.js';
-import { type AtomicContent, writeFileAtomic, writeFileAtomicAsync } from './atomic.js';
+import { type AtomicContent, joinContent, writeFileAtomic, writeFileAtomicAsync } from './atomic.js';
 import { SYSTEM_REASONS, systemReason } from './checks.js';
 import { clipFormatOf } from './clip-formats.js';
 import { emitClip, runSteps } from './steps.js';
@@ -87,7 +87,7 @@ function runTask(
     const out = emitClip(processed, emit, { title: basename(task.input) });
     if (out.data !== undefined) result.data = out.data;
     if (out.content !== undefined) {
-      if (task.output === '-' || task.output === null) result.stdout = contentToStdout(out.content);
+      if (task.output === '-' || task.output === null) result.stdout = joinContent(out.content);
       else {
         try {
           mkdirSync(dirname(task.output), { recursive: true });
@@ -141,11 +141,4 @@ function errorData(error: unknown): TaskError {
   // System errors carry the path in their message already; keep the short form.
   if (typeof out.code === 'string' && out.code in SYSTEM_REASONS) out.message = systemReason(e);
   return out;
-}
-
-function contentToStdout(content: AtomicContent): string | Uint8Array {
-  if (typeof content === 'string' || content instanceof Uint8Array) return content;
-  const parts: (string | Uint8Array)[] = [...content];
-  if (parts.every((p) => typeof p === 'string')) return parts.join('');
-  return Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
 }

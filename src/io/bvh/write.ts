@@ -82,8 +82,9 @@ class RowWriter {
   private scale = 1;
   private inverse = 1;
 
-  constructor() {
-    this.bytes = new Uint8Array(4096);
+  /** A writer into `bytes` (default: a new 4 KiB buffer; it grows as needed). */
+  constructor(bytes: Uint8Array = new Uint8Array(4096)) {
+    this.bytes = bytes;
   }
 
   /** Makes room for `extra` more bytes at once (one allocation instead of repeated doubling). */
@@ -425,9 +426,10 @@ export const BVH_CHUNK_BYTES = 1 << 20;
  * {@link writeBvhBytes} holds the whole text, and the chunk's pages are touched once, not once per megabyte
  * written: for writing files (`writeFileAtomic(path, writeBvhChunks(clip))` writes each chunk as it comes).
  *
- * Each chunk is a view of one buffer that the next step of the iteration writes over: write or copy it
- * before asking for the next (`Array.from(writeBvhChunks(clip), (c) => c.slice())` keeps them all). The
- * result is a one-shot iterator, like a generator's.
+ * Each chunk is a view of one buffer that the next step of the iteration writes over, and that a later
+ * call reuses once the iteration has ended: write or copy it before asking for the next
+ * (`Array.from(writeBvhChunks(clip), (c) => c.slice())` keeps them all). The result is a one-shot iterator,
+ * like a generator's.
  *
  * Edge cases: the arguments are checked at the call; a non-finite rotation or translation is found when
  * its row is written, and throws from the iteration (naming frame and joint) after the chunks before it.
@@ -447,18 +449,36 @@ export function writeBvhChunks(
 }
 
 function* bvhChunks(plan: BvhPlan, m: MotionRows): Generator<Uint8Array, void, undefined> {
-  const row = new RowWriter();
-  row.reserve(BVH_CHUNK_BYTES + m.rowRoom);
-  row.text(plan.header);
-  for (;;) {
-    writeRows(m, row, BVH_CHUNK_BYTES);
-    yield row.bytes.subarray(0, row.length);
-    if (m.f >= m.frames) return;
-    // the buffer starts again: the texts the rows copied from are gone
-    row.length = 0;
-    m.lastValue.fill(Number.NaN);
+  // a chunk's room, or the whole text's where that is less (an estimate: a larger text only grows the buffer)
+  const room = Math.min(
+    BVH_CHUNK_BYTES,
+    3 * plan.header.length + m.frames * (m.width * (plan.precision + 7) + plan.nl.length),
+  );
+  // the buffer the last iteration finished with, when it is large enough: a fresh buffer's pages are
+  // zeroed and faulted in on first touch, which costs about as much as writing its text (a batch writes
+  // one file after another)
+  const spare = spareChunkBuffer;
+  const row = new RowWriter(spare !== null && spare.length >= room + m.rowRoom ? spare : undefined);
+  if (row.bytes === spare) spareChunkBuffer = null;
+  row.reserve(room + m.rowRoom);
+  try {
+    row.text(plan.header);
+    for (;;) {
+      writeRows(m, row, BVH_CHUNK_BYTES);
+      yield row.bytes.subarray(0, row.length);
+      if (m.f >= m.frames) return;
+      // the buffer starts again: the texts the rows copied from are gone
+      row.length = 0;
+      m.lastValue.fill(Number.NaN);
+    }
+  } finally {
+    // handed on once the iteration has ended (its last chunk is valid until then), if it is not too large
+    if (row.bytes.length <= 2 * BVH_CHUNK_BYTES) spareChunkBuffer = row.bytes;
   }
 }
+
+/** The buffer of a finished {@link writeBvhChunks}, for the next one (see {@link bvhChunks}). */
+let spareChunkBuffer: Uint8Array | null = null;
 
 interface BvhPlan {
   header: string;

@@ -151,6 +151,21 @@ const writeState = () => {
   if (s.writtenMb === undefined) s.writtenMb = writeBvhBytes(s.clip).length / 1e6;
   return s;
 };
+/** A row of BVH text written from the generated clip, in MB/s against the 200 MB/s target. */
+const writeRow = (name, run) => ({
+  name,
+  items: 0,
+  unit: 'MB',
+  target: 200,
+  iterations: 1,
+  time: 0,
+  setup() {
+    const s = writeState();
+    this.items = s.writtenMb;
+    return s;
+  },
+  run,
+});
 tasks.push(
   {
     name: `parse generated ${FRAMES} frames x ${JOINTS} joints`,
@@ -196,40 +211,14 @@ tasks.push(
       s.clip = parseBvhBytes(s.bytes).clip;
     },
   },
-  {
-    name: `writeBvhBytes generated ${FRAMES} frames x ${JOINTS} joints`,
-    items: 0,
-    unit: 'MB',
-    target: 200,
-    iterations: 1,
-    time: 0,
-    setup() {
-      const s = writeState();
-      this.items = s.writtenMb;
-      return s;
-    },
-    run: (s) => writeBvhBytes(s.clip),
-  },
-  {
-    // how files are written (writeBvhFile, the CLI): chunks of about 1 MiB, each written before the next, so
-    // one buffer's pages are touched instead of the whole text's (first touches cost 2-8 us per 4 kB page here)
-    name: `writeBvhChunks generated ${FRAMES} frames x ${JOINTS} joints (chunks drained)`,
-    items: 0,
-    unit: 'MB',
-    target: 200,
-    iterations: 1,
-    time: 0,
-    setup() {
-      const s = writeState();
-      this.items = s.writtenMb;
-      return s;
-    },
-    run: (s) => {
-      let n = 0;
-      for (const chunk of writeBvhChunks(s.clip)) n += chunk.length;
-      return n;
-    },
-  },
+  writeRow(`writeBvhBytes generated ${FRAMES} frames x ${JOINTS} joints`, (s) => writeBvhBytes(s.clip)),
+  // how files are written (writeBvhFile, the CLI): chunks of about 1 MiB, each written before the next, so
+  // one buffer's pages are touched instead of the whole text's (first touches cost 2-8 us per 4 kB page here)
+  writeRow(`writeBvhChunks generated ${FRAMES} frames x ${JOINTS} joints (chunks drained)`, (s) => {
+    let n = 0;
+    for (const chunk of writeBvhChunks(s.clip)) n += chunk.length;
+    return n;
+  }),
   {
     name: `write generated ${FRAMES} x ${JOINTS}, frames`,
     items: FRAMES,

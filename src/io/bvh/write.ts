@@ -822,6 +822,7 @@ interface MotionRows {
   kernel: SixRowKernel | null;
   /** {@link simdScratchCalls} when `kernel` was made: another user of the scratch memory since means a new one. */
   epoch: number;
+  /** The row's values when there is no `kernel` (with one, they go in its memory). */
   values: Float64Array;
   /** The next frame to write. */
   f: number;
@@ -872,9 +873,9 @@ function motionRows(clip: Clip, plan: BvhPlan): MotionRows {
   const lastAt = new Int32Array(width);
   const lastLength = new Int32Array(width);
   // at six decimals, each row's text by the WebAssembly kernel where there is one (the same bytes); the
-  // row's values are computed first, in its memory or in `values`
+  // row's values are computed first, in its memory or, without it, in `values`
   const kernel = six && width > 0 ? SixRowKernel.create(width) : null;
-  const values = kernel !== null ? kernel.values : new Float64Array(width);
+  const values = new Float64Array(width);
   return {
     J,
     frames,
@@ -932,7 +933,6 @@ function writeRows(m: MotionRows, row: RowWriter, limit: number): void {
     // another user of the scratch memory came between two chunks: its tables may be gone
     m.kernel = SixRowKernel.create(width);
     m.epoch = simdScratchCalls();
-    if (m.kernel !== null) m.values = m.kernel.values;
   }
   const kernel = m.kernel;
   const values = kernel !== null ? kernel.values : m.values;

@@ -34,7 +34,12 @@ import {
   type TapWindow,
 } from '../filter/rotation-window.js';
 import { createSimdBlend } from './blend-simd.js';
-import { planResample, type ResampledGrid, type ResampleRotationsOptions } from './resample-support.js';
+import {
+  planResample,
+  type ResampledGrid,
+  type ResamplePlan,
+  type ResampleRotationsOptions,
+} from './resample-support.js';
 
 export {
   RESAMPLE_DEFAULTS,
@@ -102,22 +107,36 @@ export function resampleRotations<T extends FloatArray = Float64Array>(
   } else {
     out = { data: new Float64Array(size) as T, frames: grid.frames, joints };
   }
-  if (grid.frames > 0 && joints > 0) {
-    const win = createTapWindow(plan.kernel, series.frames, plan.boundary);
+  blendRotationsAt(out.data, series, plan, grid.positions);
+  return { data: out.data, frames: grid.frames, joints, rate: grid.rate, times: grid.times };
+}
+
+/**
+ * The blend of {@link resampleRotations} once its plan is made: `series` at the source positions
+ * `positions` (in frames) under the plan's kernel, boundary and space, into `out` (`positions.length x
+ * joints`, frame-major). `resampleClip` uses it to evaluate some output frames of a plan again.
+ *
+ * @internal
+ */
+export function blendRotationsAt(
+  out: FloatArray,
+  series: QuatSeries,
+  plan: ResamplePlan,
+  positions: Float64Array,
+): void {
+  const joints = series.joints;
+  if (positions.length === 0 || joints === 0) return;
+  const win = createTapWindow(plan.kernel, series.frames, plan.boundary);
+  const data = series.data;
+  if (plan.space === 'log') {
+    blendLogCached(out, data, joints, positions, win);
+  } else {
     const scratch = createWindowScratch();
-    const pos = grid.positions;
-    const data = series.data;
-    const od = out.data;
-    if (plan.space === 'log') {
-      blendLogCached(od, data, joints, pos, win);
-    } else {
-      for (let f = 0; f < grid.frames; f++) {
-        placeTaps(win, pos[f]);
-        blendRotations(od, f * joints * 4, data, joints, win, plan.space, scratch);
-      }
+    for (let f = 0; f < positions.length; f++) {
+      placeTaps(win, positions[f]);
+      blendRotations(out, f * joints * 4, data, joints, win, plan.space, scratch);
     }
   }
-  return { data: out.data, frames: grid.frames, joints, rate: grid.rate, times: grid.times };
 }
 
 /**

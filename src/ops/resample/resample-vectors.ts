@@ -8,7 +8,12 @@ import { ShapeError } from '../../errors.js';
 import { assertFiniteSeries, assertVec3Series, checkSeriesSize } from '../../series/create.js';
 import type { FloatArray, Vec3Series } from '../../series/types.js';
 import { blendChannels, createTapWindow, placeTaps, type TapWindow } from '../filter/rotation-window.js';
-import { planResample, type ResampledGrid, type ResampleOptions } from './resample-support.js';
+import {
+  planResample,
+  type ResampledGrid,
+  type ResampleOptions,
+  type ResamplePlan,
+} from './resample-support.js';
 
 /** Options of {@link resampleVectors}: those of `resampleRotations` (`space` is ignored). */
 export interface ResampleVectorsOptions<T extends FloatArray = Float64Array> extends ResampleOptions {
@@ -57,22 +62,40 @@ export function resampleVectors<T extends FloatArray = Float64Array>(
   } else {
     out = { data: new Float64Array(grid.frames * joints * 3) as T, frames: grid.frames, joints };
   }
-  if (grid.frames > 0 && joints > 0) {
-    const win = createTapWindow(plan.kernel, series.frames, plan.boundary);
-    const channels = joints * 3;
-    const moving = movingJoints(series.data, series.frames, joints);
-    // non-finite samples, found in the same pass, are reported with their frame and joint
-    if (moving === null) assertFiniteSeries(series.data, series.joints, 3, `${where}: series`);
-    if (moving === null || moving.length === joints) {
-      for (let f = 0; f < grid.frames; f++) {
-        placeTaps(win, grid.positions[f]);
-        blendChannels(out.data, f * channels, series.data, channels, win);
-      }
-    } else {
-      blendMoving(out.data, series.data, series.frames, joints, moving, win, grid.positions);
-    }
-  }
+  blendVectorsAt(out.data, series, plan, grid.positions, `${where}: series`);
   return { data: out.data, frames: grid.frames, joints, rate: grid.rate, times: grid.times };
+}
+
+/**
+ * The blend of {@link resampleVectors} once its plan is made: `series` at the source positions
+ * `positions` (in frames) under the plan's kernel and boundary, into `out` (`positions.length x joints x
+ * 3`, frame-major). `resampleClip` uses it to evaluate some output frames of a plan again.
+ *
+ * @throws {InvalidValueError} on a non-finite sample, naming `name`, the frame and the joint.
+ * @internal
+ */
+export function blendVectorsAt(
+  out: FloatArray,
+  series: Vec3Series,
+  plan: ResamplePlan,
+  positions: Float64Array,
+  name: string,
+): void {
+  const joints = series.joints;
+  if (positions.length === 0 || joints === 0) return;
+  const win = createTapWindow(plan.kernel, series.frames, plan.boundary);
+  const channels = joints * 3;
+  const moving = movingJoints(series.data, series.frames, joints);
+  // non-finite samples, found in the same pass, are reported with their frame and joint
+  if (moving === null) assertFiniteSeries(series.data, joints, 3, name);
+  if (moving === null || moving.length === joints) {
+    for (let f = 0; f < positions.length; f++) {
+      placeTaps(win, positions[f]);
+      blendChannels(out, f * channels, series.data, channels, win);
+    }
+  } else {
+    blendMoving(out, series.data, series.frames, joints, moving, win, positions);
+  }
 }
 
 /**

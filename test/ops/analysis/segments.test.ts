@@ -6,6 +6,7 @@ import { cutGroups, jumpCuts, movingAmong } from '../../../src/ops/analysis/segm
 import { filterClip } from '../../../src/ops/filter/filter-clip.js';
 import * as kernels from '../../../src/ops/filter/kernels.js';
 import { resampleClip } from '../../../src/ops/resample/resample-clip.js';
+import { resampleRotations } from '../../../src/ops/resample/resample-rotations.js';
 import { unrollClip } from '../../../src/ops/unroll/unroll-clip.js';
 import * as quat from '../../../src/quat/index.js';
 import type { Clip } from '../../../src/series/clip.js';
@@ -202,6 +203,66 @@ describe('CMU 01_01 (T-pose at frame 0, then a 136° step): unroll, gaussian(2),
     expect(lead?.joint).toBe('LeftForeArm');
     expect((lead?.angle ?? 0) / DEG).toBeCloseTo(136, 0);
   });
+});
+
+describe('resampleClip with jumps against each segment resampled on its own (CMU 01_01)', () => {
+  const clip = filterClip(
+    unrollClip(parseBvh(readFileSync(new URL('../../../samples/01_01.bvh', import.meta.url), 'utf8'))),
+    kernels.gaussian(2),
+    { segments: 'jumps' },
+  );
+  const cuts = jumpCuts(clip);
+  it('CMU 01_01 has joints with several jumps, and joints with none', () => {
+    expect(cuts.filter((c) => c.length > 1).length).toBeGreaterThan(0);
+    expect(cuts.filter((c) => c.length === 0).length).toBeGreaterThan(0);
+  });
+  // the output frames near a cut are evaluated per segment and the others come from the pass over the
+  // whole clip: every frame must be what resampling its segment alone gives
+  for (const options of [
+    { targetRate: 30 },
+    { targetRate: 24, boundary: 'wrap' as const },
+    { targetRate: 240, kernel: 'lanczos3' as const, boundary: 'reflect' as const },
+    { targetRate: 40, space: 'raw' as const },
+  ]) {
+    it(`${JSON.stringify(options)}: each jumping joint's frames equal its segment's own resample`, () => {
+      const out = resampleClip(clip, { ...options, rateFrom: 'frame-time', segments: 'jumps' });
+      const outRate = out.rate;
+      let compared = 0;
+      for (let j = 0; j < cuts.length; j++) {
+        if (cuts[j].length === 0) continue;
+        const bounds = [0, ...cuts[j], clip.frames];
+        for (let k = 0; k + 1 < bounds.length; k++) {
+          const [s, e] = [bounds[k], bounds[k + 1]];
+          const frames: number[] = [];
+          for (let i = 0; i < out.frames; i++) {
+            const p = (i * clip.rate) / outRate;
+            if ((k === 0 || p >= s - 0.5) && (k + 2 === bounds.length || p < e - 0.5)) frames.push(i);
+          }
+          if (frames.length === 0) continue;
+          const alone = resampleRotations(
+            {
+              data: Float64Array.from(jointValues(clip.rotations, j, 4).slice(s * 4, e * 4)),
+              frames: e - s,
+              joints: 1,
+            },
+            {
+              ...options,
+              targetRate: undefined,
+              sourceRate: 1,
+              times: frames.map((i) => (i * clip.rate) / outRate - s),
+            },
+          );
+          frames.forEach((i, m) => {
+            const got = q(out, i, j);
+            const want = alone.data.subarray(m * 4, m * 4 + 4);
+            expect(quat.angle(got, want), `joint ${j}, frame ${i}, segment ${s}-${e}`).toBeLessThan(1e-12);
+            compared++;
+          });
+        }
+      }
+      expect(compared).toBeGreaterThan(1000);
+    });
+  }
 });
 
 describe('segment helpers', () => {

@@ -92,16 +92,11 @@ export function filterClip(clip: Clip, kernel: Kernel, options: FilterClipOption
   if (!SEGMENT_POLICIES.includes(segments)) {
     throw new OptionError(`filterClip: segments must be 'jumps' or 'none', got ${String(segments)}`);
   }
-  // the pieces to filter on their own, cut from the input before a reusing pass overwrites it
-  const pieces = segments === 'jumps' && frames > 1 ? cutPieces(clip, channels === 'all') : [];
-  // the joints with jumps are filtered piece by piece below, which overwrites every frame of theirs: the
-  // pass over the whole clip leaves them out (each joint is filtered on its own, so the others' numbers
-  // do not change)
-  let cut: Uint8Array | null = null;
-  if (pieces.length > 0) {
-    cut = new Uint8Array(joints);
-    for (const p of pieces) for (const j of p.joints) cut[j] = 1;
-  }
+  // the pieces to filter on their own, cut from the input before a reusing pass overwrites it: the frames
+  // of a joint with jumps whose kernel reaches past an end of their segment (the others read the same
+  // taps with the same weights in the pass over the whole clip, each joint being filtered on its own)
+  const pieces =
+    segments === 'jumps' && frames > 1 ? cutPieces(clip, channels === 'all', kernel, boundary) : [];
   const rotations = filterMovingJoints(
     clip.rotations.data,
     frames,
@@ -111,7 +106,6 @@ export function filterClip(clip: Clip, kernel: Kernel, options: FilterClipOption
     kernel,
     space,
     boundary,
-    cut,
   );
 
   let translations = clip.translations;
@@ -125,7 +119,6 @@ export function filterClip(clip: Clip, kernel: Kernel, options: FilterClipOption
       kernel,
       space,
       boundary,
-      cut,
     );
   } else if (!reuse) {
     translations = { data: Float64Array.from(clip.translations.data), frames, joints };
@@ -139,64 +132,88 @@ export function filterClip(clip: Clip, kernel: Kernel, options: FilterClipOption
       );
     }
     if (channels === 'all')
-      scales = filterMovingJoints(scales.data, frames, joints, 3, reuse, kernel, space, boundary, cut);
+      scales = filterMovingJoints(scales.data, frames, joints, 3, reuse, kernel, space, boundary);
     else if (!reuse) scales = { data: Float64Array.from(scales.data), frames, joints };
   }
   for (const p of pieces) {
     const n = p.end - p.start;
-    const r = filterRotations({ data: p.rotations, frames: n, joints: p.joints.length }, kernel, {
-      space,
-      boundary,
-    }).data;
-    jointsStore(rotations.data, joints, 4, p.joints, p.start, r);
-    if (p.translations !== null) {
-      const { picked, data } = p.translations;
-      const t = filterVectors({ data, frames: n, joints: picked.length }, kernel, { boundary }).data;
-      jointsStore(translations.data, joints, 3, picked, p.start, t);
-    }
-    if (p.scales !== null && scales !== undefined) {
-      const { picked, data } = p.scales;
+    // of the piece's filtered frames, those from `keep` for `count` frames are stored
+    const keep = p.keepFrom - p.start;
+    const count = p.keepTo - p.keepFrom;
+    const m = p.joints.length;
+    const r = filterRotations({ data: p.rotations, frames: n, joints: m }, kernel, { space, boundary }).data;
+    jointsStore(
+      rotations.data,
+      joints,
+      4,
+      p.joints,
+      p.keepFrom,
+      r.subarray(keep * m * 4, (keep + count) * m * 4),
+    );
+    for (const [values, out] of [
+      [p.translations, translations.data],
+      [p.scales, scales?.data],
+    ] as const) {
+      if (values === null || out === undefined) continue;
+      const { picked, data } = values;
       const v = filterVectors({ data, frames: n, joints: picked.length }, kernel, { boundary }).data;
-      jointsStore(scales.data, joints, 3, picked, p.start, v);
+      const k = picked.length * 3;
+      jointsStore(out, joints, 3, picked, p.keepFrom, v.subarray(keep * k, (keep + count) * k));
     }
   }
   return { ...clip, rotations, translations, ...(scales !== undefined ? { scales } : {}) };
 }
 
 /**
- * One segment between jumps of the joints that share their jumps, with its input values (frame-major,
- * those joints only); translations and scales of the joints among them whose values change.
+ * Frames `[start, end)` of a segment between jumps of the joints that share their jumps, with its input
+ * values (frame-major, those joints only), and translations and scales of the joints among them whose
+ * values change; the filtered frames `[keepFrom, keepTo)` replace those of the pass over the whole clip.
  */
 interface Piece {
   joints: number[];
   start: number;
   end: number;
+  keepFrom: number;
+  keepTo: number;
   rotations: Float64Array;
   translations: { picked: number[]; data: Float64Array } | null;
   scales: { picked: number[]; data: Float64Array } | null;
 }
 
 /**
- * The segments of every joint with jumps (see `FilterClipOptions.segments`), with copies of their input;
- * joints with the same jumps share their pieces (each joint is filtered on its own, so filtering them as
- * one series gives the same numbers as one by one, with one kernel placement per frame instead of one per
- * joint and frame).
+ * The pieces of every joint with jumps (see `FilterClipOptions.segments`) to filter on their own, with
+ * copies of their input. A segment's frames whose kernel stays inside it (`reach`, the kernel's radius and
+ * a frame to spare, from either end) keep the values of the pass over the whole clip, so a long segment
+ * gives two pieces: its first `reach` frames with the `2·reach` that their kernels read, and its last ones
+ * likewise (the piece's other end is never reached, so its boundary rule does not matter). Under
+ * `'wrap'`, where the kernel at one end reads the other, and for short segments, the piece is the whole
+ * segment. Joints with the same jumps share their pieces (each joint is filtered on its own, so filtering
+ * them as one series gives the same numbers as one by one, with one kernel placement per frame instead of
+ * one per joint and frame).
  */
-function cutPieces(clip: Clip, all: boolean): Piece[] {
+function cutPieces(clip: Clip, all: boolean, kernel: Kernel, boundary: Boundary): Piece[] {
   const { frames, joints } = clip.rotations;
   const pieces: Piece[] = [];
+  const reach = Math.ceil(kernel.radius) + 1;
   for (const group of cutGroups(jumpCuts(clip))) {
     const moving = all ? movingAmong(clip.translations.data, frames, joints, group.joints) : [];
     const scaled =
       all && clip.scales !== undefined ? movingAmong(clip.scales.data, frames, joints, group.joints) : [];
     const bounds = [0, ...group.cuts, frames];
+    const parts: [number, number, number, number][] = [];
     for (let k = 0; k + 1 < bounds.length; k++) {
-      const start = bounds[k];
-      const end = bounds[k + 1];
+      const s = bounds[k];
+      const e = bounds[k + 1];
+      if (boundary === 'wrap' || e - s <= 4 * reach) parts.push([s, e, s, e]);
+      else parts.push([s, s + 2 * reach, s, s + reach], [e - 2 * reach, e, e - reach, e]);
+    }
+    for (const [start, end, keepFrom, keepTo] of parts) {
       pieces.push({
         joints: group.joints,
         start,
         end,
+        keepFrom,
+        keepTo,
         rotations: jointsSlice(clip.rotations.data, joints, 4, group.joints, start, end),
         translations:
           moving.length > 0
@@ -217,8 +234,7 @@ function cutPieces(clip: Clip, all: boolean): Piece[] {
  * clip; the others (in BVH files most joints' translations, which are their constant OFFSETs) are copied
  * bit for bit, so a constant curve stays exactly constant and costs no filtering. The moving joints are
  * filtered as a series of their own ({@link filterSeries}); each joint is filtered on its own, so this gives
- * the same numbers as filtering all of them. With `reuse`, a Float64 `src` receives the result. Moving
- * joints marked in `skip` are left out (their values are copied unfiltered): the caller overwrites them.
+ * the same numbers as filtering all of them. With `reuse`, a Float64 `src` receives the result.
  */
 function filterMovingJoints(
   src: Float64Array | Float32Array,
@@ -229,7 +245,6 @@ function filterMovingJoints(
   kernel: Kernel,
   space: RotationSpace,
   boundary: Boundary,
-  skip: Uint8Array | null,
 ): { data: Float64Array; frames: number; joints: number } {
   const moving: number[] = [];
   // a constant joint is copied unfiltered, but a zero or non-finite one must still meet the filter's checks
@@ -237,9 +252,8 @@ function filterMovingJoints(
   const constant = constantJoints(src, frames, joints, width);
   for (let j = 0; j < joints; j++) {
     const b = j * width;
-    if (!constant[j]) {
-      if (skip === null || skip[j] === 0) moving.push(j);
-    } else if (!usableConstant(src, b, width)) invalid = true;
+    if (!constant[j]) moving.push(j);
+    else if (!usableConstant(src, b, width)) invalid = true;
   }
   if (moving.length === joints || frames < 2 || invalid) {
     // every joint (or nothing to tell apart, or a constant the filter must reject): the filter's own

@@ -4,6 +4,7 @@ import { parseBvh } from '../../../src/io/index.js';
 import { analyzeClip } from '../../../src/ops/analysis/analyze-clip.js';
 import { cutGroups, jumpCuts, movingAmong } from '../../../src/ops/analysis/segments.js';
 import { filterClip } from '../../../src/ops/filter/filter-clip.js';
+import { filterRotations } from '../../../src/ops/filter/filter-rotations.js';
 import * as kernels from '../../../src/ops/filter/kernels.js';
 import { resampleClip } from '../../../src/ops/resample/resample-clip.js';
 import { resampleRotations } from '../../../src/ops/resample/resample-rotations.js';
@@ -203,6 +204,49 @@ describe('CMU 01_01 (T-pose at frame 0, then a 136° step): unroll, gaussian(2),
     expect(lead?.joint).toBe('LeftForeArm');
     expect((lead?.angle ?? 0) / DEG).toBeCloseTo(136, 0);
   });
+});
+
+describe('filterClip with jumps against each segment filtered on its own (CMU 01_01)', () => {
+  const clip = unrollClip(
+    parseBvh(readFileSync(new URL('../../../samples/01_01.bvh', import.meta.url), 'utf8')),
+  );
+  const cuts = jumpCuts(clip);
+  // the frames near a cut are filtered per segment and the others come from the pass over the whole clip:
+  // every frame must be what filtering its segment alone gives
+  for (const [kernel, options] of [
+    [kernels.gaussian(2), { space: 'raw' as const }],
+    [kernels.gaussian(3), { space: 'log' as const, boundary: 'reflect' as const }],
+    [kernels.gaussian(1), { space: 'raw' as const, boundary: 'wrap' as const }],
+  ] as const) {
+    it(`${kernel.name} ${JSON.stringify(options)}: each jumping joint's frames equal its segment's own filter`, () => {
+      const out = filterClip(clip, kernel, { ...options, segments: 'jumps' });
+      let compared = 0;
+      for (let j = 0; j < cuts.length; j++) {
+        if (cuts[j].length === 0) continue;
+        const bounds = [0, ...cuts[j], clip.frames];
+        for (let k = 0; k + 1 < bounds.length; k++) {
+          const [s, e] = [bounds[k], bounds[k + 1]];
+          const alone = filterRotations(
+            {
+              data: Float64Array.from(jointValues(clip.rotations, j, 4).slice(s * 4, e * 4)),
+              frames: e - s,
+              joints: 1,
+            },
+            kernel,
+            options,
+          );
+          for (let f = s; f < e; f++) {
+            const want = alone.data.subarray((f - s) * 4, (f - s) * 4 + 4);
+            expect(quat.angle(q(out, f, j), want), `joint ${j}, frame ${f}, segment ${s}-${e}`).toBeLessThan(
+              1e-12,
+            );
+            compared++;
+          }
+        }
+      }
+      expect(compared).toBeGreaterThan(10000);
+    });
+  }
 });
 
 describe('resampleClip with jumps against each segment resampled on its own (CMU 01_01)', () => {

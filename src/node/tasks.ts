@@ -122,6 +122,19 @@ export async function runAnyFileTask(task: FileTask): Promise<TaskResult> {
   return runFileTaskFlushingLater(task);
 }
 
+/**
+ * Whether running `task` reads its input with `readBvhFile` (a clip task on a `.bvh` file), so that a
+ * read-ahead of it (`readAheadBvhFile`) will be taken.
+ */
+export function readsBvhFile(task: FileTask): boolean {
+  return (
+    task.emit.kind !== 'reduce' &&
+    !isGltfTask(task) &&
+    typeof task.input === 'string' &&
+    clipFormatOf(task.input).name === 'BVH'
+  );
+}
+
 /** Where the JSON description of an output goes: `features.npz` → `features.json`. */
 export function sidecarPath(output: string): string {
   const ext = extname(output);

@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OptionError } from '../../src/errors.js';
 import { BvhParseError, parseBvhWithReport } from '../../src/io/index.js';
-import { readBvhFile } from '../../src/node/read.js';
+import { readAheadBvhFile, readBvhFile } from '../../src/node/read.js';
 
 const fresh = () => mkdtempSync(join(tmpdir(), 'rotsig-read-'));
 
@@ -110,5 +110,74 @@ describe('readBvhFile(path, options)', () => {
     expect(() => readBvhFile(path, { chunkSize: 0 })).toThrow(OptionError);
     expect(() => readBvhFile(path, { chunkSize: 1.5 })).toThrow(OptionError);
     expect(() => readBvhFile(join(dir, 'missing.bvh'))).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+  });
+});
+
+/** The descriptors this process has open (Linux), or undefined where /proc/self/fd is not there. */
+function openDescriptors(): number | undefined {
+  try {
+    return readdirSync('/proc/self/fd').length;
+  } catch {
+    return undefined;
+  }
+}
+
+describe('readAheadBvhFile(path): the first chunk read on the thread pool for readBvhFile', () => {
+  it('a file read ahead (one chunk, or more than one) parses as it does without, and its bytes are the ones used', async () => {
+    const dir = fresh();
+    // 60,000 rows are about 5.6 MB: more than the 4 MiB read ahead
+    for (const rows of [3, 700, 60_000]) {
+      const path = join(dir, `walk${rows}.bvh`);
+      const text = generated(rows);
+      writeFileSync(path, text);
+      const plain = readBvhFile(path);
+      await readAheadBvhFile(path);
+      // the frame time changed on disk after the read-ahead (same length): the parse sees the bytes read
+      // ahead, so the first chunk must have come from it
+      writeFileSync(path, text.replace('Frame Time: 0.0083333', 'Frame Time: 0.0083334'));
+      const early = readBvhFile(path);
+      expect(early.clip.frameTime).toBe(0.0083333);
+      expect(early.clip.frames).toBe(rows);
+      expect(early.warnings).toEqual(plain.warnings);
+      expect(Array.from(early.clip.rotations.data)).toEqual(Array.from(plain.clip.rotations.data));
+      expect(Array.from(early.clip.translations.data)).toEqual(Array.from(plain.clip.translations.data));
+      // taken once: the next read is of the file as it is now
+      expect(readBvhFile(path).clip.frameTime).toBe(0.0083334);
+    }
+  });
+
+  it('a read-ahead still running when readBvhFile comes is dropped and the file read anew', async () => {
+    const dir = fresh();
+    const path = join(dir, 'a.bvh');
+    writeFileSync(path, generated(50));
+    const before = openDescriptors();
+    const done = readAheadBvhFile(path);
+    // no turn of the loop: the read-ahead's callback has not run
+    expect(readBvhFile(path).clip.frames).toBe(50);
+    await done;
+    expect(openDescriptors()).toBe(before);
+  });
+
+  it('read-aheads not taken are dropped (two are kept) and close their files; errors are left to readBvhFile', async () => {
+    const dir = fresh();
+    const before = openDescriptors();
+    const paths = [0, 1, 2, 3].map((k) => join(dir, `f${k}.bvh`));
+    for (const [k, p] of paths.entries()) writeFileSync(p, generated(10 + k));
+    for (const p of paths) await readAheadBvhFile(p);
+    // the two newest are kept
+    if (before !== undefined) expect(openDescriptors()).toBe(before + 2);
+    expect(readBvhFile(paths[3]).clip.frames).toBe(13);
+    expect(readBvhFile(paths[2]).clip.frames).toBe(12);
+    expect(openDescriptors()).toBe(before);
+    // a missing file, a directory and a malformed file: readBvhFile reports each as it would anyway
+    readAheadBvhFile(join(dir, 'missing.bvh'));
+    expect(() => readBvhFile(join(dir, 'missing.bvh'))).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+    readAheadBvhFile(dir);
+    expect(() => readBvhFile(dir)).toThrow(expect.objectContaining({ code: 'EISDIR' }));
+    const bad = join(dir, 'bad.bvh');
+    writeFileSync(bad, generated(40).replace('0.300000', '0.300000x'));
+    await readAheadBvhFile(bad);
+    expect(() => readBvhFile(bad)).toThrow(BvhParseError);
+    expect(openDescriptors()).toBe(before);
   });
 });

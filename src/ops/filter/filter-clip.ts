@@ -258,7 +258,14 @@ function filterMovingJoints(
   if (moving.length === joints || frames < 2 || invalid) {
     // every joint (or nothing to tell apart, or a constant the filter must reject): the filter's own
     // checks and errors, on the series as given
-    const all = filterSeries(src, frames, joints, width, kernel, space, boundary);
+    const into = reuse && src instanceof Float64Array ? scratch(0, src.length) : undefined;
+    const all = filterSeries(src, frames, joints, width, kernel, space, boundary, into);
+    if (into !== undefined && src instanceof Float64Array) {
+      // the reused input takes the result: all of it, or the moving joints' (the others are as they were)
+      if (moving.length === joints) src.set(into);
+      else moveJoints(src, into, frames, joints, width, moving, 'same');
+      return { data: src, frames, joints };
+    }
     const out = all instanceof Float64Array ? all : Float64Array.from(all);
     // the constant joints (all of them for a single frame) keep their values bit for bit
     if (moving.length < joints)
@@ -269,11 +276,11 @@ function filterMovingJoints(
   const data = reuse && src instanceof Float64Array ? src : Float64Array.from(src);
   if (moving.length === 0) return { data, frames, joints };
   const m = moving.length;
-  const part = new Float64Array(frames * m * width);
+  const part = scratch(0, frames * m * width) ?? new Float64Array(frames * m * width);
   moveJoints(part, src, frames, joints, width, moving, 'gather');
   let filtered: Float64Array | Float32Array;
   try {
-    filtered = filterSeries(part, frames, m, width, kernel, space, boundary);
+    filtered = filterSeries(part, frames, m, width, kernel, space, boundary, scratch(1, part.length));
   } catch (error) {
     // the error names a joint of `part`; filtering the whole series names it in the caller's numbering
     filterSeries(src, frames, joints, width, kernel, space, boundary);
@@ -332,8 +339,9 @@ function usableConstant(src: Float64Array | Float32Array, o: number, width: numb
 }
 
 /**
- * Rotations (width 4) or translations (width 3) of `count` joints filtered along time. A width flag rather
- * than a callback, so that optimised code does not depend on a closure created per call.
+ * Rotations (width 4) or translations (width 3) of `count` joints filtered along time, into `out` when it
+ * is given. A width flag rather than a callback, so that optimised code does not depend on a closure
+ * created per call.
  */
 function filterSeries(
   data: Float64Array | Float32Array,
@@ -343,10 +351,38 @@ function filterSeries(
   kernel: Kernel,
   space: RotationSpace,
   boundary: Boundary,
+  out?: Float64Array,
 ): Float64Array | Float32Array {
+  const into = out === undefined ? undefined : { data: out, frames, joints: count };
   return width === 4
-    ? filterRotations({ data, frames, joints: count }, kernel, { space, boundary }).data
-    : filterVectors({ data, frames, joints: count }, kernel, { boundary }).data;
+    ? filterRotations(
+        { data, frames, joints: count },
+        kernel,
+        into ? { space, boundary, out: into } : { space, boundary },
+      ).data
+    : filterVectors({ data, frames, joints: count }, kernel, into ? { boundary, out: into } : { boundary })
+        .data;
+}
+
+/** The most values a scratch array of {@link scratch} keeps between calls (8 MB). */
+const SCRATCH_MAX_VALUES = 1 << 20;
+const scratchArrays: (Float64Array | undefined)[] = [undefined, undefined];
+
+/**
+ * Scratch array `slot` (0 or 1) of `length` values, kept from one call to the next, or undefined when
+ * `length` is over {@link SCRATCH_MAX_VALUES}: the intermediate series of a reusing filter (the gathered
+ * moving joints, and what the filter writes before the result is copied back) then cost no allocation,
+ * zeroing and collection per clip, which a batch of files otherwise pays every time. Values are whatever
+ * the last user left.
+ */
+function scratch(slot: 0 | 1, length: number): Float64Array | undefined {
+  if (length > SCRATCH_MAX_VALUES) return undefined;
+  let a = scratchArrays[slot];
+  if (a === undefined || a.length < length) {
+    a = new Float64Array(Math.max(length, 1 << 12));
+    scratchArrays[slot] = a;
+  }
+  return a.subarray(0, length);
 }
 
 /** The joints not listed in `moving` (which is ascending). */

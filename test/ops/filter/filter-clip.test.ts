@@ -128,6 +128,55 @@ describe.skipIf(!HAS_SHARED_BVH)('filterClip(clip, kernel, options)', () => {
     expect(() => filterClip(clip, kernels.tent, { input: 'move' as never })).toThrow(OptionError);
   });
 
+  it("filterClip with 'reuse' on clips one after another, of every size and with constant joints, gives the numbers of 'keep'", () => {
+    // the intermediate arrays of a reusing filter are kept from call to call (up to 2^20 values): nothing
+    // of one clip may reach the next, whether all joints move, some are constant, or the clip is over that size
+    const made = (frames: number, joints: number, still: number, seed: number): Clip => {
+      const rotations = new Float64Array(frames * joints * 4);
+      const translations = new Float64Array(frames * joints * 3);
+      for (let f = 0; f < frames; f++)
+        for (let j = 0; j < joints; j++) {
+          const a = j < still ? 0.3 * j : 0.01 * f * (1 + ((j * seed) % 7)) + seed;
+          // the still joints a little off unit length, which a filter would change and a copy keeps
+          const n = j < still ? 1.001 : 1;
+          rotations.set(
+            [n * Math.sin(a) * 0.6, n * Math.sin(a) * 0.8, 0, n * Math.cos(a)],
+            (f * joints + j) * 4,
+          );
+          translations.set([j, j === 0 ? 0.1 * f * seed : 1, 2], (f * joints + j) * 3);
+        }
+      return makeClip({
+        skeleton: makeSkeleton({
+          names: Array.from({ length: joints }, (_, j) => `j${j}`),
+          parents: Array.from({ length: joints }, (_, j) => j - 1),
+          restTranslations: new Array(joints * 3).fill(1),
+        }),
+        frameTime: 1 / 60,
+        rotations: { data: rotations, frames, joints },
+        translations: { data: translations, frames, joints },
+      });
+    };
+    const kernel = kernels.gaussian(2);
+    // 3000 x 100 x 4 = 1.2M values: over the kept size; the others under it (a single frame: every joint
+    // still, kept as it is)
+    for (const [frames, joints, still, seed] of [
+      [400, 20, 0, 1],
+      [900, 12, 5, 2],
+      [60, 3, 0, 3],
+      [3000, 100, 30, 4],
+      [700, 30, 29, 5],
+      [1, 4, 4, 7],
+      [400, 20, 0, 6],
+    ]) {
+      const kept = filterClip(made(frames, joints, still, seed), kernel);
+      const own = made(frames, joints, still, seed);
+      const out = filterClip(own, kernel, { input: 'reuse' });
+      expect(out.rotations.data).toBe(own.rotations.data);
+      expect(Array.from(out.rotations.data)).toEqual(Array.from(kept.rotations.data));
+      expect(Array.from(out.translations.data)).toEqual(Array.from(kept.translations.data));
+    }
+  });
+
   it('filterClip rejects bad arguments with typed errors', () => {
     expect(() => filterClip(clip, kernels.tent, { channels: 'positions' as never })).toThrow(OptionError);
     expect(() => filterClip(clip, 3 as never)).toThrow(OptionError);

@@ -72,8 +72,22 @@ export * from './ops/live/streaming-unroll.js';
 export * from './ops/spectrum/clip-spectrum.js';
 export * from './ops/resample/downsample-optimal.js';
 export * from './ops/resample/resample-clip.js';
-export * from './ops/resample/resample-rotations.js';
-export * from './ops/resample/resample-vectors.js';
+// by name: these modules also hold the blends that resampleClip shares (internal)
+export {
+  RESAMPLE_DEFAULTS,
+  RESAMPLE_KERNEL_NAMES,
+  type ResampledGrid,
+  type ResampleKernelName,
+  type ResampleOptions,
+  type ResampleRotationsOptions,
+  resampleKernel,
+  resampleRotations,
+} from './ops/resample/resample-rotations.js';
+export {
+  RESAMPLE_VECTORS_DEFAULTS,
+  type ResampleVectorsOptions,
+  resampleVectors,
+} from './ops/resample/resample-vectors.js';
 export * from './ops/spectrum/spectrum.js';
 export * from './ops/resample/time-grid.js';
 

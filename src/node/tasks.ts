@@ -2,6 +2,7 @@
 // function runs on the main thread and in the pool's workers, so it takes and returns plain data (task.ts).
 import { mkdirSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
+import { recycleClipArrays } from '../io/bvh/recycle.js';
 import type { Clip } from '../series/clip.js';
 import { type AtomicContent, joinContent, writeFileAtomic, writeFileAtomicAsync } from './atomic.js';
 import { SYSTEM_REASONS, systemReason } from './checks.js';
@@ -98,6 +99,9 @@ function runTask(
           throw new Error(`cannot write ${task.output}: ${e.message}`);
         }
       }
+      // the content is written (or copied) and nothing of the result refers to the clips: the next BVH
+      // file read on this thread fills their arrays
+      if (out.data === undefined) recycleClipArrays(clip, processed);
     }
     result.ok = true;
   } catch (error) {

@@ -20,6 +20,7 @@ import {
   type PositionMode,
 } from '../../series/clip.js';
 import { BvhParseError, type BvhWarning } from './errors.js';
+import { recycledOrNew } from './recycle.js';
 import { type FrameData, FrameScanner, type ScanChannel } from './scan.js';
 
 /** Options of {@link parseBvh}. */
@@ -1171,9 +1172,9 @@ class FrameConverter {
           ? Math.min(declared, 2 * this.capacity)
           : this.capacity + Math.max(1024, this.capacity >> 3);
       const capacity = Math.max(this.rows + rowCount, this.rows === 0 ? first : grown);
-      const rotations = new Float64Array(capacity * J * 4);
+      const rotations = recycledOrNew(capacity * J * 4);
       rotations.set(this.rotations.subarray(0, this.rows * J * 4));
-      const translations = new Float64Array(capacity * J * 3);
+      const translations = recycledOrNew(capacity * J * 3);
       translations.set(this.translations.subarray(0, this.rows * J * 3));
       this.rotations = rotations;
       this.translations = translations;

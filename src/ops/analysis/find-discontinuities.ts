@@ -156,8 +156,8 @@ function checkFinite(data: FloatArray, joints: number, width: number): void {
 }
 
 /**
- * The quaternion scan, with the check of `checkFinite` folded in: every quaternion's squared norm is
- * computed once (the later one of a pair is the earlier one of the next) and must be in (0, ∞), which holds
+ * The quaternion scan, with the check of `checkFinite` folded in: every quaternion's squared norm must be
+ * in (0, ∞) (each is checked as the later one of its pair, the first frame's up front), which holds
  * exactly when its components are finite and not all zero; on the first that is not, `checkFinite` names
  * the first such quaternion as it always has. The jump test compares squares, `d² < cos²(θ/2)·|a|²·|b|²`,
  * instead of `|d| / √(|a|²·|b|²) < cos(θ/2)`, and only pairs within 1e-9 of the threshold (where the two
@@ -176,48 +176,51 @@ function quaternionDiscontinuities(
   const cos2 = cosHalf * cosHalf;
   const above = cos2 * (1 + 1e-9);
   const below = cos2 * (1 - 1e-9);
-  // squared norms of the previous frame, per joint
-  const norms = new Float64Array(joints);
+  // the first frame's quaternions; each later one is checked as the second of its pair
   let bad = false;
-  for (let j = 0; j < joints && frames > 0; j++) {
-    const o = j * 4;
+  for (let o = 0; o < stride && frames > 0; o += 4) {
     const n =
       data[o] * data[o] + data[o + 1] * data[o + 1] + data[o + 2] * data[o + 2] + data[o + 3] * data[o + 3];
     if (!(n > 0 && n < Infinity)) bad = true;
-    norms[j] = n;
   }
   if (bad) checkFinite(data, joints, 4);
   const qa = new Float64Array(4);
   const qb = new Float64Array(4);
-  for (let f = 1; f < frames; f++) {
-    for (let j = 0, i = f * stride; j < joints; j++, i += 4) {
-      const p = i - stride;
-      const bx = data[i];
-      const by = data[i + 1];
-      const bz = data[i + 2];
-      const bw = data[i + 3];
-      const d = bx * data[p] + by * data[p + 1] + bz * data[p + 2] + bw * data[p + 3];
-      const nb = bx * bx + by * by + bz * bz + bw * bw;
-      if (!(nb > 0 && nb < Infinity)) checkFinite(data, joints, 4);
-      const na = norms[j];
-      norms[j] = nb;
-      const nn = na * nb;
-      const d2 = d * d;
-      let isJump: boolean;
-      if (d2 > above * nn) isJump = false;
-      else if (d2 < below * nn) isJump = true;
-      else isJump = Math.abs(d / Math.sqrt(nn)) < cosHalf;
-      if (!isJump && d >= 0) continue;
-      for (let k = 0; k < 4; k++) {
-        qa[k] = data[p + k];
-        qb[k] = data[i + k];
-      }
-      const a = angle(qa, qb);
-      // The cosine test is a cheap filter; the exact angle decides pairs right at the threshold.
-      const kind: DiscontinuityKind | null = a > threshold ? 'jump' : d < 0 ? 'sign-flip' : null;
-      if (kind === null) continue;
-      found.push({ frame: f, joint: j, angle: a, kind });
+  // one pass in memory order over the pairs (frame f, joint j) at i and (f - 1, j) at i - stride; the
+  // earlier quaternion's squared norm is computed again rather than kept (the same products in the same
+  // order, so the same number), which is cheaper than a store and a load per pair
+  const end = frames * stride;
+  for (let i = stride; i < end; i += 4) {
+    const p = i - stride;
+    const ax = data[p];
+    const ay = data[p + 1];
+    const az = data[p + 2];
+    const aw = data[p + 3];
+    const bx = data[i];
+    const by = data[i + 1];
+    const bz = data[i + 2];
+    const bw = data[i + 3];
+    const d = bx * ax + by * ay + bz * az + bw * aw;
+    const nb = bx * bx + by * by + bz * bz + bw * bw;
+    if (!(nb > 0 && nb < Infinity)) checkFinite(data, joints, 4);
+    const na = ax * ax + ay * ay + az * az + aw * aw;
+    const nn = na * nb;
+    const d2 = d * d;
+    let isJump: boolean;
+    if (d2 > above * nn) isJump = false;
+    else if (d2 < below * nn) isJump = true;
+    else isJump = Math.abs(d / Math.sqrt(nn)) < cosHalf;
+    if (!isJump && d >= 0) continue;
+    for (let k = 0; k < 4; k++) {
+      qa[k] = data[p + k];
+      qb[k] = data[i + k];
     }
+    const a = angle(qa, qb);
+    // The cosine test is a cheap filter; the exact angle decides pairs right at the threshold.
+    const kind: DiscontinuityKind | null = a > threshold ? 'jump' : d < 0 ? 'sign-flip' : null;
+    if (kind === null) continue;
+    const item = i / 4;
+    found.push({ frame: Math.floor(item / joints), joint: item % joints, angle: a, kind });
   }
   return found;
 }

@@ -255,9 +255,13 @@ function filterMovingJoints(
     if (!constant[j]) moving.push(j);
     else if (!usableConstant(src, b, width)) invalid = true;
   }
-  if (moving.length === joints || frames < 2 || invalid) {
-    // every joint (or nothing to tell apart, or a constant the filter must reject): the filter's own
-    // checks and errors, on the series as given
+  // few still joints (at most a sixth): filtering them too and putting their values back costs less than
+  // gathering the moving ones into a series of their own and scattering the result (a copy each way; the
+  // filter costs about four such copies per joint)
+  const fewStill = (joints - moving.length) * 6 <= joints;
+  if (moving.length === joints || frames < 2 || invalid || fewStill) {
+    // every joint (or nothing to tell apart, or a constant the filter must reject, or few still joints):
+    // the filter's own checks and errors, on the series as given
     const into = reuse && src instanceof Float64Array ? scratch(0, src.length) : undefined;
     const all = filterSeries(src, frames, joints, width, kernel, space, boundary, into);
     if (into !== undefined && src instanceof Float64Array) {

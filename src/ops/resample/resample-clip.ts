@@ -6,6 +6,8 @@
 import { OptionError, ShapeError } from '../../errors.js';
 import { checkOptions } from '../../options.js';
 import type { Clip } from '../../series/clip.js';
+import { checkSeriesSize } from '../../series/create.js';
+import type { FloatArray, QuatSeries } from '../../series/types.js';
 import { frameTimeTextOf, guessRate } from '../analysis/analyze-clip.js';
 import {
   cutGroups,
@@ -18,7 +20,12 @@ import {
 } from '../analysis/segments.js';
 import { checkClip } from '../skeleton/clip-check.js';
 import { blendRotationsAt, resampleRotations } from './resample-rotations.js';
-import { planResample, RESAMPLE_DEFAULTS, type ResampleOptions } from './resample-support.js';
+import {
+  planResample,
+  RESAMPLE_DEFAULTS,
+  type ResampledGrid,
+  type ResampleOptions,
+} from './resample-support.js';
 import { blendVectorsAt, resampleVectors } from './resample-vectors.js';
 
 /** Options of {@link resampleClip}: those of `resampleRotations` without `sourceRate`/`sourceTimes`/`times`. */
@@ -119,7 +126,7 @@ export function resampleClip(clip: Clip, options: ResampleClipOptions): Clip {
   const common = { ...rest, sourceRate: rate };
   // every joint over the whole clip first, so input the resamplers refuse is reported in their words (the
   // joints with jumps then have the frames near their cuts evaluated again, segment by segment)
-  const rotations = resampleRotations(clip.rotations, common);
+  const rotations = resampleMovingRotations(clip.rotations, common);
   const duration = options.duration ?? (options.boundary === 'wrap' ? 'loop' : undefined);
   const translations = resampleVectors(clip.translations, {
     ...common,
@@ -169,6 +176,99 @@ export function resampleClip(clip: Clip, options: ResampleClipOptions): Clip {
     orders: clip.orders,
     ...(clip.source !== undefined ? { source: clip.source } : {}),
   };
+}
+
+/**
+ * `resampleRotations(series, options)`, with the joints that hold still copied instead of blended when
+ * they are more than a sixth of the joints (gathering the others into a series of their own and
+ * scattering the result then costs less than blending the still ones). A still joint has the same finite,
+ * non-zero quaternion, bit for bit, in every frame; it comes out as that quaternion brought to unit length
+ * in every output frame, which is what the blend of a constant gives, to rounding (a constant translation
+ * comes out of `resampleVectors` the same way). Each joint is resampled on its own, so the moving joints
+ * get the same numbers either way.
+ * A capture's finger joints often hold still: 41 of the 59 joints of the shared Axis Neuron file.
+ */
+function resampleMovingRotations(
+  series: QuatSeries,
+  options: ResampleOptions,
+): QuatSeries<Float64Array> & ResampledGrid {
+  const { frames, joints, data } = series;
+  const still = frames > 1 ? stillQuaternions(data, frames, joints) : null;
+  let count = 0;
+  if (still !== null) for (let j = 0; j < joints; j++) count += still[j];
+  if (still === null || count * 6 <= joints) return resampleRotations(series, options);
+  // the output's size is refused (or not) for the whole series, as the plain call would
+  planResample(frames, options, 'resampleRotations', joints * 4);
+  const moving: number[] = [];
+  for (let j = 0; j < joints; j++) if (still[j] === 0) moving.push(j);
+  const r = resampleRotations(
+    { data: jointsSlice(data, joints, 4, moving, 0, frames), frames, joints: moving.length },
+    options,
+  );
+  checkSeriesSize(r.frames, joints, 4, 'resampleRotations');
+  const out = new Float64Array(r.frames * joints * 4);
+  jointsStore(out, joints, 4, moving, 0, r.data);
+  for (let j = 0; j < joints; j++) {
+    if (still[j] === 0) continue;
+    // unit length, as the blend makes every output
+    const b = j * 4;
+    const s =
+      1 /
+      Math.sqrt(
+        data[b] * data[b] + data[b + 1] * data[b + 1] + data[b + 2] * data[b + 2] + data[b + 3] * data[b + 3],
+      );
+    const x = data[b] * s;
+    const y = data[b + 1] * s;
+    const z = data[b + 2] * s;
+    const w = data[b + 3] * s;
+    for (let o = j * 4; o < out.length; o += joints * 4) {
+      out[o] = x;
+      out[o + 1] = y;
+      out[o + 2] = z;
+      out[o + 3] = w;
+    }
+  }
+  return { data: out, frames: r.frames, joints, rate: r.rate, times: r.times };
+}
+
+/**
+ * For each joint, 1 when its quaternion is the same in every frame (bit for bit) and finite and not zero
+ * (one that is not is left to the resampler, which reports it). One pass in memory order over the
+ * joints still in question.
+ */
+function stillQuaternions(data: FloatArray, frames: number, joints: number): Uint8Array {
+  const still = new Uint8Array(joints);
+  const left = new Int32Array(joints);
+  let n = 0;
+  for (let j = 0; j < joints; j++) {
+    const b = j * 4;
+    const n2 =
+      data[b] * data[b] + data[b + 1] * data[b + 1] + data[b + 2] * data[b + 2] + data[b + 3] * data[b + 3];
+    if (n2 > 0 && n2 < Number.POSITIVE_INFINITY) {
+      still[j] = 1;
+      left[n++] = b;
+    }
+  }
+  const stride = joints * 4;
+  for (let f = 1; f < frames && n > 0; f++) {
+    const o = f * stride;
+    for (let k = 0; k < n; ) {
+      const b = left[k];
+      const a = o + b;
+      if (
+        data[a] === data[b] &&
+        data[a + 1] === data[b + 1] &&
+        data[a + 2] === data[b + 2] &&
+        data[a + 3] === data[b + 3]
+      ) {
+        k++;
+      } else {
+        still[b / 4] = 0;
+        left[k] = left[--n];
+      }
+    }
+  }
+  return still;
 }
 
 /**

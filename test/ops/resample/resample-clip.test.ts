@@ -1,10 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { InvalidValueError } from '../../../src/errors.js';
 import { parseBvh, writeBvh } from '../../../src/io/index.js';
 import { frameTimeTextOf, guessRate } from '../../../src/ops/analysis/analyze-clip.js';
 import { clipSourceRate, resampleClip } from '../../../src/ops/resample/resample-clip.js';
 import { resampleRotations } from '../../../src/ops/resample/resample-rotations.js';
 import * as quat from '../../../src/quat/index.js';
+import type { Clip } from '../../../src/series/clip.js';
+import { makeClip, makeSkeleton } from '../../../src/series/clip-create.js';
 import { HAS_SHARED_BVH, readSharedBvh, SHARED_BVH_FILES } from '../../support/shared-data.js';
 
 describe.skipIf(!HAS_SHARED_BVH)('resampleClip(clip, options) on CMU 01_01', () => {
@@ -121,5 +124,71 @@ describe('resampleClip(clip, { targetRate: clip rate }) keeps every frame', () =
     const clip30 = parseBvh(text.replace('Frame Time: .0083333', 'Frame Time: 0.033333'));
     expect(clip30.rate).toBeCloseTo(30.0003, 4);
     expect(resampleClip(clip30, { targetRate: 30 }).frames).toBe(2752);
+  });
+});
+
+describe('resampleClip(clip, options) with joints that hold still', () => {
+  /** 240 frames at 120 Hz of `joints` joints; the first `still` hold one quaternion (a little off unit length). */
+  function made(joints: number, still: number, bad?: 'zero' | 'nan'): Clip {
+    const frames = 240;
+    const rotations = new Float64Array(frames * joints * 4);
+    const translations = new Float64Array(frames * joints * 3);
+    for (let f = 0; f < frames; f++)
+      for (let j = 0; j < joints; j++) {
+        const a = j < still ? 0.2 * j - 0.3 : 0.02 * f * (1 + (j % 5)) + j;
+        const n = j < still ? 1.001 : 1;
+        rotations.set(
+          [n * 0.6 * Math.sin(a), -n * 0.8 * Math.sin(a), 0, n * Math.cos(a)],
+          (f * joints + j) * 4,
+        );
+      }
+    if (bad === 'zero')
+      for (let f = 0; f < frames; f++) rotations.fill(0, f * joints * 4, f * joints * 4 + 4);
+    if (bad === 'nan') for (let f = 0; f < frames; f++) rotations[f * joints * 4] = Number.NaN;
+    return makeClip({
+      skeleton: makeSkeleton({
+        names: Array.from({ length: joints }, (_, j) => `j${j}`),
+        parents: Array.from({ length: joints }, (_, j) => j - 1),
+        restTranslations: new Array(joints * 3).fill(1),
+      }),
+      frameTime: 1 / 120,
+      rotations: { data: rotations, frames, joints },
+      translations: { data: translations, frames, joints },
+    });
+  }
+
+  it('still joints come out as their quaternion at unit length in every output frame; moving ones as resampleRotations gives them', () => {
+    // 12 of 20 still: the still ones are copied; 2 of 20: every joint is blended (the still ones to rounding)
+    for (const [joints, still] of [
+      [20, 12],
+      [20, 2],
+      [7, 7],
+    ]) {
+      const clip = made(joints, still);
+      for (const options of [
+        { targetRate: 30 },
+        { targetRate: 24, kernel: 'cubic6' as const },
+        { targetRate: 200 },
+      ]) {
+        const out = resampleClip(clip, { ...options, rateFrom: 'frame-time' });
+        const whole = resampleRotations(clip.rotations, { ...options, sourceRate: clip.rate });
+        expect(out.frames).toBe(whole.frames);
+        for (let j = 0; j < joints; j++) {
+          const q = clip.rotations.data.subarray(j * 4, j * 4 + 4);
+          const unit = Math.hypot(...q);
+          for (let f = 0; f < out.frames; f++)
+            for (let c = 0; c < 4; c++) {
+              const at = (f * joints + j) * 4 + c;
+              if (j >= still) expect(out.rotations.data[at]).toBe(whole.data[at]);
+              else expect(out.rotations.data[at]).toBeCloseTo(q[c] / unit, 15);
+            }
+        }
+      }
+    }
+  });
+
+  it('a still joint that is zero or not finite is reported as without still joints', () => {
+    expect(() => resampleClip(made(20, 12, 'zero'), { targetRate: 30 })).toThrow(InvalidValueError);
+    expect(() => resampleClip(made(20, 12, 'nan'), { targetRate: 30 })).toThrow(InvalidValueError);
   });
 });

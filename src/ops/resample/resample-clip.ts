@@ -91,7 +91,8 @@ export { RESAMPLE_DEFAULTS as RESAMPLE_CLIP_DEFAULTS } from './resample-support.
  * a writer prints the source's frame-time text only while it still reads back to `frameTime`), scales
  * (when animated) resampled like translations, and orders, animated flags and `source` kept, so it writes
  * back in its source format. With `duration: 'keep-end'` (or `'loop'`) the rate may be adjusted to fit the
- * clip exactly; `rate` reports the value used.
+ * clip exactly; `rate` reports the value used. A joint that holds still (one quaternion, or one translation,
+ * in every frame) keeps it in every output frame, the quaternion at unit length.
  *
  * Source: Holden, "Filtering, Convolutions, and Quaternions" (2025).
  *

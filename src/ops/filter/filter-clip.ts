@@ -3,6 +3,7 @@ import { checkOptions } from '../../options.js';
 import type { Clip } from '../../series/clip.js';
 import { assertQuatSeries, assertVec3Series } from '../../series/create.js';
 import {
+  constantJoints,
   cutGroups,
   jointsSlice,
   jointsStore,
@@ -292,47 +293,6 @@ function filterMovingJoints(
   }
   moveJoints(data, filtered, frames, joints, width, moving, 'scatter');
   return { data, frames, joints };
-}
-
-/**
- * For each joint, 1 when it holds the same `width` values in every frame. One pass over the frames in
- * memory order (a strided pass per joint would touch every cache line once per joint) that compares only
- * the joints still constant, kept in a compact list, and stops when none is: a clip whose joints all move
- * after a few frames costs a few rows. Its own function, so that the long scan (compiled on the stack of a
- * first large clip) ends in a plain return rather than in the caller's code, which the engine may not have
- * seen run yet.
- */
-function constantJoints(
-  src: Float64Array | Float32Array,
-  frames: number,
-  joints: number,
-  width: 3 | 4,
-): Uint8Array {
-  const constant = new Uint8Array(joints).fill(1);
-  const stride = joints * width;
-  // offsets (joint · width) of the joints still constant; one that changes is replaced by the last
-  const left = new Int32Array(joints);
-  for (let j = 0; j < joints; j++) left[j] = j * width;
-  let n = joints;
-  for (let f = 1; f < frames && n > 0; f++) {
-    const o = f * stride;
-    for (let k = 0; k < n; ) {
-      const b = left[k];
-      const a = o + b;
-      if (
-        src[a] === src[b] &&
-        src[a + 1] === src[b + 1] &&
-        src[a + 2] === src[b + 2] &&
-        (width === 3 || src[a + 3] === src[b + 3])
-      ) {
-        k++;
-      } else {
-        constant[b / width] = 0;
-        left[k] = left[--n];
-      }
-    }
-  }
-  return constant;
 }
 
 /** Whether the constant value at `src[o..o+width)` is finite and, for a quaternion, not zero. */

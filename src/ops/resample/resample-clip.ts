@@ -10,6 +10,7 @@ import { checkSeriesSize } from '../../series/create.js';
 import type { FloatArray, QuatSeries } from '../../series/types.js';
 import { frameTimeTextOf, guessRate } from '../analysis/analyze-clip.js';
 import {
+  constantJoints,
   cutGroups,
   jointsSlice,
   jointsStore,
@@ -233,41 +234,16 @@ function resampleMovingRotations(
 }
 
 /**
- * For each joint, 1 when its quaternion is the same in every frame (bit for bit) and finite and not zero
- * (one that is not is left to the resampler, which reports it). One pass in memory order over the
- * joints still in question.
+ * For each joint, 1 when its quaternion is the same in every frame (bit for bit, {@link constantJoints})
+ * and finite and not zero (one that is not is left to the resampler, which reports it).
  */
 function stillQuaternions(data: FloatArray, frames: number, joints: number): Uint8Array {
-  const still = new Uint8Array(joints);
-  const left = new Int32Array(joints);
-  let n = 0;
+  const still = constantJoints(data, frames, joints, 4);
   for (let j = 0; j < joints; j++) {
     const b = j * 4;
     const n2 =
       data[b] * data[b] + data[b + 1] * data[b + 1] + data[b + 2] * data[b + 2] + data[b + 3] * data[b + 3];
-    if (n2 > 0 && n2 < Number.POSITIVE_INFINITY) {
-      still[j] = 1;
-      left[n++] = b;
-    }
-  }
-  const stride = joints * 4;
-  for (let f = 1; f < frames && n > 0; f++) {
-    const o = f * stride;
-    for (let k = 0; k < n; ) {
-      const b = left[k];
-      const a = o + b;
-      if (
-        data[a] === data[b] &&
-        data[a + 1] === data[b + 1] &&
-        data[a + 2] === data[b + 2] &&
-        data[a + 3] === data[b + 3]
-      ) {
-        k++;
-      } else {
-        still[b / 4] = 0;
-        left[k] = left[--n];
-      }
-    }
+    if (!(n2 > 0 && n2 < Number.POSITIVE_INFINITY)) still[j] = 0;
   }
   return still;
 }

@@ -100,8 +100,10 @@ function runTask(
         }
       }
       // the content is written (or copied) and nothing of the result refers to the clips: the next BVH
-      // file read on this thread fills their arrays
-      if (out.data === undefined) recycleClipArrays(clip, processed);
+      // file read on this thread fills their arrays (a BVH clip's arrays are the parser's and the steps'
+      // own; other readers' may be views of buffers they keep)
+      if (out.data === undefined && clipFormatOf(task.input).name === 'BVH')
+        recycleClipArrays(clip, processed);
     }
     result.ok = true;
   } catch (error) {
@@ -131,12 +133,7 @@ export async function runAnyFileTask(task: FileTask): Promise<TaskResult> {
  * read-ahead of it (`readAheadBvhFile`) will be taken.
  */
 export function readsBvhFile(task: FileTask): boolean {
-  return (
-    task.emit.kind !== 'reduce' &&
-    !isGltfTask(task) &&
-    typeof task.input === 'string' &&
-    clipFormatOf(task.input).name === 'BVH'
-  );
+  return task.emit.kind !== 'reduce' && !isGltfTask(task) && clipFormatOf(task.input).name === 'BVH';
 }
 
 /** Where the JSON description of an output goes: `features.npz` → `features.json`. */

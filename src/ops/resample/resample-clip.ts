@@ -300,43 +300,63 @@ function resampleSegments(
       // in frames (a source rate of 1): positions are exact and the anti-aliasing factor is the rate ratio
       const times = new Float64Array(i - first);
       for (let m = first; m < i; m++) times[m - first] = (m * sourceRate) / outRate - start;
-      const n = end - start;
-      const plan = planResample(n, { ...perFrame, times }, 'resampleRotations', picked.length * 4);
-      // the frames whose kernel stays inside the segment keep the values of the pass over the whole clip
-      // (the same taps and weights, to rounding); those it reaches past an end are evaluated again
-      const [a, b] = insideFrames(times, plan.kernel.radius, n);
-      const ranges = a < b ? [0, a, b, times.length] : [0, times.length];
-      const data = jointsSlice(clip.rotations.data, joints, 4, picked, start, end);
-      const series = { data, frames: n, joints: picked.length };
-      for (let r = 0; r < ranges.length; r += 2) {
-        if (ranges[r] === ranges[r + 1]) continue;
-        const positions = plan.grid.positions.subarray(ranges[r], ranges[r + 1]);
-        const part = new Float64Array(positions.length * picked.length * 4);
-        blendRotationsAt(part, series, plan, positions);
-        jointsStore(rotations, joints, 4, picked, first + ranges[r], part);
-      }
+      reevaluateNearEnds(
+        rotations,
+        clip.rotations.data,
+        joints,
+        4,
+        picked,
+        start,
+        end,
+        first,
+        times,
+        perFrame,
+      );
       for (const [channels, values, out] of [
         [moving, clip.translations.data, translations],
         [scaled, clip.scales?.data, scales],
       ] as const) {
         if (channels.length === 0 || values === undefined || out === undefined) continue;
-        const vplan = planResample(n, { ...vectorOptions, times }, 'resampleVectors', channels.length * 3);
-        const [va, vb] = insideFrames(times, vplan.kernel.radius, n);
-        const vranges = va < vb ? [0, va, vb, times.length] : [0, times.length];
-        const vseries = {
-          data: jointsSlice(values, joints, 3, channels, start, end),
-          frames: n,
-          joints: channels.length,
-        };
-        for (let r = 0; r < vranges.length; r += 2) {
-          if (vranges[r] === vranges[r + 1]) continue;
-          const positions = vplan.grid.positions.subarray(vranges[r], vranges[r + 1]);
-          const part = new Float64Array(positions.length * channels.length * 3);
-          blendVectorsAt(part, vseries, vplan, positions, 'resampleVectors: series');
-          jointsStore(out, joints, 3, channels, first + vranges[r], part);
-        }
+        reevaluateNearEnds(out, values, joints, 3, channels, start, end, first, times, vectorOptions);
       }
     }
+  }
+}
+
+/**
+ * Evaluates again, from frames `[start, end)` of the joints `picked` alone (rotations for `width` 4,
+ * vectors for 3), the output frames `first + i` at `times[i]` (frames from `start`) whose kernel reaches
+ * past an end of that segment ({@link insideFrames}), into `out`; the others are left as they are.
+ */
+function reevaluateNearEnds(
+  out: FloatArray,
+  values: FloatArray,
+  joints: number,
+  width: 3 | 4,
+  picked: readonly number[],
+  start: number,
+  end: number,
+  first: number,
+  times: Float64Array,
+  options: ResampleOptions,
+): void {
+  const n = end - start;
+  const where = width === 4 ? 'resampleRotations' : 'resampleVectors';
+  const plan = planResample(n, { ...options, times }, where, picked.length * width);
+  const [a, b] = insideFrames(times, plan.kernel.radius, n);
+  const ranges = a < b ? [0, a, b, times.length] : [0, times.length];
+  const series = {
+    data: jointsSlice(values, joints, width, picked, start, end),
+    frames: n,
+    joints: picked.length,
+  };
+  for (let r = 0; r < ranges.length; r += 2) {
+    if (ranges[r] === ranges[r + 1]) continue;
+    const positions = plan.grid.positions.subarray(ranges[r], ranges[r + 1]);
+    const part = new Float64Array(positions.length * picked.length * width);
+    if (width === 4) blendRotationsAt(part, series, plan, positions);
+    else blendVectorsAt(part, series, plan, positions, 'resampleVectors: series');
+    jointsStore(out, joints, width, picked, first + ranges[r], part);
   }
 }
 

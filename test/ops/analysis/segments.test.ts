@@ -206,6 +206,29 @@ describe('CMU 01_01 (T-pose at frame 0, then a 136° step): unroll, gaussian(2),
   });
 });
 
+/**
+ * Each segment `[s, e)` of each joint with jumps in `clip`, with whether it is the joint's first and last,
+ * and that joint's rotations over the segment as a series of their own.
+ */
+function* jumpSegments(clip: Clip, cuts: readonly (readonly number[])[]) {
+  for (let j = 0; j < cuts.length; j++) {
+    if (cuts[j].length === 0) continue;
+    const bounds = [0, ...cuts[j], clip.frames];
+    for (let k = 0; k + 1 < bounds.length; k++) {
+      const [s, e] = [bounds[k], bounds[k + 1]];
+      const data = Float64Array.from(jointValues(clip.rotations, j, 4).slice(s * 4, e * 4));
+      yield {
+        j,
+        s,
+        e,
+        first: k === 0,
+        last: k + 2 === bounds.length,
+        series: { data, frames: e - s, joints: 1 },
+      };
+    }
+  }
+}
+
 describe('filterClip with jumps against each segment filtered on its own (CMU 01_01)', () => {
   const clip = unrollClip(
     parseBvh(readFileSync(new URL('../../../samples/01_01.bvh', import.meta.url), 'utf8')),
@@ -221,27 +244,14 @@ describe('filterClip with jumps against each segment filtered on its own (CMU 01
     it(`${kernel.name} ${JSON.stringify(options)}: each jumping joint's frames equal its segment's own filter`, () => {
       const out = filterClip(clip, kernel, { ...options, segments: 'jumps' });
       let compared = 0;
-      for (let j = 0; j < cuts.length; j++) {
-        if (cuts[j].length === 0) continue;
-        const bounds = [0, ...cuts[j], clip.frames];
-        for (let k = 0; k + 1 < bounds.length; k++) {
-          const [s, e] = [bounds[k], bounds[k + 1]];
-          const alone = filterRotations(
-            {
-              data: Float64Array.from(jointValues(clip.rotations, j, 4).slice(s * 4, e * 4)),
-              frames: e - s,
-              joints: 1,
-            },
-            kernel,
-            options,
+      for (const { j, s, e, series } of jumpSegments(clip, cuts)) {
+        const alone = filterRotations(series, kernel, options);
+        for (let f = s; f < e; f++) {
+          const want = alone.data.subarray((f - s) * 4, (f - s) * 4 + 4);
+          expect(quat.angle(q(out, f, j), want), `joint ${j}, frame ${f}, segment ${s}-${e}`).toBeLessThan(
+            1e-12,
           );
-          for (let f = s; f < e; f++) {
-            const want = alone.data.subarray((f - s) * 4, (f - s) * 4 + 4);
-            expect(quat.angle(q(out, f, j), want), `joint ${j}, frame ${f}, segment ${s}-${e}`).toBeLessThan(
-              1e-12,
-            );
-            compared++;
-          }
+          compared++;
         }
       }
       expect(compared).toBeGreaterThan(10000);
@@ -272,37 +282,27 @@ describe('resampleClip with jumps against each segment resampled on its own (CMU
       const out = resampleClip(clip, { ...options, rateFrom: 'frame-time', segments: 'jumps' });
       const outRate = out.rate;
       let compared = 0;
-      for (let j = 0; j < cuts.length; j++) {
-        if (cuts[j].length === 0) continue;
-        const bounds = [0, ...cuts[j], clip.frames];
-        for (let k = 0; k + 1 < bounds.length; k++) {
-          const [s, e] = [bounds[k], bounds[k + 1]];
-          const frames: number[] = [];
-          for (let i = 0; i < out.frames; i++) {
-            const p = (i * clip.rate) / outRate;
-            if ((k === 0 || p >= s - 0.5) && (k + 2 === bounds.length || p < e - 0.5)) frames.push(i);
-          }
-          if (frames.length === 0) continue;
-          const alone = resampleRotations(
-            {
-              data: Float64Array.from(jointValues(clip.rotations, j, 4).slice(s * 4, e * 4)),
-              frames: e - s,
-              joints: 1,
-            },
-            {
-              ...options,
-              targetRate: undefined,
-              sourceRate: 1,
-              times: frames.map((i) => (i * clip.rate) / outRate - s),
-            },
-          );
-          frames.forEach((i, m) => {
-            const got = q(out, i, j);
-            const want = alone.data.subarray(m * 4, m * 4 + 4);
-            expect(quat.angle(got, want), `joint ${j}, frame ${i}, segment ${s}-${e}`).toBeLessThan(1e-12);
-            compared++;
-          });
+      for (const { j, s, e, first, last, series } of jumpSegments(clip, cuts)) {
+        // the output frames whose source position falls in this segment
+        const frames: number[] = [];
+        for (let i = 0; i < out.frames; i++) {
+          const p = (i * clip.rate) / outRate;
+          if ((first || p >= s - 0.5) && (last || p < e - 0.5)) frames.push(i);
         }
+        if (frames.length === 0) continue;
+        const alone = resampleRotations(series, {
+          ...options,
+          targetRate: undefined,
+          sourceRate: 1,
+          times: frames.map((i) => (i * clip.rate) / outRate - s),
+        });
+        frames.forEach((i, m) => {
+          const want = alone.data.subarray(m * 4, m * 4 + 4);
+          expect(quat.angle(q(out, i, j), want), `joint ${j}, frame ${i}, segment ${s}-${e}`).toBeLessThan(
+            1e-12,
+          );
+          compared++;
+        });
       }
       expect(compared).toBeGreaterThan(1000);
     });

@@ -53,7 +53,7 @@ describe('recycleClipArrays(...clips)', () => {
     });
   }
 
-  it('a buffer recycled twice is handed out once; one over twice the size needed is not used', () => {
+  it('a buffer recycled twice is handed out once', () => {
     const a = parseBvh(small(200, 1));
     recycleClipArrays(a, a);
     recycleClipArrays(a);
@@ -64,8 +64,33 @@ describe('recycleClipArrays(...clips)', () => {
     expect(Array.from(second.rotations.data)).toEqual(Array.from(first.rotations.data));
     // first's arrays are in use: filling second did not touch them
     expect(Array.from(first.rotations.data)).toEqual(Array.from(parseBvh(small(200, 2)).rotations.data));
-    const large = parseBvh(small(1000, 1));
-    recycleClipArrays(large);
-    expect(parseBvh(small(100, 1)).rotations.data.buffer).not.toBe(large.rotations.data.buffer);
+  });
+
+  it('the smallest buffer that holds the data is used, and a full store keeps the largest buffers', () => {
+    // drain what earlier tests left
+    for (let k = 0; k < 8; k++) parseBvh(small(4000, 1));
+    const sizes = [100, 1000, 300, 3000, 30];
+    const clips = sizes.map((rows) => parseBvh(small(rows, 1)));
+    const fresh250 = Array.from(parseBvh(small(250, 4)).rotations.data);
+    recycleClipArrays(...clips);
+    // ten buffers offered, four kept: the rotation and translation buffers of the 3000- and 1000-row clips
+    const kept = [clips[3], clips[1]].flatMap((c) => [c.rotations.data.buffer, c.translations.data.buffer]);
+    // a 250-row file fits every kept buffer; it takes the smallest that holds each array: the two of the
+    // 1000-row clip (its rotations, of 8000 bytes, into the 24,000-byte translation buffer)
+    const small250 = parseBvh(small(250, 4));
+    expect(small250.rotations.data.buffer).toBe(clips[1].translations.data.buffer);
+    expect(small250.translations.data.buffer).toBe(clips[1].rotations.data.buffer);
+    expect(Array.from(small250.rotations.data)).toEqual(fresh250);
+    // the 3000-row clip's two are left: a 20-row file takes them rather than allocating
+    const tiny = parseBvh(small(20, 5));
+    expect(kept.slice(0, 2)).toContain(tiny.rotations.data.buffer);
+    expect(kept.slice(0, 2)).toContain(tiny.translations.data.buffer);
+    // the dropped buffers (clips of 100, 300 and 30 rows) are never handed out
+    const dropped = [clips[0], clips[2], clips[4]].flatMap((c) => [c.rotations.data.buffer, c.translations.data.buffer]);
+    for (let k = 0; k < 4; k++) {
+      const c = parseBvh(small(20 + k, 6));
+      expect(dropped).not.toContain(c.rotations.data.buffer);
+      expect(dropped).not.toContain(c.translations.data.buffer);
+    }
   });
 });

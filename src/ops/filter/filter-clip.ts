@@ -266,9 +266,11 @@ function filterMovingJoints(
     const into = reuse && src instanceof Float64Array ? scratch(0, src.length) : undefined;
     const all = filterSeries(src, frames, joints, width, kernel, space, boundary, into);
     if (into !== undefined && src instanceof Float64Array) {
-      // the reused input takes the result: all of it, or the moving joints' (the others are as they were)
-      if (moving.length === joints) src.set(into);
-      else moveJoints(src, into, frames, joints, width, moving, 'same');
+      // the reused input takes the result, with the few still joints' own values (put into the result
+      // first, so the copy back is one block copy rather than a run-by-run copy of the moving joints)
+      if (moving.length < joints)
+        moveJoints(into, src, frames, joints, width, staticJoints(moving, joints), 'same');
+      src.set(into);
       return { data: src, frames, joints };
     }
     const out = all instanceof Float64Array ? all : Float64Array.from(all);

@@ -86,7 +86,10 @@ describe('recycleClipArrays(...clips)', () => {
     expect(kept.slice(0, 2)).toContain(tiny.rotations.data.buffer);
     expect(kept.slice(0, 2)).toContain(tiny.translations.data.buffer);
     // the dropped buffers (clips of 100, 300 and 30 rows) are never handed out
-    const dropped = [clips[0], clips[2], clips[4]].flatMap((c) => [c.rotations.data.buffer, c.translations.data.buffer]);
+    const dropped = [clips[0], clips[2], clips[4]].flatMap((c) => [
+      c.rotations.data.buffer,
+      c.translations.data.buffer,
+    ]);
     for (let k = 0; k < 4; k++) {
       const c = parseBvh(small(20 + k, 6));
       expect(dropped).not.toContain(c.rotations.data.buffer);

@@ -1,7 +1,7 @@
 /**
  * rotsig's WebAssembly kernels (`simd.wat`, assembled into `simd-bytes.ts` by `scripts/build_simd.mjs`): the
- * live rotation filters (`ops/live`) and the log-space blend of down-sampling (`ops/resample`) on 128-bit
- * SIMD, and the BVH reader's and writer's scalar kernels (`io/bvh`: plain rows, Euler angles to quaternions,
+ * live rotation filters (`ops/live`), the log-space blend of down-sampling (`ops/resample`) and the raw-space
+ * 13-tap filter (`ops/filter`) on 128-bit SIMD, and the BVH reader's and writer's scalar kernels (`io/bvh`: plain rows, Euler angles to quaternions,
  * translations, six-decimal rows). Compiled once, synchronously, when the engine validates the module (it
  * uses SIMD instructions: Node 20 and every current browser; where synchronous compilation is refused, as
  * older Chromium does for modules over 4 KB on a page's main thread, asynchronously, for callers that come
@@ -101,6 +101,17 @@ export interface SimdKernels {
     maxRows: number,
     powers: number,
     state: number,
+  ): number;
+  /** One block of the raw-space 13-tap filter; see `simd.wat`. */
+  raw13(
+    input: number,
+    rows: number,
+    joints: number,
+    output: number,
+    weights: number,
+    scratch: number,
+    safeChords: number,
+    flags: number,
   ): number;
   /** One output frame of the down-sampling log blend; see `simd.wat`. */
   blendLog(

@@ -5,9 +5,9 @@
 ;; sign of w instead of from k) and the full-range paths (fdlibm's reductions where the JavaScript calls
 ;; Math.atan2, Math.sin, Math.cos):
 ;; the paths agree to about an ulp (test/ops/live/simd.test.ts holds them to 1e-13).
-;; After them: the log blend of down-sampling (blendLog, SIMD) and the BVH reader's and writer's scalar kernels
-;; (bvhRows, bvhEuler, bvhTranslations, bvhSixRow), each giving the JavaScript's bits or bytes; their comments say
-;; what they leave to the JavaScript. Those share one scratch memory per thread (simdScratch in simd.ts).
+;; After them: the log blend of down-sampling (blendLog, SIMD), the raw-space 13-tap filter (raw13, SIMD) and the
+;; BVH reader's and writer's scalar kernels (bvhRows, bvhEuler, bvhTranslations, bvhSixRow), each giving the
+;; JavaScript's bits or bytes; their comments say what they leave to the JavaScript. Those share one scratch memory per thread (simdScratch in simd.ts).
 ;;
 ;; Build: npm run build:simd (scripts/build_simd.mjs writes simd-bytes.ts; a test checks it equals a fresh
 ;; build). Hand-written; the One Euro kernel was first generated from the damper's pieces and is kept by hand.
@@ -1626,6 +1626,169 @@
             (i32.store (i32.add (local.get $flags) (i32.shl (local.get $n) (i32.const 2))) (local.get $p))
             (local.set $n (i32.add (local.get $n) (i32.const 1)))))
         (local.set $pb (i32.add (local.get $pb) (i32.const 64)))
+        (local.set $p (i32.add (local.get $p) (i32.const 1)))
+        (br $pair)))
+    (local.get $n))
+
+  ;; The raw-space 13-tap filter of filterRotations's interior frames (filter-rotations.ts: filterRawSymmetric13 with
+  ;; its phases unrollBlock13, slide13 and normaliseBlock13) for one block, two joints per lane: the $m source rows
+  ;; at $in (frame-major, $joints quaternions of 32 bytes each) give the $m − 12 output rows at $out, with the
+  ;; symmetric weights table[0..6] at $w (f64) and $m · 96 bytes of scratch at $u. Per pair of joints (an odd
+  ;; count's last joint fills both lanes): the rows unrolled along time from the first, with the running L1
+  ;; chord length (plus infinity after a sample whose norm is not 1 ± 1e-6) and each row's sign; then each
+  ;; output row k: the sums Σ table[t]·(u[k + t] + u[k + 12 − t]) + table[6]·u[k + 6] per component, normalised
+  ;; and given the centre row's sign. The operations and their order are the JavaScript's, so every lane rounds
+  ;; as the scalar loops do, to the bit. An output whose window's chords add up to $safe or more (the JavaScript
+  ;; takes those windows on its per-tap path) is written anyway and listed at $flags (i32: row · joints + joint;
+  ;; each joint once), for the caller to compute again; returns how many are listed. An output whose window
+  ;; passes the chord test but whose sum is no finite, non-zero quaternion (where the JavaScript throws) stops
+  ;; the kernel with −1: the caller then computes the whole block with the JavaScript.
+  (func (export "raw13") (param $in i32) (param $m i32) (param $joints i32) (param $out i32) (param $w i32)
+    (param $u i32) (param $safe f64) (param $flags i32) (result i32)
+    (local $stride i32) (local $pairs i32) (local $p i32) (local $a0 i32) (local $a1 i32) (local $i i32)
+    (local $r i32) (local $uo i32) (local $co i32) (local $so i32) (local $cAt i32) (local $sAt i32) (local $outs i32)
+    (local $o i32) (local $n i32)
+    (local $A v128) (local $B v128) (local $C v128) (local $E v128) (local $qx v128) (local $qy v128) (local $qz v128)
+    (local $qw v128) (local $px v128) (local $py v128) (local $pz v128) (local $pw v128) (local $bad v128) (local $sg v128)
+    (local $ch v128) (local $one v128) (local $neg v128) (local $inf v128) (local $zero v128) (local $tol v128)
+    (local $tiny v128) (local $S v128) (local $w0 v128) (local $w1 v128) (local $w2 v128) (local $w3 v128) (local $w4 v128)
+    (local $w5 v128) (local $w6 v128) (local $ax v128) (local $ay v128) (local $az v128) (local $aw v128) (local $n2 v128)
+    (local $ok v128) (local $sc v128) (local $safeM v128) (local $row i32)
+    (local.set $stride (i32.mul (local.get $joints) (i32.const 32)))
+    (local.set $pairs (i32.shr_u (i32.add (local.get $joints) (i32.const 1)) (i32.const 1)))
+    (local.set $outs (i32.sub (local.get $m) (i32.const 12)))
+    (local.set $cAt (i32.add (local.get $u) (i32.shl (local.get $m) (i32.const 6))))
+    (local.set $sAt (i32.add (local.get $cAt) (i32.shl (local.get $m) (i32.const 4))))
+    (local.set $one (v128.const f64x2 1 1))
+    (local.set $neg (v128.const f64x2 -1 -1))
+    (local.set $inf (v128.const f64x2 inf inf))
+    (local.set $zero (v128.const f64x2 0 0))
+    (local.set $tol (v128.const f64x2 1e-6 1e-6))
+    (local.set $tiny (v128.const f64x2 1e-300 1e-300))
+    (local.set $S (f64x2.splat (local.get $safe)))
+    (local.set $w0 (v128.load64_splat offset=0 (local.get $w)))
+    (local.set $w1 (v128.load64_splat offset=8 (local.get $w)))
+    (local.set $w2 (v128.load64_splat offset=16 (local.get $w)))
+    (local.set $w3 (v128.load64_splat offset=24 (local.get $w)))
+    (local.set $w4 (v128.load64_splat offset=32 (local.get $w)))
+    (local.set $w5 (v128.load64_splat offset=40 (local.get $w)))
+    (local.set $w6 (v128.load64_splat offset=48 (local.get $w)))
+    (block $done
+      (loop $pair
+        (br_if $done (i32.ge_u (local.get $p) (local.get $pairs)))
+        ;; joints 2p and 2p + 1 (the last joint twice when the count is odd)
+        (local.set $a0 (i32.shl (local.get $p) (i32.const 6)))
+        (local.set $a1 (select (local.get $a0) (i32.add (local.get $a0) (i32.const 32))
+          (i32.eq (i32.add (i32.shl (local.get $p) (i32.const 1)) (i32.const 1)) (local.get $joints))))
+        ;; the first row as it is, sign 1, chord 0 (or infinity)
+        (local.set $A (v128.load offset=0 (i32.add (local.get $in) (local.get $a0))))
+        (local.set $B (v128.load offset=16 (i32.add (local.get $in) (local.get $a0))))
+        (local.set $C (v128.load offset=0 (i32.add (local.get $in) (local.get $a1))))
+        (local.set $E (v128.load offset=16 (i32.add (local.get $in) (local.get $a1))))
+        (local.set $qx (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $A) (local.get $C)))
+        (local.set $qy (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $A) (local.get $C)))
+        (local.set $qz (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $B) (local.get $E)))
+        (local.set $qw (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $B) (local.get $E)))
+        ;; |q|² within 1e-6 of 1, else the chords are infinite from here (NaN fails the test too)
+        (local.set $bad (v128.bitselect (local.get $zero) (local.get $inf) (f64x2.le (f64x2.abs (f64x2.sub (f64x2.add (f64x2.add (f64x2.add (f64x2.mul (local.get $qx) (local.get $qx)) (f64x2.mul (local.get $qy) (local.get $qy))) (f64x2.mul (local.get $qz) (local.get $qz))) (f64x2.mul (local.get $qw) (local.get $qw))) (local.get $one))) (local.get $tol))))
+        (v128.store offset=0 (local.get $u) (local.get $qx))
+        (v128.store offset=16 (local.get $u) (local.get $qy))
+        (v128.store offset=32 (local.get $u) (local.get $qz))
+        (v128.store offset=48 (local.get $u) (local.get $qw))
+        (v128.store (local.get $cAt) (local.get $bad))
+        (v128.store (local.get $sAt) (local.get $one))
+        (local.set $ch (local.get $bad))
+        (local.set $px (local.get $qx))
+        (local.set $py (local.get $qy))
+        (local.set $pz (local.get $qz))
+        (local.set $pw (local.get $qw))
+        (local.set $r (i32.add (local.get $in) (local.get $stride)))
+        (local.set $uo (i32.add (local.get $u) (i32.const 64)))
+        (local.set $co (i32.add (local.get $cAt) (i32.const 16)))
+        (local.set $so (i32.add (local.get $sAt) (i32.const 16)))
+        (local.set $i (i32.const 1))
+        ;; unrolled along time: each row in the hemisphere of the one before
+        (block $unrolled
+          (loop $row
+            (br_if $unrolled (i32.ge_u (local.get $i) (local.get $m)))
+            (local.set $A (v128.load offset=0 (i32.add (local.get $r) (local.get $a0))))
+            (local.set $B (v128.load offset=16 (i32.add (local.get $r) (local.get $a0))))
+            (local.set $C (v128.load offset=0 (i32.add (local.get $r) (local.get $a1))))
+            (local.set $E (v128.load offset=16 (i32.add (local.get $r) (local.get $a1))))
+            (local.set $qx (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $A) (local.get $C)))
+            (local.set $qy (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $A) (local.get $C)))
+            (local.set $qz (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $B) (local.get $E)))
+            (local.set $qw (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $B) (local.get $E)))
+            ;; |q|² within 1e-6 of 1, else the chords are infinite from here (NaN fails the test too)
+            (local.set $bad (v128.bitselect (local.get $zero) (local.get $inf) (f64x2.le (f64x2.abs (f64x2.sub (f64x2.add (f64x2.add (f64x2.add (f64x2.mul (local.get $qx) (local.get $qx)) (f64x2.mul (local.get $qy) (local.get $qy))) (f64x2.mul (local.get $qz) (local.get $qz))) (f64x2.mul (local.get $qw) (local.get $qw))) (local.get $one))) (local.get $tol))))
+            (local.set $sg (v128.bitselect (local.get $one) (local.get $neg) (f64x2.ge (f64x2.add (f64x2.add (f64x2.add (f64x2.mul (local.get $px) (local.get $qx)) (f64x2.mul (local.get $py) (local.get $qy))) (f64x2.mul (local.get $pz) (local.get $qz))) (f64x2.mul (local.get $pw) (local.get $qw))) (local.get $zero))))
+            (local.set $qx (f64x2.mul (local.get $sg) (local.get $qx)))
+            (local.set $qy (f64x2.mul (local.get $sg) (local.get $qy)))
+            (local.set $qz (f64x2.mul (local.get $sg) (local.get $qz)))
+            (local.set $qw (f64x2.mul (local.get $sg) (local.get $qw)))
+            (local.set $ch (f64x2.add (f64x2.add (f64x2.add (f64x2.add (f64x2.add (local.get $ch) (f64x2.abs (f64x2.sub (local.get $qx) (local.get $px)))) (f64x2.abs (f64x2.sub (local.get $qy) (local.get $py)))) (f64x2.abs (f64x2.sub (local.get $qz) (local.get $pz)))) (f64x2.abs (f64x2.sub (local.get $qw) (local.get $pw)))) (local.get $bad)))
+            (v128.store offset=0 (local.get $uo) (local.get $qx))
+            (v128.store offset=16 (local.get $uo) (local.get $qy))
+            (v128.store offset=32 (local.get $uo) (local.get $qz))
+            (v128.store offset=48 (local.get $uo) (local.get $qw))
+            (v128.store (local.get $co) (local.get $ch))
+            (v128.store (local.get $so) (local.get $sg))
+            (local.set $px (local.get $qx))
+            (local.set $py (local.get $qy))
+            (local.set $pz (local.get $qz))
+            (local.set $pw (local.get $qw))
+            (local.set $r (i32.add (local.get $r) (local.get $stride)))
+            (local.set $uo (i32.add (local.get $uo) (i32.const 64)))
+            (local.set $co (i32.add (local.get $co) (i32.const 16)))
+            (local.set $so (i32.add (local.get $so) (i32.const 16)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $row)))
+        ;; the output rows: the window's sums, normalised, with the centre row's sign
+        (local.set $uo (local.get $u))
+        (local.set $co (local.get $cAt))
+        (local.set $so (i32.add (local.get $sAt) (i32.const 96)))
+        (local.set $o (local.get $out))
+        (local.set $i (i32.const 0))
+        (block $written
+          (loop $output
+            (br_if $written (i32.ge_u (local.get $i) (local.get $outs)))
+            (local.set $ax (f64x2.add (f64x2.add (f64x2.add (f64x2.add (f64x2.add (f64x2.add (f64x2.mul (local.get $w0) (f64x2.add (v128.load offset=0 (local.get $uo)) (v128.load offset=768 (local.get $uo)))) (f64x2.mul (local.get $w1) (f64x2.add (v128.load offset=64 (local.get $uo)) (v128.load offset=704 (local.get $uo))))) (f64x2.mul (local.get $w2) (f64x2.add (v128.load offset=128 (local.get $uo)) (v128.load offset=640 (local.get $uo))))) (f64x2.mul (local.get $w3) (f64x2.add (v128.load offset=192 (local.get $uo)) (v128.load offset=576 (local.get $uo))))) (f64x2.mul (local.get $w4) (f64x2.add (v128.load offset=256 (local.get $uo)) (v128.load offset=512 (local.get $uo))))) (f64x2.mul (local.get $w5) (f64x2.add (v128.load offset=320 (local.get $uo)) (v128.load offset=448 (local.get $uo))))) (f64x2.mul (local.get $w6) (v128.load offset=384 (local.get $uo)))))
+            (local.set $ay (f64x2.add (f64x2.add (f64x2.add (f64x2.add (f64x2.add (f64x2.add (f64x2.mul (local.get $w0) (f64x2.add (v128.load offset=16 (local.get $uo)) (v128.load offset=784 (local.get $uo)))) (f64x2.mul (local.get $w1) (f64x2.add (v128.load offset=80 (local.get $uo)) (v128.load offset=720 (local.get $uo))))) (f64x2.mul (local.get $w2) (f64x2.add (v128.load offset=144 (local.get $uo)) (v128.load offset=656 (local.get $uo))))) (f64x2.mul (local.get $w3) (f64x2.add (v128.load offset=208 (local.get $uo)) (v128.load offset=592 (local.get $uo))))) (f64x2.mul (local.get $w4) (f64x2.add (v128.load offset=272 (local.get $uo)) (v128.load offset=528 (local.get $uo))))) (f64x2.mul (local.get $w5) (f64x2.add (v128.load offset=336 (local.get $uo)) (v128.load offset=464 (local.get $uo))))) (f64x2.mul (local.get $w6) (v128.load offset=400 (local.get $uo)))))
+            (local.set $az (f64x2.add (f64x2.add (f64x2.add (f64x2.add (f64x2.add (f64x2.add (f64x2.mul (local.get $w0) (f64x2.add (v128.load offset=32 (local.get $uo)) (v128.load offset=800 (local.get $uo)))) (f64x2.mul (local.get $w1) (f64x2.add (v128.load offset=96 (local.get $uo)) (v128.load offset=736 (local.get $uo))))) (f64x2.mul (local.get $w2) (f64x2.add (v128.load offset=160 (local.get $uo)) (v128.load offset=672 (local.get $uo))))) (f64x2.mul (local.get $w3) (f64x2.add (v128.load offset=224 (local.get $uo)) (v128.load offset=608 (local.get $uo))))) (f64x2.mul (local.get $w4) (f64x2.add (v128.load offset=288 (local.get $uo)) (v128.load offset=544 (local.get $uo))))) (f64x2.mul (local.get $w5) (f64x2.add (v128.load offset=352 (local.get $uo)) (v128.load offset=480 (local.get $uo))))) (f64x2.mul (local.get $w6) (v128.load offset=416 (local.get $uo)))))
+            (local.set $aw (f64x2.add (f64x2.add (f64x2.add (f64x2.add (f64x2.add (f64x2.add (f64x2.mul (local.get $w0) (f64x2.add (v128.load offset=48 (local.get $uo)) (v128.load offset=816 (local.get $uo)))) (f64x2.mul (local.get $w1) (f64x2.add (v128.load offset=112 (local.get $uo)) (v128.load offset=752 (local.get $uo))))) (f64x2.mul (local.get $w2) (f64x2.add (v128.load offset=176 (local.get $uo)) (v128.load offset=688 (local.get $uo))))) (f64x2.mul (local.get $w3) (f64x2.add (v128.load offset=240 (local.get $uo)) (v128.load offset=624 (local.get $uo))))) (f64x2.mul (local.get $w4) (f64x2.add (v128.load offset=304 (local.get $uo)) (v128.load offset=560 (local.get $uo))))) (f64x2.mul (local.get $w5) (f64x2.add (v128.load offset=368 (local.get $uo)) (v128.load offset=496 (local.get $uo))))) (f64x2.mul (local.get $w6) (v128.load offset=432 (local.get $uo)))))
+            (local.set $n2 (f64x2.add (f64x2.add (f64x2.add (f64x2.mul (local.get $ax) (local.get $ax)) (f64x2.mul (local.get $ay) (local.get $ay))) (f64x2.mul (local.get $az) (local.get $az))) (f64x2.mul (local.get $aw) (local.get $aw))))
+            (local.set $safeM
+              (f64x2.lt (f64x2.sub (v128.load offset=192 (local.get $co)) (v128.load (local.get $co))) (local.get $S)))
+            (local.set $ok (v128.and (f64x2.gt (local.get $n2) (local.get $tiny)) (f64x2.lt (local.get $n2) (local.get $inf))))
+            (if (v128.any_true (v128.andnot (local.get $safeM) (local.get $ok)))
+              (then (return (i32.const -1))))
+            (local.set $sc (f64x2.div (v128.load (local.get $so)) (f64x2.sqrt (local.get $n2))))
+            (local.set $ax (f64x2.mul (local.get $ax) (local.get $sc)))
+            (local.set $ay (f64x2.mul (local.get $ay) (local.get $sc)))
+            (local.set $az (f64x2.mul (local.get $az) (local.get $sc)))
+            (local.set $aw (f64x2.mul (local.get $aw) (local.get $sc)))
+            (v128.store offset=0 (i32.add (local.get $o) (local.get $a0)) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $ax) (local.get $ay)))
+            (v128.store offset=16 (i32.add (local.get $o) (local.get $a0)) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $az) (local.get $aw)))
+            (v128.store offset=0 (i32.add (local.get $o) (local.get $a1)) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $ax) (local.get $ay)))
+            (v128.store offset=16 (i32.add (local.get $o) (local.get $a1)) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $az) (local.get $aw)))
+            (if (i32.eqz (i64x2.all_true (local.get $safeM)))
+              (then
+                (local.set $row (i32.add (i32.mul (local.get $i) (local.get $joints)) (i32.shl (local.get $p) (i32.const 1))))
+                (if (i64.eqz (i64x2.extract_lane 0 (local.get $safeM)))
+                  (then
+                    (i32.store (i32.add (local.get $flags) (i32.shl (local.get $n) (i32.const 2))) (local.get $row))
+                    (local.set $n (i32.add (local.get $n) (i32.const 1)))))
+                (if (i32.and (i64.eqz (i64x2.extract_lane 1 (local.get $safeM))) (i32.ne (local.get $a1) (local.get $a0)))
+                  (then
+                    (i32.store (i32.add (local.get $flags) (i32.shl (local.get $n) (i32.const 2)))
+                      (i32.add (local.get $row) (i32.const 1)))
+                    (local.set $n (i32.add (local.get $n) (i32.const 1)))))))
+            (local.set $uo (i32.add (local.get $uo) (i32.const 64)))
+            (local.set $co (i32.add (local.get $co) (i32.const 16)))
+            (local.set $so (i32.add (local.get $so) (i32.const 16)))
+            (local.set $o (i32.add (local.get $o) (local.get $stride)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $output)))
         (local.set $p (i32.add (local.get $p) (i32.const 1)))
         (br $pair)))
     (local.get $n))

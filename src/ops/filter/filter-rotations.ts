@@ -3,6 +3,7 @@ import { checkOptions } from '../../options.js';
 import { assertQuatSeries, createQuatSeries } from '../../series/create.js';
 import type { FloatArray, QuatSeries } from '../../series/types.js';
 import { isKernel, type Kernel } from './kernels.js';
+import { createSimdRaw13 } from './raw13-simd.js';
 import {
   type Boundary,
   blendRotations,
@@ -287,7 +288,10 @@ function isSymmetric13(table: Float64Array): boolean {
  * 3. {@link normaliseBlock13}: a row-major pass normalises the sums into the output.
  * The sums differ from the generic engine's tap-ordered sums by rounding only (measured below 6e-16 per
  * component; the fast-path test bounds it by 1e-15). Windows the chord bound cannot clear take the generic
- * per-tap path with centre-aligned signs.
+ * per-tap path with centre-aligned signs. Where the engine has WebAssembly SIMD, the three phases run on
+ * the `raw13` kernel ({@link createSimdRaw13}), two joints per instruction with the same operations in the
+ * same order, so the bits are the same: on the eight shared captures, filtering takes about a third less
+ * time.
  */
 function filterRawSymmetric13(
   dst: FloatArray,
@@ -297,15 +301,70 @@ function filterRawSymmetric13(
   from: number,
   to: number,
 ): void {
+  // on the SIMD kernel where there is one (the same bits); a block it leaves, and every block without it,
+  // through the JavaScript phases
+  const simd = createSimdRaw13(joints, table, to - from, SAFE_CHORDS);
+  if (simd === null) {
+    raw13Blocks(new Raw13Scratch(joints), dst, src, joints, table, from, to);
+    return;
+  }
+  const stride = joints * 4;
+  let scratch: Raw13Scratch | null = null;
+  for (let b0 = from; b0 < to; b0 += simd.block) {
+    const b1 = Math.min(to, b0 + simd.block);
+    const left = simd.run(dst, src, b0, b1);
+    if (left < 0) {
+      scratch ??= new Raw13Scratch(joints);
+      raw13Blocks(scratch, dst, src, joints, table, b0, b1);
+      continue;
+    }
+    // the windows the chord bound cannot clear, on the generic per-tap path as the JavaScript phases do
+    const unsafe = simd.unsafe;
+    for (let k = 0; k < left; k++) {
+      const f = b0 + Math.floor(unsafe[k] / joints);
+      const j = unsafe[k] - (f - b0) * joints;
+      rawAlignedToCentre(dst, src, f * stride + j * 4, stride, table, 6, f, joints, j);
+    }
+  }
+}
+
+/** The arrays of {@link raw13Blocks}, for blocks of {@link BLOCK13} output frames. */
+class Raw13Scratch {
+  /** Joint-major unrolled rows, one spare: u[j · jspan + row · 4 + c]. */
+  readonly u: Float64Array;
+  readonly jspan: number;
+  /** Row-major running chord lengths and unroll signs: chords[row · joints + j]. */
+  readonly chords: Float64Array;
+  readonly signs: Float64Array;
+  /** Row-major sums of the block's output frames, one spare row. */
+  readonly acc: Float64Array;
+  /** (frame − b0) · joints + joint of each window left to the per-tap path. */
+  readonly unsafe: Int32Array;
+  constructor(joints: number) {
+    const R = 6;
+    // one spare row in `u` and `acc`: slide13 computes outputs in pairs, the spare takes an odd block's last
+    this.jspan = (BLOCK13 + 2 * R + 1) * 4;
+    this.u = new Float64Array(joints * this.jspan);
+    this.chords = new Float64Array((BLOCK13 + 2 * R) * joints);
+    this.signs = new Float64Array((BLOCK13 + 2 * R) * joints);
+    this.acc = new Float64Array((BLOCK13 + 1) * joints * 4);
+    this.unsafe = new Int32Array(BLOCK13 * joints);
+  }
+}
+
+/** The JavaScript phases of {@link filterRawSymmetric13} over output frames `[from, to)`. */
+function raw13Blocks(
+  scratch: Raw13Scratch,
+  dst: FloatArray,
+  src: FloatArray,
+  joints: number,
+  table: Float64Array,
+  from: number,
+  to: number,
+): void {
   const R = 6;
   const stride = joints * 4;
-  // one spare row in `u` and `acc`: slide13 computes outputs in pairs, the spare takes an odd block's last
-  const jspan = (BLOCK13 + 2 * R + 1) * 4;
-  const u = new Float64Array(joints * jspan); // joint-major: u[j * jspan + row * 4 + c]
-  const chords = new Float64Array((BLOCK13 + 2 * R) * joints); // row-major: chords[row * joints + j]
-  const signs = new Float64Array((BLOCK13 + 2 * R) * joints);
-  const acc = new Float64Array((BLOCK13 + 1) * stride); // row-major sums of the block's output frames
-  const unsafe = new Int32Array(BLOCK13 * joints); // (frame − b0) · joints + joint of each window left over
+  const { u, jspan, chords, signs, acc, unsafe } = scratch;
   // The block loop only hands over: each phase is a function called once per block, so the optimising compiler
   // compiles small functions early instead of replacing one long-running activation several times, and the
   // rare generic path runs from here rather than inside an optimised loop that has never seen it.

@@ -49,8 +49,9 @@ export default {
     calibration('unrollQuaternions to out (recorded 153 M/s on an idle core)', (s) =>
       unrollQuaternions(s.input, { out: s.out }),
     ),
-    calibration('filterRotations raw gaussian(2) (recorded 36 M/s on an idle core; 27 M/s before its SIMD kernel)', (s) =>
-      filterRotations(s.input, kernels.gaussian(2), { out: s.out }),
+    calibration(
+      'filterRotations raw gaussian(2) (recorded 36 M/s on an idle core; 27 M/s before its SIMD kernel)',
+      (s) => filterRotations(s.input, kernels.gaussian(2), { out: s.out }),
     ),
     pushTask(
       'createOneEuroFilter rotations',

@@ -308,7 +308,6 @@ function filterRawSymmetric13(
     raw13Blocks(new Raw13Scratch(joints), dst, src, joints, table, from, to);
     return;
   }
-  const stride = joints * 4;
   let scratch: Raw13Scratch | null = null;
   for (let b0 = from; b0 < to; b0 += simd.block) {
     const b1 = Math.min(to, b0 + simd.block);
@@ -318,13 +317,29 @@ function filterRawSymmetric13(
       raw13Blocks(scratch, dst, src, joints, table, b0, b1);
       continue;
     }
-    // the windows the chord bound cannot clear, on the generic per-tap path as the JavaScript phases do
-    const unsafe = simd.unsafe;
-    for (let k = 0; k < left; k++) {
-      const f = b0 + Math.floor(unsafe[k] / joints);
-      const j = unsafe[k] - (f - b0) * joints;
-      rawAlignedToCentre(dst, src, f * stride + j * 4, stride, table, 6, f, joints, j);
-    }
+    // the windows the chord bound cannot clear, as the JavaScript phases take them
+    unsafeWindows(dst, src, joints, table, b0, simd.unsafe, left);
+  }
+}
+
+/**
+ * The windows of a block starting at output frame `b0` that the chord bound cannot clear (`unsafe[0..count)`,
+ * `(f − b0) · joints + joint` in row-major order), on the generic per-tap path with centre-aligned signs.
+ */
+function unsafeWindows(
+  dst: FloatArray,
+  src: FloatArray,
+  joints: number,
+  table: Float64Array,
+  b0: number,
+  unsafe: Int32Array,
+  count: number,
+): void {
+  const stride = joints * 4;
+  for (let k = 0; k < count; k++) {
+    const f = b0 + Math.floor(unsafe[k] / joints);
+    const j = unsafe[k] - (f - b0) * joints;
+    rawAlignedToCentre(dst, src, f * stride + j * 4, stride, table, 6, f, joints, j);
   }
 }
 
@@ -373,11 +388,7 @@ function raw13Blocks(
     unrollBlock13(u, chords, signs, src, joints, b0 - R, b1 - b0 + 2 * R, jspan);
     slideBlock13(acc, u, joints, (b1 - b0) * stride, jspan, table);
     const left = normaliseBlock13(dst, src, acc, chords, signs, joints, b0, b1, unsafe);
-    for (let k = 0; k < left; k++) {
-      const f = b0 + Math.floor(unsafe[k] / joints);
-      const j = unsafe[k] - (f - b0) * joints;
-      rawAlignedToCentre(dst, src, f * stride + j * 4, stride, table, R, f, joints, j);
-    }
+    unsafeWindows(dst, src, joints, table, b0, unsafe, left);
   }
 }
 

@@ -2,7 +2,7 @@
 // Tasks run in the order they came, one turn of the event loop apart; while one runs, the first chunk of
 // the next task's BVH input is read on the thread pool (readAheadBvhFile), so the copy out of the page
 // cache is off this thread and done by the time the next task reads.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { readAheadBvhFile } from './read.js';
 import type { FileTask } from './task.js';
 import { readsBvhFile, runAnyFileTask } from './tasks.js';
@@ -10,6 +10,11 @@ import { readsBvhFile, runAnyFileTask } from './tasks.js';
 type Message = { id: number; job: FileTask };
 
 const waiting: Message[] = [];
+/**
+ * The jobs this thread has started, counted on memory the pool shares (pool.ts): a job started and not
+ * answered when this thread dies may have written its output, so the pool does not send it again.
+ */
+const started: Int32Array | undefined = (workerData as { started?: Int32Array } | null)?.started;
 let draining = false;
 
 parentPort?.on('message', (message: Message) => {
@@ -25,6 +30,7 @@ async function drain(): Promise<void> {
     const next = waiting[0]?.job;
     if (next !== undefined && readsBvhFile(next)) void readAheadBvhFile(next.input);
     const { id } = message;
+    if (started !== undefined) Atomics.add(started, 0, 1);
     // the task's own work runs now; its flushes to disk finish later, and its result is posted then
     void runAnyFileTask(message.job).then((result) => parentPort!.postMessage({ id, result }));
     // a turn of the event loop: the read-ahead's callback and finished flushes are handled before the

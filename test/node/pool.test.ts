@@ -13,6 +13,10 @@ interface TestJob {
   crash?: boolean;
   /** Set to 1 (and notified) by the worker when it starts this job. */
   startedFlag?: Int32Array;
+  /** Milliseconds after which the worker answers, on a timer (it starts the jobs it holds meanwhile). */
+  answerAfter?: number;
+  /** Incremented by the worker each time it starts this job. */
+  runs?: Int32Array;
 }
 interface TestResult {
   name: string;
@@ -25,8 +29,10 @@ interface TestResult {
 const script = join(mkdtempSync(join(tmpdir(), 'rotsig-pool-')), 'worker.mjs');
 writeFileSync(
   script,
-  `import { parentPort, threadId } from 'node:worker_threads';
+  `import { parentPort, threadId, workerData } from 'node:worker_threads';
 parentPort.on('message', ({ id, job }) => {
+  Atomics.add(workerData.started, 0, 1);
+  if (job.runs) Atomics.add(job.runs, 0, 1);
   if (job.crash) process.exit(3);
   if (job.startedFlag) {
     Atomics.store(job.startedFlag, 0, 1);
@@ -34,7 +40,10 @@ parentPort.on('message', ({ id, job }) => {
   }
   const started = Date.now();
   while (Date.now() < started + (job.busy ?? 0));
-  parentPort.postMessage({ id, result: { name: job.name, thread: threadId, started, finished: Date.now() } });
+  const answer = () =>
+    parentPort.postMessage({ id, result: { name: job.name, thread: threadId, started, finished: Date.now() } });
+  if (job.answerAfter !== undefined) setTimeout(answer, job.answerAfter);
+  else answer();
 });
 `,
 );
@@ -93,6 +102,37 @@ describe('WorkerPool(script, size, depth)', () => {
     await expect(crash).rejects.toThrow('exit code 3');
     expect((await held).name).toBe('held');
     expect((await later).name).toBe('later');
+  });
+
+  it('a worker that dies rejects every job it started and did not answer, and hands on only those it had not started', async () => {
+    // like a batch worker, which answers a file once its output is flushed while it runs the next: the
+    // first two are started and not answered when the third kills the worker
+    pool = new WorkerPool<TestJob, TestResult>(scriptUrl, 1, 4);
+    const runs = Array.from({ length: 4 }, () => new Int32Array(new SharedArrayBuffer(4)));
+    const flushing = pool.run({ name: 'flushing', answerAfter: 60_000, runs: runs[0] });
+    const flushing2 = pool.run({ name: 'flushing2', answerAfter: 60_000, runs: runs[1] });
+    const crash = pool.run({ name: 'crash', crash: true, runs: runs[2] });
+    const waiting = pool.run({ name: 'waiting', runs: runs[3] });
+    await expect(flushing).rejects.toThrow('exit code 3');
+    await expect(flushing2).rejects.toThrow('exit code 3');
+    await expect(crash).rejects.toThrow('exit code 3');
+    expect((await waiting).name).toBe('waiting');
+    // each ran once: none of the started ones was sent again (with --in-place, a second pass over a file)
+    expect(runs.map((r) => Atomics.load(r, 0))).toEqual([1, 1, 1, 1]);
+  });
+
+  it('a worker that dies before starting any job takes only its oldest job with it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rotsig-pool-'));
+    const broken = join(dir, 'broken.mjs');
+    writeFileSync(broken, 'process.exit(4);\n');
+    const brokenPool = new WorkerPool<TestJob, TestResult>(pathToFileURL(broken), 1, 3);
+    try {
+      const outcomes = await Promise.allSettled(['a', 'b', 'c'].map((name) => brokenPool.run({ name })));
+      // every job ends (rejected), each with one worker's death: the batch cannot loop forever
+      expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    } finally {
+      await brokenPool.close();
+    }
   });
 
   it('pool.close() rejects the jobs not yet answered', async () => {

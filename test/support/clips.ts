@@ -26,3 +26,19 @@ export function makeClip(p: ClipParts): Clip {
     animated: new Uint8Array(J).fill(3),
   });
 }
+
+/** A chain of `joints` joints named j0, j1, … (each the parent of the next) with the given frame-major data. */
+export function chainClip(
+  rotations: Float64Array,
+  translations: Float64Array,
+  joints: number,
+  rate: number,
+): Clip {
+  return makeClip({
+    names: Array.from({ length: joints }, (_, j) => `j${j}`),
+    parents: Array.from({ length: joints }, (_, j) => j - 1),
+    rotations,
+    translations,
+    rate,
+  });
+}

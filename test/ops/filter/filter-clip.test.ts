@@ -7,6 +7,7 @@ import { filterVectors } from '../../../src/ops/filter/filter-vectors.js';
 import * as kernels from '../../../src/ops/filter/kernels.js';
 import type { Clip } from '../../../src/series/clip.js';
 import { makeClip, makeSkeleton } from '../../../src/series/clip-create.js';
+import { chainClip } from '../../support/clips.js';
 import { HAS_SHARED_BVH, readSharedBvh } from '../../support/shared-data.js';
 
 describe.skipIf(!HAS_SHARED_BVH)('filterClip(clip, kernel, options)', () => {
@@ -145,16 +146,7 @@ describe.skipIf(!HAS_SHARED_BVH)('filterClip(clip, kernel, options)', () => {
           );
           translations.set([j, j === 0 ? 0.1 * f * seed : 1, 2], (f * joints + j) * 3);
         }
-      return makeClip({
-        skeleton: makeSkeleton({
-          names: Array.from({ length: joints }, (_, j) => `j${j}`),
-          parents: Array.from({ length: joints }, (_, j) => j - 1),
-          restTranslations: new Array(joints * 3).fill(1),
-        }),
-        frameTime: 1 / 60,
-        rotations: { data: rotations, frames, joints },
-        translations: { data: translations, frames, joints },
-      });
+      return chainClip(rotations, translations, joints, 60);
     };
     const kernel = kernels.gaussian(2);
     // 3000 x 100 x 4 = 1.2M values: over the kept size; the others under it (a single frame: every joint

@@ -7,7 +7,7 @@ import { clipSourceRate, resampleClip } from '../../../src/ops/resample/resample
 import { resampleRotations } from '../../../src/ops/resample/resample-rotations.js';
 import * as quat from '../../../src/quat/index.js';
 import type { Clip } from '../../../src/series/clip.js';
-import { makeClip, makeSkeleton } from '../../../src/series/clip-create.js';
+import { chainClip } from '../../support/clips.js';
 import { HAS_SHARED_BVH, readSharedBvh, SHARED_BVH_FILES } from '../../support/shared-data.js';
 
 describe.skipIf(!HAS_SHARED_BVH)('resampleClip(clip, options) on CMU 01_01', () => {
@@ -145,16 +145,7 @@ describe('resampleClip(clip, options) with joints that hold still', () => {
     if (bad === 'zero')
       for (let f = 0; f < frames; f++) rotations.fill(0, f * joints * 4, f * joints * 4 + 4);
     if (bad === 'nan') for (let f = 0; f < frames; f++) rotations[f * joints * 4] = Number.NaN;
-    return makeClip({
-      skeleton: makeSkeleton({
-        names: Array.from({ length: joints }, (_, j) => `j${j}`),
-        parents: Array.from({ length: joints }, (_, j) => j - 1),
-        restTranslations: new Array(joints * 3).fill(1),
-      }),
-      frameTime: 1 / 120,
-      rotations: { data: rotations, frames, joints },
-      translations: { data: translations, frames, joints },
-    });
+    return chainClip(rotations, translations, joints, 120);
   }
 
   it('still joints come out as their quaternion at unit length in every output frame; moving ones as resampleRotations gives them', () => {

@@ -33,21 +33,22 @@ export interface SimdRaw13 {
 }
 
 /**
- * A kernel runner for `joints` joints and the symmetric 13-weight `table`, with `safeChords` the chord bound
- * of the sign shortcut, or null where the kernel is unavailable (no WebAssembly SIMD, switched off, or the
- * memory cannot be had) or a block would be too short: the caller then runs its JavaScript phases.
+ * A kernel runner for `joints` joints and the symmetric 13-weight `table` over `outputs` output frames (no
+ * block is longer), with `safeChords` the chord bound of the sign shortcut, or null where the kernel is
+ * unavailable (no WebAssembly SIMD, switched off, or the memory cannot be had) or a block would be too
+ * short: the caller then runs its JavaScript phases.
  *
  * @internal
  */
 export function createSimdRaw13(
   joints: number,
   table: Float64Array,
-  frames: number,
+  outputs: number,
   safeChords: number,
 ): SimdRaw13 | null {
   const stride = joints * 4;
   const rowBytes = stride * 8;
-  const block = Math.min(SIMD_BLOCK, frames, Math.floor(BLOCK_BYTES / (2 * rowBytes)) - 12);
+  const block = Math.min(SIMD_BLOCK, outputs, Math.floor(BLOCK_BYTES / (2 * rowBytes)) - 12);
   if (joints === 0 || block < MIN_BLOCK) return null;
   const rows = block + 12;
   const align = (n: number) => (n + 15) & ~15;

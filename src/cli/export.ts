@@ -1,4 +1,4 @@
-import type { FeatureKind, MotionFeatureSpec } from '../node/steps.js';
+import type { FeatureKind, MotionFeatureSpec } from '../pipeline/steps.js';
 import {
   BATCH_OPTIONS,
   COMMON_OPTIONS,

@@ -1,5 +1,5 @@
-import type { ClipStep } from '../node/steps.js';
 import { ROTATION_SPACES, type RotationSpace } from '../ops/filter/rotation-window.js';
+import type { ClipStep } from '../pipeline/steps.js';
 import { BATCH_OPTIONS, COMMON_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, UsageError } from './command.js';
 import { resampleOptions, resampleStep } from './resample.js';
 import { runFileCommand } from './run.js';

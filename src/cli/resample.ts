@@ -1,4 +1,3 @@
-import type { ClipStep } from '../node/steps.js';
 import {
   BOUNDARIES,
   type Boundary,
@@ -11,6 +10,7 @@ import {
   type ResampleKernelName,
 } from '../ops/resample/resample-rotations.js';
 import { DURATION_POLICIES, type DurationPolicy } from '../ops/resample/time-grid.js';
+import type { ClipStep } from '../pipeline/steps.js';
 import {
   BATCH_OPTIONS,
   COMMON_OPTIONS,

@@ -1,6 +1,7 @@
 // Option parsers shared by several commands.
-import type { KernelSpec, TableFormat } from '../node/steps.js';
+
 import { SEGMENT_POLICIES, type SegmentPolicy } from '../ops/analysis/segments.js';
+import type { KernelSpec, TableFormat } from '../pipeline/steps.js';
 import {
   type NumberRange,
   numberOption,

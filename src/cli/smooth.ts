@@ -1,4 +1,3 @@
-import type { ClipStep } from '../node/steps.js';
 import {
   BOUNDARIES,
   type Boundary,
@@ -8,6 +7,7 @@ import {
 import { DAMPER_DEFAULTS } from '../ops/live/damper.js';
 import { ONE_EURO_DEFAULTS } from '../ops/live/one-euro.js';
 import { CLIP_DIRECTIONS } from '../ops/live/run-clip.js';
+import type { ClipStep } from '../pipeline/steps.js';
 import {
   BATCH_OPTIONS,
   COMMON_OPTIONS,

@@ -1,4 +1,4 @@
-import type { SpectrumSummary } from '../node/steps.js';
+import type { SpectrumSummary } from '../pipeline/steps.js';
 import {
   BATCH_OPTIONS,
   COMMON_OPTIONS,

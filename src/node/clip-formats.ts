@@ -3,12 +3,11 @@
 // main thread reads without loading any of this).
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { type AmassSource, amassToClipWithReport, clipToAmass } from '../io/amass/amass.js';
-import { writeBvhChunks } from '../io/bvh/write.js';
+import { type AmassSource, amassToClipWithReport } from '../io/amass/amass.js';
 import { parseNpy } from '../io/npy.js';
-import { listNpz, parseNpz, writeNpz } from '../io/npz.js';
+import { listNpz, parseNpz } from '../io/npz.js';
+import { BVH_WRITER, type ClipWriter, NPZ_WRITER } from '../pipeline/clip-writers.js';
 import type { Clip, PositionMode } from '../series/clip.js';
-import type { AtomicContent } from './atomic.js';
 import { readBvhFile } from './read.js';
 
 /** A warning of a reader, as plain data. */
@@ -32,24 +31,15 @@ export interface ReadClipOptions {
   repair?: boolean;
 }
 
-/** Options a writer may use. */
-export interface WriteClipOptions {
-  /** BVH: decimal places. */
-  precision?: number;
-}
+export type { WriteClipOptions } from '../pipeline/clip-writers.js';
 
-/** One clip file format. */
-export interface ClipFormat {
-  name: string;
-  /** Lower-case extensions with the dot. */
-  extensions: readonly string[];
+/** One clip file format: its writer (src/pipeline/clip-writers.ts) and a reader of files. */
+export interface ClipFormat extends ClipWriter {
   read(path: string, options: ReadClipOptions): { clip: Clip; warnings: FormatWarning[] };
-  write(clip: Clip, options: WriteClipOptions): AtomicContent;
 }
 
 const bvh: ClipFormat = {
-  name: 'BVH',
-  extensions: ['.bvh'],
+  ...BVH_WRITER,
   read(path, options) {
     // in chunks: a file of any size, never one string
     const parsed = readBvhFile(path, {
@@ -66,14 +56,10 @@ const bvh: ClipFormat = {
       })),
     };
   },
-  // in chunks, each written to the file as it comes: memory for one chunk whatever the file's length
-  write: (clip, options) =>
-    writeBvhChunks(clip, options.precision === undefined ? {} : { precision: options.precision }),
 };
 
 const npz: ClipFormat = {
-  name: 'AMASS .npz',
-  extensions: ['.npz'],
+  ...NPZ_WRITER,
   read(path, options) {
     const bytes = readFileSync(path);
     const template = options.template === undefined ? null : readTemplate(options.template);
@@ -85,10 +71,6 @@ const npz: ClipFormat = {
       ? 'deflate'
       : 'stored';
     return { clip, warnings: warnings.map((w) => ({ message: w.message, code: w.code })) };
-  },
-  write(clip) {
-    const source = clip.source?.format === 'amass' ? (clip.source as AmassSource) : undefined;
-    return writeNpz(clipToAmass(clip), { compression: source?.compression ?? 'deflate' });
   },
 };
 

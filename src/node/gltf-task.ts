@@ -9,10 +9,10 @@ import { parseBvhWithReport } from '../io/index.js';
 import { bakeClip, inferKeyRate } from '../ops/keys/bake-clip.js';
 import { keysFromClip } from '../ops/keys/keys-from-clip.js';
 import { subclip } from '../ops/keys/subclip.js';
+import { emitClip, runSteps, subclipSeconds } from '../pipeline/steps.js';
 import type { Clip, KeyedClip, Track } from '../series/clip.js';
 import { type AtomicContent, joinContent, writeFileAtomic } from './atomic.js';
 import { readGltfFile } from './gltf.js';
-import { emitClip, runSteps, subclipSeconds } from './steps.js';
 import type { FileTask, TaskResult } from './task.js';
 import { isGltfPath, outputFormat, writesClip } from './task-route.js';
 

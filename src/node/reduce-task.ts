@@ -8,24 +8,14 @@ import { quantizeRotations } from '../io/gltf/quantize.js';
 import { writeGltf } from '../io/gltf/write.js';
 import { parseBvhWithReport, writeBvhBytes } from '../io/index.js';
 import { bakeClip } from '../ops/keys/bake-clip.js';
-import { type ReduceKeysOptions, type ReduceKeysReport, reduceKeys } from '../ops/reduce/reduce-keys.js';
+import { type ReduceKeysReport, reduceKeys } from '../ops/reduce/reduce-keys.js';
 import type { Clip, KeyedClip, Track } from '../series/clip.js';
 import { type AtomicContent, writeFileAtomic } from './atomic.js';
 import { isGltfPath, readGltfFile, writeGltfFile } from './gltf.js';
 import { BVH_TO_GLTF_SCALE, keyedBakeRate, outputFormat } from './gltf-task.js';
 import type { FileTask, TaskResult } from './task.js';
 
-/** What a reduce task writes and how (plain data, so it crosses threads). */
-export interface ReduceEmit {
-  kind: 'reduce';
-  /** Options of `reduceKeys`; `unitsPerMeter` defaults to the input's (1 for glTF, 1 / scale for BVH). */
-  options: ReduceKeysOptions;
-  /**
-   * glTF output buffers: `'none'` (default) plain, `'meshopt'` compressed with `EXT_meshopt_compression`
-   * (lossless on the stored keys, so the reported error is the file's).
-   */
-  compression?: 'none' | 'meshopt';
-}
+export type { ReduceEmit } from '../pipeline/steps.js';
 
 /** One reduced animation of {@link ReduceSummary}. */
 export interface ReducedAnimation {

@@ -1,7 +1,8 @@
 // The plain data of a file task and its result, and their messages. Kept apart from the code that runs a
 // task, so the CLI's main thread can hand tasks to workers without loading the library itself.
+
+import type { ClipStep, Emit } from '../pipeline/steps.js';
 import type { PositionMode } from '../series/clip.js';
-import type { ClipStep, Emit } from './steps.js';
 
 /** A file to process: input path, output path (`'-'` = return the bytes for stdout, null = no file). */
 export interface FileTask {

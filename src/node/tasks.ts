@@ -3,11 +3,11 @@
 import { mkdirSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
 import { recycleClipArrays } from '../io/bvh/recycle.js';
+import { emitClip, runSteps } from '../pipeline/steps.js';
 import type { Clip } from '../series/clip.js';
 import { type AtomicContent, joinContent, writeFileAtomic, writeFileAtomicAsync } from './atomic.js';
 import { SYSTEM_REASONS, systemReason } from './checks.js';
 import { clipFormatOf } from './clip-formats.js';
-import { emitClip, runSteps } from './steps.js';
 import type { FileTask, TaskError, TaskResult } from './task.js';
 import { isGltfTask } from './task-route.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidValueError, OptionError, RotsigError } from '../../src/errors.js';
 import { parseBvh } from '../../src/io/index.js';
-import { type Emit, emitClip, runSteps } from '../../src/node/steps.js';
+import { type Emit, emitClip, runSteps } from '../../src/pipeline/steps.js';
 
 /** A root and one joint spinning about Y, its stored quaternion negated on every other frame (q ≡ −q). */
 function clipWithFlips() {

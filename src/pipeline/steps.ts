@@ -14,6 +14,7 @@ import { dampClip } from '../ops/live/damp-clip.js';
 import { oneEuroClip } from '../ops/live/one-euro-clip.js';
 import type { ClipDirection } from '../ops/live/run-clip.js';
 import { motionFeatures } from '../ops/ml/motion-features.js';
+import type { ReduceKeysOptions } from '../ops/reduce/reduce-keys.js';
 import { downsampleOptimal, type PlaybackKernel } from '../ops/resample/downsample-optimal.js';
 import { clipSourceRate, resampleClip } from '../ops/resample/resample-clip.js';
 import type { ResampleKernelName } from '../ops/resample/resample-rotations.js';
@@ -23,10 +24,8 @@ import { clipSpectrum } from '../ops/spectrum/clip-spectrum.js';
 import { unrollClip } from '../ops/unroll/unroll-clip.js';
 import { clipVelocities } from '../ops/velocity/clip-velocities.js';
 import type { Clip } from '../series/clip.js';
-import type { AtomicContent } from './atomic.js';
-import { CLIP_FORMATS } from './clip-formats.js';
+import { CLIP_WRITERS, type EmittedContent } from './clip-writers.js';
 import { type FrameTable, frameTableCsv, frameTableJson } from './formats.js';
-import type { ReduceEmit } from './reduce-task.js';
 import { renderSpectrumSvg } from './spectrum-svg.js';
 
 /** A smoothing kernel by name and parameters (plain data, so it crosses threads). */
@@ -111,6 +110,18 @@ export interface MotionFeatureSpec {
   contactHeight?: number;
 }
 
+/** What a reduce task writes and how (plain data, so it crosses threads). */
+export interface ReduceEmit {
+  kind: 'reduce';
+  /** Options of `reduceKeys`; `unitsPerMeter` defaults to the input's (1 for glTF, 1 / scale for BVH). */
+  options: ReduceKeysOptions;
+  /**
+   * glTF output buffers: `'none'` (default) plain, `'meshopt'` compressed with `EXT_meshopt_compression`
+   * (lossless on the stored keys, so the reported error is the file's).
+   */
+  compression?: 'none' | 'meshopt';
+}
+
 /** What a task produces from the processed clip. */
 export type Emit =
   | ReduceEmit
@@ -119,7 +130,7 @@ export type Emit =
   | {
       kind: 'clip';
       precision?: number;
-      /** Name of the clip format to write (see clip-formats.ts); the task fills it from the output's extension. */
+      /** Name of the clip format to write (see clip-writers.ts); the task fills it from the output's extension. */
       format?: string;
     }
   | {
@@ -288,7 +299,7 @@ function keepOnly(original: Clip, filtered: Clip, names: readonly string[]): Cli
 
 /** Output of {@link emitClip}: file content, structured data, or both. */
 export interface Emitted {
-  content?: AtomicContent;
+  content?: EmittedContent;
   data?: unknown;
   /** JSON describing `content`, written next to it (`features.npz` → `features.json`). */
   sidecar?: string;
@@ -331,7 +342,7 @@ export function emitClip(clip: Clip, emit: Emit, context: { title?: string } = {
         content: writeBvhChunks(clip, emit.precision === undefined ? {} : { precision: emit.precision }),
       };
     case 'clip': {
-      const format = CLIP_FORMATS.find((f) => f.name === emit.format) ?? CLIP_FORMATS[0];
+      const format = CLIP_WRITERS.find((f) => f.name === emit.format) ?? CLIP_WRITERS[0];
       return {
         content: format.write(clip, emit.precision === undefined ? {} : { precision: emit.precision }),
       };
@@ -465,7 +476,7 @@ export function emitClip(clip: Clip, emit: Emit, context: { title?: string } = {
   }
 }
 
-function table(t: FrameTable, format: TableFormat): AtomicContent {
+function table(t: FrameTable, format: TableFormat): EmittedContent {
   checkFiniteTable(t);
   if (format === 'csv') return frameTableCsv(t);
   if (format === 'json') return frameTableJson(t);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidValueError } from '../../src/errors.js';
-import { csvTextCell, type FrameTable, frameTableCsv, frameTableJson } from '../../src/node/formats.js';
+import { csvTextCell, type FrameTable, frameTableCsv, frameTableJson } from '../../src/pipeline/formats.js';
 
 function table(names: string[], data: number[], rate = 10): FrameTable {
   return {

@@ -107,6 +107,62 @@ describe('the dependency direction of src/', () => {
   });
 });
 
+/** Relative modules `file` imports, type-only imports included (a cycle of types is a cycle of modules too). */
+function relativeImportsOf(file: string): string[] {
+  return importsOf(file)
+    .filter((spec) => spec.startsWith('.'))
+    .map((spec) => resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
+}
+
+describe('src/node', () => {
+  it('has no import cycle (type-only imports included)', () => {
+    const dir = join(src, 'node');
+    const files = sourceFiles(dir);
+    const graph = new Map(files.map((f) => [f, relativeImportsOf(f).filter((t) => t.startsWith(dir))]));
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const path: string[] = [];
+    const visit = (f: string): void => {
+      if (state.get(f) === 'done') return;
+      if (state.get(f) === 'open') {
+        cycles.push([...path.slice(path.indexOf(f)), f].map((p) => relative(src, p)).join(' -> '));
+        return;
+      }
+      state.set(f, 'open');
+      path.push(f);
+      for (const t of graph.get(f) ?? []) visit(t);
+      path.pop();
+      state.set(f, 'done');
+    };
+    for (const f of files) visit(f);
+    expect(cycles).toEqual([]);
+  });
+});
+
+describe('the studio (web/src) and the pipeline', () => {
+  const web = join(root, 'web', 'src');
+  const files = sourceFiles(web);
+  const code = (f: string) => readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*/g, '');
+
+  it('defines no bake-rate or optimal-key rule of its own: inferKeyRate and downsampleOptimal are not called there', () => {
+    const offenders = files.filter((f) => /\b(inferKeyRate|downsampleOptimal)\b/.test(code(f)));
+    expect(offenders.map((f) => relative(root, f))).toEqual([]);
+  });
+
+  it('bakes and runs steps with rotsig/pipeline (bakeKeyed, runSteps, runKeyedSteps), as the CLI does', () => {
+    const used = new Set<string>();
+    for (const f of files)
+      for (const m of readFileSync(f, 'utf8').matchAll(
+        /import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*'rotsig\/pipeline'/g,
+      ))
+        for (const name of m[1].split(',')) used.add(name.replace(/\btype\b/, '').trim());
+    expect([...used]).toEqual(expect.arrayContaining(['bakeKeyed', 'runSteps', 'runKeyedSteps']));
+    const node = sourceFiles(join(src, 'node')).concat(sourceFiles(join(src, 'cli')));
+    const cliUses = node.some((f) => /from '\.\.\/pipeline\/keyed\.js'/.test(readFileSync(f, 'utf8')));
+    expect(cliUses).toBe(true);
+  });
+});
+
 describe('capability folders', () => {
   it('the index.ts of every folder under src/ops that has one (ml/ and src/io/amass must) only re-exports', () => {
     const folders = [
@@ -198,7 +254,14 @@ describe('package metadata', () => {
   });
   it('is ESM-only with the documented entry points and Node >= 20.19', () => {
     expect(pkg.type).toBe('module');
-    expect(Object.keys(pkg.exports)).toEqual(['.', './io', './node', './three', './package.json']);
+    expect(Object.keys(pkg.exports)).toEqual([
+      '.',
+      './io',
+      './pipeline',
+      './node',
+      './three',
+      './package.json',
+    ]);
     expect(pkg.sideEffects).toBe(false);
     expect(pkg.engines.node).toBe('>=20.19');
     expect(pkg.bin.rotsig).toBe('./bin/rotsig.js');

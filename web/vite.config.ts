@@ -10,6 +10,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^rotsig\/io$/, replacement: here('../src/io/index.ts') },
+      { find: /^rotsig\/pipeline$/, replacement: here('../src/pipeline/index.ts') },
       { find: /^rotsig\/three$/, replacement: here('../src/three/index.ts') },
       { find: /^rotsig$/, replacement: here('../src/index.ts') },
     ],

@@ -6,10 +6,9 @@ import type { GltfWarning } from '../io/gltf/errors.js';
 import type { GltfReadResult } from '../io/gltf/read.js';
 import { type GltfWriteResult, writeGltf } from '../io/gltf/write.js';
 import { parseBvhWithReport } from '../io/index.js';
-import { bakeClip, inferKeyRate } from '../ops/keys/bake-clip.js';
 import { keysFromClip } from '../ops/keys/keys-from-clip.js';
-import { subclip } from '../ops/keys/subclip.js';
-import { emitClip, runSteps, subclipSeconds } from '../pipeline/steps.js';
+import { bakeKeyed, runKeyedSteps } from '../pipeline/keyed.js';
+import { emitClip, runSteps } from '../pipeline/steps.js';
 import type { Clip, KeyedClip, Track } from '../series/clip.js';
 import { type AtomicContent, joinContent, writeFileAtomic } from './atomic.js';
 import { readGltfFile } from './gltf.js';
@@ -23,60 +22,6 @@ import { isGltfPath, outputFormat, writesClip } from './task-route.js';
 export const BVH_TO_GLTF_SCALE = 0.01;
 
 export { isGltfTask, outputFormat } from './task-route.js';
-
-/** CUBICSPLINE tracks are baked at 60 Hz at least, so their LINEAR keys follow the curve. */
-export const CUBIC_BAKE_RATE = 60;
-
-/**
- * The grid a keyed clip is baked on for the pipeline: its keys' own rate (`inferKeyRate`: the key
- * rate when keys are uniform, else 30 Hz), raised to {@link CUBIC_BAKE_RATE} when a track is
- * CUBICSPLINE (a sparse cubic track keyed only at its own keys would lose its curve).
- */
-export function keyedBakeRate(keyed: KeyedClip): number {
-  const rate = inferKeyRate(keyed).rate;
-  return keyed.tracks.some((t) => t.interpolation === 'cubicspline') ? Math.max(rate, CUBIC_BAKE_RATE) : rate;
-}
-
-/**
- * Applies pipeline steps to a keyed clip. No steps, or only `unroll`: the clip as it is (the writer
- * makes every rotation track sign-continuous, which is what unrolling keys means, and keeps the keys,
- * their times and interpolation exactly). Otherwise: baked on {@link keyedBakeRate}, the steps run on the uniform clip, and every
- * frame becomes a LINEAR key (`keysFromClip` `'all'`); morph-weight tracks are kept as they were.
- */
-export function runKeyedSteps(keyed: KeyedClip, steps: FileTask['steps']): KeyedClip {
-  if (steps.every((s) => s.op === 'unroll')) return keyed;
-  if (steps.every((s) => s.op === 'unroll' || s.op === 'subclip')) {
-    // cut on the keys themselves: kept keys stay exact, frames count steps of the bake rate from the first key
-    const rate = keyedBakeRate(keyed);
-    let first = Number.POSITIVE_INFINITY;
-    let last = Number.NEGATIVE_INFINITY;
-    for (const t of keyed.tracks) {
-      first = Math.min(first, t.times[0]);
-      last = Math.max(last, t.times[t.times.length - 1]);
-    }
-    const frames = Math.round((last - first) * rate) + 1;
-    // a frame's time lands on a key stored as float32 only within rounding: take the key's own time, so
-    // the cut adds no boundary key a hair away from it (which float32 could not tell apart)
-    const snap = (x: number) => {
-      for (const t of keyed.tracks)
-        for (let k = 0; k < t.times.length; k++)
-          if (Math.abs(t.times[k] - x) <= 1e-4 / rate) return t.times[k];
-      return x;
-    };
-    let out = keyed;
-    for (const s of steps)
-      if (s.op === 'subclip') {
-        const range = subclipSeconds(first, rate, frames, s);
-        out = subclip(out, { start: snap(range.start), end: snap(range.end) });
-      }
-    return out;
-  }
-  const baked = bakeClip(keyed, { rate: keyedBakeRate(keyed) });
-  const processed = runSteps(baked, steps, { input: 'reuse' });
-  const keys = keysFromClip(processed, { keys: 'all' });
-  const weights: Track[] = keyed.tracks.filter((t) => t.path === 'weights');
-  return { ...keys, tracks: [...keys.tracks, ...weights], ...(keyed.source ? { source: keyed.source } : {}) };
-}
 
 function warningText(w: GltfWarning): { message: string } {
   const where = [
@@ -167,7 +112,7 @@ export async function runGltfTask(
         });
       } else {
         const keyed = oneClip(read, result);
-        const baked = bakeClip(keyed, { rate: keyedBakeRate(keyed) });
+        const baked = bakeKeyed(keyed);
         result.frames = baked.frames;
         const processed = runSteps(baked, task.steps, { input: 'reuse' });
         result.outputFrames = processed.frames;

@@ -7,12 +7,12 @@ import { OptionError } from '../errors.js';
 import { quantizeRotations } from '../io/gltf/quantize.js';
 import { writeGltf } from '../io/gltf/write.js';
 import { parseBvhWithReport, writeBvhBytes } from '../io/index.js';
-import { bakeClip } from '../ops/keys/bake-clip.js';
 import { type ReduceKeysReport, reduceKeys } from '../ops/reduce/reduce-keys.js';
+import { bakeKeyed } from '../pipeline/keyed.js';
 import type { Clip, KeyedClip, Track } from '../series/clip.js';
 import { type AtomicContent, writeFileAtomic } from './atomic.js';
 import { isGltfPath, readGltfFile, writeGltfFile } from './gltf.js';
-import { BVH_TO_GLTF_SCALE, keyedBakeRate, outputFormat } from './gltf-task.js';
+import { BVH_TO_GLTF_SCALE, outputFormat } from './gltf-task.js';
 import type { FileTask, TaskResult } from './task.js';
 
 export type { ReduceEmit } from '../pipeline/steps.js';
@@ -127,7 +127,7 @@ export async function runReduceTask(
           clips.push(keyed);
           continue;
         }
-        const baked = bakeClip(keyed, { rate: keyedBakeRate(keyed) });
+        const baked = bakeKeyed(keyed);
         result.frames = Math.max(result.frames, baked.frames);
         const reduced = reduceKeys(baked, { unitsPerMeter: 1, ...options });
         const weights: Track[] = keyed.tracks.filter((t) => t.path === 'weights');

@@ -7,7 +7,16 @@ import { writeNpz } from '../io/npz.js';
 import { type AnalyzeClipOptions, analyzeClip } from '../ops/analysis/analyze-clip.js';
 import type { SegmentPolicy } from '../ops/analysis/segments.js';
 import { filterClip } from '../ops/filter/filter-clip.js';
-import { gaussian, type Kernel, tent, unsharp } from '../ops/filter/kernels.js';
+import {
+  catmullRom,
+  cubic6,
+  gaussian,
+  type Kernel,
+  lanczos,
+  scaleKernel,
+  tent,
+  unsharp,
+} from '../ops/filter/kernels.js';
 import type { Boundary, RotationSpace } from '../ops/filter/rotation-window.js';
 import { subclip } from '../ops/keys/subclip.js';
 import { dampClip } from '../ops/live/damp-clip.js';
@@ -28,11 +37,14 @@ import { CLIP_WRITERS, type EmittedContent } from './clip-writers.js';
 import { type FrameTable, frameTableCsv, frameTableJson } from './formats.js';
 import { renderSpectrumSvg } from './spectrum-svg.js';
 
-/** A smoothing kernel by name and parameters (plain data, so it crosses threads). */
+/**
+ * A smoothing kernel by name and parameters (plain data, so it crosses threads). `width` widens a
+ * compact kernel by that factor (`scaleKernel`; default 1, the kernel as it is).
+ */
 export type KernelSpec =
   | { name: 'gaussian'; sigma: number }
   | { name: 'unsharp'; sigma: number; amount: number }
-  | { name: 'tent' };
+  | { name: 'tent' | 'catmull-rom' | 'cubic6' | 'lanczos2'; width?: number };
 
 /**
  * The kernel a {@link KernelSpec} names.
@@ -47,8 +59,18 @@ export function kernelFromSpec(spec: KernelSpec): Kernel {
     case 'unsharp':
       return unsharp(gaussian(spec.sigma), spec.amount);
     case 'tent':
-      return tent;
+      return widened(tent, spec.width);
+    case 'catmull-rom':
+      return widened(catmullRom, spec.width);
+    case 'cubic6':
+      return widened(cubic6, spec.width);
+    case 'lanczos2':
+      return widened(lanczos(2), spec.width);
   }
+}
+
+function widened(kernel: Kernel, width: number | undefined): Kernel {
+  return width === undefined || width === 1 ? kernel : scaleKernel(kernel, width);
 }
 
 /** A streaming filter by name and parameters (plain data): the One Euro filter or a damper. */
@@ -87,7 +109,19 @@ export type ClipStep =
       segments?: SegmentPolicy;
       /** Rotation keys from `downsampleOptimal` for this playback instead of filtered samples. */
       optimal?: PlaybackKernel;
+      /** With `optimal`: also weigh global joint positions (`downsampleOptimal`'s `fk` term, weight 1e-3). */
+      fk?: boolean;
     };
+
+/** What a step reports about itself to {@link RunStepsOptions.onStep}. */
+export interface StepReport {
+  op: ClipStep['op'];
+  /** Frames and rate of the step's output. */
+  frames: number;
+  rate: number;
+  /** `resample` with `optimal`: mean playback angle (radians) of plain decimation and of the optimal keys. */
+  optimal?: { before: number; after: number; steps: number };
+}
 
 /**
  * Feature layouts of `rotsig export`: one rotation or position array, or `'features'`, the training matrix
@@ -173,6 +207,8 @@ export interface RunStepsOptions {
    * batch that has just parsed the file). Intermediate clips are always reused.
    */
   input?: 'keep' | 'reuse';
+  /** Called after each step with what it did (the studio shows the optimal keys' error from it). */
+  onStep?: (report: StepReport) => void;
 }
 
 /**
@@ -192,7 +228,16 @@ export function runSteps(clip: Clip, steps: readonly ClipStep[], options: RunSte
   for (const step of steps) {
     const rotations = reuse || current.rotations.data !== clip.rotations.data;
     const both = rotations && (reuse || current.translations.data !== clip.translations.data);
-    current = applyStep(current, step, rotations, both);
+    let optimal: StepReport['optimal'];
+    current = applyStep(current, step, rotations, both, (o) => {
+      optimal = o;
+    });
+    options.onStep?.({
+      op: step.op,
+      frames: current.frames,
+      rate: current.rate,
+      ...(optimal ? { optimal } : {}),
+    });
   }
   return current;
 }
@@ -216,7 +261,13 @@ export function subclipSeconds(
   return { start: startTime + step.start / rate, end: startTime + last / rate };
 }
 
-function applyStep(clip: Clip, step: ClipStep, ownsRotations: boolean, ownsBoth: boolean): Clip {
+function applyStep(
+  clip: Clip,
+  step: ClipStep,
+  ownsRotations: boolean,
+  ownsBoth: boolean,
+  report: (optimal: NonNullable<StepReport['optimal']>) => void,
+): Clip {
   switch (step.op) {
     case 'unroll':
       return unrollClip(clip, ownsRotations ? { target: 'in-place' } : {});
@@ -242,29 +293,79 @@ function applyStep(clip: Clip, step: ClipStep, ownsRotations: boolean, ownsBoth:
       return step.joints ? keepOnly(clip, out, step.joints) : out;
     }
     case 'resample': {
-      const { op: _op, rate, optimal, ...options } = step;
+      const { op: _op, rate, optimal, fk, ...options } = step;
       if (!optimal) return resampleClip(clip, { ...options, targetRate: rate });
-      if (!(rate < clipSourceRate(clip))) {
-        // A command-line mistake that only the file's rate reveals: the CLI exits 2 on code 'usage'.
-        throw Object.assign(
-          new Error(
-            `--optimal fits keys for down-sampling; --rate ${rate} is not below the file's ${Number(clip.rate.toFixed(3))} Hz (leave out --optimal to up-sample)`,
-          ),
-          { code: 'usage' },
-        );
-      }
-      // Optimal keys cover the source's end (the last key at or after it), which is the 'ceil' grid.
-      const out = resampleClip(clip, { ...options, duration: 'ceil', targetRate: rate });
-      const keys = downsampleOptimal(clip.rotations, {
-        sourceRate: clipSourceRate(clip),
-        targetRate: rate,
-        playback: optimal,
-      }).keys;
-      if (keys.frames !== out.frames)
-        throw new Error(`optimal keys have ${keys.frames} frames, the resampled clip ${out.frames}`);
-      return { ...out, rotations: keys };
+      const out = resampleOptimal(clip, { ...options, rate, playback: optimal, fk: fk === true });
+      report(out.report);
+      return out.clip;
     }
   }
+}
+
+/** Options of {@link resampleOptimal}: the target rate and playback, and the options of `resampleClip` for translations and scales. */
+export interface ResampleOptimalOptions {
+  rate: number;
+  playback: PlaybackKernel;
+  /** Weigh global joint positions too (`downsampleOptimal`'s `fk` term, weight 1e-3). Default false. */
+  fk?: boolean;
+  kernel?: ResampleKernelName;
+  space?: RotationSpace;
+  boundary?: Boundary;
+  antialias?: boolean;
+  segments?: SegmentPolicy;
+}
+
+/**
+ * Down-sampling with optimal rotation keys: the rotations are `downsampleOptimal`'s keys for `playback`
+ * (the keys that reconstruct the source best when a player interpolates them), the translations and
+ * scales are `resampleClip` on the same grid (`duration: 'ceil'`: the last key on or after the source's
+ * end, the grid the optimal keys cover), with `options`' kernel, boundary and anti-aliasing. The one
+ * assembly the CLI (`--optimal`) and the studio use. Source rate: `clipSourceRate`.
+ *
+ * @throws an error with `code: 'usage'` when `rate` is not below the clip's rate (optimal keys are for
+ *   down-sampling; the CLI exits 2 on it).
+ * @example
+ * const { clip: keys, report } = resampleOptimal(clip, { rate: 30, playback: 'linear' });
+ * // report.after < report.before: mean playback angle (radians) against plain decimation
+ */
+export function resampleOptimal(
+  clip: Clip,
+  options: ResampleOptimalOptions,
+): { clip: Clip; report: { before: number; after: number; steps: number } } {
+  const { rate, playback, fk, ...resample } = options;
+  const sourceRate = clipSourceRate(clip);
+  if (!(rate < sourceRate)) {
+    // A command-line mistake that only the file's rate reveals: the CLI exits 2 on code 'usage'.
+    throw Object.assign(
+      new Error(
+        `--optimal fits keys for down-sampling; --rate ${rate} is not below the file's ${Number(clip.rate.toFixed(3))} Hz (leave out --optimal to up-sample)`,
+      ),
+      { code: 'usage' },
+    );
+  }
+  const out = resampleClip(clip, { ...resample, duration: 'ceil', targetRate: rate });
+  const sk = clip.skeleton;
+  const r = downsampleOptimal(clip.rotations, {
+    sourceRate,
+    targetRate: rate,
+    playback,
+    ...(fk
+      ? {
+          fk: {
+            parents: sk.parents,
+            offsets: sk.restTranslations,
+            weight: 1e-3,
+            translations: clip.translations,
+          },
+        }
+      : {}),
+  });
+  if (r.keys.frames !== out.frames)
+    throw new Error(`optimal keys have ${r.keys.frames} frames, the resampled clip ${out.frames}`);
+  return {
+    clip: { ...out, rotations: r.keys },
+    report: { before: r.before.meanAngle, after: r.after.meanAngle, steps: r.steps },
+  };
 }
 
 /** `filtered` for the joints named in `names` (and their translations), `original` for the others. */

@@ -4,8 +4,6 @@ export {
   averageCost,
   averageQuaternions,
   clipSpectrum,
-  downsampleOptimal,
-  filterClip,
   interpolate,
   resampleClip,
   resampleRotations,

@@ -8,24 +8,14 @@ import {
   bakeClip,
   bvhSourceOf,
   type Clip,
-  inferKeyRate,
-  type Kernel,
   type KeyedClip,
-  kernels,
   type PositionMode,
   quat,
   reduceKeys,
   type Track,
-  unrollClip,
 } from 'rotsig';
-import {
-  BvhParseError,
-  type GltfReadResult,
-  gltfSourceOf,
-  parseBvhWithReport,
-  readGltf,
-  writeGltf,
-} from 'rotsig/io';
+import { BvhParseError, type GltfReadResult, gltfSourceOf, parseBvhWithReport, readGltf } from 'rotsig/io';
+import { bakeKeyed, type ClipStep, runSteps } from 'rotsig/pipeline';
 import type {
   AnimationInfo,
   Difference,
@@ -35,7 +25,8 @@ import type {
   SpectrumData,
   ToWorker,
 } from './messages.js';
-import { clipSpectrum, downsampleOptimal, filterClip, resampleClip, resampleVectors } from './ops.js';
+import { clipSpectrum, resampleClip } from './ops.js';
+import { processedGlb, stepsOf } from './steps.js';
 
 const DEG = 180 / Math.PI;
 
@@ -52,8 +43,12 @@ let gltf: {
   read: GltfReadResult;
   animation: number;
 } | null = null;
-/** The last processing result with its source (the processed clip, or the reduced keys), for the download. */
-let lastResult: { clip: Clip | null; reduced: KeyedClip | null } = { clip: null, reduced: null };
+/** The last processing result (the processed clip, or the reduced keys) and its steps, for the download. */
+let lastResult: { clip: Clip | null; reduced: KeyedClip | null; steps: ClipStep[] } = {
+  clip: null,
+  reduced: null,
+  steps: [],
+};
 
 self.onmessage = (e: MessageEvent<ToWorker>) => {
   const m = e.data;
@@ -155,15 +150,6 @@ function withUriKeys(bytes: Uint8Array, files: Record<string, Uint8Array>): Reco
   return out;
 }
 
-/**
- * The grid a keyed animation is baked on: its keys' own rate (`inferKeyRate`), at least 60 Hz when a track
- * is CUBICSPLINE so the curve between sparse keys is kept.
- */
-function bakeRate(keyed: KeyedClip): number {
-  const rate = inferKeyRate(keyed).rate;
-  return keyed.tracks.some((t) => t.interpolation === 'cubicspline') ? Math.max(rate, 60) : rate;
-}
-
 /** Bakes one animation of the open glTF file onto a uniform grid (`bakeClip`) and makes it the clip processing works on. */
 function showAnimation(id: number, index: number, ms: number, warnings: string[]): void {
   if (!gltf) return;
@@ -171,11 +157,11 @@ function showAnimation(id: number, index: number, ms: number, warnings: string[]
   try {
     const keyed = gltf.read.clips[index];
     if (!keyed) throw new Error(`no animation ${index}`);
-    const clip = bakeClip(keyed, { rate: bakeRate(keyed) });
+    const clip = bakeKeyed(keyed);
     gltf.animation = index;
     original = clip;
     originalSpectrum = null;
-    lastResult = { clip: null, reduced: null };
+    lastResult = { clip: null, reduced: null, steps: [] };
     const animations: AnimationInfo[] = gltf.read.clips.map((c, i) => {
       let keys = 0;
       let lo = Number.POSITIVE_INFINITY;
@@ -215,22 +201,23 @@ function showAnimation(id: number, index: number, ms: number, warnings: string[]
 }
 
 /**
- * The processed animation written back into the file with `writeGltf`: the file is read again, so every
+ * The processed animation written back into the file (`processedGlb`): the file is read again, so every
  * mesh, skin, material and other animation is written as it was read, and only the shown animation's
- * channels change (to the reduced keys, or to a key at every frame of the processed clip).
+ * channels change (to the reduced keys, or to the steps run on its keys as `rotsig` runs them).
  */
 async function downloadGltf(id: number): Promise<void> {
   if (!gltf) throw new Error('no glTF file is open');
-  const fresh = await readGltf(gltf.bytes, {
-    file: gltf.name,
-    resources: withUriKeys(gltf.bytes, gltf.resources),
-  });
-  const keyed = fresh.clips[gltf.animation];
-  const out: Clip | KeyedClip | null = lastResult.reduced ?? lastResult.clip;
-  const clips = out ? [{ ...out, source: keyed.source }] : [];
-  const written = await writeGltf(fresh.document, clips, { format: 'glb' });
-  const glb = written.glb!;
-  post({ type: 'downloaded', id, glb, warnings: written.warnings.map((w) => w.message) }, [glb.buffer]);
+  const { glb, warnings } = await processedGlb(
+    {
+      name: gltf.name,
+      bytes: gltf.bytes,
+      resources: withUriKeys(gltf.bytes, gltf.resources),
+      animation: gltf.animation,
+    },
+    lastResult.steps,
+    lastResult.reduced,
+  );
+  post({ type: 'downloaded', id, glb, warnings }, [glb.buffer]);
 }
 
 /** Bytes of keyed tracks as glTF stores them: float32 key times and values, one time accessor per track. */
@@ -283,90 +270,24 @@ function fileEulerChannels(text: string, clip: Clip): Float64Array | null {
   return out;
 }
 
-function smoothingKernel(s: ProcessSettings): Kernel {
-  switch (s.smoothKernel) {
-    case 'gaussian':
-      return kernels.gaussian(s.sigma);
-    case 'tent':
-      return kernels.scaleKernel(kernels.tent, s.sigma);
-    case 'catmull-rom':
-      return kernels.scaleKernel(kernels.catmullRom, s.sigma);
-    case 'cubic6':
-      return kernels.scaleKernel(kernels.cubic6, s.sigma);
-    case 'lanczos2':
-      return kernels.scaleKernel(kernels.lanczos(2), s.sigma);
-    case 'unsharp':
-      return kernels.unsharp(kernels.gaussian(s.sigma), 1);
-  }
-}
-
 function run(id: number, s: ProcessSettings, src: Clip): void {
   const t0 = performance.now();
-  const steps = [s.unroll, s.smooth, s.resample, s.reduce].filter(Boolean).length + 2;
+  const pipeline = stepsOf(s, src.rate);
+  const steps = pipeline.length + (s.reduce ? 1 : 0) + 2;
   let step = 0;
   const progress = (label: string) => post({ type: 'progress', id, fraction: ++step / steps, label });
   if (!originalSpectrum) originalSpectrum = spectrumOf(src);
   progress('spectrum');
-  let clip: Clip | null = null;
   let optimal: { before: number; after: number; steps: number } | null = null;
-  if (s.unroll) {
-    clip = unrollClip(clip ?? src);
-    progress('unroll');
-  }
-  if (s.smooth) {
-    clip = filterClip(clip ?? src, smoothingKernel(s), { space: s.space, boundary: 'clamp' });
-    progress('smooth');
-  }
-  if (s.resample && Math.abs(s.rate - src.rate) > 1e-9) {
-    const from = clip ?? src;
-    if (s.optimal && s.rate < from.rate) {
-      // keys that reconstruct the source best under linear playback, optionally with the FK position term
-      const sk = from.skeleton;
-      const r = downsampleOptimal(from.rotations, {
-        sourceRate: from.rate,
-        targetRate: s.rate,
-        playback: 'linear',
-        ...(s.fk
-          ? {
-              fk: {
-                parents: sk.parents,
-                offsets: sk.restTranslations,
-                weight: 1e-3,
-                translations: from.translations,
-              },
-            }
-          : {}),
-      });
-      const translations = resampleVectors(from.translations, {
-        sourceRate: from.rate,
-        times: r.times,
-        kernel: 'linear',
-        boundary: 'clamp',
-      });
-      // scales (glTF) are resampled at the same key times as the translations
-      const scales = from.scales
-        ? resampleVectors(from.scales, {
-            sourceRate: from.rate,
-            times: r.times,
-            kernel: 'linear',
-            boundary: 'clamp',
-          })
-        : undefined;
-      clip = {
-        ...from,
-        rotations: r.keys,
-        translations,
-        ...(scales ? { scales } : {}),
-        frames: r.keys.frames,
-        rate: r.rate,
-        frameTime: 1 / r.rate,
-      };
-      optimal = { before: r.before.meanAngle * DEG, after: r.after.meanAngle * DEG, steps: r.steps };
-    } else {
-      clip = resampleClip(from, { targetRate: s.rate, kernel: s.resampleKernel });
-    }
-    progress('resample');
-  }
+  // the steps `rotsig` runs for the same options (rotsig/pipeline), reporting each as it is done
+  const processed = runSteps(src, pipeline, {
+    onStep: (r) => {
+      if (r.optimal)
+        optimal = { before: r.optimal.before * DEG, after: r.optimal.after * DEG, steps: r.optimal.steps };
+      progress(r.op);
+    },
+  });
+  let clip: Clip | null = pipeline.length > 0 ? processed : null;
   let reduction: ReductionInfo | null = null;
   let reduced: KeyedClip | null = null;
   if (s.reduce) {
@@ -401,12 +322,13 @@ function run(id: number, s: ProcessSettings, src: Clip): void {
     clip = { ...bakeClip(r.clip, { rate: from.rate, duration: 'keep-end' }), source: from.source };
     progress('reduce');
   }
-  lastResult = { clip, reduced };
+  lastResult = { clip, reduced, steps: pipeline };
   const difference = clip ? compare(src, clip) : null;
-  if (difference && optimal) {
+  const fit = optimal as { before: number; after: number; steps: number } | null;
+  if (difference && fit) {
     difference.note +=
-      `; optimal keys: mean playback error ${optimal.after.toFixed(3)}° vs ${optimal.before.toFixed(3)}° ` +
-      `for plain decimation (${optimal.steps} Gauss-Newton steps)`;
+      `; optimal keys: mean playback error ${fit.after.toFixed(3)}° vs ${fit.before.toFixed(3)}° ` +
+      `for plain decimation (${fit.steps} Gauss-Newton steps)`;
   }
   const spectrum = clip ? spectrumOf(clip) : null;
   post({

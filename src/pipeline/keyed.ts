@@ -1,0 +1,76 @@
+// Pipeline steps on keyed clips (glTF animations): the bake-rate rule and the bake-run-rekey path, one
+// place for the CLI's file tasks and the studio's worker.
+import { bakeClip, inferKeyRate } from '../ops/keys/bake-clip.js';
+import { keysFromClip } from '../ops/keys/keys-from-clip.js';
+import { subclip } from '../ops/keys/subclip.js';
+import type { Clip, KeyedClip, Track } from '../series/clip.js';
+import { type ClipStep, type RunStepsOptions, runSteps, subclipSeconds } from './steps.js';
+
+/** CUBICSPLINE tracks are baked at 60 Hz at least, so their LINEAR keys follow the curve. */
+export const CUBIC_BAKE_RATE = 60;
+
+/**
+ * The grid a keyed clip is baked on for the pipeline: its keys' own rate (`inferKeyRate`: the key
+ * rate when keys are uniform, else 30 Hz), raised to {@link CUBIC_BAKE_RATE} when a track is
+ * CUBICSPLINE (a sparse cubic track keyed only at its own keys would lose its curve).
+ */
+export function keyedBakeRate(keyed: KeyedClip): number {
+  const rate = inferKeyRate(keyed).rate;
+  return keyed.tracks.some((t) => t.interpolation === 'cubicspline') ? Math.max(rate, CUBIC_BAKE_RATE) : rate;
+}
+
+/**
+ * Applies pipeline steps to a keyed clip. No steps, or only `unroll`: the clip as it is (the writer
+ * makes every rotation track sign-continuous, which is what unrolling keys means, and keeps the keys,
+ * their times and interpolation exactly). Otherwise: baked on {@link keyedBakeRate}, the steps run on the uniform clip, and every
+ * frame becomes a LINEAR key (`keysFromClip` `'all'`); morph-weight tracks are kept as they were.
+ */
+export function runKeyedSteps(
+  keyed: KeyedClip,
+  steps: readonly ClipStep[],
+  options: Pick<RunStepsOptions, 'onStep'> = {},
+): KeyedClip {
+  if (steps.every((s) => s.op === 'unroll')) return keyed;
+  if (steps.every((s) => s.op === 'unroll' || s.op === 'subclip')) {
+    // cut on the keys themselves: kept keys stay exact, frames count steps of the bake rate from the first key
+    const rate = keyedBakeRate(keyed);
+    let first = Number.POSITIVE_INFINITY;
+    let last = Number.NEGATIVE_INFINITY;
+    for (const t of keyed.tracks) {
+      first = Math.min(first, t.times[0]);
+      last = Math.max(last, t.times[t.times.length - 1]);
+    }
+    const frames = Math.round((last - first) * rate) + 1;
+    // a frame's time lands on a key stored as float32 only within rounding: take the key's own time, so
+    // the cut adds no boundary key a hair away from it (which float32 could not tell apart)
+    const snap = (x: number) => {
+      for (const t of keyed.tracks)
+        for (let k = 0; k < t.times.length; k++)
+          if (Math.abs(t.times[k] - x) <= 1e-4 / rate) return t.times[k];
+      return x;
+    };
+    let out = keyed;
+    for (const s of steps)
+      if (s.op === 'subclip') {
+        const range = subclipSeconds(first, rate, frames, s);
+        out = subclip(out, { start: snap(range.start), end: snap(range.end) });
+      }
+    return out;
+  }
+  const processed = runSteps(bakeKeyed(keyed), steps, { ...options, input: 'reuse' });
+  const keys = keysFromClip(processed, { keys: 'all' });
+  const weights: Track[] = keyed.tracks.filter((t) => t.path === 'weights');
+  return { ...keys, tracks: [...keys.tracks, ...weights], ...(keyed.source ? { source: keyed.source } : {}) };
+}
+
+/**
+ * A keyed clip baked on {@link keyedBakeRate}: the uniform clip every step of a pipeline runs on, and
+ * what the CLI and the studio show and process for a glTF animation.
+ *
+ * @throws what `bakeClip` throws on a malformed keyed clip or a grid past its frame limit.
+ * @example
+ * const clip = bakeKeyed(read.clips[0]); // at the keys' own rate
+ */
+export function bakeKeyed(keyed: KeyedClip): Clip {
+  return bakeClip(keyed, { rate: keyedBakeRate(keyed) });
+}

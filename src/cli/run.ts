@@ -139,11 +139,11 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
     inline: runsInline(tasks),
     onResult: (r) => {
       progress.tick(r.ok);
-      warningCount += r.warnings.length;
+      warningCount += r.warnings.filter((w) => !isNote(w)).length;
       const message = (line: string) => progress.message(escapeLines(line));
       if (!r.ok && r.error) message(`error: ${taskMessage(r.input, r.error)}`);
       if (verbose) {
-        for (const w of r.warnings) message(`warning: ${taskMessage(r.input, w)}`);
+        for (const w of r.warnings) message(`${isNote(w) ? 'note' : 'warning'}: ${taskMessage(r.input, w)}`);
         if (r.ok)
           message(
             `${shown(r.input)}${r.output && r.output !== '-' ? ` -> ${shown(r.output)}` : ''}: ${r.frames} frames x ${r.joints} joints${r.outputFrames !== r.frames ? ` -> ${r.outputFrames} frames` : ''}, ${r.ms.toFixed(0)} ms`,
@@ -192,7 +192,8 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
   // One file: its reader warnings are the whole story (a file meant for another position mode exports
   // a skeleton far below the floor), so they are printed; a batch counts them and --verbose lists them.
   if (total === 1 && !quiet && !verbose && !plan.reportsWarnings) {
-    for (const r of done) for (const w of r.warnings) say(`warning: ${taskMessage(r.input, w)}`);
+    for (const r of done)
+      for (const w of r.warnings) say(`${isNote(w) ? 'note' : 'warning'}: ${taskMessage(r.input, w)}`);
   }
   const single = total === 1 && failed === 0 && !verbose;
   if (!quiet && single && plan.outputs === 'file' && done[0]?.output && done[0].output !== '-') {
@@ -261,4 +262,9 @@ export function rateSummary(results: readonly TaskResult[]): string[] {
     if (odd.length > 20) lines.push(`  ... and ${odd.length - 20} more (--json lists every file's warnings)`);
   }
   return lines;
+}
+
+/** A reader's note (how it read the file, e.g. a Frame Time read as its standard rate): shown as `note:`, not counted as a warning. */
+function isNote(w: { code?: string }): boolean {
+  return w.code === 'frame-rate';
 }

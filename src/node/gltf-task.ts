@@ -6,6 +6,7 @@ import type { GltfWarning } from '../io/gltf/errors.js';
 import type { GltfReadResult } from '../io/gltf/read.js';
 import { type GltfWriteResult, writeGltf } from '../io/gltf/write.js';
 import { parseBvhWithReport } from '../io/index.js';
+import { keyTimesRate } from '../ops/analysis/rate.js';
 import { keysFromClip } from '../ops/keys/keys-from-clip.js';
 import { bakeKeyed, runKeyedSteps } from '../pipeline/keyed.js';
 import { emitClip, runSteps } from '../pipeline/steps.js';
@@ -169,7 +170,10 @@ export interface GltfChannelInfo {
   keys: number;
   start: number;
   end: number;
-  /** `'uniform'` when every key interval is within 1e-4 s of the first (with its rate), else `'non-uniform'`. */
+  /**
+   * `'uniform <rate> Hz'` when every key is on one grid (`keyTimesRate`, within a twentieth of a frame; the
+   * spread in ms when more than float32 rounding), else `'non-uniform'`.
+   */
   spacing: string;
   /** Consecutive rotation keys whose dot product is negative. */
   signFlips: number;
@@ -229,9 +233,12 @@ export function gltfInfo(read: GltfReadResult): GltfInfo {
 function spacing(times: ArrayLike<number>): string {
   const n = times.length;
   if (n < 2) return n === 1 ? 'one key' : 'no keys';
-  const dt = times[1] - times[0];
-  for (let k = 2; k < n; k++) if (Math.abs(times[k] - times[k - 1] - dt) > 1e-4) return 'non-uniform';
-  return `uniform ${Number((1 / dt).toFixed(3))} Hz`;
+  const r = keyTimesRate([times]);
+  if (!r.uniform) return 'non-uniform';
+  // the keys' measured distance from the grid, when it is more than float32 rounding
+  const jitter =
+    r.spread > 1e-6 ? ` (keys within ±${Number((r.spread * 1000).toPrecision(2))} ms of the grid)` : '';
+  return `uniform ${Number(r.rate.toFixed(3))} Hz${jitter}`;
 }
 
 function flips(t: Track): number {

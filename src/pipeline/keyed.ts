@@ -1,6 +1,7 @@
 // Pipeline steps on keyed clips (glTF animations): the bake-rate rule and the bake-run-rekey path, one
 // place for the CLI's file tasks and the studio's worker.
-import { bakeClip, inferKeyRate } from '../ops/keys/bake-clip.js';
+import { clipRate } from '../ops/analysis/rate.js';
+import { bakeClip } from '../ops/keys/bake-clip.js';
 import { keysFromClip } from '../ops/keys/keys-from-clip.js';
 import { subclip } from '../ops/keys/subclip.js';
 import type { Clip, KeyedClip, Track } from '../series/clip.js';
@@ -10,12 +11,13 @@ import { type ClipStep, type RunStepsOptions, runSteps, subclipSeconds } from '.
 export const CUBIC_BAKE_RATE = 60;
 
 /**
- * The grid a keyed clip is baked on for the pipeline: its keys' own rate (`inferKeyRate`: the key
- * rate when keys are uniform, else 30 Hz), raised to {@link CUBIC_BAKE_RATE} when a track is
+ * The grid a keyed clip is baked on for the pipeline: its keys' own rate (`clipRate`: the grid the key
+ * times are meant to lie on, a standard rate where they mean one; for keys that are not uniform, the
+ * rate of their median interval, never a default), raised to {@link CUBIC_BAKE_RATE} when a track is
  * CUBICSPLINE (a sparse cubic track keyed only at its own keys would lose its curve).
  */
 export function keyedBakeRate(keyed: KeyedClip): number {
-  const rate = inferKeyRate(keyed).rate;
+  const rate = clipRate(keyed).rate;
   return keyed.tracks.some((t) => t.interpolation === 'cubicspline') ? Math.max(rate, CUBIC_BAKE_RATE) : rate;
 }
 

@@ -67,6 +67,8 @@ describe('rotsig on one file prints its reader warnings', () => {
     const r = rotsig(['export', file, '--as', 'positions', '-o', join(dir, 'pos.npy')]);
     expect(r.code).toBe(0);
     expect(r.stderr).not.toMatch(/warning/);
+    // the one note: how the Frame Time was read
+    expect(r.stderr).toMatch(/note: .*Frame Time .* is read as \d+ Hz/);
     const info = JSON.parse(rotsig(['info', file, '--json']).stdout);
     expect(info.positions.guess).toBe('replace');
     expect(info.positions.confidence).toBe('high');

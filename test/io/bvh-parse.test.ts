@@ -1,6 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { OptionError, RotsigError } from '../../src/errors.js';
-import { BvhParseError, channelEulerOrder, parseBvh, parseBvhWithReport } from '../../src/io/index.js';
+import {
+  BvhParseError,
+  channelEulerOrder,
+  parseBvh,
+  parseBvhWithReport,
+  writeBvh,
+} from '../../src/io/index.js';
 import { fromEuler } from '../../src/quat/euler.js';
 import type { Clip } from '../../src/series/clip.js';
 import { bvhOf } from '../support/bvh-source.js';
@@ -126,14 +132,31 @@ describe('parseBvh(text) reads the quirks of real exporters', () => {
     expect(pos(clip, 0, 2)).toEqual([50, 0, 0]);
   });
 
-  test("parseBvh(text) reads 'Frames:' and 'Frame Time:' followed by a TAB or by nothing, and '.0083333'", () => {
+  test("parseBvh(text) reads 'Frames:' and 'Frame Time:' followed by a TAB or by nothing, and '.0083333' as 120 Hz", () => {
     for (const file of ['frames-tab.bvh', 'frames-no-space.bvh']) {
-      const clip = parseBvh(readQuirk(file));
+      const { clip, warnings } = parseBvhWithReport(readQuirk(file));
       expect(clip.frames).toBe(2);
-      expect(clip.frameTime).toBe(0.0083333);
+      // the standard rate the digits stand for, said once as a note; the text is kept for the writer
+      expect(clip.rate).toBe(120);
+      expect(clip.frameTime).toBe(1 / 120);
       expect(bvhOf(clip).frameTimeText).toBe('.0083333');
-      expect(clip.rate).toBe(1 / 0.0083333);
+      expect(warnings.filter((w) => w.code === 'frame-rate')).toHaveLength(1);
+      expect(warnings.find((w) => w.code === 'frame-rate')?.message).toMatch(/\.0083333 is read as 120 Hz/);
+      expect(writeBvh(clip)).toMatch(/Frame Time: \.0083333\n/);
+      // strict mode reads it too: a note, not an error
+      expect(parseBvh(readQuirk(file), { strict: true }).rate).toBe(120);
     }
+  });
+
+  test("parseBvh(text) keeps a frame time that stands for no standard rate: '0.033' is 30.303 Hz, '0.04' 25 Hz without a note", () => {
+    const base = readQuirk('frames-tab.bvh');
+    const odd = parseBvhWithReport(base.replace(/Frame Time:\s*\.0083333/, 'Frame Time: 0.033'));
+    expect(odd.clip.frameTime).toBe(0.033);
+    expect(odd.clip.rate).toBe(1 / 0.033);
+    expect(odd.warnings.filter((w) => w.code === 'frame-rate')).toEqual([]);
+    const pal = parseBvhWithReport(base.replace(/Frame Time:\s*\.0083333/, 'Frame Time: 0.04'));
+    expect(pal.clip.rate).toBe(25);
+    expect(pal.warnings.filter((w) => w.code === 'frame-rate')).toEqual([]);
   });
 
   test('parseBvh(text) reads e-notation, -0, +3, .5 and 5. exactly as Number() does', () => {

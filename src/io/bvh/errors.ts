@@ -25,6 +25,7 @@ export class BvhParseError extends RotsigError {
 /** Kinds of {@link BvhWarning}: readable files with something a user should know about. */
 export type BvhWarningCode =
   | 'frame-count'
+  | 'frame-rate'
   | 'position-offset'
   | 'repaired'
   | 'truncated'

@@ -35,7 +35,8 @@ export function bvhLayout(clip: Clip): BvhLayout {
   const source = bvhSourceOf(clip);
   if (source !== undefined) {
     const frameTimeText =
-      source.frameTimeText !== undefined && Number(source.frameTimeText) === clip.frameTime
+      source.frameTimeText !== undefined &&
+      (Number(source.frameTimeText) === clip.frameTime || source.frameTime === clip.frameTime)
         ? source.frameTimeText
         : undefined;
     return {

@@ -8,6 +8,7 @@
  */
 import { OptionError } from '../../errors.js';
 import { simdScratch } from '../../numeric/simd.js';
+import { standardRate } from '../../ops/analysis/rate.js';
 import { checkOptions } from '../../options.js';
 import { composeEuler, type EulerOrder, type EulerSpec, eulerSpec } from '../../quat/euler.js';
 import {
@@ -448,6 +449,8 @@ interface MotionHeader {
   framesLine: number;
   frameTime: number;
   frameTimeText: string;
+  /** The standard rate the frame time was read as (see `standardRate`), when it stands for one. */
+  rate?: number;
 }
 
 function parseMotionHeader(r: Reader): MotionHeader {
@@ -542,6 +545,8 @@ interface ReadSettings {
   maxValues: number;
   warnings: BvhWarning[];
   warn: (w: BvhWarning) => void;
+  /** A warning that is only information (never an error in strict mode): how the file was read. */
+  note: (w: BvhWarning) => void;
 }
 
 function readSettings(options: ParseBvhOptions, where: string): ReadSettings {
@@ -566,7 +571,11 @@ function readSettings(options: ParseBvhOptions, where: string): ReadSettings {
     warnings.push(w);
     options.onWarning?.(w);
   };
-  return { positionMode, strict, repair, maxValues, warnings, warn };
+  const note = (w: BvhWarning): void => {
+    warnings.push(w);
+    options.onWarning?.(w);
+  };
+  return { positionMode, strict, repair, maxValues, warnings, warn, note };
 }
 
 /** A read past the MOTION header: the hierarchy, and the scanner that feeds the frame converter. */
@@ -674,6 +683,18 @@ function finishMotion(body: MotionBody, s: ReadSettings): BvhParseResult {
   // OFFSET + channel can overflow to infinity in 'add' mode even though both were finite in the text
   if (s.positionMode === 'add') checkAddedTranslations(converter.translations, joints, header.framesLine);
 
+  const standard = standardRate(header.frameTime, header.frameTimeText);
+  if (standard !== null && 1 / standard !== header.frameTime) {
+    // one rate everywhere: the clip's rate and frame time are the standard rate the digits stand for
+    s.note({
+      code: 'frame-rate',
+      message: `Frame Time ${header.frameTimeText} is read as ${standard} Hz (frame time 1/${standard} s; as written it is ${Number((1 / header.frameTime).toFixed(5))} Hz); the writer keeps the text`,
+      line: header.framesLine + 1,
+      column: 1,
+    });
+    header.frameTime = 1 / standard;
+    header.rate = standard;
+  }
   const clip = buildClip(joints, endSites, header, converter, s.positionMode);
   checkRootPositions(clip, joints, converter, s.positionMode, s.warn);
   return { clip, warnings: s.warnings };
@@ -1375,7 +1396,7 @@ function buildClip(
       restScales: new Float64Array(J * 3).fill(1),
     },
     frameTime: header.frameTime,
-    rate: 1 / header.frameTime,
+    rate: header.rate ?? 1 / header.frameTime,
     frames,
     rotations: { data: converter.rotations, frames, joints: J },
     translations: { data: converter.translations, frames, joints: J },

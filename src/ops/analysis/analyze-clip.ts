@@ -13,6 +13,9 @@ import { animatedPaths, bvhSourceOf } from '../../series/clip-create.js';
 import { checkClip } from '../skeleton/clip-check.js';
 import { clipSpectrum } from '../spectrum/clip-spectrum.js';
 import { type Discontinuity, findDiscontinuities } from './find-discontinuities.js';
+import { guessRate, type RateGuess } from './rate.js';
+
+export { guessRate, type RateGuess } from './rate.js';
 
 /** Options of {@link analyzeClip}. */
 export interface AnalyzeClipOptions {
@@ -30,84 +33,6 @@ export const ANALYZE_CLIP_DEFAULTS: Required<AnalyzeClipOptions> = {
   worst: 3,
   maxAngularSpeed: 25,
 };
-
-/** A frame rate as written and the simple rational it most likely stands for. */
-export interface RateGuess {
-  /** Seconds per frame as parsed. */
-  frameTime: number;
-  /** The frame time exactly as written in the file, when known. */
-  frameTimeText?: string;
-  /** `1 / frameTime`, Hz. */
-  hz: number;
-  /** The guessed rate as `numerator / denominator` Hz (`60/1`, `30000/1001`), or null if none fits. */
-  numerator: number | null;
-  denominator: number | null;
-  /** The guessed rate in Hz (`numerator / denominator`), or null. */
-  guessHz: number | null;
-  /** How far the written frame time may be from the true one because of its printed digits, seconds. */
-  tolerance: number;
-}
-
-/**
- * Guesses the frame rate a written frame time stands for: the simplest rational `p/q` Hz (whole numbers
- * first, then NTSC rates `n·1000/1001`, then halves, thirds, … up to twelfths) whose frame time `q/p` lies
- * within the rounding of the printed digits (one that equals the written value exactly wins) (±½ unit in the last written decimal; relative 1e-6 without
- * text). `0.016667` gives 60 (59.9988 Hz as written), `.0083333` gives 120, `0.0333667` gives 30000/1001.
- *
- * @example
- * guessRate(0.016667, '0.016667'); // { hz: 59.9988…, numerator: 60, denominator: 1, guessHz: 60, … }
- */
-export function guessRate(frameTime: number, frameTimeText?: string): RateGuess {
-  if (
-    typeof frameTime !== 'number' ||
-    !(frameTime > 0) ||
-    !Number.isFinite(frameTime) ||
-    !Number.isFinite(1 / frameTime)
-  )
-    throw new OptionError(
-      `guessRate: frame time must be a positive finite number of seconds with a finite rate, got ${String(frameTime)}`,
-    );
-  if (frameTimeText !== undefined && typeof frameTimeText !== 'string')
-    throw new OptionError(`guessRate: frameTimeText must be a string, got ${typeof frameTimeText}`);
-  const hz = 1 / frameTime;
-  let tolerance = frameTime * 1e-6;
-  const m = frameTimeText?.trim().match(/^[+]?\d*\.(\d+)$/);
-  if (m) tolerance = Math.max(tolerance, 0.5 * 10 ** -m[1].length);
-  const fits = (p: number, q: number) => p > 0 && Math.abs(q / p - frameTime) <= tolerance * (1 + 1e-9);
-  const found = (p: number, q: number): RateGuess => ({
-    frameTime,
-    ...(frameTimeText !== undefined ? { frameTimeText } : {}),
-    hz,
-    numerator: p,
-    denominator: q,
-    guessHz: p / q,
-    tolerance,
-  });
-  const candidates: [number, number][] = [[Math.round(hz), 1]];
-  const n = Math.round((hz * 1001) / 1000);
-  candidates.push([n * 1000, 1001]);
-  for (let q = 2; q <= 12; q++) candidates.push([Math.round(hz * q), q]);
-  const usable = candidates.filter(([p, q]) => fits(p, q) && (q === 1 || q === 1001 || gcd(p, q) === 1));
-  // With few printed digits several rates fit ('0.08' is 12.5 Hz or 13 Hz); one that the digits state
-  // exactly wins, otherwise the simplest that fits.
-  const exact = usable.find(([p, q]) => Math.abs(q / p - frameTime) <= frameTime * 1e-12);
-  const pick = exact ?? usable[0];
-  if (pick) return found(pick[0], pick[1]);
-  return {
-    frameTime,
-    ...(frameTimeText !== undefined ? { frameTimeText } : {}),
-    hz,
-    numerator: null,
-    denominator: null,
-    guessHz: null,
-    tolerance,
-  };
-}
-
-function gcd(a: number, b: number): number {
-  while (b) [a, b] = [b, a % b];
-  return a;
-}
 
 /** Which position-channel semantics a clip's data suggests (see `PositionMode`). */
 export interface PositionGuess {
@@ -386,7 +311,10 @@ export function analyzeClip(clip: Clip, options: AnalyzeClipOptions = {}): ClipA
     frames: clip.frames,
     duration: Math.max(0, clip.frames - 1) * clip.frameTime,
     channels,
-    rate: guessRate(clip.frameTime, frameTimeTextOf(clip)),
+    // the frame time as the file wrote it (the reader may have read `.0083333` as 1/120 s)
+    rate: ((text) => guessRate(text === undefined ? clip.frameTime : Number(text), text))(
+      frameTimeTextOf(clip),
+    ),
     positions: guessPositionSemantics(clip),
     discontinuities: { signFlips, jumps, jumpThreshold },
     spectrum: spectrumSummary(clip, o.share),
@@ -427,6 +355,10 @@ function spectrumSummary(clip: Clip, share: number): ClipAnalysis['spectrum'] {
  * frameTimeTextOf(parseBvh(cmu0101Text)); // '.0083333'
  */
 export function frameTimeTextOf(clip: Clip): string | undefined {
-  const text = bvhSourceOf(clip)?.frameTimeText;
-  return text !== undefined && Number(text) === clip.frameTime ? text : undefined;
+  const source = bvhSourceOf(clip);
+  const text = source?.frameTimeText;
+  // the reader may have read the text as the standard rate it stands for (`.0083333` as 1/120 s)
+  return text !== undefined && (Number(text) === clip.frameTime || source?.frameTime === clip.frameTime)
+    ? text
+    : undefined;
 }

@@ -8,7 +8,8 @@ import { checkOptions } from '../../options.js';
 import type { Clip } from '../../series/clip.js';
 import { checkSeriesSize } from '../../series/create.js';
 import type { FloatArray, QuatSeries } from '../../series/types.js';
-import { frameTimeTextOf, guessRate } from '../analysis/analyze-clip.js';
+import { frameTimeTextOf } from '../analysis/analyze-clip.js';
+import { clipRate } from '../analysis/rate.js';
 import {
   constantJoints,
   cutGroups,
@@ -43,7 +44,8 @@ export interface ResampleClipOptions extends Omit<ResampleOptions, 'sourceRate' 
    * Where the source rate comes from. `'guess'` (default): when the clip's frame time was read from a BVH
    * file's text (`source.frameTimeText`, while `frameTime` is unchanged), the simple rational rate those rounded digits stand for (`0.008333` is 120 Hz,
    * not 120.0048 Hz; see `guessRate`), so a resample to the clip's own rate keeps every frame and a
-   * 30 Hz file at `targetRate: 30` keeps its last one. `'frame-time'`: `clip.rate` as it is.
+   * 30 Hz file at `targetRate: 30` keeps its last one (the BVH reader already reads such a frame time as
+   * its standard rate). `'frame-time'`: the frame time as written (`.0083333`: 120.0048 Hz), else `clip.rate`.
    */
   rateFrom?: 'guess' | 'frame-time';
   /**
@@ -57,8 +59,8 @@ export interface ResampleClipOptions extends Omit<ResampleOptions, 'sourceRate' 
 }
 
 /**
- * The source rate {@link resampleClip} uses for `clip` (see `ResampleClipOptions.rateFrom`): the guessed
- * rational rate of a frame time read from text, else `clip.rate`.
+ * The source rate {@link resampleClip} uses for `clip` (see `ResampleClipOptions.rateFrom`): `clipRate`'s
+ * answer (the standard rate a frame time read from text stands for, else `clip.rate`).
  *
  * @example
  * clipSourceRate(parseBvh(cmu0101Text)); // 120, where clip.rate is 120.0048
@@ -73,9 +75,11 @@ export function clipSourceRate(clip: Clip, rateFrom: 'guess' | 'frame-time' = 'g
     throw new OptionError(
       `resampleClip: rateFrom must be 'guess' or 'frame-time', got '${String(rateFrom)}'`,
     );
-  const text = frameTimeTextOf(clip);
-  if (rateFrom === 'frame-time' || text === undefined) return rate;
-  return guessRate(clip.frameTime, text).guessHz ?? rate;
+  if (rateFrom === 'frame-time') {
+    const text = frameTimeTextOf(clip);
+    return text === undefined ? rate : 1 / Number(text);
+  }
+  return clipRate(clip).rate;
 }
 
 /** Defaults of {@link ResampleClipOptions}: the same as `RESAMPLE_DEFAULTS`. */

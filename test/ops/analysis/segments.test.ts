@@ -279,7 +279,7 @@ describe('resampleClip with jumps against each segment resampled on its own (CMU
     { targetRate: 40, space: 'raw' as const },
   ]) {
     it(`${JSON.stringify(options)}: each jumping joint's frames equal its segment's own resample`, () => {
-      const out = resampleClip(clip, { ...options, rateFrom: 'frame-time', segments: 'jumps' });
+      const out = resampleClip(clip, { ...options, segments: 'jumps' });
       const outRate = out.rate;
       let compared = 0;
       for (const { j, s, e, first, last, series } of jumpSegments(clip, cuts)) {

@@ -102,6 +102,13 @@ export * from './ops/ml/index.js';
 
 // Whole-clip analysis (behind `rotsig info`).
 export * from './ops/analysis/analyze-clip.js';
+export {
+  type ClipRate,
+  clipRate,
+  keyTimesRate,
+  STANDARD_RATE_TOLERANCE,
+  standardRate,
+} from './ops/analysis/rate.js';
 
 // Fitting rotations to data.
 export * from './ops/fit/align-vectors.js';

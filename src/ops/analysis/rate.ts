@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { OptionError } from '../../errors.js';
+import { InvalidValueError, OptionError } from '../../errors.js';
 import type { Clip, KeyedClip } from '../../series/clip.js';
 
 /** A frame rate as written and the simple rational it most likely stands for. */
@@ -154,7 +154,13 @@ const ON_GRID = 0.05;
 export function clipRate(clip: Clip | KeyedClip): ClipRate {
   if (clip === null || typeof clip !== 'object')
     throw new OptionError('clipRate: clip must be a Clip or a KeyedClip');
-  if ('tracks' in clip && Array.isArray(clip.tracks)) return keyTimesRate(clip.tracks.map((t) => t.times));
+  if ('tracks' in clip && Array.isArray(clip.tracks))
+    return keyTimesRate(
+      clip.tracks.map((t, i) => {
+        if (t === null || typeof t !== 'object') throw new OptionError(`clipRate: track ${i} is not a track`);
+        return t.times;
+      }),
+    );
   const c = clip as Clip;
   const measured = c.rate > 0 && Number.isFinite(c.rate) ? c.rate : 1 / c.frameTime;
   if (!(measured > 0) || !Number.isFinite(measured))
@@ -184,10 +190,13 @@ export function clipRate(clip: Clip | KeyedClip): ClipRate {
  * {@link clipRate} of key times: each entry one track's increasing key times (seconds). Tracks with fewer
  * than two keys say nothing about the rate.
  *
+ * @throws {OptionError} when `tracks` is not an array of arrays of numbers; {@link InvalidValueError}
+ *   when a key time is not finite or a track's times decrease, naming the track and key.
  * @example
  * keyTimesRate([Float32Array.from([0, 0.5, 1])]).rate; // 2
  */
 export function keyTimesRate(tracks: readonly ArrayLike<number>[]): ClipRate {
+  checkKeyTimes(tracks);
   let fine = -1;
   let fineStep = Number.POSITIVE_INFINITY;
   let minInterval = Number.POSITIVE_INFINITY;
@@ -272,4 +281,31 @@ function medianInterval(t: ArrayLike<number>): number {
   d.sort((a, b) => a - b);
   const m = d[d.length >> 1];
   return m > 0 ? m : (t[t.length - 1] - t[0]) / (t.length - 1);
+}
+
+function checkKeyTimes(tracks: readonly ArrayLike<number>[]): void {
+  if (!Array.isArray(tracks))
+    throw new OptionError('keyTimesRate: tracks must be an array of key-time arrays');
+  for (let i = 0; i < tracks.length; i++) {
+    const t = tracks[i];
+    if (t === null || typeof t !== 'object' || typeof t.length !== 'number')
+      throw new OptionError(`keyTimesRate: track ${i} must be an array of key times, got ${typeof t}`);
+    for (let k = 0; k < t.length; k++) {
+      const x = t[k];
+      if (typeof x !== 'number' || !Number.isFinite(x))
+        throw new InvalidValueError(
+          `keyTimesRate: track ${i}, key ${k}: time ${String(x)} is not a finite number`,
+          {
+            index: k,
+          },
+        );
+      if (k > 0 && x < t[k - 1])
+        throw new InvalidValueError(
+          `keyTimesRate: track ${i}, key ${k}: time ${x} is before the previous key's ${t[k - 1]}`,
+          {
+            index: k,
+          },
+        );
+    }
+  }
 }

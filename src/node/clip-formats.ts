@@ -1,7 +1,6 @@
 // Clip file formats of the CLI, by extension: how a file becomes a clip and a clip becomes a file. One row
 // per format, so adding a format is adding a row (the extensions themselves are in extensions.ts, which the
 // main thread reads without loading any of this).
-import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { type AmassSource, amassToClipWithReport, clipToAmass } from '../io/amass/amass.js';
 import { writeBvhChunks } from '../io/bvh/write.js';
@@ -9,6 +8,7 @@ import { parseNpy } from '../io/npy.js';
 import { listNpz, parseNpz, writeNpz } from '../io/npz.js';
 import type { Clip, PositionMode } from '../series/clip.js';
 import type { AtomicContent } from './atomic.js';
+import { readInputFile } from './input.js';
 import { readBvhFile } from './read.js';
 
 /** A warning of a reader, as plain data. */
@@ -75,7 +75,8 @@ const npz: ClipFormat = {
   name: 'AMASS .npz',
   extensions: ['.npz'],
   read(path, options) {
-    const bytes = readFileSync(path);
+    // a regular file up to 1 GiB or a pipe, opened non-blocking (a device is refused, never read)
+    const bytes = readInputFile('read', path);
     const template = options.template === undefined ? null : readTemplate(options.template);
     const { clip, warnings } = amassToClipWithReport(parseNpz(bytes), {
       template,
@@ -95,13 +96,13 @@ const npz: ClipFormat = {
 /** A joint template `J` from a file: `.npz` (member `J`), `.npy`, or JSON (`{ "J": ... }` or an array). */
 function readTemplate(path: string) {
   const ext = extname(path).toLowerCase();
-  if (ext === '.npy') return parseNpy(readFileSync(path));
+  if (ext === '.npy') return parseNpy(readInputFile('template', path));
   if (ext === '.npz') {
-    const arrays = parseNpz(readFileSync(path));
+    const arrays = parseNpz(readInputFile('template', path));
     if (arrays.J === undefined) throw new Error(`template ${path} has no member 'J'`);
     return arrays.J;
   }
-  const json = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+  const json = JSON.parse(new TextDecoder().decode(readInputFile('template', path))) as unknown;
   const J = Array.isArray(json) ? json : (json as { J?: unknown })?.J;
   if (!Array.isArray(J))
     throw new Error(`template ${path} must be a JSON array or an object with an array 'J'`);

@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { listNpz, parseNpz, writeNpz } from '../../src/io/index.js';
 import { ensureBuilt, ROOT, rotsigAsync, tempDir } from './helpers.js';
 
 beforeAll(ensureBuilt);
@@ -222,4 +223,27 @@ describe('rotsig never blocks or reads for ever on a FIFO, a device, or a link t
       closeSync(reader);
     }
   }, 40_000);
+});
+
+describe('rotsig writes no npz member name that is a path', () => {
+  it('members ../../evil.npy and a\\b.npy of an AMASS file are written back as evil.npy and b.npy, with warnings', () => {
+    const dir = tempDir();
+    const arrays = parseNpz(readFileSync(join(ROOT, 'test', 'fixtures', 'npz', 'amass_smplh.npz')));
+    const payload = { data: Float64Array.of(1, 2, 3), shape: [3], dtype: 'float64' as const };
+    writeFileSync(
+      join(dir, 'take.npz'),
+      writeNpz({ ...arrays, '../../evil': payload, 'a\\b': payload }, { compression: 'stored' }),
+    );
+    // the hostile names are in the input, as a zip lister shows them
+    expect(listNpz(readFileSync(join(dir, 'take.npz'))).map((m) => m.name)).toContain('../../evil.npy');
+    const r = run(['unroll', 'take.npz', '-o', 'out.npz'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    const names = listNpz(readFileSync(join(dir, 'out.npz'))).map((m) => m.name);
+    expect(names.filter((n) => n.includes('/') || n.includes('\\') || n.includes('..'))).toEqual([]);
+    expect(names).toContain('evil.npy');
+    expect(names).toContain('b.npy');
+    expect(r.stderr).toContain(
+      "warning: take.npz: member '../../evil.npy' is named like a path; it is kept as 'evil.npy'",
+    );
+  });
 });

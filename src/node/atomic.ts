@@ -204,8 +204,9 @@ export function writeFilesAtomic(files: readonly GroupFile[]): GroupWriteReport 
   try {
     for (const file of files) {
       checkPath('writeFilesAtomic', 'path', file.path);
-      if (file.noClobber && existing(file.path, file.content) !== undefined) {
-        report.kept.push(file.path);
+      const there = file.noClobber ? existing(file.path, file.content) : undefined;
+      if (there !== undefined) {
+        if (!there) report.kept.push(file.path);
         continue;
       }
       const { tmp, fd } = writeTemporary('writeFilesAtomic', file.path, file.content);

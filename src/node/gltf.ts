@@ -6,7 +6,7 @@ import { type GltfReadResult, type ReadGltfOptions, readGltf } from '../io/gltf/
 import { type GltfWriteResult, type WriteGltfOptions, writeGltf } from '../io/gltf/write.js';
 import type { Clip, KeyedClip } from '../series/clip.js';
 import { type GroupFile, writeFileAtomic, writeFilesAtomic } from './atomic.js';
-import { checkOptionsObject, checkPath, onFile, systemReason } from './checks.js';
+import { checkOptionsObject, checkPath, fileError, onFile, systemReason } from './checks.js';
 import { INPUT_LIMITS, type OpenedInput, openInput, readOpenedInput, takePreloaded } from './input.js';
 import { realTarget } from './plan.js';
 import { resourceName } from './resource-name.js';
@@ -282,9 +282,13 @@ export function writeGltfOutput(path: string, out: GltfWriteResult, read: Readon
       refuse("it would be written outside the output's folder through a symbolic link");
       continue;
     }
-    onFile('writeGltfFile', 'create the directory for', target, () =>
-      mkdirSync(dirname(target), { recursive: true }),
-    );
+    try {
+      mkdirSync(dirname(target), { recursive: true });
+    } catch (error) {
+      if (buffer) throw fileError(error, 'writeGltfFile', 'create the directory for', target);
+      refuse(`its folder cannot be made (${systemReason(error)})`);
+      continue;
+    }
     if (!insideOrAt(realpathSync(dirname(target)), realDir)) {
       refuse("it would be written outside the output's folder through a symbolic link");
       continue;

@@ -142,16 +142,29 @@ describe('rotsig writes the images of a .gltf output only as new files inside th
     expect(json.images.map((i: { uri: string }) => i.uri)).toEqual(['.bashrc', 'lnk/pwned.txt', 'taken.png']);
   });
 
-  it("resample in/model.gltf -o in/ok.gltf never replaces in/ok.bin, the input's own buffer", () => {
+  it("resample in/model.gltf -o in/ok.gltf never replaces in/ok.bin, the input's own buffer (exit 2)", () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'in'));
     writeFileSync(join(dir, 'in', 'ok.bin'), animationBytes());
     writeFileSync(join(dir, 'in', 'model.gltf'), model({ bufferUri: 'ok.bin' }));
     const r = run(['resample', 'in/model.gltf', '-o', 'in/ok.gltf', '--rate', '10'], dir);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error: in\/model\.gltf: .*ok\.bin is a file this task read/);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /in\/ok\.bin, the buffer in\/ok\.gltf writes beside it, is a resource of input in\/model\.gltf/,
+    );
     expect(readFileSync(join(dir, 'in', 'ok.bin')).equals(animationBytes())).toBe(true);
     expect(existsSync(join(dir, 'in', 'ok.gltf'))).toBe(false);
+  });
+
+  it('the buffer of a .gltf output is never written over an input, however the output is named (exit 2)', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'walk.bin'), readFileSync(join(ROOT, 'samples', '01_01.bvh')));
+    const r = run(['convert', 'walk.bin', '-o', 'walk.gltf'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/walk\.bin, the buffer walk\.gltf writes beside it, is input walk\.bin/);
+    expect(readFileSync(join(dir, 'walk.bin')).equals(readFileSync(join(ROOT, 'samples', '01_01.bvh')))).toBe(
+      true,
+    );
   });
 });
 

@@ -1,10 +1,14 @@
 import {
   close,
   closeSync,
+  fstatSync,
   fsync,
   fsyncSync,
+  linkSync,
+  lstatSync,
   openSync,
   readdirSync,
+  readFileSync,
   rename,
   renameSync,
   rmSync,
@@ -157,6 +161,109 @@ export function writeFileAtomicAsync(path: string, content: AtomicContent): Prom
       });
     });
   });
+}
+
+/** One file of a group written by {@link writeFilesAtomic}. */
+export interface GroupFile {
+  path: string;
+  content: string | Uint8Array;
+  /**
+   * Never replace a file already at `path`: the new file is linked in only where nothing is (a file with
+   * the same bytes counts as written). For files named by untrusted input, such as a model's images.
+   */
+  noClobber?: boolean;
+}
+
+/** What {@link writeFilesAtomic} did not do: files left as they were, and files replaced meanwhile. */
+export interface GroupWriteReport {
+  /** `noClobber` files not written because another file is at their path. */
+  kept: string[];
+  /** Files of the group that another writer replaced before the last file was in place. */
+  replaced: string[];
+}
+
+/**
+ * Writes a group of files that belong together (a `.gltf`, its `.bin` and images) so that readers see
+ * them change as one as far as a file system allows: every file is first written to a temporary sibling
+ * and flushed, and only when all are complete are they renamed into place, in the given order (the
+ * companions first, the file that names them last). So a reader never finds the last file naming a
+ * companion that is missing or incomplete, and an error or a kill before the renames leaves every path
+ * as it was (the temporary files are removed, or by a later run).
+ *
+ * What is not guaranteed: the renames are one after another, so a reader that opened the old last file
+ * may, in the microseconds between them, read a new companion with it. Two writers of one group at once
+ * may interleave their renames; each checks after its last rename that its companions are still its own,
+ * and reports the others in `replaced` (the caller then fails the file rather than leave a torn pair
+ * unsaid).
+ *
+ * @throws {FileError} when a file cannot be written or renamed; nothing of the group is left half-written.
+ */
+export function writeFilesAtomic(files: readonly GroupFile[]): GroupWriteReport {
+  const staged: { file: GroupFile; tmp: string; id: string }[] = [];
+  const report: GroupWriteReport = { kept: [], replaced: [] };
+  try {
+    for (const file of files) {
+      checkPath('writeFilesAtomic', 'path', file.path);
+      const there = file.noClobber ? existing(file.path, file.content) : undefined;
+      if (there !== undefined) {
+        if (!there) report.kept.push(file.path);
+        continue;
+      }
+      const { tmp, fd } = writeTemporary('writeFilesAtomic', file.path, file.content);
+      staged.push({ file, tmp, id: '' });
+      try {
+        fsyncSync(fd);
+        const st = fstatSync(fd);
+        staged[staged.length - 1].id = `${st.dev}:${st.ino}`;
+      } finally {
+        closeSync(fd);
+      }
+    }
+    for (const s of staged) {
+      if (!s.file.noClobber) {
+        renameSync(s.tmp, s.file.path);
+        continue;
+      }
+      // a hard link never replaces what is at the path (EEXIST), unlike rename
+      try {
+        linkSync(s.tmp, s.file.path);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'EEXIST') throw error;
+        if (existing(s.file.path, s.file.content) === false) report.kept.push(s.file.path);
+      }
+      rmSync(s.tmp, { force: true });
+    }
+  } catch (error) {
+    for (const s of staged) rmSync(s.tmp, { force: true });
+    throw fileError(error, 'writeFilesAtomic', 'write', staged.at(-1)?.file.path ?? files[0]?.path ?? '');
+  }
+  for (const s of staged.slice(0, -1)) {
+    let id = '';
+    try {
+      const st = lstatSync(s.file.path);
+      id = `${st.dev}:${st.ino}`;
+    } catch {}
+    if (id !== s.id && !report.kept.includes(s.file.path)) report.replaced.push(s.file.path);
+  }
+  return report;
+}
+
+/** Whether a file is at `path`: true with the same bytes as `content`, false with others, undefined for none. */
+function existing(path: string, content: string | Uint8Array): boolean | undefined {
+  let stats: ReturnType<typeof lstatSync>;
+  try {
+    stats = lstatSync(path);
+  } catch {
+    return undefined;
+  }
+  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+  if (!stats.isFile() || stats.size !== bytes.length) return false;
+  try {
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).equals(readFileSync(path));
+  } catch {
+    return false;
+  }
 }
 
 function writeAll(fd: number, chunk: string | Uint8Array): void {

@@ -1,18 +1,18 @@
 // File tasks on glTF/GLB inputs or outputs: read keyed clips, bake them for the pipeline steps, write
 // keys back into the same document (or BVH, tables, reports). Same result shape as the BVH tasks.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { basename, dirname, extname, resolve, sep } from 'node:path';
+import { mkdirSync, statSync } from 'node:fs';
+import { basename, dirname, extname } from 'node:path';
 import type { GltfWarning } from '../io/gltf/errors.js';
 import type { GltfReadResult } from '../io/gltf/read.js';
 import { type GltfWriteResult, writeGltf } from '../io/gltf/write.js';
-import { parseBvhWithReport } from '../io/index.js';
 import { keyTimesRate } from '../ops/analysis/rate.js';
 import { keysFromClip } from '../ops/keys/keys-from-clip.js';
 import { bakeKeyed, runKeyedSteps } from '../pipeline/keyed.js';
 import { emitClip, runSteps } from '../pipeline/steps.js';
 import type { Clip, KeyedClip, Track } from '../series/clip.js';
 import { type AtomicContent, joinContent, writeFileAtomic } from './atomic.js';
-import { readGltfFile } from './gltf.js';
+import { readGltfFileWithSources, writeGltfOutput } from './gltf.js';
+import { readBvhFile } from './read.js';
 import type { FileTask, TaskResult } from './task.js';
 import { isGltfPath, outputFormat, writesClip } from './task-route.js';
 
@@ -69,10 +69,13 @@ export async function runGltfTask(
   try {
     let content: AtomicContent | undefined;
     let json: GltfWriteResult | undefined;
+    // the files read (device:inode), which no output of this task may replace
+    const readFiles = new Set<string>();
     const format = outputFormat(task);
     if (!isGltfPath(task.input)) {
       // BVH in, glTF out: a new document with a node per joint
-      const parsed = parseBvhWithReport(readFileSync(task.input, 'utf8'), {
+      // opened non-blocking and checked: a device or a silent pipe never hangs the task
+      const parsed = readBvhFile(task.input, {
         ...(task.positionMode ? { positionMode: task.positionMode } : {}),
         ...(task.repair ? { repair: true } : {}),
       });
@@ -80,6 +83,8 @@ export async function runGltfTask(
         message: w.message,
         ...(w.line ? { line: w.line } : {}),
       }));
+      const input = statSync(task.input, { throwIfNoEntry: false });
+      if (input?.isFile()) readFiles.add(`${input.dev}:${input.ino}`);
       result.frames = parsed.clip.frames;
       result.joints = parsed.clip.skeleton.names.length;
       const processed = runSteps(parsed.clip, task.steps, { input: 'reuse' });
@@ -91,10 +96,11 @@ export async function runGltfTask(
         keys: (c: Clip) => keysFromClip(c, { keys: 'all' }),
       });
     } else {
-      const read = await readGltfFile(task.input, {
+      const { read, files } = await readGltfFileWithSources(task.input, {
         ...(task.animation !== undefined ? { animation: animationOption(task.animation) } : {}),
         ...(task.repair ? { repair: true } : {}),
       });
+      for (const f of files) readFiles.add(f);
       result.warnings = read.warnings.map(warningText);
       const first = read.clips.find((c) => c.tracks.length > 0) ?? read.clips[0];
       result.joints = first?.skeleton.names.length ?? 0;
@@ -122,25 +128,26 @@ export async function runGltfTask(
         content = out.content;
       }
     }
-    if (json !== undefined) content = json.glb ?? `${JSON.stringify(json.json, null, 2)}\n`;
-    if (content !== undefined) {
-      if (task.output === '-' || task.output === null) {
-        result.stdout = joinContent(content);
-      } else {
-        try {
-          mkdirSync(dirname(task.output), { recursive: true });
-          // a .gltf's buffer goes beside it first, so the JSON never names a file that is not there yet
-          const folder = resolve(dirname(task.output));
-          for (const [uri, bytes] of Object.entries(json?.resources ?? {})) {
-            const target = resolve(folder, uri);
-            // a resource URI that leaves the output folder (../) is not written there; the reference stays
-            if (!target.startsWith(`${folder}${sep}`)) continue;
-            mkdirSync(dirname(target), { recursive: true });
-            writeFileAtomic(target, bytes);
+    if (json !== undefined && task.output !== '-' && task.output !== null) {
+      // a .gltf with its .bin and images as one group, checked against the files this task read
+      try {
+        for (const message of writeGltfOutput(task.output, json, readFiles))
+          result.warnings.push({ message, code: 'resource' });
+      } catch (error) {
+        throw new Error(`cannot write ${task.output}: ${(error as Error).message}`);
+      }
+    } else {
+      if (json !== undefined) content = json.glb ?? `${JSON.stringify(json.json, null, 2)}\n`;
+      if (content !== undefined) {
+        if (task.output === '-' || task.output === null) {
+          result.stdout = joinContent(content);
+        } else {
+          try {
+            mkdirSync(dirname(task.output), { recursive: true });
+            writeFileAtomic(task.output, content);
+          } catch (error) {
+            throw new Error(`cannot write ${task.output}: ${(error as Error).message}`);
           }
-          writeFileAtomic(task.output, content);
-        } catch (error) {
-          throw new Error(`cannot write ${task.output}: ${(error as Error).message}`);
         }
       }
     }

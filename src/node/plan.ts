@@ -1,6 +1,8 @@
 import { lstatSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import type { InputFile } from './files.js';
+import { readInputFile } from './input.js';
+import { resourceName } from './resource-name.js';
 
 /** A request that cannot be carried out as given (the CLI reports it as a usage error, exit code 2). */
 export class PlanError extends Error {
@@ -42,6 +44,9 @@ export interface PlannedFile {
  * - With `-o dir`, an output is written only inside `dir`: a symbolic link below `dir` (to a directory
  *   elsewhere) that an output would be written through is refused. `dir` itself may be a link.
  * - `inPlace` on a symbolic link to a file writes the file it points to, so the link stays a link.
+ * - A `.gltf` output's buffer, `<name>.bin` beside it, is checked like an output: it may not be an
+ *   input, a buffer or image of a `.gltf` input (`resample in/m.gltf -o in/ok.gltf` when `m.gltf` keeps
+ *   its data in `ok.bin`), or another output.
  *
  * The checks see the file system as it is when planning; a tree changed while the run goes is not
  * re-checked.
@@ -112,6 +117,30 @@ export function planOutputs(files: readonly InputFile[], options: PlanOptions): 
       throw new PlanError(`${other.input} and ${p.input} would both write ${spelled}`);
     }
     seen.set(key, { input: p.input, output: p.output });
+  }
+  // A .gltf output writes its buffer `<name>.bin` beside it: that companion is checked like an output,
+  // against the inputs and the resources of .gltf inputs (their own .bin), and against the other outputs.
+  const companions = planned.filter((p) => extname(p.output).toLowerCase() === '.gltf');
+  if (companions.length > 0) {
+    const resources = resourcesOfInputs(files);
+    for (const p of companions) {
+      const bin = join(dirname(p.output), `${basename(p.output, extname(p.output))}.bin`);
+      const stats = statOrUndefined(bin);
+      const real = realTarget(bin);
+      const input = (stats && inputById.get(identity(stats))) ?? inputByReal.get(real);
+      const owner = stats && resources.get(identity(stats));
+      if (input !== undefined || owner !== undefined)
+        throw new PlanError(
+          `${bin}, the buffer ${p.output} writes beside it, is ${input !== undefined ? `input ${input}` : `a resource of input ${owner}`}; choose another output name`,
+        );
+      const key = caseInsensitiveAt(real) ? real.toLowerCase() : real;
+      const other = seen.get(key);
+      if (other !== undefined)
+        throw new PlanError(
+          `${p.input} would write ${bin} (the buffer of ${p.output}), which ${other.input} writes as its output`,
+        );
+      seen.set(key, { input: p.input, output: bin });
+    }
   }
   return planned;
 }
@@ -215,6 +244,40 @@ function swapCase(s: string): string {
   for (const c of s) {
     const lower = c.toLowerCase();
     out += c === lower ? c.toUpperCase() : lower;
+  }
+  return out;
+}
+
+/** Largest `.gltf` input whose resources the planner looks up (a larger one is left to the run's own checks). */
+const MAX_PLANNED_GLTF_BYTES = 64 << 20;
+
+/**
+ * The files (`device:inode`) that `.gltf` inputs name as buffers and images, each with its input, so no
+ * companion of an output replaces them. Only regular files are read; one that cannot be read or parsed
+ * names nothing here (the run reports it).
+ */
+function resourcesOfInputs(files: readonly InputFile[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const f of files) {
+    // never a pipe: reading it here would take its data from the run
+    if (extname(f.path).toLowerCase() !== '.gltf' || statOrUndefined(f.path)?.isFile() !== true) continue;
+    let json: { buffers?: unknown; images?: unknown };
+    try {
+      json = JSON.parse(new TextDecoder().decode(readInputFile('plan', f.path, MAX_PLANNED_GLTF_BYTES)));
+    } catch {
+      continue;
+    }
+    for (const list of [json?.buffers, json?.images]) {
+      if (!Array.isArray(list)) continue;
+      for (const item of list) {
+        const uri = (item as { uri?: unknown } | null)?.uri;
+        if (typeof uri !== 'string' || uri.startsWith('data:')) continue;
+        const named = resourceName(uri);
+        if ('reason' in named) continue;
+        const stats = statOrUndefined(join(dirname(f.path), named.name));
+        if (stats?.isFile()) out.set(identity(stats), f.path);
+      }
+    }
   }
   return out;
 }

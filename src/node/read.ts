@@ -1,12 +1,13 @@
-import { closeSync, fstatSync, mkdirSync, openSync, read, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, read } from 'node:fs';
 import { dirname } from 'node:path';
-import { OptionError } from '../errors.js';
+import { FileError, OptionError } from '../errors.js';
 // the BVH modules themselves, not the io index, which would load every format (glTF among them)
 import { BvhChunkParser, type BvhParseResult, type ParseBvhOptions } from '../io/bvh/parse.js';
 import { type WriteBvhOptions, writeBvhChunks } from '../io/bvh/write.js';
 import type { Clip } from '../series/clip.js';
 import { writeFileAtomic } from './atomic.js';
 import { checkOptionsObject, checkPath, onFile } from './checks.js';
+import { INPUT_LIMITS, type OpenedInput, openInput, readInputChunk, takePreloaded } from './input.js';
 
 /** Options of {@link readBvhFile}: those of `parseBvh`, and the size of each read. */
 export interface ReadBvhFileOptions extends ParseBvhOptions {
@@ -80,7 +81,8 @@ export function readAheadBvhFile(path: string): Promise<void> {
   if (aheads.length >= MAX_READ_AHEADS) dropReadAhead(aheads.shift()!);
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    // non-blocking: opening a FIFO without a writer must not wait (readBvhFile reports what it is)
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
   } catch {
     return Promise.resolve();
   }
@@ -146,7 +148,10 @@ function takeReadAhead(path: string): ReadAhead | undefined {
  * @throws {BvhParseError} on malformed data.
  * @throws {OptionError} on a `chunkSize` that is not a positive whole number, or options that are no object.
  * @throws {InvalidValueError} when `path` is not a non-empty string.
- * @throws {FileError} when the file cannot be read (`code` `'ENOENT'`, `'EACCES'`, `'EISDIR'`, ...).
+ * @throws {FileError} when the file cannot be read (`code` `'ENOENT'`, `'EACCES'`, `'EISDIR'`, ...), is a
+ * device or socket (`'ENOTREG'`: a link to `/dev/zero` is refused before a byte is read), or is a pipe that
+ * sends more than 512 MiB (`'EFBIG'`) or nothing for a minute (`'ETIMEDOUT'`). The file is opened
+ * non-blocking, so a FIFO without a writer reads as empty instead of blocking.
  * @example
  * const { clip, warnings } = readBvhFile('samples/01_01.bvh');
  */
@@ -159,19 +164,40 @@ export function readBvhFile(path: string, options: ReadBvhFileOptions = {}): Bvh
       `readBvhFile: chunkSize must be a positive whole number of bytes, got ${chunkSize}`,
     );
   }
+  // a pipe read ahead of its task (the command line reads pipes asynchronously), if any
+  const piped = takePreloaded(path);
+  if (piped !== undefined) {
+    const parser = new BvhChunkParser({ ...parseOptions, byteLength: piped.length });
+    parser.push(piped);
+    return parser.finish();
+  }
   // a first chunk read ahead of this file (readAheadBvhFile), if it is in
   const early = takeReadAhead(path);
-  const fd = early?.fd ?? onFile('readBvhFile', 'read', path, () => openSync(path, 'r'));
+  // opened non-blocking and checked on the descriptor: a device (a link to /dev/zero) is refused, a FIFO
+  // without a writer reads as empty instead of blocking
+  const input: OpenedInput = early
+    ? { fd: early.fd, size: early.size, pipe: false }
+    : openInput('readBvhFile', path);
+  const fd = input.fd;
   try {
-    const size = early?.size ?? onFile('readBvhFile', 'read', path, () => fstatSync(fd).size);
+    const size = input.size;
     const parser = new BvhChunkParser({ ...parseOptions, byteLength: size });
     // the descriptor's position is past the chunk read ahead, so the reads below go on from there
     if (early !== undefined && early.bytes > 0) parser.push(early.buffer.subarray(0, early.bytes));
-    // one read past the size it had, to see the end (a file that grows meanwhile is read to its new end)
-    const buffer = readBuffer(Math.max(1, Math.min(chunkSize, size + 1)));
+    // one read past the size it had, to see the end (a file that grows meanwhile is read to its new end);
+    // a pipe is read up to INPUT_LIMITS.pipe bytes
+    const buffer = readBuffer(Math.max(1, Math.min(chunkSize, input.pipe ? 1 << 20 : size + 1)));
+    let total = 0;
     for (;;) {
-      const n = onFile('readBvhFile', 'read', path, () => readSync(fd, buffer, 0, buffer.length, null));
+      const n = readInputChunk('readBvhFile', path, input, buffer);
       if (n === 0) break;
+      total += n;
+      if (input.pipe && total > INPUT_LIMITS.pipe)
+        throw new FileError(
+          'EFBIG',
+          path,
+          `readBvhFile: cannot read ${JSON.stringify(path)}: the pipe sent more than ${INPUT_LIMITS.pipe} bytes`,
+        );
       parser.push(buffer.subarray(0, n));
     }
     return parser.finish();

@@ -1,18 +1,18 @@
 // The `reduce` file task: read BVH or glTF, reduce every animation's keys within an error bound
 // (reduceKeys), write glTF/GLB (rotations optionally as normalised 16-bit) or BVH at the kept frames.
-import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { Animation, Document } from '@gltf-transform/core';
 import { OptionError } from '../errors.js';
 import { quantizeRotations } from '../io/gltf/quantize.js';
 import { writeGltf } from '../io/gltf/write.js';
-import { parseBvhWithReport, writeBvhBytes } from '../io/index.js';
+import { writeBvhBytes } from '../io/index.js';
 import { type ReduceKeysReport, reduceKeys } from '../ops/reduce/reduce-keys.js';
 import { bakeKeyed } from '../pipeline/keyed.js';
 import type { Clip, KeyedClip, Track } from '../series/clip.js';
 import { type AtomicContent, writeFileAtomic } from './atomic.js';
 import { isGltfPath, readGltfFile, writeGltfFile } from './gltf.js';
 import { BVH_TO_GLTF_SCALE, outputFormat } from './gltf-task.js';
+import { readBvhFile } from './read.js';
 import type { FileTask, TaskResult } from './task.js';
 
 export type { ReduceEmit } from '../pipeline/steps.js';
@@ -79,10 +79,8 @@ export async function runReduceTask(
     let animations: Animation[] = [];
     let scale = 1;
     if (!isGltfPath(task.input)) {
-      const parsed = parseBvhWithReport(
-        readFileSync(task.input, 'utf8'),
-        task.positionMode ? { positionMode: task.positionMode } : {},
-      );
+      // opened non-blocking and checked: a device or a silent pipe never hangs the task
+      const parsed = readBvhFile(task.input, task.positionMode ? { positionMode: task.positionMode } : {});
       result.warnings = parsed.warnings.map((w) => ({
         message: w.message,
         ...(w.line ? { line: w.line } : {}),

@@ -2,12 +2,14 @@
 // function runs on the main thread and in the pool's workers, so it takes and returns plain data (task.ts).
 import { mkdirSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
+import { FileError } from '../errors.js';
 import { recycleClipArrays } from '../io/bvh/recycle.js';
 import { emitClip, runSteps } from '../pipeline/steps.js';
 import type { Clip } from '../series/clip.js';
 import { type AtomicContent, joinContent, writeFileAtomic, writeFileAtomicAsync } from './atomic.js';
 import { SYSTEM_REASONS, systemReason } from './checks.js';
 import { clipFormatOf } from './clip-formats.js';
+import { preloadPipeInput } from './input.js';
 import type { FileTask, TaskError, TaskResult } from './task.js';
 import { isGltfTask } from './task-route.js';
 
@@ -121,6 +123,8 @@ function runTask(
  * const r = await runAnyFileTask({ input: 'Fox.glb', output: 'out/Fox.glb', steps: [{ op: 'unroll' }], emit: { kind: 'bvh' } });
  */
 export async function runAnyFileTask(task: FileTask): Promise<TaskResult> {
+  // an input that is a pipe is read here without blocking the thread, so a signal ends the run at once
+  await preloadPipeInput('read', task.input);
   // the glTF and reduction runners are loaded by the first task that needs one: a batch of BVH files
   // (and each of its workers) starts without them
   if (task.emit.kind === 'reduce') return (await import('./reduce-task.js')).runReduceTask(task, errorData);
@@ -154,5 +158,7 @@ function errorData(error: unknown): TaskError {
   if (typeof e.code === 'string') out.code = e.code;
   // System errors carry the path in their message already; keep the short form.
   if (typeof out.code === 'string' && out.code in SYSTEM_REASONS) out.message = systemReason(e);
+  // rotsig's own file errors (a device, a pipe over its limit) name the file, which the message has already
+  else if (error instanceof FileError) out.message = e.message.replace(/^.*?: cannot \w+ ".*?": /, '');
   return out;
 }

@@ -7,13 +7,16 @@ import { type GltfWriteResult, type WriteGltfOptions, writeGltf } from '../io/gl
 import type { Clip, KeyedClip } from '../series/clip.js';
 import { writeFileAtomic } from './atomic.js';
 import { checkOptionsObject, checkPath, onFile } from './checks.js';
+import { withDracoDecoder, withDracoEncoder } from './draco.js';
 
 export { isGltfPath } from './task-route.js';
 
 /**
  * Reads a `.glb` or `.gltf` file from disk; for a `.gltf`, the `.bin` buffers and images it references
  * by relative URI are read from beside it (percent-escapes decoded). A missing buffer is a
- * {@link GltfError} naming it; a missing image is a warning and its reference is kept.
+ * {@link GltfError} naming it; a missing image is a warning and its reference is kept. A file that uses
+ * `KHR_draco_mesh_compression` is decoded with draco3dgltf's decoder, loaded then (unless
+ * `options.dependencies` gives one).
  *
  * @example
  * const { document, clips } = await readGltfFile('Fox.glb');
@@ -54,12 +57,14 @@ export async function readGltfFile(path: string, options: ReadGltfOptions = {}):
       }
     }
   }
-  return readGltf(view, { ...options, file, resources });
+  const dependencies = await withDracoDecoder(view, options.dependencies);
+  return readGltf(view, { ...options, file, resources, ...(dependencies ? { dependencies } : {}) });
 }
 
 /**
  * Writes clips as a `.glb` or `.gltf` file (by the path's extension), atomically, creating missing
- * directories. A `.gltf` gets its buffer as `<name>.bin` beside it; images of the document that were
+ * directories. A document with `KHR_draco_mesh_compression` is encoded with draco3dgltf's encoder,
+ * loaded then (unless `options.dependencies` gives one). A `.gltf` gets its buffer as `<name>.bin` beside it; images of the document that were
  * files keep their URIs and are written beside it only when they are not there yet. Every file is
  * written to a temporary name first, so a failure leaves no partial output.
  *
@@ -77,7 +82,20 @@ export async function writeGltfFile(
   checkOptionsObject('writeGltfFile', options);
   const gltf = extname(path).toLowerCase() === '.gltf';
   const name = basename(path, extname(path));
-  const out = await writeGltf(doc, clips, { ...options, format: gltf ? 'gltf' : 'glb', basename: name });
+  // the documents writeGltf may write: the one given, or those the clips were read from
+  const sources = Array.isArray(clips)
+    ? clips.map((c) => (c?.source as { document?: unknown } | undefined)?.document)
+    : [];
+  const dependencies =
+    options?.compression === 'none'
+      ? options.dependencies
+      : await withDracoEncoder([doc, ...sources], options?.dependencies);
+  const out = await writeGltf(doc, clips, {
+    ...options,
+    format: gltf ? 'gltf' : 'glb',
+    basename: name,
+    ...(dependencies ? { dependencies } : {}),
+  });
   onFile('writeGltfFile', 'create the directory for', path, () =>
     mkdirSync(dirname(path), { recursive: true }),
   );

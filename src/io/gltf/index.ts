@@ -1,4 +1,5 @@
 export * from './errors.js';
+export * from './extensions.js';
 export * from './meshopt.js';
 export * from './pointer.js';
 export * from './read.js';

@@ -1,7 +1,8 @@
 import type { Extension } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import { OptionError } from '../../errors.js';
 import { GltfError } from './errors.js';
-import { EXT_MESHOPT_COMPRESSION, EXTMeshoptCompression } from './meshopt.js';
+import { EXTMeshoptCompression } from './meshopt.js';
 import { KHRAnimationPointer } from './pointer.js';
 import { KHRMeshQuantizationMarker } from './source.js';
 
@@ -25,18 +26,20 @@ export type GltfDependencies = Record<string, unknown>;
  * ({@link EXTMeshoptCompression}, which loads meshoptimizer only for meshopt data and turns its failure
  * into a {@link GltfError}; glTF-Transform's needs the codecs given up front). `extra` comes last and
  * replaces a built-in extension of the same name.
+ *
+ * @throws {OptionError} when `extra` is not an array of extension classes.
  */
 export function registeredExtensions(extra: readonly (typeof Extension)[] = []): (typeof Extension)[] {
+  if (
+    !Array.isArray(extra) ||
+    extra.some((e) => typeof e !== 'function' || typeof e.EXTENSION_NAME !== 'string')
+  )
+    throw new OptionError('registeredExtensions: extra must be an array of glTF-Transform extension classes');
   const byName = new Map<string, typeof Extension>();
   for (const e of ALL_EXTENSIONS) byName.set(e.EXTENSION_NAME, e);
   for (const e of [KHRMeshQuantizationMarker, KHRAnimationPointer, EXTMeshoptCompression, ...extra])
     byName.set(e.EXTENSION_NAME, e as typeof Extension);
   return [...byName.values()];
-}
-
-/** True when `list` holds rotsig's {@link EXTMeshoptCompression} for `EXT_meshopt_compression`. */
-export function usesOwnMeshopt(list: readonly (typeof Extension)[]): boolean {
-  return list.some((e) => e.EXTENSION_NAME === EXT_MESHOPT_COMPRESSION && e === EXTMeshoptCompression);
 }
 
 /**

@@ -11,6 +11,7 @@ import { bakeKeyed, runKeyedSteps } from '../pipeline/keyed.js';
 import { emitClip, runSteps } from '../pipeline/steps.js';
 import type { Clip, KeyedClip, Track } from '../series/clip.js';
 import { type AtomicContent, joinContent, writeFileAtomic } from './atomic.js';
+import { withDracoEncoder } from './draco.js';
 import { readGltfFileWithSources, writeGltfOutput } from './gltf.js';
 import { readBvhFile } from './read.js';
 import type { FileTask, TaskResult } from './task.js';
@@ -112,10 +113,13 @@ export async function runGltfTask(
         const processed = read.clips.map((c) => (c.tracks.length ? runKeyedSteps(c, task.steps) : c));
         result.frames = keyCount(read.clips);
         result.outputFrames = keyCount(processed);
+        // a Draco document is written back with draco3dgltf's encoder, loaded only then
+        const dependencies = await withDracoEncoder([read.document], undefined);
         json = await writeGltf(read.document, processed, {
           format,
           basename:
             task.output && task.output !== '-' ? basename(task.output, extname(task.output)) : 'scene',
+          ...(dependencies ? { dependencies } : {}),
         });
       } else {
         const keyed = oneClip(read, result);

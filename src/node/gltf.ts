@@ -7,6 +7,7 @@ import { type GltfWriteResult, type WriteGltfOptions, writeGltf } from '../io/gl
 import type { Clip, KeyedClip } from '../series/clip.js';
 import { type GroupFile, writeFileAtomic, writeFilesAtomic } from './atomic.js';
 import { checkOptionsObject, checkPath, fileError, onFile, systemReason } from './checks.js';
+import { withDracoDecoder, withDracoEncoder } from './draco.js';
 import { INPUT_LIMITS, type OpenedInput, openInput, readOpenedInput, takePreloaded } from './input.js';
 import { realTarget } from './plan.js';
 import { resourceName } from './resource-name.js';
@@ -105,7 +106,13 @@ export async function readGltfFileWithSources(
         'gltf-resource',
       );
   }
-  const read = await readGltf(view, { ...options, file, resources });
+  const dependencies = await withDracoDecoder(view, options.dependencies);
+  const read = await readGltf(view, {
+    ...options,
+    file,
+    resources,
+    ...(dependencies ? { dependencies } : {}),
+  });
   for (const r of refused) {
     const message = `image ${r.index} ('${r.uri}') is not read: ${r.reason}; the reference is kept as it is`;
     const missing = `image ${r.index} ('${r.uri}') is missing; the reference is kept as it is`;
@@ -194,7 +201,8 @@ export async function readGltfFile(path: string, options: ReadGltfOptions = {}):
 
 /**
  * Writes clips as a `.glb` or `.gltf` file (by the path's extension), atomically, creating missing
- * directories. A `.gltf` gets its buffer as `<name>.bin` beside it; images of the document that were
+ * directories. A document with `KHR_draco_mesh_compression` is encoded with draco3dgltf's encoder,
+ * loaded then (unless `options.dependencies` gives one). A `.gltf` gets its buffer as `<name>.bin` beside it; images of the document that were
  * files keep their URIs and are written beside it (see {@link writeGltfOutput} for what is written and
  * what is refused). The `.gltf` and its companions are written as a group (`writeFilesAtomic`): all to
  * temporary names first, renamed into place companions first and the `.gltf` last, so a failure leaves
@@ -214,7 +222,20 @@ export async function writeGltfFile(
   checkOptionsObject('writeGltfFile', options);
   const gltf = extname(path).toLowerCase() === '.gltf';
   const name = basename(path, extname(path));
-  const out = await writeGltf(doc, clips, { ...options, format: gltf ? 'gltf' : 'glb', basename: name });
+  // the documents writeGltf may write: the one given, or those the clips were read from
+  const sources = Array.isArray(clips)
+    ? clips.map((c) => (c?.source as { document?: unknown } | undefined)?.document)
+    : [];
+  const dependencies =
+    options?.compression === 'none'
+      ? options.dependencies
+      : await withDracoEncoder([doc, ...sources], options?.dependencies);
+  const out = await writeGltf(doc, clips, {
+    ...options,
+    format: gltf ? 'gltf' : 'glb',
+    basename: name,
+    ...(dependencies ? { dependencies } : {}),
+  });
   const notes = writeGltfOutput(path, out, new Set());
   for (const message of notes) out.warnings.push({ code: 'resource', message, file: path });
   return out;

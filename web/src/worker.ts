@@ -14,7 +14,14 @@ import {
   reduceKeys,
   type Track,
 } from 'rotsig';
-import { BvhParseError, type GltfReadResult, gltfSourceOf, parseBvhWithReport, readGltf } from 'rotsig/io';
+import {
+  BvhParseError,
+  type GltfReadResult,
+  gltfSourceOf,
+  KHR_DRACO_MESH_COMPRESSION,
+  parseBvhWithReport,
+  readGltf,
+} from 'rotsig/io';
 import { bakeKeyed, type ClipStep, runSteps } from 'rotsig/pipeline';
 import type {
   AnimationInfo,
@@ -123,7 +130,16 @@ async function parseGltf(
     const warnings = read.warnings.map((w) => w.message);
     showAnimation(id, first, performance.now() - t0, warnings);
   } catch (e) {
-    post({ type: 'parse-error', id, message: (e as Error).message });
+    const message = (e as Error).message;
+    // draco3dgltf is built for Node: the studio has no Draco decoder, so it says so plainly
+    const draco = message.includes(KHR_DRACO_MESH_COMPRESSION) && message.includes('draco3d.decoder');
+    post({
+      type: 'parse-error',
+      id,
+      message: draco
+        ? `${name} has Draco-compressed meshes (${KHR_DRACO_MESH_COMPRESSION}); the studio cannot decode Draco. The rotsig command reads and writes such files (its readGltfFile loads the Draco decoder).`
+        : message,
+    });
   }
 }
 

@@ -1,4 +1,9 @@
 export * from './errors.js';
+export {
+  type GltfDependencies,
+  KHR_DRACO_MESH_COMPRESSION,
+  registeredExtensions,
+} from './extensions.js';
 export * from './meshopt.js';
 export * from './pointer.js';
 export * from './read.js';

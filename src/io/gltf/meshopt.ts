@@ -12,7 +12,8 @@ import {
   type ReaderContext,
   WriterContext,
 } from '@gltf-transform/core';
-import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
+import type { MeshoptDecoder as Decoder } from 'meshoptimizer/decoder';
+import type { MeshoptEncoder as Encoder } from 'meshoptimizer/encoder';
 import { GltfError } from './errors.js';
 
 /** Name of the extension in a glTF file. */
@@ -31,17 +32,68 @@ interface MeshoptViewDef {
 
 type MeshoptMode = MeshoptViewDef['mode'];
 
-/** Waits until meshoptimizer's WebAssembly decoder (`'decoder'`) or encoder (`'encoder'`) is ready. */
+// meshoptimizer instantiates its WebAssembly when its module is evaluated, and that fails (a rejected
+// promise nobody awaits) where the address space is limited (`ulimit -v`): it is imported on first use
+// of meshopt data only, and its failure becomes a GltfError there.
+let decoder: typeof Decoder | undefined;
+let encoder: typeof Encoder | undefined;
+let decoderLoad: Promise<typeof Decoder> | undefined;
+let encoderLoad: Promise<typeof Encoder> | undefined;
+
+/**
+ * Loads meshoptimizer's WebAssembly decoder (`'decoder'`) or encoder (`'encoder'`) on first call and
+ * waits until it is ready; later calls return at once (or throw the same error again).
+ * {@link EXTMeshoptCompression} needs the decoder loaded before reading and the encoder before writing;
+ * {@link readGltf} and {@link writeGltf} call this only when a file has meshopt data or one is asked to
+ * write it, so nothing else ever loads meshoptimizer.
+ *
+ * @throws {GltfError} (code `'gltf'` for the decoder, `'gltf-write'` for the encoder) when the module
+ * cannot be imported or its WebAssembly cannot be instantiated (no WebAssembly, or an address-space
+ * limit such as `ulimit -v` below what the engine reserves for a WebAssembly memory), naming the cause.
+ */
 export async function meshoptReady(which: 'decoder' | 'encoder'): Promise<void> {
-  const codec = which === 'decoder' ? MeshoptDecoder : MeshoptEncoder;
-  await codec.ready;
-  if (!codec.supported) {
+  const code = which === 'decoder' ? 'gltf' : 'gltf-write';
+  try {
+    if (which === 'decoder') {
+      decoderLoad ??= import('meshoptimizer/decoder').then(async (m) => {
+        await m.MeshoptDecoder.ready;
+        return m.MeshoptDecoder;
+      });
+      const codec = await decoderLoad;
+      if (!codec.supported) throw new Error('no WebAssembly');
+      decoder = codec;
+    } else {
+      encoderLoad ??= import('meshoptimizer/encoder').then(async (m) => {
+        await m.MeshoptEncoder.ready;
+        return m.MeshoptEncoder;
+      });
+      const codec = await encoderLoad;
+      if (!codec.supported) throw new Error('no WebAssembly');
+      encoder = codec;
+    }
+  } catch (error) {
     throw new GltfError(
-      `EXT_meshopt_compression: meshoptimizer's ${which} is not supported here (no WebAssembly)`,
+      `EXT_meshopt_compression: meshoptimizer's ${which} cannot be loaded here (${(error as Error)?.message ?? String(error)})`,
       {},
-      which === 'decoder' ? 'gltf' : 'gltf-write',
+      code,
     );
   }
+}
+
+function loadedDecoder(): typeof Decoder {
+  if (decoder === undefined)
+    throw new GltfError("EXT_meshopt_compression: await meshoptReady('decoder') before reading", {}, 'gltf');
+  return decoder;
+}
+
+function loadedEncoder(): typeof Encoder {
+  if (encoder === undefined)
+    throw new GltfError(
+      "EXT_meshopt_compression: await meshoptReady('encoder') before writing",
+      {},
+      'gltf-write',
+    );
+  return encoder;
 }
 
 /**
@@ -102,10 +154,11 @@ export class EXTMeshoptCompression extends Extension {
           'gltf',
         );
       }
+      const codec = loadedDecoder();
       const result = new Uint8Array(def.count * def.byteStride);
       const source = BufferUtils.toView(resource, offset, def.byteLength);
       try {
-        MeshoptDecoder.decodeGltfBuffer(result, def.count, def.byteStride, source, def.mode, def.filter);
+        codec.decodeGltfBuffer(result, def.count, def.byteStride, source, def.mode, def.filter);
       } catch (error) {
         throw new GltfError(
           `EXT_meshopt_compression: buffer view ${index} does not decode (${(error as Error).message})`,
@@ -225,13 +278,14 @@ export class EXTMeshoptCompression extends Extension {
 
   private prewriteBuffers(context: WriterContext): void {
     const root = this.document.getRoot();
+    const codec = loadedEncoder();
     for (const key in this.views) {
       const view = this.views[key];
       const def = view.extensions[EXT_MESHOPT_COMPRESSION];
       const buffer = root.listBuffers()[def.buffer];
       const others = context.otherBufferViews.get(buffer) ?? [];
       const source = BufferUtils.concat(this.viewData[key]);
-      const encoded = MeshoptEncoder.encodeGltfBuffer(source, def.count, def.byteStride, def.mode, 0);
+      const encoded = codec.encodeGltfBuffer(source, def.count, def.byteStride, def.mode, 0);
       def.byteLength = encoded.byteLength;
       const padded = BufferUtils.pad(encoded);
       this.viewData[key] = [padded];

@@ -13,15 +13,10 @@ import type { EulerOrder } from '../../quat/euler.js';
 import type { KeyedClip, Track, TrackPath } from '../../series/clip.js';
 import { makeSkeleton } from '../../series/clip-create.js';
 import { GltfError, type GltfLocation, type GltfWarning } from './errors.js';
-import { EXT_MESHOPT_COMPRESSION, EXTMeshoptCompression, meshoptReady } from './meshopt.js';
-import { type AnimationPointer, KHRAnimationPointer } from './pointer.js';
-import {
-  decodeAccessor,
-  decodeTrackValues,
-  type GltfSource,
-  KHRMeshQuantizationMarker,
-  trackInterpolation,
-} from './source.js';
+import { checkDraco, type GltfDependencies, registeredExtensions } from './extensions.js';
+import { EXT_MESHOPT_COMPRESSION, meshoptReady } from './meshopt.js';
+import type { AnimationPointer } from './pointer.js';
+import { decodeAccessor, decodeTrackValues, type GltfSource, trackInterpolation } from './source.js';
 
 /** A `.gltf` file's JSON (parsed or as text) with the files it references, by URI as written in the JSON. */
 export interface GltfJsonInput {
@@ -42,11 +37,16 @@ export interface ReadGltfOptions {
   /** Resources of a `.gltf` given as bytes (external `.bin` and images, by URI). */
   resources?: Record<string, Uint8Array>;
   /**
-   * More glTF-Transform extensions to register (for example `ALL_EXTENSIONS` of
-   * `@gltf-transform/extensions`), so their data survives a write. `KHR_mesh_quantization` is always
-   * registered. Extensions a file uses that are not registered are reported and dropped on write.
+   * More glTF-Transform extensions to register, beside every one glTF-Transform supports, which is
+   * always registered (see {@link registeredExtensions}); one of the same name replaces the built-in
+   * one. Extensions a file uses that are not registered are reported and dropped on write.
    */
   extensions?: readonly (typeof Extension)[];
+  /**
+   * Modules extensions need ({@link GltfDependencies}): a file that uses `KHR_draco_mesh_compression`
+   * needs `'draco3d.decoder'` (a {@link GltfError} without it); `rotsig/node`'s `readGltfFile` gives it.
+   */
+  dependencies?: GltfDependencies;
   /**
    * Rotation outputs whose length is off 1 by more than 1e-3 (a valid glTF has unit quaternions):
    * `'normalize'` divides them by their length and warns; `'error'` throws a {@link GltfError}.
@@ -66,6 +66,7 @@ export const READ_GLTF_DEFAULTS: Required<ReadGltfOptions> = {
   file: '',
   resources: {},
   extensions: [],
+  dependencies: {},
   quaternions: 'normalize',
   repair: false,
 };
@@ -134,18 +135,10 @@ export async function readGltf(input: GltfInput, options: ReadGltfOptions = {}):
       !opts.extensions.some((e) => e.EXTENSION_NAME === EXT_MESHOPT_COMPRESSION);
     // compressed buffer views are decoded on reading (meshoptimizer's decoder, loaded only when needed)
     if (meshopt) await meshoptReady('decoder');
-    io.registerExtensions([
-      KHRMeshQuantizationMarker,
-      KHRAnimationPointer,
-      ...(meshopt ? [EXTMeshoptCompression] : []),
-      ...opts.extensions,
-    ] as (typeof Extension)[]);
-    const known = new Set([
-      'KHR_mesh_quantization',
-      'KHR_animation_pointer',
-      EXT_MESHOPT_COMPRESSION,
-      ...opts.extensions.map((e) => e.EXTENSION_NAME),
-    ]);
+    checkDraco(json.extensionsUsed ?? [], opts.dependencies, 'read', file);
+    const registered = registeredExtensions(opts.extensions);
+    io.registerExtensions(registered).registerDependencies(opts.dependencies);
+    const known = new Set(registered.map((e) => e.EXTENSION_NAME));
     for (const name of json.extensionsUsed ?? []) {
       if (!known.has(name)) {
         warnings.push({
@@ -180,6 +173,8 @@ function checkOptions(options: ReadGltfOptions): Required<ReadGltfOptions> {
   if (!(a === 'all' || typeof a === 'string' || (Number.isInteger(a) && (a as number) >= 0)))
     throw new OptionError(`readGltf: animation must be 'all', an index or a name, got ${String(a)}`);
   if (!Array.isArray(o.extensions)) throw new OptionError('readGltf: extensions must be an array');
+  if (o.dependencies === null || typeof o.dependencies !== 'object' || Array.isArray(o.dependencies))
+    throw new OptionError('readGltf: dependencies must be an object of modules by name');
   if (typeof o.repair !== 'boolean') throw new OptionError('readGltf: repair must be true or false');
   return o;
 }

@@ -15,8 +15,14 @@ import type { Clip, KeyedClip, Skeleton, Track } from '../../series/clip.js';
 import { assertClip, assertSkeleton } from '../../series/clip-create.js';
 import { matchesAccessor } from './decode.js';
 import { GltfError, type GltfWarning } from './errors.js';
+import {
+  checkDraco,
+  type GltfDependencies,
+  KHR_DRACO_MESH_COMPRESSION,
+  registeredExtensions,
+} from './extensions.js';
 import { EXT_MESHOPT_COMPRESSION, EXTMeshoptCompression, meshoptReady } from './meshopt.js';
-import { gltfInterpolation, gltfSourceOf, KHRMeshQuantizationMarker } from './source.js';
+import { type GltfSource, gltfInterpolation, gltfSourceOf } from './source.js';
 
 /** Options of {@link writeGltf}. */
 export interface WriteGltfOptions {
@@ -45,11 +51,18 @@ export interface WriteGltfOptions {
   empty?: 'remove' | 'keep';
   /**
    * Buffer compression: `'keep'` writes as the document has it (a document read from an
-   * `EXT_meshopt_compression` file is compressed again), `'meshopt'` compresses every accessor with
-   * `EXT_meshopt_compression` (lossless on the stored values; see {@link EXTMeshoptCompression}),
-   * `'none'` writes plain buffers.
+   * `EXT_meshopt_compression` or `KHR_draco_mesh_compression` file is compressed again, Draco with its
+   * encoder's default settings), `'meshopt'` compresses every accessor with `EXT_meshopt_compression`
+   * (lossless on the stored values; see {@link EXTMeshoptCompression}), `'none'` writes plain buffers
+   * (and meshes without Draco).
    */
   compression?: 'keep' | 'none' | 'meshopt';
+  /**
+   * Modules extensions need ({@link GltfDependencies}): a document with `KHR_draco_mesh_compression`
+   * needs `'draco3d.encoder'` unless `compression` is `'none'` (a {@link GltfError} without it);
+   * `rotsig/node`'s `writeGltfFile` gives it.
+   */
+  dependencies?: GltfDependencies;
 }
 
 /** Defaults of {@link WriteGltfOptions}. */
@@ -60,6 +73,7 @@ export const WRITE_GLTF_DEFAULTS: Required<WriteGltfOptions> = {
   keys: 'every-frame',
   empty: 'remove',
   compression: 'keep',
+  dependencies: {},
 };
 
 /** What {@link writeGltf} returns: GLB bytes, or JSON with its resources (by URI). */
@@ -76,7 +90,9 @@ export interface GltfWriteResult {
  * Writes keyed clips as glTF 2.0: back into the document they were read from, or into a new document.
  *
  * A clip read by {@link readGltf} (its `source` is a `GltfSource`) replaces the channels of its own
- * animation in `doc` (the reader's document when `doc` is null): for each of its tracks, the channel on
+ * animation in `doc` (the reader's document when `doc` is null, or a document that matches it, such as
+ * the same file read again: the animation at the same index with the same name, the joints' nodes at
+ * the same indices with the same names; the animation count never grows): for each of its tracks, the channel on
  * the same node and path gets a sampler with the track's keys; a track that has not changed (same
  * interpolation, times and values as the stored accessors, rotations already sign-continuous) keeps its
  * sampler and accessors untouched, so CUBICSPLINE and quantized outputs survive. Channels the clip has
@@ -91,6 +107,11 @@ export interface GltfWriteResult {
  * Any other clip (BVH, made in code) goes into a new document (or `doc` when given): a node per joint
  * with its rest transform (translations times `scale`), a scene of the roots, and one animation; no
  * mesh. A {@link Clip} is keyed at every frame (LINEAR), unless `options.keys` says otherwise.
+ *
+ * A clip read from another document that `doc` does not match is written as new only into a document
+ * without nodes and animations; otherwise it is a {@link GltfError} naming the mismatch (never a
+ * second skeleton beside the first). Every extension glTF-Transform supports is written back
+ * (see {@link registeredExtensions}); Draco needs `options.dependencies`.
  *
  * @throws {GltfError} (code `'gltf-write'`) when a track's times are not finite and strictly
  * increasing after rounding to float32, a value is not finite, or its shape does not fit; nothing is
@@ -127,17 +148,16 @@ export async function writeGltf(
   for (const [i, node] of target.getRoot().listNodes().entries()) nodeIndex.set(node, i);
   // samplers no channel used before writing are the file's own (glTF allows them): kept as they are
   const unusedBefore = unusedSamplers(target);
+  // clips read from this document, or from a copy of it (the same file read again): their animation is replaced
+  const back = keyed.map((c, i) => writesBack(c, i, target));
   // tracks whose stored keys already are what would be written: they are left as they are, unchecked
   const untouched = new Set<Track>();
-  for (const c of keyed) {
-    const s = gltfSourceOf(c);
-    if (s !== undefined && s.document === target) findUntouched(target, c, nodeIndex, untouched);
-  }
+  for (let i = 0; i < keyed.length; i++) if (back[i]) findUntouched(target, keyed[i], nodeIndex, untouched);
   for (let i = 0; i < keyed.length; i++) checkValues(keyed[i], i, untouched);
   const cache = new InputCache(target);
-  for (const c of keyed) {
-    const s = gltfSourceOf(c);
-    if (s !== undefined && s.document === target) {
+  for (let i = 0; i < keyed.length; i++) {
+    const c = keyed[i];
+    if (back[i]) {
       if (!c.tracks.every((t) => untouched.has(t))) writeBack(target, c, cache, nodeIndex, untouched);
     } else writeNew(target, c, opts.scale, cache);
   }
@@ -146,8 +166,11 @@ export async function writeGltf(
     .getRoot()
     .listExtensionsUsed()
     .find((e) => e.extensionName === EXT_MESHOPT_COMPRESSION);
-  if (opts.compression === 'none') meshopt?.dispose();
-  else if (opts.compression === 'meshopt' && !(meshopt instanceof EXTMeshoptCompression)) {
+  if (opts.compression === 'none') {
+    meshopt?.dispose();
+    for (const e of target.getRoot().listExtensionsUsed())
+      if (e.extensionName === KHR_DRACO_MESH_COMPRESSION) e.dispose();
+  } else if (opts.compression === 'meshopt' && !(meshopt instanceof EXTMeshoptCompression)) {
     meshopt?.dispose();
     target.createExtension(EXTMeshoptCompression).setRequired(true);
   }
@@ -158,12 +181,15 @@ export async function writeGltf(
       .some((e) => e instanceof EXTMeshoptCompression)
   )
     await meshoptReady('encoder');
-  const io = new WebIO().setLogger(new Logger(Logger.Verbosity.ERROR));
   const used = target.getRoot().listExtensionsUsed();
-  io.registerExtensions([
-    KHRMeshQuantizationMarker,
-    ...used.map((e) => e.constructor as typeof Extension),
-  ] as (typeof Extension)[]);
+  checkDraco(
+    used.map((e) => e.extensionName),
+    opts.dependencies,
+    'write',
+  );
+  const io = new WebIO().setLogger(new Logger(Logger.Verbosity.ERROR));
+  io.registerExtensions(registeredExtensions(used.map((e) => e.constructor as typeof Extension)));
+  io.registerDependencies(opts.dependencies);
   if (target.getRoot().listBuffers().length === 0) target.createBuffer();
   const buffers = target.getRoot().listBuffers();
   if (opts.format === 'glb' && buffers.length > 1) {
@@ -204,6 +230,8 @@ function checkOptions(options: WriteGltfOptions): Required<WriteGltfOptions> {
     throw new OptionError(
       `writeGltf: compression must be 'keep', 'none' or 'meshopt', got ${String(o.compression)}`,
     );
+  if (o.dependencies === null || typeof o.dependencies !== 'object' || Array.isArray(o.dependencies))
+    throw new OptionError('writeGltf: dependencies must be an object of modules by name');
   if (o.keys !== 'every-frame' && typeof o.keys !== 'function')
     throw new OptionError("writeGltf: keys must be 'every-frame' or a function");
   return o;
@@ -283,6 +311,51 @@ function everyFrame(clip: Clip): KeyedClip {
     orders: clip.orders,
     ...(clip.source !== undefined ? { source: clip.source } : {}),
   };
+}
+
+/**
+ * Whether a clip is written back into `target`'s animation (true) or as a new node tree and animation
+ * (false). A clip read from `target` is written back; so is one read from another document that
+ * `target` matches (the same file read again, or a copy): an animation at the source's index with its
+ * name, and at each joint's node index a node the reader names as the joint. A clip from another
+ * document that `target` does not match goes into `target` as new only when `target` has no nodes and
+ * no animations; otherwise it would add a second skeleton and a second animation of the same name, so
+ * it is a {@link GltfError} naming the mismatch.
+ */
+function writesBack(clip: KeyedClip, index: number, target: Document): boolean {
+  const s = gltfSourceOf(clip);
+  if (s === undefined) return false;
+  if (s.document === target) return true;
+  const mismatch = sourceMismatch(target, clip, s);
+  if (mismatch === null) return true;
+  const root = target.getRoot();
+  if (root.listNodes().length === 0 && root.listAnimations().length === 0) return false;
+  throw new GltfError(
+    `clip ${index}${clip.name ? ` ('${clip.name}')` : ''} was read from another document${s.file ? ` (${s.file})` : ''}, which this one does not match: ${mismatch}; write it into its own document (doc null), the same file read again, or a new Document()`,
+    { animation: index },
+    'gltf-write',
+  );
+}
+
+/** Why `target` is not the document a clip was read from (see {@link writesBack}), or null when it is. */
+function sourceMismatch(target: Document, clip: KeyedClip, s: GltfSource): string | null {
+  const root = target.getRoot();
+  const anim = root.listAnimations()[s.animation];
+  if (anim === undefined) return `it has no animation ${s.animation}`;
+  if (anim.getName() !== s.animationName)
+    return `its animation ${s.animation} is named '${anim.getName()}', not '${s.animationName}'`;
+  const nodes = root.listNodes();
+  const names = clip.skeleton.names;
+  for (let j = 0; j < names.length; j++) {
+    const n = s.nodes[j];
+    const node = nodes[n];
+    if (node === undefined) return `it has no node ${n} (joint '${names[j]}')`;
+    const name = node.getName();
+    // the reader names an unnamed node node<index> and a repeated name <name>_<index>
+    if (names[j] !== (name || `node${n}`) && names[j] !== `${name}_${n}`)
+      return `its node ${n} is '${name}', not joint '${names[j]}'`;
+  }
+  return null;
 }
 
 /** Checks every track before anything is written: the writer never emits what its reader rejects. */

@@ -157,6 +157,50 @@ describe('parseNpy(bytes)', () => {
     ).toThrow(NpyError);
   });
 
+  test('parseNpy refuses zero-size string dtypes (<U0, |S0) with elements: NpyError npy-dtype, never a RangeError', () => {
+    const code = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return e instanceof NpyError ? e.code : `untyped ${(e as Error).name}`;
+      }
+      return 'no error';
+    };
+    // 1e12 empty strings from a 100-byte file: an engine RangeError before, and 1.5 GB at 2e8 elements
+    for (const descr of ['<U0', '|S0', '>U0'])
+      for (const dims of ['1000000000000,', '1000,', '0, 7'])
+        expect(
+          code(() =>
+            parseNpy(withHeader(`{'descr': '${descr}', 'fortran_order': False, 'shape': (${dims}), }`, 0)),
+          ),
+          `${descr} (${dims})`,
+        ).toBe(dims === '0, 7' ? 'no error' : 'npy-dtype');
+    expect(
+      parseNpy(withHeader("{'descr': '<U0', 'fortran_order': False, 'shape': (0, 7), }", 0)).data,
+    ).toEqual([]);
+  });
+
+  test('parseNpy counts string elements at 8 bytes each against maxBytes (their array slots)', () => {
+    // 100 one-byte strings: 100 bytes in the file, 100 · 8 = 800 counted
+    const file = withHeader("{'descr': '|S1', 'fortran_order': False, 'shape': (100,), }", 100);
+    expect(() => parseNpy(file, { maxBytes: 799 })).toThrow(
+      /needs 800 bytes in memory, over the limit of 799/,
+    );
+    expect(parseNpy(file, { maxBytes: 800 }).data).toHaveLength(100);
+  });
+
+  test('parseNpy quotes at most 8 dimensions of a long shape in its messages', () => {
+    const dims = new Array(5000).fill(2).join(', ');
+    const file = withHeader(`{'descr': '<f8', 'fortran_order': False, 'shape': (${dims}), }`, 0);
+    expect(() => parseNpy(file)).toThrow(NpyError);
+    try {
+      parseNpy(file);
+    } catch (e) {
+      expect((e as Error).message.length).toBeLessThan(200);
+      expect((e as Error).message).toContain('… 5000 dimensions');
+    }
+  });
+
   test('parseNpy rejects unknown options and non-byte input with OptionError', () => {
     expect(() => parseNpy(new Uint8Array(0), { maxBites: 1 } as never)).toThrow(OptionError);
     expect(() => parseNpy('x' as never)).toThrow(OptionError);

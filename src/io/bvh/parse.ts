@@ -19,7 +19,8 @@ import {
   type EndSite,
   type PositionMode,
 } from '../../series/clip.js';
-import { BvhParseError, type BvhWarning, QUOTE_LIMIT, quoteToken } from './errors.js';
+import { BvhParseError, type BvhWarning } from './errors.js';
+import { QUOTE_LIMIT, quoteToken } from './quote.js';
 import { recycledOrNew } from './recycle.js';
 import { type FrameData, FrameScanner, type ScanChannel } from './scan.js';
 

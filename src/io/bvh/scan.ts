@@ -12,7 +12,8 @@
  */
 import { type SimdInstance, simdScratch, simdScratchCalls } from '../../numeric/simd.js';
 import type { ChannelName } from '../../series/clip.js';
-import { BvhParseError, quoteToken } from './errors.js';
+import { BvhParseError } from './errors.js';
+import { quoteToken } from './quote.js';
 
 /**
  * A mantissa below this takes one more digit and stays an exact integer below 2^53, for which `m * 10^k`

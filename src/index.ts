@@ -57,6 +57,9 @@ export * from './ops/filter/rotation-window.js';
 export {
   type LiveFilter,
   type LiveStateBase,
+  MAX_LIVE_VALUE,
+  MAX_STATE_VALUE,
+  MIN_TIME_STEP,
   STALE_SAMPLE_POLICIES,
   type StaleSamplePolicy,
 } from './ops/live/common.js';

@@ -4,7 +4,7 @@ import {
   ROTATION_SPACES,
   type RotationSpace,
 } from '../ops/filter/rotation-window.js';
-import { DAMPER_DEFAULTS } from '../ops/live/damper.js';
+import { DAMPER_DEFAULTS, MAX_HALF_LIFE, MIN_HALF_LIFE } from '../ops/live/damper.js';
 import { ONE_EURO_DEFAULTS } from '../ops/live/one-euro.js';
 import { CLIP_DIRECTIONS } from '../ops/live/run-clip.js';
 import type { ClipStep } from '../pipeline/steps.js';
@@ -79,9 +79,15 @@ export function smoothStep(parsed: Parsed): ClipStep {
     }
     const wrong = ['min-cutoff', 'beta', 'd-cutoff'].find((k) => v[k] !== undefined);
     if (wrong) throw new UsageError(`--${wrong} applies to --filter one-euro only`);
+    const halfLife = numberOption(parsed, 'half-life', DAMPER_DEFAULTS.halfLife);
+    // the damper's own range, checked here so that it is a usage error (exit 2), not a failure of every file
+    if (halfLife < MIN_HALF_LIFE || halfLife > MAX_HALF_LIFE)
+      throw new UsageError(
+        `--half-life must be from ${MIN_HALF_LIFE} to ${MAX_HALF_LIFE} seconds, got ${v['half-life'] as string}`,
+      );
     return {
       op: 'live',
-      filter: { name: 'damper', halfLife: numberOption(parsed, 'half-life', DAMPER_DEFAULTS.halfLife) },
+      filter: { name: 'damper', halfLife },
       direction,
       ...(names !== undefined ? { joints: names } : {}),
     };

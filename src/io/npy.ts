@@ -81,7 +81,11 @@ export interface NdArray {
 
 /** Options of {@link parseNpy}. */
 export interface ParseNpyOptions {
-  /** Largest data section accepted, in bytes; a header declaring more is an {@link NpyError}. Default 4 GiB. */
+  /**
+   * Largest data section accepted, in bytes; a header declaring more is an {@link NpyError}. String elements
+   * count at least 8 bytes each (their slot in the returned array), however short they are in the file.
+   * Default 4 GiB.
+   */
   maxBytes?: number;
 }
 
@@ -126,8 +130,9 @@ const NUMERIC: Record<string, Kind> = {
  * Source: NumPy's format specification, `numpy.lib.format` (NEP 1).
  *
  * @throws {NpyError} `'npy-header'` on a bad magic string, version or header; `'npy-pickle'` on an object
- *   array (never unpickled); `'npy-dtype'` on complex, structured, datetime or void dtypes; `'npy-size'`
- *   when the data is shorter than the shape needs or larger than `maxBytes`.
+ *   array (never unpickled); `'npy-dtype'` on complex, structured, datetime or void dtypes, and on a
+ *   zero-size string dtype (`<U0`, `|S0`) with elements; `'npy-size'` when the data is shorter than the
+ *   shape needs, larger than `maxBytes`, or more than the engine can allocate (never a bare `RangeError`).
  * @throws {OptionError} when `bytes` is not a Uint8Array or an option is unknown or out of range.
  * @example
  * const a = parseNpy(fs.readFileSync('rot6d.npy'));
@@ -233,35 +238,58 @@ export function decodeNpy(bytes: Uint8Array, maxBytes: number, member: string | 
     fail('npy-dtype', `${what} dtype '${descr}' is not supported`);
   }
   const k = kind as Kind;
+  const dims = shapeText(shape as number[]);
   let count = 1;
   for (const d of shape) {
     if (!Number.isSafeInteger(d) || d < 0)
-      fail('npy-header', `shape (${shape.join(', ')}) must hold non-negative integers`);
+      fail('npy-header', `shape ${dims} must hold non-negative integers`);
     count *= d;
-    if (!Number.isSafeInteger(count)) fail('npy-size', `shape (${shape.join(', ')}) is too large`);
+    if (!Number.isSafeInteger(count)) fail('npy-size', `shape ${dims} is too large`);
   }
+  const strings = k.dtype === 'str' || k.dtype === 'bytes';
+  // a zero-size element would let a few header bytes declare any number of elements with no data behind them
+  if (k.size === 0 && count > 0)
+    fail('npy-dtype', `zero-size dtype '${descr}' with ${count} elements (NumPy never writes one)`);
   const need = count * k.size;
-  if (need > maxBytes)
+  // a string element costs at least one array slot in memory however short it is in the file
+  const cost = strings ? count * Math.max(k.size, STRING_SLOT_BYTES) : need;
+  if (cost > maxBytes)
     fail(
       'npy-size',
-      `shape (${shape.join(', ')}) of ${descr} needs ${need} bytes, over the limit of ${maxBytes}`,
+      `shape ${dims} of ${descr} needs ${cost} bytes${strings ? ' in memory' : ''}, over the limit of ${maxBytes}`,
     );
   const have = bytes.length - start;
   if (need > have)
     fail(
       'npy-size',
-      `truncated: shape (${shape.join(', ')}) of ${descr} needs ${need} bytes of data, the file has ${have}`,
+      `truncated: shape ${dims} of ${descr} needs ${need} bytes of data, the file has ${have}`,
     );
   const big = order === '>';
   const body = bytes.subarray(start, start + need);
   let data: NpyArray | string[];
-  if (k.dtype === 'str' || k.dtype === 'bytes')
-    data = decodeStrings(body, count, chars, k.dtype === 'str', big);
-  else data = decodeNumbers(body, count, k, big);
-  if (fortran && shape.length > 1) data = fortranToC(data, shape);
+  try {
+    if (strings) data = decodeStrings(body, count, chars, k.dtype === 'str', big);
+    else data = decodeNumbers(body, count, k, big);
+    if (fortran && shape.length > 1) data = fortranToC(data, shape);
+  } catch (error) {
+    // the engine's own limits (array length, memory) sit below maxBytes when the caller raises it
+    if (error instanceof RangeError)
+      return fail('npy-size', `shape ${dims} of ${descr} cannot be allocated (${error.message})`);
+    throw error;
+  }
   const out: NdArray = { data, shape: shape.slice(), dtype: k.dtype };
   if (k.dtype === 'str' || k.dtype === 'bytes') out.itemSize = chars;
   return out;
+}
+
+/** Bytes a string element is counted as at least against `maxBytes`: its slot in the array of strings. */
+const STRING_SLOT_BYTES = 8;
+
+/** A shape for a message: `(2, 3)`, the first 8 dimensions of a longer one with the count. */
+function shapeText(shape: readonly number[]): string {
+  const head = shape.slice(0, 8).map(String);
+  if (shape.length > 8) head.push(`… ${shape.length} dimensions`);
+  return `(${head.join(', ')})`;
 }
 
 type HeaderValue = string | boolean | number | number[] | null | HeaderValue[];

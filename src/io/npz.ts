@@ -13,9 +13,11 @@ import { NpzError } from './npy-errors.js';
 /** Options of {@link parseNpz}. */
 export interface ParseNpzOptions {
   /**
-   * Largest total of uncompressed member sizes accepted, in bytes (a zip bomb declares more and is refused
-   * before anything is inflated; a member that inflates to more than it declares is refused too).
-   * Default 4 GiB.
+   * Largest number of uncompressed bytes read from the archive: a member declaring more is refused when the
+   * archive is opened (before anything is inflated), and the members read so far must together stay within
+   * it, so a member read past the budget is refused too (`'npz-size'`). A member that inflates to more than
+   * it declares is refused as well. String elements count at least 8 bytes each (see `parseNpy`).
+   * Default 1 GiB ({@link PARSE_NPZ_DEFAULTS}); raise it for larger archives.
    */
   maxBytes?: number;
   /** `'verify'` (default): each member's CRC-32 is checked against its zip entry; `'skip'` saves the pass. */
@@ -23,7 +25,13 @@ export interface ParseNpzOptions {
 }
 
 /** Defaults of {@link ParseNpzOptions}. */
-export const PARSE_NPZ_DEFAULTS: Required<ParseNpzOptions> = { maxBytes: 2 ** 32, checksum: 'verify' };
+export const PARSE_NPZ_DEFAULTS: Required<ParseNpzOptions> = { maxBytes: 2 ** 30, checksum: 'verify' };
+
+/**
+ * Most bytes one byte of deflate data can inflate to: a length-258 match coded in 2 bits (zlib's "technical
+ * details": the limit is 1032:1). A member declaring more for its compressed size is corrupt or hostile.
+ */
+const DEFLATE_MAX_RATIO = 1032;
 
 /** Arrays by name, as {@link parseNpz} returns them and {@link writeNpz} takes them. */
 export type NpzArrays = Record<string, NdArray>;
@@ -121,19 +129,28 @@ function readDirectory(b: Uint8Array): Entry[] {
  * into its arrays, keyed by member name without `.npy` (`poses.npy` → `poses`), in archive order. Every
  * dtype and layout {@link parseNpy} reads is read; members whose name does not end in `.npy` are skipped.
  *
- * Hostile archives: sizes are checked before inflating (the total of the declared sizes must stay within
- * `maxBytes`), a member must inflate to exactly its declared size and, by default, match its CRC-32, and
- * every offset is checked against the file, so a truncated, corrupt or bomb archive is an error naming
- * the member, never a hang or an out-of-memory crash. Object arrays are refused (never unpickled).
- * Stored and deflated members, zip64 included; encryption and other compression methods are refused.
+ * Lazy: the zip directory is read and checked here, and each member is inflated and decoded when its
+ * property is first read (then kept), so members never used cost nothing; `Object.keys` lists them all
+ * without reading any. An error in a member (a corrupt stream, a CRC-32 mismatch, an unreadable `.npy`, the
+ * size budget) is therefore thrown by the property read, naming the member. Assigning a property replaces
+ * the member.
  *
- * Source: PKWARE APPNOTE.TXT (zip), NumPy `numpy.lib.npyio` (npz), fflate (inflate).
+ * Hostile archives: every entry's offsets, compression method, encryption flag and declared size are checked
+ * against the file and `maxBytes` before anything is inflated (a deflated member cannot declare more than
+ * 1032 times its compressed size, deflate's limit); a member must inflate to exactly its declared size and,
+ * by default, match its CRC-32; the members read together stay within `maxBytes` (default 1 GiB). So a
+ * truncated, corrupt or bomb archive is an error naming the member, never a hang or an out-of-memory
+ * crash. Object arrays are refused (never unpickled). Stored and deflated members, zip64 included.
  *
- * @throws {NpzError} on a malformed archive or member (`member` names it). @throws {NpyError} on a
- *   member that is not a readable `.npy`. @throws {OptionError} on bad options or non-byte input.
+ * Source: PKWARE APPNOTE.TXT (zip), NumPy `numpy.lib.npyio` (npz, itself lazy: `NpzFile`), fflate (inflate).
+ *
+ * @throws {NpzError} on a malformed archive or entry (`member` names it); from a property read, on a
+ *   member that does not inflate to its declared bytes or checksum, or over the `maxBytes` budget.
+ * @throws {NpyError} from a property read, on a member that is not a readable `.npy`.
+ * @throws {OptionError} on bad options or non-byte input.
  * @example
  * const amass = parseNpz(fs.readFileSync('B3_-_walk1_poses.npz'));
- * amass.poses.shape; // [frames, 156]
+ * amass.poses.shape; // [frames, 156]: poses.npy is inflated here
  * amass.gender.data[0]; // 'male'
  */
 export function parseNpz(bytes: Uint8Array, options: ParseNpzOptions = {}): NpzArrays {
@@ -141,37 +158,51 @@ export function parseNpz(bytes: Uint8Array, options: ParseNpzOptions = {}): NpzA
     throw new OptionError('parseNpz: options must be an object');
   for (const key of Object.keys(options))
     if (!(key in PARSE_NPZ_DEFAULTS)) throw new OptionError(`parseNpz: unknown option '${key}'`);
-  const { maxBytes } = npyOptions(
-    options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes },
-    'parseNpz',
-  );
+  const { maxBytes } = npyOptions({ maxBytes: options.maxBytes ?? PARSE_NPZ_DEFAULTS.maxBytes }, 'parseNpz');
   const checksum = options.checksum ?? PARSE_NPZ_DEFAULTS.checksum;
   if (checksum !== 'verify' && checksum !== 'skip')
     throw new OptionError(`parseNpz: checksum must be 'verify' or 'skip', got '${String(checksum)}'`);
   if (!(bytes instanceof Uint8Array)) throw new OptionError('parseNpz: bytes must be a Uint8Array');
-  bytes = plainBytes(bytes);
-  const entries = readDirectory(bytes).filter((e) => e.name.endsWith('.npy'));
-  let total = 0;
-  for (const e of entries) {
-    total += e.size;
-    if (total > maxBytes)
-      throw new NpzError(
-        'npz-size',
-        `the members declare ${total} bytes or more, over the limit of ${maxBytes}`,
-        e.name,
-      );
-  }
+  const file = plainBytes(bytes);
+  const entries = readDirectory(file).filter((e) => e.name.endsWith('.npy'));
+  const located = entries.map((e) => locateMember(file, e, maxBytes));
   const out: NpzArrays = Object.create(null);
-  for (const e of entries) {
-    const raw = memberBytes(bytes, e);
-    if (checksum === 'verify' && crc32(raw) !== e.crc)
-      throw new NpzError('npz-member', 'CRC-32 mismatch: the member is corrupt', e.name);
-    out[e.name.slice(0, -4)] = decodeNpy(raw, maxBytes, e.name);
+  let used = 0;
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i];
+    const key = e.name.slice(0, -4);
+    const keep = (value: NdArray) =>
+      Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
+    Object.defineProperty(out, key, {
+      enumerable: true,
+      configurable: true,
+      get(): NdArray {
+        if (used + e.size > maxBytes)
+          throw new NpzError(
+            'npz-size',
+            `reading its ${e.size} bytes after ${used} from other members is over the limit of ${maxBytes}`,
+            e.name,
+          );
+        const raw = memberBytes(file, e, located[i]);
+        if (checksum === 'verify' && crc32(raw) !== e.crc)
+          throw new NpzError('npz-member', 'CRC-32 mismatch: the member is corrupt', e.name);
+        const value = decodeNpy(raw, maxBytes - used, e.name);
+        used += e.size;
+        keep(value);
+        return value;
+      },
+      set: keep,
+    });
   }
   return out;
 }
 
-function memberBytes(b: Uint8Array, e: Entry): Uint8Array {
+/**
+ * Checks a member's entry against the file before anything is inflated: not encrypted, a local header inside
+ * the file, the data inside the file, a supported method, and a declared size within `maxBytes` that its
+ * compressed bytes can produce. Returns where its data starts.
+ */
+function locateMember(b: Uint8Array, e: Entry, maxBytes: number): number {
   const fail = (reason: string): never => {
     throw new NpzError('npz-member', reason, e.name);
   };
@@ -184,13 +215,30 @@ function memberBytes(b: Uint8Array, e: Entry): Uint8Array {
     fail(
       `truncated: the entry declares ${e.compressedSize} bytes but the archive ends ${dataEnd - b.length} bytes short`,
     );
-  const data = b.subarray(dataStart, dataEnd);
-  if (e.method === 0) {
-    if (e.compressedSize !== e.size)
-      fail(`a stored member declares ${e.size} bytes but holds ${e.compressedSize}`);
-    return data;
-  }
-  if (e.method !== 8) fail(`compression method ${e.method} is not supported (only stored and deflate)`);
+  if (e.method !== 0 && e.method !== 8)
+    fail(`compression method ${e.method} is not supported (only stored and deflate)`);
+  if (e.method === 0 && e.compressedSize !== e.size)
+    fail(`a stored member declares ${e.size} bytes but holds ${e.compressedSize}`);
+  if (e.size > maxBytes)
+    throw new NpzError(
+      'npz-size',
+      `the member declares ${e.size} bytes, over the limit of ${maxBytes}`,
+      e.name,
+    );
+  if (e.method === 8 && e.size > DEFLATE_MAX_RATIO * e.compressedSize + 1024)
+    fail(
+      `declares ${e.size} bytes from ${e.compressedSize} deflated bytes, more than deflate can produce (${DEFLATE_MAX_RATIO}:1)`,
+    );
+  return dataStart;
+}
+
+/** The uncompressed bytes of a member checked by {@link locateMember}: its stored data, or its data inflated. */
+function memberBytes(b: Uint8Array, e: Entry, dataStart: number): Uint8Array {
+  const data = b.subarray(dataStart, dataStart + e.compressedSize);
+  if (e.method === 0) return data;
+  const fail = (reason: string): never => {
+    throw new NpzError('npz-member', reason, e.name);
+  };
   // one spare byte: a stream that fills it inflates to more than declared (fflate does not grow a given buffer)
   const target = new Uint8Array(e.size + 1);
   let inflated: Uint8Array;

@@ -100,6 +100,15 @@ describe('rotsig smooth --filter one-euro | damper, outputs re-parsed', () => {
       [['--beta', '1'], /--beta applies to --filter one-euro or damper only/],
       [['--filter', 'one-euro', '--min-cutoff', '0'], /--min-cutoff must be a positive number/],
       [['--filter', 'damper', '--half-life', 'x'], /--half-life must be a positive number/],
+      // positive but outside the damper's range: a usage error before any file is read, not exit 1 per file
+      [
+        ['--filter', 'damper', '--half-life', '1e-300'],
+        /--half-life must be from 1e-9 to 1000000000 seconds, got 1e-300/,
+      ],
+      [
+        ['--filter', 'damper', '--half-life', '1e300'],
+        /--half-life must be from 1e-9 to 1000000000 seconds, got 1e300/,
+      ],
       [['--filter', 'spring'], /filter/],
     ] as const) {
       const r = rotsig(['smooth', 'samples/01_01.bvh', '-o', 'x.bvh', ...args]);

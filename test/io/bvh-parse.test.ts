@@ -474,6 +474,41 @@ describe('parseBvh(text) error messages', () => {
     expect(() => parseBvh(text)).toThrow(/nested more than 1000 levels deep/);
   });
 
+  test('parseBvh with a bad token of megabytes quotes 40 characters of it and its length, in the hierarchy or the frames', () => {
+    const nul = '\0'.repeat(8 << 20);
+    const head =
+      'HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 1 Xrotation\n}\nMOTION\nFrames: 1\nFrame Time: 0.1\n';
+    const cases: [string, string, string][] = [
+      [
+        '8 MiB of NUL as frame data',
+        `${head}${nul}\n`,
+        `'${'\\0'.repeat(40)}…' (8388608 characters) is not a number at 10:1`,
+      ],
+      [
+        '8 MiB of NUL as a channel name',
+        `HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 1 ${nul}\n}\n`,
+        `unknown channel '${'\\0'.repeat(40)}…' (8388608 characters) at 5:12`,
+      ],
+      [
+        'a 100,000-letter keyword',
+        `HIERARCHY\n${'x'.repeat(100000)}\n`,
+        `expected ROOT or MOTION, found '${'x'.repeat(40)}…' (100000 characters) at 2:1`,
+      ],
+    ];
+    for (const [what, text, message] of cases) {
+      let caught: unknown;
+      try {
+        parseBvh(text);
+      } catch (e) {
+        caught = e;
+      }
+      expect(caught, what).toBeInstanceOf(BvhParseError);
+      expect((caught as Error).message, what).toBe(message);
+    }
+    // a token of 40 characters or fewer is quoted whole
+    expect(() => parseBvh(`HIERARCHY\n${'y'.repeat(40)}\n`)).toThrow(`found '${'y'.repeat(40)}' at 2:1`);
+  });
+
   test("parseBvh(text, { positionMode: 'both' }) throws OptionError", () => {
     expect(() => parseBvh(BASE, { positionMode: 'both' as 'add' })).toThrow(OptionError);
     expect(() => parseBvh(42 as unknown as string)).toThrow(OptionError);

@@ -14,6 +14,7 @@ import {
   writeNpy,
   writeNpz,
 } from '../../src/io/index.js';
+import { PARSE_NPZ_DEFAULTS } from '../../src/io/npz.js';
 import { readFixture } from '../support/shared-data.js';
 
 const DIR = join(import.meta.dirname, '..', 'fixtures', 'npz');
@@ -115,7 +116,9 @@ describe('parseNpy(bytes)', () => {
   });
 
   test('parseNpz names the member holding an object array', () => {
-    expect(() => parseNpz(bytesOf('object_member.npz'))).toThrow(/^bad\.npy: object arrays/);
+    // members are decoded when read, so the error comes from reading the member
+    const npz = parseNpz(bytesOf('object_member.npz'));
+    expect(() => npz.bad).toThrow(/^bad\.npy: object arrays/);
   });
 
   test('parseNpy refuses complex and structured dtypes with NpyError code npy-dtype', () => {
@@ -155,6 +158,50 @@ describe('parseNpy(bytes)', () => {
     expect(() =>
       parseNpy(withHeader("{'descr': '<f8', 'fortran_order': False, 'shape': (2, -1), }", 8)),
     ).toThrow(NpyError);
+  });
+
+  test('parseNpy refuses zero-size string dtypes (<U0, |S0) with elements: NpyError npy-dtype, never a RangeError', () => {
+    const code = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return e instanceof NpyError ? e.code : `untyped ${(e as Error).name}`;
+      }
+      return 'no error';
+    };
+    // 1e12 empty strings from a 100-byte file: an engine RangeError before, and 1.5 GB at 2e8 elements
+    for (const descr of ['<U0', '|S0', '>U0'])
+      for (const dims of ['1000000000000,', '1000,', '0, 7'])
+        expect(
+          code(() =>
+            parseNpy(withHeader(`{'descr': '${descr}', 'fortran_order': False, 'shape': (${dims}), }`, 0)),
+          ),
+          `${descr} (${dims})`,
+        ).toBe(dims === '0, 7' ? 'no error' : 'npy-dtype');
+    expect(
+      parseNpy(withHeader("{'descr': '<U0', 'fortran_order': False, 'shape': (0, 7), }", 0)).data,
+    ).toEqual([]);
+  });
+
+  test('parseNpy counts string elements at 8 bytes each against maxBytes (their array slots)', () => {
+    // 100 one-byte strings: 100 bytes in the file, 100 · 8 = 800 counted
+    const file = withHeader("{'descr': '|S1', 'fortran_order': False, 'shape': (100,), }", 100);
+    expect(() => parseNpy(file, { maxBytes: 799 })).toThrow(
+      /needs 800 bytes in memory, over the limit of 799/,
+    );
+    expect(parseNpy(file, { maxBytes: 800 }).data).toHaveLength(100);
+  });
+
+  test('parseNpy quotes at most 8 dimensions of a long shape in its messages', () => {
+    const dims = new Array(5000).fill(2).join(', ');
+    const file = withHeader(`{'descr': '<f8', 'fortran_order': False, 'shape': (${dims}), }`, 0);
+    expect(() => parseNpy(file)).toThrow(NpyError);
+    try {
+      parseNpy(file);
+    } catch (e) {
+      expect((e as Error).message.length).toBeLessThan(200);
+      expect((e as Error).message).toContain('… 5000 dimensions');
+    }
   });
 
   test('parseNpy rejects unknown options and non-byte input with OptionError', () => {
@@ -290,7 +337,7 @@ describe('parseNpz on hostile archives', () => {
     const v = new DataView(zip.buffer);
     v.setUint32(cd + 24, member.length - 100, true);
     v.setUint32(22, member.length - 100, true);
-    expect(() => parseNpz(zip)).toThrow(/a\.npy: inflates to more than/);
+    expect(() => parseNpz(zip).a).toThrow(/a\.npy: inflates to more than/);
   });
 
   test('parseNpz refuses a truncated archive and a corrupt member, naming the member', () => {
@@ -298,14 +345,75 @@ describe('parseNpz on hostile archives', () => {
     expect(() => parseNpz(stored.subarray(0, stored.length - 40))).toThrow(NpzError);
     const corrupt = stored.slice();
     corrupt[30 + 5 + 200] ^= 1;
-    expect(() => parseNpz(corrupt)).toThrow(/x\.npy: CRC-32 mismatch/);
-    expect(() => parseNpz(corrupt, { checksum: 'skip' })).not.toThrow();
+    expect(() => parseNpz(corrupt).x).toThrow(/x\.npy: CRC-32 mismatch/);
+    expect(() => parseNpz(corrupt, { checksum: 'skip' }).x).not.toThrow();
     const deflated = zipSync({ 'y.npy': [member, { level: 6 }] });
     const cut = deflated.slice();
     const cd = findSignature(cut, 0x02014b50);
     // cut the compressed data short: lower the declared compressed size
     new DataView(cut.buffer).setUint32(cd + 20, 20, true);
-    expect(() => parseNpz(cut)).toThrow(/y\.npy: /);
+    expect(() => parseNpz(cut).y).toThrow(/y\.npy: /);
+  });
+
+  test('parseNpz inflates a member only when it is read: a corrupt member never read is no error', () => {
+    const arrays = parseNpz(
+      writeNpz({ a: Float64Array.of(1, 2, 3), junk: new Float64Array(64) }, { compression: 'deflate' }),
+    );
+    expect(Object.keys(arrays)).toEqual(['a', 'junk']);
+    const broken = writeNpz(
+      { a: Float64Array.of(1, 2, 3), junk: new Float64Array(64) },
+      { compression: 'deflate' },
+    );
+    const cds = allSignatures(broken, 0x02014b50);
+    const junkLocal = new DataView(broken.buffer).getUint32(cds[1] + 42, true);
+    const junkData = junkLocal + 30 + u16at(broken, junkLocal + 26) + u16at(broken, junkLocal + 28);
+    broken[junkData] = 0x07; // BFINAL = 1, BTYPE = 11: reserved, an error for every inflater
+    const lazy = parseNpz(broken);
+    expect(Array.from(lazy.a.data as Float64Array)).toEqual([1, 2, 3]);
+    expect(() => lazy.junk).toThrow(/^junk\.npy: corrupt deflate data/);
+  });
+
+  test('parseNpz counts the members read against maxBytes: each within it, together within it', () => {
+    // two stored members of 600,000 values' bytes (+128 header bytes): one fits 1 MiB, both do not
+    const zip = writeNpz({ a: new Uint8Array(600_000), b: new Uint8Array(600_000) });
+    const npz = parseNpz(zip, { maxBytes: 2 ** 20 });
+    expect(npz.a.data.length).toBe(600_000);
+    expect(() => npz.b).toThrow(NpzError);
+    try {
+      void npz.b;
+    } catch (e) {
+      expect((e as NpzError).code).toBe('npz-size');
+      expect((e as NpzError).member).toBe('b.npy');
+    }
+    expect(npz.a.data.length).toBe(600_000); // a member read once is kept, not read again
+    expect(parseNpz(zip, { maxBytes: 2 * 600_128 }).b.data.length).toBe(600_000);
+  });
+
+  test('parseNpz refuses a deflated member declaring more than 1032 times its compressed size, before inflating', () => {
+    const zip = zipSync({ 'a.npy': [member, { level: 6 }] });
+    const cd = findSignature(zip, 0x02014b50);
+    const v = new DataView(zip.buffer);
+    const compressed = v.getUint32(cd + 20, true);
+    const declared = 1032 * compressed + 1025; // deflate's limit is 1032:1 (zlib's technical details)
+    v.setUint32(cd + 24, declared, true);
+    expect(() => parseNpz(zip)).toThrow(
+      new RegExp(
+        `^a\\.npy: declares ${declared} bytes from ${compressed} deflated bytes, more than deflate can produce`,
+      ),
+    );
+  });
+
+  test('parseNpz reads at most 1 GiB by default: a member declaring more is refused when opened', () => {
+    expect(PARSE_NPZ_DEFAULTS.maxBytes).toBe(2 ** 30);
+    // a deflated entry declaring 2^30 + 1 bytes from 2 MiB of (garbage) data: plausible for deflate, over the default
+    const zip = zipSync({ 'a.npy': [new Uint8Array(2 ** 21).fill(7), { level: 0 }] });
+    const cd = findSignature(zip, 0x02014b50);
+    const v = new DataView(zip.buffer);
+    v.setUint16(cd + 10, 8, true);
+    v.setUint32(cd + 24, 2 ** 30 + 1, true);
+    expect(() => parseNpz(zip)).toThrow(
+      /^a\.npy: the member declares 1073741825 bytes, over the limit of 1073741824/,
+    );
   });
 
   test('parseNpz refuses non-zip bytes and random garbage with NpzError or NpyError only (fuzz)', () => {
@@ -318,7 +426,7 @@ describe('parseNpz on hostile archives', () => {
           const b = base.slice();
           for (const [at, v] of edits) b[at] = v;
           try {
-            parseNpz(b);
+            Object.values(parseNpz(b));
           } catch (e) {
             expect(e instanceof NpzError || e instanceof NpyError).toBe(true);
           }
@@ -336,6 +444,15 @@ function withHeader(text: string, dataBytes: number): Uint8Array {
   out.set(new TextEncoder().encode(header), 10);
   return out;
 }
+
+function allSignatures(b: Uint8Array, sig: number): number[] {
+  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const found: number[] = [];
+  for (let i = 0; i + 4 <= b.length; i++) if (v.getUint32(i, true) === sig) found.push(i);
+  return found;
+}
+
+const u16at = (b: Uint8Array, at: number) => b[at] | (b[at + 1] << 8);
 
 function findSignature(b: Uint8Array, sig: number): number {
   const v = new DataView(b.buffer, b.byteOffset, b.byteLength);

@@ -21,6 +21,7 @@ import {
   type PositionMode,
 } from '../../series/clip.js';
 import { BvhParseError, type BvhWarning } from './errors.js';
+import { QUOTE_LIMIT, quoteToken } from './quote.js';
 import { recycledOrNew } from './recycle.js';
 import { type FrameData, FrameScanner, type ScanChannel } from './scan.js';
 
@@ -223,7 +224,7 @@ class Reader {
 }
 
 function describe(token: Token | null): string {
-  return token === null ? 'the end of the file' : `'${token.text}'`;
+  return token === null ? 'the end of the file' : `${quoteToken(token.text)}`;
 }
 
 /** Reads a decimal number token of the hierarchy or header; `noun` names it in messages ("OFFSET value"). */
@@ -231,10 +232,11 @@ function parseDecimal(r: Reader, token: Token | null, noun: string): number {
   const article = /^[aeiouAEIOU]/.test(noun) ? 'an' : 'a';
   if (token === null) r.fail(`expected ${article} ${noun}, found the end of the file`);
   if (!DECIMAL.test(token.text)) {
-    r.fail(`expected ${article} ${noun}, found '${token.text}'`, token.line, token.column);
+    r.fail(`expected ${article} ${noun}, found ${quoteToken(token.text)}`, token.line, token.column);
   }
   const value = Number(token.text);
-  if (!Number.isFinite(value)) r.fail(`the ${noun} '${token.text}' is not finite`, token.line, token.column);
+  if (!Number.isFinite(value))
+    r.fail(`the ${noun} ${quoteToken(token.text)} is not finite`, token.line, token.column);
   return value;
 }
 
@@ -260,7 +262,11 @@ function parseHierarchy(r: Reader, warn: (w: BvhWarning) => void): Hierarchy {
   const head = r.word();
   if (head === null) r.fail('the file is empty; expected HIERARCHY', 1, 1);
   if (head.text.toLowerCase() !== 'hierarchy') {
-    r.fail(`expected HIERARCHY at the start of the file, found '${head.text}'`, head.line, head.column);
+    r.fail(
+      `expected HIERARCHY at the start of the file, found ${quoteToken(head.text)}`,
+      head.line,
+      head.column,
+    );
   }
   for (;;) {
     const token = r.word();
@@ -271,7 +277,7 @@ function parseHierarchy(r: Reader, warn: (w: BvhWarning) => void): Hierarchy {
     } else if (key === 'motion') {
       break;
     } else {
-      r.fail(`expected ROOT or MOTION, found '${token.text}'`, token.line, token.column);
+      r.fail(`expected ROOT or MOTION, found ${quoteToken(token.text)}`, token.line, token.column);
     }
   }
   if (joints.length === 0) {
@@ -301,7 +307,11 @@ function parseJoint(
   if (!brace) {
     const open = r.word();
     if (open === null || open.text !== '{') {
-      r.fail(`expected '{' after ${kind} ${name}, found ${describe(open)}`, open?.line, open?.column);
+      r.fail(
+        `expected '{' after ${kind} ${name.length > QUOTE_LIMIT ? quoteToken(name) : name}, found ${describe(open)}`,
+        open?.line,
+        open?.column,
+      );
     }
   }
   const index = joints.length;
@@ -319,16 +329,17 @@ function parseJoint(
   for (;;) {
     const token = r.word();
     if (token === null) {
-      r.fail(`the file ends inside joint '${name}' (opened at ${keyword.line}:${keyword.column})`);
+      r.fail(`the file ends inside joint ${quoteToken(name)} (opened at ${keyword.line}:${keyword.column})`);
     }
     const key = token.text.toLowerCase();
     if (key === '}') break;
     if (key === 'offset') {
-      if (joint.hasOffset) r.fail(`joint '${name}' has a second OFFSET`, token.line, token.column);
+      if (joint.hasOffset) r.fail(`joint ${quoteToken(name)} has a second OFFSET`, token.line, token.column);
       joint.offset = readOffset(r);
       joint.hasOffset = true;
     } else if (key === 'channels') {
-      if (joint.hasChannels) r.fail(`joint '${name}' has a second CHANNELS line`, token.line, token.column);
+      if (joint.hasChannels)
+        r.fail(`joint ${quoteToken(name)} has a second CHANNELS line`, token.line, token.column);
       joint.channels = readChannels(r, name);
       joint.hasChannels = true;
     } else if (key === 'joint') {
@@ -337,7 +348,7 @@ function parseJoint(
       parseEndSite(r, endSites, index, token);
     } else {
       r.fail(
-        `unexpected '${token.text}' in joint '${name}'; expected OFFSET, CHANNELS, JOINT, End Site or '}'`,
+        `unexpected ${quoteToken(token.text)} in joint ${quoteToken(name)}; expected OFFSET, CHANNELS, JOINT, End Site or '}'`,
         token.line,
         token.column,
       );
@@ -346,7 +357,7 @@ function parseJoint(
   if (!joint.hasOffset) {
     warn({
       code: 'missing-offset',
-      message: `joint '${name}' has no OFFSET; using 0 0 0`,
+      message: `joint ${quoteToken(name)} has no OFFSET; using 0 0 0`,
       line: joint.line,
       column: joint.column,
     });
@@ -354,7 +365,7 @@ function parseJoint(
   if (!joint.hasChannels) {
     warn({
       code: 'missing-channels',
-      message: `joint '${name}' has no CHANNELS line; reading it as CHANNELS 0`,
+      message: `joint ${quoteToken(name)} has no CHANNELS line; reading it as CHANNELS 0`,
       line: joint.line,
       column: joint.column,
     });
@@ -373,7 +384,7 @@ function readChannels(r: Reader, jointName: string): ChannelName[] {
   if (countToken === null) r.fail('expected a channel count after CHANNELS, found the end of the file');
   if (!/^\d+$/.test(countToken.text) || Number(countToken.text) > 6) {
     r.fail(
-      `expected a channel count from 0 to 6 after CHANNELS, found '${countToken.text}'`,
+      `expected a channel count from 0 to 6 after CHANNELS, found ${quoteToken(countToken.text)}`,
       countToken.line,
       countToken.column,
     );
@@ -394,15 +405,19 @@ function readChannels(r: Reader, jointName: string): ChannelName[] {
           r.line = before.line;
         }
         r.fail(
-          `CHANNELS of joint '${jointName}' declares ${count} channels but lists ${k}`,
+          `CHANNELS of joint ${quoteToken(jointName)} declares ${count} channels but lists ${k}`,
           countToken.line,
           countToken.column,
         );
       }
-      r.fail(`unknown channel '${token.text}'`, token.line, token.column);
+      r.fail(`unknown channel ${quoteToken(token.text)}`, token.line, token.column);
     }
     if (channels.includes(channel)) {
-      r.fail(`channel '${token.text}' appears twice in joint '${jointName}'`, token.line, token.column);
+      r.fail(
+        `channel ${quoteToken(token.text)} appears twice in joint ${quoteToken(jointName)}`,
+        token.line,
+        token.column,
+      );
     }
     channels.push(channel);
   }
@@ -436,7 +451,11 @@ function parseEndSite(r: Reader, endSites: EndSite[], parent: number, keyword: T
       offset = readOffset(r);
       hasOffset = true;
     } else {
-      r.fail(`unexpected '${token.text}' in End Site; expected OFFSET or '}'`, token.line, token.column);
+      r.fail(
+        `unexpected ${quoteToken(token.text)} in End Site; expected OFFSET or '}'`,
+        token.line,
+        token.column,
+      );
     }
   }
   const site: EndSite = { parent, offset };
@@ -494,7 +513,7 @@ function parseMotionHeader(r: Reader): MotionHeader {
   const frameTime = parseDecimal(r, timeToken, 'frame time in seconds');
   if (!(frameTime > 0) || !Number.isFinite(1 / frameTime)) {
     r.fail(
-      `Frame Time must be a positive number of seconds with a finite rate, found '${timeToken?.text}'`,
+      `Frame Time must be a positive number of seconds with a finite rate, found ${quoteToken(timeToken?.text ?? '')}`,
       timeToken?.line,
       timeToken?.column,
     );
@@ -517,7 +536,7 @@ function repairValues(data: FrameData, width: number, channels: ChannelInfo[], n
         if (previous < 0 && f >= rows) {
           const ch = channels[col];
           throw new BvhParseError(
-            `channel ${ch.name} of joint '${names[ch.joint]}' has no finite value to repair from`,
+            `channel ${ch.name} of joint ${quoteToken(names[ch.joint])} has no finite value to repair from`,
             1,
             1,
             'bvh-non-finite',
@@ -675,7 +694,7 @@ function finishMotion(body: MotionBody, s: ReadSettings): BvhParseResult {
     const ch = channelInfo[first % width];
     s.warn({
       code: 'repaired',
-      message: `repaired ${data.bad.length} non-finite value(s) by interpolation along their channel; the first at frame ${Math.floor(first / width)}, channel ${ch.name} of joint '${names[ch.joint]}'`,
+      message: `repaired ${data.bad.length} non-finite value(s) by interpolation along their channel; the first at frame ${Math.floor(first / width)}, channel ${ch.name} of joint ${quoteToken(names[ch.joint])}`,
     });
   }
   if (s.repair || width === 0) converter.add(data.values, frames);
@@ -1465,8 +1484,8 @@ function checkRootPositions(
         code: 'position-offset',
         message:
           positionMode === 'replace'
-            ? `the position channels of root '${joint.name}' sit far from its OFFSET (${off.join(' ')}) and near zero; the file may be meant for positionMode '${other}'${basis}`
-            : `the position channels of root '${joint.name}' sit on its OFFSET (${off.join(' ')}); adding doubles it, the file may be meant for positionMode '${other}'${basis}`,
+            ? `the position channels of root ${quoteToken(joint.name)} sit far from its OFFSET (${off.join(' ')}) and near zero; the file may be meant for positionMode '${other}'${basis}`
+            : `the position channels of root ${quoteToken(joint.name)} sit on its OFFSET (${off.join(' ')}); adding doubles it, the file may be meant for positionMode '${other}'${basis}`,
         line: joint.line,
         column: joint.column,
       });
@@ -1513,7 +1532,7 @@ function checkAddedTranslations(translations: Float64Array, joints: JointBuild[]
       const item = Math.floor(i / 3);
       const joint = joints[item % J];
       throw new BvhParseError(
-        `OFFSET + position channel of joint '${joint.name}' at frame ${Math.floor(item / J)} overflows to ${translations[i]}`,
+        `OFFSET + position channel of joint ${quoteToken(joint.name)} at frame ${Math.floor(item / J)} overflows to ${translations[i]}`,
         line,
         1,
       );

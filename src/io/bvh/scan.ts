@@ -13,6 +13,7 @@
 import { type SimdInstance, simdScratch, simdScratchCalls } from '../../numeric/simd.js';
 import type { ChannelName } from '../../series/clip.js';
 import { BvhParseError } from './errors.js';
+import { quoteToken } from './quote.js';
 
 /**
  * A mantissa below this takes one more digit and stays an exact integer below 2^53, for which `m * 10^k`
@@ -571,7 +572,7 @@ export class FrameScanner {
           }
           const word = textOf(b, start, end);
           if (!NON_FINITE_WORD.test(word)) {
-            throw new BvhParseError(`'${word}' is not a number`, line, start - lineStart + 1);
+            throw new BvhParseError(`${quoteToken(word)} is not a number`, line, start - lineStart + 1);
           }
           value = Number.NaN;
           i = end;
@@ -584,7 +585,7 @@ export class FrameScanner {
             const frame = Math.floor(next / width);
             const ch = this.channels[next % width];
             throw new BvhParseError(
-              `non-finite value '${textOf(b, start, i)}' for frame ${frame}, channel ${ch.name} of joint '${this.names[ch.joint]}'`,
+              `non-finite value ${quoteToken(textOf(b, start, i))} for frame ${frame}, channel ${ch.name} of joint ${quoteToken(this.names[ch.joint])}`,
               line,
               start - lineStart + 1,
               'bvh-non-finite',

@@ -14,7 +14,15 @@
  * `time` is in seconds and may be irregular (dropped frames, jitter). A sample whose time is not after the
  * previous accepted sample's (repeated or decreasing) is handled by the `staleSample` option: `'error'`
  * (default) throws an {@link InvalidValueError} and leaves the filter as it was; `'hold'` ignores the sample
- * and writes the previous output again. A non-finite time is always an error.
+ * and writes the previous output again. A sample less than {@link MIN_TIME_STEP} (1 ns) after the previous one
+ * counts as repeated: a step of 5e-324 s would make speeds and target velocities overflow to ∞. A non-finite
+ * time is always an error.
+ *
+ * ## Value ranges
+ * Every value is a number (a string or `null` in a plain array is a {@link ShapeError}, never coerced); vector
+ * values and target velocities lie within ±{@link MAX_LIVE_VALUE} (1e100) and quaternions have a squared
+ * length within (1e-200, 1e200); a snapshot's arrays lie within ±{@link MAX_STATE_VALUE} (1e120). Within these
+ * ranges no filter's arithmetic overflows, so every output is finite (and unit, for rotations).
  *
  * @module
  */
@@ -157,11 +165,43 @@ export function checkSample(
       `${where}: out has ${out.length} values, a sample needs ${count} from offset ${String(outOffset)}`,
     );
   }
+  // a typed array holds numbers; a plain array may hold strings or null, which arithmetic would coerce
+  if (!(input instanceof Float64Array || input instanceof Float32Array))
+    checkNumbers(input, inputOffset, count, where);
 }
 
 /**
+ * Throws a {@link ShapeError} naming the first of `count` values from `offset` that is not a number (a string,
+ * `null`, a boolean...: arithmetic would coerce it, and `'1' + 0.5` is `'10.5'`).
+ *
+ * @internal
+ */
+export function checkNumbers(values: ArrayLike<unknown>, offset: number, count: number, where: string): void {
+  for (let i = 0; i < count; i++) {
+    const v = values[offset + i];
+    if (typeof v !== 'number') {
+      throw new ShapeError(
+        `${where}: value ${i} of the sample is ${v === null ? 'null' : `a ${typeof v}`}, not a number`,
+      );
+    }
+  }
+}
+
+/** Largest magnitude of a vector value or target velocity a filter takes (see the module documentation). */
+export const MAX_LIVE_VALUE = 1e100;
+
+/** Largest magnitude of a value in a snapshot's arrays that `setState` takes (see the module documentation). */
+export const MAX_STATE_VALUE = 1e120;
+
+/**
+ * Shortest time step in seconds: a sample less than this after the previous one counts as repeated (the
+ * `staleSample` policy applies), since `1/Δt` would overflow at a denormal step and lose every digit near it.
+ */
+export const MIN_TIME_STEP = 1e-9;
+
+/**
  * Applies the timestamp policy: returns the time step in seconds (`0` for the first sample), or `-1` when the
- * sample is stale and the policy is `'hold'`.
+ * sample is stale (not {@link MIN_TIME_STEP} after the previous one) and the policy is `'hold'`.
  *
  * @throws {InvalidValueError} on a non-finite time, or a stale one under `'error'`.
  * @internal
@@ -178,18 +218,20 @@ export function timeStep(
   }
   if (samples === 0) return 0;
   const dt = time - last;
-  if (dt > 0) return dt;
+  if (dt >= MIN_TIME_STEP) return dt;
   if (policy === 'hold') return -1;
   throw new InvalidValueError(
-    `${where}: time ${time} s is not after the previous sample's ${last} s ` +
-      "(timestamps must increase; pass staleSample: 'hold' to skip such samples)",
+    `${where}: time ${time} s is not after the previous sample's ${last} s` +
+      (dt > 0 ? ` by ${MIN_TIME_STEP} s or more` : '') +
+      " (timestamps must increase; pass staleSample: 'hold' to skip such samples)",
     { index: samples },
   );
 }
 
 /**
  * Throws an {@link InvalidValueError} naming the first joint of the sample whose `width` values are not all
- * finite, or (for rotations, `width` 4) whose quaternion is zero. Run before any state changes, so a bad
+ * finite and within ±{@link MAX_LIVE_VALUE}, or (for rotations, `width` 4) whose quaternion is zero or out of
+ * range, and a {@link ShapeError} on a value that is not a number. Run before any state changes, so a bad
  * sample leaves the filter as it was.
  *
  * @internal
@@ -212,15 +254,21 @@ export function checkValues(
     }
     return;
   }
-  let s = 0;
   const n = joints * width;
-  for (let i = 0; i < n; i++) s += input[offset + i] * 0;
-  if (s !== 0) {
+  if (!(input instanceof Float64Array || input instanceof Float32Array))
+    checkNumbers(input, offset, n, where);
+  // NaN fails the comparison too; one pass with no branch taken for a good sample
+  let ok = true;
+  for (let i = 0; i < n; i++) ok = ok && Math.abs(input[offset + i]) <= MAX_LIVE_VALUE;
+  if (!ok) {
     for (let i = 0; i < n; i++) {
       const v = input[offset + i];
-      if (!Number.isFinite(v)) {
+      if (!(Math.abs(v) <= MAX_LIVE_VALUE)) {
         const joint = Math.floor(i / width);
-        throw new InvalidValueError(`${where}: non-finite value ${v} at joint ${joint}`, { joint });
+        throw new InvalidValueError(
+          `${where}: value ${v} at joint ${joint} is not finite or beyond ±${MAX_LIVE_VALUE}`,
+          { joint },
+        );
       }
     }
   }
@@ -280,7 +328,8 @@ function sameOption(a: unknown, b: unknown): boolean {
 }
 
 /**
- * Copies a snapshot array into `dst` after checking its length and finiteness.
+ * Copies a snapshot array into `dst` after checking its length and that its values are finite numbers within
+ * ±{@link MAX_STATE_VALUE}.
  *
  * @internal
  */
@@ -294,11 +343,33 @@ export function readStateArray(dst: Float64Array, src: unknown, name: string, wh
   }
   for (let i = 0; i < dst.length; i++) {
     const v = a[i];
-    if (typeof v !== 'number' || !Number.isFinite(v)) {
-      throw new InvalidValueError(`${where}: state.${name}[${i}] is not a finite number (${String(v)})`);
+    if (typeof v !== 'number' || !(Math.abs(v) <= MAX_STATE_VALUE)) {
+      throw new InvalidValueError(
+        `${where}: state.${name}[${i}] is not a finite number within ±${MAX_STATE_VALUE} (${String(v)})`,
+      );
     }
   }
   for (let i = 0; i < dst.length; i++) dst[i] = a[i];
+}
+
+/**
+ * Checks the quaternions of a snapshot array (after {@link readStateArray}) as a pushed sample's: none zero or
+ * out of range (squared length within (1e-200, 1e200)); they are kept as they are.
+ *
+ * @throws {InvalidValueError} naming the array, the quaternion and its joint.
+ * @internal
+ */
+export function checkStateQuaternions(a: Float64Array, joints: number, name: string, where: string): void {
+  for (let i = 0; i < a.length; i += 4) {
+    const n2 = a[i] * a[i] + a[i + 1] * a[i + 1] + a[i + 2] * a[i + 2] + a[i + 3] * a[i + 3];
+    if (!(n2 > 1e-200 && n2 < 1e200)) {
+      const joint = (i / 4) % joints;
+      throw new InvalidValueError(
+        `${where}: state.${name} holds a zero or out-of-range quaternion (number ${i / 4}, joint ${joint})`,
+        { joint, index: i / 4 },
+      );
+    }
+  }
 }
 
 /**

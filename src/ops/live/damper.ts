@@ -11,6 +11,7 @@ import {
   checkValues,
   type LiveFilter,
   type LiveStateBase,
+  MAX_LIVE_VALUE,
   readStateArray,
   STALE_SAMPLE_POLICIES,
   type StaleSamplePolicy,
@@ -39,7 +40,7 @@ export interface DamperOptions {
   /**
    * Seconds for the distance to a held target to halve, starting from rest. Exact for both responses: the
    * spring's decay rate is solved from `(1 + u)·e^(−u) = ½` (see {@link halfLifeToDamping}). Default 0.1;
-   * at least {@link MIN_HALF_LIFE}.
+   * from {@link MIN_HALF_LIFE} to {@link MAX_HALF_LIFE}.
    */
   halfLife?: number;
   /**
@@ -70,10 +71,16 @@ const OPTION_NAMES = ['joints', ...Object.keys(DAMPER_DEFAULTS)];
 /** Shortest half-life accepted, seconds: below it the spring's rates overflow double precision. */
 export const MIN_HALF_LIFE = 1e-9;
 
+/**
+ * Longest half-life accepted, seconds (about 32 years): beyond it the spring's `1/y` and lead, times a
+ * velocity within range, could overflow (an output of NaN).
+ */
+export const MAX_HALF_LIFE = 1e9;
+
 function checkHalfLife(value: unknown, where: string): number {
   const h = checkPositive(value, 'halfLife', where);
-  if (h < MIN_HALF_LIFE) {
-    throw new OptionError(`${where}: halfLife must be at least ${MIN_HALF_LIFE} s, got ${h}`);
+  if (h < MIN_HALF_LIFE || h > MAX_HALF_LIFE) {
+    throw new OptionError(`${where}: halfLife must be from ${MIN_HALF_LIFE} to ${MAX_HALF_LIFE} s, got ${h}`);
   }
   return h;
 }
@@ -89,7 +96,8 @@ export const CRITICAL_HALF_LIFE_ROOT = 1.6783469900166605;
  * the spring has covered 40.3% (not 50%) of the way at `halfLife`; multiply his half-lives by 0.826 to get
  * the same springs here.
  *
- * @throws {OptionError} when `halfLife` is not a finite number of at least {@link MIN_HALF_LIFE} seconds.
+ * @throws {OptionError} when `halfLife` is not a number of seconds from {@link MIN_HALF_LIFE} to
+ *   {@link MAX_HALF_LIFE}.
  * @example
  * halfLifeToDamping(0.1); // 33.567 (1/s)
  */
@@ -688,22 +696,23 @@ function createSimdDamper(joints: number): SimdDamper | null {
 }
 
 /**
- * True when `values` is a Float64Array or Float32Array of finite numbers, by one sum of `v − v` (0 exactly for
- * finite `v`, NaN otherwise): the fast check of a target velocity pushed with every sample. Anything else is
+ * True when `values` is a Float64Array or Float32Array of finite numbers within ±{@link MAX_LIVE_VALUE}, by the
+ * maximum of their magnitudes: the fast check of a target velocity pushed with every sample. Anything else is
  * left to {@link checkValues}, which names the bad value.
  */
 function finiteTyped(values: ArrayLike<number>): boolean {
   if (!(values instanceof Float64Array || values instanceof Float32Array)) return false;
-  // three sums, one per axis, so the additions do not wait on each other (the length is joints · 3)
-  let sx = 0;
-  let sy = 0;
-  let sz = 0;
+  // three maxima, one per axis, so the comparisons do not wait on each other (the length is joints · 3)
+  let mx = 0;
+  let my = 0;
+  let mz = 0;
   for (let i = 0; i + 2 < values.length; i += 3) {
-    sx += values[i] - values[i];
-    sy += values[i + 1] - values[i + 1];
-    sz += values[i + 2] - values[i + 2];
+    mx = Math.max(mx, Math.abs(values[i]));
+    my = Math.max(my, Math.abs(values[i + 1]));
+    mz = Math.max(mz, Math.abs(values[i + 2]));
   }
-  return sx + sy + sz === 0;
+  // Math.max propagates NaN, which fails the comparison
+  return Math.max(mx, my, mz) <= MAX_LIVE_VALUE;
 }
 
 /** One sample of the vector damper for every joint (see {@link damperRotations}), written to `output` and `out`. */

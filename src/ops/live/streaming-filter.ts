@@ -15,6 +15,7 @@ import {
   checkOptionNames,
   checkSample,
   checkStateHead,
+  checkStateQuaternions,
   checkValues,
   type LiveFilter,
   type LiveStateBase,
@@ -327,6 +328,8 @@ export function createStreamingFilter(kernel: Kernel, options: StreamingFilterOp
       const t = new Float64Array(kept);
       readStateArray(w, state.window, 'window', where);
       readStateArray(t, state.times, 'times', where);
+      // the retained samples as pushed samples are checked: a zero one would blend to a zero output
+      checkStateQuaternions(w, joints, 'window', where);
       // the first sample is kept only while it is in the window; later it is never read again
       for (let k = 0; k < kept; k++) {
         const i = s.samples - kept + k;

@@ -271,6 +271,26 @@ describe('createDamper(options)', () => {
 });
 
 describe('the damper on extreme but valid input stays finite', () => {
+  it("a sample 5e-324 s or 1e-12 s after the previous one is a repeated time: 'hold' writes the previous output, 'error' throws", () => {
+    for (const targetPath of ['hold', 'linear'] as const)
+      for (const dt of [5e-324, 1e-300, 1e-12]) {
+        const held = createDamper({ joints: 1, kind: 'vector', width: 3, targetPath, staleSample: 'hold' });
+        const v = new Float64Array(3);
+        held.push(v, [0, 0, 0], 0);
+        held.push(v, [1, 2, 3], 0.1);
+        const before = Array.from(v);
+        held.push(v, [7, 8, 9], 0.1 + dt);
+        // 0.1 + 5e-324 is 0.1 itself; 1e-12 s is a real but sub-nanosecond step
+        expect(Array.from(v), `${targetPath} ${dt}`).toEqual(before);
+        expect(held.samples).toBe(2);
+        const strict = createDamper({ joints: 1, targetPath });
+        const q = new Float64Array(4);
+        strict.push(q, [0, 0, 0, 1], 0);
+        expect(() => strict.push(q, [0, 0.6, 0, 0.8], dt), `${targetPath} ${dt}`).toThrow(InvalidValueError);
+        expect(strict.samples).toBe(1);
+      }
+  });
+
   it('a clock jump to 1.7e308 s settles every response on the target (no 0·∞)', () => {
     for (const response of ['critical', 'exponential'] as const)
       for (const targetPath of ['hold', 'linear'] as const) {

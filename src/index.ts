@@ -106,3 +106,6 @@ export * from './ops/analysis/analyze-clip.js';
 // Fitting rotations to data.
 export * from './ops/fit/align-vectors.js';
 export { seededRandom } from './numeric/random.js';
+
+// Cleaning jittery motion (pose-estimator output): spikes, flips, smoothing chosen from the spectrum.
+export * from './ops/clean/index.js';

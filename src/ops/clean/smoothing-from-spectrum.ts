@@ -1,0 +1,129 @@
+/**
+ * The width of a Gaussian smoothing chosen from a clip's own spectrum: the signal's power against the
+ * white noise floor read from the top of the band.
+ *
+ * @module
+ */
+import { OptionError } from '../../errors.js';
+import { checkOptions } from '../../options.js';
+import type { Clip } from '../../series/clip.js';
+import { clipSpectrum } from '../spectrum/clip-spectrum.js';
+
+/** Options of {@link smoothingFromSpectrum}. */
+export interface SmoothingFromSpectrumOptions {
+  /**
+   * The part of the band above this share of the Nyquist frequency is taken as noise only: its median
+   * power per bin is the noise floor. Default 0.5 (the top half of the band).
+   */
+  noiseBand?: number;
+  /** Largest Gaussian sigma considered, in frames. Default 64. */
+  maxSigma?: number;
+}
+
+/** Defaults of {@link SmoothingFromSpectrumOptions}. */
+export const SMOOTHING_FROM_SPECTRUM_DEFAULTS: Required<SmoothingFromSpectrumOptions> = {
+  noiseBand: 0.5,
+  maxSigma: 64,
+};
+
+/** Result of {@link smoothingFromSpectrum}. */
+export interface SmoothingChoice {
+  /** Gaussian standard deviation in frames; 0 when the clip is too short or shows no noise (no smoothing). */
+  sigma: number;
+  /** Frequency (Hz) where the chosen Gaussian passes half the power (−3 dB); the Nyquist frequency when `sigma` is 0. */
+  cutoff: number;
+  /** Noise power per bin (the median over the noise band), summed over channels, in the units of `clipSpectrum`'s `power`. */
+  noiseFloor: number;
+  /** The expected squared error of the chosen width divided by that of no smoothing (1 = no gain). */
+  expectedGain: number;
+}
+
+/** Gaussian sigma (frames) whose −3 dB frequency is `cutoff` Hz at `rate`: `σ = √(ln 2) · rate / (2π · cutoff)`. */
+export function sigmaForCutoff(cutoff: number, rate: number): number {
+  if (!(cutoff > 0 && cutoff < Infinity))
+    throw new OptionError(`sigmaForCutoff: cutoff must be > 0 Hz, got ${cutoff}`);
+  if (!(rate > 0 && rate < Infinity))
+    throw new OptionError(`sigmaForCutoff: rate must be > 0 Hz, got ${rate}`);
+  return (Math.sqrt(Math.LN2) * rate) / (2 * Math.PI * cutoff);
+}
+
+/** `cutoff` of {@link sigmaForCutoff} inverted: the −3 dB frequency (Hz) of a Gaussian of `sigma` frames. */
+export function cutoffForSigma(sigma: number, rate: number): number {
+  return (Math.sqrt(Math.LN2) * rate) / (2 * Math.PI * sigma);
+}
+
+/**
+ * Chooses the width of a zero-phase Gaussian smoothing for a clip from its spectrum. The power of every
+ * rotation channel (hemisphere-continuous quaternion components, `clipSpectrum` with `channels:
+ * 'quaternion'`) is summed per frequency bin; the median power of the bins in the top of the band
+ * (`noiseBand`) is the white-noise floor `N`, and the signal power of bin k is `S_k = max(P_k − N, 0)`. The
+ * sigma chosen minimises the expected squared error of the smoothed channels,
+ * `E(σ) = Σ_k (1 − H_σ(f_k))² S_k + H_σ(f_k)² N` (signal lost plus noise kept, `H_σ(f) =
+ * exp(−2π²σ²(f / rate)²)` the Gaussian's response), over a geometric grid of widths from 0.5 frames to `maxSigma` (5% steps):
+ * the Gaussian closest to the Wiener filter of the clip.
+ *
+ * The clip should be free of sign flips and spikes first (they spread power over the whole band); the
+ * assumption is that the motion itself has little power in the noise band (true of human motion, whose
+ * power lies below 10 Hz, at rates of 30 Hz and more).
+ *
+ * Edge cases: fewer than 8 frames, or a clip whose noise floor is zero (exactly smooth), gives `sigma` 0.
+ *
+ * Method: Wiener, "Extrapolation, Interpolation, and Smoothing of Stationary Time Series" (1949), for the
+ * error split into signal loss and noise gain; the spectrum as in Holden, "Filtering, Convolutions, and
+ * Quaternions" (2025).
+ *
+ * @throws {OptionError} on bad options; the errors of `clipSpectrum` on a malformed clip.
+ * @example
+ * const { sigma, cutoff } = smoothingFromSpectrum(unrollClip(clip));
+ * const smooth = filterClip(clip, kernels.gaussian(sigma), { space: 'log' });
+ */
+export function smoothingFromSpectrum(
+  clip: Clip,
+  options: SmoothingFromSpectrumOptions = {},
+): SmoothingChoice {
+  const where = 'smoothingFromSpectrum';
+  options = checkOptions(options, SMOOTHING_FROM_SPECTRUM_DEFAULTS, where);
+  const band = options.noiseBand ?? SMOOTHING_FROM_SPECTRUM_DEFAULTS.noiseBand;
+  const maxSigma = options.maxSigma ?? SMOOTHING_FROM_SPECTRUM_DEFAULTS.maxSigma;
+  if (!(band > 0 && band < 1)) throw new OptionError(`${where}: noiseBand must be in (0, 1), got ${band}`);
+  if (!(maxSigma >= 0.5 && maxSigma < Infinity))
+    throw new OptionError(`${where}: maxSigma must be a finite number >= 0.5, got ${maxSigma}`);
+  const s = clipSpectrum(clip, { channels: 'quaternion' });
+  const nyquist = s.rate / 2;
+  const none: SmoothingChoice = { sigma: 0, cutoff: nyquist, noiseFloor: 0, expectedGain: 1 };
+  if (clip.frames < 8) return none;
+  const bins = s.power.length;
+  const noise: number[] = [];
+  for (let k = 1; k < bins; k++) if (s.frequencies[k] >= band * nyquist) noise.push(s.power[k]);
+  if (noise.length === 0) return none;
+  noise.sort((a, b) => a - b);
+  const m = noise.length;
+  const floor = m % 2 === 1 ? noise[m >> 1] : 0.5 * (noise[(m >> 1) - 1] + noise[m >> 1]);
+  if (!(floor > 0)) return none;
+  const signal = new Float64Array(bins);
+  for (let k = 1; k < bins; k++) signal[k] = Math.max(s.power[k] - floor, 0);
+  const baseline = (bins - 1) * floor;
+  let best = none;
+  let bestError = baseline;
+  for (let sigma = 0.5; sigma <= maxSigma * (1 + 1e-12); sigma *= 1.05) {
+    // the continuous Gaussian's response, exp(−2π²σ²ν²) at ν cycles per frame: the sampled kernel's to
+    // within 1% from σ = 0.8 frames, and cheap for every bin and width
+    const c = -2 * Math.PI * Math.PI * sigma * sigma;
+    let error = 0;
+    for (let k = 1; k < bins; k++) {
+      const nu = s.frequencies[k] / s.rate;
+      const h = Math.exp(c * nu * nu);
+      error += (1 - h) * (1 - h) * signal[k] + h * h * floor;
+    }
+    if (error < bestError) {
+      bestError = error;
+      best = {
+        sigma,
+        cutoff: cutoffForSigma(sigma, s.rate),
+        noiseFloor: floor,
+        expectedGain: error / baseline,
+      };
+    }
+  }
+  return best.sigma === 0 ? { ...none, noiseFloor: floor } : best;
+}

@@ -24,7 +24,7 @@
 // Flips: output frames where a joint's quaternion changes hemisphere (dot < 0 with the previous frame).
 //
 // Usage: node bench/clean.js [dirs or files...] [--seed 1] [--noise 2] [--spike-rate 0.01] [--flip-rate 0.05]
-//        [--record]   (--record writes bench/results/clean.json and clean.md)
+//        [--options '{"cutoff": 4}'] (cleanClip options)   [--record]   (--record writes bench/results/clean.json and clean.md)
 // Needs the build (npm run build).
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
@@ -42,6 +42,7 @@ const { values, positionals } = parseArgs({
     'spike-rate': { type: 'string', default: '0.01' },
     'flip-rate': { type: 'string', default: '0.05' },
     record: { type: 'boolean', default: false },
+    options: { type: 'string', default: '{}' },
   },
 });
 const seed = Number(values.seed);
@@ -49,6 +50,7 @@ const noiseDeg = Number(values.noise);
 const spikeRate = Number(values['spike-rate']);
 const flipRate = Number(values['flip-rate']);
 const DEG = Math.PI / 180;
+const cleanOptions = JSON.parse(values.options);
 
 function listBvh(path) {
   if (statSync(path).isFile()) return [path];
@@ -262,15 +264,18 @@ function mmPerUnit(positions) {
 
 const inputs = (positionals.length ? positionals : [join(root, 'samples')]).flatMap(listBvh);
 const rows = [];
-for (const [index, path] of inputs.entries()) {
+for (const path of inputs) {
   const truth = parseBvh(readFileSync(path, 'utf8'));
-  const rand = seededRandom(seed * 1000 + index);
+  // the seed from the capture's name, so a capture gets the same noise whatever else is run with it
+  let hash = seed;
+  for (const ch of basename(path)) hash = (Math.imul(hash, 31) + ch.charCodeAt(0)) >>> 0;
+  const rand = seededRandom(hash);
   const noisy = addNoise(truth, rand);
   const truthX = forwardKinematics(truth).positions;
   const mm = mmPerUnit(truthX);
   const unitsPerMeter = 1000 / mm;
   const t0 = performance.now();
-  const { clip: cleaned, report } = cleanClipWithReport(noisy.clip, { unitsPerMeter });
+  const { clip: cleaned, report } = cleanClipWithReport(noisy.clip, { unitsPerMeter, ...cleanOptions });
   const ms = performance.now() - t0;
   const aligned = unrollClip(noisy.clip).rotations;
   const results = {

@@ -30,6 +30,11 @@ export interface CleanClipOptions {
   spikes?: 'replace' | 'keep';
   /** Spike threshold in robust standard deviations of the joint's residuals (see {@link findSpikes}). Default 6. */
   spikeSpread?: number;
+  /**
+   * With `cutoff: 'auto'`: every joint smoothed with the width chosen from its own spectrum (default true),
+   * or all with the clip-wide width (false).
+   */
+  perJoint?: boolean;
   /** `'all'` (default) smooths rotations and translations; `'rotations'` leaves translations as they are. */
   channels?: 'all' | 'rotations';
   /** Clip units per metre for the Accel figures of the report (100 for centimetres, 1 for metres). Default 100. */
@@ -43,6 +48,7 @@ export const CLEAN_CLIP_DEFAULTS: Required<CleanClipOptions> = {
   beta: 0.5,
   spikes: 'replace',
   spikeSpread: 6,
+  perJoint: true,
   channels: 'all',
   unitsPerMeter: 100,
 };
@@ -53,9 +59,11 @@ export interface CleanReport {
   signFlips: number;
   /** Samples (frame, joint) replaced as spikes. */
   spikes: number;
-  /** Gaussian sigma in frames (`'gaussian'`), 0 when no smoothing was applied. */
+  /** Clip-wide Gaussian sigma in frames (`'gaussian'`), 0 when no smoothing was applied. */
   sigma: number;
-  /** Smoothing cutoff in Hz (−3 dB of the Gaussian, or the One Euro `minCutoff`). */
+  /** Per joint, the Gaussian sigma applied in frames (0: not smoothed). */
+  jointSigmas: Float64Array;
+  /** Smoothing cutoff in Hz (−3 dB of the clip-wide Gaussian `sigma`, or the One Euro `minCutoff`). */
   cutoff: number;
   /** Whether the cutoff came from the spectrum (`'auto'`) or was given. */
   cutoffSource: 'spectrum' | 'given';
@@ -116,6 +124,7 @@ export function cleanClipWithReport(
     throw new OptionError(`${where}: spikes must be 'replace' or 'keep', got ${String(o.spikes)}`);
   if (o.channels !== 'all' && o.channels !== 'rotations')
     throw new OptionError(`${where}: channels must be 'all' or 'rotations', got ${String(o.channels)}`);
+  if (typeof o.perJoint !== 'boolean') throw new OptionError(`${where}: perJoint must be true or false`);
   if (!(o.beta >= 0 && o.beta < Infinity))
     throw new OptionError(`${where}: beta must be a finite number >= 0, got ${String(o.beta)}`);
   const accelOptions = { unitsPerMeter: o.unitsPerMeter };
@@ -135,24 +144,22 @@ export function cleanClipWithReport(
   let sigma = 0;
   let cutoff: number;
   const cutoffSource = o.cutoff === 'auto' ? 'spectrum' : 'given';
+  let jointSigmas: Float64Array;
   if (o.cutoff === 'auto') {
-    const choice = smoothingFromSpectrum(work);
+    const choice = smoothingFromSpectrum(work, { perJoint: o.perJoint && o.filter === 'gaussian' });
     sigma = choice.sigma;
     cutoff = choice.cutoff;
+    jointSigmas = choice.jointSigmas;
   } else {
     cutoff = o.cutoff;
     sigma = sigmaForCutoff(cutoff, clip.rate);
+    jointSigmas = new Float64Array(work.rotations.joints).fill(sigma);
   }
   if (o.filter === 'one-euro') {
     work = oneEuroClip(work, { minCutoff: cutoff, beta: o.beta, channels: o.channels });
     sigma = 0;
-  } else if (sigma > 0) {
-    work = filterClip(work, gaussian(sigma), {
-      space: 'log',
-      channels: o.channels,
-      segments: 'jumps',
-    });
-  }
+    jointSigmas.fill(0);
+  } else work = smoothJoints(work, jointSigmas, o.channels);
   unrollClip(work, { target: 'in-place' });
   const outputFlips = findDiscontinuities(work.rotations, { rate: clip.rate }).filter(
     (d) => d.kind === 'sign-flip',
@@ -161,6 +168,7 @@ export function cleanClipWithReport(
     signFlips,
     spikes,
     sigma,
+    jointSigmas,
     cutoff,
     cutoffSource,
     accelBefore,
@@ -168,6 +176,47 @@ export function cleanClipWithReport(
     outputFlips,
   };
   return { clip: work, report };
+}
+
+const SIGMA_BASE = 0.5;
+const SIGMA_STEP = 1.25;
+
+/**
+ * Each joint filtered with its own Gaussian width: one `filterClip` pass per distinct width, its joints
+ * taken from it. Joints of width 0 are kept as they are. `chosen` is updated to the widths applied.
+ */
+function smoothJoints(clip: Clip, chosen: Float64Array, channels: 'all' | 'rotations'): Clip {
+  // widths rounded to steps of 25% (a tenth of the error's change at most), so a clip takes a few passes
+  const sigmas = chosen.map((s) =>
+    s > 0 ? SIGMA_BASE * SIGMA_STEP ** Math.round(Math.log(s / SIGMA_BASE) / Math.log(SIGMA_STEP)) : 0,
+  );
+  chosen.set(sigmas);
+  const widths = [...new Set(sigmas)].filter((s) => s > 0);
+  if (widths.length === 0) return clip;
+  const { frames, joints } = clip.rotations;
+  const rotations = Float64Array.from(clip.rotations.data);
+  const translations = Float64Array.from(clip.translations.data);
+  const scales = clip.scales === undefined ? undefined : Float64Array.from(clip.scales.data);
+  for (const sigma of widths) {
+    const f = filterClip(clip, gaussian(sigma), { space: 'log', channels, segments: 'jumps' });
+    for (let j = 0; j < joints; j++) {
+      if (sigmas[j] !== sigma) continue;
+      for (let t = 0; t < frames; t++) {
+        const r = (t * joints + j) * 4;
+        for (let k = 0; k < 4; k++) rotations[r + k] = f.rotations.data[r + k];
+        const v = (t * joints + j) * 3;
+        for (let k = 0; k < 3; k++) translations[v + k] = f.translations.data[v + k];
+        if (scales !== undefined && f.scales !== undefined)
+          for (let k = 0; k < 3; k++) scales[v + k] = f.scales.data[v + k];
+      }
+    }
+  }
+  return {
+    ...clip,
+    rotations: { data: rotations, frames, joints },
+    translations: { data: translations, frames, joints },
+    ...(scales === undefined ? {} : { scales: { data: scales, frames, joints } }),
+  };
 }
 
 /**

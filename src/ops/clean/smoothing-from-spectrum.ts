@@ -8,6 +8,8 @@ import { OptionError } from '../../errors.js';
 import { checkOptions } from '../../options.js';
 import type { Clip } from '../../series/clip.js';
 import { clipSpectrum } from '../spectrum/clip-spectrum.js';
+import { spectrum } from '../spectrum/spectrum.js';
+import { unrollQuaternions } from '../unroll/unroll-quaternions.js';
 
 /** Options of {@link smoothingFromSpectrum}. */
 export interface SmoothingFromSpectrumOptions {
@@ -18,12 +20,18 @@ export interface SmoothingFromSpectrumOptions {
   noiseBand?: number;
   /** Largest Gaussian sigma considered, in frames. Default 64. */
   maxSigma?: number;
+  /**
+   * Also choose a width for every joint from its own spectrum and noise floor (`jointSigmas`). Default
+   * true: joints that move slowly (the spine, the root's orientation) take more smoothing than fast ones.
+   */
+  perJoint?: boolean;
 }
 
 /** Defaults of {@link SmoothingFromSpectrumOptions}. */
 export const SMOOTHING_FROM_SPECTRUM_DEFAULTS: Required<SmoothingFromSpectrumOptions> = {
   noiseBand: 0.5,
   maxSigma: 64,
+  perJoint: true,
 };
 
 /** Result of {@link smoothingFromSpectrum}. */
@@ -36,6 +44,11 @@ export interface SmoothingChoice {
   noiseFloor: number;
   /** The expected squared error of the chosen width divided by that of no smoothing (1 = no gain). */
   expectedGain: number;
+  /**
+   * Per joint, the width chosen from that joint's own spectrum (frames, 0 for a joint that never moves or
+   * shows no noise); every entry `sigma` when `perJoint` is false.
+   */
+  jointSigmas: Float64Array;
 }
 
 /** Gaussian sigma (frames) whose −3 dB frequency is `cutoff` Hz at `rate`: `σ = √(ln 2) · rate / (2π · cutoff)`. */
@@ -85,25 +98,75 @@ export function smoothingFromSpectrum(
   options = checkOptions(options, SMOOTHING_FROM_SPECTRUM_DEFAULTS, where);
   const band = options.noiseBand ?? SMOOTHING_FROM_SPECTRUM_DEFAULTS.noiseBand;
   const maxSigma = options.maxSigma ?? SMOOTHING_FROM_SPECTRUM_DEFAULTS.maxSigma;
+  const perJoint = options.perJoint ?? SMOOTHING_FROM_SPECTRUM_DEFAULTS.perJoint;
+  if (typeof perJoint !== 'boolean') throw new OptionError(`${where}: perJoint must be true or false`);
   if (!(band > 0 && band < 1)) throw new OptionError(`${where}: noiseBand must be in (0, 1), got ${band}`);
   if (!(maxSigma >= 0.5 && maxSigma < Infinity))
     throw new OptionError(`${where}: maxSigma must be a finite number >= 0.5, got ${maxSigma}`);
   const s = clipSpectrum(clip, { channels: 'quaternion' });
   const nyquist = s.rate / 2;
-  const none: SmoothingChoice = { sigma: 0, cutoff: nyquist, noiseFloor: 0, expectedGain: 1 };
+  const none: SmoothingChoice = {
+    sigma: 0,
+    cutoff: nyquist,
+    noiseFloor: 0,
+    expectedGain: 1,
+    jointSigmas: new Float64Array(clip.rotations.joints),
+  };
   if (clip.frames < 8) return none;
   const bins = s.power.length;
+  const floor = noiseFloor(s.power, s.frequencies, band * nyquist);
+  if (!(floor > 0)) return none;
+  const best = bestSigma(s.power, s.frequencies, s.rate, floor, maxSigma);
+  const jointSigmas = new Float64Array(clip.rotations.joints);
+  if (perJoint) {
+    const { frames, joints } = clip.rotations;
+    const q = unrollQuaternions(clip.rotations, {
+      out: { data: new Float64Array(clip.rotations.data.length), frames, joints },
+    }).data;
+    const channels = [0, 1, 2, 3].map(() => new Float64Array(frames));
+    const power = new Float64Array(bins);
+    for (let j = 0; j < joints; j++) {
+      for (let f = 0; f < frames; f++)
+        for (let c = 0; c < 4; c++) channels[c][f] = q[(f * joints + j) * 4 + c];
+      const js = spectrum(channels, s.rate);
+      power.fill(0);
+      for (const p of js.power) for (let k = 0; k < bins; k++) power[k] += p[k];
+      const jointFloor = noiseFloor(power, js.frequencies, band * nyquist);
+      // never less than the clip-wide width: a joint's own spectrum is the noisier estimate, and a fast
+      // joint's choice alone leaves the jitter its children inherit
+      jointSigmas[j] =
+        jointFloor > 0
+          ? Math.max(best.sigma, bestSigma(power, js.frequencies, s.rate, jointFloor, maxSigma).sigma)
+          : 0;
+    }
+  } else jointSigmas.fill(best.sigma);
+  return { ...best, noiseFloor: floor, jointSigmas };
+}
+
+/** Median power of the bins at or above `from` Hz (DC excluded): the white-noise floor. */
+function noiseFloor(power: Float64Array, frequencies: Float64Array, from: number): number {
   const noise: number[] = [];
-  for (let k = 1; k < bins; k++) if (s.frequencies[k] >= band * nyquist) noise.push(s.power[k]);
-  if (noise.length === 0) return none;
+  for (let k = 1; k < power.length; k++) if (frequencies[k] >= from) noise.push(power[k]);
+  if (noise.length === 0) return 0;
   noise.sort((a, b) => a - b);
   const m = noise.length;
-  const floor = m % 2 === 1 ? noise[m >> 1] : 0.5 * (noise[(m >> 1) - 1] + noise[m >> 1]);
-  if (!(floor > 0)) return none;
-  const signal = new Float64Array(bins);
-  for (let k = 1; k < bins; k++) signal[k] = Math.max(s.power[k] - floor, 0);
+  return m % 2 === 1 ? noise[m >> 1] : 0.5 * (noise[(m >> 1) - 1] + noise[m >> 1]);
+}
+
+/** The Gaussian width minimising the expected error `E(σ)` for the given power and noise floor. */
+function bestSigma(
+  power: Float64Array,
+  frequencies: Float64Array,
+  rate: number,
+  floor: number,
+  maxSigma: number,
+): { sigma: number; cutoff: number; expectedGain: number } {
+  const bins = power.length;
+  let signal = 0;
+  for (let k = 1; k < bins; k++) signal += Math.max(power[k] - floor, 0);
   const baseline = (bins - 1) * floor;
-  let best = none;
+  let best = { sigma: 0, cutoff: rate / 2, expectedGain: 1 };
+  if (!(baseline > 0)) return best;
   let bestError = baseline;
   for (let sigma = 0.5; sigma <= maxSigma * (1 + 1e-12); sigma *= 1.05) {
     // the continuous Gaussian's response, exp(−2π²σ²ν²) at ν cycles per frame: the sampled kernel's to
@@ -111,19 +174,15 @@ export function smoothingFromSpectrum(
     const c = -2 * Math.PI * Math.PI * sigma * sigma;
     let error = 0;
     for (let k = 1; k < bins; k++) {
-      const nu = s.frequencies[k] / s.rate;
+      const nu = frequencies[k] / rate;
       const h = Math.exp(c * nu * nu);
-      error += (1 - h) * (1 - h) * signal[k] + h * h * floor;
+      const sk = Math.max(power[k] - floor, 0);
+      error += (1 - h) * (1 - h) * sk + h * h * floor;
     }
     if (error < bestError) {
       bestError = error;
-      best = {
-        sigma,
-        cutoff: cutoffForSigma(sigma, s.rate),
-        noiseFloor: floor,
-        expectedGain: error / baseline,
-      };
+      best = { sigma, cutoff: cutoffForSigma(sigma, rate), expectedGain: error / baseline };
     }
   }
-  return best.sigma === 0 ? { ...none, noiseFloor: floor } : best;
+  return best;
 }

@@ -162,8 +162,6 @@ function bestSigma(
   maxSigma: number,
 ): { sigma: number; cutoff: number; expectedGain: number } {
   const bins = power.length;
-  let signal = 0;
-  for (let k = 1; k < bins; k++) signal += Math.max(power[k] - floor, 0);
   const baseline = (bins - 1) * floor;
   let best = { sigma: 0, cutoff: rate / 2, expectedGain: 1 };
   if (!(baseline > 0)) return best;

@@ -1,6 +1,7 @@
 import { OptionError } from '../../errors.js';
 import { checkOptions } from '../../options.js';
 import type { Clip } from '../../series/clip.js';
+import { makeClip, makeSkeleton } from '../../series/clip-create.js';
 import { findDiscontinuities } from '../analysis/find-discontinuities.js';
 import { filterClip } from '../filter/filter-clip.js';
 import { gaussian } from '../filter/kernels.js';
@@ -182,11 +183,11 @@ const SIGMA_BASE = 0.5;
 const SIGMA_STEP = 1.25;
 
 /**
- * Each joint filtered with its own Gaussian width: one `filterClip` pass per distinct width, its joints
- * taken from it. Joints of width 0 are kept as they are. `chosen` is updated to the widths applied.
+ * Each joint filtered with its own Gaussian width: one `filterClip` pass per distinct width over the joints
+ * of that width. Joints of width 0 are kept as they are. `chosen` is updated to the widths applied.
  */
 function smoothJoints(clip: Clip, chosen: Float64Array, channels: 'all' | 'rotations'): Clip {
-  // widths rounded to steps of 25% (a tenth of the error's change at most), so a clip takes a few passes
+  // widths rounded to steps of 25%, so a clip takes a few passes of filterClip
   const sigmas = chosen.map((s) =>
     s > 0 ? SIGMA_BASE * SIGMA_STEP ** Math.round(Math.log(s / SIGMA_BASE) / Math.log(SIGMA_STEP)) : 0,
   );
@@ -197,19 +198,50 @@ function smoothJoints(clip: Clip, chosen: Float64Array, channels: 'all' | 'rotat
   const rotations = Float64Array.from(clip.rotations.data);
   const translations = Float64Array.from(clip.translations.data);
   const scales = clip.scales === undefined ? undefined : Float64Array.from(clip.scales.data);
+  const s = clip.skeleton;
   for (const sigma of widths) {
-    const f = filterClip(clip, gaussian(sigma), { space: 'log', channels, segments: 'jumps' });
-    for (let j = 0; j < joints; j++) {
-      if (sigmas[j] !== sigma) continue;
-      for (let t = 0; t < frames; t++) {
+    // the joints of this width as a clip of their own (each a root: filterClip filters every joint on its
+    // own, so the hierarchy does not matter), so each joint is filtered once whatever the number of widths
+    const picked: number[] = [];
+    for (let j = 0; j < joints; j++) if (sigmas[j] === sigma) picked.push(j);
+    const m = picked.length;
+    const take = (src: ArrayLike<number>, width: number, count: number): Float64Array => {
+      const out = new Float64Array(count * m * width);
+      for (let t = 0; t < count; t++)
+        picked.forEach((j, i) => {
+          for (let k = 0; k < width; k++) out[(t * m + i) * width + k] = src[(t * joints + j) * width + k];
+        });
+      return out;
+    };
+    const part = makeClip({
+      skeleton: makeSkeleton({
+        names: picked.map((j) => s.names[j]),
+        parents: picked.map(() => -1),
+        restTranslations: take(s.restTranslations, 3, 1),
+        restRotations: take(s.restRotations, 4, 1),
+        restScales: take(s.restScales, 3, 1),
+      }),
+      frameTime: clip.frameTime,
+      rotations: { data: take(clip.rotations.data, 4, frames), frames, joints: m },
+      translations: { data: take(clip.translations.data, 3, frames), frames, joints: m },
+      ...(clip.scales === undefined
+        ? {}
+        : { scales: { data: take(clip.scales.data, 3, frames), frames, joints: m } }),
+      animated: Uint8Array.from(picked, (j) => clip.animated[j]),
+    });
+    part.rate = clip.rate;
+    const f = filterClip(part, gaussian(sigma), { space: 'log', channels, segments: 'jumps' });
+    for (let t = 0; t < frames; t++)
+      picked.forEach((j, i) => {
         const r = (t * joints + j) * 4;
-        for (let k = 0; k < 4; k++) rotations[r + k] = f.rotations.data[r + k];
+        const pr = (t * m + i) * 4;
+        for (let k = 0; k < 4; k++) rotations[r + k] = f.rotations.data[pr + k];
         const v = (t * joints + j) * 3;
-        for (let k = 0; k < 3; k++) translations[v + k] = f.translations.data[v + k];
+        const pv = (t * m + i) * 3;
+        for (let k = 0; k < 3; k++) translations[v + k] = f.translations.data[pv + k];
         if (scales !== undefined && f.scales !== undefined)
-          for (let k = 0; k < 3; k++) scales[v + k] = f.scales.data[v + k];
-      }
-    }
+          for (let k = 0; k < 3; k++) scales[v + k] = f.scales.data[pv + k];
+      });
   }
   return {
     ...clip,

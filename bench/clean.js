@@ -243,7 +243,8 @@ function metrics(truthPositions, clip, mmPerUnit) {
   }
   return {
     mpjpe: (pos / (frames * joints)) * mmPerUnit,
-    accel: (acc / ((frames - 2) * joints)) * mmPerUnit,
+    // no second difference below 3 frames
+    accel: frames < 3 ? null : (acc / ((frames - 2) * joints)) * mmPerUnit,
     flips,
   };
 }
@@ -259,6 +260,9 @@ function mmPerUnit(positions) {
   }
   return hi > lo ? 1700 / (hi - lo) : 10;
 }
+
+const f = (x) => (x === null ? 'n/a' : x.toFixed(2));
+const pct = (x) => (x === null ? 'n/a' : `${(100 * x).toFixed(1)}%`);
 
 // ---- run --------------------------------------------------------------------------------------------
 
@@ -288,9 +292,13 @@ for (const path of inputs) {
   };
   const c = results.clean;
   const margin = (m) =>
-    Math.min(
-      ...['savgol', 'gaussian', 'savgol-aligned', 'gaussian-aligned'].map((b) => 1 - c[m] / results[b][m]),
-    );
+    c[m] === null
+      ? null
+      : Math.min(
+          ...['savgol', 'gaussian', 'savgol-aligned', 'gaussian-aligned'].map(
+            (b) => 1 - c[m] / results[b][m],
+          ),
+        );
   const row = {
     capture: relative(root, path).startsWith('..') ? basename(path) : relative(root, path),
     rate: truth.rate,
@@ -310,7 +318,6 @@ for (const path of inputs) {
     marginAccel: margin('accel'),
   };
   rows.push(row);
-  const f = (x) => x.toFixed(2);
   console.log(
     `${row.capture} (${truth.rate.toFixed(0)} Hz, ${truth.frames} frames): sigma ${f(report.sigma)} (cutoff ${f(report.cutoff)} Hz), spikes ${report.spikes}/${noisy.spikes}, flips ${report.signFlips}, ${ms.toFixed(0)} ms`,
   );
@@ -318,9 +325,7 @@ for (const path of inputs) {
     console.log(
       `  ${name.padEnd(17)} MPJPE ${f(m.mpjpe).padStart(7)} mm  Accel ${f(m.accel).padStart(7)} mm/f²  flips ${m.flips}`,
     );
-  console.log(
-    `  margin vs the best baseline: MPJPE ${(100 * row.marginMpjpe).toFixed(1)}%, Accel ${(100 * row.marginAccel).toFixed(1)}%`,
-  );
+  console.log(`  margin vs the best baseline: MPJPE ${pct(row.marginMpjpe)}, Accel ${pct(row.marginAccel)}`);
 }
 
 if (values.record) {
@@ -345,9 +350,10 @@ if (values.record) {
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((r) => {
       const x = r.results;
-      const best = (m) => Math.min(x.savgol[m], x['savgol-aligned'][m]).toFixed(2);
-      const bestG = (m) => Math.min(x.gaussian[m], x['gaussian-aligned'][m]).toFixed(2);
-      return `| ${r.capture} | ${r.rate.toFixed(0)} | ${r.frames} | ${r.report.sigma.toFixed(2)} | ${x.clean.mpjpe.toFixed(2)} | ${best('mpjpe')} | ${bestG('mpjpe')} | ${x.clean.accel.toFixed(2)} | ${best('accel')} | ${bestG('accel')} | ${(100 * r.marginMpjpe).toFixed(1)}% | ${(100 * r.marginAccel).toFixed(1)}% | ${x.clean.flips} |`;
+      const best = (m) => (x.savgol[m] === null ? null : Math.min(x.savgol[m], x['savgol-aligned'][m]));
+      const bestG = (m) =>
+        x.gaussian[m] === null ? null : Math.min(x.gaussian[m], x['gaussian-aligned'][m]);
+      return `| ${r.capture} | ${r.rate.toFixed(0)} | ${r.frames} | ${f(r.report.sigma)} | ${f(x.clean.mpjpe)} | ${f(best('mpjpe'))} | ${f(bestG('mpjpe'))} | ${f(x.clean.accel)} | ${f(best('accel'))} | ${f(bestG('accel'))} | ${pct(r.marginMpjpe)} | ${pct(r.marginAccel)} | ${x.clean.flips} |`;
     }),
     '',
   ];

@@ -389,12 +389,30 @@ export function parseSmplJson(text: string): NpzArrays {
  * Arrays (as {@link clipToSmplParams} returns them) as JSON text in the layout {@link parseSmplJson}
  * reads: numeric arrays as nested lists of their shape, scalars as numbers, strings as strings.
  *
+ * @throws {OptionError} when `arrays` is not an object; {@link ShapeError} when a member's shape does not
+ *   hold its values.
  * @example
  * fs.writeFileSync('clean.json', writeSmplJson(clipToSmplParams(clip)));
  */
 export function writeSmplJson(arrays: NpzArrays): string {
+  const where = 'writeSmplJson';
+  if (arrays === null || typeof arrays !== 'object' || Array.isArray(arrays))
+    throw new OptionError(`${where}: arrays must be an object of arrays`);
   const out: Record<string, unknown> = {};
   for (const [name, a] of Object.entries(arrays)) {
+    if (
+      a === null ||
+      typeof a !== 'object' ||
+      !Array.isArray(a.shape) ||
+      !a.shape.every((n) => Number.isSafeInteger(n) && n >= 0) ||
+      a.data === null ||
+      typeof a.data !== 'object' ||
+      typeof a.data.length !== 'number' ||
+      a.data.length !== a.shape.reduce((x, y) => x * y, 1)
+    )
+      throw new ShapeError(
+        `${where}: '${name}' must be an array { data, shape } whose shape holds its values`,
+      );
     const values = Array.isArray(a.data) ? a.data : Array.from(a.data as ArrayLike<number | bigint>, Number);
     if (a.shape.length === 0) {
       out[name] = values[0];

@@ -51,7 +51,12 @@ export interface SmoothingChoice {
   jointSigmas: Float64Array;
 }
 
-/** Gaussian sigma (frames) whose −3 dB frequency is `cutoff` Hz at `rate`: `σ = √(ln 2) · rate / (2π · cutoff)`. */
+/**
+ * Gaussian sigma (frames) whose −3 dB frequency is `cutoff` Hz at `rate`: `σ = √(ln 2) · rate / (2π · cutoff)`,
+ * from the response `exp(−2π²σ²(f / rate)²)` of a Gaussian of unit area.
+ *
+ * @throws {OptionError} when `cutoff` or `rate` is not a positive finite number.
+ */
 export function sigmaForCutoff(cutoff: number, rate: number): number {
   if (!(cutoff > 0 && cutoff < Infinity))
     throw new OptionError(`sigmaForCutoff: cutoff must be > 0 Hz, got ${cutoff}`);
@@ -60,8 +65,16 @@ export function sigmaForCutoff(cutoff: number, rate: number): number {
   return (Math.sqrt(Math.LN2) * rate) / (2 * Math.PI * cutoff);
 }
 
-/** `cutoff` of {@link sigmaForCutoff} inverted: the −3 dB frequency (Hz) of a Gaussian of `sigma` frames. */
+/**
+ * {@link sigmaForCutoff} inverted: the −3 dB frequency (Hz) of a Gaussian of `sigma` frames at `rate`.
+ *
+ * @throws {OptionError} when `sigma` or `rate` is not a positive finite number.
+ */
 export function cutoffForSigma(sigma: number, rate: number): number {
+  if (!(sigma > 0 && sigma < Infinity))
+    throw new OptionError(`cutoffForSigma: sigma must be > 0 frames, got ${sigma}`);
+  if (!(rate > 0 && rate < Infinity))
+    throw new OptionError(`cutoffForSigma: rate must be > 0 Hz, got ${rate}`);
   return (Math.sqrt(Math.LN2) * rate) / (2 * Math.PI * sigma);
 }
 

@@ -116,3 +116,6 @@ export {
 // Fitting rotations to data.
 export * from './ops/fit/align-vectors.js';
 export { seededRandom } from './numeric/random.js';
+
+// Cleaning jittery motion (pose-estimator output): spikes, flips, smoothing chosen from the spectrum.
+export * from './ops/clean/index.js';

@@ -1,4 +1,5 @@
 import { VERSION } from '../version.js';
+import { clean } from './clean.js';
 import { type CliIo, type Command, formatHelp, parseCommandLine, UsageError } from './command.js';
 import { convert } from './convert.js';
 import { exportCommand } from './export.js';
@@ -18,6 +19,7 @@ export const COMMANDS: readonly Command[] = [
   info,
   unroll,
   smooth,
+  clean,
   resample,
   velocity,
   spectrum,

@@ -22,3 +22,4 @@ export {
 } from './npy.js';
 export * from './npy-errors.js';
 export * from './npz.js';
+export * from './smpl-params.js';

@@ -40,7 +40,7 @@ describe('rotsig usage', () => {
 
   it('rotsig <command> --help shows usage, options and examples for every command', () => {
     const names = [...rotsig(['--help']).stdout.matchAll(/^ {2}([a-z]+) {2,}/gm)].map((m) => m[1]);
-    expect(names).toHaveLength(11);
+    expect(names).toHaveLength(12);
     for (const name of names) {
       const r = rotsig([name, '--help']);
       expect(r.code, name).toBe(0);

@@ -1,0 +1,263 @@
+import { OptionError } from '../../errors.js';
+import { checkOptions } from '../../options.js';
+import type { Clip } from '../../series/clip.js';
+import { makeClip, makeSkeleton } from '../../series/clip-create.js';
+import { findDiscontinuities } from '../analysis/find-discontinuities.js';
+import { filterClip } from '../filter/filter-clip.js';
+import { gaussian } from '../filter/kernels.js';
+import { oneEuroClip } from '../live/one-euro-clip.js';
+import { checkClip } from '../skeleton/clip-check.js';
+import { unrollClip } from '../unroll/unroll-clip.js';
+import { meanAcceleration } from './mean-acceleration.js';
+import { sigmaForCutoff, smoothingFromSpectrum } from './smoothing-from-spectrum.js';
+import { findSpikes, replaceSpikes } from './spikes.js';
+
+/** Options of {@link cleanClip}. */
+export interface CleanClipOptions {
+  /**
+   * Smoothing cutoff in Hz (the −3 dB frequency), or `'auto'` (default): chosen from the clip's spectrum by
+   * {@link smoothingFromSpectrum}.
+   */
+  cutoff?: number | 'auto';
+  /**
+   * `'gaussian'` (default): zero-phase Gaussian in log space over the whole clip (files). `'one-euro'`: the
+   * One Euro filter run forward as a live stream would be ({@link oneEuroClip}), with the cutoff as its
+   * `minCutoff`; for live use, where the future frames are not there.
+   */
+  filter?: 'gaussian' | 'one-euro';
+  /** One Euro filter only: cutoff rise per rad/s of speed (see `createOneEuroFilter`). Default 0.5. */
+  beta?: number;
+  /** `'replace'` (default): spikes found by {@link findSpikes} are replaced from their neighbours; `'keep'`. */
+  spikes?: 'replace' | 'keep';
+  /** Spike threshold in robust standard deviations of the joint's residuals (see {@link findSpikes}). Default 6. */
+  spikeSpread?: number;
+  /**
+   * With `cutoff: 'auto'`: every joint smoothed with the width chosen from its own spectrum (default true),
+   * or all with the clip-wide width (false).
+   */
+  perJoint?: boolean;
+  /** `'all'` (default) smooths rotations and translations; `'rotations'` leaves translations as they are. */
+  channels?: 'all' | 'rotations';
+  /** Clip units per metre for the Accel figures of the report (100 for centimetres, 1 for metres). Default 100. */
+  unitsPerMeter?: number;
+}
+
+/** Defaults of {@link CleanClipOptions}. */
+export const CLEAN_CLIP_DEFAULTS: Required<CleanClipOptions> = {
+  cutoff: 'auto',
+  filter: 'gaussian',
+  beta: 0.5,
+  spikes: 'replace',
+  spikeSpread: 6,
+  perJoint: true,
+  channels: 'all',
+  unitsPerMeter: 100,
+};
+
+/** What {@link cleanClipWithReport} did. */
+export interface CleanReport {
+  /** Quaternion sign flips found in the input (each removed; a 2π shell of axis-angle data is one too). */
+  signFlips: number;
+  /** Samples (frame, joint) replaced as spikes. */
+  spikes: number;
+  /** Clip-wide Gaussian sigma in frames (`'gaussian'`), 0 when no smoothing was applied. */
+  sigma: number;
+  /** Per joint, the Gaussian sigma applied in frames (0: not smoothed). */
+  jointSigmas: Float64Array;
+  /** Smoothing cutoff in Hz (−3 dB of the clip-wide Gaussian `sigma`, or the One Euro `minCutoff`). */
+  cutoff: number;
+  /** Whether the cutoff came from the spectrum (`'auto'`) or was given. */
+  cutoffSource: 'spectrum' | 'given';
+  /** Mean joint acceleration of the input and of the output, mm/frame² ({@link meanAcceleration}). */
+  accelBefore: number;
+  accelAfter: number;
+  /** Quaternion sign flips left in the output (0: the output never flips). */
+  outputFlips: number;
+}
+
+/**
+ * Cleans jittery motion (pose-estimator output, noisy captures) in four steps, each a library operation:
+ *
+ * 1. sign flips (and 2π shells of axis-angle data, which are sign flips as quaternions) removed by
+ *    {@link unrollClip};
+ * 2. spikes found from the clip's own statistics and replaced from their neighbours ({@link findSpikes},
+ *    {@link replaceSpikes});
+ * 3. smoothing in log space ({@link filterClip} with `space: 'log'`, `segments: 'jumps'` so real cuts are
+ *    not smeared) by a zero-phase Gaussian whose width is chosen from the clip's spectrum
+ *    ({@link smoothingFromSpectrum}) or from a given cutoff; or, with `filter: 'one-euro'`, the One Euro
+ *    filter ({@link oneEuroClip}) for live use;
+ * 4. the result made hemisphere-continuous again, so the output never flips.
+ *
+ * Smoothing in the log space (relative to each window's centre) is what makes it safe for global
+ * orientation: a per-component filter of quaternions shrinks and bends rotations near a flip, and one on
+ * axis-angle vectors averages across 2π shells. The spike step looks two frames ahead, so it is not causal
+ * even with the One Euro filter (a live stream would delay its output by two frames).
+ *
+ * Returns the cleaned clip (a new clip on the same skeleton; the input is not modified) and a report: the
+ * flips and spikes found, the smoothing chosen, and the mean joint acceleration ({@link meanAcceleration},
+ * mm/frame²) before and after.
+ *
+ * Edge cases: a clip of fewer than 5 frames has no spikes and one of fewer than 8 is not smoothed under
+ * `'auto'`; joints that never move are kept bit for bit.
+ *
+ * @throws {OptionError} on unknown or out-of-range options; {@link ShapeError} or
+ *   {@link InvalidValueError} on a malformed clip or non-finite values (naming frame and joint).
+ * @example
+ * const { clip: clean, report } = cleanClipWithReport(parseBvh(text));
+ * console.log(`${report.spikes} spikes, cutoff ${report.cutoff.toFixed(1)} Hz, Accel ${report.accelBefore} -> ${report.accelAfter}`);
+ */
+export function cleanClipWithReport(
+  clip: Clip,
+  options: CleanClipOptions = {},
+): { clip: Clip; report: CleanReport } {
+  const where = 'cleanClip';
+  checkClip(clip, where, { finite: true });
+  options = checkOptions(options, CLEAN_CLIP_DEFAULTS, where);
+  const o = { ...CLEAN_CLIP_DEFAULTS };
+  for (const [k, v] of Object.entries(options)) if (v !== undefined) (o as Record<string, unknown>)[k] = v;
+  if (o.cutoff !== 'auto' && !(typeof o.cutoff === 'number' && o.cutoff > 0 && o.cutoff < Infinity))
+    throw new OptionError(
+      `${where}: cutoff must be 'auto' or a positive number of Hz, got ${String(o.cutoff)}`,
+    );
+  if (o.filter !== 'gaussian' && o.filter !== 'one-euro')
+    throw new OptionError(`${where}: filter must be 'gaussian' or 'one-euro', got ${String(o.filter)}`);
+  if (o.spikes !== 'replace' && o.spikes !== 'keep')
+    throw new OptionError(`${where}: spikes must be 'replace' or 'keep', got ${String(o.spikes)}`);
+  if (o.channels !== 'all' && o.channels !== 'rotations')
+    throw new OptionError(`${where}: channels must be 'all' or 'rotations', got ${String(o.channels)}`);
+  if (typeof o.perJoint !== 'boolean') throw new OptionError(`${where}: perJoint must be true or false`);
+  if (!(o.beta >= 0 && o.beta < Infinity))
+    throw new OptionError(`${where}: beta must be a finite number >= 0, got ${String(o.beta)}`);
+  const accelOptions = { unitsPerMeter: o.unitsPerMeter };
+  const accelBefore = meanAcceleration(clip, accelOptions);
+
+  const signFlips = findDiscontinuities(clip.rotations, { rate: clip.rate }).filter(
+    (d) => d.kind === 'sign-flip',
+  ).length;
+  let work = unrollClip(clip);
+  let spikes = 0;
+  if (o.spikes === 'replace') {
+    const found = findSpikes(work.rotations, { spread: o.spikeSpread });
+    spikes = found.count;
+    if (spikes > 0) replaceSpikes(work.rotations, found.mask);
+  }
+
+  let sigma = 0;
+  let cutoff: number;
+  const cutoffSource = o.cutoff === 'auto' ? 'spectrum' : 'given';
+  let jointSigmas: Float64Array;
+  if (o.cutoff === 'auto') {
+    const choice = smoothingFromSpectrum(work, { perJoint: o.perJoint && o.filter === 'gaussian' });
+    sigma = choice.sigma;
+    cutoff = choice.cutoff;
+    jointSigmas = choice.jointSigmas;
+  } else {
+    cutoff = o.cutoff;
+    sigma = sigmaForCutoff(cutoff, clip.rate);
+    jointSigmas = new Float64Array(work.rotations.joints).fill(sigma);
+  }
+  if (o.filter === 'one-euro') {
+    work = oneEuroClip(work, { minCutoff: cutoff, beta: o.beta, channels: o.channels });
+    sigma = 0;
+    jointSigmas.fill(0);
+  } else work = smoothJoints(work, jointSigmas, o.channels);
+  unrollClip(work, { target: 'in-place' });
+  const outputFlips = findDiscontinuities(work.rotations, { rate: clip.rate }).filter(
+    (d) => d.kind === 'sign-flip',
+  ).length;
+  const report: CleanReport = {
+    signFlips,
+    spikes,
+    sigma,
+    jointSigmas,
+    cutoff,
+    cutoffSource,
+    accelBefore,
+    accelAfter: meanAcceleration(work, accelOptions),
+    outputFlips,
+  };
+  return { clip: work, report };
+}
+
+const SIGMA_BASE = 0.5;
+const SIGMA_STEP = 1.25;
+
+/**
+ * Each joint filtered with its own Gaussian width: one `filterClip` pass per distinct width over the joints
+ * of that width. Joints of width 0 are kept as they are. `chosen` is updated to the widths applied.
+ */
+function smoothJoints(clip: Clip, chosen: Float64Array, channels: 'all' | 'rotations'): Clip {
+  // widths rounded to steps of 25%, so a clip takes a few passes of filterClip
+  const sigmas = chosen.map((s) =>
+    s > 0 ? SIGMA_BASE * SIGMA_STEP ** Math.round(Math.log(s / SIGMA_BASE) / Math.log(SIGMA_STEP)) : 0,
+  );
+  chosen.set(sigmas);
+  const widths = [...new Set(sigmas)].filter((s) => s > 0);
+  if (widths.length === 0) return clip;
+  const { frames, joints } = clip.rotations;
+  const rotations = Float64Array.from(clip.rotations.data);
+  const translations = Float64Array.from(clip.translations.data);
+  const scales = clip.scales === undefined ? undefined : Float64Array.from(clip.scales.data);
+  const s = clip.skeleton;
+  for (const sigma of widths) {
+    // the joints of this width as a clip of their own (each a root: filterClip filters every joint on its
+    // own, so the hierarchy does not matter), so each joint is filtered once whatever the number of widths
+    const picked: number[] = [];
+    for (let j = 0; j < joints; j++) if (sigmas[j] === sigma) picked.push(j);
+    const m = picked.length;
+    const take = (src: ArrayLike<number>, width: number, count: number): Float64Array => {
+      const out = new Float64Array(count * m * width);
+      for (let t = 0; t < count; t++)
+        picked.forEach((j, i) => {
+          for (let k = 0; k < width; k++) out[(t * m + i) * width + k] = src[(t * joints + j) * width + k];
+        });
+      return out;
+    };
+    const part = makeClip({
+      skeleton: makeSkeleton({
+        names: picked.map((j) => s.names[j]),
+        parents: picked.map(() => -1),
+        restTranslations: take(s.restTranslations, 3, 1),
+        restRotations: take(s.restRotations, 4, 1),
+        restScales: take(s.restScales, 3, 1),
+      }),
+      frameTime: clip.frameTime,
+      rotations: { data: take(clip.rotations.data, 4, frames), frames, joints: m },
+      translations: { data: take(clip.translations.data, 3, frames), frames, joints: m },
+      ...(clip.scales === undefined
+        ? {}
+        : { scales: { data: take(clip.scales.data, 3, frames), frames, joints: m } }),
+      animated: Uint8Array.from(picked, (j) => clip.animated[j]),
+    });
+    part.rate = clip.rate;
+    const f = filterClip(part, gaussian(sigma), { space: 'log', channels, segments: 'jumps' });
+    for (let t = 0; t < frames; t++)
+      picked.forEach((j, i) => {
+        const r = (t * joints + j) * 4;
+        const pr = (t * m + i) * 4;
+        for (let k = 0; k < 4; k++) rotations[r + k] = f.rotations.data[pr + k];
+        const v = (t * joints + j) * 3;
+        const pv = (t * m + i) * 3;
+        for (let k = 0; k < 3; k++) translations[v + k] = f.translations.data[pv + k];
+        if (scales !== undefined && f.scales !== undefined)
+          for (let k = 0; k < 3; k++) scales[v + k] = f.scales.data[pv + k];
+      });
+  }
+  return {
+    ...clip,
+    rotations: { data: rotations, frames, joints },
+    translations: { data: translations, frames, joints },
+    ...(scales === undefined ? {} : { scales: { data: scales, frames, joints } }),
+  };
+}
+
+/**
+ * {@link cleanClipWithReport} without the report: spikes replaced, flips removed, smoothed in log space
+ * with the cutoff from the clip's spectrum (or given).
+ *
+ * @example
+ * const clean = cleanClip(amassToClip(parseNpz(bytes)), { unitsPerMeter: 1 });
+ */
+export function cleanClip(clip: Clip, options: CleanClipOptions = {}): Clip {
+  return cleanClipWithReport(clip, options).clip;
+}

@@ -13,6 +13,7 @@ import { bindingNames } from 'rotsig/three';
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { type CurveKind, curveData, curveLabels, jointSeries } from './curves.js';
+import { ASK_KEYS, guardGltf, MAX_KEYS, uriFileName } from './gltf-guard.js';
 import type {
   AnimationInfo,
   Difference,
@@ -184,30 +185,60 @@ export class ClipView {
   /**
    * Opens a .glb or .gltf (embedded resources): the worker reads its animations with `readGltf` and bakes
    * the chosen one; three's `GLTFLoader` reads the same bytes here for the skinned mesh, whose nodes the
-   * clip then drives (joint `j` drives the node the reader took it from).
+   * clip then drives (joint `j` drives the node the reader took it from). The file is untrusted:
+   * `guardGltf` first checks its key count against the budgets (over `MAX_KEYS` refused, over `ASK_KEYS`
+   * opened only when the user says so, with a warning), and GLTFLoader gets bytes in which no URI points
+   * outside `resources` and no texture is over the pixel budget; what it left out is a warning in the page.
    */
   openGltf(name: string, bytes: ArrayBuffer, resources: Record<string, ArrayBuffer> = {}): Promise<boolean> {
+    // what GLTFLoader may read: URIs only among the files opened with it, textures within the budget
+    const guarded = guardGltf(bytes, resources);
+    if (guarded.keys > MAX_KEYS) {
+      this.onError(
+        `Not opened: ${name} has ${guarded.keys.toLocaleString('en')} animation keys, more than the studio opens ` +
+          `(${MAX_KEYS.toLocaleString('en')}); reduce or convert it with the rotsig command line first`,
+      );
+      return Promise.resolve(false);
+    }
+    if (
+      guarded.keys > ASK_KEYS &&
+      !confirm(
+        `${name} has ${guarded.keys.toLocaleString('en')} animation keys, more than the ${ASK_KEYS.toLocaleString('en')} ` +
+          'the studio is sized for: opening it takes longer and more memory. Open it?',
+      )
+    ) {
+      this.onError(`Not opened: ${name} (${guarded.keys.toLocaleString('en')} animation keys, declined)`);
+      return Promise.resolve(false);
+    }
+    if (guarded.keys > ASK_KEYS)
+      guarded.warnings.push(
+        `${guarded.keys.toLocaleString('en')} animation keys, over the ${ASK_KEYS.toLocaleString('en')} the studio ` +
+          'is sized for: opened on request',
+      );
     const id = this.startOpen(name);
-    // a .gltf's external files come from the files opened with it, by file name (folders in URIs ignored)
+    // a .gltf's external files come from the files opened with it, by file name (folders in URIs ignored);
+    // any other URL gets an empty data URI, never a request (guardGltf leaves none, this is the last guard)
     const manager = new THREE.LoadingManager();
     const urls: string[] = [];
     manager.setURLModifier((url) => {
-      const file = decodeURIComponent(url).split('/').pop() ?? '';
-      const data = resources[file];
-      if (!data) return url;
+      if (url.startsWith('data:') || url.startsWith('blob:')) return url;
+      const data = resources[uriFileName(url)];
+      if (!data) return 'data:,';
       const blob = URL.createObjectURL(new Blob([data]));
       urls.push(blob);
       return blob;
     });
-    const character = new GLTFLoader(manager)
-      .parseAsync(withPlaceholderImages(bytes, resources), '')
-      .catch((e: Error) => {
-        this.onError(`Could not load the mesh of ${name}: ${e.message}`);
-        return null;
-      })
-      .finally(() => {
-        for (const u of urls) URL.revokeObjectURL(u);
-      });
+    const character = guarded.bytes
+      ? new GLTFLoader(manager)
+          .parseAsync(guarded.bytes, '')
+          .catch((e: Error) => {
+            this.onError(`Could not load the mesh of ${name}: ${e.message}`);
+            return null;
+          })
+          .finally(() => {
+            for (const u of urls) URL.revokeObjectURL(u);
+          })
+      : Promise.resolve(null);
     return new Promise((resolve) => {
       this.pendingOpen = {
         id,
@@ -216,6 +247,7 @@ export class ClipView {
         text: '',
         positionMode: 'replace',
         character,
+        warnings: guarded.warnings,
         resolve,
       };
       const copy = bytes.slice(0);
@@ -256,6 +288,7 @@ export class ClipView {
         text: '',
         positionMode: 'replace',
         character: Promise.resolve(this.gltfScene),
+        warnings: this.pageWarnings,
         resolve,
       };
       this.worker!.postMessage({ type: 'animation', id, index });
@@ -271,6 +304,8 @@ export class ClipView {
     seq: number;
     /** glTF: the scene `GLTFLoader` is reading. */
     character: Promise<import('three/examples/jsm/loaders/GLTFLoader.js').GLTF | null> | null;
+    /** The page's own warnings on the file (URIs not fetched, textures over budget, keys over budget). */
+    warnings?: string[];
     resolve: (ok: boolean) => void;
   } | null = null;
 
@@ -284,6 +319,8 @@ export class ClipView {
   /** The last reduce-keys result. */
   reduction: ReductionInfo | null = null;
   private openSeq = 0;
+  /** The open glTF file's page warnings, shown again with each of its animations. */
+  private pageWarnings: string[] = [];
   /** Joints that `bindingNames` binds to the node the reader took them from (see `opened`). */
   nameBound = 0;
   private gltfScene: import('three/examples/jsm/loaders/GLTFLoader.js').GLTF | null = null;
@@ -301,6 +338,11 @@ export class ClipView {
     this.busy = false;
     $('progress').hidden = true;
     const name = pending.name;
+    // the page's own warnings (what was not fetched or not decoded) come first, then the reader's
+    const warnings = [...(pending.warnings ?? []), ...(m.type === 'parsed' ? m.warnings : [])];
+    const w = $('warnings');
+    w.hidden = warnings.length === 0;
+    $('warnings-text').textContent = warnings.map((s) => `${name}: ${s}`).join('\n');
     if (m.type === 'parse-error') {
       this.onError(`Could not open ${name}: ${m.message}`);
       if (this.original) this.showClipInfo();
@@ -310,9 +352,7 @@ export class ClipView {
     }
     this.parseMs = m.ms;
     this.onError(null);
-    const w = $('warnings');
-    w.hidden = m.warnings.length === 0;
-    $('warnings-text').textContent = m.warnings.map((s) => `${name}: ${s}`).join('\n');
+    this.pageWarnings = pending.warnings ?? [];
     this.source = m.gltf ? null : { name, text: pending.text };
     this.positionMode = pending.positionMode;
     this.fileEuler = m.fileEuler;
@@ -935,34 +975,6 @@ export class ClipView {
       inked: this.curvePlot?.inkedPixels() ?? 0,
       spectrumInked: this.spectrumPlot?.inkedPixels() ?? 0,
     };
-  }
-}
-
-/** A 1x1 grey PNG, drawn in place of an image a .gltf names but that was not opened with it. */
-const PLACEHOLDER_PNG =
-  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNoAAAAggCBd81ytgAAAABJRU5ErkJggg==';
-
-/**
- * The bytes `GLTFLoader` reads: a GLB as it is; a .gltf with every image URI that is neither a data URI nor
- * among `resources` (by file name) replaced by a placeholder, so the mesh loads without fetching
- * anything from the studio's own server (the reader reports the missing image as a warning).
- */
-function withPlaceholderImages(bytes: ArrayBuffer, resources: Record<string, ArrayBuffer>): ArrayBuffer {
-  const head = new Uint8Array(bytes, 0, Math.min(4, bytes.byteLength));
-  if (String.fromCharCode(...head) === 'glTF') return bytes.slice(0);
-  try {
-    const json = JSON.parse(new TextDecoder().decode(bytes)) as { images?: { uri?: string }[] };
-    let changed = false;
-    for (const img of json.images ?? []) {
-      const uri = img.uri;
-      if (!uri || uri.startsWith('data:')) continue;
-      if (resources[decodeURIComponent(uri).split('/').pop() ?? '']) continue;
-      img.uri = PLACEHOLDER_PNG;
-      changed = true;
-    }
-    return changed ? (new TextEncoder().encode(JSON.stringify(json)).buffer as ArrayBuffer) : bytes.slice(0);
-  } catch {
-    return bytes.slice(0);
   }
 }
 

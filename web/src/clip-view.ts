@@ -692,15 +692,27 @@ export class ClipView {
     if (!this.original || !this.curvePlot) return;
     const o = this.original;
     $('curve-title').textContent = `Curves · ${o.skeleton.names[this.selected]}`;
-    const d = curveData(
+    // the same inputs give the same curves: a worker result that changes nothing drawn (no processing
+    // on open) reuses them instead of evaluating every key again
+    const inputs = [
       this.curveKind,
       o,
       this.processed,
       this.selected,
       this.panel.settings.unroll,
       this.fileEuler,
-      { tracks: this.keyedTracks, kept: this.processed ? (this.reduction?.keptTracks ?? null) : null },
-    );
+      this.keyedTracks,
+      this.processed ? (this.reduction?.keptTracks ?? null) : null,
+    ] as const;
+    const same = this.curveInputs?.every((v, i) => v === inputs[i]) ?? false;
+    const d =
+      same && this.lastCurve
+        ? this.lastCurve
+        : curveData(inputs[0], o, inputs[2], inputs[3], inputs[4], inputs[5], {
+            tracks: inputs[6],
+            kept: inputs[7],
+          });
+    this.curveInputs = inputs;
     this.lastCurve = d;
     if (d.columns.length - 1 !== this.curvePlot.plot.series.length - 1) {
       this.rebuildCurvePlot();
@@ -734,7 +746,10 @@ export class ClipView {
       }
     }
     this.lastDots = dots;
-    this.curvePlot.setData(d.columns, d.markers, dots);
+    // redrawing the same data on the same plot changes no pixel and costs a pass over every point
+    const drawn = [this.curvePlot, d, this.showAfter, this.fadeOriginal];
+    if (!this.lastDrawn?.every((v, i) => v === drawn[i])) this.curvePlot.setData(d.columns, d.markers, dots);
+    this.lastDrawn = drawn;
     for (let i = 0; i < half; i++) {
       this.curvePlot.setSeriesVisible(i, true);
       this.curvePlot.setSeriesVisible(half + i, d.hasProcessed && this.showAfter);
@@ -745,6 +760,9 @@ export class ClipView {
   }
 
   lastCurveDiff = 0;
+  /** What the last curves were computed from (see `drawCurves`). */
+  private curveInputs: readonly unknown[] | null = null;
+  private lastDrawn: unknown[] | null = null;
   /** The key dots last drawn, for the tests. */
   lastDots: DotSet[] = [];
   /** The curves last drawn (columns, markers, summary), for the tests. */
@@ -848,9 +866,13 @@ export class ClipView {
     if (!clip || clip.frames < 4) return;
     const clipMax = this.showAfter && this.processed ? this.spectrum : this.spectrumOriginal;
     const order = clip.orders[this.selected];
-    const e = eulerFromQuatSeries(jointSeries(clip, this.selected), order, { unroll: 'equivalent' }).data;
-    const channels = [0, 1, 2].map((k) => Float64Array.from({ length: clip.frames }, (_, f) => e[f * 3 + k]));
-    const joint = spectrum(channels, clip.rate);
+    // the joint's spectrum is kept for its clip and joint: a redraw (show after, a worker result) reuses it
+    const memo = this.jointSpectrum;
+    const joint =
+      memo && memo.clip === clip && memo.joint === this.selected
+        ? memo.result
+        : jointSpectrumOf(clip, this.selected, order);
+    this.jointSpectrum = { clip, joint: this.selected, result: joint };
     const labels = [...order].map((c) => `${c}rot`);
     const colours = ['#ff6b6b', '#6bdc7b', '#5fb3ff'];
     if (!this.spectrumPlot) {
@@ -908,6 +930,7 @@ export class ClipView {
   }
 
   spectrumRevision = 0;
+  private jointSpectrum: { clip: Clip; joint: number; result: ReturnType<typeof spectrum> } | null = null;
 
   /**
    * Writes the result in the file's format: BVH with `writeBvh`; glTF in the worker with `writeGltf`, the
@@ -993,6 +1016,22 @@ export function reductionText(r: ReductionInfo): string {
     `reduce keys: ${r.keysAfter} of ${r.keysBefore} keys kept (${pct}%) in ${r.tracks} tracks\n` +
     `animation data ${kb(r.bytesAfter)} (was ${kb(r.bytesBefore)})\n${error}`
   );
+}
+
+/** One joint's continuous Euler channels (the file's order) and their spectrum, for the spectrum panel. */
+function jointSpectrumOf(
+  clip: Clip,
+  joint: number,
+  order: Clip['orders'][number],
+): ReturnType<typeof spectrum> {
+  const e = eulerFromQuatSeries(jointSeries(clip, joint), order, { unroll: 'equivalent' }).data;
+  const F = clip.frames;
+  const channels = [0, 1, 2].map((k) => {
+    const c = new Float64Array(F);
+    for (let f = 0; f < F; f++) c[f] = e[f * 3 + k];
+    return c;
+  });
+  return spectrum(channels, clip.rate);
 }
 
 /** The first joint whose rotation changes over the clip (the root usually), else 0. */

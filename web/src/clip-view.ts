@@ -726,14 +726,20 @@ export class ClipView {
       if (processedSet && !this.showAfter) continue;
       for (const c of set.columns) {
         const col = d.columns[c];
-        const x: number[] = [];
-        const y: number[] = [];
-        for (const r of set.rows) {
-          const v = col[r];
+        const times = d.columns[0];
+        // typed arrays filled in an indexed loop: a million keys make four million dots
+        const rows = set.rows;
+        const xs = new Float64Array(rows.length);
+        const ys = new Float64Array(rows.length);
+        let n = 0;
+        for (let i = 0; i < rows.length; i++) {
+          const v = col[rows[i]];
           if (v === null || v === undefined || Number.isNaN(v)) continue;
-          x.push(d.columns[0][r] as number);
-          y.push(v);
+          xs[n] = times[rows[i]] as number;
+          ys[n++] = v;
         }
+        const x = xs.subarray(0, n);
+        const y = ys.subarray(0, n);
         // with kept keys on top, the file's keys are drawn faint so the rings stand out
         const faint = !processedSet && this.fadeOriginal;
         dots.push({

@@ -15,8 +15,14 @@ const TYPES: Record<string, string> = {
   '.glb': 'model/gltf-binary',
 };
 
-/** A tiny static file server for the built studio on 127.0.0.1 and a free port. */
-export async function serveStatic(rootDir: string): Promise<{ url: string; server: Server }> {
+/**
+ * A tiny static file server for the built studio on 127.0.0.1 and a free port; `headers` go on every
+ * response (the preview server's Content-Security-Policy, for example).
+ */
+export async function serveStatic(
+  rootDir: string,
+  headers: Record<string, string> = {},
+): Promise<{ url: string; server: Server }> {
   const root = resolve(rootDir);
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
@@ -30,7 +36,7 @@ export async function serveStatic(rootDir: string): Promise<{ url: string; serve
       res.writeHead(404).end('not found');
       return;
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    res.writeHead(200, { ...headers, 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
     createReadStream(file).pipe(res);
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));

@@ -13,6 +13,7 @@ import { bindingNames } from 'rotsig/three';
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { type CurveKind, curveData, curveLabels, jointSeries } from './curves.js';
+import { ASK_KEYS, guardGltf, MAX_KEYS, uriFileName } from './gltf-guard.js';
 import type {
   AnimationInfo,
   Difference,
@@ -184,30 +185,60 @@ export class ClipView {
   /**
    * Opens a .glb or .gltf (embedded resources): the worker reads its animations with `readGltf` and bakes
    * the chosen one; three's `GLTFLoader` reads the same bytes here for the skinned mesh, whose nodes the
-   * clip then drives (joint `j` drives the node the reader took it from).
+   * clip then drives (joint `j` drives the node the reader took it from). The file is untrusted:
+   * `guardGltf` first checks its key count against the budgets (over `MAX_KEYS` refused, over `ASK_KEYS`
+   * opened only when the user says so, with a warning), and GLTFLoader gets bytes in which no URI points
+   * outside `resources` and no texture is over the pixel budget; what it left out is a warning in the page.
    */
   openGltf(name: string, bytes: ArrayBuffer, resources: Record<string, ArrayBuffer> = {}): Promise<boolean> {
+    // what GLTFLoader may read: URIs only among the files opened with it, textures within the budget
+    const guarded = guardGltf(bytes, resources);
+    if (guarded.keys > MAX_KEYS) {
+      this.onError(
+        `Not opened: ${name} has ${guarded.keys.toLocaleString('en')} animation keys, more than the studio opens ` +
+          `(${MAX_KEYS.toLocaleString('en')}); reduce or convert it with the rotsig command line first`,
+      );
+      return Promise.resolve(false);
+    }
+    if (
+      guarded.keys > ASK_KEYS &&
+      !confirm(
+        `${name} has ${guarded.keys.toLocaleString('en')} animation keys, more than the ${ASK_KEYS.toLocaleString('en')} ` +
+          'the studio is sized for: opening it takes longer and more memory. Open it?',
+      )
+    ) {
+      this.onError(`Not opened: ${name} (${guarded.keys.toLocaleString('en')} animation keys, declined)`);
+      return Promise.resolve(false);
+    }
+    if (guarded.keys > ASK_KEYS)
+      guarded.warnings.push(
+        `${guarded.keys.toLocaleString('en')} animation keys, over the ${ASK_KEYS.toLocaleString('en')} the studio ` +
+          'is sized for: opened on request',
+      );
     const id = this.startOpen(name);
-    // a .gltf's external files come from the files opened with it, by file name (folders in URIs ignored)
+    // a .gltf's external files come from the files opened with it, by file name (folders in URIs ignored);
+    // any other URL gets an empty data URI, never a request (guardGltf leaves none, this is the last guard)
     const manager = new THREE.LoadingManager();
     const urls: string[] = [];
     manager.setURLModifier((url) => {
-      const file = decodeURIComponent(url).split('/').pop() ?? '';
-      const data = resources[file];
-      if (!data) return url;
+      if (url.startsWith('data:') || url.startsWith('blob:')) return url;
+      const data = resources[uriFileName(url)];
+      if (!data) return 'data:,';
       const blob = URL.createObjectURL(new Blob([data]));
       urls.push(blob);
       return blob;
     });
-    const character = new GLTFLoader(manager)
-      .parseAsync(withPlaceholderImages(bytes, resources), '')
-      .catch((e: Error) => {
-        this.onError(`Could not load the mesh of ${name}: ${e.message}`);
-        return null;
-      })
-      .finally(() => {
-        for (const u of urls) URL.revokeObjectURL(u);
-      });
+    const character = guarded.bytes
+      ? new GLTFLoader(manager)
+          .parseAsync(guarded.bytes, '')
+          .catch((e: Error) => {
+            this.onError(`Could not load the mesh of ${name}: ${e.message}`);
+            return null;
+          })
+          .finally(() => {
+            for (const u of urls) URL.revokeObjectURL(u);
+          })
+      : Promise.resolve(null);
     return new Promise((resolve) => {
       this.pendingOpen = {
         id,
@@ -216,6 +247,7 @@ export class ClipView {
         text: '',
         positionMode: 'replace',
         character,
+        warnings: guarded.warnings,
         resolve,
       };
       const copy = bytes.slice(0);
@@ -256,6 +288,7 @@ export class ClipView {
         text: '',
         positionMode: 'replace',
         character: Promise.resolve(this.gltfScene),
+        warnings: this.pageWarnings,
         resolve,
       };
       this.worker!.postMessage({ type: 'animation', id, index });
@@ -271,6 +304,8 @@ export class ClipView {
     seq: number;
     /** glTF: the scene `GLTFLoader` is reading. */
     character: Promise<import('three/examples/jsm/loaders/GLTFLoader.js').GLTF | null> | null;
+    /** The page's own warnings on the file (URIs not fetched, textures over budget, keys over budget). */
+    warnings?: string[];
     resolve: (ok: boolean) => void;
   } | null = null;
 
@@ -284,6 +319,8 @@ export class ClipView {
   /** The last reduce-keys result. */
   reduction: ReductionInfo | null = null;
   private openSeq = 0;
+  /** The open glTF file's page warnings, shown again with each of its animations. */
+  private pageWarnings: string[] = [];
   /** Joints that `bindingNames` binds to the node the reader took them from (see `opened`). */
   nameBound = 0;
   private gltfScene: import('three/examples/jsm/loaders/GLTFLoader.js').GLTF | null = null;
@@ -301,6 +338,11 @@ export class ClipView {
     this.busy = false;
     $('progress').hidden = true;
     const name = pending.name;
+    // the page's own warnings (what was not fetched or not decoded) come first, then the reader's
+    const warnings = [...(pending.warnings ?? []), ...(m.type === 'parsed' ? m.warnings : [])];
+    const w = $('warnings');
+    w.hidden = warnings.length === 0;
+    $('warnings-text').textContent = warnings.map((s) => `${name}: ${s}`).join('\n');
     if (m.type === 'parse-error') {
       this.onError(`Could not open ${name}: ${m.message}`);
       if (this.original) this.showClipInfo();
@@ -310,9 +352,7 @@ export class ClipView {
     }
     this.parseMs = m.ms;
     this.onError(null);
-    const w = $('warnings');
-    w.hidden = m.warnings.length === 0;
-    $('warnings-text').textContent = m.warnings.map((s) => `${name}: ${s}`).join('\n');
+    this.pageWarnings = pending.warnings ?? [];
     this.source = m.gltf ? null : { name, text: pending.text };
     this.positionMode = pending.positionMode;
     this.fileEuler = m.fileEuler;
@@ -652,15 +692,27 @@ export class ClipView {
     if (!this.original || !this.curvePlot) return;
     const o = this.original;
     $('curve-title').textContent = `Curves · ${o.skeleton.names[this.selected]}`;
-    const d = curveData(
+    // the same inputs give the same curves: a worker result that changes nothing drawn (no processing
+    // on open) reuses them instead of evaluating every key again
+    const inputs = [
       this.curveKind,
       o,
       this.processed,
       this.selected,
       this.panel.settings.unroll,
       this.fileEuler,
-      { tracks: this.keyedTracks, kept: this.processed ? (this.reduction?.keptTracks ?? null) : null },
-    );
+      this.keyedTracks,
+      this.processed ? (this.reduction?.keptTracks ?? null) : null,
+    ] as const;
+    const same = this.curveInputs?.every((v, i) => v === inputs[i]) ?? false;
+    const d =
+      same && this.lastCurve
+        ? this.lastCurve
+        : curveData(inputs[0], o, inputs[2], inputs[3], inputs[4], inputs[5], {
+            tracks: inputs[6],
+            kept: inputs[7],
+          });
+    this.curveInputs = inputs;
     this.lastCurve = d;
     if (d.columns.length - 1 !== this.curvePlot.plot.series.length - 1) {
       this.rebuildCurvePlot();
@@ -674,14 +726,20 @@ export class ClipView {
       if (processedSet && !this.showAfter) continue;
       for (const c of set.columns) {
         const col = d.columns[c];
-        const x: number[] = [];
-        const y: number[] = [];
-        for (const r of set.rows) {
-          const v = col[r];
+        const times = d.columns[0];
+        // typed arrays filled in an indexed loop: a million keys make four million dots
+        const rows = set.rows;
+        const xs = new Float64Array(rows.length);
+        const ys = new Float64Array(rows.length);
+        let n = 0;
+        for (let i = 0; i < rows.length; i++) {
+          const v = col[rows[i]];
           if (v === null || v === undefined || Number.isNaN(v)) continue;
-          x.push(d.columns[0][r] as number);
-          y.push(v);
+          xs[n] = times[rows[i]] as number;
+          ys[n++] = v;
         }
+        const x = xs.subarray(0, n);
+        const y = ys.subarray(0, n);
         // with kept keys on top, the file's keys are drawn faint so the rings stand out
         const faint = !processedSet && this.fadeOriginal;
         dots.push({
@@ -694,7 +752,10 @@ export class ClipView {
       }
     }
     this.lastDots = dots;
-    this.curvePlot.setData(d.columns, d.markers, dots);
+    // redrawing the same data on the same plot changes no pixel and costs a pass over every point
+    const drawn = [this.curvePlot, d, this.showAfter, this.fadeOriginal];
+    if (!this.lastDrawn?.every((v, i) => v === drawn[i])) this.curvePlot.setData(d.columns, d.markers, dots);
+    this.lastDrawn = drawn;
     for (let i = 0; i < half; i++) {
       this.curvePlot.setSeriesVisible(i, true);
       this.curvePlot.setSeriesVisible(half + i, d.hasProcessed && this.showAfter);
@@ -705,6 +766,9 @@ export class ClipView {
   }
 
   lastCurveDiff = 0;
+  /** What the last curves were computed from (see `drawCurves`). */
+  private curveInputs: readonly unknown[] | null = null;
+  private lastDrawn: unknown[] | null = null;
   /** The key dots last drawn, for the tests. */
   lastDots: DotSet[] = [];
   /** The curves last drawn (columns, markers, summary), for the tests. */
@@ -808,9 +872,13 @@ export class ClipView {
     if (!clip || clip.frames < 4) return;
     const clipMax = this.showAfter && this.processed ? this.spectrum : this.spectrumOriginal;
     const order = clip.orders[this.selected];
-    const e = eulerFromQuatSeries(jointSeries(clip, this.selected), order, { unroll: 'equivalent' }).data;
-    const channels = [0, 1, 2].map((k) => Float64Array.from({ length: clip.frames }, (_, f) => e[f * 3 + k]));
-    const joint = spectrum(channels, clip.rate);
+    // the joint's spectrum is kept for its clip and joint: a redraw (show after, a worker result) reuses it
+    const memo = this.jointSpectrum;
+    const joint =
+      memo && memo.clip === clip && memo.joint === this.selected
+        ? memo.result
+        : jointSpectrumOf(clip, this.selected, order);
+    this.jointSpectrum = { clip, joint: this.selected, result: joint };
     const labels = [...order].map((c) => `${c}rot`);
     const colours = ['#ff6b6b', '#6bdc7b', '#5fb3ff'];
     if (!this.spectrumPlot) {
@@ -868,6 +936,7 @@ export class ClipView {
   }
 
   spectrumRevision = 0;
+  private jointSpectrum: { clip: Clip; joint: number; result: ReturnType<typeof spectrum> } | null = null;
 
   /**
    * Writes the result in the file's format: BVH with `writeBvh`; glTF in the worker with `writeGltf`, the
@@ -938,34 +1007,6 @@ export class ClipView {
   }
 }
 
-/** A 1x1 grey PNG, drawn in place of an image a .gltf names but that was not opened with it. */
-const PLACEHOLDER_PNG =
-  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNoAAAAggCBd81ytgAAAABJRU5ErkJggg==';
-
-/**
- * The bytes `GLTFLoader` reads: a GLB as it is; a .gltf with every image URI that is neither a data URI nor
- * among `resources` (by file name) replaced by a placeholder, so the mesh loads without fetching
- * anything from the studio's own server (the reader reports the missing image as a warning).
- */
-function withPlaceholderImages(bytes: ArrayBuffer, resources: Record<string, ArrayBuffer>): ArrayBuffer {
-  const head = new Uint8Array(bytes, 0, Math.min(4, bytes.byteLength));
-  if (String.fromCharCode(...head) === 'glTF') return bytes.slice(0);
-  try {
-    const json = JSON.parse(new TextDecoder().decode(bytes)) as { images?: { uri?: string }[] };
-    let changed = false;
-    for (const img of json.images ?? []) {
-      const uri = img.uri;
-      if (!uri || uri.startsWith('data:')) continue;
-      if (resources[decodeURIComponent(uri).split('/').pop() ?? '']) continue;
-      img.uri = PLACEHOLDER_PNG;
-      changed = true;
-    }
-    return changed ? (new TextEncoder().encode(JSON.stringify(json)).buffer as ArrayBuffer) : bytes.slice(0);
-  } catch {
-    return bytes.slice(0);
-  }
-}
-
 const CURVE_COLOURS = ['#ff6b6b', '#6bdc7b', '#5fb3ff', '#e0c15a', '#c58bff', '#5fe0d8'];
 
 /** The reduce-keys readout: keys kept, bytes, achieved error against the tolerance. */
@@ -981,6 +1022,22 @@ export function reductionText(r: ReductionInfo): string {
     `reduce keys: ${r.keysAfter} of ${r.keysBefore} keys kept (${pct}%) in ${r.tracks} tracks\n` +
     `animation data ${kb(r.bytesAfter)} (was ${kb(r.bytesBefore)})\n${error}`
   );
+}
+
+/** One joint's continuous Euler channels (the file's order) and their spectrum, for the spectrum panel. */
+function jointSpectrumOf(
+  clip: Clip,
+  joint: number,
+  order: Clip['orders'][number],
+): ReturnType<typeof spectrum> {
+  const e = eulerFromQuatSeries(jointSeries(clip, joint), order, { unroll: 'equivalent' }).data;
+  const F = clip.frames;
+  const channels = [0, 1, 2].map((k) => {
+    const c = new Float64Array(F);
+    for (let f = 0; f < F; f++) c[f] = e[f * 3 + k];
+    return c;
+  });
+  return spectrum(channels, clip.rate);
 }
 
 /** The first joint whose rotation changes over the clip (the root usually), else 0. */

@@ -45,6 +45,13 @@ export function jointSeries(clip: Clip, joint: number): QuatSeries<Float64Array>
   return { data, frames: F, joints: 1 };
 }
 
+/** `scale * src[f * stride + k]` for f < n: one channel of interleaved values (a plain loop: this runs per key). */
+function strided(src: ArrayLike<number>, stride: number, k: number, n: number, scale: number): Float64Array {
+  const out = new Float64Array(n);
+  for (let f = 0; f < n; f++) out[f] = src[f * stride + k] * scale;
+  return out;
+}
+
 /** The channels of one kind for one joint's series, each a Float64Array over frames (or mid-points). */
 function channels(
   kind: CurveKind,
@@ -57,21 +64,21 @@ function channels(
   const q = s.data;
   const out: Float64Array[] = [];
   if (kind === 'quat') {
-    for (let k = 0; k < 4; k++) out.push(Float64Array.from({ length: F }, (_, f) => q[f * 4 + k]));
+    for (let k = 0; k < 4; k++) out.push(strided(q, 4, k, F, 1));
   } else if (kind === 'euler') {
     // the continuous curves the BVH writer writes (its equivalent-triple filter), never principal-range
     // angles re-derived per frame
     const e = eulerFromQuatSeries(s, order, { unroll: 'equivalent' }).data;
-    for (let k = 0; k < 3; k++) out.push(Float64Array.from({ length: F }, (_, f) => e[f * 3 + k] * DEG));
+    for (let k = 0; k < 3; k++) out.push(strided(e, 3, k, F, DEG));
   } else if (kind === 'rotvec') {
     let v: Float64Array = new Float64Array(F * 3);
     for (let f = 0; f < F; f++) quat.toRotationVectorFlat(v, f * 3, q, f * 4);
     if (unroll) v = unrollRotationVectors(v).vectors;
-    for (let k = 0; k < 3; k++) out.push(Float64Array.from({ length: F }, (_, f) => v[f * 3 + k] * DEG));
+    for (let k = 0; k < 3; k++) out.push(strided(v, 3, k, F, DEG));
   } else if (kind === 'sixd') {
     const v = new Float64Array(F * 6);
     for (let f = 0; f < F; f++) quat.to6DFlat(v, f * 6, q, f * 4);
-    for (let k = 0; k < 6; k++) out.push(Float64Array.from({ length: F }, (_, f) => v[f * 6 + k]));
+    for (let k = 0; k < 6; k++) out.push(strided(v, 6, k, F, 1));
   } else {
     // angular velocity from the library: finite differences between consecutive frames, at the mid-points
     const w = angularVelocity(s, 1 / rate, { at: 'midpoints' }).data;
@@ -121,26 +128,41 @@ export function keyedRotationSeries(
   const track = tracks.find((t) => t.joint === joint && t.path === 'rotation');
   if (!track || track.times.length === 0) return null;
   const start = clip.startTime ?? 0;
-  const grid = Float64Array.from({ length: clip.frames }, (_, f) => f / clip.rate);
-  const keys = Float64Array.from(track.times, (t) => t - start);
-  const extra: number[] = [];
-  if (track.interpolation === 'step') for (let k = 1; k < keys.length; k++) extra.push(keys[k] - 1e-6);
-  const all = Float64Array.from([...grid, ...keys, ...extra]).sort();
-  // one row per distinct time (a key on a frame is one row)
-  const times: number[] = [];
-  for (const t of all) if (times.length === 0 || t - times[times.length - 1] > 1e-9) times.push(t);
-  const x = Float64Array.from(times);
-  const keyRows = new Int32Array(keys.length);
-  let i = 0;
-  for (let k = 0; k < keys.length; k++) {
-    while (i < x.length - 1 && x[i] < keys[k] - 1e-9) i++;
-    keyRows[k] = i;
+  const K = track.times.length;
+  const step = track.interpolation === 'step';
+  // three increasing lists merged in one pass (glTF key times increase): the frames, the keys and, for
+  // STEP, a point just before each key after the first; one row per distinct time (a key on a frame is
+  // one row). Linear in frames + keys: a sort of their concatenation cost seconds at a million keys.
+  const x = new Float64Array(clip.frames + K + (step ? K - 1 : 0));
+  const keyRows = new Int32Array(K);
+  let n = 0;
+  let f = 0;
+  let k = 0;
+  let e = 1;
+  const push = (t: number) => {
+    if (n === 0 || t - x[n - 1] > 1e-9) x[n++] = t;
+  };
+  while (f < clip.frames || k < K || (step && e < K)) {
+    const tf = f < clip.frames ? f / clip.rate : Number.POSITIVE_INFINITY;
+    const tk = k < K ? track.times[k] - start : Number.POSITIVE_INFINITY;
+    const te = step && e < K ? track.times[e] - start - 1e-6 : Number.POSITIVE_INFINITY;
+    if (te <= tf && te <= tk) {
+      push(te);
+      e++;
+    } else if (tk <= tf) {
+      push(tk);
+      // the key's row: the last row, or the one it was merged into
+      keyRows[k++] = n - 1;
+    } else {
+      push(tf);
+      f++;
+    }
   }
-  const values = evaluateTrack(
-    track,
-    Float64Array.from(x, (t) => t + start),
-  );
-  return { times: x, series: { data: values, frames: x.length, joints: 1 }, keyRows, track };
+  const evalTimes = new Float64Array(n);
+  for (let i = 0; i < n; i++) evalTimes[i] = x[i] + start;
+  const values = evaluateTrack(track, evalTimes);
+  const times = x.slice(0, n);
+  return { times, series: { data: values, frames: n, joints: 1 }, keyRows, track };
 }
 
 /** Key dots on a curve: for each listed column, points at the listed rows. */

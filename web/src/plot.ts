@@ -208,20 +208,39 @@ export class LinePlot {
     ctx.restore();
   }
 
+  /** Which canvas pixels already hold a dot of the set being drawn (reused between draws). */
+  private dotCells = new Uint8Array(0);
+
+  /**
+   * Draws the key dots. A dot whose centre falls on a canvas pixel where the same set already has one, or
+   * outside the plotting area, is skipped: it would change no pixel by more than the one-pixel offset, and a
+   * track of a million keys would otherwise make one path of a million arcs, which the canvas rasterises
+   * in minutes (the studio's slow open of long glTF animations). So a set draws at most one dot per pixel.
+   */
   private drawDots(u: uPlot): void {
     if (this.dots.length === 0) return;
     const ctx = u.ctx;
+    const { left, top, width, height } = u.bbox;
+    const w = Math.max(1, Math.ceil(width) + 1);
+    const h = Math.max(1, Math.ceil(height) + 1);
+    if (this.dotCells.length < w * h) this.dotCells = new Uint8Array(w * h);
+    const cells = this.dotCells;
     ctx.save();
     ctx.lineWidth = Math.max(1, devicePixelRatio);
     for (const d of this.dots) {
       const r = (d.radius ?? 2.5) * devicePixelRatio;
+      cells.fill(0, 0, w * h);
       ctx.fillStyle = d.color;
       ctx.strokeStyle = d.color;
       ctx.beginPath();
       for (let i = 0; i < d.x.length; i++) {
         const x = u.valToPos(d.x[i], 'x', true);
         const y = u.valToPos(d.y[i], 'y', true);
-        if (!Number.isFinite(x) || !Number.isFinite(y)) continue;
+        const cx = Math.round(x - left);
+        const cy = Math.round(y - top);
+        if (!(cx >= 0 && cx < w && cy >= 0 && cy < h)) continue;
+        if (cells[cy * w + cx]) continue;
+        cells[cy * w + cx] = 1;
         ctx.moveTo(x + r, y);
         ctx.arc(x, y, r, 0, 2 * Math.PI);
       }

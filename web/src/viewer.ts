@@ -163,9 +163,17 @@ export class SkeletonView {
   }
 
   /** What the scene graph holds of the character: skinned meshes, driven nodes, material colours (sRGB hex). */
-  characterInfo(): { skinnedMeshes: number; bound: number; joints: number; colours: string[] } {
+  characterInfo(): {
+    skinnedMeshes: number;
+    bound: number;
+    joints: number;
+    colours: string[];
+    /** Width and height of every texture image the materials hold. */
+    textures: { width: number; height: number }[];
+  } {
     let skinned = 0;
     const colours = new Set<string>();
+    const textures: { width: number; height: number }[] = [];
     this.character?.traverse((o) => {
       const m = o as THREE.SkinnedMesh;
       if (m.isSkinnedMesh && m.parent) skinned++;
@@ -173,6 +181,10 @@ export class SkeletonView {
         for (const mat of Array.isArray(m.material) ? m.material : [m.material]) {
           const c = (mat as THREE.MeshStandardMaterial).color;
           if (c) colours.add(`#${c.getHexString()}`);
+          const image = (mat as THREE.MeshStandardMaterial).map?.image as
+            | { width?: number; height?: number }
+            | undefined;
+          if (image) textures.push({ width: image.width ?? 0, height: image.height ?? 0 });
         }
       }
     });
@@ -181,6 +193,7 @@ export class SkeletonView {
       bound: this.characterNodes.filter((n) => n !== null).length,
       joints: this.characterNodes.length,
       colours: [...colours],
+      textures,
     };
   }
 

@@ -20,11 +20,14 @@ export const exportCommand: Command = {
     'rotsig export <file|dir>... -o <out.npy|.npz|.csv|.json|dir> --as quat|6d|rotvec|euler|positions|features',
   description: `
 Writes one array per file, frames x joints x width (toArrays): quat = x, y, z, w; 6d = the first two
-columns of the rotation matrix [m00 m10 m20 m01 m11 m21]; rotvec = axis x angle (radians); euler =
+columns of the rotation matrix [m00 m10 m20 m01 m11 m21], or with --sixd rows the first two rows
+[m00 m01 m02 m10 m11 m12] as PyTorch3D's matrix_to_rotation_6d (decoding one as the other gives the
+inverse rotation; the layout is named in the .npz, .json and sidecar); rotvec = axis x angle (radians); euler =
 radians in each joint's own channel order, each frame in the principal range; positions = joint positions from forward kinematics (file
 units). Rotations are local (relative to the parent) unless --frame global. .npy loads with numpy.load
 (float64, or float32 with --dtype float32); .csv has a header row joint.component and one row per
-frame; .json holds the shape, names and data nested [frame][joint][component].
+frame; .json holds the shape, names and data nested [frame][joint][component]; .npz holds data with
+joint_names, components, rate and kind (and sixd), so it names its axes itself.
 
 --as features writes one frames x columns matrix (motionFeatures): root angular velocity about up (rad/s),
 root velocity in the heading frame (units/s), root height, every joint's position relative to the root's
@@ -80,6 +83,11 @@ so its joint positions all sit at the root: pass your model's joint template J f
       description: 'local or global (default local; global for positions)',
     },
     dtype: { type: 'string', value: 'type', description: 'float64 or float32 (default float64)' },
+    sixd: {
+      type: 'string',
+      value: 'layout',
+      description: '6d and features: columns or rows (PyTorch3D) of the rotation matrix (default columns)',
+    },
     sign: {
       type: 'string',
       value: 'policy',
@@ -115,6 +123,9 @@ so its joint positions all sit at the root: pass your model's joint template J f
       'keep',
     );
     const dtype = oneOf(v.dtype as string | undefined, 'dtype', ['float64', 'float32'] as const, 'float64');
+    const sixd = oneOf(v.sixd as string | undefined, 'sixd', ['columns', 'rows'] as const, 'columns');
+    if (v.sixd !== undefined && as !== '6d' && as !== 'features')
+      throw new UsageError(`--sixd applies to --as 6d or features, not ${as}`);
     return runFileCommand(parsed, io, {
       command: 'export',
       steps: [],
@@ -125,7 +136,8 @@ so its joint positions all sit at the root: pass your model's joint template J f
         space: frame,
         dtype,
         sign,
-        ...(as === 'features' ? { motion: motionSpec(parsed) } : {}),
+        ...(as === '6d' ? { sixd } : {}),
+        ...(as === 'features' ? { motion: { ...motionSpec(parsed), sixd } } : {}),
       },
       outputs: 'file',
       extension: `.${format}`,

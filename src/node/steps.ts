@@ -18,14 +18,20 @@ import { downsampleOptimal, type PlaybackKernel } from '../ops/resample/downsamp
 import { clipSourceRate, resampleClip } from '../ops/resample/resample-clip.js';
 import type { ResampleKernelName } from '../ops/resample/resample-rotations.js';
 import type { DurationPolicy } from '../ops/resample/time-grid.js';
-import { type ClipArrays, type RotationRepresentation, toArrays } from '../ops/skeleton/arrays.js';
+import {
+  type ClipArrays,
+  type RotationRepresentation,
+  SIXD_COMPONENTS,
+  type SixDLayout,
+  toArrays,
+} from '../ops/skeleton/arrays.js';
 import { clipSpectrum } from '../ops/spectrum/clip-spectrum.js';
 import { unrollClip } from '../ops/unroll/unroll-clip.js';
 import { clipVelocities } from '../ops/velocity/clip-velocities.js';
 import type { Clip } from '../series/clip.js';
 import type { AtomicContent } from './atomic.js';
 import { CLIP_FORMATS } from './clip-formats.js';
-import { type FrameTable, frameTableCsv, frameTableJson } from './formats.js';
+import { type FrameTable, frameTableCsv, frameTableJson, frameTableNpz } from './formats.js';
 import type { ReduceEmit } from './reduce-task.js';
 import { renderSpectrumSvg } from './spectrum-svg.js';
 
@@ -109,6 +115,8 @@ export interface MotionFeatureSpec {
   feet?: string[] | 'auto' | 'none';
   contactSpeed?: number;
   contactHeight?: number;
+  /** The 6D layout of the rotation columns (see `toArrays`). */
+  sixd?: SixDLayout;
 }
 
 /** What a task produces from the processed clip. */
@@ -132,6 +140,8 @@ export type Emit =
       sign?: 'keep' | 'w-positive' | 'continuous';
       /** For `as: 'features'`. */
       motion?: MotionFeatureSpec;
+      /** For `as: '6d'`: the first two matrix `'columns'` (default) or `'rows'` (PyTorch3D). */
+      sixd?: SixDLayout;
     }
   | { kind: 'velocity'; format: TableFormat; kernel?: KernelSpec; space?: 'local' | 'global' }
   | {
@@ -346,6 +356,7 @@ export function emitClip(clip: Clip, emit: Emit, context: { title?: string } = {
         rotationSpace: positions ? 'local' : (emit.space ?? 'local'),
         dtype: emit.dtype ?? 'float64',
         quaternionSign: emit.sign ?? 'keep',
+        sixd: emit.sixd ?? 'columns',
       });
       const data = positions ? arrays.positions! : arrays.rotations!;
       const shape = positions ? arrays.positionShape : arrays.rotationShape;
@@ -361,9 +372,10 @@ export function emitClip(clip: Clip, emit: Emit, context: { title?: string } = {
             joints: shape[1],
             width: shape[2],
             names: clip.skeleton.names,
-            components: layout.components,
+            components: emit.as === '6d' ? SIXD_COMPONENTS[emit.sixd ?? 'columns'] : layout.components,
             rate: clip.rate,
             kind,
+            ...(emit.as === '6d' ? { sixd: emit.sixd ?? 'columns' } : {}),
             ...(positions
               ? { units: 'file units' }
               : emit.as === 'euler' || emit.as === 'rotvec'
@@ -469,11 +481,8 @@ function table(t: FrameTable, format: TableFormat): AtomicContent {
   checkFiniteTable(t);
   if (format === 'csv') return frameTableCsv(t);
   if (format === 'json') return frameTableJson(t);
-  const data = t.data as Float64Array | Float32Array;
-  const shape = [t.frames, t.joints, t.width];
-  if (format === 'npz')
-    return writeNpz({ data: { data, shape, dtype: data instanceof Float32Array ? 'float32' : 'float64' } });
-  return writeNpy(data, shape);
+  if (format === 'npz') return writeNpz(frameTableNpz(t));
+  return writeNpy(t.data as Float64Array | Float32Array, [t.frames, t.joints, t.width]);
 }
 
 /** `--as features`: the motionFeatures matrix as .npy (or .npz with heading and trajectory) and its JSON sidecar. */
@@ -490,6 +499,7 @@ function featureMatrix(
     ...(spec.feet ? { feet: spec.feet } : {}),
     ...(spec.contactSpeed !== undefined ? { contactSpeed: spec.contactSpeed } : {}),
     ...(spec.contactHeight !== undefined ? { contactHeight: spec.contactHeight } : {}),
+    ...(spec.sixd ? { sixd: spec.sixd } : {}),
   });
   const f32 = emit.dtype === 'float32';
   const cast = (a: Float64Array) => (f32 ? Float32Array.from(a) : a);
@@ -505,6 +515,7 @@ function featureMatrix(
             features: { data: cast(f.data), shape, dtype },
             heading: { data: cast(f.heading), shape: [f.frames], dtype },
             trajectory: { data: cast(f.trajectory), shape: [f.frames, 2], dtype },
+            ...featureNames(clip, f, spec.sixd ?? 'columns'),
           },
           { compression: 'deflate' },
         );
@@ -517,6 +528,7 @@ function featureMatrix(
     up: f.up,
     root: clip.skeleton.names[f.root],
     lengthUnit,
+    sixd: spec.sixd ?? 'columns',
     dtype,
     arrays:
       emit.format === 'npy'
@@ -531,6 +543,24 @@ function featureMatrix(
     columns: f.columns,
   };
   return { content, sidecar: `${JSON.stringify(sidecar, null, 1)}\n` };
+}
+
+/** The names a features `.npz` carries: every column's, the joints', the rate and the 6D layout. */
+function featureNames(clip: Clip, f: ReturnType<typeof motionFeatures>, sixd: SixDLayout) {
+  const text = (data: string[], shape: number[]) => ({ data, shape, dtype: 'str' as const });
+  return {
+    column_names: text(
+      f.columns.map((c) => (c.joint === null ? c.name : `${c.joint}.${c.name}`)),
+      [f.columns.length],
+    ),
+    column_units: text(
+      f.columns.map((c) => c.unit),
+      [f.columns.length],
+    ),
+    joint_names: text(clip.skeleton.names.slice(), [clip.skeleton.names.length]),
+    rate: { data: Float64Array.of(f.rate), shape: [], dtype: 'float64' as const },
+    sixd: text([sixd], []),
+  };
 }
 
 const OUT_OF_RANGE = "the input's numbers are out of range for this output";

@@ -88,8 +88,15 @@ function runTask(
     const out = emitClip(processed, emit, { title: basename(task.input) });
     if (out.data !== undefined) result.data = out.data;
     if (out.content !== undefined) {
-      if (task.output === '-' || task.output === null) result.stdout = joinContent(out.content);
-      else {
+      if (task.output === '-' || task.output === null) {
+        result.stdout = joinContent(out.content);
+        if (out.sidecar !== undefined)
+          result.warnings.push({
+            code: 'sidecar-not-written',
+            message:
+              'the .json sidecar naming the columns is not written with -o - (the .npz format holds the names: --format npz)',
+          });
+      } else {
         try {
           mkdirSync(dirname(task.output), { recursive: true });
           written(write(task.output, out.content));

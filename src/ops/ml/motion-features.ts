@@ -8,6 +8,7 @@ import { InvalidValueError, OptionError } from '../../errors.js';
 import { to6DFlat } from '../../quat/matrix.js';
 import { rotateVectorFlat } from '../../quat/vector.js';
 import type { Clip } from '../../series/clip.js';
+import { SIXD_COMPONENTS, type SixDLayout } from '../skeleton/arrays.js';
 import { forwardKinematics } from '../skeleton/forward-kinematics.js';
 import { footContacts } from './foot-contacts.js';
 import { rootMotion, type UpAxis } from './root-motion.js';
@@ -30,6 +31,11 @@ export interface MotionFeaturesOptions {
   contactSpeed?: number;
   /** Contact start height above each foot's lowest point, units. Default 0.05 (metres). */
   contactHeight?: number;
+  /**
+   * The 6D layout of the rotation columns: `'columns'` (default, the first two matrix columns) or `'rows'`
+   * (PyTorch3D's `matrix_to_rotation_6d`); see `toArrays`.
+   */
+  sixd?: SixDLayout;
 }
 
 /** Defaults of {@link MotionFeaturesOptions}. */
@@ -40,6 +46,7 @@ export const MOTION_FEATURES_DEFAULTS: Required<MotionFeaturesOptions> = {
   feet: 'auto',
   contactSpeed: 0.3,
   contactHeight: 0.05,
+  sixd: 'columns',
 };
 
 /** One column of {@link MotionFeatures.data}. */
@@ -70,8 +77,6 @@ export interface MotionFeatures {
   trajectory: Float64Array;
 }
 
-const SIXD = ['m00', 'm10', 'm20', 'm01', 'm11', 'm21'];
-
 /**
  * Training features of a clip in one matrix, in the HumanML3D layout made frame-rate correct: per frame,
  *
@@ -79,8 +84,8 @@ const SIXD = ['m00', 'm10', 'm20', 'm01', 'm11', 'm21'];
  * 2. `root.velocity.{x,y,z}`: root velocity in the heading frame (units/s);
  * 3. `root.height` (units);
  * 4. per joint, `position.{x,y,z}`: position relative to the root's ground point and heading (units);
- * 5. per joint, `rotation6d.*`: local rotation as 6D (the first two matrix columns; the root's with the
- *    heading removed);
+ * 5. per joint, `rotation6d.*`: local rotation as 6D (the first two matrix columns, or rows with
+ *    `sixd: 'rows'`; the root's with the heading removed);
  * 6. per joint, `velocity.{x,y,z}`: global velocity in the heading frame (units/s);
  * 7. per foot, `contact` (0 or 1, see `footContacts`).
  *
@@ -99,6 +104,8 @@ export function motionFeatures(clip: Clip, options: MotionFeaturesOptions = {}):
   const where = 'motionFeatures';
   checkOptionNames(options, MOTION_FEATURES_DEFAULTS, where);
   const o = { ...MOTION_FEATURES_DEFAULTS, ...options };
+  if (o.sixd !== 'columns' && o.sixd !== 'rows')
+    throw new OptionError(`${where}: sixd must be 'columns' or 'rows', got '${String(o.sixd)}'`);
   const m = rootMotion(clip, { up: o.up, bodyUp: o.bodyUp, root: o.root });
   const names = clip.skeleton.names;
   const J = names.length;
@@ -126,7 +133,7 @@ export function motionFeatures(clip: Clip, options: MotionFeaturesOptions = {}):
   for (const c of ['x', 'y', 'z']) add(`root.velocity.${c}`, rootName, 'units/s');
   add('root.height', rootName, 'units');
   for (const n of names) for (const c of ['x', 'y', 'z']) add(`position.${c}`, n, 'units');
-  for (const n of names) for (const c of SIXD) add(`rotation6d.${c}`, n, '1');
+  for (const n of names) for (const c of SIXD_COMPONENTS[o.sixd]) add(`rotation6d.${c}`, n, '1');
   for (const n of names) for (const c of ['x', 'y', 'z']) add(`velocity.${c}`, n, 'units/s');
   const K = contacts?.joints.length ?? 0;
   for (let k = 0; k < K; k++) add('contact', contacts!.names[k], 'bool');
@@ -136,6 +143,8 @@ export function motionFeatures(clip: Clip, options: MotionFeaturesOptions = {}):
   const velocity = new Float64Array(F * J * 3);
   centralDifference(fk.positions.data, F, J * 3, 1 / m.rate, velocity);
   const hInv = new Float64Array(4);
+  const q = new Float64Array(4);
+  const rows = o.sixd === 'rows';
   const a = o.up === 'y' ? 1 : 2;
   const local = clip.rotations.data;
   for (let f = 0; f < F; f++) {
@@ -149,8 +158,16 @@ export function motionFeatures(clip: Clip, options: MotionFeaturesOptions = {}):
     for (let i = 0; i < J * 3; i++) data[at + i] = m.positions[f * J * 3 + i];
     at += J * 3;
     for (let j = 0; j < J; j++) {
-      if (j === m.root) to6DFlat(data, at + j * 6, m.rootRotation, f * 4);
-      else to6DFlat(data, at + j * 6, local, (f * J + j) * 4);
+      const src = j === m.root ? m.rootRotation : local;
+      const s = j === m.root ? f * 4 : (f * J + j) * 4;
+      if (rows) {
+        // the rows of R are the columns of Rᵀ, the matrix of the conjugate
+        q[0] = -src[s];
+        q[1] = -src[s + 1];
+        q[2] = -src[s + 2];
+        q[3] = src[s + 3];
+        to6DFlat(data, at + j * 6, q, 0);
+      } else to6DFlat(data, at + j * 6, src, s);
     }
     at += J * 6;
     hInv.fill(0);

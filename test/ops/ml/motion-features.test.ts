@@ -67,3 +67,20 @@ describe('motionFeatures(clip, options)', () => {
     expect(motionFeatures(walk(30), { feet: 'none' }).columns.at(-1)?.name).toBe('velocity.z');
   });
 });
+
+describe("motionFeatures(clip, { sixd: 'rows' })", () => {
+  test("names and fills the rotation columns with the matrix rows (PyTorch3D's 6D)", () => {
+    const rate = 30;
+    const rows = motionFeatures(walk(rate), { sixd: 'rows' });
+    const names = rows.columns.filter((c) => c.joint === 'LeftKnee' && c.name.startsWith('rotation6d'));
+    expect(names.map((c) => c.name.slice(11))).toEqual(['m00', 'm01', 'm02', 'm10', 'm11', 'm12']);
+    const C = rows.columns.length;
+    for (const f of [0, 7, 50]) {
+      // the knee turns by a = 0.4 sin(2πt) about x: R = [[1, 0, 0], [0, cos a, −sin a], [0, sin a, cos a]]
+      const a = 0.4 * Math.sin((2 * Math.PI * f) / rate);
+      const row = Array.from(names, (c) => rows.data[f * C + c.index]);
+      const expected = [1, 0, 0, 0, Math.cos(a), -Math.sin(a)];
+      for (let k = 0; k < 6; k++) expect(row[k]).toBeCloseTo(expected[k], 14);
+    }
+  });
+});

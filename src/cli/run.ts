@@ -214,6 +214,7 @@ async function runFiles(parsed: Parsed, io: CliIo, plan: FileCommandPlan): Promi
               joints: r.joints,
               outputFrames: r.outputFrames,
               ...(r.rate !== undefined ? { rate: r.rate } : {}),
+              ...(r.splits !== undefined ? { splits: r.splits } : {}),
               ms: r.ms,
               warnings: r.warnings,
               ...(r.error ? { error: r.error } : {}),

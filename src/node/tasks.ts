@@ -3,6 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
 import { recycleClipArrays } from '../io/bvh/recycle.js';
+import { jumpSplits } from '../ops/analysis/segments.js';
 import type { Clip } from '../series/clip.js';
 import { type AtomicContent, joinContent, writeFileAtomic, writeFileAtomicAsync } from './atomic.js';
 import { SYSTEM_REASONS, systemReason } from './checks.js';
@@ -74,6 +75,15 @@ function runTask(
     result.rate = clip.rate;
     result.frames = clip.frames;
     result.joints = clip.skeleton.names.length;
+    // where smoothing or resampling splits at real jumps, named for the --json summary (before the steps,
+    // which may reuse the clip's arrays)
+    if (task.steps.some((s) => 'segments' in s && s.segments === 'jumps'))
+      result.splits = jumpSplits(clip).map((d) => ({
+        joint: clip.skeleton.names[d.joint],
+        frame: d.frame,
+        time: (clip.startTime ?? 0) + d.frame / clip.rate,
+        angle: d.angle,
+      }));
     // the parsed clip is this task's own: unrolling may overwrite it instead of copying
     const processed = runSteps(clip, task.steps, { input: 'reuse' });
     result.outputFrames = processed.frames;

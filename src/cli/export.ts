@@ -1,4 +1,5 @@
 import type { FeatureKind, MotionFeatureSpec } from '../node/steps.js';
+import { LENGTH_UNITS } from '../ops/ml/clip-defaults.js';
 import {
   BATCH_OPTIONS,
   COMMON_OPTIONS,
@@ -32,11 +33,14 @@ joint_names, components, rate and kind (and sixd), so it names its axes itself.
 --as features writes one frames x columns matrix (motionFeatures): root angular velocity about up (rad/s),
 root velocity in the heading frame (units/s), root height, every joint's position relative to the root's
 ground point and heading, its local rotation as 6D, its velocity in the heading frame (units/s), and foot
-contacts (0/1; speed in units/s and height, with hysteresis). Velocities are per second, so features of
-the same motion at 30 and 120 Hz agree. Next to the .npy/.npz goes a .json sidecar naming every column
-(name, joint, unit) with the frame rate; the .npz also holds the unrolled heading and the ground
-trajectory. AMASS files are z-up: pass --up z. Without --template an AMASS clip has no bone offsets,
-so its joint positions all sit at the root: pass your model's joint template J for positions.`,
+contacts (0/1; speed and height thresholds in metres, with hysteresis). Velocities are per second, so
+features of the same motion at 30 and 120 Hz agree. Next to the .npy/.npz goes a .json sidecar naming
+every column (name, joint, unit) with the frame rate, root, length unit and 6D layout; the .npz also holds
+the unrolled heading, the ground trajectory and the column names. Defaults come from the file: up is z for
+AMASS and y otherwise; the root is the joint whose translation travels furthest; the length unit is found
+from the skeleton's size (centimetres or metres; --units overrides), and the contact thresholds are scaled
+to it. Without --template an AMASS clip has no bone offsets (every joint at the root), so the joint
+position, velocity and contact columns are left out with a warning: pass your model's joint template J.`,
   examples: [
     'rotsig export take.bvh -o take_6d.npy --as 6d --dtype float32',
     'rotsig export take.bvh -o positions.csv --as positions',
@@ -49,12 +53,23 @@ so its joint positions all sit at the root: pass your model's joint template J f
       value: 'kind',
       description: 'quat, 6d, rotvec, euler, positions or features (default quat)',
     },
-    up: { type: 'string', value: 'axis', description: 'features: the world up axis, y or z (default y)' },
+    up: {
+      type: 'string',
+      value: 'axis',
+      description: 'features: the world up axis, y, z or auto (default auto: z for AMASS, else y)',
+    },
+    units: {
+      type: 'string',
+      value: 'unit',
+      description:
+        "features: the file's length unit, m, cm, mm or auto (default auto: from the skeleton's size)",
+    },
     'body-up': { type: 'string', value: 'axis', description: "features: the body's own up axis (default y)" },
     root: {
       type: 'string',
       value: 'joint',
-      description: 'features: the joint carrying the motion (default the first)',
+      description:
+        'features: the joint carrying the motion (default: the one whose translation travels furthest)',
     },
     feet: {
       type: 'string',
@@ -64,8 +79,8 @@ so its joint positions all sit at the root: pass your model's joint template J f
     },
     'contact-speed': {
       type: 'string',
-      value: 'units/s',
-      description: 'features: contact speed (default 0.3)',
+      value: 'm/s',
+      description: 'features: contact speed in metres per second (default 0.3)',
     },
     template: {
       type: 'string',
@@ -74,8 +89,8 @@ so its joint positions all sit at the root: pass your model's joint template J f
     },
     'contact-height': {
       type: 'string',
-      value: 'units',
-      description: 'features: contact height (default 0.05)',
+      value: 'm',
+      description: "features: contact height in metres above the foot's lowest point (default 0.05)",
     },
     frame: {
       type: 'string',
@@ -148,6 +163,12 @@ so its joint positions all sit at the root: pass your model's joint template J f
 function motionSpec(parsed: Parsed): MotionFeatureSpec {
   const v = parsed.values;
   const axis = (name: string) => oneOf(v[name] as string | undefined, name, ['y', 'z'] as const, 'y');
+  const units = oneOf(
+    v.units as string | undefined,
+    'units',
+    ['auto', ...LENGTH_UNITS.map((u) => u.name)],
+    'auto',
+  );
   const feetText = (v.feet as string | undefined) ?? 'auto';
   const feet =
     feetText === 'auto' || feetText === 'none'
@@ -157,7 +178,8 @@ function motionSpec(parsed: Parsed): MotionFeatureSpec {
           .map((s) => s.trim())
           .filter((s) => s !== '');
   return {
-    up: axis('up'),
+    up: oneOf(v.up as string | undefined, 'up', ['auto', 'y', 'z'] as const, 'auto'),
+    unitsPerMeter: units === 'auto' ? 'auto' : LENGTH_UNITS.find((u) => u.name === units)!.unitsPerMeter,
     bodyUp: axis('body-up'),
     ...(v.root !== undefined ? { root: v.root as string } : {}),
     feet,

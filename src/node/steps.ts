@@ -13,6 +13,7 @@ import { subclip } from '../ops/keys/subclip.js';
 import { dampClip } from '../ops/live/damp-clip.js';
 import { oneEuroClip } from '../ops/live/one-euro-clip.js';
 import type { ClipDirection } from '../ops/live/run-clip.js';
+import { lengthUnitName } from '../ops/ml/clip-defaults.js';
 import { motionFeatures } from '../ops/ml/motion-features.js';
 import { downsampleOptimal, type PlaybackKernel } from '../ops/resample/downsample-optimal.js';
 import { clipSourceRate, resampleClip } from '../ops/resample/resample-clip.js';
@@ -108,7 +109,9 @@ export type TableFormat = 'npy' | 'npz' | 'csv' | 'json';
 
 /** Options of `motionFeatures` as plain data (`--as features`). */
 export interface MotionFeatureSpec {
-  up?: 'y' | 'z';
+  up?: 'y' | 'z' | 'auto';
+  /** Length units per metre of the clip, or `'auto'` (from the skeleton's size). */
+  unitsPerMeter?: number | 'auto';
   bodyUp?: 'y' | 'z';
   root?: string;
   /** Foot joint names, or `'auto'` / `'none'`. */
@@ -302,6 +305,8 @@ export interface Emitted {
   data?: unknown;
   /** JSON describing `content`, written next to it (`features.npz` → `features.json`). */
   sidecar?: string;
+  /** What the output leaves out or chose by default, for the task's warnings. */
+  warnings?: { code: string; message: string }[];
 }
 
 const FEATURE_LAYOUT: Record<FeatureKind, { rotation: RotationRepresentation; components: string[] }> = {
@@ -500,6 +505,7 @@ function featureMatrix(
     ...(spec.contactSpeed !== undefined ? { contactSpeed: spec.contactSpeed } : {}),
     ...(spec.contactHeight !== undefined ? { contactHeight: spec.contactHeight } : {}),
     ...(spec.sixd ? { sixd: spec.sixd } : {}),
+    ...(spec.unitsPerMeter !== undefined ? { unitsPerMeter: spec.unitsPerMeter } : {}),
   });
   const f32 = emit.dtype === 'float32';
   const cast = (a: Float64Array) => (f32 ? Float32Array.from(a) : a);
@@ -519,7 +525,7 @@ function featureMatrix(
           },
           { compression: 'deflate' },
         );
-  const lengthUnit = clip.source?.format === 'amass' ? 'm' : 'file units';
+  const lengthUnit = lengthUnitName(f.unitsPerMeter);
   const sidecar = {
     kind: 'rotsig motion features',
     source: context.title ?? null,
@@ -528,6 +534,9 @@ function featureMatrix(
     up: f.up,
     root: clip.skeleton.names[f.root],
     lengthUnit,
+    unitsPerMeter: f.unitsPerMeter,
+    positions: f.positions,
+    warnings: f.warnings.map((w) => w.message),
     sixd: spec.sixd ?? 'columns',
     dtype,
     arrays:
@@ -542,7 +551,7 @@ function featureMatrix(
     },
     columns: f.columns,
   };
-  return { content, sidecar: `${JSON.stringify(sidecar, null, 1)}\n` };
+  return { content, sidecar: `${JSON.stringify(sidecar, null, 1)}\n`, warnings: f.warnings };
 }
 
 /** The names a features `.npz` carries: every column's, the joints', the rate and the 6D layout. */

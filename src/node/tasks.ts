@@ -97,6 +97,7 @@ function runTask(
         : task.emit;
     const out = emitClip(processed, emit, { title: basename(task.input) });
     if (out.data !== undefined) result.data = out.data;
+    if (out.warnings !== undefined) result.warnings.push(...out.warnings);
     if (out.content !== undefined) {
       if (task.output === '-' || task.output === null) {
         result.stdout = joinContent(out.content);

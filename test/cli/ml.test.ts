@@ -88,11 +88,10 @@ describe('rotsig on AMASS .npz files', () => {
       joint: 'pelvis',
       unit: 'rad/s',
     });
-    expect(
-      sidecar.columns
-        .filter((c: { name: string }) => c.name === 'contact')
-        .map((c: { joint: string }) => c.joint),
-    ).toEqual(['left_foot', 'right_foot']);
+    // without --template every joint sits at the root: no position, velocity or contact columns, and a warning
+    expect(sidecar.positions).toBe(false);
+    expect(sidecar.columns.filter((c: { name: string }) => c.name === 'contact')).toEqual([]);
+    expect(r.stderr).toContain('--template');
     expect(
       rotsig(['export', join(FIXTURES, 'amass_smplh.npz'), '-o', join(dir, 'x.csv'), '--as', 'features'])
         .code,

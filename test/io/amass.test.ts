@@ -18,6 +18,7 @@ import {
   writeNpz,
 } from '../../src/io/index.js';
 import { subclip } from '../../src/ops/keys/subclip.js';
+import { motionFeatures } from '../../src/ops/ml/motion-features.js';
 import { resampleClip } from '../../src/ops/resample/resample-clip.js';
 import { forwardKinematics } from '../../src/ops/skeleton/forward-kinematics.js';
 import { readFixture } from '../support/shared-data.js';
@@ -423,5 +424,32 @@ describe('clipToAmass: per-frame members follow the poses through resample and s
     const m = out.marker_data.data as Float64Array;
     // a ramp resampled at t = i / 30 s is frame 4 i of the source (beyond the kernel's reach of the clamped ends)
     for (let i = 4; i < F - 3; i++) expect(m[i * 6]).toBeCloseTo(4 * i, 6);
+  });
+});
+
+describe('motionFeatures on an AMASS clip without a template', () => {
+  test('z-up by default, and no joint position, velocity or contact columns (they would copy the root), with a warning', () => {
+    const arrays = npz('amass_smplh.npz');
+    const f = motionFeatures(amassToClip(arrays));
+    expect(f.up).toBe('z');
+    expect(f.positions).toBe(false);
+    expect(f.warnings.map((w) => w.code)).toEqual(['positions-omitted']);
+    expect(f.warnings[0].message).toContain('template');
+    const names = new Set(f.columns.map((c) => c.name.split('.')[0]));
+    expect([...names]).toEqual(['root', 'rotation6d']);
+    // root height is trans z, the up coordinate of AMASS's world
+    const trans = arrays.trans.data as Float64Array;
+    const C = f.columns.length;
+    for (const i of [0, 10, 47]) expect(f.data[i * C + 4]).toBeCloseTo(trans[i * 3 + 2], 12);
+    // no two columns alike
+    const seen = new Set<string>();
+    for (let c = 0; c < C; c++) {
+      const column = Array.from({ length: f.frames }, (_, i) => f.data[i * C + c]).join(',');
+      seen.add(column);
+    }
+    expect(seen.size).toBe(C);
+    const withJ = motionFeatures(amassToClip(arrays, { template: npz('template_smplh.npz').J }));
+    expect(withJ.positions).toBe(true);
+    expect(withJ.warnings).toEqual([]);
   });
 });

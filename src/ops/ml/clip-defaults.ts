@@ -4,17 +4,21 @@
  *
  * @module
  */
+import { OptionError } from '../../errors.js';
 import type { Clip } from '../../series/clip.js';
+import { checkClip } from '../skeleton/clip-check.js';
 import type { UpAxis } from './root-motion.js';
 
 /**
  * The world's up axis a clip's source implies: `'z'` for AMASS files (their `trans` is in a z-up world),
  * `'y'` otherwise (BVH, glTF).
  *
+ * @throws {ShapeError} when `clip` is not a well-formed Clip.
  * @example
  * clipUpAxis(amassToClip(npz)); // 'z'
  */
 export function clipUpAxis(clip: Clip): UpAxis {
+  checkClip(clip, 'clipUpAxis');
   return clip.source?.format === 'amass' ? 'z' : 'y';
 }
 
@@ -42,10 +46,12 @@ const PERSON_EXTENT: [number, number] = [0.9, 2.4];
  * offsets (an AMASS clip without its model's joint template) gives 1. The shared captures: CMU 01_01
  * (extent 25) is the CMU unit, the PyMO walk (61) inches, the others (133 to 213) centimetres.
  *
+ * @throws {ShapeError} when `clip` is not a well-formed Clip.
  * @example
  * clipUnitsPerMeter(parseBvh(boxing)); // 100: its rest pose spans 156 units
  */
 export function clipUnitsPerMeter(clip: Clip): number {
+  checkClip(clip, 'clipUnitsPerMeter');
   if (clip.source?.format === 'amass') return 1;
   const extent = restExtent(clip);
   if (!(extent > 0)) return 1;
@@ -65,12 +71,22 @@ export function clipUnitsPerMeter(clip: Clip): number {
 
 /** The name of a length unit from its units per metre (`'cm'` for 100), or `'1/<n> m'`. */
 export function lengthUnitName(unitsPerMeter: number): string {
+  if (typeof unitsPerMeter !== 'number' || !(unitsPerMeter > 0) || !Number.isFinite(unitsPerMeter))
+    throw new OptionError(
+      `lengthUnitName: unitsPerMeter must be a positive number, got ${String(unitsPerMeter)}`,
+    );
   const u = LENGTH_UNITS.find((l) => Math.abs(l.unitsPerMeter - unitsPerMeter) <= 1e-9 * unitsPerMeter);
   return u?.name ?? `1/${unitsPerMeter} m`;
 }
 
-/** Largest extent along x, y or z of the rest pose (rest translations composed without rotations). */
+/**
+ * Largest extent along x, y or z of the rest pose (rest translations composed without rotations; a root's
+ * own offset left out), in the clip's units.
+ *
+ * @throws {ShapeError} when `clip` is not a well-formed Clip.
+ */
 export function restExtent(clip: Clip): number {
+  checkClip(clip, 'restExtent');
   const { parents, restTranslations: rest } = clip.skeleton;
   const J = parents.length;
   const at = new Float64Array(J * 3);
@@ -93,10 +109,12 @@ export function restExtent(clip: Clip): number {
  * (the sum of its frame-to-frame steps), so a static placeholder root (Bandai Namco's `joint_Root`, an
  * exporter's scene node) gives way to the hips under it. When no translation moves, the first root.
  *
+ * @throws {ShapeError} when `clip` is not a well-formed Clip.
  * @example
  * clipMotionRoot(parseBvh(bandaiDance)); // the index of 'Hips', not of the static 'joint_Root'
  */
 export function clipMotionRoot(clip: Clip): number {
+  checkClip(clip, 'clipMotionRoot');
   const { data, frames, joints } = clip.translations;
   const travel = new Float64Array(joints);
   for (let f = 1; f < frames; f++) {
@@ -118,10 +136,12 @@ export function clipMotionRoot(clip: Clip): number {
  * True when every non-root joint rests at its parent (all bone offsets zero): an AMASS clip read without
  * the body model's joint template, whose joint positions would all be the root's.
  *
+ * @throws {ShapeError} when `clip` is not a well-formed Clip.
  * @example
  * hasNoBoneOffsets(amassToClip(npz)); // true without { template }
  */
 export function hasNoBoneOffsets(clip: Clip): boolean {
+  checkClip(clip, 'hasNoBoneOffsets');
   const { parents, restTranslations: rest } = clip.skeleton;
   let bones = 0;
   for (let j = 0; j < parents.length; j++) {

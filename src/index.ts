@@ -27,7 +27,14 @@ export * from './ops/blend/interpolate.js';
 // Unrolling and continuity.
 export * from './ops/unroll/euler-from-quat-series.js';
 export * from './ops/analysis/find-discontinuities.js';
-export { jumpCuts, SEGMENT_POLICIES, type SegmentPolicy } from './ops/analysis/segments.js';
+export {
+  JUMP_SPIKE_RATIO,
+  type JumpSplit,
+  jumpCuts,
+  jumpSplits,
+  SEGMENT_POLICIES,
+  type SegmentPolicy,
+} from './ops/analysis/segments.js';
 export * from './ops/unroll/rotation-series.js';
 export * from './ops/unroll/unroll-clip.js';
 export * from './ops/unroll/unroll-euler.js';

@@ -1,3 +1,4 @@
+import { LENGTH_UNITS } from '../ops/ml/clip-defaults.js';
 import type { FeatureKind, MotionFeatureSpec } from '../pipeline/steps.js';
 import {
   BATCH_OPTIONS,
@@ -20,20 +21,26 @@ export const exportCommand: Command = {
     'rotsig export <file|dir>... -o <out.npy|.npz|.csv|.json|dir> --as quat|6d|rotvec|euler|positions|features',
   description: `
 Writes one array per file, frames x joints x width (toArrays): quat = x, y, z, w; 6d = the first two
-columns of the rotation matrix [m00 m10 m20 m01 m11 m21]; rotvec = axis x angle (radians); euler =
+columns of the rotation matrix [m00 m10 m20 m01 m11 m21], or with --sixd rows the first two rows
+[m00 m01 m02 m10 m11 m12] as PyTorch3D's matrix_to_rotation_6d (decoding one as the other gives the
+inverse rotation; the layout is named in the .npz, .json and sidecar); rotvec = axis x angle (radians); euler =
 radians in each joint's own channel order, each frame in the principal range; positions = joint positions from forward kinematics (file
 units). Rotations are local (relative to the parent) unless --frame global. .npy loads with numpy.load
 (float64, or float32 with --dtype float32); .csv has a header row joint.component and one row per
-frame; .json holds the shape, names and data nested [frame][joint][component].
+frame; .json holds the shape, names and data nested [frame][joint][component]; .npz holds data with
+joint_names, components, rate and kind (and sixd), so it names its axes itself.
 
 --as features writes one frames x columns matrix (motionFeatures): root angular velocity about up (rad/s),
 root velocity in the heading frame (units/s), root height, every joint's position relative to the root's
 ground point and heading, its local rotation as 6D, its velocity in the heading frame (units/s), and foot
-contacts (0/1; speed in units/s and height, with hysteresis). Velocities are per second, so features of
-the same motion at 30 and 120 Hz agree. Next to the .npy/.npz goes a .json sidecar naming every column
-(name, joint, unit) with the frame rate; the .npz also holds the unrolled heading and the ground
-trajectory. AMASS files are z-up: pass --up z. Without --template an AMASS clip has no bone offsets,
-so its joint positions all sit at the root: pass your model's joint template J for positions.`,
+contacts (0/1; speed and height thresholds in metres, with hysteresis). Velocities are per second, so
+features of the same motion at 30 and 120 Hz agree. Next to the .npy/.npz goes a .json sidecar naming
+every column (name, joint, unit) with the frame rate, root, length unit and 6D layout; the .npz also holds
+the unrolled heading, the ground trajectory and the column names. Defaults come from the file: up is z for
+AMASS and y otherwise; the root is the joint whose translation travels furthest; the length unit is found
+from the skeleton's size (centimetres or metres; --units overrides), and the contact thresholds are scaled
+to it. Without --template an AMASS clip has no bone offsets (every joint at the root), so the joint
+position, velocity and contact columns are left out with a warning: pass your model's joint template J.`,
   examples: [
     'rotsig export take.bvh -o take_6d.npy --as 6d --dtype float32',
     'rotsig export take.bvh -o positions.csv --as positions',
@@ -46,12 +53,23 @@ so its joint positions all sit at the root: pass your model's joint template J f
       value: 'kind',
       description: 'quat, 6d, rotvec, euler, positions or features (default quat)',
     },
-    up: { type: 'string', value: 'axis', description: 'features: the world up axis, y or z (default y)' },
+    up: {
+      type: 'string',
+      value: 'axis',
+      description: 'features: the world up axis, y, z or auto (default auto: z for AMASS, else y)',
+    },
+    units: {
+      type: 'string',
+      value: 'unit',
+      description:
+        "features: the file's length unit, m, cm, mm or auto (default auto: from the skeleton's size)",
+    },
     'body-up': { type: 'string', value: 'axis', description: "features: the body's own up axis (default y)" },
     root: {
       type: 'string',
       value: 'joint',
-      description: 'features: the joint carrying the motion (default the first)',
+      description:
+        'features: the joint carrying the motion (default: the one whose translation travels furthest)',
     },
     feet: {
       type: 'string',
@@ -61,8 +79,8 @@ so its joint positions all sit at the root: pass your model's joint template J f
     },
     'contact-speed': {
       type: 'string',
-      value: 'units/s',
-      description: 'features: contact speed (default 0.3)',
+      value: 'm/s',
+      description: 'features: contact speed in metres per second (default 0.3)',
     },
     template: {
       type: 'string',
@@ -71,8 +89,8 @@ so its joint positions all sit at the root: pass your model's joint template J f
     },
     'contact-height': {
       type: 'string',
-      value: 'units',
-      description: 'features: contact height (default 0.05)',
+      value: 'm',
+      description: "features: contact height in metres above the foot's lowest point (default 0.05)",
     },
     frame: {
       type: 'string',
@@ -80,6 +98,11 @@ so its joint positions all sit at the root: pass your model's joint template J f
       description: 'local or global (default local; global for positions)',
     },
     dtype: { type: 'string', value: 'type', description: 'float64 or float32 (default float64)' },
+    sixd: {
+      type: 'string',
+      value: 'layout',
+      description: '6d and features: columns or rows (PyTorch3D) of the rotation matrix (default columns)',
+    },
     sign: {
       type: 'string',
       value: 'policy',
@@ -115,6 +138,9 @@ so its joint positions all sit at the root: pass your model's joint template J f
       'keep',
     );
     const dtype = oneOf(v.dtype as string | undefined, 'dtype', ['float64', 'float32'] as const, 'float64');
+    const sixd = oneOf(v.sixd as string | undefined, 'sixd', ['columns', 'rows'] as const, 'columns');
+    if (v.sixd !== undefined && as !== '6d' && as !== 'features')
+      throw new UsageError(`--sixd applies to --as 6d or features, not ${as}`);
     return runFileCommand(parsed, io, {
       command: 'export',
       steps: [],
@@ -125,7 +151,8 @@ so its joint positions all sit at the root: pass your model's joint template J f
         space: frame,
         dtype,
         sign,
-        ...(as === 'features' ? { motion: motionSpec(parsed) } : {}),
+        ...(as === '6d' ? { sixd } : {}),
+        ...(as === 'features' ? { motion: { ...motionSpec(parsed), sixd } } : {}),
       },
       outputs: 'file',
       extension: `.${format}`,
@@ -136,6 +163,12 @@ so its joint positions all sit at the root: pass your model's joint template J f
 function motionSpec(parsed: Parsed): MotionFeatureSpec {
   const v = parsed.values;
   const axis = (name: string) => oneOf(v[name] as string | undefined, name, ['y', 'z'] as const, 'y');
+  const units = oneOf(
+    v.units as string | undefined,
+    'units',
+    ['auto', ...LENGTH_UNITS.map((u) => u.name)],
+    'auto',
+  );
   const feetText = (v.feet as string | undefined) ?? 'auto';
   const feet =
     feetText === 'auto' || feetText === 'none'
@@ -145,7 +178,8 @@ function motionSpec(parsed: Parsed): MotionFeatureSpec {
           .map((s) => s.trim())
           .filter((s) => s !== '');
   return {
-    up: axis('up'),
+    up: oneOf(v.up as string | undefined, 'up', ['auto', 'y', 'z'] as const, 'auto'),
+    unitsPerMeter: units === 'auto' ? 'auto' : LENGTH_UNITS.find((u) => u.name === units)!.unitsPerMeter,
     bodyUp: axis('body-up'),
     ...(v.root !== undefined ? { root: v.root as string } : {}),
     feet,

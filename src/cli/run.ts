@@ -1,13 +1,14 @@
 // The shared driver of file commands: inputs -> tasks -> batch -> messages, summary and exit code.
 
 import { dirname } from 'node:path';
-import { OptionError } from '../errors.js';
+import { FileError, OptionError } from '../errors.js';
 import { removeStaleTemporaryFiles } from '../node/atomic.js';
 import { type BatchSummary, defaultJobs, runBatch, runsInline } from '../node/batch.js';
 import { DEFAULT_CLIP_GLOB } from '../node/extensions.js';
 import { collectInputs, type InputFile, type MissingInput, type SkippedInput } from '../node/files.js';
 import { PlanError, planOutputs } from '../node/plan.js';
 import { ProgressBar } from '../node/progress.js';
+import { type SpooledInput, spoolStdin } from '../node/stdin.js';
 import { type FileTask, formatTaskError, type TaskResult } from '../node/task.js';
 import type { ClipStep, Emit } from '../pipeline/steps.js';
 import { type CliIo, numberOption, oneOf, type Parsed, positiveInteger, UsageError } from './command.js';
@@ -29,8 +30,47 @@ export interface FileCommandPlan {
   report?: (results: TaskResult[], io: CliIo) => void;
 }
 
-/** Runs a file command; returns its exit code (0 ok, 1 some files failed). Throws UsageError on mistakes. */
+/**
+ * Runs a file command; returns its exit code (0 ok, 1 some files failed). Throws UsageError on mistakes.
+ * An input `-` is standard input (the only input then), read whole and spooled to a temporary file.
+ */
 export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileCommandPlan): Promise<number> {
+  if (!parsed.positionals.includes('-')) return runFiles(parsed, io, plan);
+  if (parsed.positionals.length !== 1)
+    throw new UsageError('- (standard input) must be the only input when it is given');
+  if (parsed.values['in-place'] === true) throw new UsageError('--in-place cannot write standard input');
+  let input: SpooledInput;
+  try {
+    input = spoolStdin();
+  } catch (error) {
+    if (error instanceof FileError) {
+      io.stderr.write(`error: -: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  // messages name the input as the user did, '-', not by the spooled copy's path
+  const named = (text: string) => text.split(input.path).join('-');
+  const shownIo: CliIo = {
+    stdout: {
+      write: (chunk: string | Uint8Array) =>
+        io.stdout.write(typeof chunk === 'string' ? named(chunk) : chunk),
+      isTTY: io.stdout.isTTY,
+    },
+    stderr: {
+      write: (chunk: string) => io.stderr.write(named(chunk)),
+      isTTY: io.stderr.isTTY,
+      columns: io.stderr.columns,
+    },
+  };
+  try {
+    return await runFiles({ ...parsed, positionals: [input.path] }, shownIo, plan);
+  } finally {
+    input.remove();
+  }
+}
+
+async function runFiles(parsed: Parsed, io: CliIo, plan: FileCommandPlan): Promise<number> {
   const v = parsed.values;
   const quiet = v.quiet === true;
   const verbose = v.verbose === true && !quiet;
@@ -174,6 +214,7 @@ export async function runFileCommand(parsed: Parsed, io: CliIo, plan: FileComman
               joints: r.joints,
               outputFrames: r.outputFrames,
               ...(r.rate !== undefined ? { rate: r.rate } : {}),
+              ...(r.splits !== undefined ? { splits: r.splits } : {}),
               ms: r.ms,
               warnings: r.warnings,
               ...(r.error ? { error: r.error } : {}),

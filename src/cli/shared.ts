@@ -53,7 +53,7 @@ export const segmentsOption: Record<string, OptionSpec> = {
     type: 'string',
     value: 'policy',
     description:
-      'jumps or none: filter each stretch between real jumps (a T-pose first frame, a cut) on its own, so no kernel mixes samples across them (default jumps)',
+      'jumps or none: filter each stretch between real jumps (a T-pose first frame, a cut, a one-frame glitch: a step above 25 rad/s and 8x the median of its four neighbours, so fast motion such as a kick is not one) on its own, so no kernel mixes samples across them; --json lists every split (default jumps; none for clean capture)',
   },
 };
 

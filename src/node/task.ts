@@ -44,6 +44,11 @@ export interface TaskResult {
   ms: number;
   /** Frame rate of the input clip, Hz (for summaries of a corpus). */
   rate?: number;
+  /**
+   * Where smoothing or resampling with `segments: 'jumps'` splits the input: joint, the first frame of the
+   * new segment, its time in seconds and the step's angle in radians (see `jumpSplits`).
+   */
+  splits?: { joint: string; frame: number; time: number; angle: number }[];
   error?: TaskError;
   /** Structured result (the analysis for `info`, the spectrum summary, ...). */
   data?: unknown;

@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
 import { FileError } from '../errors.js';
 import { recycleClipArrays } from '../io/bvh/recycle.js';
+import { jumpSplits } from '../ops/analysis/segments.js';
 import { emitClip, runSteps } from '../pipeline/steps.js';
 import type { Clip } from '../series/clip.js';
 import { type AtomicContent, joinContent, writeFileAtomic, writeFileAtomicAsync } from './atomic.js';
@@ -76,6 +77,15 @@ function runTask(
     result.rate = clip.rate;
     result.frames = clip.frames;
     result.joints = clip.skeleton.names.length;
+    // where smoothing or resampling splits at real jumps, named for the --json summary (before the steps,
+    // which may reuse the clip's arrays)
+    if (task.steps.some((s) => 'segments' in s && s.segments === 'jumps'))
+      result.splits = jumpSplits(clip).map((d) => ({
+        joint: clip.skeleton.names[d.joint],
+        frame: d.frame,
+        time: (clip.startTime ?? 0) + d.frame / clip.rate,
+        angle: d.angle,
+      }));
     // the parsed clip is this task's own: unrolling may overwrite it instead of copying
     const processed = runSteps(clip, task.steps, { input: 'reuse' });
     result.outputFrames = processed.frames;
@@ -89,9 +99,17 @@ function runTask(
         : task.emit;
     const out = emitClip(processed, emit, { title: basename(task.input) });
     if (out.data !== undefined) result.data = out.data;
+    if (out.warnings !== undefined) result.warnings.push(...out.warnings);
     if (out.content !== undefined) {
-      if (task.output === '-' || task.output === null) result.stdout = joinContent(out.content);
-      else {
+      if (task.output === '-' || task.output === null) {
+        result.stdout = joinContent(out.content);
+        if (out.sidecar !== undefined)
+          result.warnings.push({
+            code: 'sidecar-not-written',
+            message:
+              'the .json sidecar naming the columns is not written with -o - (the .npz format holds the names: --format npz)',
+          });
+      } else {
         try {
           mkdirSync(dirname(task.output), { recursive: true });
           written(write(task.output, out.content));

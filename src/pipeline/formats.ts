@@ -1,5 +1,7 @@
 // Tabular outputs of per-frame features: NumPy-free CSV and JSON writers over frames x joints x width arrays.
 import { InvalidValueError } from '../errors.js';
+import type { NdArray } from '../io/npy.js';
+import type { NpzArrays } from '../io/npz.js';
 
 /** A frames × joints × width array with labels, what `export` and `velocity` write. */
 export interface FrameTable {
@@ -18,6 +20,39 @@ export interface FrameTable {
   kind: string;
   /** Units, stated in JSON (`'rad/s'`). */
   units?: string;
+  /** For 6D rotations: which two matrix vectors they hold (`'columns'` or `'rows'`), stated in JSON and npz. */
+  sixd?: 'columns' | 'rows';
+}
+
+/**
+ * The arrays of a table as `.npz` members: `data` (`frames x joints x width`), `joint_names`,
+ * `components` (the names along the last axis), `rate` (frames per second, a 0-d float64), `kind`, and
+ * `units` and `sixd` when the table has them, so the archive names its own axes without a sidecar.
+ *
+ * @example
+ * writeNpz(frameTableNpz(table)); // np.load(f)['joint_names'], np.load(f)['rate']
+ */
+export function frameTableNpz(t: FrameTable): NpzArrays {
+  checkFinite(t);
+  const data = t.data as Float64Array | Float32Array;
+  const text = (value: readonly string[], shape: number[]): NdArray => ({
+    data: value.slice(),
+    shape,
+    dtype: 'str',
+  });
+  return {
+    data: {
+      data,
+      shape: [t.frames, t.joints, t.width],
+      dtype: data instanceof Float32Array ? 'float32' : 'float64',
+    },
+    joint_names: text(t.names.slice(0, t.joints), [t.joints]),
+    components: text(t.components, [t.width]),
+    rate: { data: Float64Array.of(t.rate), shape: [], dtype: 'float64' },
+    kind: text([t.kind], []),
+    ...(t.units ? { units: text([t.units], []) } : {}),
+    ...(t.sixd ? { sixd: text([t.sixd], []) } : {}),
+  };
 }
 
 /**
@@ -77,6 +112,7 @@ export function* frameTableJson(t: FrameTable): Generator<string> {
     names: t.names,
     components: t.components,
     shape: [t.frames, t.joints, t.width],
+    ...(t.sixd ? { sixd: t.sixd } : {}),
   };
   yield `${JSON.stringify(head).slice(0, -1)},"data":[`;
   let chunk = '';

@@ -22,19 +22,26 @@ import { subclip } from '../ops/keys/subclip.js';
 import { dampClip } from '../ops/live/damp-clip.js';
 import { oneEuroClip } from '../ops/live/one-euro-clip.js';
 import type { ClipDirection } from '../ops/live/run-clip.js';
+import { lengthUnitName } from '../ops/ml/clip-defaults.js';
 import { motionFeatures } from '../ops/ml/motion-features.js';
 import type { ReduceKeysOptions } from '../ops/reduce/reduce-keys.js';
 import { downsampleOptimal, type PlaybackKernel } from '../ops/resample/downsample-optimal.js';
 import { clipSourceRate, resampleClip } from '../ops/resample/resample-clip.js';
 import type { ResampleKernelName } from '../ops/resample/resample-rotations.js';
 import type { DurationPolicy } from '../ops/resample/time-grid.js';
-import { type ClipArrays, type RotationRepresentation, toArrays } from '../ops/skeleton/arrays.js';
+import {
+  type ClipArrays,
+  type RotationRepresentation,
+  SIXD_COMPONENTS,
+  type SixDLayout,
+  toArrays,
+} from '../ops/skeleton/arrays.js';
 import { clipSpectrum } from '../ops/spectrum/clip-spectrum.js';
 import { unrollClip } from '../ops/unroll/unroll-clip.js';
 import { clipVelocities } from '../ops/velocity/clip-velocities.js';
 import type { Clip } from '../series/clip.js';
 import { CLIP_WRITERS, type EmittedContent } from './clip-writers.js';
-import { type FrameTable, frameTableCsv, frameTableJson } from './formats.js';
+import { type FrameTable, frameTableCsv, frameTableJson, frameTableNpz } from './formats.js';
 import { renderSpectrumSvg } from './spectrum-svg.js';
 
 /**
@@ -135,13 +142,17 @@ export type TableFormat = 'npy' | 'npz' | 'csv' | 'json';
 
 /** Options of `motionFeatures` as plain data (`--as features`). */
 export interface MotionFeatureSpec {
-  up?: 'y' | 'z';
+  up?: 'y' | 'z' | 'auto';
+  /** Length units per metre of the clip, or `'auto'` (from the skeleton's size). */
+  unitsPerMeter?: number | 'auto';
   bodyUp?: 'y' | 'z';
   root?: string;
   /** Foot joint names, or `'auto'` / `'none'`. */
   feet?: string[] | 'auto' | 'none';
   contactSpeed?: number;
   contactHeight?: number;
+  /** The 6D layout of the rotation columns (see `toArrays`). */
+  sixd?: SixDLayout;
 }
 
 /** What a reduce task writes and how (plain data, so it crosses threads). */
@@ -177,6 +188,8 @@ export type Emit =
       sign?: 'keep' | 'w-positive' | 'continuous';
       /** For `as: 'features'`. */
       motion?: MotionFeatureSpec;
+      /** For `as: '6d'`: the first two matrix `'columns'` (default) or `'rows'` (PyTorch3D). */
+      sixd?: SixDLayout;
     }
   | { kind: 'velocity'; format: TableFormat; kernel?: KernelSpec; space?: 'local' | 'global' }
   | {
@@ -404,6 +417,8 @@ export interface Emitted {
   data?: unknown;
   /** JSON describing `content`, written next to it (`features.npz` → `features.json`). */
   sidecar?: string;
+  /** What the output leaves out or chose by default, for the task's warnings. */
+  warnings?: { code: string; message: string }[];
 }
 
 const FEATURE_LAYOUT: Record<FeatureKind, { rotation: RotationRepresentation; components: string[] }> = {
@@ -458,6 +473,7 @@ export function emitClip(clip: Clip, emit: Emit, context: { title?: string } = {
         rotationSpace: positions ? 'local' : (emit.space ?? 'local'),
         dtype: emit.dtype ?? 'float64',
         quaternionSign: emit.sign ?? 'keep',
+        sixd: emit.sixd ?? 'columns',
       });
       const data = positions ? arrays.positions! : arrays.rotations!;
       const shape = positions ? arrays.positionShape : arrays.rotationShape;
@@ -473,9 +489,10 @@ export function emitClip(clip: Clip, emit: Emit, context: { title?: string } = {
             joints: shape[1],
             width: shape[2],
             names: clip.skeleton.names,
-            components: layout.components,
+            components: emit.as === '6d' ? SIXD_COMPONENTS[emit.sixd ?? 'columns'] : layout.components,
             rate: clip.rate,
             kind,
+            ...(emit.as === '6d' ? { sixd: emit.sixd ?? 'columns' } : {}),
             ...(positions
               ? { units: 'file units' }
               : emit.as === 'euler' || emit.as === 'rotvec'
@@ -581,11 +598,8 @@ function table(t: FrameTable, format: TableFormat): EmittedContent {
   checkFiniteTable(t);
   if (format === 'csv') return frameTableCsv(t);
   if (format === 'json') return frameTableJson(t);
-  const data = t.data as Float64Array | Float32Array;
-  const shape = [t.frames, t.joints, t.width];
-  if (format === 'npz')
-    return writeNpz({ data: { data, shape, dtype: data instanceof Float32Array ? 'float32' : 'float64' } });
-  return writeNpy(data, shape);
+  if (format === 'npz') return writeNpz(frameTableNpz(t));
+  return writeNpy(t.data as Float64Array | Float32Array, [t.frames, t.joints, t.width]);
 }
 
 /** `--as features`: the motionFeatures matrix as .npy (or .npz with heading and trajectory) and its JSON sidecar. */
@@ -602,6 +616,8 @@ function featureMatrix(
     ...(spec.feet ? { feet: spec.feet } : {}),
     ...(spec.contactSpeed !== undefined ? { contactSpeed: spec.contactSpeed } : {}),
     ...(spec.contactHeight !== undefined ? { contactHeight: spec.contactHeight } : {}),
+    ...(spec.sixd ? { sixd: spec.sixd } : {}),
+    ...(spec.unitsPerMeter !== undefined ? { unitsPerMeter: spec.unitsPerMeter } : {}),
   });
   const f32 = emit.dtype === 'float32';
   const cast = (a: Float64Array) => (f32 ? Float32Array.from(a) : a);
@@ -617,10 +633,11 @@ function featureMatrix(
             features: { data: cast(f.data), shape, dtype },
             heading: { data: cast(f.heading), shape: [f.frames], dtype },
             trajectory: { data: cast(f.trajectory), shape: [f.frames, 2], dtype },
+            ...featureNames(clip, f, spec.sixd ?? 'columns'),
           },
           { compression: 'deflate' },
         );
-  const lengthUnit = clip.source?.format === 'amass' ? 'm' : 'file units';
+  const lengthUnit = lengthUnitName(f.unitsPerMeter);
   const sidecar = {
     kind: 'rotsig motion features',
     source: context.title ?? null,
@@ -629,6 +646,10 @@ function featureMatrix(
     up: f.up,
     root: clip.skeleton.names[f.root],
     lengthUnit,
+    unitsPerMeter: f.unitsPerMeter,
+    positions: f.positions,
+    warnings: f.warnings.map((w) => w.message),
+    sixd: spec.sixd ?? 'columns',
     dtype,
     arrays:
       emit.format === 'npy'
@@ -642,7 +663,25 @@ function featureMatrix(
     },
     columns: f.columns,
   };
-  return { content, sidecar: `${JSON.stringify(sidecar, null, 1)}\n` };
+  return { content, sidecar: `${JSON.stringify(sidecar, null, 1)}\n`, warnings: f.warnings };
+}
+
+/** The names a features `.npz` carries: every column's, the joints', the rate and the 6D layout. */
+function featureNames(clip: Clip, f: ReturnType<typeof motionFeatures>, sixd: SixDLayout) {
+  const text = (data: string[], shape: number[]) => ({ data, shape, dtype: 'str' as const });
+  return {
+    column_names: text(
+      f.columns.map((c) => (c.joint === null ? c.name : `${c.joint}.${c.name}`)),
+      [f.columns.length],
+    ),
+    column_units: text(
+      f.columns.map((c) => c.unit),
+      [f.columns.length],
+    ),
+    joint_names: text(clip.skeleton.names.slice(), [clip.skeleton.names.length]),
+    rate: { data: Float64Array.of(f.rate), shape: [], dtype: 'float64' as const },
+    sixd: text([sixd], []),
+  };
 }
 
 const OUT_OF_RANGE = "the input's numbers are out of range for this output";

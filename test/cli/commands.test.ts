@@ -425,3 +425,21 @@ describe('rotsig spectrum', () => {
     expect(info.spectrum.energyFrequency).toBeCloseTo(f99, 9);
   });
 });
+
+describe('rotsig smooth/resample --json lists where --segments jumps splits', () => {
+  it('CMU 01_01: the T-pose first frame is split in the joints that jump there, each named with its time', () => {
+    const dir = tempDir();
+    const r = rotsig(['smooth', CMU, '-o', join(dir, 'a.bvh'), '--json', '--quiet']);
+    expect(r.code, r.stderr).toBe(0);
+    const splits: { joint: string; frame: number; time: number; angle: number }[] = JSON.parse(r.stdout)
+      .files[0].splits;
+    const atFirst = splits.filter((s) => s.frame === 1).map((s) => s.joint);
+    expect(atFirst).toEqual(expect.arrayContaining(['LeftArm', 'LeftForeArm', 'RightArm', 'RThumb']));
+    // LeftForeArm turns 136° between frames 0 and 1 (rotsig info's worst jump)
+    const forearm = splits.find((s) => s.joint === 'LeftForeArm' && s.frame === 1)!;
+    expect(forearm.angle / (Math.PI / 180)).toBeGreaterThan(130);
+    expect(forearm.time).toBeCloseTo(1 / 120, 4);
+    const none = rotsig(['smooth', CMU, '-o', join(dir, 'b.bvh'), '--json', '--quiet', '--segments', 'none']);
+    expect(JSON.parse(none.stdout).files[0].splits).toBeUndefined();
+  });
+});

@@ -72,7 +72,7 @@ export interface RunResult {
 }
 
 /** Runs `rotsig ...args` to completion. */
-export function rotsig(args: string[], options: { cwd?: string; input?: string } = {}): RunResult {
+export function rotsig(args: string[], options: { cwd?: string; input?: string | Buffer } = {}): RunResult {
   const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'rotsig.js'), ...args], {
     cwd: options.cwd ?? ROOT,
     input: options.input,

@@ -88,11 +88,10 @@ describe('rotsig on AMASS .npz files', () => {
       joint: 'pelvis',
       unit: 'rad/s',
     });
-    expect(
-      sidecar.columns
-        .filter((c: { name: string }) => c.name === 'contact')
-        .map((c: { joint: string }) => c.joint),
-    ).toEqual(['left_foot', 'right_foot']);
+    // without --template every joint sits at the root: no position, velocity or contact columns, and a warning
+    expect(sidecar.positions).toBe(false);
+    expect(sidecar.columns.filter((c: { name: string }) => c.name === 'contact')).toEqual([]);
+    expect(r.stderr).toContain('--template');
     expect(
       rotsig(['export', join(FIXTURES, 'amass_smplh.npz'), '-o', join(dir, 'x.csv'), '--as', 'features'])
         .code,
@@ -148,5 +147,81 @@ describe('rotsig on AMASS .npz files', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('bad.npz');
     expect(existsSync(join(dir, 'bad.bvh'))).toBe(false);
+  });
+
+  it('rotsig export --as 6d --sixd rows --format npz names its joints, components, rate and 6D layout', () => {
+    const dir = tempDir();
+    const out = join(dir, 'rows.npz');
+    const r = rotsig([
+      'export',
+      join(FIXTURES, 'amass_smplh.npz'),
+      '-o',
+      out,
+      '--as',
+      '6d',
+      '--sixd',
+      'rows',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const z = readNpz(out);
+    const clip = amassToClip(readNpz(join(FIXTURES, 'amass_smplh.npz')));
+    expect(z.data.shape).toEqual([48, 52, 6]);
+    expect(z.joint_names.data).toEqual(clip.skeleton.names);
+    expect(z.components.data).toEqual(['m00', 'm01', 'm02', 'm10', 'm11', 'm12']);
+    expect(Array.from(z.rate.data as Float64Array)).toEqual([120]);
+    expect(z.sixd.data).toEqual(['rows']);
+    // the rows of frame 3, joint 1 are those of the rotation matrix of its quaternion (x, y, z, w)
+    const [x, y, zz, w] = clip.rotations.data.subarray((3 * 52 + 1) * 4, (3 * 52 + 2) * 4);
+    const rowsExpected = [
+      1 - 2 * (y * y + zz * zz),
+      2 * (x * y - zz * w),
+      2 * (x * zz + y * w),
+      2 * (x * y + zz * w),
+      1 - 2 * (x * x + zz * zz),
+      2 * (y * zz - x * w),
+    ];
+    const got = (z.data.data as Float64Array).subarray((3 * 52 + 1) * 6, (3 * 52 + 2) * 6);
+    for (let k = 0; k < 6; k++) expect(got[k]).toBeCloseTo(rowsExpected[k], 14);
+    expect(
+      rotsig(['export', join(FIXTURES, 'amass_smplh.npz'), '-o', out, '--as', 'quat', '--sixd', 'rows']).code,
+    ).toBe(2);
+  });
+
+  it('rotsig export --as features --format npz carries column_names, joint_names and rate; -o - warns of the sidecar', () => {
+    const dir = tempDir();
+    const out = join(dir, 'f.npz');
+    const args = ['export', join(FIXTURES, 'amass_smplh.npz'), '--as', 'features', '--up', 'z'];
+    const r = rotsig([...args, '-o', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const z = readNpz(out);
+    const sidecar = JSON.parse(readFileSync(join(dir, 'f.json'), 'utf8'));
+    expect(z.column_names.data).toEqual(
+      sidecar.columns.map((c: { name: string; joint: string | null }) =>
+        c.joint ? `${c.joint}.${c.name}` : c.name,
+      ),
+    );
+    expect(z.joint_names.data).toHaveLength(52);
+    expect(Array.from(z.rate.data as Float64Array)).toEqual([120]);
+    expect(sidecar.sixd).toBe('columns');
+    const piped = rotsig([...args, '-o', '-', '--format', 'npy']);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stderr).toContain('sidecar');
+  });
+
+  it('rotsig <command> - reads standard input (BVH text or .npz bytes) and names it -', () => {
+    const bvh = readFileSync(join(ROOT, 'samples', '01_01.bvh'));
+    const info = rotsig(['info', '-'], { input: bvh });
+    expect(info.code, info.stderr).toBe(0);
+    expect(info.stdout).toContain('2752');
+    expect(info.stdout + info.stderr).not.toContain('rotsig-stdin-');
+    const dir = tempDir();
+    const out = join(dir, 'q.npy');
+    const r = rotsig(['export', '-', '-o', out, '--as', 'quat'], {
+      input: readFileSync(join(FIXTURES, 'amass_smplh.npz')),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(parseNpy(new Uint8Array(readFileSync(out))).shape).toEqual([48, 52, 4]);
+    expect(rotsig(['info', '-'], { input: 'not a motion file' }).code).toBe(1);
+    expect(rotsig(['info', '-', join(ROOT, 'samples', '01_01.bvh')]).code).toBe(2);
   });
 });

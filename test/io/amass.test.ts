@@ -6,6 +6,7 @@ import {
   amassToClip,
   amassToClipWithReport,
   clipToAmass,
+  clipToAmassWithReport,
   type NdArray,
   parseNpz,
   SMPL_JOINT_NAMES,
@@ -16,6 +17,8 @@ import {
   SMPLX_PARENTS,
   writeNpz,
 } from '../../src/io/index.js';
+import { subclip } from '../../src/ops/keys/subclip.js';
+import { motionFeatures } from '../../src/ops/ml/motion-features.js';
 import { resampleClip } from '../../src/ops/resample/resample-clip.js';
 import { forwardKinematics } from '../../src/ops/skeleton/forward-kinematics.js';
 import { readFixture } from '../support/shared-data.js';
@@ -370,5 +373,83 @@ describe('resampling AMASS files at any ratio', () => {
     const stride = Math.trunc(rate / 20);
     expect(stride).toBe(2);
     expect((stride * (frames - 1)) / rate / ((frames - 1) / 20)).toBeCloseTo(2 / 3, 6);
+  });
+});
+
+describe('clipToAmass: per-frame members follow the poses through resample and subclip', () => {
+  /** The SMPL+H fixture (48 frames, 120 Hz) with marker_data (frames x 2 x 3), dmpls and an unknown 'foo'. */
+  function withMarkers() {
+    const arrays = npz('amass_smplh.npz');
+    const F = arrays.poses.shape[0];
+    // marker k, axis c at frame f holds f + 1000 k + 100 c: a ramp in time, so every frame says which it is
+    const markers = Float64Array.from(
+      { length: F * 6 },
+      (_, i) => Math.floor(i / 6) + 1000 * (Math.floor(i / 3) % 2) + 100 * (i % 3),
+    );
+    arrays.marker_data = { data: markers, shape: [F, 2, 3], dtype: 'float64' };
+    arrays.dmpls = {
+      data: Float64Array.from({ length: F * 8 }, (_, i) => Math.floor(i / 8)),
+      shape: [F, 8],
+      dtype: 'float64',
+    };
+    arrays.foo = { data: new Float64Array(F * 2), shape: [F, 2], dtype: 'float64' };
+    return arrays;
+  }
+
+  test('the reader names a per-frame member of no known layout', () => {
+    const { warnings } = amassToClipWithReport(withMarkers());
+    expect(warnings.find((w) => w.code === 'unknown-per-frame')?.message).toContain("'foo'");
+  });
+
+  test('subclip keeps marker_data rows of the same frames as the poses; the unknown member is dropped by name', () => {
+    const clip = amassToClip(withMarkers());
+    const cut = subclip(clip, { start: 10 / 120, end: 29 / 120 });
+    const { arrays, warnings } = clipToAmassWithReport(cut);
+    expect(arrays.poses.shape[0]).toBe(20);
+    expect(arrays.marker_data.shape).toEqual([20, 2, 3]);
+    const m = arrays.marker_data.data as Float64Array;
+    for (let i = 0; i < 20; i++) expect(m[i * 6 + 4]).toBeCloseTo(10 + i + 1000 + 100, 9); // marker 1, y
+    expect(arrays.dmpls.shape).toEqual([20, 8]);
+    expect((arrays.dmpls.data as Float64Array)[19 * 8]).toBeCloseTo(29, 9);
+    expect('foo' in arrays).toBe(false);
+    expect(warnings.map((w) => w.code)).toEqual(['dropped']);
+    expect(warnings[0].message).toContain("'foo'");
+  });
+
+  test('resample to 30 Hz gives marker_data the poses row count, at the poses times', () => {
+    const clip = amassToClip(withMarkers());
+    const out = clipToAmass(resampleClip(clip, { targetRate: 30 }));
+    const F = out.poses.shape[0];
+    expect(out.marker_data.shape).toEqual([F, 2, 3]);
+    const m = out.marker_data.data as Float64Array;
+    // a ramp resampled at t = i / 30 s is frame 4 i of the source (beyond the kernel's reach of the clamped ends)
+    for (let i = 4; i < F - 3; i++) expect(m[i * 6]).toBeCloseTo(4 * i, 6);
+  });
+});
+
+describe('motionFeatures on an AMASS clip without a template', () => {
+  test('z-up by default, and no joint position, velocity or contact columns (they would copy the root), with a warning', () => {
+    const arrays = npz('amass_smplh.npz');
+    const f = motionFeatures(amassToClip(arrays));
+    expect(f.up).toBe('z');
+    expect(f.positions).toBe(false);
+    expect(f.warnings.map((w) => w.code)).toEqual(['positions-omitted']);
+    expect(f.warnings[0].message).toContain('template');
+    const names = new Set(f.columns.map((c) => c.name.split('.')[0]));
+    expect([...names]).toEqual(['root', 'rotation6d']);
+    // root height is trans z, the up coordinate of AMASS's world
+    const trans = arrays.trans.data as Float64Array;
+    const C = f.columns.length;
+    for (const i of [0, 10, 47]) expect(f.data[i * C + 4]).toBeCloseTo(trans[i * 3 + 2], 12);
+    // no two columns alike
+    const seen = new Set<string>();
+    for (let c = 0; c < C; c++) {
+      const column = Array.from({ length: f.frames }, (_, i) => f.data[i * C + c]).join(',');
+      seen.add(column);
+    }
+    expect(seen.size).toBe(C);
+    const withJ = motionFeatures(amassToClip(arrays, { template: npz('template_smplh.npz').J }));
+    expect(withJ.positions).toBe(true);
+    expect(withJ.warnings).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import { resampleVectors } from '../../ops/resample/resample-vectors.js';
 import { fromRotationVectorFlat, toRotationVectorFlat } from '../../quat/exp-log.js';
 import { ANIMATED_ROTATION, ANIMATED_TRANSLATION, type Clip, type ClipSource } from '../../series/clip.js';
 import { makeClip, makeSkeleton } from '../../series/clip-create.js';
-import type { NdArray } from '../npy.js';
+import type { NdArray, NpyArray } from '../npy.js';
 import type { NpzArrays } from '../npz.js';
 import { SMPL_JOINT_COUNTS, type SmplModel, smplTree } from './skeletons.js';
 
@@ -49,7 +49,7 @@ export const AMASS_TO_CLIP_DEFAULTS: Required<AmassToClipOptions> = {
 
 /** Something odd but readable in an AMASS file. */
 export interface AmassWarning {
-  code: 'rate-missing' | 'rate-disagree' | 'rate-length' | 'repaired';
+  code: 'rate-missing' | 'rate-disagree' | 'rate-length' | 'repaired' | 'unknown-per-frame' | 'dropped';
   /** A sentence that names the value used. */
   message: string;
 }
@@ -267,6 +267,12 @@ export function amassToClipWithReport(
     translations.set(rest, f * J * 3);
     if (trans !== null) for (let k = 0; k < 3; k++) translations[f * J * 3 + k] = rest[k] + trans[f * 3 + k];
   }
+  const unknown = unknownPerFrame(arrays, frames, model);
+  if (unknown.length > 0)
+    warnings.push({
+      code: 'unknown-per-frame',
+      message: `${unknown.map((n) => `'${n}'`).join(', ')} ${unknown.length === 1 ? 'has' : 'have'} one row per frame but ${unknown.length === 1 ? 'is not a' : 'are not'} known AMASS per-frame member${unknown.length === 1 ? '' : 's'} (${PER_FRAME_MEMBERS.join(', ')}): written back unchanged while the frames stay as they are, dropped (with a warning) when a resample or subclip changes them`,
+    });
   const animated = new Uint8Array(J).fill(ANIMATED_ROTATION);
   animated[0] |= ANIMATED_TRANSLATION;
   const source: AmassSource = { format: 'amass', model, arrays, frames, rate, rootOffset };
@@ -325,6 +331,38 @@ const POSE_PARTS: Record<SmplModel, Record<string, [number, number]>> = {
   },
 };
 
+/**
+ * Members of AMASS releases with one row per frame besides `poses`, `trans` and the split pose members:
+ * DMPL soft-tissue coefficients (SMPL+H releases) and MoSh's marker arrays and per-frame labels (SMPL-X
+ * stage-ii files). {@link clipToAmass} resamples and cuts them with the poses.
+ */
+export const PER_FRAME_MEMBERS: readonly string[] = [
+  'dmpls',
+  'marker_data',
+  'markers_obs',
+  'markers_sim',
+  'markers_orig',
+  'labels_obs',
+  'labels_orig',
+];
+
+/** Members with one row per frame that clipToAmass would not know how to carry along. */
+function unknownPerFrame(arrays: NpzArrays, frames: number, model: SmplModel): string[] {
+  return Object.keys(arrays).filter((name) => {
+    const a = arrays[name];
+    return (
+      name !== 'poses' &&
+      name !== 'trans' &&
+      !(name in POSE_PARTS[model]) &&
+      !PER_FRAME_MEMBERS.includes(name) &&
+      !STATIC_MEMBERS.has(name) &&
+      a?.shape?.length >= 1 &&
+      a.shape[0] === frames &&
+      frames > 1
+    );
+  });
+}
+
 /** Per-frame members that are not time series (shape coefficients, marker layouts, labels). */
 const STATIC_MEMBERS = new Set([
   'betas',
@@ -353,6 +391,21 @@ const STATIC_MEMBERS = new Set([
  * fs.writeFileSync('walk30.npz', writeNpz(out));
  */
 export function clipToAmass(clip: Clip, arrays?: NpzArrays): NpzArrays {
+  return clipToAmassWithReport(clip, arrays).arrays;
+}
+
+/**
+ * {@link clipToAmass} with warnings: the members it dropped (per-frame members of no known layout, when
+ * the clip's frames differ from the file's), by name.
+ *
+ * @throws {ShapeError} as {@link clipToAmass}.
+ * @example
+ * const { arrays, warnings } = clipToAmassWithReport(subclip(clip, { start: 1, end: 2 }));
+ */
+export function clipToAmassWithReport(
+  clip: Clip,
+  arrays?: NpzArrays,
+): { arrays: NpzArrays; warnings: AmassWarning[] } {
   const where = 'clipToAmass';
   if (clip === null || typeof clip !== 'object' || clip.skeleton === undefined)
     throw new ShapeError(`${where}: clip must be a Clip`);
@@ -379,6 +432,15 @@ export function clipToAmass(clip: Clip, arrays?: NpzArrays): NpzArrays {
   const sourceFrames = source?.frames ?? base.poses?.shape?.[0];
   const sourceRate = source?.rate;
   const rate = clip.rate;
+  // output frame i is at start + i / rate seconds of the file (a subclip starts later; the reader's clip at 0)
+  const start = clip.startTime ?? 0;
+  const retimed =
+    sourceRate !== undefined &&
+    (F !== sourceFrames || Math.abs(rate - sourceRate) > 1e-12 * rate || Math.abs(start) > 1e-12);
+  const unknown = new Set(
+    retimed && sourceFrames !== undefined ? unknownPerFrame(base, sourceFrames, model) : [],
+  );
+  const warnings: AmassWarning[] = [];
   let rateWritten = false;
   for (const name of Object.keys(base)) {
     const old = base[name];
@@ -394,22 +456,27 @@ export function clipToAmass(clip: Clip, arrays?: NpzArrays): NpzArrays {
       const part = new Float64Array(F * (b - a));
       for (let f = 0; f < F; f++) part.set(posesOut.subarray(f * J * 3 + a, f * J * 3 + b), f * (b - a));
       out[name] = like(part, [F, b - a], old);
+    } else if (unknown.has(name)) {
     } else if (
+      retimed &&
       !STATIC_MEMBERS.has(name) &&
-      old.shape.length === 2 &&
+      old.shape.length >= 1 &&
       old.shape[0] === sourceFrames &&
-      (old.data instanceof Float64Array || old.data instanceof Float32Array) &&
-      sourceRate !== undefined &&
-      (F !== sourceFrames || Math.abs(rate - sourceRate) > 1e-12 * rate)
+      sourceRate !== undefined
     ) {
-      out[name] = resampleRows(old, sourceRate, rate, F);
+      out[name] = retimeRows(old, sourceRate, rate, F, start);
     } else out[name] = old;
   }
+  if (unknown.size > 0)
+    warnings.push({
+      code: 'dropped',
+      message: `dropped ${[...unknown].map((n) => `'${n}'`).join(', ')}: one row per frame of the file, but no known AMASS layout to resample or cut with the poses (${PER_FRAME_MEMBERS.join(', ')} are)`,
+    });
   if (!('poses' in out)) out.poses = like(posesOut, [F, J * 3], undefined);
   if (!('trans' in out)) out.trans = like(transOut, [F, 3], undefined);
   if (!rateWritten)
     out[model === 'smplx' ? 'mocap_frame_rate' : 'mocap_framerate'] = rateArray(rate, undefined);
-  return out;
+  return { arrays: out, warnings };
 }
 
 function rateArray(rate: number, old: NdArray | undefined): NdArray {
@@ -421,19 +488,45 @@ function rateArray(rate: number, old: NdArray | undefined): NdArray {
   return { data: Float64Array.of(rate), shape: old?.shape.slice() ?? [], dtype: 'float64' };
 }
 
-/** Rows of a per-frame member resampled to `frames` frames at `rate` (times i / rate), any width. */
-function resampleRows(a: NdArray, sourceRate: number, rate: number, frames: number): NdArray {
-  const [n, width] = a.shape;
+/**
+ * Rows of a per-frame member (any shape `frames x ...`) at the output frames' times `start + i / rate`:
+ * copied when every time is a source frame (a subclip at the same rate), else resampled with the default
+ * kernel of `resampleVectors` for float members, and the nearest row for others (labels).
+ */
+function retimeRows(a: NdArray, sourceRate: number, rate: number, frames: number, start: number): NdArray {
+  const n = a.shape[0];
+  let width = 1;
+  for (let d = 1; d < a.shape.length; d++) width *= a.shape[d];
+  const shape = [frames, ...a.shape.slice(1)];
+  const offset = start * sourceRate;
+  const sameGrid =
+    Math.abs(rate - sourceRate) <= 1e-12 * rate && Math.abs(offset - Math.round(offset)) < 1e-6;
+  const float = a.data instanceof Float64Array || a.data instanceof Float32Array;
+  if (sameGrid || !float) {
+    const rows = Array.from({ length: frames }, (_, i) =>
+      Math.min(n - 1, Math.max(0, Math.round(((start + i / rate) * sourceRate) as number))),
+    );
+    if (Array.isArray(a.data)) {
+      const src = a.data;
+      return { ...a, data: rows.flatMap((r) => src.slice(r * width, (r + 1) * width)), shape };
+    }
+    const src = a.data as unknown as Record<number, number | bigint>;
+    const data = new (a.data.constructor as new (length: number) => NpyArray)(frames * width);
+    const dst = data as unknown as Record<number, number | bigint>;
+    for (let i = 0; i < frames; i++)
+      for (let c = 0; c < width; c++) dst[i * width + c] = src[rows[i] * width + c];
+    return { ...a, data, shape };
+  }
   const groups = Math.ceil(width / 3);
   const padded = new Float64Array(n * groups * 3);
   const src = a.data as Float64Array | Float32Array;
   for (let f = 0; f < n; f++) for (let c = 0; c < width; c++) padded[f * groups * 3 + c] = src[f * width + c];
-  const times = Float64Array.from({ length: frames }, (_, i) => i / rate);
+  const times = Float64Array.from({ length: frames }, (_, i) => start + i / rate);
   const r = resampleVectors({ data: padded, frames: n, joints: groups }, { sourceRate, times });
   const data = new Float64Array(frames * width);
   for (let f = 0; f < frames; f++)
     for (let c = 0; c < width; c++) data[f * width + c] = r.data[f * groups * 3 + c];
   return a.dtype === 'float32'
-    ? { data: Float32Array.from(data), shape: [frames, width], dtype: 'float32' }
-    : { data, shape: [frames, width], dtype: 'float64' };
+    ? { data: Float32Array.from(data), shape, dtype: 'float32' }
+    : { data, shape, dtype: 'float64' };
 }

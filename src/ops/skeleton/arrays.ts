@@ -40,7 +40,22 @@ export interface ToArraysOptions {
   quaternionSign?: QuaternionSign;
   /** Element type of the arrays. Default `'float64'`; `'float32'` for most ML frameworks. */
   dtype?: 'float64' | 'float32';
+  /**
+   * Which two vectors of the rotation matrix make the 6D layout: `'columns'` (default; Zhou et al.,
+   * `[m00, m10, m20, m01, m11, m21]`) or `'rows'` (PyTorch3D's `matrix_to_rotation_6d`,
+   * `[m00, m01, m02, m10, m11, m12]`). Decoding one as the other gives the inverse rotation.
+   */
+  sixd?: SixDLayout;
 }
+
+/** The 6D layouts of {@link ToArraysOptions.sixd}: the first two matrix columns, or rows (PyTorch3D). */
+export type SixDLayout = 'columns' | 'rows';
+
+/** Component names of each {@link SixDLayout}, `m<row><column>`, in storage order. */
+export const SIXD_COMPONENTS: Readonly<Record<SixDLayout, readonly string[]>> = {
+  columns: ['m00', 'm10', 'm20', 'm01', 'm11', 'm21'],
+  rows: ['m00', 'm01', 'm02', 'm10', 'm11', 'm12'],
+};
 
 /** Defaults of {@link ToArraysOptions}. */
 export const TO_ARRAYS_DEFAULTS: Required<ToArraysOptions> = {
@@ -50,6 +65,7 @@ export const TO_ARRAYS_DEFAULTS: Required<ToArraysOptions> = {
   eulerOrder: 'joint',
   quaternionSign: 'keep',
   dtype: 'float64',
+  sixd: 'columns',
 };
 
 /**
@@ -94,6 +110,9 @@ function resolve(options: ToArraysOptions, where: string): Required<ToArraysOpti
       `${where}: quaternionSign must be 'keep', 'w-positive' or 'continuous', got '${o.quaternionSign}'`,
     );
   }
+  if (o.sixd !== 'columns' && o.sixd !== 'rows') {
+    throw new OptionError(`${where}: sixd must be 'columns' or 'rows', got '${o.sixd}'`);
+  }
   if (o.dtype !== 'float64' && o.dtype !== 'float32') {
     throw new OptionError(`${where}: dtype must be 'float64' or 'float32', got '${o.dtype}'`);
   }
@@ -116,7 +135,8 @@ function ordersOf(clip: Clip, o: Required<ToArraysOptions>, where: string): Eule
  * Euler}` rotations and `frames x joints x 3` positions, ready for `writeNpy` (from `rotsig/io`) or a tensor.
  *
  * Conventions: quaternions x, y, z, w; 6D = the first two columns of the rotation matrix
- * `[m00, m10, m20, m01, m11, m21]` (Zhou et al., CVPR 2019); rotation vector = axis·angle in radians with
+ * `[m00, m10, m20, m01, m11, m21]` (Zhou et al., CVPR 2019), or with `sixd: 'rows'` the first two rows
+ * `[m00, m01, m02, m10, m11, m12]` as PyTorch3D's `matrix_to_rotation_6d` writes them; rotation vector = axis·angle in radians with
  * angle in [0, π]; Euler = radians in the sequence's axis order (each joint's own BVH order by default),
  * each triple in SciPy's principal range (no unrolling across frames: apply `unrollEuler` for that).
  * Local rotations are relative to the parent; global ones and global positions come from
@@ -156,6 +176,7 @@ export function toArrays(clip: Clip, options: ToArraysOptions = {}): ClipArrays 
     rotations = make(frames * J * width);
     const orders = o.rotation === 'euler' ? ordersOf(clip, o, 'toArrays') : [];
     const q = new Float64Array(4);
+    const rows = o.sixd === 'rows';
     for (let f = 0; f < frames; f++) {
       for (let j = 0; j < J; j++) {
         const i = f * J + j;
@@ -179,7 +200,14 @@ export function toArrays(clip: Clip, options: ToArraysOptions = {}): ClipArrays 
           const s = flip ? -1 : 1;
           for (let k = 0; k < 4; k++) rotations[d + k] = s * q[k];
         } else if (o.rotation === '6d') {
-          to6DFlat(rotations, d, source, i * 4);
+          if (rows) {
+            // the rows of R are the columns of Rᵀ, the matrix of the conjugate
+            q[0] = -source[i * 4];
+            q[1] = -source[i * 4 + 1];
+            q[2] = -source[i * 4 + 2];
+            q[3] = source[i * 4 + 3];
+            to6DFlat(rotations, d, q, 0);
+          } else to6DFlat(rotations, d, source, i * 4);
         } else if (o.rotation === 'rotation-vector') {
           toRotationVectorFlat(rotations, d, source, i * 4);
         } else {
@@ -280,8 +308,14 @@ export function fromArrays(template: Clip, arrays: ArraysInput, options: ToArray
       const target = isGlobal ? global : local;
       const s = i * width;
       if (o.rotation === 'quaternion') normalizeFlat(target, i * 4, rotations, s);
-      else if (o.rotation === '6d') from6DFlat(target, i * 4, rotations, s);
-      else if (o.rotation === 'rotation-vector') fromRotationVectorFlat(target, i * 4, rotations, s);
+      else if (o.rotation === '6d') {
+        from6DFlat(target, i * 4, rotations, s);
+        if (o.sixd === 'rows') {
+          target[i * 4] = -target[i * 4];
+          target[i * 4 + 1] = -target[i * 4 + 1];
+          target[i * 4 + 2] = -target[i * 4 + 2];
+        }
+      } else if (o.rotation === 'rotation-vector') fromRotationVectorFlat(target, i * 4, rotations, s);
       else {
         diff[0] = rotations[s];
         diff[1] = rotations[s + 1];

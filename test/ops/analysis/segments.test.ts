@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseBvh } from '../../../src/io/index.js';
 import { analyzeClip } from '../../../src/ops/analysis/analyze-clip.js';
-import { cutGroups, jumpCuts, movingAmong } from '../../../src/ops/analysis/segments.js';
+import { cutGroups, jumpCuts, jumpSplits, movingAmong } from '../../../src/ops/analysis/segments.js';
 import { filterClip } from '../../../src/ops/filter/filter-clip.js';
 import { filterRotations } from '../../../src/ops/filter/filter-rotations.js';
 import * as kernels from '../../../src/ops/filter/kernels.js';
@@ -259,9 +259,23 @@ describe('filterClip with jumps against each segment filtered on its own (CMU 01
   }
 });
 
+/** `clip` with cuts put in: joints 3 to 8 turned by a further 80° about (1, 1, 0) on frames [500, 1200) and from 1900. */
+function withCuts(clip: Clip): Clip {
+  const turn = quat.fromAxisAngle(quat.create(), [Math.SQRT1_2, Math.SQRT1_2, 0], 80 * DEG);
+  const J = clip.rotations.joints;
+  for (let f = 0; f < clip.frames; f++) {
+    if (!((f >= 500 && f < 1200) || f >= 1900)) continue;
+    for (let j = 3; j <= 8; j++)
+      quat.multiplyFlat(clip.rotations.data, (f * J + j) * 4, turn, 0, clip.rotations.data, (f * J + j) * 4);
+  }
+  return clip;
+}
+
 describe('resampleClip with jumps against each segment resampled on its own (CMU 01_01)', () => {
   const clip = filterClip(
-    unrollClip(parseBvh(readFileSync(new URL('../../../samples/01_01.bvh', import.meta.url), 'utf8'))),
+    unrollClip(
+      withCuts(parseBvh(readFileSync(new URL('../../../samples/01_01.bvh', import.meta.url), 'utf8'))),
+    ),
     kernels.gaussian(2),
     { segments: 'jumps' },
   );
@@ -325,5 +339,58 @@ describe('segment helpers', () => {
       { joints: [1, 3], cuts: [5] },
       { joints: [2], cuts: [3, 9] },
     ]);
+  });
+});
+
+/** Angle about x of a kick: 0 until t0, then 2 rad along a smoothstep over 0.08 s (peak 37.5 rad/s), held. */
+function kickAngle(t: number): number {
+  const u = Math.min(1, Math.max(0, (t - 0.5) / 0.08));
+  return 2 * (3 * u * u - 2 * u * u * u);
+}
+
+/** One joint at 120 Hz turning about x by `angle(t)`, one second long, with a slow turn about y over it. */
+function angleClip(angle: (t: number) => number, rate = 120, frames = 121): Clip {
+  const rows = Array.from(
+    { length: frames },
+    (_, f) => `${(angle(f / rate) / DEG).toFixed(12)} ${(10 * f) / frames} 0`,
+  );
+  return parseBvh(
+    `HIERARCHY\nROOT A\n{\n  OFFSET 0 0 0\n  CHANNELS 3 Xrotation Yrotation Zrotation\n  End Site\n  {\n    OFFSET 0 1 0\n  }\n}\nMOTION\nFrames: ${frames}\nFrame Time: ${1 / rate}\n${rows.join('\n')}\n`,
+  );
+}
+
+describe('jumpSplits(clip): cuts come from the clip, not from a fixed speed', () => {
+  it('a kick at 37.5 rad/s (0.31 rad a frame at 120 Hz, above 25 rad/s) is motion: no split', () => {
+    const clip = angleClip(kickAngle);
+    // the fixed-speed rule alone (spikeRatio 0) cuts the kick into pieces
+    expect(jumpSplits(clip, undefined, 25, 0).length).toBeGreaterThan(3);
+    expect(jumpSplits(clip)).toEqual([]);
+  });
+
+  it("resampleClip(kick, { targetRate: 30, segments: 'jumps' }) equals the resample of the whole curve", () => {
+    const clip = angleClip(kickAngle);
+    const split = resampleClip(clip, { targetRate: 30, kernel: 'lanczos3', segments: 'jumps' });
+    const whole = resampleClip(clip, { targetRate: 30, kernel: 'lanczos3', segments: 'none' });
+    let worst = 0;
+    for (let f = 0; f < whole.frames; f++) worst = Math.max(worst, quat.angle(q(split, f), q(whole, f)));
+    // cut at the fixed 25 rad/s, the kick's pieces were resampled apart: 4.1° off the whole curve
+    expect(worst).toBeLessThan(1e-12);
+  });
+
+  it('a cut (a 60° step in slow motion) and a one-frame glitch (out and back) still split, with their angles', () => {
+    const cut = jumpSplits(angleClip((t) => 0.3 * t + (t >= 0.5 ? 60 * DEG : 0)));
+    expect(cut.map((d) => d.frame)).toEqual([60]);
+    // 60° and one frame of the 0.3 rad/s turn (0.14°)
+    expect(Math.abs(cut[0].angle / DEG - 60.14)).toBeLessThan(0.01);
+    const glitch = jumpSplits(angleClip((t) => 0.3 * t + (Math.abs(t - 0.5) < 1e-9 ? 40 * DEG : 0)));
+    expect(glitch.map((d) => d.frame)).toEqual([60, 61]);
+  });
+
+  it('CMU 01_01: the T-pose first frame still splits every joint that jumps there', () => {
+    const clip = parseBvh(readFileSync('samples/01_01.bvh', 'utf8'));
+    const atFirst = jumpSplits(clip).filter((d) => d.frame === 1);
+    expect(atFirst.map((d) => clip.skeleton.names[d.joint])).toEqual(
+      expect.arrayContaining(['LeftArm', 'LeftForeArm', 'RightArm', 'RThumb']),
+    );
   });
 });

@@ -173,3 +173,61 @@ describe('toArrays/fromArrays on malformed input', () => {
     expect(() => fromArrays(clip, null as unknown as ArraysInput)).toThrow(ShapeError);
   });
 });
+
+/** R = I + sin θ K + (1 − cos θ) K² for the unit axis k (Rodrigues), row-major: independent of rotsig's quat. */
+function rodrigues(axis: [number, number, number], angle: number): number[] {
+  const n = Math.hypot(...axis);
+  const [x, y, z] = axis.map((c) => c / n);
+  const K = [0, -z, y, z, 0, -x, -y, x, 0];
+  const K2 = [0, 1, 2, 3, 4, 5, 6, 7, 8].map((i) => {
+    const r = Math.floor(i / 3);
+    const c = i % 3;
+    return K[r * 3] * K[c] + K[r * 3 + 1] * K[3 + c] + K[r * 3 + 2] * K[6 + c];
+  });
+  return K.map((k, i) => (i % 4 === 0 ? 1 : 0) + Math.sin(angle) * k + (1 - Math.cos(angle)) * K2[i]);
+}
+
+describe("toArrays(clip, { rotation: '6d', sixd })", () => {
+  const axis: [number, number, number] = [0.3, -0.5, 0.8];
+  const angle = 2.1;
+  const n = Math.hypot(...axis);
+  const s = Math.sin(angle / 2) / n;
+  const clip = fromArrays(
+    parseBvh(`HIERARCHY
+ROOT Hips
+{
+  OFFSET 0 0 0
+  CHANNELS 3 Zrotation Xrotation Yrotation
+  End Site
+  {
+    OFFSET 0 1 0
+  }
+}
+MOTION
+Frames: 1
+Frame Time: 0.1
+0 0 0
+`),
+    { rotations: [axis[0] * s, axis[1] * s, axis[2] * s, Math.cos(angle / 2)] },
+    { positions: 'none' },
+  );
+  const R = rodrigues(axis, angle);
+
+  test("'columns' (default) holds [m00 m10 m20 m01 m11 m21]; 'rows' holds PyTorch3D's [m00 m01 m02 m10 m11 m12]", () => {
+    const columns = toArrays(clip, { rotation: '6d', positions: 'none' }).rotations!;
+    const rows = toArrays(clip, { rotation: '6d', positions: 'none', sixd: 'rows' }).rotations!;
+    expect(maxAbs(columns, [R[0], R[3], R[6], R[1], R[4], R[7]])).toBeLessThan(1e-15);
+    // PyTorch3D matrix_to_rotation_6d: matrix[..., :2, :].reshape(..., 6)
+    expect(maxAbs(rows, R.slice(0, 6))).toBeLessThan(1e-15);
+  });
+
+  test("fromArrays(…, { sixd: 'rows' }) decodes PyTorch3D's layout back to the rotation", () => {
+    const back = fromArrays(
+      clip,
+      { rotations: R.slice(0, 6) },
+      { rotation: '6d', positions: 'none', sixd: 'rows' },
+    );
+    expect(maxQuatGap(back.rotations.data, clip.rotations.data)).toBeLessThan(1e-15);
+    expect(() => toArrays(clip, { rotation: '6d', sixd: 'row' as 'rows' })).toThrow(OptionError);
+  });
+});

@@ -242,6 +242,7 @@ function toJsonDocument(
     throw new GltfError('the glTF JSON is not an object', { file });
   if (
     json.asset === undefined ||
+    json.asset === null ||
     typeof json.asset !== 'object' ||
     !String(json.asset.version ?? '').startsWith('2')
   )
@@ -273,11 +274,12 @@ function toJsonDocument(
 }
 
 function structuredCloneJson(json: GLTF.IGLTF): GLTF.IGLTF {
-  // buffers and images are rewritten (data URIs); the rest is shared
+  // buffers and images are rewritten (data URIs); the rest is shared (not arrays: refused later)
+  if (json === null || typeof json !== 'object') return json;
   return {
     ...json,
-    ...(json.buffers ? { buffers: json.buffers.map((b) => ({ ...b })) } : {}),
-    ...(json.images ? { images: json.images.map((i) => ({ ...i })) } : {}),
+    ...(Array.isArray(json.buffers) ? { buffers: json.buffers.map((b) => ({ ...b })) } : {}),
+    ...(Array.isArray(json.images) ? { images: json.images.map((i) => ({ ...i })) } : {}),
   };
 }
 

@@ -143,6 +143,12 @@ describe('readGltf(input) on invalid structure is a GltfError naming the JSON pa
       expect(e.message.startsWith(`x.gltf: ${path} `) || e.message.includes(`: ${path} `)).toBe(true);
     });
 
+  test('readGltf({ asset: null }) and readGltf({ buffers: {} }) as JSON objects are GltfErrors', async () => {
+    expect((await refused({ asset: null })).message).toMatch(/not glTF 2.0/);
+    expect((await refused({ asset: { version: '2.0' }, buffers: {} })).jsonPath).toBe('buffers');
+    expect((await refused({ asset: { version: '2.0' }, images: 5 })).jsonPath).toBe('images');
+  });
+
   test('readGltf(2-node and 3-node cycles) is a GltfError listing the cycle', async () => {
     const two = tiny();
     two.nodes[1].children = [0]; // 0 -> 1 -> 0

@@ -127,8 +127,9 @@ function somewhere(rand: Rand, json: Json): Json {
 }
 
 /** Spoils the JSON in one of many ways glTF files go wrong or are made to. */
-function spoil(rand: Rand, json: Json): void {
+function spoil(rand: Rand, json: Json, kinds: number[]): void {
   const kind = int(rand, 14);
+  kinds.push(kind);
   if (kind === 0) {
     // any field of any object: a hostile value
     const at = somewhere(rand, json);
@@ -309,9 +310,10 @@ describe('glTF grammar fuzz', () => {
     for (let c = 0; c < CASES; c++) {
       const json = generate(rand);
       const spoils = int(rand, 3);
+      const kinds: number[] = [];
       for (let s = 0; s < spoils; s++) {
         try {
-          spoil(rand, json);
+          spoil(rand, json, kinds);
         } catch {
           // an earlier spoil removed what this one edits: the file stays as it is
         }
@@ -321,6 +323,8 @@ describe('glTF grammar fuzz', () => {
       const t0 = performance.now();
       try {
         const input = asGlb ? glb(rand, structuredClone(json)) : { json: structuredClone(json) };
+        // FUZZ_ONLY=<case>,<case> replays those cases (the others are generated, not read)
+        if (process.env.FUZZ_ONLY && !process.env.FUZZ_ONLY.split(',').map(Number).includes(c)) continue;
         const read = await readGltf(input, { file: `case${c}.gltf` });
         for (const clip of read.clips) {
           const why = checkClip(clip);
@@ -340,8 +344,9 @@ describe('glTF grammar fuzz', () => {
           );
       }
       const ms = performance.now() - t0;
-      if (ms > HANG_MS) tally.hangs.push(`case ${c}: ${ms.toFixed(0)} ms`);
-      if (process.env.FUZZ_REPORT && ms > 500) console.log(`case ${c}: ${ms.toFixed(0)} ms`);
+      const label = `case ${c} (spoils ${kinds.join(',') || 'none'}${asGlb ? ', GLB' : ''})`;
+      if (ms > HANG_MS) tally.hangs.push(`${label}: ${ms.toFixed(0)} ms`);
+      if (process.env.FUZZ_REPORT && ms > 500) console.log(`${label}: ${ms.toFixed(0)} ms`);
       const grew = process.memoryUsage().rss - rss;
       if (grew > GROWTH_BYTES) tally.grew.push(`case ${c}: ${(grew / 2 ** 20).toFixed(0)} MiB`);
     }

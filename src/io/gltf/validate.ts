@@ -119,7 +119,7 @@ const TEXTURE_INFOS = [
  *
  * Then the bytes the file makes the reader allocate beyond its own are summed, before anything is
  * allocated: accessors without a `bufferView` (zero-filled, glTF 2.0 §3.6.2.2, with or without sparse
- * values) take `count x element size` bytes, `EXT_meshopt_compression` views `count x byteStride`
+ * values) take `count x components x (component bytes + 8)` bytes (stored, then decoded to float64), `EXT_meshopt_compression` views `count x byteStride`
  * decoded bytes. More than `maxBytes` in all is refused: a few hundred bytes of JSON could otherwise ask
  * for gigabytes.
  *
@@ -220,9 +220,14 @@ export function checkGltfStructure(json: GLTF.IGLTF, file: string | undefined, m
         );
       }
     }
-    // no view: the elements are zeros (then sparse values), all allocated by the reader
+    // no view: the elements are zeros (then sparse values), all allocated by the reader, and decoded
+    // to float64 when a sampler reads them
     if (view === undefined)
-      spend(count * width * bytes, `${p}.count`, `a ${count} x ${a.type} accessor without a bufferView`);
+      spend(
+        count * width * (bytes + 8),
+        `${p}.count`,
+        `a ${count} x ${a.type} accessor without a bufferView (stored and decoded)`,
+      );
   });
   images.forEach((img, i) => {
     c.string(img.uri, `images[${i}].uri`);

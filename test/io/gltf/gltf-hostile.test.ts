@@ -57,19 +57,20 @@ describe('readGltf(input) refuses data the file cannot justify, before allocatin
     const e = await refused(json);
     expect(e.code).toBe('gltf-accessor');
     expect(e.jsonPath).toBe('accessors[2].count');
-    expect(e.message).toMatch(/3200000000 bytes.*maxBytes/);
+    // 2e8 x 4 floats, stored (4 bytes) and decoded to float64 (8 bytes)
+    expect(e.message).toMatch(/9600000000 bytes.*maxBytes/);
   });
 
   test('readGltf(zero-filled accessors that together pass maxBytes) is refused; a raised maxBytes reads them', async () => {
     const json = tiny();
-    // 2 x 40 MB of zeros: each under 256 MiB, both together still under; 8 of them over
+    // 2.5e6 x 4 floats at 12 bytes each: 120 MB apiece, the third passes 256 MiB
     for (let i = 0; i < 8; i++) json.accessors.push({ componentType: 5126, count: 2.5e6, type: 'VEC4' });
     const e = await refused(json);
-    expect(e.jsonPath).toBe('accessors[8].count');
+    expect(e.jsonPath).toBe('accessors[4].count');
     const small = tiny();
     small.accessors.push({ componentType: 5126, count: 1000, type: 'VEC4' });
-    expect((await refused(small, { maxBytes: 15999 })).jsonPath).toBe('accessors[2].count');
-    const read = await readGltf({ json: small }, { maxBytes: 16000 });
+    expect((await refused(small, { maxBytes: 47999 })).jsonPath).toBe('accessors[2].count');
+    const read = await readGltf({ json: small }, { maxBytes: 48000 });
     expect(read.clips).toHaveLength(1);
   });
 

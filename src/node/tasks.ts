@@ -174,6 +174,8 @@ function errorData(error: unknown): TaskError {
     if (typeof e.reason === 'string') out.message = e.reason;
   }
   if (typeof e.code === 'string') out.code = e.code;
+  // a GltfError's message starts with the file, which the task's report names already
+  if (e.name === 'GltfError' && typeof e.reason === 'string') out.message = e.reason;
   // System errors carry the path in their message already; keep the short form.
   if (typeof out.code === 'string' && out.code in SYSTEM_REASONS) out.message = systemReason(e);
   // rotsig's own file errors (a device, a pipe over its limit) name the file, which the message has already

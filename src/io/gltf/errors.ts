@@ -10,6 +10,8 @@ export interface GltfLocation {
   channel?: number;
   /** Index of the key (the input accessor's element) in its channel's sampler. */
   key?: number;
+  /** Where in the glTF JSON, as a path such as `animations[3].channels` (structural errors). */
+  jsonPath?: string;
 }
 
 /**
@@ -24,8 +26,13 @@ export class GltfError extends RotsigError {
   readonly animation?: number;
   readonly channel?: number;
   readonly key?: number;
+  readonly jsonPath?: string;
+  /** The message without the file name, for callers that show the file already. */
+  readonly reason: string;
   constructor(message: string, location: GltfLocation = {}, code = 'gltf') {
     super(code, `${prefix(location)}${message}`);
+    this.reason = `${prefix({ ...location, file: undefined })}${message}`;
+    if (location.jsonPath !== undefined) this.jsonPath = location.jsonPath;
     if (location.file !== undefined) this.file = location.file;
     if (location.animation !== undefined) this.animation = location.animation;
     if (location.channel !== undefined) this.channel = location.channel;
@@ -35,7 +42,7 @@ export class GltfError extends RotsigError {
 
 function prefix(l: GltfLocation): string {
   const parts: string[] = [];
-  if (l.file !== undefined) parts.push(l.file);
+  if (l.file !== undefined && l.file !== '') parts.push(l.file);
   if (l.animation !== undefined) parts.push(`animation ${l.animation}`);
   if (l.channel !== undefined) parts.push(`channel ${l.channel}`);
   if (l.key !== undefined) parts.push(`key ${l.key}`);

@@ -1,4 +1,5 @@
 import {
+  type Accessor,
   type Animation,
   BufferUtils,
   Document,
@@ -17,6 +18,7 @@ import { checkDraco, type GltfDependencies, registeredExtensions } from './exten
 import { EXT_MESHOPT_COMPRESSION, meshoptReady } from './meshopt.js';
 import type { AnimationPointer } from './pointer.js';
 import { decodeAccessor, decodeTrackValues, type GltfSource, trackInterpolation } from './source.js';
+import { checkGltfStructure, GLTF_MAX_BYTES } from './validate.js';
 
 /** A `.gltf` file's JSON (parsed or as text) with the files it references, by URI as written in the JSON. */
 export interface GltfJsonInput {
@@ -58,6 +60,13 @@ export interface ReadGltfOptions {
    * then interpolate across the gap). A channel left without keys still throws. Default `false`.
    */
   repair?: boolean;
+  /**
+   * Most bytes the reader may allocate for data the file does not hold byte for byte: accessors
+   * without a buffer view (zero-filled, sparse), `EXT_meshopt_compression` views (`count x byteStride`
+   * decoded), and track values decoded again for each further channel that shares an accessor. Checked
+   * before anything is allocated; more is a {@link GltfError}. Default 2^28 (256 MiB).
+   */
+  maxBytes?: number;
 }
 
 /** Defaults of {@link ReadGltfOptions}. */
@@ -69,6 +78,7 @@ export const READ_GLTF_DEFAULTS: Required<ReadGltfOptions> = {
   dependencies: {},
   quaternions: 'normalize',
   repair: false,
+  maxBytes: GLTF_MAX_BYTES,
 };
 
 /** Result of {@link readGltf}. */
@@ -176,6 +186,8 @@ function checkOptions(options: ReadGltfOptions): Required<ReadGltfOptions> {
   if (o.dependencies === null || typeof o.dependencies !== 'object' || Array.isArray(o.dependencies))
     throw new OptionError('readGltf: dependencies must be an object of modules by name');
   if (typeof o.repair !== 'boolean') throw new OptionError('readGltf: repair must be true or false');
+  if (!(Number.isSafeInteger(o.maxBytes) && o.maxBytes >= 0))
+    throw new OptionError(`readGltf: maxBytes must be a non-negative integer, got ${String(o.maxBytes)}`);
   return o;
 }
 
@@ -225,10 +237,12 @@ function toJsonDocument(
     throw new GltfError('the glTF JSON is not an object', { file });
   if (
     json.asset === undefined ||
+    json.asset === null ||
     typeof json.asset !== 'object' ||
     !String(json.asset.version ?? '').startsWith('2')
   )
     throw new GltfError(`not glTF 2.0 (asset.version is ${String(json.asset?.version)})`, { file });
+  checkGltfStructure(json, file, opts.maxBytes);
   // Decode data URIs here, under names glTF-Transform treats as internal (they are not written back as URIs).
   let n = 0;
   for (const list of [json.buffers ?? [], json.images ?? []] as { uri?: string }[][]) {
@@ -255,11 +269,12 @@ function toJsonDocument(
 }
 
 function structuredCloneJson(json: GLTF.IGLTF): GLTF.IGLTF {
-  // buffers and images are rewritten (data URIs); the rest is shared
+  // buffers and images are rewritten (data URIs); the rest is shared (not arrays: refused later)
+  if (json === null || typeof json !== 'object') return json;
   return {
     ...json,
-    ...(json.buffers ? { buffers: json.buffers.map((b) => ({ ...b })) } : {}),
-    ...(json.images ? { images: json.images.map((i) => ({ ...i })) } : {}),
+    ...(Array.isArray(json.buffers) ? { buffers: json.buffers.map((b) => ({ ...b })) } : {}),
+    ...(Array.isArray(json.images) ? { images: json.images.map((i) => ({ ...i })) } : {}),
   };
 }
 
@@ -591,7 +606,16 @@ function extractClips(
     });
   }
   const topology = topologyOf(doc, nodes, nodeIndex);
-  return chosen.map((i) => extractClip(animations[i], i, topology, nodeIndex, opts, file, warnings, doc));
+  const budget: DecodeBudget = { seen: new Set(), spent: 0 };
+  return chosen.map((i) =>
+    extractClip(animations[i], i, topology, nodeIndex, opts, file, warnings, doc, budget),
+  );
+}
+
+/** Accessors decoded so far, and the bytes of decoding some of them again (charged to `maxBytes`). */
+interface DecodeBudget {
+  seen: Set<Accessor>;
+  spent: number;
 }
 
 /** The node tree as indices, built once per document and shared by every clip. */
@@ -638,6 +662,7 @@ function extractClip(
   file: string | undefined,
   warnings: GltfWarning[],
   doc: Document,
+  budget: DecodeBudget,
 ): KeyedClip {
   const raw: RawTrack[] = [];
   const where = (channel: number, key?: number) => ({
@@ -686,6 +711,17 @@ function extractClip(
     }
     if (input.getElementSize() !== 1)
       throw new GltfError(`input accessor is ${input.getType()}, not SCALAR`, where(c), 'gltf-accessor');
+    // an accessor's first decoding is bounded by the file; channels sharing it decode it again
+    for (const accessor of [input, output]) {
+      if (!budget.seen.has(accessor)) budget.seen.add(accessor);
+      else budget.spent += accessor.getCount() * accessor.getElementSize() * 8;
+    }
+    if (budget.spent > opts.maxBytes)
+      throw new GltfError(
+        `channels sharing accessors decode ${budget.spent} bytes again, more than the reader's limit of ${opts.maxBytes} bytes (options.maxBytes)`,
+        where(c),
+        'gltf-accessor',
+      );
     let times = decodeAccessor(input);
     const perKey = interpolation === 'cubicspline' ? 3 : 1;
     let repaired = 0;
@@ -831,15 +867,25 @@ function buildClip(
   const order: number[] = [];
   const parents: number[] = [];
   const jointOf = new Int32Array(nodes.length).fill(-1);
-  const visit = (n: number, up: number) => {
-    jointOf[n] = order.length;
-    order.push(n);
-    parents.push(up);
-    const me = order.length - 1;
-    for (const c of children[n]) if (wanted[c] !== 0 && jointOf[c] < 0) visit(c, me);
-  };
+  // an explicit stack (children pushed in reverse), so a hierarchy of any depth is walked
+  const stack: number[] = [];
   for (let i = 0; i < nodes.length; i++) {
-    if (wanted[i] !== 0 && jointOf[i] < 0 && parent[i] < 0) visit(i, -1);
+    if (wanted[i] === 0 || jointOf[i] >= 0 || parent[i] >= 0) continue;
+    stack.push(i, -1);
+    while (stack.length > 0) {
+      const up = stack.pop() as number;
+      const n = stack.pop() as number;
+      if (jointOf[n] >= 0) continue;
+      jointOf[n] = order.length;
+      order.push(n);
+      parents.push(up);
+      const me = order.length - 1;
+      const list = children[n];
+      for (let k = list.length - 1; k >= 0; k--) {
+        const c = list[k];
+        if (wanted[c] !== 0 && jointOf[c] < 0) stack.push(c, me);
+      }
+    }
   }
   const J = order.length;
   const names: string[] = [];

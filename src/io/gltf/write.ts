@@ -152,13 +152,17 @@ export async function writeGltf(
   const back = keyed.map((c, i) => writesBack(c, i, target));
   // tracks whose stored keys already are what would be written: they are left as they are, unchecked
   const untouched = new Set<Track>();
-  for (let i = 0; i < keyed.length; i++) if (back[i]) findUntouched(target, keyed[i], nodeIndex, untouched);
+  // listed once: listing them per clip made writing n animations O(n²)
+  const animations = target.getRoot().listAnimations();
+  for (let i = 0; i < keyed.length; i++)
+    if (back[i]) findUntouched(animations, keyed[i], nodeIndex, untouched);
   for (let i = 0; i < keyed.length; i++) checkValues(keyed[i], i, untouched);
   const cache = new InputCache(target);
   for (let i = 0; i < keyed.length; i++) {
     const c = keyed[i];
     if (back[i]) {
-      if (!c.tracks.every((t) => untouched.has(t))) writeBack(target, c, cache, nodeIndex, untouched);
+      if (!c.tracks.every((t) => untouched.has(t)))
+        writeBack(target, animations, c, cache, nodeIndex, untouched);
     } else writeNew(target, c, opts.scale, cache);
   }
   if (opts.empty === 'remove') removeEmpty(target, warnings, unusedBefore);
@@ -190,7 +194,14 @@ export async function writeGltf(
   const io = new WebIO().setLogger(new Logger(Logger.Verbosity.ERROR));
   io.registerExtensions(registeredExtensions(used.map((e) => e.constructor as typeof Extension)));
   io.registerDependencies(opts.dependencies);
-  if (target.getRoot().listBuffers().length === 0) target.createBuffer();
+  const root = target.getRoot();
+  // a buffer is written only when something is stored in it: an empty one would be a GLB without its
+  // BIN chunk, or a zero-length .bin, which glTF does not allow and no reader accepts
+  const stored =
+    root.listAccessors().length > 0 ||
+    (opts.format === 'glb' && root.listTextures().some((t) => t.getImage() !== null));
+  if (!stored) for (const b of root.listBuffers()) b.dispose();
+  else if (root.listBuffers().length === 0) target.createBuffer();
   const buffers = target.getRoot().listBuffers();
   if (opts.format === 'glb' && buffers.length > 1) {
     // GLB holds one buffer: move every accessor to the first
@@ -495,12 +506,12 @@ function channelKey(node: number, path: number): number {
 
 /** The clip's animation in `doc` and its first channel per node and path (key {@link channelKey}). */
 function channelsOf(
-  doc: Document,
+  animations: Animation[],
   clip: KeyedClip,
   nodeIndex: Map<Node, number>,
 ): { anim: Animation; channels: Map<number, Channel> } {
   const source = gltfSourceOf(clip)!;
-  const anim = doc.getRoot().listAnimations()[source.animation];
+  const anim = animations[source.animation];
   if (anim === undefined)
     throw new GltfError(
       `the document has no animation ${source.animation} any more`,
@@ -524,13 +535,13 @@ function channelsOf(
  * them would change nothing, so they are skipped.
  */
 function findUntouched(
-  doc: Document,
+  animations: Animation[],
   clip: KeyedClip,
   nodeIndex: Map<Node, number>,
   untouched: Set<Track>,
 ): void {
   const source = gltfSourceOf(clip)!;
-  const { channels } = channelsOf(doc, clip, nodeIndex);
+  const { channels } = channelsOf(animations, clip, nodeIndex);
   for (const t of clip.tracks) {
     const s = channels.get(channelKey(source.nodes[t.joint], PATHS.indexOf(t.path)))?.getSampler();
     const input = s?.getInput();
@@ -544,6 +555,7 @@ function findUntouched(
 
 function writeBack(
   doc: Document,
+  animations: Animation[],
   clip: KeyedClip,
   cache: InputCache,
   nodeIndex: Map<Node, number>,
@@ -551,7 +563,7 @@ function writeBack(
 ): void {
   const source = gltfSourceOf(clip)!;
   const nodes = doc.getRoot().listNodes();
-  const { anim, channels } = channelsOf(doc, clip, nodeIndex);
+  const { anim, channels } = channelsOf(animations, clip, nodeIndex);
   const samplerUsers = new Map<AnimationSampler, number>();
   for (const ch of anim.listChannels()) {
     const s = ch.getSampler();

@@ -46,6 +46,12 @@ export interface BakeClipOptions {
   /** Largest frame count accepted, so a long span at a high rate fails early instead of exhausting memory. Default 10 000 000. */
   maxFrames?: number;
   /**
+   * Largest number of values baked: frames x joints x channels, the channels being 4 (rotation) + 3
+   * (translation) + 3 when a track animates a scale. Checked before anything is allocated, so a small
+   * keyed file cannot ask for gigabytes. Default 2^27 (134 217 728 values, 1 GiB of float64).
+   */
+  maxValues?: number;
+  /**
    * Buffers to bake into instead of new ones, so repeated bakes allocate nothing: each is used when it
    * holds at least `frames x joints x width` values (the series is its first part).
    */
@@ -65,6 +71,7 @@ export const BAKE_CLIP_DEFAULTS: Required<Omit<BakeClipOptions, 'out'>> = {
   duration: 'ceil',
   keyTimes: 'float32',
   maxFrames: 10_000_000,
+  maxValues: 2 ** 27,
 };
 
 /** What {@link inferKeyRate} found. */
@@ -123,6 +130,12 @@ function trackRate(track: Track): number | undefined {
  * keys) 30 Hz ({@link FALLBACK_KEY_RATE}), the most common animation rate, since non-uniform keys
  * (optimised exports) have no rate of their own.
  *
+ * A track's rate counts only when its grid over the whole clip (earliest to latest key of any track)
+ * has no more frames than the clip has keys in all: a short dense track beside long sparse ones (two
+ * keys 1 ms apart beside a 2000 s track) would otherwise make a grid of millions of frames that
+ * holds almost nothing but interpolation. The track that spans the clip always counts, so a clip of
+ * uniform tracks always has a rate.
+ *
  * @throws {ShapeError} or {@link InvalidValueError} on a malformed keyed clip.
  * @example
  * inferKeyRate(keyed); // { rate: 30, uniform: true, tracks: 52 }
@@ -137,6 +150,17 @@ function keyRate(keyed: KeyedClip): KeyRate {
   let tracks = 0;
   let allUniform = true;
   let sameRate = true;
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  let keys = 0;
+  for (const track of keyed.tracks) {
+    const n = track.times.length;
+    first = Math.min(first, track.times[0]);
+    last = Math.max(last, track.times[n - 1]);
+    keys += n;
+  }
+  const span = last - first;
+  let seen = 0;
   for (const track of keyed.tracks) {
     if (track.times.length < 2) continue;
     tracks++;
@@ -145,8 +169,10 @@ function keyRate(keyed: KeyedClip): KeyRate {
       allUniform = false;
       continue;
     }
-    if (best > 0 && Math.abs(r - best) > 1e-3 * Math.max(r, best)) sameRate = false;
-    if (r > best) best = r;
+    if (seen > 0 && Math.abs(r - seen) > 1e-3 * Math.max(r, seen)) sameRate = false;
+    if (r > seen) seen = r;
+    // the frames this rate makes over the whole clip, against the keys the clip has (see inferKeyRate)
+    if (r > best && span * r <= keys) best = r;
   }
   if (tracks === 0) return { rate: FALLBACK_KEY_RATE, uniform: true, tracks };
   if (!allUniform) return { rate: FALLBACK_KEY_RATE, uniform: false, tracks };
@@ -206,6 +232,9 @@ export function bakeClip(keyed: KeyedClip, options: BakeClipOptions = {}): Clip 
   if (!(Number.isSafeInteger(o.maxFrames) && o.maxFrames >= 1)) {
     throw new OptionError(`${where}: maxFrames must be a positive integer, got ${String(o.maxFrames)}`);
   }
+  if (!(Number.isSafeInteger(o.maxValues) && o.maxValues >= 1)) {
+    throw new OptionError(`${where}: maxValues must be a positive integer, got ${String(o.maxValues)}`);
+  }
   const requested = o.rate === 'auto' ? keyRate(keyed).rate : o.rate;
   const { skeleton, tracks } = keyed;
   const J = skeleton.names.length;
@@ -225,6 +254,12 @@ export function bakeClip(keyed: KeyedClip, options: BakeClipOptions = {}): Clip 
   if (frames > o.maxFrames || frames * J * 4 > 2 ** 31 - 1) {
     throw new OptionError(
       `${where}: ${span} s at ${rate} Hz would give ${frames} frames of ${J} joints (maxFrames ${o.maxFrames}); choose a lower rate`,
+    );
+  }
+  const channels = 7 + (tracks.some((t) => t.path === 'scale') ? 3 : 0);
+  if (frames * J * channels > o.maxValues) {
+    throw new OptionError(
+      `${where}: ${span} s at ${rate} Hz would give ${frames} frames x ${J} joints x ${channels} channels = ${frames * J * channels} values, more than maxValues (${o.maxValues}); choose a lower rate or raise maxValues`,
     );
   }
   const grid = timeGrid(frames, rate, rate);

@@ -51,9 +51,11 @@ function checkRange(range: SubclipOptions, where: string): void {
  *   `end` where those fall strictly between two keys, so the cut track plays exactly as the original
  *   over the range (for `'step'` and `'linear'`, and for non-rotation `'cubicspline'` whose boundary
  *   keys carry the spline's derivative as tangents: a cubic restricted to a sub-interval is the same
- *   cubic). For CUBICSPLINE rotations the boundary key holds the spline's value before normalisation
- *   (exact, since glTF normalises after the Hermite step; its length differs from 1 by the spline's own
- *   bulge there), so the cut plays exactly too. The first in-tangent
+ *   cubic). For CUBICSPLINE rotations glTF requires unit keys, so the boundary key is that key (value
+ *   and tangents) divided by the value's length: the cut plays the original rotation and angular
+ *   velocity at the boundary and at every kept key, and inside the boundary segment differs from it
+ *   by a second-order amount (on splines with random unit keys and tangents up to 1, at most 0.19 rad;
+ *   nothing where the spline's value has unit length at the cut). The first in-tangent
  *   and last out-tangent are set to zero, as glTF recommends. A track with no key in the range and no
  *   interval across `start` becomes one key at `start` holding its (clamped) value there; a zero-length
  *   range gives every track one key. Cut tracks are Float64 (kept keys are copied exactly). A boundary
@@ -162,8 +164,8 @@ function cutTrack(track: Track, start: number, end: number, name: string): Track
 
 /**
  * A CUBICSPLINE key at `time` strictly inside the track: the spline's value and its derivative (per
- * second) as both tangents, so the cut segment is the same cubic. For rotations the value is the spline
- * before normalisation (the segment after it then normalises to the same rotations).
+ * second) as both tangents, so the cut segment is the same cubic. For rotations the key is divided by
+ * the value's length, so it is a unit quaternion as glTF requires.
  */
 function cubicBoundary(
   track: Track,
@@ -215,6 +217,17 @@ function cubicBoundary(
       h10 * values[o0 + 2 * w + c] +
       h01 * values[o1 + w + c] +
       h11 * values[o1 + c];
+  }
+  if (track.path === 'rotation') {
+    // glTF requires unit rotation keys: the key (value and tangents) divided by the value's length |p|,
+    // the cubic scaled by 1/|p| at the cut, so the played (normalised) rotation and its angular
+    // velocity there are the original's
+    const len = Math.hypot(raw[0], raw[1], raw[2], raw[3]);
+    if (len > 0)
+      for (let c = 0; c < 4; c++) {
+        raw[c] /= len;
+        deriv[c] /= len;
+      }
   }
   for (let c = 0; c < w; c++) {
     out[o + c] = deriv[c];

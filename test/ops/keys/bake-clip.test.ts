@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidValueError, OptionError, ShapeError } from '../../../src/errors.js';
-import { bakeClip, inferKeyRate } from '../../../src/ops/keys/bake-clip.js';
+import { BAKE_CLIP_DEFAULTS, bakeClip, inferKeyRate } from '../../../src/ops/keys/bake-clip.js';
 import { evaluateTrack } from '../../../src/ops/keys/evaluate-track.js';
 import {
   ANIMATED_ROTATION,
@@ -149,6 +149,59 @@ describe('bakeClip(keyed, options)', () => {
     expect(inferKeyRate(k2)).toEqual({ rate: 60, uniform: false, tracks: 2 });
     expect(inferKeyRate(chainKeyed())).toEqual({ rate: 30, uniform: false, tracks: 3 });
     expect(inferKeyRate({ ...chainKeyed(), tracks: [] })).toEqual({ rate: 30, uniform: true, tracks: 0 });
+  });
+
+  it("inferKeyRate(keyed) is not driven by a tiny track: 1 ms of 2 keys beside a 2000 s track bakes at the long track's rate", () => {
+    const bomb: KeyedClip = {
+      ...chainKeyed(),
+      tracks: [
+        track(0, 'translation', 'linear', [0, 0.001], [0, 0, 0, 1, 0, 0]),
+        track(1, 'rotation', 'linear', [0, 2000], [...axisAngle(0, 1, 0, 0), ...axisAngle(0, 1, 0, 1)]),
+      ],
+    };
+    // 1000 Hz over 2000 s would be 2 000 001 frames for 4 keys; the 2000 s track's own grid is 2 frames
+    expect(inferKeyRate(bomb).rate).toBe(1 / 2000);
+    expect(bakeClip(bomb).frames).toBe(2);
+    // a short track at a higher rate still counts when its grid over the clip is no longer than the
+    // clip's keys: 60 Hz over 10 s (601 frames) beside 301 + 61 keys
+    const t30 = Array.from({ length: 301 }, (_, i) => i / 30);
+    const t60 = Array.from({ length: 61 }, (_, i) => i / 60);
+    const mixed: KeyedClip = {
+      ...chainKeyed(),
+      tracks: [
+        track(
+          0,
+          'scale',
+          'linear',
+          t30,
+          t30.flatMap(() => [1, 1, 1]),
+        ),
+        track(
+          1,
+          'scale',
+          'linear',
+          t60,
+          t60.flatMap(() => [1, 1, 1]),
+        ),
+      ],
+    };
+    expect(inferKeyRate(mixed).rate).toBe(30);
+    expect(inferKeyRate({ ...mixed, tracks: [...mixed.tracks, { ...mixed.tracks[0], joint: 2 }] }).rate).toBe(
+      60,
+    );
+  });
+
+  it('bakeClip(keyed, { maxValues }) refuses frames x joints x channels past the cap before allocating', () => {
+    const keyed = chainKeyed(); // 3 joints, a scale track: 10 channels; 0 to 1.1 s
+    // 100 Hz: 111 frames x 3 joints x 10 channels = 3330 values
+    expect(() => bakeClip(keyed, { rate: 100, maxValues: 3329 })).toThrow(
+      /111 frames x 3 joints x 10 channels = 3330 values, more than maxValues \(3329\)/,
+    );
+    expect(bakeClip(keyed, { rate: 100, maxValues: 3330 }).frames).toBe(111);
+    expect(() => bakeClip(keyed, { maxValues: 0 })).toThrow(OptionError);
+    // the default: 1 GiB of float64
+    expect(BAKE_CLIP_DEFAULTS.maxValues).toBe(2 ** 27);
+    expect(() => bakeClip(keyed, { rate: 5e6 })).toThrow(/more than maxValues \(134217728\)/);
   });
 
   it('does not bake weights tracks but counts their keys in the time span', () => {

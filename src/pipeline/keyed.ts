@@ -55,7 +55,11 @@ export function runKeyedSteps(
     for (const s of steps)
       if (s.op === 'subclip') {
         const range = subclipSeconds(first, rate, frames, s);
-        out = subclip(out, { start: snap(range.start), end: snap(range.end) });
+        out = subclip(out, {
+          start: snap(range.start),
+          end: snap(range.end),
+          ...(s.rebase === true ? { rebase: true } : {}),
+        });
       }
     return out;
   }

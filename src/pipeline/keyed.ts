@@ -24,8 +24,11 @@ export function keyedBakeRate(keyed: KeyedClip): number {
 /**
  * Applies pipeline steps to a keyed clip. No steps, or only `unroll`: the clip as it is (the writer
  * makes every rotation track sign-continuous, which is what unrolling keys means, and keeps the keys,
- * their times and interpolation exactly). Otherwise: baked on {@link keyedBakeRate}, the steps run on the uniform clip, and every
- * frame becomes a LINEAR key (`keysFromClip` `'all'`); morph-weight tracks are kept as they were.
+ * their times and interpolation exactly). Otherwise: baked on {@link keyedBakeRate} and the steps run on the
+ * uniform clip. Steps that keep the timing (unroll, smooth, live filters) on keys that lie on one grid
+ * (`clipRate` uniform, jitter included): every track keeps its key times bit for bit and its
+ * interpolation, with the processed values at them. Otherwise every frame becomes a LINEAR key
+ * (`keysFromClip` `'all'`). Morph-weight tracks are kept as they were.
  */
 export function runKeyedSteps(
   keyed: KeyedClip,
@@ -55,14 +58,59 @@ export function runKeyedSteps(
     for (const s of steps)
       if (s.op === 'subclip') {
         const range = subclipSeconds(first, rate, frames, s);
-        out = subclip(out, { start: snap(range.start), end: snap(range.end) });
+        out = subclip(out, {
+          start: snap(range.start),
+          end: snap(range.end),
+          ...(s.rebase === true ? { rebase: true } : {}),
+        });
       }
     return out;
   }
   const processed = runSteps(bakeKeyed(keyed), steps, { ...options, input: 'reuse' });
-  const keys = keysFromClip(processed, { keys: 'all' });
   const weights: Track[] = keyed.tracks.filter((t) => t.path === 'weights');
+  const own = steps.every((s) => s.op === 'unroll' || s.op === 'smooth' || s.op === 'live')
+    ? onOwnKeys(keyed, processed)
+    : null;
+  if (own !== null) return { ...keyed, tracks: [...own, ...weights] };
+  const keys = keysFromClip(processed, { keys: 'all' });
   return { ...keys, tracks: [...keys.tracks, ...weights], ...(keyed.source ? { source: keyed.source } : {}) };
+}
+
+/**
+ * The processed clip's values at the input's own key times, when the steps kept the timing and every key
+ * of a STEP or LINEAR track is a frame of the bake grid (`clipRate` uniform: a jittered but evenly meant
+ * grid counts): each track keeps its key times bit for bit and its interpolation, and takes its values
+ * from the frame its key stands for. Null when some track is CUBICSPLINE or the keys are not on one grid
+ * (then every frame becomes a key).
+ */
+function onOwnKeys(keyed: KeyedClip, processed: Clip): Track[] | null {
+  if (!clipRate(keyed).uniform) return null;
+  const moving = keyed.tracks.filter((t) => t.path !== 'weights');
+  if (moving.some((t) => t.interpolation === 'cubicspline')) return null;
+  const t0 = processed.startTime ?? 0;
+  const rate = processed.rate;
+  const J = processed.skeleton.names.length;
+  const out: Track[] = [];
+  for (const t of moving) {
+    const series =
+      t.path === 'rotation'
+        ? processed.rotations.data
+        : t.path === 'translation'
+          ? processed.translations.data
+          : processed.scales?.data;
+    const w = t.path === 'rotation' ? 4 : 3;
+    if (series === undefined || t.width !== w) return null;
+    const n = t.times.length;
+    const values = new Float64Array(n * w);
+    for (let k = 0; k < n; k++) {
+      const f = Math.round((t.times[k] - t0) * rate);
+      if (f < 0 || f >= processed.frames) return null;
+      const at = (f * J + t.joint) * w;
+      for (let c = 0; c < w; c++) values[k * w + c] = series[at + c];
+    }
+    out.push({ ...t, values });
+  }
+  return out;
 }
 
 /**

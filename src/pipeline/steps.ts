@@ -88,8 +88,11 @@ export type LiveFilterSpec =
 /** One processing step of a pipeline, applied to the whole clip. */
 export type ClipStep =
   | { op: 'unroll' }
-  /** Frames `[start, end)` (0-based; `end` null: to the last), by `subclip` on their times. */
-  | { op: 'subclip'; start: number; end: number | null }
+  /**
+   * Frames `[start, end)` (0-based; `end` null: to the last), by `subclip` on their times; `rebase`: the
+   * result starts at 0 s.
+   */
+  | { op: 'subclip'; start: number; end: number | null; rebase?: boolean }
   | {
       op: 'smooth';
       kernel: KernelSpec;
@@ -285,7 +288,10 @@ function applyStep(
     case 'unroll':
       return unrollClip(clip, ownsRotations ? { target: 'in-place' } : {});
     case 'subclip':
-      return subclip(clip, subclipSeconds(clip.startTime ?? 0, clip.rate, clip.frames, step));
+      return subclip(clip, {
+        ...subclipSeconds(clip.startTime ?? 0, clip.rate, clip.frames, step),
+        ...(step.rebase === true ? { rebase: true } : {}),
+      });
     case 'smooth': {
       // with `joints`, keepOnly reads the unfiltered clip afterwards, so it must stay as it is
       const out = filterClip(clip, kernelFromSpec(step.kernel), {

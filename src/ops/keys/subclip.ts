@@ -16,13 +16,20 @@ export interface SubclipOptions {
   start: number;
   /** Last time kept, seconds (`end ≥ start`; equal gives one frame or one key per track). */
   end: number;
+  /**
+   * Start the result at 0 s: every time shifted back by the cut's start (a clip's `startTime` becomes 0;
+   * a keyed clip's key times move by the start, or by the first kept key where that is the start in
+   * float32), so a player that plays a clip from 0 (three.js's `AnimationMixer`) plays the cut for its
+   * true length. Default false: the kept times stay as they were.
+   */
+  rebase?: boolean;
 }
 
 /** Fraction of a frame by which a frame time may miss the range and still count as inside (rounding of `f · frameTime`). */
 const FRAME_SLACK = 1e-9;
 
 function checkRange(range: SubclipOptions, where: string): void {
-  checkOptionNames(range, ['start', 'end'], where);
+  checkOptionNames(range, ['start', 'end', 'rebase'], where);
   if (range === undefined) throw new OptionError(`${where}: { start, end } is required`);
   const { start, end } = range;
   if (
@@ -36,11 +43,14 @@ function checkRange(range: SubclipOptions, where: string): void {
     );
   }
   if (end < start) throw new OptionError(`${where}: end (${end} s) is before start (${start} s)`);
+  if (range.rebase !== undefined && typeof range.rebase !== 'boolean')
+    throw new OptionError(`${where}: rebase must be true or false, got ${String(range.rebase)}`);
 }
 
 /**
  * Cuts the time range `[start, end]` (seconds) out of a clip or a keyed clip, keeping times exact: like
- * three.js's `AnimationUtils.subclip`, but in seconds, and nothing is shifted to 0.
+ * three.js's `AnimationUtils.subclip`, but in seconds, and nothing is shifted to 0 unless `rebase` is set
+ * (then the result starts at 0 s, see {@link SubclipOptions.rebase}).
  *
  * - `Clip`: the frames whose times lie in `[start, end]` (a frame within 1e-9 of a frame of the range
  *   counts as inside, which absorbs the rounding of `f · frameTime`). The result's `startTime` is the
@@ -72,8 +82,25 @@ export function subclip(clip: KeyedClip, range: SubclipOptions): KeyedClip;
 export function subclip(clip: Clip | KeyedClip, range: SubclipOptions): Clip | KeyedClip {
   const where = 'subclip';
   checkRange(range, where);
-  if (clip !== null && typeof clip === 'object' && 'tracks' in clip) return subclipKeyed(clip, range, where);
-  return subclipFrames(clip as Clip, range, where);
+  if (clip !== null && typeof clip === 'object' && 'tracks' in clip) {
+    const cut = subclipKeyed(clip, range, where);
+    return range.rebase === true ? rebaseKeyed(cut, range.start) : cut;
+  }
+  const cut = subclipFrames(clip as Clip, range, where);
+  return range.rebase === true ? { ...cut, startTime: 0 } : cut;
+}
+
+/** `cut` with every key time moved back by its start: `start`, or the first kept key when float32 cannot tell them apart. */
+function rebaseKeyed(cut: KeyedClip, start: number): KeyedClip {
+  let first = Number.POSITIVE_INFINITY;
+  for (const t of cut.tracks) if (t.times.length > 0) first = Math.min(first, t.times[0]);
+  const shift = Math.abs(first - start) <= 2 ** -22 * Math.max(1, Math.abs(start)) ? first : start;
+  const tracks = cut.tracks.map((t) => {
+    const times = new Float64Array(t.times.length);
+    for (let k = 0; k < times.length; k++) times[k] = t.times[k] - shift;
+    return { ...t, times };
+  });
+  return { ...cut, tracks };
 }
 
 function sliceSeries<S extends QuatSeries | Vec3Series>(s: S, f0: number, f1: number, width: number): S {

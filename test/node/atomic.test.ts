@@ -153,7 +153,7 @@ describe('readBvhFile(path) and writeBvhFile(path, clip)', () => {
     const { clip, warnings } = readBvhFile(
       join(__dirname, '..', '..', 'samples', 'AV_8Walk_Meredith_HVHA_Rep1.bvh'),
     );
-    expect(warnings).toEqual([]);
+    expect(warnings.filter((w) => w.code !== 'frame-rate')).toEqual([]);
     const out = join(fresh(), 'deep', 'walk.bvh');
     writeBvhFile(out, clip);
     const again = readBvhFile(out).clip;

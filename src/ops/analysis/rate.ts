@@ -144,7 +144,9 @@ const ON_GRID = 0.05;
  *   0.02673 s) is 37.5 Hz. `uniform` when every key of every track is within a twentieth of a frame of the
  *   grid from the first key; `spread` is the largest distance. Keys that are not uniform: the rate of the
  *   finest track's median interval, `uniform: false` (the keys keep their own times wherever an
- *   operation allows).
+ *   operation allows). A track counts only when its grid over the whole clip makes no more frames than
+ *   the clip has keys, or when it spans the clip, so one tiny track cannot set a rate that would bake a
+ *   long clip into millions of frames.
  *
  * @throws {OptionError} when `clip` is neither a clip nor a keyed clip.
  * @example
@@ -197,6 +199,18 @@ export function clipRate(clip: Clip | KeyedClip): ClipRate {
  */
 export function keyTimesRate(tracks: readonly ArrayLike<number>[]): ClipRate {
   checkKeyTimes(tracks);
+  // A track's grid counts only when, over the whole clip, it makes no more frames than the clip has keys,
+  // or when it spans the clip: one tiny track (1 ms of two keys beside a 2000 s track) never sets the rate.
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  let keys = 0;
+  for (const t of tracks) {
+    if (t.length === 0) continue;
+    first = Math.min(first, t[0]);
+    last = Math.max(last, t[t.length - 1]);
+    keys += t.length;
+  }
+  const clipSpan = last - first;
   let fine = -1;
   let fineStep = Number.POSITIVE_INFINITY;
   let minInterval = Number.POSITIVE_INFINITY;
@@ -207,7 +221,8 @@ export function keyTimesRate(tracks: readonly ArrayLike<number>[]): ClipRate {
     const n = t.length;
     if (n < 2) continue;
     const step = (t[n - 1] - t[0]) / (n - 1);
-    if (step < fineStep || (step === fineStep && n > tracks[fine].length)) {
+    const counts = clipSpan / step <= keys || t[n - 1] - t[0] >= clipSpan;
+    if (counts && (step < fineStep || (step === fineStep && n > tracks[fine].length))) {
       fine = i;
       fineStep = step;
     }

@@ -3,6 +3,7 @@
  *
  * @module
  */
+
 import { OptionError } from '../../errors.js';
 import {
   ANIMATED_ROTATION,
@@ -10,8 +11,8 @@ import {
   ANIMATED_TRANSLATION,
   type Clip,
   type KeyedClip,
-  type Track,
 } from '../../series/clip.js';
+import { clipRate } from '../analysis/rate.js';
 import { timeGrid } from '../resample/time-grid.js';
 import { TrackSampler } from './evaluate-track.js';
 import { assertKeyedClip, checkOptionNames, trackLabel } from './support.js';
@@ -76,15 +77,15 @@ export const BAKE_CLIP_DEFAULTS: Required<Omit<BakeClipOptions, 'out'>> = {
 
 /** What {@link inferKeyRate} found. */
 export interface KeyRate {
-  /** The rate in Hz: the keys' own rate when they are uniform, else 30. */
+  /** The rate in Hz ({@link clipRate}): the keys' own rate; for keys that are not uniform, their median interval's. */
   rate: number;
-  /** Whether every track with two or more keys has uniformly spaced keys, all at one rate (no track: true). */
+  /** Whether every key lies on one grid at `rate` (within a twentieth of a frame; no track: true). */
   uniform: boolean;
   /** Number of tracks with two or more keys (the ones that say anything about a rate). */
   tracks: number;
 }
 
-/** The fallback rate of {@link inferKeyRate} for non-uniform keys: the most common animation rate. */
+/** The rate of a keyed clip with no track of two or more keys: the most common animation rate ({@link clipRate}'s). */
 export const FALLBACK_KEY_RATE = 30;
 
 const F32_ULP = 2 ** -23;
@@ -97,46 +98,15 @@ function timeTolerance(tMax: number, span: number): number {
   return Math.max(1e-9 * span, 4 * F32_ULP * tMax);
 }
 
-/** Snaps a measured rate to a whole number of Hz or to an NTSC rate (n · 1000/1001) when that close. */
-function snapRate(r: number, rel: number): number {
-  const whole = Math.round(r);
-  if (whole > 0 && Math.abs(r - whole) <= rel * r) return whole;
-  const ntsc = (Math.round((r * 1001) / 1000) * 1000) / 1001;
-  if (ntsc > 0 && Math.abs(r - ntsc) <= rel * r) return ntsc;
-  return r;
-}
-
-function trackRate(track: Track): number | undefined {
-  const { times } = track;
-  const n = times.length;
-  const t0 = times[0];
-  const t1 = times[n - 1];
-  const d = (t1 - t0) / (n - 1);
-  const tol = 1e-3 * d + timeTolerance(Math.max(Math.abs(t0), Math.abs(t1)), 0);
-  for (let k = 1; k < n; k++) {
-    if (Math.abs(times[k] - times[k - 1] - d) > tol) return undefined;
-  }
-  // the rate's relative error: a few Float32 roundings of the end times over the span
-  const rel = Math.max(2e-4, (2 * timeTolerance(Math.max(Math.abs(t0), Math.abs(t1)), 0)) / (t1 - t0));
-  return snapRate(1 / d, rel);
-}
-
 /**
- * The natural frame rate of a keyed clip's key times: when every track with two or more keys has
- * uniformly spaced keys (each spacing within 0.1% of the track's mean spacing, plus a couple of Float32
- * roundings of the times, since glTF stores times as Float32), the highest of those tracks' rates
- * (`(keys − 1) / span`, snapped to a whole number of Hz or an NTSC rate `n·1000/1001` within 0.02%), so
- * no key falls between frames when rates differ by whole factors; otherwise (or when no track has two
- * keys) 30 Hz ({@link FALLBACK_KEY_RATE}), the most common animation rate, since non-uniform keys
- * (optimised exports) have no rate of their own.
+ * The natural frame rate of a keyed clip's key times, as {@link clipRate} answers it (the one answer
+ * the readers, the pipeline's bake and `info` use): the finest track's rate, read as a standard rate
+ * where the key times mean one (a float32-jittered 37.5 Hz grid is 37.5 Hz); for keys that are not
+ * uniform, the rate of the finest track's median interval, with `uniform: false`. A track's rate
+ * counts only when its grid over the whole clip makes no more frames than the clip has keys, or when
+ * it spans the clip, so a short dense track beside long sparse ones (two keys 1 ms apart beside a
+ * 2000 s track) cannot make a grid of millions of frames.
  *
- * A track's rate counts only when its grid over the whole clip (earliest to latest key of any track)
- * has no more frames than the clip has keys in all: a short dense track beside long sparse ones (two
- * keys 1 ms apart beside a 2000 s track) would otherwise make a grid of millions of frames that
- * holds almost nothing but interpolation. The track that spans the clip always counts, so a clip of
- * uniform tracks always has a rate.
- *
- * @throws {ShapeError} or {@link InvalidValueError} on a malformed keyed clip.
  * @example
  * inferKeyRate(keyed); // { rate: 30, uniform: true, tracks: 52 }
  */
@@ -146,37 +116,10 @@ export function inferKeyRate(keyed: KeyedClip): KeyRate {
 }
 
 function keyRate(keyed: KeyedClip): KeyRate {
-  let best = 0;
-  let tracks = 0;
-  let allUniform = true;
-  let sameRate = true;
-  let first = Number.POSITIVE_INFINITY;
-  let last = Number.NEGATIVE_INFINITY;
-  let keys = 0;
-  for (const track of keyed.tracks) {
-    const n = track.times.length;
-    first = Math.min(first, track.times[0]);
-    last = Math.max(last, track.times[n - 1]);
-    keys += n;
-  }
-  const span = last - first;
-  let seen = 0;
-  for (const track of keyed.tracks) {
-    if (track.times.length < 2) continue;
-    tracks++;
-    const r = trackRate(track);
-    if (r === undefined) {
-      allUniform = false;
-      continue;
-    }
-    if (seen > 0 && Math.abs(r - seen) > 1e-3 * Math.max(r, seen)) sameRate = false;
-    if (r > seen) seen = r;
-    // the frames this rate makes over the whole clip, against the keys the clip has (see inferKeyRate)
-    if (r > best && span * r <= keys) best = r;
-  }
-  if (tracks === 0) return { rate: FALLBACK_KEY_RATE, uniform: true, tracks };
-  if (!allUniform) return { rate: FALLBACK_KEY_RATE, uniform: false, tracks };
-  return { rate: best, uniform: sameRate, tracks };
+  // one answer to "what rate is this": the clip's key-time rate (clipRate)
+  const r = clipRate(keyed);
+  const tracks = keyed.tracks.filter((t) => t.times.length >= 2).length;
+  return { rate: r.rate, uniform: r.uniform, tracks };
 }
 
 /**
@@ -187,7 +130,7 @@ function keyRate(keyed: KeyedClip): KeyRate {
  * - Grid: frame `f` at `startTime + f / rate` seconds, `startTime` the earliest key time of any track,
  *   each time computed from `f` in one step ({@link timeGrid}), so there is no drift. Frame count by
  *   `options.duration` ({@link BakeDuration}; default `'ceil'`: the frames cover the last key).
- *   `options.rate` defaults to the keys' own rate when they are uniform, else 30 Hz ({@link inferKeyRate}).
+ *   `options.rate` defaults to the keys' own rate ({@link inferKeyRate}, which is {@link clipRate}'s answer).
  * - Values: each track evaluated exactly as glTF defines it ({@link evaluateTrack}: clamped outside its
  *   own key range). A grid time on a key time takes the key as stored; with `keyTimes: 'float32'`
  *   (default) "on" means within two Float32 roundings (glTF stores times as Float32, so a key at

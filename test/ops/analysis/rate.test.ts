@@ -85,4 +85,13 @@ describe('keyTimesRate(times) and clipRate(keyed)', () => {
     } as unknown as Parameters<typeof clipRate>[0];
     expect(clipRate(keyed).rate).toBe(10);
   });
+
+  it("a tiny track never sets the rate: 1 ms of two keys beside a 2000 s track is the long track's rate", () => {
+    // 1000 Hz over 2000 s would be 2,000,001 frames for 4 keys; the long track's own grid is 2 frames
+    const r = keyTimesRate([Float32Array.from([0, 0.001]), Float32Array.from([0, 2000])]);
+    expect(r.rate).toBe(1 / 2000);
+    // a dense track that spans the clip still counts
+    const dense = Float32Array.from({ length: 61 }, (_, i) => i / 30);
+    expect(keyTimesRate([dense, Float32Array.from([0, 2])]).rate).toBe(30);
+  });
 });

@@ -109,7 +109,7 @@ describe('bakeClip(keyed, options)', () => {
     );
   });
 
-  it('inferKeyRate finds NTSC rates, takes the highest of several uniform rates, and falls back to 30 Hz', () => {
+  it('inferKeyRate finds NTSC rates, takes the finest of several uniform rates, the finest track for keys off one grid, and 30 Hz with no track', () => {
     const ntsc = Array.from({ length: 100 }, (_, i) => (i * 1001) / 30000);
     const k1: KeyedClip = {
       ...chainKeyed(),
@@ -146,8 +146,11 @@ describe('bakeClip(keyed, options)', () => {
         ),
       ],
     };
-    expect(inferKeyRate(k2)).toEqual({ rate: 60, uniform: false, tracks: 2 });
-    expect(inferKeyRate(chainKeyed())).toEqual({ rate: 30, uniform: false, tracks: 3 });
+    // every 30 Hz key lies on the 60 Hz grid: one grid holds every key
+    expect(inferKeyRate(k2)).toEqual({ rate: 60, uniform: true, tracks: 2 });
+    // keys at 0.1/0.4/1.1, 0/0.5/1 and 0.2/0.6 s: the finest track steps 0.4 s (2.5 Hz), and the others'
+    // keys are off that grid (0.1 s is a quarter period from 0.2 s), so the keys are not uniform
+    expect(inferKeyRate(chainKeyed())).toEqual({ rate: 2.5, uniform: false, tracks: 3 });
     expect(inferKeyRate({ ...chainKeyed(), tracks: [] })).toEqual({ rate: 30, uniform: true, tracks: 0 });
   });
 

@@ -107,6 +107,7 @@ describe('rotsig on a glTF chain of 4,000 nodes', () => {
     mkdirSync(join(dir, 'out'));
     writeFileSync(join(dir, 'deep.gltf'), chainGltf(4000, 3999));
     writeFileSync(join(dir, 'deeproot.gltf'), chainGltf(4000, 0));
+    writeFileSync(join(dir, 'chain1000.gltf'), chainGltf(1000, 999));
   });
 
   it.each(commands('deep.gltf', 'glb').map((args) => [args.join(' '), args]))(
@@ -116,17 +117,22 @@ describe('rotsig on a glTF chain of 4,000 nodes', () => {
     },
   );
 
-  it('rotsig convert deep.gltf -o x.bvh writes the 4,000 joints nested, which info then refuses in one line', () => {
+  it('rotsig convert deep.gltf -o x.bvh fails the file in one line: BVH nests joints 999 deep at most', () => {
     const r = run(['convert', 'deep.gltf', '-o', 'x.bvh'], dir);
+    expect(r.code, r.stderr).toBe(1);
+    expectClean(r, ['convert', 'deep.gltf', '-o', 'x.bvh'], 'deep\\.gltf');
+    expect(r.stderr).toMatch(/joint 1000 \('n1000'\) is nested 1000 levels deep/);
+  });
+
+  it('rotsig convert of a chain of 1,000 nodes writes them nested, and info reads the file back', () => {
+    const r = run(['convert', 'chain1000.gltf', '-o', 'chain1000.bvh'], dir);
     expect(r.code, r.stderr).toBe(0);
-    const lines = readFileSync(join(dir, 'x.bvh'), 'latin1').split('\n');
+    const lines = readFileSync(join(dir, 'chain1000.bvh'), 'latin1').split('\n');
     expect(lines.slice(0, 3)).toEqual(['HIERARCHY', 'ROOT n0', '{']);
-    expect(lines).toContain(`${'\t'.repeat(3999)}JOINT n3999`);
-    // the BVH reader takes joints 1000 levels deep at most: the file it cannot read is one error line
-    const info = run(['info', 'x.bvh'], dir);
-    expect(info.code).toBe(1);
-    expectClean(info, ['info', 'x.bvh'], 'x\\.bvh');
-    expect(info.stderr).toMatch(/nested more than 1000 levels deep/);
+    expect(lines).toContain(`${'\t'.repeat(999)}JOINT n999`);
+    const info = run(['info', 'chain1000.bvh'], dir);
+    expectClean(info, ['info', 'chain1000.bvh'], 'chain1000\\.bvh');
+    expect(info.code, info.stderr).toBe(0);
   });
 
   it('rotsig info and convert of the chain animated on its root end with exit 0', () => {

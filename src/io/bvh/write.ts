@@ -13,7 +13,7 @@ import { decomposeEuler, type EulerOrder, type EulerSpec, eulerSpec } from '../.
 import type { Clip, PositionMode } from '../../series/clip.js';
 import { assertQuatSeries, assertVec3Series } from '../../series/create.js';
 import type { FloatArray } from '../../series/types.js';
-import { type BvhLayout, bvhLayout } from './layout.js';
+import { BVH_MAX_DEPTH, type BvhLayout, bvhLayout } from './layout.js';
 import { channelEulerOrder } from './parse.js';
 
 /** Options of {@link writeBvh}. */
@@ -303,10 +303,18 @@ function checkClip(clip: Clip, layout: BvhLayout, where: string): void {
       `${where}: skeleton has ${J} names but ${parents.length} parents, ${offsets.length / 3} offsets and ${channels.length} channel lists`,
     );
   }
+  // levels below the root, per joint (parents come first)
+  const depth = new Int32Array(J);
   for (let j = 0; j < J; j++) {
     if (!(parents[j] === -1 || (parents[j] >= 0 && parents[j] < j))) {
       throw new ShapeError(
         `${where}: joint ${j} ('${names[j]}') has parent ${parents[j]}; parents must come before children`,
+      );
+    }
+    depth[j] = parents[j] < 0 ? 0 : depth[parents[j]] + 1;
+    if (depth[j] >= BVH_MAX_DEPTH) {
+      throw new ShapeError(
+        `${where}: joint ${j} ('${names[j]}') is nested ${depth[j]} levels deep; a BVH file nests at most ${BVH_MAX_DEPTH - 1} (parseBvh reads no deeper)`,
       );
     }
     if (
@@ -384,7 +392,8 @@ function checkClip(clip: Clip, layout: BvhLayout, where: string): void {
  * Round trip: `parseBvh(writeBvh(clip))` gives back every rotation within 1.5·10^-precision degrees
  * (three rounded angles) and every translation within 0.5·10^-precision.
  *
- * @throws {ShapeError} when the skeleton, rotations and translations do not fit together.
+ * @throws {ShapeError} when the skeleton, rotations and translations do not fit together, or joints are
+ * nested 1000 levels deep or more (more than `parseBvh` reads).
  * @throws {InvalidValueError} on a non-finite value (naming frame and joint) or an unwritable joint name.
  * @throws {OptionError} on a precision outside 0..15.
  * @example
@@ -402,7 +411,8 @@ export function writeBvh(clip: Clip, options: WriteBvhOptions = {}): string {
  * errors and round trip), without building a string: for writing files, where the string would only be
  * encoded again. The result is a view of the writer's buffer, which may be longer.
  *
- * @throws {ShapeError} when the skeleton, rotations and translations do not fit together.
+ * @throws {ShapeError} when the skeleton, rotations and translations do not fit together, or joints are
+ * nested 1000 levels deep or more (more than `parseBvh` reads).
  * @throws {InvalidValueError} on a non-finite value (naming frame and joint) or an unwritable joint name.
  * @throws {OptionError} on a precision outside 0..15.
  * @example
@@ -434,7 +444,8 @@ export const BVH_CHUNK_BYTES = 1 << 20;
  * Edge cases: the arguments are checked at the call; a non-finite rotation or translation is found when
  * its row is written, and throws from the iteration (naming frame and joint) after the chunks before it.
  *
- * @throws {ShapeError} when the skeleton, rotations and translations do not fit together.
+ * @throws {ShapeError} when the skeleton, rotations and translations do not fit together, or joints are
+ * nested 1000 levels deep or more (more than `parseBvh` reads).
  * @throws {InvalidValueError} on a non-finite value (naming frame and joint) or an unwritable joint name.
  * @throws {OptionError} on a precision outside 0..15.
  * @example

@@ -15,6 +15,13 @@ import {
 } from '../../series/clip.js';
 import { bvhSourceOf } from '../../series/clip-create.js';
 
+/**
+ * Nesting limit of JOINT blocks, for reading and writing: far beyond real skeletons, it keeps hostile input
+ * from overflowing the reader's stack, and a chain of nodes (glTF) from becoming a file of indentation
+ * (its text grows with the square of the depth).
+ */
+export const BVH_MAX_DEPTH = 1000;
+
 /** What the BVH writer writes besides the clip's numbers. */
 export interface BvhLayout {
   /** Per joint, its channels in file order. */

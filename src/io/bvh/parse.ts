@@ -21,6 +21,7 @@ import {
   type PositionMode,
 } from '../../series/clip.js';
 import { BvhParseError, type BvhWarning } from './errors.js';
+import { BVH_MAX_DEPTH } from './layout.js';
 import { QUOTE_LIMIT, quoteToken } from './quote.js';
 import { recycledOrNew } from './recycle.js';
 import { type FrameData, FrameScanner, type ScanChannel } from './scan.js';
@@ -66,8 +67,8 @@ export interface BvhParseResult {
 }
 
 const DEG = Math.PI / 180;
-/** Nesting limit of JOINT blocks; far beyond real skeletons, it keeps hostile input from overflowing the stack. */
-const MAX_DEPTH = 1000;
+/** Nesting limit of JOINT blocks, the writer's too (see `BVH_MAX_DEPTH`). */
+const MAX_DEPTH = BVH_MAX_DEPTH;
 /** Frames x joints a file without channel data may declare (its clip is allocated from `Frames:` alone). */
 const MAX_STATIC_FRAMES = 1_000_000;
 

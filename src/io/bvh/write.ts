@@ -13,7 +13,7 @@ import { decomposeEuler, type EulerOrder, type EulerSpec, eulerSpec } from '../.
 import type { Clip, PositionMode } from '../../series/clip.js';
 import { assertQuatSeries, assertVec3Series } from '../../series/create.js';
 import type { FloatArray } from '../../series/types.js';
-import { type BvhLayout, bvhLayout } from './layout.js';
+import { BVH_MAX_DEPTH, type BvhLayout, bvhLayout } from './layout.js';
 import { channelEulerOrder } from './parse.js';
 
 /** Options of {@link writeBvh}. */
@@ -303,10 +303,18 @@ function checkClip(clip: Clip, layout: BvhLayout, where: string): void {
       `${where}: skeleton has ${J} names but ${parents.length} parents, ${offsets.length / 3} offsets and ${channels.length} channel lists`,
     );
   }
+  // levels below the root, per joint (parents come first)
+  const depth = new Int32Array(J);
   for (let j = 0; j < J; j++) {
     if (!(parents[j] === -1 || (parents[j] >= 0 && parents[j] < j))) {
       throw new ShapeError(
         `${where}: joint ${j} ('${names[j]}') has parent ${parents[j]}; parents must come before children`,
+      );
+    }
+    depth[j] = parents[j] < 0 ? 0 : depth[parents[j]] + 1;
+    if (depth[j] >= BVH_MAX_DEPTH) {
+      throw new ShapeError(
+        `${where}: joint ${j} ('${names[j]}') is nested ${depth[j]} levels deep; a BVH file nests at most ${BVH_MAX_DEPTH - 1} (parseBvh reads no deeper)`,
       );
     }
     if (
@@ -384,7 +392,8 @@ function checkClip(clip: Clip, layout: BvhLayout, where: string): void {
  * Round trip: `parseBvh(writeBvh(clip))` gives back every rotation within 1.5·10^-precision degrees
  * (three rounded angles) and every translation within 0.5·10^-precision.
  *
- * @throws {ShapeError} when the skeleton, rotations and translations do not fit together.
+ * @throws {ShapeError} when the skeleton, rotations and translations do not fit together, or joints are
+ * nested 1000 levels deep or more (more than `parseBvh` reads).
  * @throws {InvalidValueError} on a non-finite value (naming frame and joint) or an unwritable joint name.
  * @throws {OptionError} on a precision outside 0..15.
  * @example
@@ -402,7 +411,8 @@ export function writeBvh(clip: Clip, options: WriteBvhOptions = {}): string {
  * errors and round trip), without building a string: for writing files, where the string would only be
  * encoded again. The result is a view of the writer's buffer, which may be longer.
  *
- * @throws {ShapeError} when the skeleton, rotations and translations do not fit together.
+ * @throws {ShapeError} when the skeleton, rotations and translations do not fit together, or joints are
+ * nested 1000 levels deep or more (more than `parseBvh` reads).
  * @throws {InvalidValueError} on a non-finite value (naming frame and joint) or an unwritable joint name.
  * @throws {OptionError} on a precision outside 0..15.
  * @example
@@ -434,7 +444,8 @@ export const BVH_CHUNK_BYTES = 1 << 20;
  * Edge cases: the arguments are checked at the call; a non-finite rotation or translation is found when
  * its row is written, and throws from the iteration (naming frame and joint) after the chunks before it.
  *
- * @throws {ShapeError} when the skeleton, rotations and translations do not fit together.
+ * @throws {ShapeError} when the skeleton, rotations and translations do not fit together, or joints are
+ * nested 1000 levels deep or more (more than `parseBvh` reads).
  * @throws {InvalidValueError} on a non-finite value (naming frame and joint) or an unwritable joint name.
  * @throws {OptionError} on a precision outside 0..15.
  * @example
@@ -524,7 +535,7 @@ function planBvh(clip: Clip, options: WriteBvhOptions, where: string): BvhPlan {
   for (let j = 0; j < J; j++) if (parents[j] >= 0) children[parents[j]].push(j);
   for (let k = 0; k < endSites.length; k++) sites[endSites[k].parent].push(k);
   const hierarchy: HierarchyText = { out, indent, skeleton: clip.skeleton, layout, children, sites };
-  for (let j = 0; j < J; j++) if (parents[j] < 0) writeJointText(hierarchy, j, 0);
+  for (let j = 0; j < J; j++) if (parents[j] < 0) writeJointText(hierarchy, j);
 
   const frames = clip.frames;
   const timeText = layout.frameTimeText ?? formatExact(clip.frameTime);
@@ -544,28 +555,46 @@ interface HierarchyText {
 }
 
 /**
- * Appends the lines of joint `j`, its children and End Sites, `depth` levels deep. A top-level function of
- * one plain object rather than a closure made per header, so that its optimised code, shared by every file
- * of a batch, never meets a new closure.
+ * Appends the lines of root joint `root`, its descendants and End Sites. A walk with a stack of its own
+ * rather than recursion, so that a hierarchy thousands of joints deep (a chain of glTF nodes) is written
+ * like any other. A top-level function of one plain object rather than a closure made per header, so
+ * that its optimised code, shared by every file of a batch, never meets a new closure.
  */
-function writeJointText(h: HierarchyText, j: number, depth: number): void {
+function writeJointText(h: HierarchyText, root: number): void {
   const { out, indent } = h;
   const { names, parents, restTranslations: offsets } = h.skeleton;
   const { channels, endSites } = h.layout;
-  const pad = indent.repeat(depth);
-  out.push(`${pad}${parents[j] < 0 ? 'ROOT' : 'JOINT'} ${names[j]}`, `${pad}{`);
-  out.push(`${pad}${indent}${offsetText(offsets[j * 3], offsets[j * 3 + 1], offsets[j * 3 + 2])}`);
-  let channelText = `CHANNELS ${channels[j].length}`;
-  for (const c of channels[j]) channelText += ` ${c}`;
-  out.push(`${pad}${indent}${channelText}`);
-  for (const c of h.children[j]) writeJointText(h, c, depth + 1);
-  for (const k of h.sites[j]) {
-    const site = endSites[k];
-    const inner = pad + indent;
-    out.push(`${inner}End Site${site.label ? ` ${site.label}` : ''}`, `${inner}{`);
-    out.push(`${inner}${indent}${offsetText(site.offset[0], site.offset[1], site.offset[2])}`, `${inner}}`);
+  // pairs (entry, depth), the next on top: entry j >= 0 opens joint j (its lines down to CHANNELS, then
+  // its children in order), entry ~j < 0 closes it (its End Sites and closing brace)
+  const stack: number[] = [root, 0];
+  while (stack.length > 0) {
+    const depth = stack.pop() as number;
+    const entry = stack.pop() as number;
+    const pad = indent.repeat(depth);
+    if (entry < 0) {
+      const j = ~entry;
+      for (const k of h.sites[j]) {
+        const site = endSites[k];
+        const inner = pad + indent;
+        out.push(`${inner}End Site${site.label ? ` ${site.label}` : ''}`, `${inner}{`);
+        out.push(
+          `${inner}${indent}${offsetText(site.offset[0], site.offset[1], site.offset[2])}`,
+          `${inner}}`,
+        );
+      }
+      out.push(`${pad}}`);
+      continue;
+    }
+    const j = entry;
+    out.push(`${pad}${parents[j] < 0 ? 'ROOT' : 'JOINT'} ${names[j]}`, `${pad}{`);
+    out.push(`${pad}${indent}${offsetText(offsets[j * 3], offsets[j * 3 + 1], offsets[j * 3 + 2])}`);
+    let channelText = `CHANNELS ${channels[j].length}`;
+    for (const c of channels[j]) channelText += ` ${c}`;
+    out.push(`${pad}${indent}${channelText}`);
+    stack.push(~j, depth);
+    const children = h.children[j];
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i], depth + 1);
   }
-  out.push(`${pad}}`);
 }
 
 function offsetText(x: number, y: number, z: number): string {

@@ -291,8 +291,11 @@ for (const path of inputs) {
     'gaussian-aligned': metrics(truthX, withRotations(noisy.clip, perComponent(aligned, gaussTaps)), mm),
   };
   const c = results.clean;
+  // a clip too short for cleanClip to estimate anything from (its 'too-short' warning: only flips removed)
+  // is no test of the method: reported as not applicable, with the reason, rather than as a pass or a fail
+  const tooShort = report.warnings.find((w) => w.code === 'too-short');
   const margin = (m) =>
-    c[m] === null
+    tooShort !== undefined || c[m] === null
       ? null
       : Math.min(
           ...['savgol', 'gaussian', 'savgol-aligned', 'gaussian-aligned'].map(
@@ -311,7 +314,12 @@ for (const path of inputs) {
       signFlips: report.signFlips,
       sigma: report.sigma,
       cutoff: report.cutoff,
+      warnings: report.warnings,
     },
+    applicable: tooShort === undefined,
+    ...(tooShort === undefined
+      ? {}
+      : { notApplicable: `not applicable (${truth.frames} frames): ${tooShort.message}` }),
     ms,
     results,
     marginMpjpe: margin('mpjpe'),
@@ -325,7 +333,11 @@ for (const path of inputs) {
     console.log(
       `  ${name.padEnd(17)} MPJPE ${f(m.mpjpe).padStart(7)} mm  Accel ${f(m.accel).padStart(7)} mm/f²  flips ${m.flips}`,
     );
-  console.log(`  margin vs the best baseline: MPJPE ${pct(row.marginMpjpe)}, Accel ${pct(row.marginAccel)}`);
+  if (row.notApplicable) console.log(`  ${row.notApplicable}`);
+  else
+    console.log(
+      `  margin vs the best baseline: MPJPE ${pct(row.marginMpjpe)}, Accel ${pct(row.marginAccel)}`,
+    );
 }
 
 if (values.record) {
@@ -345,6 +357,7 @@ if (values.record) {
     `Noise: ${noiseDeg}° per rotation-vector component, ${100 * spikeRate}% spikes of 20-40°, ${100 * flipRate}% sign flips; seed ${seed}. Written by \`node bench/clean.js --record\`.`,
     'Errors against the clean capture (forward kinematics), mm and mm/frame² (units estimated from a 1.7 m height).',
     'Margin: 1 − clean / best baseline, over the four baselines (naive and sign-aligned).',
+    "Captures too short for cleanClip to estimate noise from (its 'too-short' warning: fewer than 8 frames, only sign flips removed) are not applicable: no margin is given for them.",
     '',
     '| capture | Hz | frames | sigma | clean MPJPE | SG MPJPE | Gauss MPJPE | clean Accel | SG Accel | Gauss Accel | MPJPE margin | Accel margin | output flips |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
@@ -353,8 +366,12 @@ if (values.record) {
       const best = (m) => (x.savgol[m] === null ? null : Math.min(x.savgol[m], x['savgol-aligned'][m]));
       const bestG = (m) =>
         x.gaussian[m] === null ? null : Math.min(x.gaussian[m], x['gaussian-aligned'][m]);
-      return `| ${r.capture} | ${r.rate.toFixed(0)} | ${r.frames} | ${f(r.report.sigma)} | ${f(x.clean.mpjpe)} | ${f(best('mpjpe'))} | ${f(bestG('mpjpe'))} | ${f(x.clean.accel)} | ${f(best('accel'))} | ${f(bestG('accel'))} | ${pct(r.marginMpjpe)} | ${pct(r.marginAccel)} | ${x.clean.flips} |`;
+      const na = `not applicable (${r.frames} frames)`;
+      const margins = r.applicable ? `${pct(r.marginMpjpe)} | ${pct(r.marginAccel)}` : `${na} | ${na}`;
+      return `| ${r.capture} | ${r.rate.toFixed(0)} | ${r.frames} | ${f(r.report.sigma)} | ${f(x.clean.mpjpe)} | ${f(best('mpjpe'))} | ${f(bestG('mpjpe'))} | ${f(x.clean.accel)} | ${f(best('accel'))} | ${f(bestG('accel'))} | ${margins} | ${x.clean.flips} |`;
     }),
+    '',
+    ...rows.filter((r) => !r.applicable).map((r) => `- ${r.capture}: ${r.notApplicable}`),
     '',
   ];
   writeFileSync(join(root, 'bench/results/clean.md'), lines.join('\n'));

@@ -101,11 +101,13 @@ function options(parsed: Parsed): CleanClipOptions {
 
 function describe(r: CleanReport): string {
   const smoothing =
-    r.sigma > 0
-      ? `sigma ${r.sigma.toPrecision(3)} frames (cutoff ${r.cutoff.toPrecision(3)} Hz, ${r.cutoffSource === 'spectrum' ? 'from the spectrum' : 'given'})`
-      : r.cutoff > 0 && r.jointSigmas.every((s) => s === 0)
-        ? `cutoff ${r.cutoff.toPrecision(3)} Hz`
-        : 'not smoothed';
+    r.warnings.length > 0
+      ? 'not smoothed'
+      : r.sigma > 0
+        ? `sigma ${r.sigma.toPrecision(3)} frames (cutoff ${r.cutoff.toPrecision(3)} Hz, ${r.cutoffSource === 'spectrum' ? 'from the spectrum' : 'given'})`
+        : r.cutoff > 0 && r.jointSigmas.every((s) => s === 0)
+          ? `cutoff ${r.cutoff.toPrecision(3)} Hz`
+          : 'not smoothed';
   return `${r.signFlips} sign flips removed, ${r.spikes} spikes replaced, ${smoothing}; Accel ${r.accelBefore.toPrecision(3)} -> ${r.accelAfter.toPrecision(3)} mm/frame²`;
 }
 
@@ -161,6 +163,8 @@ export async function runClean(parsed: Parsed, io: CliIo): Promise<number> {
       summary.push({ input: file.path, output: target, ok: true, report });
       if (!quiet) {
         for (const w of loaded.warnings) io.stderr.write(`${shown(file.path)}: warning: ${shown(w)}\n`);
+        for (const w of report.warnings)
+          io.stderr.write(`${shown(file.path)}: warning: ${w.code}: ${shown(w.message)}\n`);
         io.stderr.write(`${shown(file.path)}: ${describe(report)}\n`);
       }
     } catch (error) {

@@ -180,6 +180,28 @@ describe('amassToClip(arrays, options)', () => {
     expect(() => amassToClip(arrays, { modle: 'smplh' } as never)).toThrow(OptionError);
     expect(() => amassToClip(arrays, { template: [[1, 2, 3]] })).toThrow(/template has 1 joints/);
   });
+
+  test('a file without poses is named as such, with its members, and SMPL parameters point to their reader', () => {
+    const arrays = npz('amass_smplh.npz');
+    // no 'poses' member: the message names the missing member and the ones there are, not a column count
+    let message = '';
+    try {
+      amassToClip({ trans: arrays.trans, betas: arrays.betas });
+    } catch (e) {
+      expect(e).toBeInstanceOf(ShapeError);
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/no 'poses' member/);
+    expect(message).toContain("'trans', 'betas'");
+    expect(message).not.toMatch(/columns/);
+    expect(message).not.toMatch(/smplParamsToClip/);
+    // a pose estimator's SMPL parameters (global_orient / body_pose / transl)
+    const rows = (cols: number) => ({ ...arrays.trans, shape: [2, cols], data: new Float64Array(2 * cols) });
+    const smpl = { global_orient: rows(3), body_pose: rows(69), transl: rows(3) } as never;
+    expect(() => amassToClip(smpl)).toThrow(
+      /no 'poses' member.*'global_orient', 'body_pose', 'transl'.*'global_orient', 'body_pose' look like SMPL parameters.*smplParamsToClip.*rotsig clean/,
+    );
+  });
 });
 
 describe('clipToAmass(clip, arrays)', () => {

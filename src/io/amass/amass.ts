@@ -11,6 +11,7 @@ import { ANIMATED_ROTATION, ANIMATED_TRANSLATION, type Clip, type ClipSource } f
 import { makeClip, makeSkeleton } from '../../series/clip-create.js';
 import type { NdArray, NpyArray } from '../npy.js';
 import type { NpzArrays } from '../npz.js';
+import { SMPL_BODY_POSE_KEYS, SMPL_GLOBAL_ORIENT_KEYS, SMPL_POSE_KEYS } from '../smpl-params.js';
 import { SMPL_JOINT_COUNTS, type SmplModel, smplTree } from './skeletons.js';
 
 /** The frame-rate keys of AMASS releases: SMPL+H files use the first, SMPL-X files the second. */
@@ -197,6 +198,27 @@ function resolveRate(
 }
 
 /**
+ * The message for arrays without a `poses` member: the members the file has, and, when they look like the
+ * SMPL parameters of a pose estimator (separate root and body rotations, or a combined `pose`), the reader
+ * to use instead.
+ */
+function missingPoses(arrays: NpzArrays, where: string): string {
+  const names = Object.keys(arrays);
+  const has = names.length === 0 ? 'no members' : `members ${names.map((n) => `'${n}'`).join(', ')}`;
+  const smplKeys: readonly string[] = [
+    ...SMPL_GLOBAL_ORIENT_KEYS,
+    ...SMPL_BODY_POSE_KEYS,
+    ...SMPL_POSE_KEYS.filter((k) => k !== 'poses'),
+  ];
+  const smpl = names.filter((n) => smplKeys.includes(n));
+  const hint =
+    smpl.length > 0
+      ? `; ${smpl.map((n) => `'${n}'`).join(', ')} look like SMPL parameters from a pose estimator: read them with smplParamsToClip (the SMPL-parameter reader) or clean them with \`rotsig clean\``
+      : '';
+  return `${where}: the file has no 'poses' member (an AMASS motion has 'poses' and 'trans'); it has ${has}${hint}`;
+}
+
+/**
  * An AMASS / SMPL-family motion (the arrays of its `.npz`, from `parseNpz`) as a clip, with warnings.
  * See {@link amassToClip}.
  *
@@ -222,6 +244,7 @@ export function amassToClipWithReport(
     throw new OptionError(
       `${where}: fallbackRate must be a positive number of Hz, got ${String(o.fallbackRate)}`,
     );
+  if (!('poses' in arrays) || arrays.poses === undefined) throw new ShapeError(missingPoses(arrays, where));
   const posesArray = arrays.poses;
   const width = posesArray?.shape?.[1];
   let model: SmplModel;

@@ -54,6 +54,22 @@ export const CLEAN_CLIP_DEFAULTS: Required<CleanClipOptions> = {
   unitsPerMeter: 100,
 };
 
+/**
+ * Fewest frames {@link cleanClip} estimates anything from: below it the clip has too few frames for the
+ * spike statistics (5) and the spectrum that chooses the smoothing (8).
+ */
+export const CLEAN_MIN_FRAMES = 8;
+
+/** A warning of {@link cleanClipWithReport}: `code` for programs, `message` for people. */
+export interface CleanWarning {
+  /**
+   * `'too-short'`: fewer than {@link CLEAN_MIN_FRAMES} frames, too few to tell noise from motion; only the
+   * sign flips were removed (no spikes replaced, no smoothing), the clip is otherwise returned as it was.
+   */
+  code: 'too-short';
+  message: string;
+}
+
 /** What {@link cleanClipWithReport} did. */
 export interface CleanReport {
   /** Quaternion sign flips found in the input (each removed; a 2π shell of axis-angle data is one too). */
@@ -73,6 +89,8 @@ export interface CleanReport {
   accelAfter: number;
   /** Quaternion sign flips left in the output (0: the output never flips). */
   outputFlips: number;
+  /** What could not be done, and why (empty when the clip was cleaned in full). */
+  warnings: CleanWarning[];
 }
 
 /**
@@ -97,8 +115,11 @@ export interface CleanReport {
  * flips and spikes found, the smoothing chosen, and the mean joint acceleration ({@link meanAcceleration},
  * mm/frame²) before and after.
  *
- * Edge cases: a clip of fewer than 5 frames has no spikes and one of fewer than 8 is not smoothed under
- * `'auto'`; joints that never move are kept bit for bit.
+ * Edge cases: a clip of fewer than {@link CLEAN_MIN_FRAMES} (8) frames is too short to tell noise from
+ * motion (a bind pose, a clip cut to a few frames): only its sign flips are removed (whatever the options:
+ * no spikes replaced, no smoothing, as a given cutoff on so few frames would smooth the noise into the
+ * pose rather than out of it), and the report says so with a `'too-short'` warning. Joints that never
+ * move are kept bit for bit.
  *
  * @throws {OptionError} on unknown or out-of-range options; {@link ShapeError} or
  *   {@link InvalidValueError} on a malformed clip or non-finite values (naming frame and joint).
@@ -134,7 +155,28 @@ export function cleanClipWithReport(
   const signFlips = findDiscontinuities(clip.rotations, { rate: clip.rate }).filter(
     (d) => d.kind === 'sign-flip',
   ).length;
+  const cutoffSource = o.cutoff === 'auto' ? 'spectrum' : 'given';
   let work = unrollClip(clip);
+  if (clip.frames < CLEAN_MIN_FRAMES) {
+    const report: CleanReport = {
+      signFlips,
+      spikes: 0,
+      sigma: 0,
+      jointSigmas: new Float64Array(work.rotations.joints),
+      cutoff: clip.rate / 2,
+      cutoffSource,
+      accelBefore,
+      accelAfter: meanAcceleration(work, accelOptions),
+      outputFlips: 0,
+      warnings: [
+        {
+          code: 'too-short',
+          message: `${where}: ${clip.frames} frame${clip.frames === 1 ? '' : 's'}, fewer than the ${CLEAN_MIN_FRAMES} needed to tell noise from motion: only sign flips removed, no spikes replaced, not smoothed`,
+        },
+      ],
+    };
+    return { clip: work, report };
+  }
   let spikes = 0;
   if (o.spikes === 'replace') {
     const found = findSpikes(work.rotations, { spread: o.spikeSpread });
@@ -144,7 +186,6 @@ export function cleanClipWithReport(
 
   let sigma = 0;
   let cutoff: number;
-  const cutoffSource = o.cutoff === 'auto' ? 'spectrum' : 'given';
   let jointSigmas: Float64Array;
   if (o.cutoff === 'auto') {
     const choice = smoothingFromSpectrum(work, { perJoint: o.perJoint && o.filter === 'gaussian' });
@@ -175,6 +216,7 @@ export function cleanClipWithReport(
     accelBefore,
     accelAfter: meanAcceleration(work, accelOptions),
     outputFlips,
+    warnings: [],
   };
   return { clip: work, report };
 }

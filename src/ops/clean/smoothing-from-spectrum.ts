@@ -82,7 +82,9 @@ export function cutoffForSigma(sigma: number, rate: number): number {
  * Chooses the width of a zero-phase Gaussian smoothing for a clip from its spectrum. The power of every
  * rotation channel (hemisphere-continuous quaternion components, `clipSpectrum` with `channels:
  * 'quaternion'`) is summed per frequency bin; the median power of the bins in the top of the band
- * (`noiseBand`) is the white-noise floor `N`, and the signal power of bin k is `S_k = max(P_k − N, 0)`. The
+ * (`noiseBand`), divided by the median-to-mean ratio of white noise's periodogram, is the white-noise floor
+ * `N`, and the signal power of bin k is `S_k = max(P̄_k − N, 0)` with `P̄_k` the power averaged over bins
+ * `k ± 4` (a single bin's power scatters too widely to subtract the floor from). The
  * expected squared error of the smoothed channels is `E(σ) = Σ_k (1 − H_σ(f_k))² S_k + H_σ(f_k)² N`
  * (signal lost plus noise kept, `H_σ(f) = exp(−2π²σ²(f / rate)²)` the Gaussian's response), and that of
  * their second differences (accelerations) `A(σ)` the same sum with each bin weighted by `(2 sin(π f_k /
@@ -131,7 +133,10 @@ export function smoothingFromSpectrum(
   };
   if (clip.frames < 8) return none;
   const bins = s.power.length;
-  const floor = noiseFloor(s.power, s.frequencies, band * nyquist);
+  // degrees of freedom of the summed noise: 3 per moving joint's quaternion (a unit quaternion's noise
+  // lies in the 3 directions tangent to it), 2 per frequency bin (real and imaginary parts)
+  const moving = movingJoints(clip);
+  const floor = noiseFloor(s.power, s.frequencies, band * nyquist, 6 * Math.max(moving, 1));
   if (!(floor > 0)) return none;
   const best = bestSigma(s.power, s.frequencies, s.rate, floor, maxSigma);
   const jointSigmas = new Float64Array(clip.rotations.joints);
@@ -148,7 +153,7 @@ export function smoothingFromSpectrum(
       const js = spectrum(channels, s.rate);
       power.fill(0);
       for (const p of js.power) for (let k = 0; k < bins; k++) power[k] += p[k];
-      const jointFloor = noiseFloor(power, js.frequencies, band * nyquist);
+      const jointFloor = noiseFloor(power, js.frequencies, band * nyquist, 6);
       // never less than the clip-wide width: a joint's own spectrum is the noisier estimate, and a fast
       // joint's choice alone leaves the jitter its children inherit
       jointSigmas[j] =
@@ -160,14 +165,22 @@ export function smoothingFromSpectrum(
   return { ...best, noiseFloor: floor, jointSigmas };
 }
 
-/** Median power of the bins at or above `from` Hz (DC excluded): the white-noise floor. */
-function noiseFloor(power: Float64Array, frequencies: Float64Array, from: number): number {
+/**
+ * The white-noise floor: the mean power per bin of the bins at or above `from` Hz (DC excluded), estimated
+ * robustly as their median divided by the median-to-mean ratio of white noise's periodogram. The power of
+ * a bin summed over `dof / 2` channels of white noise is chi-squared with `dof` degrees of freedom, whose
+ * median lies below its mean by the factor `(1 − 2 / (9·dof))³` (Wilson and Hilferty, "The distribution
+ * of chi-square", PNAS 1931): 0.89 for one joint's quaternion (noise in 3 of its 4 components, 6 degrees),
+ * near 1 for a whole clip. Uncorrected, the median puts one joint's floor 11% low and undersmooths it.
+ */
+function noiseFloor(power: Float64Array, frequencies: Float64Array, from: number, dof: number): number {
   const noise: number[] = [];
   for (let k = 1; k < power.length; k++) if (frequencies[k] >= from) noise.push(power[k]);
   if (noise.length === 0) return 0;
   noise.sort((a, b) => a - b);
   const m = noise.length;
-  return m % 2 === 1 ? noise[m >> 1] : 0.5 * (noise[(m >> 1) - 1] + noise[m >> 1]);
+  const median = m % 2 === 1 ? noise[m >> 1] : 0.5 * (noise[(m >> 1) - 1] + noise[m >> 1]);
+  return median / (1 - 2 / (9 * dof)) ** 3;
 }
 
 /**
@@ -195,6 +208,20 @@ function bestSigma(
   }
   let best = { sigma: 0, cutoff: rate / 2, expectedGain: 1 };
   if (!(baseline > 0 && accelBaseline > 0)) return best;
+  // the signal power of each bin from the periodogram averaged over its neighbours (Daniell's smoother):
+  // a single bin's power scatters about its mean (exponentially, for one channel), so max(P_k − N, 0)
+  // credits every noise-only bin with phantom signal (half the floor on average for one channel) and
+  // keeps the width too small, most on short clips
+  const signal = new Float64Array(bins);
+  for (let k = 1; k < bins; k++) {
+    let sum = 0;
+    let n = 0;
+    for (let i = Math.max(1, k - DANIELL); i <= Math.min(bins - 1, k + DANIELL); i++) {
+      sum += power[i];
+      n++;
+    }
+    signal[k] = Math.max(sum / n - floor, 0);
+  }
   let bestScore = balance ? 2 : 1;
   for (let sigma = 0.5; sigma <= maxSigma * (1 + 1e-12); sigma *= 1.05) {
     // the continuous Gaussian's response, exp(−2π²σ²ν²) at ν cycles per frame: the sampled kernel's to
@@ -205,7 +232,7 @@ function bestSigma(
     for (let k = 1; k < bins; k++) {
       const nu = frequencies[k] / rate;
       const h = Math.exp(c * nu * nu);
-      const sk = Math.max(power[k] - floor, 0);
+      const sk = signal[k];
       const e = (1 - h) * (1 - h) * sk + h * h * floor;
       error += e;
       accel += accelWeight[k] * e;
@@ -220,3 +247,26 @@ function bestSigma(
 }
 
 const BALANCE = true;
+
+/** Joints whose rotation changes over the clip. */
+function movingJoints(clip: Clip): number {
+  const { data, frames, joints } = clip.rotations;
+  let n = 0;
+  for (let j = 0; j < joints; j++)
+    for (let f = 1; f < frames; f++) {
+      const a = (f * joints + j) * 4;
+      const b = j * 4;
+      if (
+        data[a] !== data[b] ||
+        data[a + 1] !== data[b + 1] ||
+        data[a + 2] !== data[b + 2] ||
+        data[a + 3] !== data[b + 3]
+      ) {
+        n++;
+        break;
+      }
+    }
+  return n;
+}
+/** Half-width, in bins, of the Daniell average of the periodogram that estimates the signal power. */
+const DANIELL = 4;

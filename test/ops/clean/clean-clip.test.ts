@@ -189,3 +189,47 @@ describe('findSpikes', () => {
     expect(Math.abs(2 * Math.acos(Math.min(1, w)) - expected)).toBeLessThan(5 * DEG);
   });
 });
+
+/** The first `n` frames of a clip. */
+function firstFrames(clip: Clip, n: number): Clip {
+  const J = clip.rotations.joints;
+  return {
+    ...clip,
+    frames: n,
+    rotations: { data: clip.rotations.data.slice(0, n * J * 4), frames: n, joints: J },
+    translations: { data: clip.translations.data.slice(0, n * J * 3), frames: n, joints: J },
+    scales: undefined,
+  };
+}
+
+describe('cleanClip on clips too short for their own statistics', () => {
+  for (const [n, options] of [
+    [2, {}],
+    [6, { cutoff: 4 }],
+    [7, { cutoff: 2, filter: 'one-euro' }],
+  ] as const) {
+    it(`${n} noisy frames (${JSON.stringify(options)}): only the sign flips removed, with a 'too-short' warning`, () => {
+      const input = firstFrames(noisy(sample('01_01.bvh'), 3), n);
+      const { clip, report } = cleanClipWithReport(input, options);
+      expect(report.warnings.map((w) => w.code)).toEqual(['too-short']);
+      expect(report.warnings[0].message).toMatch(new RegExp(`${n} frames`));
+      expect(report.spikes).toBe(0);
+      expect(report.sigma).toBe(0);
+      expect(Array.from(report.jointSigmas).every((s) => s === 0)).toBe(true);
+      expect(flips(clip.rotations)).toBe(0);
+      // every sample the input's rotation, up to its sign (the same rotation): nothing smoothed in
+      const q = clip.rotations.data;
+      const p = input.rotations.data;
+      for (let i = 0; i < q.length; i += 4)
+        expect(
+          Math.abs(q[i] * p[i] + q[i + 1] * p[i + 1] + q[i + 2] * p[i + 2] + q[i + 3] * p[i + 3]),
+        ).toBeCloseTo(1, 12);
+      expect(Array.from(clip.translations.data)).toEqual(Array.from(input.translations.data));
+    });
+  }
+
+  it('a full-length clip has no warnings', () => {
+    const input = firstFrames(noisy(sample('01_01.bvh'), 3), 120);
+    expect(cleanClipWithReport(input).report.warnings).toEqual([]);
+  });
+});

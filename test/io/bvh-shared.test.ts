@@ -56,7 +56,10 @@ describe.skipIf(!HAS_SHARED_BVH)('parseBvh(text) on the shared real files', () =
         if (Math.abs(n - 1) > 1e-12) throw new Error(`quaternion ${i / 4} has norm ${n}`);
       }
       // the reader's note on reading a rounded Frame Time as its rate is not a warning about the data
-      const codes = warnings.map((w) => w.code).filter((c) => c !== 'frame-rate').sort();
+      const codes = warnings
+        .map((w) => w.code)
+        .filter((c) => c !== 'frame-rate')
+        .sort();
       if (file === 'assimp/Boxing_Toes.bvh') expect(codes).toEqual(['frame-count']);
       else if (file === 'cmu-iclone/005_11.bvh') expect(codes).toEqual(['position-offset']);
       else expect(codes).toEqual([]);

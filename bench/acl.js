@@ -76,12 +76,18 @@ const aclCommit = (() => {
 })();
 
 const rotsig = (...args) =>
-  execFileSync(process.execPath, [join(ROOT, 'bin', 'rotsig.js'), ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  execFileSync(process.execPath, [join(ROOT, 'bin', 'rotsig.js'), ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
 const evaluate = (original, candidate) =>
   JSON.parse(
-    execFileSync('python3', [join(ROOT, 'scripts', 'gltf_object_error.py'), original, candidate, '--shell', '0.03'], {
-      encoding: 'utf8',
-    }),
+    execFileSync(
+      'python3',
+      [join(ROOT, 'scripts', 'gltf_object_error.py'), original, candidate, '--shell', '0.03'],
+      {
+        encoding: 'utf8',
+      },
+    ),
   );
 
 await MeshoptDecoder.ready;
@@ -146,10 +152,18 @@ const fmt = (x) => (Object.is(x, -0) ? '0' : Number(x.toPrecision(9)).toString()
 /** ACL's raw clip of the GLB's poses: centimetres, 3 cm virtual vertices. */
 function aclClip({ root, order, channels, times }, rate) {
   const n = times.length;
-  const lines = ['version = 5', 'clip =', '{', '\tname = "clip"', `\tnum_samples = ${n}`, `\tsample_rate = ${rate}`, '}'];
+  const lines = [
+    'version = 5',
+    'clip =',
+    '{',
+    '\tname = "clip"',
+    `\tnum_samples = ${n}`,
+    `\tsample_rate = ${rate}`,
+    '}',
+  ];
   lines.push('bones =', '[');
-  const names = order.map(({ node }, i) => `b${i}`);
-  order.forEach(({ node, parent }, i) => {
+  const names = order.map((_, i) => `b${i}`);
+  order.forEach(({ parent }, i) => {
     const p = parent === null ? '' : names[order.findIndex((o) => o.node === parent)];
     lines.push('\t{', `\t\tname = "${names[i]}"`, `\t\tparent = "${p}"`, '\t\tvertex_distance = 3.0', '\t}');
   });
@@ -169,7 +183,12 @@ function aclClip({ root, order, channels, times }, rate) {
     };
     lines.push('\t{', `\t\tname = "${names[i]}"`);
     lines.push('\t\trotations =', '\t\t[', ...track('rotation', 4, node.getRotation(), 1), '\t\t]');
-    lines.push('\t\ttranslations =', '\t\t[', ...track('translation', 3, node.getTranslation(), 100), '\t\t]');
+    lines.push(
+      '\t\ttranslations =',
+      '\t\t[',
+      ...track('translation', 3, node.getTranslation(), 100),
+      '\t\t]',
+    );
     lines.push('\t\tscales =', '\t\t[', ...track('scale', 3, node.getScale(), 1), '\t\t]');
     lines.push('\t}');
   });
@@ -199,7 +218,8 @@ async function decodedGlb(original, decodedText, target) {
     ]) {
       const out = new Float32Array(samples * width);
       for (let s = 0; s < samples; s++)
-        for (let c = 0; c < width; c++) out[s * width + c] = values[(s * tracks + t) * 10 + offset + c] * scale;
+        for (let c = 0; c < width; c++)
+          out[s * width + c] = values[(s * tracks + t) * 10 + offset + c] * scale;
       let sampler = channels.get(`${index}/${path}`);
       if (!sampler) {
         sampler = doc
@@ -208,9 +228,14 @@ async function decodedGlb(original, decodedText, target) {
           .setOutput(doc.createAccessor().setBuffer(buffer))
           .setInterpolation('LINEAR');
         anim.addSampler(sampler);
-        anim.addChannel(doc.createAnimationChannel().setTargetNode(node).setTargetPath(path).setSampler(sampler));
+        anim.addChannel(
+          doc.createAnimationChannel().setTargetNode(node).setTargetPath(path).setSampler(sampler),
+        );
       }
-      sampler.getOutput().setType(width === 4 ? 'VEC4' : 'VEC3').setArray(out);
+      sampler
+        .getOutput()
+        .setType(width === 4 ? 'VEC4' : 'VEC3')
+        .setArray(out);
     }
   });
   await new NodeIO().write(target, doc);
@@ -264,7 +289,13 @@ for (const rel of FILES) {
     }
     const r = evaluate(original, await plain(file));
     const bytes = animationBytes(file);
-    row.rotsig.push({ label, bytes, maxCm: r.maxError * 100, keys: r.keys.candidate, vsAcl: bytes / acl.bytes });
+    row.rotsig.push({
+      label,
+      bytes,
+      maxCm: r.maxError * 100,
+      keys: r.keys.candidate,
+      vsAcl: bytes / acl.bytes,
+    });
     process.stderr.write(
       `${rel}: rotsig ${label}: ${bytes} B (${(bytes / acl.bytes).toFixed(2)}x ACL), max ${(r.maxError * 100).toPrecision(4)} cm\n`,
     );
@@ -279,8 +310,8 @@ const md = [
   `Made by \`bench/acl.js\` (ACL ${aclCommit}, default compression settings, built with g++ from its headers).`,
   'Each capture is converted to a GLB by `rotsig convert` (every frame a key); ACL compresses those local poses',
   '(centimetres, 3 cm virtual vertices) and its decoded poses are measured by `scripts/gltf_object_error.py`',
-  '(six virtual vertices per node at 3 cm, every original frame), as are rotsig\'s outputs made with',
-  '`rotsig reduce --preset acl --tolerance <ACL\'s measured max error>`. Bytes: ACL\'s compressed clip; for glTF the',
+  "(six virtual vertices per node at 3 cm, every original frame), as are rotsig's outputs made with",
+  "`rotsig reduce --preset acl --tolerance <ACL's measured max error>`. Bytes: ACL's compressed clip; for glTF the",
   'buffer views of the animation accessors (compressed bytes under EXT_meshopt_compression).',
   '',
   '| file | frames x nodes | raw bytes | ACL bytes | ACL max (cm) | rotsig variant | rotsig bytes | x ACL | rotsig max (cm) | keys |',

@@ -19,6 +19,7 @@ import { basename, dirname, join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { InvalidValueError } from '../errors.js';
 import { checkContent, checkPath, fileError, onFile } from './checks.js';
+import { lockGroup } from './group-lock.js';
 
 /**
  * What {@link writeFileAtomic} accepts: text, bytes, or a sequence of chunks written one after another. A
@@ -190,11 +191,14 @@ export interface GroupWriteReport {
  * companion that is missing or incomplete, and an error or a kill before the renames leaves every path
  * as it was (the temporary files are removed, or by a later run).
  *
- * What is not guaranteed: the renames are one after another, so a reader that opened the old last file
- * may, in the microseconds between them, read a new companion with it. Two writers of one group at once
- * may interleave their renames; each checks after its last rename that its companions are still its own,
- * and reports the others in `replaced` (the caller then fails the file rather than leave a torn pair
- * unsaid).
+ * Two writers of one group (two runs writing the same `.gltf`) take turns: the renames happen under a lock
+ * file beside the last file (`.<name>.rotsig-lock`, see `lockGroup`), so the group on disk is always one
+ * writer's whole group, never a `.gltf` beside another run's buffer. A failure between the renames puts
+ * back the files already replaced. What is not guaranteed: a reader that opened the old last file may, in
+ * the microseconds between one writer's renames, read a new companion with it; and a writer that is not
+ * rotsig does not take the lock, so after the renames each companion is checked to still be this
+ * writer's, and any that is not is reported in `replaced` (the caller then fails the file rather than
+ * leave a torn pair unsaid).
  *
  * @throws {FileError} when a file cannot be written or renamed; nothing of the group is left half-written.
  */
@@ -219,21 +223,7 @@ export function writeFilesAtomic(files: readonly GroupFile[]): GroupWriteReport 
         closeSync(fd);
       }
     }
-    for (const s of staged) {
-      if (!s.file.noClobber) {
-        renameSync(s.tmp, s.file.path);
-        continue;
-      }
-      // a hard link never replaces what is at the path (EEXIST), unlike rename
-      try {
-        linkSync(s.tmp, s.file.path);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code !== 'EEXIST') throw error;
-        if (existing(s.file.path, s.file.content) === false) report.kept.push(s.file.path);
-      }
-      rmSync(s.tmp, { force: true });
-    }
+    if (files.length > 0) placeGroup(staged, files[files.length - 1].path, report);
   } catch (error) {
     for (const s of staged) rmSync(s.tmp, { force: true });
     throw fileError(error, 'writeFilesAtomic', 'write', staged.at(-1)?.file.path ?? files[0]?.path ?? '');
@@ -247,6 +237,59 @@ export function writeFilesAtomic(files: readonly GroupFile[]): GroupWriteReport 
     if (id !== s.id && !report.kept.includes(s.file.path)) report.replaced.push(s.file.path);
   }
   return report;
+}
+
+/**
+ * Renames (or, for `noClobber` files, links) the staged files into place under the group's lock, so two
+ * writers of one group never interleave. The files being replaced are kept as hard links until the last
+ * rename, and a failure in between puts them back: the group ends all new or all as it was.
+ */
+function placeGroup(
+  staged: { file: GroupFile; tmp: string; id: string }[],
+  last: string,
+  report: GroupWriteReport,
+): void {
+  if (staged.length === 0) return;
+  const release = lockGroup(last, 'writeFilesAtomic');
+  const done: { path: string; backup?: string }[] = [];
+  try {
+    for (const s of staged) {
+      if (!s.file.noClobber) {
+        const backup = temporaryPathFor(s.file.path);
+        let kept: string | undefined;
+        try {
+          linkSync(s.file.path, backup);
+          kept = backup;
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        }
+        done.push({ path: s.file.path, backup: kept });
+        renameSync(s.tmp, s.file.path);
+        continue;
+      }
+      // a hard link never replaces what is at the path (EEXIST), unlike rename
+      try {
+        linkSync(s.tmp, s.file.path);
+        done.push({ path: s.file.path });
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'EEXIST') throw error;
+        if (existing(s.file.path, s.file.content) === false) report.kept.push(s.file.path);
+      }
+      rmSync(s.tmp, { force: true });
+    }
+  } catch (error) {
+    for (const d of done.reverse()) {
+      try {
+        if (d.backup !== undefined) renameSync(d.backup, d.path);
+        else rmSync(d.path, { force: true });
+      } catch {}
+    }
+    throw error;
+  } finally {
+    for (const d of done) if (d.backup !== undefined) rmSync(d.backup, { force: true });
+    release();
+  }
 }
 
 /** Whether a file is at `path`: true with the same bytes as `content`, false with others, undefined for none. */

@@ -33,7 +33,7 @@ export interface PlannedFile {
 /**
  * Decides where each input's result goes. `-o file` with one input file writes that file; `-o dir` (an
  * existing directory, a path ending in `/`, several inputs, or a directory input) mirrors the input tree
- * under `dir`; `-o -` writes one input's result to stdout; `--in-place` replaces the inputs.
+ * under `dir`; a new path with no extension is refused (it could be meant as either); `-o -` writes one input's result to stdout; `--in-place` replaces the inputs.
  *
  * File safety, decided on the file system, not on path strings:
  * - An output is an input when it is the same file: the same device and inode (the same path, a path
@@ -77,6 +77,10 @@ export function planOutputs(files: readonly InputFile[], options: PlanOptions): 
     files.length > 1 ||
     (options.inputArguments ?? 0) > 1 ||
     files.some((f) => !f.direct);
+  if (!isDir && extname(output) === '' && statOrUndefined(output) === undefined)
+    throw new PlanError(
+      `-o ${output} is neither an existing directory nor a file name with an extension: end it with / to write into a new directory, or name the file with its format's extension (such as ${output}${extension ?? '.glb'})`,
+    );
   if (isDir && statOrUndefined(output)?.isDirectory() === false)
     throw new PlanError(`-o ${output} is a file, but these inputs need a directory to mirror them into`);
   const planned = isDir

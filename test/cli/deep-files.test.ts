@@ -66,7 +66,7 @@ function commands(file: string, ext: string): string[][] {
     ['spectrum', file, '-o', `out/${base}-spectrum.csv`],
     ['export', file, '-o', `out/${base}-export.npz`, '--as', 'quat'],
     ['export', file, '-o', `out/${base}-positions.npz`, '--as', 'positions'],
-    ['process', file, '-o', `out/${base}-process`, '--unroll'],
+    ['process', file, '-o', `out/${base}-process.${ext}`, '--unroll'],
     ['subclip', file, '-o', `out/${base}-subclip.${ext}`, '--start', '0', '--end', '1'],
     ['convert', file, '-o', `out/${base}-convert.bvh`],
     ['convert', file, '-o', `out/${base}-convert.glb`],

@@ -194,6 +194,17 @@ describe('planOutputs(files, options) on odd -o paths', () => {
     ]);
   });
 
+  it('one file and a new -o with no extension is refused (a folder was likely meant), naming both ways', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rotsig-plan-'));
+    expect(() => planOutputs([direct('in/m.gltf')], { output: join(dir, 'newdir') })).toThrow(
+      /newdir is neither an existing directory nor a file name with an extension: end it with \//,
+    );
+    writeFileSync(join(dir, 'kept'), '');
+    expect(planOutputs([direct('in/a.bvh')], { output: join(dir, 'kept') })[0].output).toBe(
+      join(dir, 'kept'),
+    );
+  });
+
   it('several inputs and -o naming an existing file is refused', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rotsig-plan-'));
     writeFileSync(join(dir, 'f.bvh'), '');

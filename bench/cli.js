@@ -1,6 +1,6 @@
 // Batch throughput of the built command line: `rotsig process` over the shared BVH files duplicated to
 // about 200 files, with 1 and 2 worker threads. Usage: npm run bench:cli [-- --copies 25 --repeat 2]
-// [--baseline <checkout>]. Prints files/s and frames x joints per second, and appends a record to
+// [--baseline <checkout>] [--numpy <pairs>]. Prints files/s and frames x joints per second, and appends a record to
 // bench/results/history.jsonl. With --baseline (another checkout of rotsig, built: its bin/rotsig.js and
 // dist/), that build runs the same batch at one job, alternating with this one, and the record keeps both
 // and the ratio, CPU time included (a figure that a busy machine disturbs less than wall time).
@@ -28,6 +28,7 @@ const { values } = parseArgs({
     copies: { type: 'string', default: '25' },
     repeat: { type: 'string', default: '2' },
     baseline: { type: 'string' },
+    numpy: { type: 'string' },
   },
 });
 const copies = Number(values.copies);
@@ -149,6 +150,37 @@ if (values.baseline) {
     `1 job against ${values.baseline}: ${baseline.speedup.toFixed(2)}x wall (${baseline.baselineSeconds.toFixed(2)} s -> ${baseline.currentSeconds.toFixed(2)} s), ${baseline.cpuSpeedup.toFixed(2)}x CPU (${baseline.baselineCpuSeconds.toFixed(2)} s -> ${baseline.currentCpuSeconds.toFixed(2)} s); target 1.6x`,
   );
 }
+// the same job as a NumPy + SciPy script (bench/numpy/job.py), one process, against this build at one
+// job: pairs in alternating order, the ratio of each pair, the median of the ratios
+let numpy = null;
+if (values.numpy) {
+  const ratios = [];
+  const cpuRatios = [];
+  for (let i = 0; i < Number(values.numpy); i++) {
+    const order = i % 2 === 0 ? ['numpy', 'rotsig'] : ['rotsig', 'numpy'];
+    const pair = {};
+    for (const key of order) pair[key] = key === 'numpy' ? numpyRun() : timedRun(root);
+    ratios.push(pair.numpy.seconds / pair.rotsig.seconds);
+    cpuRatios.push(pair.numpy.cpuSeconds / pair.rotsig.cpuSeconds);
+    console.log(
+      `pair ${i + 1}: numpy ${pair.numpy.seconds.toFixed(2)} s (CPU ${pair.numpy.cpuSeconds.toFixed(2)} s), rotsig ${pair.rotsig.seconds.toFixed(2)} s (CPU ${pair.rotsig.cpuSeconds.toFixed(2)} s): ${ratios.at(-1).toFixed(2)}x`,
+    );
+  }
+  const median = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
+  numpy = {
+    pairs: ratios.length,
+    medianSpeedup: median(ratios),
+    minSpeedup: Math.min(...ratios),
+    maxSpeedup: Math.max(...ratios),
+    medianCpuSpeedup: median(cpuRatios),
+  };
+  console.log(
+    `1 job against the numpy+scipy script: median ${numpy.medianSpeedup.toFixed(2)}x wall (${numpy.minSpeedup.toFixed(2)}-${numpy.maxSpeedup.toFixed(2)}x over ${numpy.pairs} pairs), ${numpy.medianCpuSpeedup.toFixed(2)}x CPU; target 8x`,
+  );
+}
 const oneJob = best[1].files / best[1].seconds;
 console.log(
   `1 job: ${oneJob.toFixed(1)} files/s (target ${ONE_JOB_TARGET} files/s)${oneJob >= ONE_JOB_TARGET ? '' : '  BELOW TARGET'}`,
@@ -171,7 +203,7 @@ rmSync(work, { recursive: true, force: true });
 mkdirSync(join(here, 'results'), { recursive: true });
 appendFileSync(
   join(here, 'results', 'history.jsonl'),
-  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, loadAverage: Number(loadavg()[0].toFixed(2)), filter: 'cli', results, speedup, ...(baseline ? { baseline } : {}), machineParallelism: calibration, scanParallelism: { cacheSized: scanSmall, fourMegabytes: scanLarge } })}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, loadAverage: Number(loadavg()[0].toFixed(2)), filter: 'cli', results, speedup, ...(baseline ? { baseline } : {}), ...(numpy ? { numpy } : {}), machineParallelism: calibration, scanParallelism: { cacheSized: scanSmall, fourMegabytes: scanLarge } })}\n`,
 );
 
 /**
@@ -208,6 +240,21 @@ function timedRun(checkout) {
   const seconds = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`rotsig process (${checkout}) failed (${r.status}): ${r.stderr}`);
   const cpu = /rotsig-cpu ([\d.]+)/.exec(r.stderr.toString());
+  return { seconds, cpuSeconds: cpu ? Number(cpu[1]) : Number.NaN };
+}
+
+/** The job as bench/numpy/job.py on one thread: wall seconds, and the CPU seconds the script reports. */
+function numpyRun() {
+  const out = join(work, 'out-numpy');
+  rmSync(out, { recursive: true, force: true });
+  const t0 = performance.now();
+  const r = spawnSync('python3', [join(here, 'numpy', 'job.py'), input, out], {
+    env: { ...process.env, OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1', MKL_NUM_THREADS: '1' },
+    maxBuffer: 1 << 24,
+  });
+  const seconds = (performance.now() - t0) / 1000;
+  if (r.status !== 0) throw new Error(`bench/numpy/job.py failed (${r.status}): ${r.stderr}`);
+  const cpu = /numpy-cpu ([\d.]+)/.exec(r.stderr.toString());
   return { seconds, cpuSeconds: cpu ? Number(cpu[1]) : Number.NaN };
 }
 

@@ -1,8 +1,9 @@
 // The original clip as the reduction compares against it: local TRS (rotations sign-continuous), world
 // transforms, tangents for cubic players, the hierarchical radii and the per-joint error shares.
+import { multiplyRaw } from '../../quat/raw.js';
 import { ANIMATED_ROTATION, ANIMATED_SCALE, ANIMATED_TRANSLATION, type Clip } from '../../series/clip.js';
 import type { Resolved } from './reduce-options.js';
-import { compose, localMatrix, quatMul } from './reduce-transforms.js';
+import { compose, localMatrix } from './reduce-transforms.js';
 
 /** Kept frame indices per joint and component (0 translation, 1 rotation, 2 scale); null where not animated. */
 export type KeySets = (Int32Array | null)[][];
@@ -100,7 +101,7 @@ export function prepare(clip: Clip, cubic: boolean, points: boolean): Prepared {
       for (let j = 0; j < J; j++) {
         const i = (f * J + j) * 4;
         if (parents[j] < 0) for (let c = 0; c < 4; c++) Q[i + c] = q[i + c];
-        else quatMul(Q, i, Q, (f * J + parents[j]) * 4, q, i);
+        else multiplyRaw(Q, i, Q, (f * J + parents[j]) * 4, q, i);
       }
     }
   }

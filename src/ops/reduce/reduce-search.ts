@@ -1,7 +1,9 @@
 // The key search of the reduction: joints parents first, each component by a greedy longest-segment pass
 // (doubling, then bisection), rotation keys with fitted values for effort 'best'.
+
 import { OptionError } from '../../errors.js';
 import { slerpFlat } from '../../quat/core.js';
+import { multiplyRaw } from '../../quat/raw.js';
 import { ANIMATED_ROTATION, ANIMATED_SCALE, ANIMATED_TRANSLATION, type Clip } from '../../series/clip.js';
 import {
   type Check,
@@ -15,7 +17,7 @@ import {
 import { apply, normalise4, quantize16 } from './reduce-interpolate.js';
 import type { Resolved } from './reduce-options.js';
 import { errorShares, type KeySets, type Prepared, radii } from './reduce-prepare.js';
-import { compose, localMatrix, quatMul } from './reduce-transforms.js';
+import { compose, localMatrix } from './reduce-transforms.js';
 
 /** The reduction state of one joint: its candidate local TRS per frame and the reduced parent's world transform. */
 export interface JointState {
@@ -150,7 +152,7 @@ export function reduceAll(clip: Clip, d: Prepared, o: Resolved): Reduction {
       if (fast) {
         const i = (f * J + j) * 4;
         if (d.parents[j] < 0) for (let c = 0; c < 4; c++) state.RQ[i + c] = state.lq[f * 4 + c];
-        else quatMul(state.RQ, i, state.RQ, (f * J + d.parents[j]) * 4, state.lq, f * 4);
+        else multiplyRaw(state.RQ, i, state.RQ, (f * J + d.parents[j]) * 4, state.lq, f * 4);
       }
     }
     out.push(keys);

@@ -1,27 +1,5 @@
-// Transform kernels of the reduction, inline on flat arrays: quaternion product, local matrix, world composition.
-
-/** Hamilton product `a[ao..] ⊗ b[bo..]` into `out[o..]` (x, y, z, w; `R(a ⊗ b) = R(a)·R(b)`). */
-export function quatMul(
-  out: Float64Array,
-  o: number,
-  a: Float64Array,
-  ao: number,
-  b: ArrayLike<number>,
-  bo: number,
-): void {
-  const ax = a[ao];
-  const ay = a[ao + 1];
-  const az = a[ao + 2];
-  const aw = a[ao + 3];
-  const bx = b[bo];
-  const by = b[bo + 1];
-  const bz = b[bo + 2];
-  const bw = b[bo + 3];
-  out[o] = aw * bx + ax * bw + ay * bz - az * by;
-  out[o + 1] = aw * by - ax * bz + ay * bw + az * bx;
-  out[o + 2] = aw * bz + ax * by - ay * bx + az * bw;
-  out[o + 3] = aw * bw - ax * bx - ay * by - az * bz;
-}
+// Transform kernels of the reduction, inline on flat arrays: local matrix and world composition (the
+// quaternion product is quat/raw's multiplyRaw).
 
 /** Row-major `R·S` of quaternion `q[qo..]` and scale `s[so..]` into `out[o..]`. */
 export function localMatrix(

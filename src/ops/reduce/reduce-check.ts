@@ -231,22 +231,22 @@ export function sampleKey(
  * {@link segmentHolds} for a rotation on the fast path: the slerp between the (quantised) keys at `a`
  * and `b`, normalised, against `check.target` at every frame, with one angle per segment.
  */
-export function rotationHolds(check: Check, a: number, b: number, last: number): boolean {
+export function rotationHolds(check: Check, a: number, b: number, last: number, first = a): boolean {
   const { d, j } = check;
   const ia = (a * d.J + j) * 4;
   const ib = (b * d.J + j) * 4;
-  if (check.o.quantization !== 'int16') return rotationSpanHolds(check, d.q, ia, d.q, ib, a, b, last);
+  if (check.o.quantization !== 'int16') return rotationSpanHolds(check, d.q, ia, d.q, ib, a, b, last, first);
   // the stored (rounded) values
   for (let c = 0; c < 4; c++) {
     keyA[c] = quantize16(d.q[ia + c]);
     keyB[c] = quantize16(d.q[ib + c]);
   }
-  return rotationSpanHolds(check, keyA, 0, keyB, 0, a, b, last);
+  return rotationSpanHolds(check, keyA, 0, keyB, 0, a, b, last, first);
 }
 
 /**
  * {@link rotationHolds} for given key values: `ka[kao..]` at frame `a`, `kb[kbo..]` at `b` (as stored:
- * not necessarily unit); `a === b`: frames `a` to `last` hold `ka`. Arrays, not numbers: doubles passed
+ * not necessarily unit); `a === b`: frames `first` to `last` hold `ka`. Arrays, not numbers: doubles passed
  * to a call that is not inlined are boxed.
  */
 export function rotationSpanHolds(
@@ -258,6 +258,7 @@ export function rotationSpanHolds(
   a: number,
   b: number,
   last: number,
+  first = a,
 ): boolean {
   const { target, offset, j } = check;
   const J = check.d.J;
@@ -270,13 +271,13 @@ export function rotationSpanHolds(
   let az = ka[kao + 2];
   let aw = ka[kao + 3];
   if (a === b) {
-    // the key held: frames a..last see one (normalised) value
+    // the key held: frames first..last see one (normalised) value
     const n = 1 / Math.sqrt(ax * ax + ay * ay + az * az + aw * aw);
     ax *= n;
     ay *= n;
     az *= n;
     aw *= n;
-    for (let f = a; f <= last; f++) {
+    for (let f = first; f <= last; f++) {
       const norm = rotationError(ax, ay, az, aw, target, f * 4);
       if (offset[f] + norm * rho > limit) {
         if (!check.points) return false;
@@ -317,9 +318,12 @@ export function rotationSpanHolds(
     );
   const small = theta < 1e-10;
   const inv = small ? 1 : 1 / Math.sin(theta);
-  const span = 1 / (b - a);
+  // frame times on a keyed clip (glTF's (t − t_a)/(t_b − t_a)), frame numbers on a uniform one
+  const times = check.d.keyed?.times;
+  const ta = times ? times[a] : a;
+  const span = times ? 1 / (times[b] - ta) : 1 / (b - a);
   for (let f = a + 1; f <= last; f++) {
-    const u = (f - a) * span;
+    const u = ((times ? times[f] : f) - ta) * span;
     const s0 = small ? 1 - u : Math.sin((1 - u) * theta) * inv;
     const s1 = small ? u : Math.sin(u * theta) * inv;
     // the slerp, normalised (quantised keys are not unit)
@@ -348,15 +352,23 @@ const INV_SQRT2 = Math.SQRT1_2;
 
 /**
  * Whether keys at frames `a` and `b` (and none between) keep frames `a + 1` to `b` within the limit
- * (`a === b`: frames `a` to `last` all holding key `a`'s value, as a one-key track does). The key frame itself is checked too: the joint's other
- * components and its ancestors are already reduced there, and quantisation moves the key.
+ * (`a === b`: frames `first` to `last` all holding key `a`'s value, as a one-key track does, or frames
+ * before a track's first key). The key frame itself is checked too: the joint's other components and its
+ * ancestors are already reduced there, and quantisation moves the key.
  */
-export function segmentHolds(check: Check, component: 0 | 1 | 2, a: number, b: number, last = b): boolean {
-  if (component === 1 && check.fast) return rotationHolds(check, a, b, last);
+export function segmentHolds(
+  check: Check,
+  component: 0 | 1 | 2,
+  a: number,
+  b: number,
+  last = b,
+  first = a,
+): boolean {
+  if (component === 1 && check.fast) return rotationHolds(check, a, b, last, first);
   const { d, o, state, j, L } = check;
   const { J } = d;
   const v = check.scratch;
-  for (let f = a === b ? a : a + 1; f <= last; f++) {
+  for (let f = a === b ? first : a + 1; f <= last; f++) {
     // the component's interpolated value at frame f, into the candidate local TRS
     interpolateComponent(v, d, o, j, component, a, b, f);
     if (o.metric === 'local') {

@@ -2,6 +2,7 @@
 // rotation keys when asked.
 import { slerpFlat } from '../../quat/core.js';
 import type { Check } from './reduce-check.js';
+import { CUBIC, LINEAR, STEP } from './reduce-keyed.js';
 import type { Resolved } from './reduce-options.js';
 import type { Prepared } from './reduce-prepare.js';
 
@@ -14,9 +15,27 @@ const qa = new Float64Array(4);
 const qb = new Float64Array(4);
 
 /**
+ * How the player interpolates one component of joint `j`: the keyed track's own interpolation, or, for a
+ * uniform clip, `o.interpolation` ({@link LINEAR}, {@link STEP} or {@link CUBIC}).
+ */
+export function interpolationOf(d: Prepared, o: Resolved, j: number, component: number): number {
+  if (d.keyed !== null) return d.keyed.interpolation[j * 3 + component];
+  return o.interpolation === 'cubicspline' ? CUBIC : LINEAR;
+}
+
+/**
+ * The interpolation parameter of frame `f` between keys at frames `a < b`: from the frames' times on a
+ * keyed clip (`(t_f − t_a)/(t_b − t_a)`, as glTF defines it), from the frame numbers on a uniform one.
+ */
+export function spanFraction(d: Prepared, a: number, b: number, f: number): number {
+  const times = d.keyed?.times;
+  return times ? (times[f] - times[a]) / (times[b] - times[a]) : (f - a) / (b - a);
+}
+
+/**
  * Value of one component of joint `j` at frame `f` from keys at frames `a` and `b`, as the player
- * evaluates it (linear: slerp/lerp; cubic: glTF Hermite with the central-difference tangents; rotations
- * normalised after; quantised rotation keys when asked).
+ * evaluates it (linear: slerp/lerp; step: key `a` until `b`; cubic: glTF Hermite with the keys' tangents;
+ * rotations normalised after; quantised rotation keys when asked).
  */
 export function interpolateComponent(
   out: Float64Array,
@@ -33,15 +52,21 @@ export function interpolateComponent(
   const src = component === 0 ? d.t : component === 1 ? d.q : d.s;
   const ia = (a * J + j) * w;
   const ib = (b * J + j) * w;
-  if (a === b) {
+  const mode = interpolationOf(d, o, j, component);
+  if (a === b || (mode === STEP && f < b)) {
     // the key itself, as stored
     for (let c = 0; c < w; c++)
       out[c] = component === 1 && o.quantization === 'int16' ? quantize16(src[ia + c]) : src[ia + c];
     if (component === 1 && o.quantization === 'int16') normalise4(out);
     return;
   }
-  const u = (f - a) / (b - a);
-  if (o.interpolation === 'linear') {
+  if (mode === STEP) {
+    // f === b: the key at b
+    interpolateComponent(out, d, o, j, component, b, b, b);
+    return;
+  }
+  const u = spanFraction(d, a, b, f);
+  if (mode === LINEAR) {
     if (component === 1) {
       for (let c = 0; c < 4; c++) {
         qa[c] = o.quantization === 'int16' ? quantize16(src[ia + c]) : src[ia + c];
@@ -56,7 +81,8 @@ export function interpolateComponent(
   }
   // glTF cubic spline: p(u) = (2u³ − 3u² + 1)·v_a + (u³ − 2u² + u)·td·m_a + (−2u³ + 3u²)·v_b + (u³ − u²)·td·m_b
   const der = component === 0 ? d.dt : component === 1 ? d.dq : d.ds;
-  const td = (b - a) * d.frameTime;
+  const din = component === 0 ? d.it : component === 1 ? d.iq : d.is;
+  const td = d.keyed ? d.keyed.times[b] - d.keyed.times[a] : (b - a) * d.frameTime;
   const u2 = u * u;
   const u3 = u2 * u;
   const h00 = 2 * u3 - 3 * u2 + 1;
@@ -64,7 +90,7 @@ export function interpolateComponent(
   const h01 = -2 * u3 + 3 * u2;
   const h11 = u3 - u2;
   for (let c = 0; c < w; c++) {
-    out[c] = h00 * src[ia + c] + h10 * td * der[ia + c] + h01 * src[ib + c] + h11 * td * der[ib + c];
+    out[c] = h00 * src[ia + c] + h10 * td * der[ia + c] + h01 * src[ib + c] + h11 * td * din[ib + c];
   }
   if (component === 1) normalise4(out);
 }
@@ -99,7 +125,10 @@ export function apply(check: Check, component: 0 | 1 | 2, kept: Int32Array): voi
       for (let c = 0; c < w; c++) dst[g * w + c] = v[c];
     }
   }
-  // after the last key the player holds it (a one-key track everywhere)
+  // before the first key and after the last the player holds them (a one-key track everywhere; a keyed
+  // track may start after the clip's first frame)
+  const first = kept[0];
+  for (let g = 0; g < first; g++) for (let c = 0; c < w; c++) dst[g * w + c] = dst[first * w + c];
   const last = kept[kept.length - 1];
   for (let g = last + 1; g < d.F; g++) for (let c = 0; c < w; c++) dst[g * w + c] = dst[last * w + c];
 }

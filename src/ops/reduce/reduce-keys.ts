@@ -4,9 +4,10 @@
  * @module
  */
 import { OptionError } from '../../errors.js';
-import type { Clip } from '../../series/clip.js';
+import type { Clip, KeyedClip } from '../../series/clip.js';
 import { assertClip } from '../../series/clip-create.js';
 import { assertFiniteSeries } from '../../series/create.js';
+import { isKeyed, keyedFrames } from './reduce-keyed.js';
 import { type ReduceKeysOptions, type ReduceKeysResult, resolve, scaled } from './reduce-options.js';
 import { allKeys, maxTrackKeys, prepare } from './reduce-prepare.js';
 import { finish } from './reduce-report.js';
@@ -23,8 +24,18 @@ export {
 } from './reduce-options.js';
 
 /**
- * Reduces a uniformly sampled clip to keys that a glTF player evaluates within a guaranteed error of the
- * original at every original frame time.
+ * Reduces a uniformly sampled clip, or a keyed clip (glTF), to keys that a glTF player evaluates within a
+ * guaranteed error of the original at every original frame time (every key time of a keyed clip).
+ *
+ * Keyed clips. The kept keys are a subset of each track's own keys: their times and values are the
+ * track's, bit for bit (CUBICSPLINE: with their in- and out-tangents; 16-bit rotations when
+ * `quantization: 'int16'` is asked), whatever the spacing of the key times (jittered, non-uniform, each
+ * track its own). Each track keeps its interpolation (LINEAR, STEP or CUBICSPLINE; `interpolation:
+ * 'cubicspline'` is refused: it applies to uniform clips). The original is evaluated at every distinct key
+ * time of its tracks (each as glTF defines it; joints without a track at their rest values), the bound is
+ * checked and the error measured there, with the interpolation parameter from the key times
+ * (`(t − t_a)/(t_b − t_a)`). `effort: 'best'` checks points but fits no values (values stay the track's).
+ * Morph-weight tracks are kept as they are. No grid, no bake: nothing moves in time.
  *
  * Method. Joints are reduced parents first. Each animated component (rotation, translation, scale) keeps
  * the keys of a greedy pass that extends every segment as far as the check allows (doubling, then
@@ -74,15 +85,22 @@ export {
  * const { clip: keyed, report } = reduceKeys(parseBvh(text), { preset: 'acl', unitsPerMeter: 100 });
  * report.maxError <= report.tolerance; // true, always
  */
-export function reduceKeys(clip: Clip, options: ReduceKeysOptions = {}): ReduceKeysResult {
+export function reduceKeys(input: Clip | KeyedClip, options: ReduceKeysOptions = {}): ReduceKeysResult {
   const o = resolve(options);
+  const keyed = isKeyed(input) ? keyedFrames(input, o, options.interpolation === 'cubicspline') : null;
+  const clip = keyed ? keyed.clip : (input as Clip);
   assertClip(clip, 'reduceKeys: clip');
   const J = clip.skeleton.names.length;
   const F = clip.frames;
   assertFiniteSeries(clip.rotations.data, J, 4, 'reduceKeys: clip.rotations');
   assertFiniteSeries(clip.translations.data, J, 3, 'reduceKeys: clip.translations');
   if (clip.scales) assertFiniteSeries(clip.scales.data, J, 3, 'reduceKeys: clip.scales');
-  const data = prepare(clip, o.interpolation === 'cubicspline', o.effort === 'best' && o.metric === 'object');
+  const data = prepare(
+    clip,
+    o.interpolation === 'cubicspline',
+    o.effort === 'best' && o.metric === 'object',
+    keyed ? keyed.frames : null,
+  );
   // below this, float64 round-off in the clip's own numbers decides, not the keys
   const floor = 1e-12 * Math.max(1, data.extent);
   if (o.metric === 'object' && o.tolerance < floor) {

@@ -2,6 +2,7 @@
 // transforms, tangents for cubic players, the hierarchical radii and the per-joint error shares.
 import { multiplyRaw } from '../../quat/raw.js';
 import { ANIMATED_ROTATION, ANIMATED_SCALE, ANIMATED_TRANSLATION, type Clip } from '../../series/clip.js';
+import { CUBIC, type KeyedFrames } from './reduce-keyed.js';
 import type { Resolved } from './reduce-options.js';
 import { compose, localMatrix } from './reduce-transforms.js';
 
@@ -59,20 +60,36 @@ export interface Prepared {
   reach: Float64Array;
   /** Largest |coordinate| of any world position: the clip's extent, for the precision floor. */
   extent: number;
-  /** Rotation tangents (per second) for cubic splines, from central differences. */
+  /**
+   * Tangents (per second) for cubic splines, frame-major: leaving each frame (`dq`, `dt`, `ds`) and
+   * arriving at it (`iq`, `it`, `is`). Uniform clips: central differences, both the same arrays; keyed
+   * clips: the CUBICSPLINE tracks' own out- and in-tangents at their keys.
+   */
   dq: Float64Array;
   dt: Float64Array;
   ds: Float64Array;
+  iq: Float64Array;
+  it: Float64Array;
+  is: Float64Array;
   frameTime: number;
+  /** Keyed clips: the frames' times (every distinct key time) and each track's keys; null for uniform clips. */
+  keyed: KeyedFrames | null;
 }
 
-export function prepare(clip: Clip, cubic: boolean, points: boolean): Prepared {
+export function prepare(
+  clip: Clip,
+  cubic: boolean,
+  points: boolean,
+  keyed: KeyedFrames | null = null,
+): Prepared {
   const J = clip.skeleton.names.length;
   const F = clip.frames;
   const parents = clip.skeleton.parents;
   const q = Float64Array.from(clip.rotations.data);
   // sign-continuous rotations, so interpolation between any two kept keys takes the path the data took
+  // (not a CUBICSPLINE track's: its tangents belong to its values' signs, and its players do not slerp)
   for (let j = 0; j < J; j++) {
+    if (keyed !== null && keyed.interpolation[j * 3 + 1] === CUBIC) continue;
     for (let f = 1; f < F; f++) {
       const a = ((f - 1) * J + j) * 4;
       const b = (f * J + j) * 4;
@@ -171,6 +188,10 @@ export function prepare(clip: Clip, cubic: boolean, points: boolean): Prepared {
     }
   }
   const dt = clip.frameTime;
+  const tangents = keyed === null ? null : keyedTangents(keyed, F, J);
+  const dq = tangents ? tangents.out[1] : cubic ? derivative(q, F, J, 4, dt) : q;
+  const dT = tangents ? tangents.out[0] : cubic ? derivative(t, F, J, 3, dt) : t;
+  const dS = tangents ? tangents.out[2] : cubic ? derivative(s, F, J, 3, dt) : s;
   return {
     J,
     F,
@@ -191,11 +212,43 @@ export function prepare(clip: Clip, cubic: boolean, points: boolean): Prepared {
     reach,
     extent,
     // tangents only for cubic splines
-    dq: cubic ? derivative(q, F, J, 4, dt) : q,
-    dt: cubic ? derivative(t, F, J, 3, dt) : t,
-    ds: cubic ? derivative(s, F, J, 3, dt) : s,
+    dq,
+    dt: dT,
+    ds: dS,
+    iq: tangents ? tangents.in[1] : dq,
+    it: tangents ? tangents.in[0] : dT,
+    is: tangents ? tangents.in[2] : dS,
     frameTime: dt,
+    keyed,
   };
+}
+
+/** The CUBICSPLINE tracks' in- and out-tangents at their key frames, frame-major per component (empty without one). */
+function keyedTangents(
+  keyed: KeyedFrames,
+  F: number,
+  J: number,
+): { in: Float64Array[]; out: Float64Array[] } {
+  const any = keyed.interpolation.includes(CUBIC);
+  const make = (w: number) => new Float64Array(any ? F * J * w : 0);
+  const tin = [make(3), make(4), make(3)];
+  const tout = [make(3), make(4), make(3)];
+  for (let at = 0; at < J * 3; at++) {
+    if (keyed.interpolation[at] !== CUBIC) continue;
+    const track = keyed.tracks[at]!;
+    const own = keyed.keys[at]!;
+    const w = track.width;
+    const j = (at / 3) | 0;
+    const component = at % 3;
+    for (let k = 0; k < own.length; k++) {
+      const o = (own[k] * J + j) * w;
+      for (let c = 0; c < w; c++) {
+        tin[component][o + c] = track.values[3 * k * w + c];
+        tout[component][o + c] = track.values[(3 * k + 2) * w + c];
+      }
+    }
+  }
+  return { in: tin, out: tout };
 }
 
 /** Central differences per second (one-sided at the ends), frame-major. */

@@ -2,6 +2,7 @@
 import { ShapeError } from '../../errors.js';
 import type { Clip, Interpolation, KeyedClip, Track } from '../../series/clip.js';
 import { interpolateComponent, normalise4, quantize16 } from './reduce-interpolate.js';
+import { keptTrack } from './reduce-keyed.js';
 import type { ReduceKeysReport, ReduceKeysResult, Resolved } from './reduce-options.js';
 import type { KeySets, Prepared } from './reduce-prepare.js';
 import type { Reduction } from './reduce-search.js';
@@ -34,35 +35,46 @@ export function finish(
       const src = component === 0 ? d.t : component === 1 ? d.q : d.s;
       const der = component === 0 ? d.dt : component === 1 ? d.dq : d.ds;
       const dst = component === 0 ? lt : component === 1 ? lq : ls;
-      keysBefore += F;
       keysAfter += kept.length;
-      const times = new Float64Array(kept.length);
-      const fittedValues = component === 1 && reduction ? reduction.rotationValues[j] : null;
-      const per = interpolation === 'cubicspline' ? 3 : 1;
-      const values = new Float64Array(kept.length * w * per);
-      for (let k = 0; k < kept.length; k++) {
-        const f = kept[k];
-        times[k] = t0 + f * d.frameTime;
-        const base = k * w * per;
-        for (let c = 0; c < w; c++) {
-          let x = src[(f * J + j) * w + c];
-          if (component === 1 && o.quantization === 'int16') x = quantize16(x);
-          if (fittedValues) x = fittedValues[k * 4 + c];
-          if (per === 3) {
-            values[base + c] = der[(f * J + j) * w + c];
-            values[base + w + c] = x;
-            values[base + 2 * w + c] = der[(f * J + j) * w + c];
-          } else values[base + c] = x;
+      if (d.keyed !== null) {
+        // a keyed clip: the kept keys as its tracks store them (16-bit rotations when asked)
+        const at = j * 3 + component;
+        keysBefore += d.keyed.keys[at]!.length;
+        const rounded =
+          component === 1 && o.quantization === 'int16'
+            ? (k: number, c: number) => quantize16(src[(kept[k] * J + j) * 4 + c])
+            : null;
+        tracks.push(keptTrack(d.keyed, at, kept, rounded));
+      } else {
+        keysBefore += F;
+        const times = new Float64Array(kept.length);
+        const fittedValues = component === 1 && reduction ? reduction.rotationValues[j] : null;
+        const per = interpolation === 'cubicspline' ? 3 : 1;
+        const values = new Float64Array(kept.length * w * per);
+        for (let k = 0; k < kept.length; k++) {
+          const f = kept[k];
+          times[k] = t0 + f * d.frameTime;
+          const base = k * w * per;
+          for (let c = 0; c < w; c++) {
+            let x = src[(f * J + j) * w + c];
+            if (component === 1 && o.quantization === 'int16') x = quantize16(x);
+            if (fittedValues) x = fittedValues[k * 4 + c];
+            if (per === 3) {
+              values[base + c] = der[(f * J + j) * w + c];
+              values[base + w + c] = x;
+              values[base + 2 * w + c] = der[(f * J + j) * w + c];
+            } else values[base + c] = x;
+          }
         }
+        tracks.push({
+          joint: j,
+          path: component === 0 ? 'translation' : component === 1 ? 'rotation' : 'scale',
+          interpolation,
+          times,
+          values,
+          width: w,
+        });
       }
-      tracks.push({
-        joint: j,
-        path: component === 0 ? 'translation' : component === 1 ? 'rotation' : 'scale',
-        interpolation,
-        times,
-        values,
-        width: w,
-      });
       if (reduction) continue;
       // what the player evaluates at every original frame
       for (let k = 0; k < kept.length; k++) {
@@ -79,6 +91,10 @@ export function finish(
           for (let c = 0; c < w; c++) dst[(g * J + j) * w + c] = v[c];
         }
       }
+      const first = kept[0];
+      for (let g = 0; g < first; g++) {
+        for (let c = 0; c < w; c++) dst[(g * J + j) * w + c] = dst[(first * J + j) * w + c];
+      }
       const last = kept[kept.length - 1];
       for (let g = last + 1; g < F; g++) {
         for (let c = 0; c < w; c++) dst[(g * J + j) * w + c] = dst[(last * J + j) * w + c];
@@ -89,7 +105,8 @@ export function finish(
   const keyed: KeyedClip = {
     ...(clip.name !== undefined ? { name: clip.name } : {}),
     skeleton: clip.skeleton,
-    tracks,
+    // a keyed clip's morph-weight tracks are kept as they are
+    tracks: d.keyed !== null ? [...tracks, ...d.keyed.weights] : tracks,
     orders: clip.orders.slice(),
     ...(clip.source !== undefined ? { source: clip.source } : {}),
   };

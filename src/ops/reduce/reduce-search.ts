@@ -15,6 +15,7 @@ import {
   segmentHolds,
 } from './reduce-check.js';
 import { apply, normalise4, quantize16 } from './reduce-interpolate.js';
+import { LINEAR } from './reduce-keyed.js';
 import type { Resolved } from './reduce-options.js';
 import { errorShares, type KeySets, type Prepared, radii } from './reduce-prepare.js';
 import { compose, localMatrix } from './reduce-transforms.js';
@@ -68,14 +69,19 @@ export function reduceAll(clip: Clip, d: Prepared, o: Resolved): Reduction {
     RQ: new Float64Array(d.scaled ? 0 : F * J * 4),
   };
   // the rotation fast path: object metric, linear player, no scale anywhere, unit quaternions
-  const fast = o.metric === 'object' && o.interpolation === 'linear' && !d.scaled && d.unit;
+  // (on a keyed clip: every rotation track LINEAR)
+  let linear = o.interpolation === 'linear';
+  if (d.keyed !== null)
+    for (let j = 0; j < J; j++) if (d.keyed.interpolation[j * 3 + 1] !== LINEAR) linear = false;
+  const fast = o.metric === 'object' && linear && !d.scaled && d.unit;
   const target = new Float64Array(fast ? F * 4 : 0);
   const offset = new Float64Array(fast ? F : 0);
   const delta = new Float64Array(fast ? F * 3 : 0);
   // descendants' points are checked one by one where the radius bound fails (rigid joints only)
   const points = o.effort === 'best' && o.metric === 'object' && !d.scaled;
   const world = new Float64Array(9);
-  const fitted = fast && o.effort === 'best';
+  // fitted values leave the samples: not on a keyed clip, whose kept keys are its own
+  const fitted = fast && o.effort === 'best' && d.keyed === null;
   const values = new Float64Array(fitted ? F * 4 : 0);
   const fit = new Float64Array(fitted ? F * 4 : 0);
   const rotationValues: (Float64Array | null)[] = [];
@@ -389,23 +395,31 @@ function applyValues(check: Check, kept: Int32Array, stored: Float64Array): void
   for (let g = last + 1; g < d.F; g++) for (let c = 0; c < 4; c++) dst[g * 4 + c] = dst[last * 4 + c];
 }
 
-/** Kept frames of one component of joint `check.j`: greedy longest segments, each verified. */
+/**
+ * Kept frames of one component of joint `check.j`: greedy longest segments, each verified. On a keyed
+ * clip only the track's own keys are candidates, and the frames before its first key and after its last
+ * (which hold those keys) are checked too.
+ */
 function greedy(check: Check, component: 0 | 1 | 2): Int32Array {
   const F = check.d.F;
-  const kept: number[] = [0];
-  if (!segmentHolds(check, component, 0, 0)) infeasible(check, 0);
+  const own = check.d.keyed ? check.d.keyed.keys[check.j * 3 + component] : null;
+  const n = own ? own.length : F;
+  const frame = (p: number) => (own ? own[p] : p);
+  const f0 = frame(0);
+  const kept: number[] = [f0];
+  if (!segmentHolds(check, component, f0, f0, f0, 0)) infeasible(check, f0);
   let i = 0;
-  while (i < F - 1) {
-    // doubling, then bisection between the last passing and first failing end
-    if (!segmentHolds(check, component, i, i + 1)) infeasible(check, i + 1);
+  while (i < n - 1) {
+    // doubling, then bisection between the last passing and first failing end (positions among the candidates)
+    if (!segmentHolds(check, component, frame(i), frame(i + 1))) infeasible(check, frame(i + 1));
     let good = i + 1;
     let bad = -1;
     let step = 2;
     while (true) {
-      const end = Math.min(F - 1, i + step);
-      if (segmentHolds(check, component, i, end)) {
+      const end = Math.min(n - 1, i + step);
+      if (segmentHolds(check, component, frame(i), frame(end))) {
         good = end;
-        if (end === F - 1) break;
+        if (end === n - 1) break;
         step *= 2;
       } else {
         bad = end;
@@ -417,22 +431,24 @@ function greedy(check: Check, component: 0 | 1 | 2): Int32Array {
       let hi = bad;
       while (hi - lo > 1) {
         const mid = (lo + hi) >> 1;
-        if (segmentHolds(check, component, i, mid)) lo = mid;
+        if (segmentHolds(check, component, frame(i), frame(mid))) lo = mid;
         else hi = mid;
       }
       good = lo;
     }
-    kept.push(good);
+    kept.push(frame(good));
     i = good;
   }
+  const last = frame(n - 1);
+  if (last < F - 1 && !segmentHolds(check, component, last, last, F - 1)) infeasible(check, F - 1);
   // a channel that one key holds within the bound (a constant one) keeps one key, not two
-  if (kept.length === 2 && segmentHolds(check, component, 0, 0, F - 1)) return Int32Array.of(0);
+  if (kept.length === 2 && segmentHolds(check, component, f0, f0, F - 1, 0)) return Int32Array.of(f0);
   return Int32Array.from(kept);
 }
 
 /** Even a key on every frame misses the limit: only quantisation (or a tolerance at round-off) does that. */
 function infeasible(check: Check, frame: number): never {
   throw new OptionError(
-    `reduceKeys: joint ${check.j} ('${check.name}') cannot stay within the tolerance at frame ${frame} even with every key (${check.o.quantization === 'int16' ? 'the 16-bit rounding alone exceeds it' : 'round-off exceeds it'}); raise the tolerance`,
+    `reduceKeys: joint ${check.j} ('${check.name}') cannot stay within the tolerance at frame ${frame}${check.d.keyed ? ` (${check.d.keyed.times[frame]} s)` : ''} even with every key (${check.o.quantization === 'int16' ? 'the 16-bit rounding alone exceeds it' : 'round-off exceeds it'}); raise the tolerance`,
   );
 }

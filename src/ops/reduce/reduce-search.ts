@@ -14,7 +14,7 @@ import {
   sampleKey,
   segmentHolds,
 } from './reduce-check.js';
-import { apply, normalise4, quantize16 } from './reduce-interpolate.js';
+import { apply, interpolationOf, normalise4, quantize16 } from './reduce-interpolate.js';
 import { LINEAR } from './reduce-keyed.js';
 import type { Resolved } from './reduce-options.js';
 import { errorShares, type KeySets, type Prepared, radii } from './reduce-prepare.js';
@@ -405,19 +405,23 @@ function greedy(check: Check, component: 0 | 1 | 2): Int32Array {
   const own = check.d.keyed ? check.d.keyed.keys[check.j * 3 + component] : null;
   const n = own ? own.length : F;
   const frame = (p: number) => (own ? own[p] : p);
+  // a segment that skips keys must not join rotations half a turn apart: players part ways there
+  const holds = (p: number, q: number) =>
+    !(component === 1 && q > p + 1 && halfTurn(check, frame(p), frame(q))) &&
+    segmentHolds(check, component, frame(p), frame(q));
   const f0 = frame(0);
   const kept: number[] = [f0];
   if (!segmentHolds(check, component, f0, f0, f0, 0)) infeasible(check, f0);
   let i = 0;
   while (i < n - 1) {
     // doubling, then bisection between the last passing and first failing end (positions among the candidates)
-    if (!segmentHolds(check, component, frame(i), frame(i + 1))) infeasible(check, frame(i + 1));
+    if (!holds(i, i + 1)) infeasible(check, frame(i + 1));
     let good = i + 1;
     let bad = -1;
     let step = 2;
     while (true) {
       const end = Math.min(n - 1, i + step);
-      if (segmentHolds(check, component, frame(i), frame(end))) {
+      if (holds(i, end)) {
         good = end;
         if (end === n - 1) break;
         step *= 2;
@@ -431,7 +435,7 @@ function greedy(check: Check, component: 0 | 1 | 2): Int32Array {
       let hi = bad;
       while (hi - lo > 1) {
         const mid = (lo + hi) >> 1;
-        if (segmentHolds(check, component, frame(i), frame(mid))) lo = mid;
+        if (holds(i, mid)) lo = mid;
         else hi = mid;
       }
       good = lo;
@@ -444,6 +448,24 @@ function greedy(check: Check, component: 0 | 1 | 2): Int32Array {
   // a channel that one key holds within the bound (a constant one) keeps one key, not two
   if (kept.length === 2 && segmentHolds(check, component, f0, f0, F - 1, 0)) return Int32Array.of(f0);
   return Int32Array.from(kept);
+}
+
+/** `|q_a·q_b|` below which two rotation keys count as half a turn apart (within about 0.1°). */
+const HALF_TURN = 1e-3;
+
+/**
+ * Whether joint `check.j`'s rotation samples at frames `a` and `b` are half a turn apart (to
+ * {@link HALF_TURN}) on a LINEAR track: the shorter arc between them is then decided by round-off and by
+ * the sign each key is stored with, so a player may turn the other way than the check did.
+ */
+function halfTurn(check: Check, a: number, b: number): boolean {
+  const { d, o, j } = check;
+  if (interpolationOf(d, o, j, 1) !== LINEAR) return false;
+  const q = d.q;
+  const ia = (a * d.J + j) * 4;
+  const ib = (b * d.J + j) * 4;
+  const dot = q[ia] * q[ib] + q[ia + 1] * q[ib + 1] + q[ia + 2] * q[ib + 2] + q[ia + 3] * q[ib + 3];
+  return Math.abs(dot) < HALF_TURN;
 }
 
 /** Even a key on every frame misses the limit: only quantisation (or a tolerance at round-off) does that. */

@@ -4,8 +4,10 @@
 // distance), maximised over every original key time.
 import { describe, expect, it } from 'vitest';
 import { OptionError } from '../../../src/errors.js';
+import { readGltfFile } from '../../../src/node/gltf.js';
 import { reduceKeys } from '../../../src/ops/reduce/index.js';
 import type { KeyedClip, Track } from '../../../src/series/clip.js';
+import { HAS_SHARED_GLTF, SHARED_GLTF_FILES, sharedGltfPath } from '../../support/gltf-data.js';
 import { chainSkeleton, track } from '../keys/helpers.js';
 
 /** COLLADA2GLTF-style key times of a 37.5 Hz animation: float32 accumulation of the step. */
@@ -319,4 +321,33 @@ describe('reduceKeys(keyed) keeps a subset of the input keys, and reports the er
     };
     expect(() => reduceKeys(cubic, { quantization: 'int16' })).toThrow(/CUBICSPLINE/);
   });
+
+  it.skipIf(!HAS_SHARED_GLTF)(
+    'every animation of the shared glTF files: a subset of its keys, the error as measured independently',
+    async () => {
+      let animations = 0;
+      let before = 0;
+      let after = 0;
+      for (const file of SHARED_GLTF_FILES) {
+        const read = await readGltfFile(sharedGltfPath(file));
+        for (const keyed of read.clips) {
+          const { clip, report } = reduceKeys(keyed, { shellDistance: SHELL, tolerance: TOLERANCE });
+          const counts = expectSubset(keyed, clip);
+          // morph weights are kept whole
+          expect(clip.tracks.filter((t) => t.path === 'weights')).toEqual(
+            keyed.tracks.filter((t) => t.path === 'weights'),
+          );
+          const measured = independentError(keyed, clip, SHELL);
+          expect(measured, `${file} '${keyed.name}'`).toBeLessThanOrEqual(TOLERANCE);
+          expect(Math.abs(report.maxError - measured), `${file} '${keyed.name}'`).toBeLessThan(AGREE);
+          animations++;
+          before += counts.before;
+          after += counts.after;
+        }
+      }
+      expect(animations).toBeGreaterThan(20);
+      expect(after).toBeLessThan(before);
+    },
+    120_000,
+  );
 });

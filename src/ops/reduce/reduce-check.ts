@@ -447,8 +447,7 @@ function localHolds(check: Check, component: 0 | 1 | 2, v: Float64Array, f: numb
   const i = f * d.J + j;
   if (component === 1) {
     const q = d.q;
-    const dot = Math.abs(v[0] * q[i * 4] + v[1] * q[i * 4 + 1] + v[2] * q[i * 4 + 2] + v[3] * q[i * 4 + 3]);
-    return 2 * Math.acos(Math.min(1, dot)) <= o.toleranceAngle;
+    return rotationAngle(v, 0, q, i * 4) <= o.toleranceAngle;
   }
   const src = component === 0 ? d.t : d.s;
   const dx = v[0] - src[i * 3];
@@ -457,4 +456,27 @@ function localHolds(check: Check, component: 0 | 1 | 2, v: Float64Array, f: numb
   if (component === 0) return Math.hypot(dx, dy, dz) <= o.tolerance;
   const base = Math.max(Math.abs(src[i * 3]), Math.abs(src[i * 3 + 1]), Math.abs(src[i * 3 + 2]), 1e-12);
   return Math.max(Math.abs(dx), Math.abs(dy), Math.abs(dz)) / base <= o.toleranceScale;
+}
+
+/**
+ * The angle (radians) of the rotation between quaternions `a[ao..]` and `b[bo..]`, each normalised first
+ * (float32 keys are unit only to about 4e-8, and `2·acos(a·b)` would read that as 8e-4 rad):
+ * `4·atan2(|â − ŝb̂|, |â + ŝb̂|)` with `s` the sign of `a·b`, full precision for small angles.
+ */
+export function rotationAngle(a: Float64Array, ao: number, b: Float64Array, bo: number): number {
+  const na =
+    1 / Math.sqrt(a[ao] * a[ao] + a[ao + 1] * a[ao + 1] + a[ao + 2] * a[ao + 2] + a[ao + 3] * a[ao + 3]);
+  const nb0 =
+    1 / Math.sqrt(b[bo] * b[bo] + b[bo + 1] * b[bo + 1] + b[bo + 2] * b[bo + 2] + b[bo + 3] * b[bo + 3]);
+  const dot = a[ao] * b[bo] + a[ao + 1] * b[bo + 1] + a[ao + 2] * b[bo + 2] + a[ao + 3] * b[bo + 3];
+  const nb = dot < 0 ? -nb0 : nb0;
+  let diff = 0;
+  let sum = 0;
+  for (let c = 0; c < 4; c++) {
+    const x = a[ao + c] * na;
+    const y = b[bo + c] * nb;
+    diff += (x - y) * (x - y);
+    sum += (x + y) * (x + y);
+  }
+  return 4 * Math.atan2(Math.sqrt(diff), Math.sqrt(sum));
 }

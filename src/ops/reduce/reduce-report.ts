@@ -1,6 +1,7 @@
 // The reduction's result: the keyed clip built from the kept keys, and the error measured at every original frame.
 import { ShapeError } from '../../errors.js';
 import type { Clip, Interpolation, KeyedClip, Track } from '../../series/clip.js';
+import { rotationAngle } from './reduce-check.js';
 import { interpolateComponent, normalise4, quantize16 } from './reduce-interpolate.js';
 import { keptTrack } from './reduce-keyed.js';
 import type { ReduceKeysReport, ReduceKeysResult, Resolved } from './reduce-options.js';
@@ -171,13 +172,7 @@ function measure(
       );
       errors[i] = e;
       if (e > maxError) maxError = e;
-      const dot = Math.abs(
-        lq[i * 4] * d.q[i * 4] +
-          lq[i * 4 + 1] * d.q[i * 4 + 1] +
-          lq[i * 4 + 2] * d.q[i * 4 + 2] +
-          lq[i * 4 + 3] * d.q[i * 4 + 3],
-      );
-      maxAngle = Math.max(maxAngle, 2 * Math.acos(Math.min(1, dot)));
+      maxAngle = Math.max(maxAngle, rotationAngle(lq, i * 4, d.q, i * 4));
       for (let c = 0; c < 3; c++) {
         const base = Math.max(
           Math.abs(d.s[i * 3]),

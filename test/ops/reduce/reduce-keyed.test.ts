@@ -322,6 +322,33 @@ describe('reduceKeys(keyed) keeps a subset of the input keys, and reports the er
     expect(() => reduceKeys(cubic, { quantization: 'int16' })).toThrow(/CUBICSPLINE/);
   });
 
+  it("metric 'local' reads float32 rotation keys that are unit only to 1e-7 as the rotation they are", () => {
+    // one rotation held by 10 keys, stored 5e-8 short of unit length: every angle between them is 0
+    const q = rotationAt(0.3, 0).map((x) => Math.fround(x * (1 - 5e-8)));
+    const n2 = q.reduce((a, x) => a + x * x, 0);
+    expect(n2).toBeLessThan(1 - 5e-8);
+    const times = accumulatedTimes(10);
+    const keyed: KeyedClip = {
+      skeleton: chainSkeleton(),
+      tracks: [
+        track(
+          1,
+          'rotation',
+          'linear',
+          times,
+          times.flatMap(() => q),
+          true,
+        ),
+      ],
+      orders: ['XYZ', 'XYZ', 'XYZ'],
+    };
+    // 2·acos(|q|²) would be 6e-4 rad, six times this tolerance, on the keys themselves
+    const { clip, report } = reduceKeys(keyed, { metric: 'local', toleranceAngle: 1e-4 });
+    expect(report.maxAngle).toBeLessThan(1e-12);
+    expect(clip.tracks[0].times.length).toBe(1);
+    expectSubset(keyed, clip);
+  });
+
   it.skipIf(!HAS_SHARED_GLTF)(
     'every animation of the shared glTF files: a subset of its keys, the error as measured independently',
     async () => {

@@ -322,6 +322,44 @@ describe('reduceKeys(keyed) keeps a subset of the input keys, and reports the er
     expect(() => reduceKeys(cubic, { quantization: 'int16' })).toThrow(/CUBICSPLINE/);
   });
 
+  it("effort 'best', a key budget and 16-bit rotations on jittered keys: subset of times, error as measured", () => {
+    const keyed = linearClip(() => accumulatedTimes(80));
+    for (const options of [{ effort: 'best' as const }, { maxKeys: 30, tolerance: 0.05 }]) {
+      const { clip, report } = reduceKeys(keyed, { shellDistance: SHELL, tolerance: TOLERANCE, ...options });
+      expectSubset(keyed, clip);
+      for (const t of clip.tracks) expect(t.times.length).toBeLessThanOrEqual(options.maxKeys ?? 80);
+      const measured = independentError(keyed, clip, SHELL);
+      expect(measured).toBeLessThanOrEqual(report.tolerance);
+      expect(Math.abs(report.maxError - measured)).toBeLessThan(1e-6 * report.tolerance);
+    }
+    const { clip, report } = reduceKeys(keyed, {
+      shellDistance: SHELL,
+      tolerance: TOLERANCE,
+      quantization: 'int16',
+    });
+    for (const out of clip.tracks) {
+      const src = keyed.tracks.find((t) => t.joint === out.joint && t.path === out.path)!;
+      for (let i = 0; i < out.times.length; i++) {
+        const k = Array.from(src.times).indexOf(out.times[i]);
+        expect(k).toBeGreaterThanOrEqual(0);
+        for (let c = 0; c < out.width; c++) {
+          const v = out.values[i * out.width + c];
+          const x = src.values[k * out.width + c];
+          if (out.path === 'rotation') {
+            // the stored 16-bit value, of the key or of its negation (one rotation)
+            expect(Number.isInteger(Math.round(v * 32767 * 1e6) / 1e6)).toBe(true);
+            expect(Math.abs(Math.abs(v) - Math.abs(x))).toBeLessThanOrEqual(0.5 / 32767 + 1e-12);
+          } else expect(v).toBe(x);
+        }
+      }
+    }
+    // 16-bit keys are unit only to about 3e-5: the specification's acos slerp and rotsig's (normalised
+    // after) part at about 2e-6 of the bound on them
+    const measured = independentError(keyed, clip, SHELL);
+    expect(measured).toBeLessThanOrEqual(TOLERANCE * (1 + 1e-5));
+    expect(Math.abs(report.maxError - measured)).toBeLessThan(1e-5 * TOLERANCE);
+  });
+
   it("metric 'local' reads float32 rotation keys that are unit only to 1e-7 as the rotation they are", () => {
     // one rotation held by 10 keys, stored 5e-8 short of unit length: every angle between them is 0
     const q = rotationAt(0.3, 0).map((x) => Math.fround(x * (1 - 5e-8)));

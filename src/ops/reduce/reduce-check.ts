@@ -294,27 +294,17 @@ export function rotationSpanHolds(
   let by = kb[kbo + 1];
   let bz = kb[kbo + 2];
   let bw = kb[kbo + 3];
-  const dot = ax * bx + ay * by + az * bz + aw * bw;
-  if (dot < 0) {
-    bx = -bx;
-    by = -by;
-    bz = -bz;
-    bw = -bw;
-  }
-  // the angle between the keys on the 4-sphere, as slerpFlat takes it
-  const mx = ax - bx;
-  const my = ay - by;
-  const mz = az - bz;
-  const mw = aw - bw;
-  const sx = ax + bx;
-  const sy = ay + by;
-  const sz = az + bz;
-  const sw = aw + bw;
+  // b on a's hemisphere, and the angle between them on the 4-sphere, as slerpFlat takes it (once per segment)
+  const sign = ax * bx + ay * by + az * bz + aw * bw < 0 ? -1 : 1;
+  bx *= sign;
+  by *= sign;
+  bz *= sign;
+  bw *= sign;
   const theta =
     2 *
     Math.atan2(
-      Math.sqrt(mx * mx + my * my + mz * mz + mw * mw),
-      Math.sqrt(sx * sx + sy * sy + sz * sz + sw * sw),
+      Math.hypot(ax - bx, ay - by, az - bz, aw - bw),
+      Math.hypot(ax + bx, ay + by, az + bz, aw + bw),
     );
   const small = theta < 1e-10;
   const inv = small ? 1 : 1 / Math.sin(theta);

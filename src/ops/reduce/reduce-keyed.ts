@@ -40,7 +40,13 @@ export interface KeyedFrames {
 
 /** Whether `clip` is a keyed clip (tracks) rather than a uniformly sampled one. */
 export function isKeyed(clip: Clip | KeyedClip): clip is KeyedClip {
-  return (clip as KeyedClip).tracks !== undefined && (clip as Clip).frames === undefined;
+  // anything else (a malformed clip, null) goes to the clip check, which names what is wrong
+  return (
+    typeof clip === 'object' &&
+    clip !== null &&
+    (clip as KeyedClip).tracks !== undefined &&
+    (clip as Clip).frames === undefined
+  );
 }
 
 /**

@@ -102,8 +102,11 @@ reported error include the rounding. --meshopt compresses the glTF buffers with 
 descendants point by point and fits rotation key values within the bound: fewer keys, about twice
 the time (same bound). --max-keys N finds the smallest tolerance whose reduction keeps at
 most N keys in every track. glTF inputs are written back with everything else kept (meshes, skins, other
-animations); BVH inputs become glTF, or BVH at the kept frames when -o names a .bvh and every track kept
-the same uniformly spaced frames. Each file's keys, achieved error and bytes are printed on stderr.`,
+animations); each track keeps a subset of its own keys, times and values as stored (LINEAR, STEP and
+CUBICSPLINE tracks keep their interpolation; --interpolation cubicspline is for BVH inputs), checked at
+every input key time: no key moves in time. BVH inputs become glTF, or BVH at the kept frames when -o
+names a .bvh and every track kept the same uniformly spaced frames. Each file's keys, achieved error and
+bytes are printed on stderr.`,
   examples: [
     'rotsig reduce Fox.glb -o Fox-reduced.glb --preset acl --quantize int16 --meshopt',
     'rotsig reduce walk.glb -o walk-small.glb --metric object --tolerance 0.0001 --shell 0.03',

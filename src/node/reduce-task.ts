@@ -7,8 +7,7 @@ import { quantizeRotations } from '../io/gltf/quantize.js';
 import { writeGltf } from '../io/gltf/write.js';
 import { writeBvhBytes } from '../io/index.js';
 import { type ReduceKeysReport, reduceKeys } from '../ops/reduce/reduce-keys.js';
-import { bakeKeyed } from '../pipeline/keyed.js';
-import type { Clip, KeyedClip, Track } from '../series/clip.js';
+import type { Clip, KeyedClip } from '../series/clip.js';
 import { type AtomicContent, writeFileAtomic } from './atomic.js';
 import { isGltfPath, readGltfFile, writeGltfFile } from './gltf.js';
 import { BVH_TO_GLTF_SCALE, outputFormat } from './gltf-task.js';
@@ -39,8 +38,9 @@ export interface ReduceSummary {
  * BVH input: the clip is reduced in the file's units (presets use `unitsPerMeter` = 1 / `task.scale`,
  * 100 by default) and written as glTF with translations times `task.scale`, or as BVH at the kept frames
  * when every track kept the same uniformly spaced frames. glTF input: every animation (or
- * `task.animation`) is baked on its keys' grid (`keyedBakeRate`), reduced and written back into the same
- * document, so meshes, skins and other animations are kept; morph-weight tracks stay as they were.
+ * `task.animation`) is reduced on its own keys (`reduceKeys` on the keyed clip: each track keeps a subset
+ * of its keys, times and values as stored, the error measured at every key time) and written back into
+ * the same document, so meshes, skins and other animations are kept; morph-weight tracks stay as they were.
  *
  * @example
  * const r = await runReduceTask({ input: 'take.bvh', output: 'take.glb', steps: [], emit: { kind: 'reduce', options: { preset: 'acl' } } }, fail);
@@ -125,20 +125,15 @@ export async function runReduceTask(
           clips.push(keyed);
           continue;
         }
-        const baked = bakeKeyed(keyed);
-        result.frames = Math.max(result.frames, baked.frames);
-        const reduced = reduceKeys(baked, { unitsPerMeter: 1, ...options });
-        const weights: Track[] = keyed.tracks.filter((t) => t.path === 'weights');
-        clips.push({
-          ...reduced.clip,
-          tracks: [...reduced.clip.tracks, ...weights],
-          ...(keyed.source !== undefined ? { source: keyed.source } : {}),
-        });
+        // on the keys themselves: the kept keys are a subset of each track's, times and values as stored
+        const reduced = reduceKeys(keyed, { unitsPerMeter: 1, ...options });
+        result.frames = Math.max(result.frames, maxKeys(keyed));
+        clips.push(reduced.clip);
         const source = keyed.source as { animation?: number } | undefined;
         if (source?.animation !== undefined && all[source.animation]) animations.push(all[source.animation]);
         summary.animations.push({
           name: keyed.name ?? '',
-          frames: baked.frames,
+          frames: maxKeys(keyed),
           report: reduced.report,
         });
         result.outputFrames = Math.max(result.outputFrames, maxKeys(reduced.clip));

@@ -6,8 +6,10 @@ import { type Document, NodeIO } from '@gltf-transform/core';
 import { Object3D, Quaternion, Vector3 } from 'three';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { KHRMeshQuantizationMarker } from '../../src/io/gltf/source.js';
-import { parseBvh } from '../../src/io/index.js';
+import { parseBvh, writeGltf } from '../../src/io/index.js';
 import { readGltfFile } from '../../src/node/gltf.js';
+import type { KeyedClip } from '../../src/series/clip.js';
+import { makeSkeleton } from '../../src/series/clip-create.js';
 import { FIXTURE_GLTF_DIR, validatorErrors } from '../support/gltf-data.js';
 import { ensureBuilt, ROOT, rotsig, tempDir } from './helpers.js';
 
@@ -254,6 +256,74 @@ describe('rotsig reduce', () => {
       }
     }
     expect(nodes.length).toBe(before.getRoot().listNodes().length);
+  });
+
+  it('a glTF whose key times are jittered (37.5 Hz printed to 0.1 ms, float32): kept keys are input keys bit for bit, the printed error is measured on the file', async () => {
+    const dir = tempDir();
+    const input = join(dir, 'jitter.glb');
+    const out = join(dir, 'jitter-reduced.glb');
+    // COLLADA2GLTF-style times: k/37.5 printed with 4 decimals, stored as float32 (intervals 0.0266 to 0.0267 s)
+    const times = Array.from({ length: 120 }, (_, k) => Math.fround(Math.round((k / 37.5) * 1e4) / 1e4));
+    const gaps = times.slice(1).map((t, i) => t - times[i]);
+    expect(Math.max(...gaps) - Math.min(...gaps)).toBeGreaterThan(9e-5);
+    const swing = (t: number, j: number) => {
+      const a = 0.7 * Math.sin(2 * Math.PI * 0.3 * t + j) + 0.004 * Math.sin(23 * t);
+      return [0, Math.sin(a / 2), 0, Math.cos(a / 2)];
+    };
+    const keyed: KeyedClip = {
+      name: 'jitter',
+      skeleton: makeSkeleton({
+        names: ['hips', 'spine', 'head'],
+        parents: [-1, 0, 1],
+        restTranslations: [0, 1, 0, 0, 0.3, 0, 0, 0.25, 0],
+      }),
+      tracks: [
+        {
+          joint: 0,
+          path: 'translation',
+          interpolation: 'linear',
+          times: Float32Array.from(times),
+          values: Float32Array.from(times.flatMap((t) => [0.4 * t, 1 + 0.03 * Math.sin(4 * t), 0])),
+          width: 3,
+        },
+        ...[0, 1, 2].map((j) => ({
+          joint: j,
+          path: 'rotation' as const,
+          interpolation: 'linear' as const,
+          times: Float32Array.from(times),
+          values: Float32Array.from(times.flatMap((t) => swing(t, j))),
+          width: 4,
+        })),
+      ],
+      orders: ['XYZ', 'XYZ', 'XYZ'],
+    };
+    writeFileSync(input, (await writeGltf(null, [keyed], { format: 'glb' })).glb!);
+    const r = rotsig(['reduce', input, '-o', out, '--shell', '0.03', '--tolerance', '0.001']);
+    expect(r.code, r.stderr).toBe(0);
+    const printed = Number(/error max ([-+.\de]+)/.exec(r.stderr)![1]);
+    const before = await readDoc(input);
+    const after = await readDoc(out);
+    const a = decode(before);
+    const b = decode(after);
+    let kept = 0;
+    for (const [name, k] of b) {
+      const src = a.get(name)!;
+      const width = k.values.length / k.times.length;
+      let at = 0;
+      for (let i = 0; i < k.times.length; i++) {
+        while (at < src.times.length && src.times[at] !== k.times[i]) at++;
+        expect(at, `${name} key ${i} at ${k.times[i]} s is an input key`).toBeLessThan(src.times.length);
+        expect(Array.from(k.values.subarray(i * width, (i + 1) * width))).toEqual(
+          Array.from(src.values.subarray(at * width, (at + 1) * width)),
+        );
+      }
+      kept += k.times.length;
+    }
+    expect(kept).toBeLessThan(0.6 * 4 * times.length);
+    // three.js plays both files at every input key time: the printed maximum is what it measures
+    const error = objectError(rig(after), rig(before), [...a.values().next().value!.times], 0.03);
+    expect(error).toBeLessThanOrEqual(0.001);
+    expect(Math.abs(printed - error)).toBeLessThanOrEqual(0.005 * error);
   });
 
   it('a BVH whose kept keys are uniform is written as BVH at the kept frames; otherwise the user is told to write glTF', () => {

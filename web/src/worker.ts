@@ -307,7 +307,10 @@ function run(id: number, s: ProcessSettings, src: Clip): void {
   let reduction: ReductionInfo | null = null;
   let reduced: KeyedClip | null = null;
   if (s.reduce) {
-    const from = clip ?? src;
+    // an unprocessed glTF animation is reduced on its own keys (a subset of them, as `rotsig reduce` does);
+    // a processed clip, or a BVH, on its frames
+    const keyed = clip === null && gltf ? gltf.read.clips[gltf.animation] : undefined;
+    const from: Clip | KeyedClip = keyed ?? clip ?? src;
     // lengths in the clip's units: glTF is in metres, BVH files are usually centimetres
     const unitsPerMm = gltf ? 0.001 : 0.1;
     const r = reduceKeys(from, {
@@ -319,7 +322,7 @@ function run(id: number, s: ProcessSettings, src: Clip): void {
         : { toleranceAngle: (s.toleranceDeg * Math.PI) / 180 }),
     });
     reduced = r.clip;
-    const before = trackBytesOfClip(from);
+    const before = keyed ? trackBytes(keyed.tracks) : trackBytesOfClip(clip ?? src);
     reduction = {
       metric: r.report.metric,
       keysBefore: r.report.keysBefore,
@@ -335,7 +338,8 @@ function run(id: number, s: ProcessSettings, src: Clip): void {
       keptTracks: r.clip.tracks.map((t) => ({ ...t })),
     };
     // what a player evaluates between the kept keys, on the clip's frames: the processed clip shown
-    clip = { ...bakeClip(r.clip, { rate: from.rate, duration: 'keep-end' }), source: from.source };
+    const shown = clip ?? src;
+    clip = { ...bakeClip(r.clip, { rate: shown.rate, duration: 'keep-end' }), source: shown.source };
     progress('reduce');
   }
   lastResult = { clip, reduced, steps: pipeline };

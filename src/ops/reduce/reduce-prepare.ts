@@ -1,0 +1,316 @@
+// The original clip as the reduction compares against it: local TRS (rotations sign-continuous), world
+// transforms, tangents for cubic players, the hierarchical radii and the per-joint error shares.
+import { multiplyRaw } from '../../quat/raw.js';
+import { ANIMATED_ROTATION, ANIMATED_SCALE, ANIMATED_TRANSLATION, type Clip } from '../../series/clip.js';
+import { CUBIC, type KeyedFrames } from './reduce-keyed.js';
+import type { Resolved } from './reduce-options.js';
+import { compose, localMatrix } from './reduce-transforms.js';
+
+/** Kept frame indices per joint and component (0 translation, 1 rotation, 2 scale); null where not animated. */
+export type KeySets = (Int32Array | null)[][];
+
+export function maxTrackKeys(keys: KeySets): number {
+  let m = 0;
+  for (const joint of keys) for (const k of joint) if (k) m = Math.max(m, k.length);
+  return m;
+}
+
+export function allKeys(J: number, F: number, animated: Uint8Array): KeySets {
+  const out: KeySets = [];
+  const all = Int32Array.from({ length: F }, (_, i) => i);
+  for (let j = 0; j < J; j++) {
+    out.push([
+      animated[j] & ANIMATED_TRANSLATION ? all : null,
+      animated[j] & ANIMATED_ROTATION ? all : null,
+      animated[j] & ANIMATED_SCALE ? all : null,
+    ]);
+  }
+  return out;
+}
+
+/** The clip's local TRS per frame (rotations sign-continuous, scales filled), world transforms and radii. */
+export interface Prepared {
+  J: number;
+  F: number;
+  parents: Int32Array;
+  /** Local translation, rotation (continuous), scale: frame-major like the clip. */
+  t: Float64Array;
+  q: Float64Array;
+  s: Float64Array;
+  /** World linear part (row-major 3x3) and origin of the original, frame-major. */
+  M: Float64Array;
+  p: Float64Array;
+  /** World rotation of the original as quaternions (x, y, z, w), frame-major; filled only when `!scaled`. */
+  Q: Float64Array;
+  /** Whether any scale differs from 1 (then ‖ΔM‖_F bounds the spectral norm, else ‖ΔM‖_F/√2 is exact). */
+  scaled: boolean;
+  /** Whether every rotation is a unit quaternion to 1e-12 (the quaternion fast path needs it). */
+  unit: boolean;
+  depth: Int32Array;
+  height: Int32Array;
+  leaf: Uint8Array;
+  /** Every joint's descendants (all levels; effort 'best' only, else none), as a list: joint `j`'s are `below[belowStart[j] .. belowStart[j + 1]]`. */
+  below: Int32Array;
+  belowStart: Int32Array;
+  /**
+   * Per frame and joint (frame-major), the largest distance from the joint's origin to any descendant's
+   * in the original pose: `|y_k|` of {@link descendantsHold}, so `|Δp| + ‖ΔM‖·(reach + shell)` bounds it
+   * per frame. Filled for effort 'best' on clips without scale (else empty).
+   */
+  reach: Float64Array;
+  /** Largest |coordinate| of any world position: the clip's extent, for the precision floor. */
+  extent: number;
+  /**
+   * Tangents (per second) for cubic splines, frame-major: leaving each frame (`dq`, `dt`, `ds`) and
+   * arriving at it (`iq`, `it`, `is`). Uniform clips: central differences, both the same arrays; keyed
+   * clips: the CUBICSPLINE tracks' own out- and in-tangents at their keys.
+   */
+  dq: Float64Array;
+  dt: Float64Array;
+  ds: Float64Array;
+  iq: Float64Array;
+  it: Float64Array;
+  is: Float64Array;
+  frameTime: number;
+  /** Keyed clips: the frames' times (every distinct key time) and each track's keys; null for uniform clips. */
+  keyed: KeyedFrames | null;
+}
+
+export function prepare(
+  clip: Clip,
+  cubic: boolean,
+  points: boolean,
+  keyed: KeyedFrames | null = null,
+): Prepared {
+  const J = clip.skeleton.names.length;
+  const F = clip.frames;
+  const parents = clip.skeleton.parents;
+  const q = Float64Array.from(clip.rotations.data);
+  // sign-continuous rotations, so interpolation between any two kept keys takes the path the data took
+  // (not a CUBICSPLINE track's: its tangents belong to its values' signs, and its players do not slerp)
+  for (let j = 0; j < J; j++) {
+    if (keyed !== null && keyed.interpolation[j * 3 + 1] === CUBIC) continue;
+    for (let f = 1; f < F; f++) {
+      const a = ((f - 1) * J + j) * 4;
+      const b = (f * J + j) * 4;
+      if (q[a] * q[b] + q[a + 1] * q[b + 1] + q[a + 2] * q[b + 2] + q[a + 3] * q[b + 3] < 0) {
+        for (let c = 0; c < 4; c++) q[b + c] = -q[b + c];
+      }
+    }
+  }
+  const t = Float64Array.from(clip.translations.data);
+  const s = new Float64Array(F * J * 3);
+  if (clip.scales) s.set(clip.scales.data);
+  else for (let f = 0; f < F; f++) s.set(clip.skeleton.restScales, f * J * 3);
+  let scaledAny = false;
+  for (let i = 0; i < s.length; i++) if (s[i] !== 1) scaledAny = true;
+  // the quaternion check matches the matrices only for unit quaternions (a float32 file's are not, to 1e-7)
+  let unit = true;
+  for (let i = 0; i < q.length; i += 4) {
+    const n = q[i] * q[i] + q[i + 1] * q[i + 1] + q[i + 2] * q[i + 2] + q[i + 3] * q[i + 3];
+    if (Math.abs(n - 1) > 1e-12) unit = false;
+  }
+  const M = new Float64Array(F * J * 9);
+  const p = new Float64Array(F * J * 3);
+  const Q = new Float64Array(scaledAny ? 0 : F * J * 4);
+  if (!scaledAny) {
+    for (let f = 0; f < F; f++) {
+      for (let j = 0; j < J; j++) {
+        const i = (f * J + j) * 4;
+        if (parents[j] < 0) for (let c = 0; c < 4; c++) Q[i + c] = q[i + c];
+        else multiplyRaw(Q, i, Q, (f * J + parents[j]) * 4, q, i);
+      }
+    }
+  }
+  const local = new Float64Array(9);
+  let extent = 0;
+  for (let f = 0; f < F; f++) {
+    for (let j = 0; j < J; j++) {
+      localMatrix(local, 0, q, (f * J + j) * 4, s, (f * J + j) * 3);
+      compose(
+        M,
+        p,
+        (f * J + j) * 9,
+        (f * J + j) * 3,
+        parents[j] < 0 ? -1 : f * J + parents[j],
+        M,
+        p,
+        local,
+        0,
+        t,
+        (f * J + j) * 3,
+      );
+      for (let c = 0; c < 3; c++) extent = Math.max(extent, Math.abs(p[(f * J + j) * 3 + c]));
+    }
+  }
+  const depth = new Int32Array(J);
+  const leaf = new Uint8Array(J).fill(1);
+  for (let j = 0; j < J; j++) {
+    if (parents[j] >= 0) {
+      depth[j] = depth[parents[j]] + 1;
+      leaf[parents[j]] = 0;
+    }
+  }
+  // longest path to a leaf below each joint (parents come before children)
+  const height = new Int32Array(J);
+  for (let j = J - 1; j >= 0; j--) {
+    const a = parents[j];
+    if (a >= 0 && height[j] + 1 > height[a]) height[a] = height[j] + 1;
+  }
+  // descendants and their reach: only for the points check (effort 'best')
+  const belowStart = new Int32Array(J + 1);
+  if (points)
+    for (let k = 0; k < J; k++) for (let a = parents[k]; a >= 0; a = parents[a]) belowStart[a + 1]++;
+  for (let j = 0; j < J; j++) belowStart[j + 1] += belowStart[j];
+  const below = new Int32Array(belowStart[J]);
+  const fill = belowStart.slice(0, J);
+  for (let k = 0; k < J; k++) for (let a = parents[k]; a >= 0; a = parents[a]) below[fill[a]++] = k;
+  // farthest first (in the first frame), so a failing check stops early
+  const far = (a: number, k: number) =>
+    Math.hypot(p[k * 3] - p[a * 3], p[k * 3 + 1] - p[a * 3 + 1], p[k * 3 + 2] - p[a * 3 + 2]);
+  for (let a = 0; a < J; a++) {
+    below.subarray(belowStart[a], belowStart[a + 1]).sort((k1, k2) => far(a, k2) - far(a, k1));
+  }
+  const reach = new Float64Array(scaledAny || !points ? 0 : F * J);
+  if (points && !scaledAny) {
+    for (let f = 0; f < F; f++) {
+      for (let k = 0; k < J; k++) {
+        const pk = (f * J + k) * 3;
+        for (let a = parents[k]; a >= 0; a = parents[a]) {
+          const pa = (f * J + a) * 3;
+          const dx = p[pk] - p[pa];
+          const dy = p[pk + 1] - p[pa + 1];
+          const dz = p[pk + 2] - p[pa + 2];
+          const r = Math.sqrt(dx * dx + dy * dy + dz * dz);
+          if (r > reach[f * J + a]) reach[f * J + a] = r;
+        }
+      }
+    }
+  }
+  const dt = clip.frameTime;
+  const tangents = keyed === null ? null : keyedTangents(keyed, F, J);
+  const dq = tangents ? tangents.out[1] : cubic ? derivative(q, F, J, 4, dt) : q;
+  const dT = tangents ? tangents.out[0] : cubic ? derivative(t, F, J, 3, dt) : t;
+  const dS = tangents ? tangents.out[2] : cubic ? derivative(s, F, J, 3, dt) : s;
+  return {
+    J,
+    F,
+    parents: Int32Array.from(parents),
+    t,
+    q,
+    s,
+    M,
+    p,
+    Q,
+    scaled: scaledAny,
+    unit,
+    depth,
+    height,
+    leaf,
+    below,
+    belowStart,
+    reach,
+    extent,
+    // tangents only for cubic splines
+    dq,
+    dt: dT,
+    ds: dS,
+    iq: tangents ? tangents.in[1] : dq,
+    it: tangents ? tangents.in[0] : dT,
+    is: tangents ? tangents.in[2] : dS,
+    frameTime: dt,
+    keyed,
+  };
+}
+
+/** The CUBICSPLINE tracks' in- and out-tangents at their key frames, frame-major per component (empty without one). */
+function keyedTangents(
+  keyed: KeyedFrames,
+  F: number,
+  J: number,
+): { in: Float64Array[]; out: Float64Array[] } {
+  const any = keyed.interpolation.includes(CUBIC);
+  const make = (w: number) => new Float64Array(any ? F * J * w : 0);
+  const tin = [make(3), make(4), make(3)];
+  const tout = [make(3), make(4), make(3)];
+  for (let at = 0; at < J * 3; at++) {
+    if (keyed.interpolation[at] !== CUBIC) continue;
+    const track = keyed.tracks[at]!;
+    const own = keyed.keys[at]!;
+    const w = track.width;
+    const j = (at / 3) | 0;
+    const component = at % 3;
+    for (let k = 0; k < own.length; k++) {
+      const o = (own[k] * J + j) * w;
+      for (let c = 0; c < w; c++) {
+        tin[component][o + c] = track.values[3 * k * w + c];
+        tout[component][o + c] = track.values[(3 * k + 2) * w + c];
+      }
+    }
+  }
+  return { in: tin, out: tout };
+}
+
+/** Central differences per second (one-sided at the ends), frame-major. */
+function derivative(v: Float64Array, F: number, J: number, w: number, dt: number): Float64Array {
+  const out = new Float64Array(v.length);
+  if (F < 2) return out;
+  const stride = J * w;
+  for (let f = 0; f < F; f++) {
+    const a = f === 0 ? 0 : f - 1;
+    const b = f === F - 1 ? F - 1 : f + 1;
+    const inv = 1 / ((b - a) * dt);
+    for (let i = 0; i < stride; i++) out[f * stride + i] = (v[b * stride + i] - v[a * stride + i]) * inv;
+  }
+  return out;
+}
+
+/** Hierarchical radius `ρ_j` (see {@link reduceKeys}). */
+export function radii(d: Prepared, shell: number): Float64Array {
+  const { J, F, parents, t, s } = d;
+  const rho = new Float64Array(J).fill(shell);
+  for (let k = J - 1; k >= 0; k--) {
+    const a = parents[k];
+    if (a < 0) continue;
+    let worst = 0;
+    for (let f = 0; f < F; f++) {
+      const i = (f * J + k) * 3;
+      const reach =
+        Math.sqrt(t[i] * t[i] + t[i + 1] * t[i + 1] + t[i + 2] * t[i + 2]) +
+        Math.max(Math.abs(s[i]), Math.abs(s[i + 1]), Math.abs(s[i + 2])) * rho[k];
+      if (reach > worst) worst = reach;
+    }
+    if (worst > rho[a]) rho[a] = worst;
+  }
+  return rho;
+}
+
+/** Spectral norm of the rotation error a 16-bit rounding of a unit quaternion can make: `2·sin(θ/2) ≤ |Δq|·2`, `|Δq| ≤ √4·0.5/32767`, with slack. */
+const INT16_ROTATION_ERROR = 2.05 / 32767;
+
+/**
+ * The fraction of the tolerance each joint's check may use (see {@link reduceKeys}). Each joint takes its
+ * parent's share, its own floor `m_j` (what the 16-bit rounding of its rotation alone can cost,
+ * `ρ_j·2.05/32767` over the tolerance; 0 without quantisation) and half of what is left after the
+ * floors reserved for its deepest chain of descendants; leaves take all (1). Without quantisation this
+ * is `1 − 2^-(depth+1)`; the floors keep deep hierarchies (faces, fingers) feasible with 16-bit keys.
+ */
+export function errorShares(d: Prepared, o: Resolved, rho: Float64Array): Float64Array {
+  const { J, parents } = d;
+  const floor = new Float64Array(J);
+  if (o.quantization === 'int16')
+    for (let j = 0; j < J; j++) floor[j] = (rho[j] * INT16_ROTATION_ERROR) / o.tolerance;
+  // reserve[j]: the largest sum of floors along a chain strictly below j
+  const reserve = new Float64Array(J);
+  for (let j = J - 1; j >= 0; j--) {
+    const a = parents[j];
+    if (a >= 0 && floor[j] + reserve[j] > reserve[a]) reserve[a] = floor[j] + reserve[j];
+  }
+  const share = new Float64Array(J);
+  for (let j = 0; j < J; j++) {
+    const base = parents[j] < 0 ? 0 : share[parents[j]];
+    if (d.leaf[j]) share[j] = 1;
+    else share[j] = base + floor[j] + Math.max(0, 1 - base - floor[j] - reserve[j]) / 2;
+  }
+  return share;
+}

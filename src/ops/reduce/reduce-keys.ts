@@ -46,6 +46,10 @@ export {
  *   rotation error of a candidate `q` has spectral norm `2·√(1 − (q·(P*⊗W))²)`, with `P` the reduced
  *   parent's and `W` the original world rotation, so no matrix is built per candidate.
  *   The report measures six vertices per joint (± each local axis at `shellDistance`), like ACL.
+ *   Shell and tolerance are scene units: world positions compose every ancestor in the skeleton (up to
+ *   the scene roots), and each joint's vertices sit at `shellDistance / |column k of its rest world
+ *   linear part|` along local axis `k`, so `shellDistance` from the joint in the scene at rest, whatever
+ *   scale the armature has (`ρ_j` starts from that local offset).
  * - `'local'`: each track on its own: rotation angle, translation distance, relative scale.
  *
  * `effort: 'best'` (`'object'` metric, clips without scale) adds two things. Where the radius bound fails
@@ -82,7 +86,12 @@ export function reduceKeys(clip: Clip, options: ReduceKeysOptions = {}): ReduceK
   assertFiniteSeries(clip.rotations.data, J, 4, 'reduceKeys: clip.rotations');
   assertFiniteSeries(clip.translations.data, J, 3, 'reduceKeys: clip.translations');
   if (clip.scales) assertFiniteSeries(clip.scales.data, J, 3, 'reduceKeys: clip.scales');
-  const data = prepare(clip, o.interpolation === 'cubicspline', o.effort === 'best' && o.metric === 'object');
+  const data = prepare(
+    clip,
+    o.interpolation === 'cubicspline',
+    o.effort === 'best' && o.metric === 'object',
+    o.shell,
+  );
   // below this, float64 round-off in the clip's own numbers decides, not the keys
   const floor = 1e-12 * Math.max(1, data.extent);
   if (o.metric === 'object' && o.tolerance < floor) {

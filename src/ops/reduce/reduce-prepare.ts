@@ -3,6 +3,7 @@
 import { multiplyRaw } from '../../quat/raw.js';
 import { ANIMATED_ROTATION, ANIMATED_SCALE, ANIMATED_TRANSLATION, type Clip } from '../../series/clip.js';
 import type { Resolved } from './reduce-options.js';
+import { largestOffsets, sceneShellOffsets } from './reduce-scene.js';
 import { compose, localMatrix } from './reduce-transforms.js';
 
 /** Kept frame indices per joint and component (0 translation, 1 rotation, 2 scale); null where not animated. */
@@ -57,6 +58,14 @@ export interface Prepared {
    * per frame. Filled for effort 'best' on clips without scale (else empty).
    */
   reach: Float64Array;
+  /**
+   * Per joint and local axis (`J·3`): the local offset of the virtual vertices, the shell in scene units
+   * at the joint's rest world scale ({@link sceneShellOffsets}); `shells`: the largest of the three;
+   * `shellsBelow`: the largest of `shells` over the joint and all its descendants (the points check).
+   */
+  shellOffsets: Float64Array;
+  shells: Float64Array;
+  shellsBelow: Float64Array;
   /** Largest |coordinate| of any world position: the clip's extent, for the precision floor. */
   extent: number;
   /** Rotation tangents (per second) for cubic splines, from central differences. */
@@ -66,7 +75,7 @@ export interface Prepared {
   frameTime: number;
 }
 
-export function prepare(clip: Clip, cubic: boolean, points: boolean): Prepared {
+export function prepare(clip: Clip, cubic: boolean, points: boolean, shell: number): Prepared {
   const J = clip.skeleton.names.length;
   const F = clip.frames;
   const parents = clip.skeleton.parents;
@@ -171,6 +180,11 @@ export function prepare(clip: Clip, cubic: boolean, points: boolean): Prepared {
     }
   }
   const dt = clip.frameTime;
+  const shellOffsets = sceneShellOffsets(clip.skeleton, shell, M);
+  const shells = largestOffsets(shellOffsets);
+  const shellsBelow = Float64Array.from(shells);
+  for (let j = J - 1; j >= 0; j--)
+    if (parents[j] >= 0 && shellsBelow[j] > shellsBelow[parents[j]]) shellsBelow[parents[j]] = shellsBelow[j];
   return {
     J,
     F,
@@ -189,6 +203,9 @@ export function prepare(clip: Clip, cubic: boolean, points: boolean): Prepared {
     below,
     belowStart,
     reach,
+    shellOffsets,
+    shells,
+    shellsBelow,
     extent,
     // tangents only for cubic splines
     dq: cubic ? derivative(q, F, J, 4, dt) : q,
@@ -212,10 +229,10 @@ function derivative(v: Float64Array, F: number, J: number, w: number, dt: number
   return out;
 }
 
-/** Hierarchical radius `ρ_j` (see {@link reduceKeys}). */
-export function radii(d: Prepared, shell: number): Float64Array {
+/** Hierarchical radius `ρ_j` (see {@link reduceKeys}), from each joint's own shell in its local units. */
+export function radii(d: Prepared): Float64Array {
   const { J, F, parents, t, s } = d;
-  const rho = new Float64Array(J).fill(shell);
+  const rho = Float64Array.from(d.shells);
   for (let k = J - 1; k >= 0; k--) {
     const a = parents[k];
     if (a < 0) continue;

@@ -3,6 +3,7 @@
 import { basename, extname } from 'node:path';
 import type { Animation, Document } from '@gltf-transform/core';
 import { OptionError } from '../errors.js';
+import { withAttachedNodes } from '../io/gltf/attached.js';
 import { quantizeRotations } from '../io/gltf/quantize.js';
 import { writeGltf } from '../io/gltf/write.js';
 import { writeBvhBytes } from '../io/index.js';
@@ -40,7 +41,9 @@ export interface ReduceSummary {
  * 100 by default) and written as glTF with translations times `task.scale`, or as BVH at the kept frames
  * when every track kept the same uniformly spaced frames. glTF input: every animation (or
  * `task.animation`) is baked on its keys' grid (`keyedBakeRate`), reduced and written back into the same
- * document, so meshes, skins and other animations are kept; morph-weight tracks stay as they were.
+ * document, so meshes, skins and other animations are kept; morph-weight tracks stay as they were. Nodes
+ * the animation moves without animating them (meshes, cameras, lights under an animated joint) are in
+ * the bound too (`withAttachedNodes`).
  *
  * @example
  * const r = await runReduceTask({ input: 'take.bvh', output: 'take.glb', steps: [], emit: { kind: 'reduce', options: { preset: 'acl' } } }, fail);
@@ -125,12 +128,15 @@ export async function runReduceTask(
           clips.push(keyed);
           continue;
         }
-        const baked = bakeKeyed(keyed);
+        // nodes the animation moves without animating them (a mesh under a bone) are measured too
+        const baked = bakeKeyed(withAttachedNodes(keyed).clip);
         result.frames = Math.max(result.frames, baked.frames);
         const reduced = reduceKeys(baked, { unitsPerMeter: 1, ...options });
         const weights: Track[] = keyed.tracks.filter((t) => t.path === 'weights');
         clips.push({
           ...reduced.clip,
+          skeleton: keyed.skeleton,
+          orders: keyed.orders,
           tracks: [...reduced.clip.tracks, ...weights],
           ...(keyed.source !== undefined ? { source: keyed.source } : {}),
         });

@@ -49,4 +49,19 @@ describe('reduce in scene units', () => {
     expect(measured.max).toBeGreaterThan(1e-4); // it used the room it was given
     expect(Math.abs(report.maxError - measured.max)).toBeLessThanOrEqual(0.01 * measured.max);
   });
+
+  it('a mesh node hung 0.4 m off an animated hand (a staff) is in the bound with its real offset', async () => {
+    const rig: RigOptions = { attachment: { joint: 'LeftHand', offset: [10, 0, 39] } };
+    const { report, a, b } = await reduceRig({ preset: 'acl' }, rig);
+    const face = (a.json.nodes as { name?: string }[]).findIndex((n) => n.name === 'Attachment');
+    expect(a.moving()).toContain(face);
+    const onFace = sceneObjectError(a, b, 0.03, undefined, [face]);
+    expect(onFace.max).toBeLessThanOrEqual(1e-4 * FLOAT32_SLACK);
+    const measured = sceneObjectError(a, b, 0.03);
+    expect(measured.max).toBeLessThanOrEqual(1e-4 * FLOAT32_SLACK);
+    expect(Math.abs(report.maxError - measured.max)).toBeLessThanOrEqual(0.01 * measured.max);
+    // the mesh, skins and node tree are written back: the attachment is still a node without a channel
+    expect(b.json.nodes[face].name).toBe('Attachment');
+    expect(b.channels.some((c) => c.node === face)).toBe(false);
+  });
 });

@@ -5,24 +5,31 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OptionError } from '../../src/errors.js';
+import { runGltfTask } from '../../src/node/gltf-task.js';
 import type { ReduceSummary } from '../../src/node/reduce-task.js';
 import { runReduceTask } from '../../src/node/reduce-task.js';
 import type { ReduceKeysOptions } from '../../src/ops/reduce/reduce-keys.js';
 import { Player, sceneObjectError } from '../support/gltf-evaluator.js';
 import { mixamoRig, type RigOptions } from '../support/mixamo-rig.js';
+import { hasRealBvh, sharedBvhPath } from '../support/shared-data.js';
 
 /** Float32 keys in the written file: the evaluator may see the bound exceeded by this much. */
 const FLOAT32_SLACK = 1 + 1e-3;
 
+const fail = (e: unknown) => ({
+  message: e instanceof Error ? e.message : String(e),
+  code: e instanceof OptionError ? 'option' : '',
+});
+
 async function reduceRig(options: ReduceKeysOptions, rig: RigOptions = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'rotsig-reduce-scene-'));
-  const input = join(dir, 'rig.glb');
-  const output = join(dir, 'reduced.glb');
+  const input = join(mkdtempSync(join(tmpdir(), 'rotsig-reduce-scene-')), 'rig.glb');
   writeFileSync(input, await mixamoRig(rig));
-  const r = await runReduceTask({ input, output, steps: [], emit: { kind: 'reduce', options } }, (e) => ({
-    message: e instanceof Error ? e.message : String(e),
-    code: e instanceof OptionError ? 'option' : '',
-  }));
+  return reduceFile(input, options);
+}
+
+async function reduceFile(input: string, options: ReduceKeysOptions) {
+  const output = join(mkdtempSync(join(tmpdir(), 'rotsig-reduce-scene-')), 'reduced.glb');
+  const r = await runReduceTask({ input, output, steps: [], emit: { kind: 'reduce', options } }, fail);
   expect(r.error?.message, 'the reduce task failed').toBeUndefined();
   const report = (r.data as ReduceSummary).animations[0].report;
   const a = new Player(new Uint8Array(readFileSync(input)));
@@ -64,4 +71,53 @@ describe('reduce in scene units', () => {
     expect(b.json.nodes[face].name).toBe('Attachment');
     expect(b.channels.some((c) => c.node === face)).toBe(false);
   });
+
+  it('--quantize int16 at 0.01 cm on the Mixamo-style rig: the rounded keys are measured, not refused a priori', async () => {
+    const { report, a, b } = await reduceRig({ preset: 'acl', quantization: 'int16' });
+    expect(report.quantization).toBe('int16');
+    const measured = sceneObjectError(a, b, 0.03);
+    expect(measured.max).toBeLessThanOrEqual(1e-4 * FLOAT32_SLACK);
+    expect(Math.abs(report.maxError - measured.max)).toBeLessThanOrEqual(0.01 * measured.max);
+    // stored as normalised SHORT: the evaluator decoded them
+    const shorts = (b.json.accessors as { componentType: number; normalized?: boolean }[]).filter(
+      (x) => x.componentType === 5122,
+    );
+    expect(shorts.length).toBeGreaterThan(0);
+    expect(shorts.every((x) => x.normalized === true)).toBe(true);
+  });
+
+  for (const capture of [
+    'cmu/01_01.bvh',
+    'cmu-iclone/005_11.bvh',
+    'bandai-namco/dataset-2_walk-turn-left_normal_001.bvh',
+  ])
+    it.skipIf(!hasRealBvh(capture))(
+      `--quantize int16 at 0.01 cm on ${capture} converted to GLB: within the bound, report = evaluator`,
+      async () => {
+        const dir = mkdtempSync(join(tmpdir(), 'rotsig-reduce-scene-'));
+        const input = join(dir, 'capture.glb');
+        const c = await runGltfTask(
+          { input: sharedBvhPath(capture), output: input, steps: [], emit: { kind: 'bvh' } },
+          fail,
+        );
+        expect(c.error?.message).toBeUndefined();
+        const { report, a, b } = await reduceFile(input, { preset: 'acl', quantization: 'int16' });
+        expect(b.keys).toBeLessThan(a.keys);
+        // at most ~700 of the frames keep the evaluator's time short; keys fall on every frame of the grid
+        const all = a.keyTimes();
+        const every = Math.ceil(all.length / 700);
+        const measured = sceneObjectError(
+          a,
+          b,
+          0.03,
+          all.filter((_, i) => i % every === 0),
+        );
+        expect(measured.max).toBeLessThanOrEqual(1e-4 * FLOAT32_SLACK);
+        expect(measured.max).toBeGreaterThan(0.5e-4);
+        expect(measured.max).toBeLessThanOrEqual(report.maxError * 1.01);
+        if (every === 1)
+          expect(Math.abs(report.maxError - measured.max)).toBeLessThanOrEqual(0.01 * measured.max);
+      },
+      60_000,
+    );
 });

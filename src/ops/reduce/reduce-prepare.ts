@@ -2,7 +2,6 @@
 // transforms, tangents for cubic players, the hierarchical radii and the per-joint error shares.
 import { multiplyRaw } from '../../quat/raw.js';
 import { ANIMATED_ROTATION, ANIMATED_SCALE, ANIMATED_TRANSLATION, type Clip } from '../../series/clip.js';
-import type { Resolved } from './reduce-options.js';
 import { largestOffsets, sceneShellOffsets } from './reduce-scene.js';
 import { compose, localMatrix } from './reduce-transforms.js';
 
@@ -249,32 +248,15 @@ export function radii(d: Prepared): Float64Array {
   return rho;
 }
 
-/** Spectral norm of the rotation error a 16-bit rounding of a unit quaternion can make: `2·sin(θ/2) ≤ |Δq|·2`, `|Δq| ≤ √4·0.5/32767`, with slack. */
-const INT16_ROTATION_ERROR = 2.05 / 32767;
-
 /**
- * The fraction of the tolerance each joint's check may use (see {@link reduceKeys}). Each joint takes its
- * parent's share, its own floor `m_j` (what the 16-bit rounding of its rotation alone can cost,
- * `ρ_j·2.05/32767` over the tolerance; 0 without quantisation) and half of what is left after the
- * floors reserved for its deepest chain of descendants; leaves take all (1). Without quantisation this
- * is `1 − 2^-(depth+1)`; the floors keep deep hierarchies (faces, fingers) feasible with 16-bit keys.
+ * The fraction of the tolerance each joint's check may use (see {@link reduceKeys}): `1 − 2^-(depth+1)`,
+ * 1 at leaves. A joint's share is above its parent's, so a child keeping every key (which carries only
+ * its parent's error: with 16-bit keys the search compares against the pose of every key rounded, see
+ * {@link quantizedReference}) stays within its own.
  */
-export function errorShares(d: Prepared, o: Resolved, rho: Float64Array): Float64Array {
-  const { J, parents } = d;
-  const floor = new Float64Array(J);
-  if (o.quantization === 'int16')
-    for (let j = 0; j < J; j++) floor[j] = (rho[j] * INT16_ROTATION_ERROR) / o.tolerance;
-  // reserve[j]: the largest sum of floors along a chain strictly below j
-  const reserve = new Float64Array(J);
-  for (let j = J - 1; j >= 0; j--) {
-    const a = parents[j];
-    if (a >= 0 && floor[j] + reserve[j] > reserve[a]) reserve[a] = floor[j] + reserve[j];
-  }
+export function errorShares(d: Prepared): Float64Array {
+  const { J } = d;
   const share = new Float64Array(J);
-  for (let j = 0; j < J; j++) {
-    const base = parents[j] < 0 ? 0 : share[parents[j]];
-    if (d.leaf[j]) share[j] = 1;
-    else share[j] = base + floor[j] + Math.max(0, 1 - base - floor[j] - reserve[j]) / 2;
-  }
+  for (let j = 0; j < J; j++) share[j] = d.leaf[j] ? 1 : 1 - 2 ** -(d.depth[j] + 1);
   return share;
 }

@@ -94,7 +94,8 @@ cubicspline) evaluates every original frame within the tolerance (reduceKeys). -
 measures virtual vertices at --shell from every joint, carried through the hierarchy to object space
 (ACL's and ozz-animation's metric); --preset acl (3 cm shell, 0.01 cm) and ozz (10 cm, 1 mm) are stated in
 metres times --units-per-meter. --metric local bounds each channel: --tolerance-angle in degrees for
-rotations, --tolerance for translations. Lengths are in the file's units: metres for glTF, the BVH's own
+rotations, --tolerance for translations. Lengths are in the file's units: metres for glTF (scene units:
+through every ancestor's scale, so 0.03 is 3 cm in the scene under an armature scaled 0.01), the BVH's own
 (usually centimetres: presets then use --units-per-meter 1/--scale, 100 by default).
 --quantize int16 stores rotations as normalised 16-bit integers (KHR_mesh_quantization); the bound and the
 reported error include the rounding. --meshopt compresses the glTF buffers with EXT_meshopt_compression

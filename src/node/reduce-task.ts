@@ -3,6 +3,7 @@
 import { basename, extname } from 'node:path';
 import type { Animation, Document } from '@gltf-transform/core';
 import { OptionError } from '../errors.js';
+import { withAttachedNodes } from '../io/gltf/attached.js';
 import { quantizeRotations } from '../io/gltf/quantize.js';
 import { writeGltf } from '../io/gltf/write.js';
 import { writeBvhBytes } from '../io/index.js';
@@ -40,7 +41,9 @@ export interface ReduceSummary {
  * when every track kept the same uniformly spaced frames. glTF input: every animation (or
  * `task.animation`) is reduced on its own keys (`reduceKeys` on the keyed clip: each track keeps a subset
  * of its keys, times and values as stored, the error measured at every key time) and written back into
- * the same document, so meshes, skins and other animations are kept; morph-weight tracks stay as they were.
+ * the same document, so meshes, skins and other animations are kept; morph-weight tracks stay as they were. Nodes
+ * the animation moves without animating them (meshes, cameras, lights under an animated joint) are in
+ * the bound too (`withAttachedNodes`).
  *
  * @example
  * const r = await runReduceTask({ input: 'take.bvh', output: 'take.glb', steps: [], emit: { kind: 'reduce', options: { preset: 'acl' } } }, fail);
@@ -125,10 +128,21 @@ export async function runReduceTask(
           clips.push(keyed);
           continue;
         }
-        // on the keys themselves: the kept keys are a subset of each track's, times and values as stored
-        const reduced = reduceKeys(keyed, { unitsPerMeter: 1, ...options });
+        // on the keys themselves: the kept keys are a subset of each track's, times and values as stored;
+        // nodes the animation moves without animating them (a mesh under a bone) are measured too
+        const measured = withAttachedNodes(keyed).clip;
+        const reduced = reduceKeys(measured, { unitsPerMeter: 1, ...options });
         result.frames = Math.max(result.frames, maxKeys(keyed));
-        clips.push(reduced.clip);
+        clips.push(
+          measured === keyed
+            ? reduced.clip
+            : {
+                ...reduced.clip,
+                skeleton: keyed.skeleton,
+                orders: keyed.orders,
+                ...(keyed.source !== undefined ? { source: keyed.source } : {}),
+              },
+        );
         const source = keyed.source as { animation?: number } | undefined;
         if (source?.animation !== undefined && all[source.animation]) animations.push(all[source.animation]);
         summary.animations.push({

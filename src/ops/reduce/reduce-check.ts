@@ -101,7 +101,7 @@ export function rotationTargets(check: Check): void {
  * bounded without the hierarchical radius: for a candidate world transform `(C, p)` of the joint (`C` in
  * `check.world`, row-major; `(ex, ey, ez) = p − p_original`) and the descendants' posture kept as in the
  * original, descendant `k`'s origin, at `y_k = Mᵀ·(p_k − p_j)` in the joint's original frame, moves by
- * `|Δp + C·y_k − (p_k − p_j)|`, and its vertices by at most `‖ΔM‖·shell` more (`norm` = `‖C − M‖`, spectral).
+ * `|Δp + C·y_k − (p_k − p_j)|`, and its vertices by at most `‖ΔM‖·shell` more (the largest local shell below the joint) (`norm` = `‖C − M‖`, spectral).
  * The joint's own vertices are the case `y = 0`. Every descendant's check, keeping all its keys, sees the
  * same points moved by the same amounts, so a joint that passes leaves each descendant feasible, as the
  * radius bound (`|Δp| + ‖ΔM‖·ρ_j`, never smaller) does. Rigid transforms only (`M` orthonormal).
@@ -122,7 +122,7 @@ function descendantsHold(
   const P = d.p;
   const mo = (f * J + j) * 9;
   const po = (f * J + j) * 3;
-  const room = limit - norm * check.o.shell;
+  const room = limit - norm * d.shellsBelow[j];
   if (!(room > 0)) return false;
   const room2 = room * room;
   if (ex * ex + ey * ey + ez * ez > room2) return false;
@@ -263,7 +263,7 @@ export function rotationSpanHolds(
   const { target, offset, j } = check;
   const J = check.d.J;
   const reach = check.d.reach;
-  const shell = check.o.shell;
+  const shell = check.d.shellsBelow[j];
   const limit = check.limit * FAST_MARGIN;
   const rho = check.rho;
   let ax = ka[kao];
@@ -423,7 +423,7 @@ export function segmentHolds(
     if (dp + norm * check.rho > check.limit) {
       if (!check.points) return false;
       if (
-        dp + norm * (d.reach[f * J + j] + o.shell) > check.limit &&
+        dp + norm * (d.reach[f * J + j] + d.shellsBelow[j]) > check.limit &&
         !descendantsHold(check, f, ex, ey, ez, norm, check.limit)
       )
         return false;

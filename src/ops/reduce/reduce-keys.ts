@@ -8,8 +8,15 @@ import type { Clip, KeyedClip } from '../../series/clip.js';
 import { assertClip } from '../../series/clip-create.js';
 import { assertFiniteSeries } from '../../series/create.js';
 import { isKeyed, keyedFrames } from './reduce-keyed.js';
-import { type ReduceKeysOptions, type ReduceKeysResult, resolve, scaled } from './reduce-options.js';
+import {
+  type ReduceKeysOptions,
+  type ReduceKeysResult,
+  type Resolved,
+  resolve,
+  scaled,
+} from './reduce-options.js';
 import { allKeys, maxTrackKeys, prepare } from './reduce-prepare.js';
+import { quantizedReference } from './reduce-quantize.js';
 import { finish } from './reduce-report.js';
 import { reduceAll } from './reduce-search.js';
 
@@ -57,6 +64,10 @@ export {
  *   rotation error of a candidate `q` has spectral norm `2·√(1 − (q·(P*⊗W))²)`, with `P` the reduced
  *   parent's and `W` the original world rotation, so no matrix is built per candidate.
  *   The report measures six vertices per joint (± each local axis at `shellDistance`), like ACL.
+ *   Shell and tolerance are scene units: world positions compose every ancestor in the skeleton (up to
+ *   the scene roots), and each joint's vertices sit at `shellDistance / |column k of its rest world
+ *   linear part|` along local axis `k`, so `shellDistance` from the joint in the scene at rest, whatever
+ *   scale the armature has (`ρ_j` starts from that local offset).
  * - `'local'`: each track on its own: rotation angle, translation distance, relative scale.
  *
  * `effort: 'best'` (`'object'` metric, clips without scale) adds two things. Where the radius bound fails
@@ -73,7 +84,11 @@ export {
  * `'cubicspline'` is glTF's Hermite spline with tangents from the original samples' central differences
  * (rotations normalised after). With `quantization: 'int16'` rotation keys are rounded to normalised
  * 16-bit values first and players are assumed to normalise after interpolating (three.js, Babylon and
- * glTF-Transform do for quantised rotations); the bound includes the rounding.
+ * glTF-Transform do for quantised rotations); the bound includes the rounding. In the `'object'` metric
+ * the rounding is measured, not bounded a priori: the search compares against the pose of every key
+ * rounded (which keeping every key reproduces exactly), within `tolerance` minus that pose's measured
+ * error against the original (the triangle inequality at each vertex), and refuses only when the
+ * rounded keys alone measure at or above the tolerance.
  *
  * Sources: ACL's error metric (N. Frechette, "Animation Compression Library", virtual vertices 3 cm from
  * each bone) and ozz-animation's hierarchical tolerance (`animation_optimizer.cc`).
@@ -99,6 +114,7 @@ export function reduceKeys(input: Clip | KeyedClip, options: ReduceKeysOptions =
     clip,
     o.interpolation === 'cubicspline',
     o.effort === 'best' && o.metric === 'object',
+    o.shell,
     keyed ? keyed.frames : null,
   );
   // below this, float64 round-off in the clip's own numbers decides, not the keys
@@ -109,32 +125,50 @@ export function reduceKeys(input: Clip | KeyedClip, options: ReduceKeysOptions =
     );
   }
   if (F < 2) {
-    // one frame: one key per animated component, exact
-    return finish(clip, data, o, allKeys(J, F, clip.animated));
+    // one frame: one key per animated component, exact (16-bit: rounded, and measured)
+    const one = finish(clip, data, o, allKeys(J, F, clip.animated));
+    if (o.metric === 'object' && one.report.maxError > o.tolerance)
+      throw roundingExceeds(o.tolerance, one.report.maxError);
+    return one;
   }
+  // 16-bit keys: searched against the rounded pose, within what its measured rounding error leaves
+  const rounded =
+    o.metric === 'object' && o.quantization === 'int16' ? quantizedReference(clip, data, o) : null;
+  const search = (options: Resolved) => {
+    if (rounded === null) return reduceAll(clip, data, options);
+    const room = options.tolerance - rounded.error;
+    if (!(room > floor)) throw roundingExceeds(options.tolerance, rounded.error);
+    return reduceAll(clip, rounded.ref, { ...options, tolerance: room });
+  };
   if (o.maxKeys === Number.POSITIVE_INFINITY) {
-    const reduction = reduceAll(clip, data, o);
-    return finish(clip, data, o, reduction.keys, reduction);
+    const reduction = search(o);
+    return finish(clip, rounded?.source ?? data, o, reduction.keys, reduction);
   }
-  // key budget: bisection on the tolerance between 0 and the given one
+  // key budget: bisection on the tolerance between the rounding's error (or 0) and the given one
   let hi = o.metric === 'object' ? o.tolerance : 1;
-  let best = reduceAll(clip, data, { ...o, ...scaled(o, hi) });
+  let best = search({ ...o, ...scaled(o, hi) });
   if (maxTrackKeys(best.keys) > o.maxKeys) {
     throw new OptionError(
       `reduceKeys: even tolerance ${hi} needs ${maxTrackKeys(best.keys)} keys in a track; raise tolerance`,
     );
   }
-  let lo = 0;
+  let lo = rounded === null ? 0 : rounded.error;
   let bestScale = hi;
   for (let it = 0; it < 40 && hi - lo > 1e-3 * hi; it++) {
     const mid = (lo + hi) / 2;
-    if (!(mid > floor)) break;
-    const reduction = reduceAll(clip, data, { ...o, ...scaled(o, mid) });
+    if (!(mid - (rounded === null ? 0 : rounded.error) > floor)) break;
+    const reduction = search({ ...o, ...scaled(o, mid) });
     if (maxTrackKeys(reduction.keys) <= o.maxKeys) {
       hi = mid;
       best = reduction;
       bestScale = mid;
     } else lo = mid;
   }
-  return finish(clip, data, { ...o, ...scaled(o, bestScale) }, best.keys, best);
+  return finish(clip, rounded?.source ?? data, { ...o, ...scaled(o, bestScale) }, best.keys, best);
+}
+
+function roundingExceeds(tolerance: number, error: number): OptionError {
+  return new OptionError(
+    `reduceKeys: tolerance ${tolerance.toPrecision(3)} cannot hold: the 16-bit rounding alone exceeds it (every key rounded measures ${error.toPrecision(3)}); raise the tolerance or store float rotations`,
+  );
 }

@@ -28,9 +28,16 @@ export interface ReduceKeysOptions {
   preset?: ReducePreset;
   /** Clip units per metre, for presets: 1 for glTF (metres), 100 for most BVH files (centimetres). Default 1. */
   unitsPerMeter?: number;
-  /** Largest object-space error, in the clip's units (`'object'`), or translation error (`'local'`). Default: the preset's, else 1e-4. */
+  /**
+   * Largest object-space error, in scene units (`'object'`: world positions through every ancestor,
+   * whatever their scale), or translation error (`'local'`). Default: the preset's, else 1e-4.
+   */
   tolerance?: number;
-  /** Distance of the virtual vertices from each joint, in the clip's units. Default: the preset's, else 0.03. */
+  /**
+   * Distance of the virtual vertices from each joint, in scene units: at each joint's rest world scale, so
+   * under an armature scaled 0.01 (joints in centimetres) 0.03 is still 3 cm in the scene. Default: the
+   * preset's, else 0.03.
+   */
   shellDistance?: number;
   /** `'local'` metric: largest rotation error in radians. Default 1e-3 (0.057°). */
   toleranceAngle?: number;
@@ -89,7 +96,8 @@ export interface ReduceKeysReport {
   tracks: number;
   /**
    * Largest error over every joint and original frame: for `'object'`, the largest displacement of a
-   * virtual vertex (six per joint, ± each local axis at `shellDistance`); for `'local'`, the largest
+   * virtual vertex (six per joint, ± each local axis, `shellDistance` from the joint in scene units at its
+   * rest world scale); for `'local'`, the largest
    * translation error. Never above `tolerance`.
    */
   maxError: number;

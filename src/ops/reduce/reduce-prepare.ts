@@ -3,7 +3,7 @@
 import { multiplyRaw } from '../../quat/raw.js';
 import { ANIMATED_ROTATION, ANIMATED_SCALE, ANIMATED_TRANSLATION, type Clip } from '../../series/clip.js';
 import { CUBIC, type KeyedFrames } from './reduce-keyed.js';
-import type { Resolved } from './reduce-options.js';
+import { largestOffsets, sceneShellOffsets } from './reduce-scene.js';
 import { compose, localMatrix } from './reduce-transforms.js';
 
 /** Kept frame indices per joint and component (0 translation, 1 rotation, 2 scale); null where not animated. */
@@ -58,6 +58,14 @@ export interface Prepared {
    * per frame. Filled for effort 'best' on clips without scale (else empty).
    */
   reach: Float64Array;
+  /**
+   * Per joint and local axis (`J·3`): the local offset of the virtual vertices, the shell in scene units
+   * at the joint's rest world scale ({@link sceneShellOffsets}); `shells`: the largest of the three;
+   * `shellsBelow`: the largest of `shells` over the joint and all its descendants (the points check).
+   */
+  shellOffsets: Float64Array;
+  shells: Float64Array;
+  shellsBelow: Float64Array;
   /** Largest |coordinate| of any world position: the clip's extent, for the precision floor. */
   extent: number;
   /**
@@ -80,6 +88,7 @@ export function prepare(
   clip: Clip,
   cubic: boolean,
   points: boolean,
+  shell: number,
   keyed: KeyedFrames | null = null,
 ): Prepared {
   const J = clip.skeleton.names.length;
@@ -192,6 +201,11 @@ export function prepare(
   const dq = tangents ? tangents.out[1] : cubic ? derivative(q, F, J, 4, dt) : q;
   const dT = tangents ? tangents.out[0] : cubic ? derivative(t, F, J, 3, dt) : t;
   const dS = tangents ? tangents.out[2] : cubic ? derivative(s, F, J, 3, dt) : s;
+  const shellOffsets = sceneShellOffsets(clip.skeleton, shell, M);
+  const shells = largestOffsets(shellOffsets);
+  const shellsBelow = Float64Array.from(shells);
+  for (let j = J - 1; j >= 0; j--)
+    if (parents[j] >= 0 && shellsBelow[j] > shellsBelow[parents[j]]) shellsBelow[parents[j]] = shellsBelow[j];
   return {
     J,
     F,
@@ -210,6 +224,9 @@ export function prepare(
     below,
     belowStart,
     reach,
+    shellOffsets,
+    shells,
+    shellsBelow,
     extent,
     // tangents only for cubic splines
     dq,
@@ -265,10 +282,10 @@ function derivative(v: Float64Array, F: number, J: number, w: number, dt: number
   return out;
 }
 
-/** Hierarchical radius `ρ_j` (see {@link reduceKeys}). */
-export function radii(d: Prepared, shell: number): Float64Array {
+/** Hierarchical radius `ρ_j` (see {@link reduceKeys}), from each joint's own shell in its local units. */
+export function radii(d: Prepared): Float64Array {
   const { J, F, parents, t, s } = d;
-  const rho = new Float64Array(J).fill(shell);
+  const rho = Float64Array.from(d.shells);
   for (let k = J - 1; k >= 0; k--) {
     const a = parents[k];
     if (a < 0) continue;
@@ -285,32 +302,15 @@ export function radii(d: Prepared, shell: number): Float64Array {
   return rho;
 }
 
-/** Spectral norm of the rotation error a 16-bit rounding of a unit quaternion can make: `2·sin(θ/2) ≤ |Δq|·2`, `|Δq| ≤ √4·0.5/32767`, with slack. */
-const INT16_ROTATION_ERROR = 2.05 / 32767;
-
 /**
- * The fraction of the tolerance each joint's check may use (see {@link reduceKeys}). Each joint takes its
- * parent's share, its own floor `m_j` (what the 16-bit rounding of its rotation alone can cost,
- * `ρ_j·2.05/32767` over the tolerance; 0 without quantisation) and half of what is left after the
- * floors reserved for its deepest chain of descendants; leaves take all (1). Without quantisation this
- * is `1 − 2^-(depth+1)`; the floors keep deep hierarchies (faces, fingers) feasible with 16-bit keys.
+ * The fraction of the tolerance each joint's check may use (see {@link reduceKeys}): `1 − 2^-(depth+1)`,
+ * 1 at leaves. A joint's share is above its parent's, so a child keeping every key (which carries only
+ * its parent's error: with 16-bit keys the search compares against the pose of every key rounded, see
+ * {@link quantizedReference}) stays within its own.
  */
-export function errorShares(d: Prepared, o: Resolved, rho: Float64Array): Float64Array {
-  const { J, parents } = d;
-  const floor = new Float64Array(J);
-  if (o.quantization === 'int16')
-    for (let j = 0; j < J; j++) floor[j] = (rho[j] * INT16_ROTATION_ERROR) / o.tolerance;
-  // reserve[j]: the largest sum of floors along a chain strictly below j
-  const reserve = new Float64Array(J);
-  for (let j = J - 1; j >= 0; j--) {
-    const a = parents[j];
-    if (a >= 0 && floor[j] + reserve[j] > reserve[a]) reserve[a] = floor[j] + reserve[j];
-  }
+export function errorShares(d: Prepared): Float64Array {
+  const { J } = d;
   const share = new Float64Array(J);
-  for (let j = 0; j < J; j++) {
-    const base = parents[j] < 0 ? 0 : share[parents[j]];
-    if (d.leaf[j]) share[j] = 1;
-    else share[j] = base + floor[j] + Math.max(0, 1 - base - floor[j] - reserve[j]) / 2;
-  }
+  for (let j = 0; j < J; j++) share[j] = d.leaf[j] ? 1 : 1 - 2 ** -(d.depth[j] + 1);
   return share;
 }

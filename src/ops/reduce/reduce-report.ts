@@ -146,13 +146,13 @@ function measure(
         const mo = (f * J + j) * 9;
         const po = (f * J + j) * 3;
         let worst = 0;
-        // six virtual vertices: ± each local axis at the shell distance
+        // six virtual vertices: ± each local axis at the shell distance (in the scene, at the rest world scale)
         const dx = Rp[wp] - d.p[po];
         const dy = Rp[wp + 1] - d.p[po + 1];
         const dz = Rp[wp + 2] - d.p[po + 2];
         for (let k = 0; k < 6; k++) {
           const axis = k >> 1;
-          const r = k & 1 ? -o.shell : o.shell;
+          const r = k & 1 ? -d.shellOffsets[j * 3 + axis] : d.shellOffsets[j * 3 + axis];
           const ex = dx + (RM[wm + axis] - d.M[mo + axis]) * r;
           const ey = dy + (RM[wm + 3 + axis] - d.M[mo + 3 + axis]) * r;
           const ez = dz + (RM[wm + 6 + axis] - d.M[mo + 6 + axis]) * r;

@@ -58,8 +58,8 @@ export function reduceAll(clip: Clip, d: Prepared, o: Resolved): Reduction {
     lq: new Float64Array(keep * 4),
     ls: new Float64Array(keep * 3),
   };
-  const rho = o.metric === 'object' ? radii(d, o.shell) : new Float64Array(J);
-  const shares = o.metric === 'object' ? errorShares(d, o, rho) : new Float64Array(J).fill(1);
+  const rho = o.metric === 'object' ? radii(d) : new Float64Array(J);
+  const shares = o.metric === 'object' ? errorShares(d) : new Float64Array(J).fill(1);
   const state: JointState = {
     lt: new Float64Array(F * 3),
     lq: new Float64Array(F * 4),

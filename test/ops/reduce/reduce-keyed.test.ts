@@ -175,13 +175,19 @@ function independentError(a: KeyedClip, b: KeyedClip, shell: number): number {
   const times = new Set<number>();
   for (const tr of a.tracks) for (const t of tr.times) times.add(t);
   let worst = 0;
+  // the shell is in scene units: each local axis's offset divided by that axis's length in the rest pose's
+  // world matrix (a joint under a scaled armature gets its vertices at `shell` in the scene)
+  const rest = pose({ ...a, tracks: [] }, 0);
+  const offset = rest.map((r) =>
+    [0, 1, 2].map((axis) => shell / Math.hypot(r.m[axis], r.m[3 + axis], r.m[6 + axis])),
+  );
   for (const time of times) {
     const pa = pose(a, time);
     const pb = pose(b, time);
     for (let j = 0; j < pa.length; j++)
       for (let k = 0; k < 6; k++) {
         const axis = k >> 1;
-        const r = k & 1 ? -shell : shell;
+        const r = k & 1 ? -offset[j][axis] : offset[j][axis];
         let e2 = 0;
         for (let c = 0; c < 3; c++) {
           const va = pa[j].p[c] + pa[j].m[c * 3 + axis] * r;
@@ -346,9 +352,10 @@ describe('reduceKeys(keyed) keeps a subset of the input keys, and reports the er
           const v = out.values[i * out.width + c];
           const x = src.values[k * out.width + c];
           if (out.path === 'rotation') {
-            // the stored 16-bit value, of the key or of its negation (one rotation)
+            // the stored 16-bit value, of the key or of its negation (one rotation): the nearest step, or
+            // (when rounding each joint against its parent's rounding measures smaller) a few steps away
             expect(Number.isInteger(Math.round(v * 32767 * 1e6) / 1e6)).toBe(true);
-            expect(Math.abs(Math.abs(v) - Math.abs(x))).toBeLessThanOrEqual(0.5 / 32767 + 1e-12);
+            expect(Math.abs(Math.abs(v) - Math.abs(x))).toBeLessThanOrEqual(4 / 32767);
           } else expect(v).toBe(x);
         }
       }

@@ -1,0 +1,123 @@
+// `reduce` on glTF holds its bound in scene units: the written file played by an evaluator written from
+// the glTF specification (test/support/gltf-evaluator.ts), not by rotsig's reader or reducer.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { OptionError } from '../../src/errors.js';
+import { runGltfTask } from '../../src/node/gltf-task.js';
+import type { ReduceSummary } from '../../src/node/reduce-task.js';
+import { runReduceTask } from '../../src/node/reduce-task.js';
+import type { ReduceKeysOptions } from '../../src/ops/reduce/reduce-keys.js';
+import { Player, sceneObjectError } from '../support/gltf-evaluator.js';
+import { mixamoRig, type RigOptions } from '../support/mixamo-rig.js';
+import { hasRealBvh, sharedBvhPath } from '../support/shared-data.js';
+
+/** Float32 keys in the written file: the evaluator may see the bound exceeded by this much. */
+const FLOAT32_SLACK = 1 + 1e-3;
+
+const fail = (e: unknown) => ({
+  message: e instanceof Error ? e.message : String(e),
+  code: e instanceof OptionError ? 'option' : '',
+});
+
+async function reduceRig(options: ReduceKeysOptions, rig: RigOptions = {}) {
+  const input = join(mkdtempSync(join(tmpdir(), 'rotsig-reduce-scene-')), 'rig.glb');
+  writeFileSync(input, await mixamoRig(rig));
+  return reduceFile(input, options);
+}
+
+async function reduceFile(input: string, options: ReduceKeysOptions) {
+  const output = join(mkdtempSync(join(tmpdir(), 'rotsig-reduce-scene-')), 'reduced.glb');
+  const r = await runReduceTask({ input, output, steps: [], emit: { kind: 'reduce', options } }, fail);
+  expect(r.error?.message, 'the reduce task failed').toBeUndefined();
+  const report = (r.data as ReduceSummary).animations[0].report;
+  const a = new Player(new Uint8Array(readFileSync(input)));
+  const b = new Player(new Uint8Array(readFileSync(output)));
+  return { report, a, b };
+}
+
+describe('reduce in scene units', () => {
+  it('Mixamo-style rig (Armature scaled 0.01, joints in cm): --preset acl holds 0.01 cm at a 3 cm shell in the scene', async () => {
+    const { report, a, b } = await reduceRig({ preset: 'acl' });
+    expect(report.tolerance).toBe(1e-4);
+    expect(report.shellDistance).toBe(0.03);
+    expect(b.keys).toBeLessThan(a.keys);
+    const measured = sceneObjectError(a, b, 0.03);
+    expect(measured.max).toBeLessThanOrEqual(1e-4 * FLOAT32_SLACK);
+    // the report is the file's error, measured apart
+    expect(Math.abs(report.maxError - measured.max)).toBeLessThanOrEqual(0.01 * measured.max);
+  });
+
+  it('an explicit shell and tolerance are scene units too', async () => {
+    const { report, a, b } = await reduceRig({ shellDistance: 0.1, tolerance: 5e-4 });
+    const measured = sceneObjectError(a, b, 0.1);
+    expect(measured.max).toBeLessThanOrEqual(5e-4 * FLOAT32_SLACK);
+    expect(measured.max).toBeGreaterThan(1e-4); // it used the room it was given
+    expect(Math.abs(report.maxError - measured.max)).toBeLessThanOrEqual(0.01 * measured.max);
+  });
+
+  it('a mesh node hung 0.4 m off an animated hand (a staff) is in the bound with its real offset', async () => {
+    const rig: RigOptions = { attachment: { joint: 'LeftHand', offset: [10, 0, 39] } };
+    const { report, a, b } = await reduceRig({ preset: 'acl' }, rig);
+    const face = (a.json.nodes as { name?: string }[]).findIndex((n) => n.name === 'Attachment');
+    expect(a.moving()).toContain(face);
+    const onFace = sceneObjectError(a, b, 0.03, undefined, [face]);
+    expect(onFace.max).toBeLessThanOrEqual(1e-4 * FLOAT32_SLACK);
+    const measured = sceneObjectError(a, b, 0.03);
+    expect(measured.max).toBeLessThanOrEqual(1e-4 * FLOAT32_SLACK);
+    expect(Math.abs(report.maxError - measured.max)).toBeLessThanOrEqual(0.01 * measured.max);
+    // the mesh, skins and node tree are written back: the attachment is still a node without a channel
+    expect(b.json.nodes[face].name).toBe('Attachment');
+    expect(b.channels.some((c) => c.node === face)).toBe(false);
+  });
+
+  it('--quantize int16 at 0.01 cm on the Mixamo-style rig: the rounded keys are measured, not refused a priori', async () => {
+    const { report, a, b } = await reduceRig({ preset: 'acl', quantization: 'int16' });
+    expect(report.quantization).toBe('int16');
+    const measured = sceneObjectError(a, b, 0.03);
+    expect(measured.max).toBeLessThanOrEqual(1e-4 * FLOAT32_SLACK);
+    expect(Math.abs(report.maxError - measured.max)).toBeLessThanOrEqual(0.01 * measured.max);
+    // stored as normalised SHORT: the evaluator decoded them
+    const shorts = (b.json.accessors as { componentType: number; normalized?: boolean }[]).filter(
+      (x) => x.componentType === 5122,
+    );
+    expect(shorts.length).toBeGreaterThan(0);
+    expect(shorts.every((x) => x.normalized === true)).toBe(true);
+  });
+
+  for (const capture of [
+    'cmu/01_01.bvh',
+    'cmu-iclone/005_11.bvh',
+    'bandai-namco/dataset-2_walk-turn-left_normal_001.bvh',
+  ])
+    it.skipIf(!hasRealBvh(capture))(
+      `--quantize int16 at 0.01 cm on ${capture} converted to GLB: within the bound, report = evaluator`,
+      async () => {
+        const dir = mkdtempSync(join(tmpdir(), 'rotsig-reduce-scene-'));
+        const input = join(dir, 'capture.glb');
+        const c = await runGltfTask(
+          { input: sharedBvhPath(capture), output: input, steps: [], emit: { kind: 'bvh' } },
+          fail,
+        );
+        expect(c.error?.message).toBeUndefined();
+        const { report, a, b } = await reduceFile(input, { preset: 'acl', quantization: 'int16' });
+        expect(b.keys).toBeLessThan(a.keys);
+        // at most ~700 of the frames keep the evaluator's time short; keys fall on every frame of the grid
+        const all = a.keyTimes();
+        const every = Math.ceil(all.length / 700);
+        const measured = sceneObjectError(
+          a,
+          b,
+          0.03,
+          all.filter((_, i) => i % every === 0),
+        );
+        expect(measured.max).toBeLessThanOrEqual(1e-4 * FLOAT32_SLACK);
+        expect(measured.max).toBeGreaterThan(0.5e-4);
+        expect(measured.max).toBeLessThanOrEqual(report.maxError * 1.01);
+        if (every === 1)
+          expect(Math.abs(report.maxError - measured.max)).toBeLessThanOrEqual(0.01 * measured.max);
+      },
+      60_000,
+    );
+});

@@ -34,7 +34,8 @@
  */
 
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
-import { EIGEN4_SCRATCH_LENGTH, eigenAverageFlat } from '../../numeric/eigen4.js';
+import { EIGEN4_SCRATCH_LENGTH } from '../../numeric/eigen4.js';
+import { eigenAverageFlat } from '../../numeric/eigen4-average.js';
 import type { FloatArray } from '../../series/types.js';
 import { isKernel, type Kernel } from './kernels.js';
 import { foldCentre, mapFrame, usableRadius } from './tap-reach.js';

@@ -110,6 +110,8 @@ the same uniformly spaced frames. Each file's keys, achieved error and bytes are
     'rotsig reduce take.bvh -o take.glb --preset ozz',
     'rotsig reduce take.glb -o take-local.glb --metric local --tolerance-angle 0.1',
   ],
+  inputs: ['bvh', 'gltf'],
+  outputs: ['gltf'],
   options: {
     metric: { type: 'string', value: 'name', description: 'object (default) or local' },
     preset: {

@@ -47,6 +47,9 @@ const ENTRY_POINTS = {
  */
 const EXAMPLE_INPUTS = `
 import type { Clip, KeyedClip, QuatSeries, Vec3Series } from 'rotsig';
+import type { FrameTable } from 'rotsig/pipeline';
+import type { NpzArrays } from '${relative(out, join(src, 'io/npz.js'))}';
+import type { FileTask } from '${relative(out, join(src, 'node/task.js'))}';
 declare global {
   /** The text of a BVH file. */
   const text: string;
@@ -54,14 +57,28 @@ declare global {
   const cmu0101Text: string;
   /** The bytes of a file (BVH, glTF/GLB, .npz, .npy). */
   const bytes: Uint8Array;
-  /** A clip (e.g. from parseBvh). */
+  /** A clip (e.g. from parseBvh); the others are clips of one skeleton (a walk, a wave, ...). */
   const clip: Clip;
+  const walk: Clip;
+  const wave: Clip;
+  const breathing: Clip;
   /** A keyed clip (e.g. from a glTF animation). */
   const keyed: KeyedClip;
   /** A series of quaternions. */
   const series: QuatSeries;
   /** A series of 3-vectors. */
   const positions: Vec3Series;
+  /** Quaternions: one (a, b, q), or many packed x, y, z, w (quats). */
+  const a: ArrayLike<number>;
+  const b: ArrayLike<number>;
+  const q: ArrayLike<number>;
+  const quats: Float64Array;
+  /** The members of a .npz file (from parseNpz). */
+  const npz: NpzArrays;
+  /** A table of per-frame values (what export and velocity write). */
+  const table: FrameTable;
+  /** File tasks of a batch. */
+  const tasks: FileTask[];
 }
 export {};
 `;

@@ -203,6 +203,43 @@ describe('the units split from one file', () => {
     expect(uses('numeric/eigen4-average.ts', 'numeric/eigen4.ts')).toBe(true);
     expect(uses('ops/live/damper.ts', 'ops/live/damper-kernels.ts')).toBe(true);
   });
+
+  it('kernels live in ops/kernel/: velocity and resample take them from there, not from ops/filter/', () => {
+    const kernelFile = join(src, 'ops', 'kernel', 'kernels.ts');
+    expect(existsSync(join(src, 'ops', 'filter', 'kernels.ts'))).toBe(false);
+    const kernelNames = new Set(
+      [...readFileSync(kernelFile, 'utf8').matchAll(/^export (?:const|function|interface|type) (\w+)/gm)].map(
+        (m) => m[1],
+      ),
+    );
+    expect(kernelNames).toContain('Kernel');
+    const offenders: string[] = [];
+    const users = new Set<string>();
+    for (const folder of ['velocity', 'resample'])
+      for (const file of sourceFiles(join(src, 'ops', folder))) {
+        const text = readFileSync(file, 'utf8');
+        for (const m of text.matchAll(
+          /(?:import|export)\s*(?:type\s*)?(\{[^}]*\}|\*[^'"]*)\s*from\s*'([^']+)'/g,
+        )) {
+          const target = relative(src, resolve(dirname(file), m[2].replace(/\.js$/, '.ts')));
+          if (target === relative(src, kernelFile)) users.add(folder);
+          if (!target.startsWith('ops/filter/')) continue;
+          const names = m[1].replace(/[{}]/g, '').split(',');
+          const taken = names.map(
+            (n) =>
+              n
+                .replace(/\btype\b/, '')
+                .trim()
+                .split(/\s+as\s+/)[0],
+          );
+          for (const name of taken)
+            if (name.startsWith('*') || kernelNames.has(name))
+              offenders.push(`${relative(src, file)} takes ${name} from ${target}`);
+        }
+      }
+    expect(offenders).toEqual([]);
+    expect([...users].sort()).toEqual(['resample', 'velocity']);
+  });
 });
 
 describe('the studio (web/src) and the pipeline', () => {

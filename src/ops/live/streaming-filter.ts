@@ -1,6 +1,5 @@
 import { InvalidValueError, OptionError } from '../../errors.js';
 import type { FloatArray } from '../../series/types.js';
-import { isKernel, type Kernel } from '../filter/kernels.js';
 import {
   blendRotations,
   checkRotationSpace,
@@ -9,6 +8,7 @@ import {
   type TapWindow,
   ZERO_SUM,
 } from '../filter/rotation-window.js';
+import { isKernel, type Kernel } from '../kernel/kernels.js';
 import {
   checkChoice,
   checkJoints,

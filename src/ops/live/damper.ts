@@ -14,7 +14,6 @@ import {
   readStateArray,
   STALE_SAMPLE_POLICIES,
   type StaleSamplePolicy,
-  timeStep,
   unitStateQuaternions,
 } from './common.js';
 import {
@@ -25,6 +24,7 @@ import {
   finiteTyped,
   type SimdDamper,
 } from './damper-kernels.js';
+import { StreamClock } from './stream-clock.js';
 import { unitInto } from './tangent.js';
 
 /** How a damper approaches its target (see {@link createDamper}). */
@@ -244,8 +244,7 @@ export function createDamper(options: DamperOptions): Damper {
   const y = d / 2;
   const rate = Math.LN2 / halfLife;
   const lead = critical ? 4 / d : 1 / rate;
-  let samples = 0;
-  let last = 0;
+  const clock = new StreamClock(staleSample, 'Damper.push');
 
   /** {@link damperRotations} for joints `first` to `end` with this filter's state and constants. */
   const rotate = (
@@ -362,12 +361,12 @@ export function createDamper(options: DamperOptions): Damper {
       if (!finiteTyped(targetVelocity))
         checkValues(targetVelocity, 0, joints, vw, 'Damper.push (targetVelocity)');
     }
-    const dt = timeStep(time, samples, last, staleSample, 'Damper.push');
+    const dt = clock.step(time);
     if (dt < 0) {
       for (let i = 0; i < n; i++) out[outOffset + i] = output[i];
       return out;
     }
-    if (samples === 0) {
+    if (clock.samples === 0) {
       checkValues(input, inputOffset, joints, width, 'Damper.push');
       if (kind === 'rotation') {
         for (let j = 0; j < joints; j++) unitInto(output, j * 4, input, inputOffset + j * 4, true);
@@ -385,8 +384,7 @@ export function createDamper(options: DamperOptions): Damper {
       if (kind === 'rotation') {
         if (simd !== null) {
           pushSimd(simd, out, outOffset, input, inputOffset, dt, decay, user);
-          samples++;
-          last = time;
+          clock.accept(time);
           return out;
         }
         if (!damperLogs(steps, output, target, input, inputOffset, 0, joints, linear)) {
@@ -394,8 +392,7 @@ export function createDamper(options: DamperOptions): Damper {
           checkValues(input, inputOffset, joints, 4, 'Damper.push');
         }
         rotate(out, outOffset, 0, joints, user, dt, decay);
-        samples++;
-        last = time;
+        clock.accept(time);
         return out;
       }
       checkValues(input, inputOffset, joints, width, 'Damper.push');
@@ -417,12 +414,10 @@ export function createDamper(options: DamperOptions): Damper {
         lead,
         rate,
       );
-      samples++;
-      last = time;
+      clock.accept(time);
       return out;
     }
-    samples++;
-    last = time;
+    clock.accept(time);
     for (let i = 0; i < n; i++) out[outOffset + i] = output[i];
     return out;
   };
@@ -432,13 +427,12 @@ export function createDamper(options: DamperOptions): Damper {
     width,
     velocity,
     get samples() {
-      return samples;
+      return clock.samples;
     },
     push: (out, input, time, targetVelocity) => pushAt(out, 0, input, 0, time, targetVelocity),
     pushAt,
     reset() {
-      samples = 0;
-      last = 0;
+      clock.reset();
       output.fill(0);
       velocity.fill(0);
       target.fill(0);
@@ -449,8 +443,7 @@ export function createDamper(options: DamperOptions): Damper {
         joints,
         width,
         options: { ...resolved },
-        samples,
-        time: samples > 0 ? last : null,
+        ...clock.head(),
         output: Array.from(output),
         velocity: Array.from(velocity),
         target: Array.from(target),
@@ -473,8 +466,7 @@ export function createDamper(options: DamperOptions): Damper {
       output.set(o);
       velocity.set(v);
       target.set(t);
-      samples = s.samples;
-      last = s.samples > 0 ? (s.time as number) : 0;
+      clock.restore(s);
     },
   };
 }

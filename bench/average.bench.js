@@ -2,7 +2,7 @@
 // (target: 5 million sets/s per core), the raw kernel underneath it, the other methods for scale, and
 // blendPoses of 8 poses x 64 joints.
 import { averageQuaternions, blendPoses, quatSeries } from '../dist/index.js';
-import { eigenAverageStrided } from '../dist/numeric/eigen4.js';
+import { eigenAverageStrided } from '../dist/numeric/eigen4-average.js';
 import { prng } from './support.js';
 
 const SETS = 200_000;

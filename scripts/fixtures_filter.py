@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference values for kernels and filters (src/ops/filter/).
+"""Reference values for kernels and filters (src/ops/kernel/, src/ops/filter/).
 
 Writes test/fixtures/filter.json. Run from the repository root: python3 scripts/fixtures_filter.py
 Independent of rotsig: kernel formulas are typed in again from the issue / Holden's article, vector filters

@@ -55,8 +55,8 @@ export {
   type FilterVectorsOptions,
   filterVectors,
 } from './ops/filter/filter-vectors.js';
-export type { Kernel } from './ops/filter/kernels.js';
-export * as kernels from './ops/filter/kernels.js';
+export type { Kernel } from './ops/kernel/kernels.js';
+export * as kernels from './ops/kernel/kernels.js';
 export * from './ops/velocity/linear-velocity.js';
 export * from './ops/filter/rotation-window.js';
 

@@ -117,25 +117,128 @@ function relativeImportsOf(file: string): string[] {
 describe('src/node', () => {
   it('has no import cycle (type-only imports included)', () => {
     const dir = join(src, 'node');
-    const files = sourceFiles(dir);
-    const graph = new Map(files.map((f) => [f, relativeImportsOf(f).filter((t) => t.startsWith(dir))]));
-    const cycles: string[] = [];
-    const state = new Map<string, 'open' | 'done'>();
-    const path: string[] = [];
-    const visit = (f: string): void => {
-      if (state.get(f) === 'done') return;
-      if (state.get(f) === 'open') {
-        cycles.push([...path.slice(path.indexOf(f)), f].map((p) => relative(src, p)).join(' -> '));
-        return;
+    expect(importCycles(sourceFiles(dir), dir)).toEqual([]);
+  });
+});
+
+/**
+ * Every import cycle among `files` along `edges` (default: every import, type-only ones included), each as
+ * `a -> b -> a` relative to src/.
+ */
+function importCycles(files: string[], within: string, edges = relativeImportsOf): string[] {
+  const graph = new Map(files.map((f) => [f, edges(f).filter((t) => t.startsWith(within))]));
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (f: string): void => {
+    if (state.get(f) === 'done') return;
+    if (state.get(f) === 'open') {
+      cycles.push([...path.slice(path.indexOf(f)), f].map((p) => relative(src, p)).join(' -> '));
+      return;
+    }
+    state.set(f, 'open');
+    path.push(f);
+    for (const t of graph.get(f) ?? []) visit(t);
+    path.pop();
+    state.set(f, 'done');
+  };
+  for (const f of files) visit(f);
+  return cycles;
+}
+
+/** Longest unit of src/ in lines: a file past it holds more than one thing and is split along its seams. */
+const UNIT_LINES = 700;
+/**
+ * Units allowed past {@link UNIT_LINES}, each for a stated reason, and never past {@link MAX_EXCEPTION_LINES}
+ * (reduce-keys.ts, being split into options / prepare / error / search / report, excepted).
+ */
+const UNIT_SIZE_EXCEPTIONS: Record<string, string> = {
+  'ops/reduce/reduce-keys.ts': 'being split into options, prepare, error, search and report units',
+  'io/bvh/scan.ts': 'one hand-written number scanner whose state machine is one class',
+  'io/gltf/read.ts': 'the glTF reader: accessors, samplers and channels to clips, not yet split',
+  'io/gltf/write.ts': 'the glTF writer: clips to accessors, samplers and channels, not yet split',
+  'ops/resample/downsample-optimal.ts': 'least squares and Gauss-Newton of one fit, not yet split',
+  'ops/filter/rotation-window.ts':
+    'the windowed rotation filters, one loop per rotation space, not yet split',
+  'pipeline/steps.ts': 'the step parser and runner, being changed for loops and time defaults',
+};
+const MAX_EXCEPTION_LINES = 1000;
+
+describe('the size of units', () => {
+  const files = sourceFiles(src);
+  const lines = (file: string): number => readFileSync(file, 'utf8').split('\n').length - 1;
+
+  it(`no file in src/ is over ${UNIT_LINES} lines, but the listed exceptions (each under ${MAX_EXCEPTION_LINES})`, () => {
+    const offenders: string[] = [];
+    for (const file of files) {
+      const name = relative(src, file);
+      const n = lines(file);
+      const excepted = Object.hasOwn(UNIT_SIZE_EXCEPTIONS, name);
+      const cap = !excepted ? UNIT_LINES : name === 'ops/reduce/reduce-keys.ts' ? 2000 : MAX_EXCEPTION_LINES;
+      if (n > cap) offenders.push(`${name}: ${n} lines (at most ${cap})`);
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('every exception names a file that exists', () => {
+    const missing = Object.keys(UNIT_SIZE_EXCEPTIONS).filter(
+      (name) => name !== 'ops/reduce/reduce-keys.ts' && !existsSync(join(src, name)),
+    );
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('the units split from one file', () => {
+  it('import each other in one direction: no runtime import cycle anywhere in src/', () => {
+    expect(importCycles(sourceFiles(src), src, loadedModulesOf)).toEqual([]);
+  });
+
+  it('BVH: parse.ts builds on header.ts and motion.ts, write.ts on number-text.ts and motion-rows.ts', () => {
+    const uses = (from: string, to: string): boolean =>
+      relativeImportsOf(join(src, from)).includes(join(src, to));
+    expect(uses('io/bvh/parse.ts', 'io/bvh/header.ts')).toBe(true);
+    expect(uses('io/bvh/parse.ts', 'io/bvh/motion.ts')).toBe(true);
+    expect(uses('io/bvh/write.ts', 'io/bvh/motion-rows.ts')).toBe(true);
+    expect(uses('io/bvh/motion-rows.ts', 'io/bvh/number-text.ts')).toBe(true);
+    expect(uses('numeric/eigen4-average.ts', 'numeric/eigen4.ts')).toBe(true);
+    expect(uses('ops/live/damper.ts', 'ops/live/damper-kernels.ts')).toBe(true);
+  });
+
+  it('kernels live in ops/kernel/: velocity and resample take them from there, not from ops/filter/', () => {
+    const kernelFile = join(src, 'ops', 'kernel', 'kernels.ts');
+    expect(existsSync(join(src, 'ops', 'filter', 'kernels.ts'))).toBe(false);
+    const kernelNames = new Set(
+      [...readFileSync(kernelFile, 'utf8').matchAll(/^export (?:const|function|interface|type) (\w+)/gm)].map(
+        (m) => m[1],
+      ),
+    );
+    expect(kernelNames).toContain('Kernel');
+    const offenders: string[] = [];
+    const users = new Set<string>();
+    for (const folder of ['velocity', 'resample'])
+      for (const file of sourceFiles(join(src, 'ops', folder))) {
+        const text = readFileSync(file, 'utf8');
+        for (const m of text.matchAll(
+          /(?:import|export)\s*(?:type\s*)?(\{[^}]*\}|\*[^'"]*)\s*from\s*'([^']+)'/g,
+        )) {
+          const target = relative(src, resolve(dirname(file), m[2].replace(/\.js$/, '.ts')));
+          if (target === relative(src, kernelFile)) users.add(folder);
+          if (!target.startsWith('ops/filter/')) continue;
+          const names = m[1].replace(/[{}]/g, '').split(',');
+          const taken = names.map(
+            (n) =>
+              n
+                .replace(/\btype\b/, '')
+                .trim()
+                .split(/\s+as\s+/)[0],
+          );
+          for (const name of taken)
+            if (name.startsWith('*') || kernelNames.has(name))
+              offenders.push(`${relative(src, file)} takes ${name} from ${target}`);
+        }
       }
-      state.set(f, 'open');
-      path.push(f);
-      for (const t of graph.get(f) ?? []) visit(t);
-      path.pop();
-      state.set(f, 'done');
-    };
-    for (const f of files) visit(f);
-    expect(cycles).toEqual([]);
+    expect(offenders).toEqual([]);
+    expect([...users].sort()).toEqual(['resample', 'velocity']);
   });
 });
 
@@ -220,8 +323,9 @@ describe('capability folders under src/ops', () => {
     }
     expect(offenders).toEqual([]);
     const index = readFileSync(join(src, 'index.ts'), 'utf8');
-    // tangent.ts holds the internal kernels the filters share (their WebAssembly kernels are in numeric/simd.ts)
-    for (const file of files.filter((f) => !/tangent\.ts$/.test(f))) {
+    // tangent.ts holds the internal kernels the filters share, stream-clock.ts the stream position they share,
+    // *-kernels.ts one filter's per-sample loops (their WebAssembly kernels are in numeric/simd.ts)
+    for (const file of files.filter((f) => !/(tangent|stream-clock|-kernels)\.ts$/.test(f))) {
       const name = relative(src, file).replace(/\.ts$/, '.js');
       expect(index, name).toContain(`./${name}`);
     }

@@ -31,6 +31,8 @@ otherwise, with a warning). Never unpickles.`,
     'rotsig clean captures/ -o cleaned/',
     'rotsig clean webcam.bvh -o webcam.clean.bvh --filter one-euro --cutoff 1.5 --beta 0.5',
   ],
+  inputs: ['bvh', 'amass', 'smpl'],
+  outputs: ['bvh', 'amass', 'smpl'],
   options: {
     cutoff: {
       type: 'string',

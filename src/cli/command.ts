@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { type CliFormatId, formatList } from './formats.js';
 
 /** A command-line mistake: reported as one line on stderr with exit code 2. */
 export class UsageError extends Error {
@@ -38,6 +39,11 @@ export interface Command {
   /** Long description (paragraphs) shown by `rotsig <command> --help`. */
   description: string;
   examples: string[];
+  /** The formats it reads (see `CLI_FORMATS`), listed by its help. */
+  inputs: readonly CliFormatId[];
+  /** The formats it writes, by the output's extension where there are several (see `CLI_FORMATS`). */
+  outputs: readonly CliFormatId[];
+  /** Every option its parser accepts, and its help lists: one table for both. */
   options: Record<string, OptionSpec>;
   /** Fewest positional arguments. */
   minPositionals: number;
@@ -156,6 +162,7 @@ function rewordParseError(error: Error & { code?: string }): string {
 /** The long help of a command: usage, description, options table, examples. */
 export function formatHelp(command: Command): string {
   const lines = [`rotsig ${command.name}: ${command.summary}`, '', `Usage: ${command.usage}`, ''];
+  lines.push(`Inputs:  ${formatList(command.inputs)}`, `Outputs: ${formatList(command.outputs)}`, '');
   lines.push(...command.description.trim().split('\n'), '', 'Options:');
   const rows = Object.entries(command.options).map(([name, spec]) => {
     const flag = `${spec.short ? `-${spec.short}, ` : '    '}--${name}${spec.type === 'string' ? ` <${spec.value ?? 'value'}>` : ''}`;

@@ -1,4 +1,5 @@
 import { BATCH_OPTIONS, COMMON_OPTIONS, type Command, OUTPUT_OPTIONS } from './command.js';
+import { CLIP_IO } from './formats.js';
 import { runFileCommand } from './run.js';
 import { bvhOutputOptions, precisionOption } from './shared.js';
 
@@ -21,6 +22,8 @@ weights; everything that is not the skeleton (meshes, skins, materials).`,
     'rotsig convert capture.bvh -o capture.gltf --scale 1',
     'rotsig convert Fox.glb -o fox-walk.bvh --animation Walk',
   ],
+  inputs: CLIP_IO,
+  outputs: ['bvh', 'gltf'],
   options: { ...OUTPUT_OPTIONS, ...bvhOutputOptions, ...BATCH_OPTIONS, ...COMMON_OPTIONS },
   minPositionals: 1,
   run: (parsed, io) =>

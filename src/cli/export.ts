@@ -10,6 +10,7 @@ import {
   TABLE_OUTPUT_OPTIONS,
   UsageError,
 } from './command.js';
+import { CLIP_IO } from './formats.js';
 import { runFileCommand } from './run.js';
 import { tableFormatOption, tableOptions } from './shared.js';
 
@@ -47,6 +48,8 @@ position, velocity and contact columns are left out with a warning: pass your mo
     'rotsig export captures/ -o features/ --as quat --format npy --jobs 2',
     'rotsig export amass/ -o features/ --as features --format npz --up z --dtype float32',
   ],
+  inputs: CLIP_IO,
+  outputs: ['npy', 'npz', 'csv', 'json'],
   options: {
     as: {
       type: 'string',

@@ -1,6 +1,7 @@
 import type { GltfInfo } from '../node/gltf-task.js';
 import type { ClipAnalysis } from '../ops/analysis/analyze-clip.js';
 import { BATCH_OPTIONS, COMMON_OPTIONS, type Command } from './command.js';
+import { CLIP_IO } from './formats.js';
 import { runFileCommand } from './run.js';
 import { escapeControl, escapeLines } from './text.js';
 
@@ -28,6 +29,8 @@ has a units field naming the unit of every number; the README section on info --
     'rotsig info captures/ --json > report.json',
     "rotsig info captures/ --glob '**/walk*.bvh' --json | jq '.[].rate.guessHz'",
   ],
+  inputs: CLIP_IO,
+  outputs: ['text'],
   options: {
     json: { type: 'boolean', description: 'print the report as JSON on stdout' },
     ...BATCH_OPTIONS,

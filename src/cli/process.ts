@@ -1,6 +1,7 @@
 import { ROTATION_SPACES, type RotationSpace } from '../ops/filter/rotation-window.js';
 import type { ClipStep } from '../pipeline/steps.js';
 import { BATCH_OPTIONS, COMMON_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, UsageError } from './command.js';
+import { CLIP_IO } from './formats.js';
 import { resampleOptions, resampleStep } from './resample.js';
 import { runFileCommand } from './run.js';
 import { bvhOutputOptions, parseKernelText, precisionOption, segmentsValue } from './shared.js';
@@ -22,6 +23,8 @@ to only rewrite files with continuous Euler curves, use 'rotsig unroll'.`,
     'rotsig process captures/ -o cleaned/ --unroll --smooth gaussian:2 --resample 30',
     "rotsig process captures/ --glob '**/*walk*.bvh' -o out/ --unroll --jobs 2",
   ],
+  inputs: CLIP_IO,
+  outputs: CLIP_IO,
   options: {
     unroll: { type: 'boolean', description: 'remove quaternion sign flips and Euler wraps (rotsig unroll)' },
     smooth: {

@@ -114,6 +114,8 @@ bytes are printed on stderr.`,
     'rotsig reduce take.bvh -o take.glb --preset ozz',
     'rotsig reduce take.glb -o take-local.glb --metric local --tolerance-angle 0.1',
   ],
+  inputs: ['bvh', 'gltf'],
+  outputs: ['gltf'],
   options: {
     metric: { type: 'string', value: 'name', description: 'object (default) or local' },
     preset: {

@@ -21,6 +21,7 @@ import {
   type Parsed,
   UsageError,
 } from './command.js';
+import { CLIP_IO } from './formats.js';
 import { runFileCommand } from './run.js';
 import { bvhOutputOptions, precisionOption, RATE_RANGE, segmentsOption, segmentsValue } from './shared.js';
 
@@ -114,7 +115,7 @@ output ends exactly on it. --optimal --playback linear computes the rotation key
 catmull-rom) player reconstructs the source from best (least squares, then Gauss-Newton); translations
 are resampled as usual.
 
-Inputs are BVH or AMASS .npz files (SMPL, SMPL+H, SMPL-X); each output is written in the format of its
+Inputs are BVH, glTF/GLB or AMASS .npz files (SMPL, SMPL+H, SMPL-X); each output is written in the format of its
 extension, the input's for a directory: an AMASS file stays an AMASS file with mocap_framerate (or
 mocap_frame_rate) set to the new rate and every other member kept. Over several files a summary lists the
 input rates found and the files whose rate metadata was missing or disagreed. Without --kernel, up-sampling
@@ -127,6 +128,8 @@ back (46 dB on a 25 Hz wobble going from 120 to 30 Hz; --kernel catmull-rom give
     'rotsig resample take.bvh -o keys30.bvh --rate 30 --optimal --playback linear',
     'rotsig resample amass/ -o amass30/ --rate 30 --jobs 2',
   ],
+  inputs: CLIP_IO,
+  outputs: CLIP_IO,
   options: {
     rate: {
       type: 'string',

@@ -17,6 +17,7 @@ import {
   type Parsed,
   UsageError,
 } from './command.js';
+import { CLIP_IO } from './formats.js';
 import { runFileCommand } from './run.js';
 import {
   bvhOutputOptions,
@@ -133,6 +134,8 @@ second filter: less lag, no longer causal.`,
     'rotsig smooth webcam.bvh -o webcam.clean.bvh --filter one-euro --min-cutoff 1 --beta 0.01',
     'rotsig smooth take.bvh -o take.damped.bvh --filter damper --half-life 0.05',
   ],
+  inputs: CLIP_IO,
+  outputs: CLIP_IO,
   options: {
     filter: { type: 'string', value: 'name', description: 'kernel, one-euro or damper (default kernel)' },
     ...kernelOptions,

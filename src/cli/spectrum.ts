@@ -8,6 +8,7 @@ import {
   TABLE_OUTPUT_OPTIONS,
   UsageError,
 } from './command.js';
+import { CLIP_IO } from './formats.js';
 import { runFileCommand } from './run.js';
 import { escapeControl, escapeLines } from './text.js';
 
@@ -28,6 +29,8 @@ labels and the energy line), or the numbers (.csv: frequency_hz,max_db,power; .j
     'rotsig spectrum take.bvh -o take-spectrum.svg',
     'rotsig spectrum captures/ -o spectra/ --format svg',
   ],
+  inputs: CLIP_IO,
+  outputs: ['svg', 'csv', 'json'],
   options: {
     share: {
       type: 'string',

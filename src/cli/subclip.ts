@@ -6,6 +6,7 @@ import {
   OUTPUT_OPTIONS,
   UsageError,
 } from './command.js';
+import { CLIP_IO } from './formats.js';
 import { runFileCommand } from './run.js';
 import { bvhOutputOptions, precisionOption } from './shared.js';
 
@@ -30,6 +31,8 @@ holds its first pose until then); --rebase shifts the cut to start at 0 s.`,
     'rotsig subclip take.bvh -o part.bvh --start 120 --end 480',
     'rotsig subclip walk.glb -o step.glb --start 6 --end 16 --rebase',
   ],
+  inputs: CLIP_IO,
+  outputs: CLIP_IO,
   options: {
     start: { type: 'string', value: 'frame', description: 'first frame kept, 0-based (default 0)' },
     end: { type: 'string', value: 'frame', description: 'one past the last frame kept (default: the end)' },

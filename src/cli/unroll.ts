@@ -1,4 +1,5 @@
 import { BATCH_OPTIONS, COMMON_OPTIONS, type Command, OUTPUT_OPTIONS } from './command.js';
+import { CLIP_IO } from './formats.js';
 import { runFileCommand } from './run.js';
 import { bvhOutputOptions, precisionOption } from './shared.js';
 
@@ -17,6 +18,8 @@ switches removed, multi-turn motion grows past 360 instead of wrapping). Real ju
     'rotsig unroll captures/ -o unrolled/ --jobs 2',
     'rotsig unroll take.bvh -o - | less',
   ],
+  inputs: CLIP_IO,
+  outputs: CLIP_IO,
   options: { ...OUTPUT_OPTIONS, ...bvhOutputOptions, ...BATCH_OPTIONS, ...COMMON_OPTIONS },
   minPositionals: 1,
   run: (parsed, io) =>

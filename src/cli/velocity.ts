@@ -1,4 +1,5 @@
 import { BATCH_OPTIONS, COMMON_OPTIONS, type Command, oneOf, TABLE_OUTPUT_OPTIONS } from './command.js';
+import { CLIP_IO } from './formats.js';
 import { runFileCommand } from './run.js';
 import { kernelOptions, kernelSpecOption, tableFormatOption, tableOptions } from './shared.js';
 
@@ -18,6 +19,8 @@ frame, after forward kinematics), then the root's linear velocity in file units 
     'rotsig velocity take.bvh -o take_velocity.csv',
     'rotsig velocity take.bvh -o take_velocity.npy --kernel gaussian --sigma 2 --frame global',
   ],
+  inputs: CLIP_IO,
+  outputs: ['csv', 'json', 'npy'],
   options: {
     ...kernelOptions,
     kernel: { type: 'string', value: 'name', description: 'tent, gaussian or unsharp (default tent)' },

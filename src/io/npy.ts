@@ -613,7 +613,7 @@ function littleEndianBytes(data: NpyArray): Uint8Array {
  * @throws {OptionError} when `data` is not a supported typed array or NdArray.
  * @example
  * const a = toArrays(clip, { rotation: '6d', dtype: 'float32' });
- * fs.writeFileSync('rot6d.npy', writeNpy(a.rotations, a.rotationShape));
+ * fs.writeFileSync('rot6d.npy', writeNpy(a.rotations!, a.rotationShape)); // rotations: null only for 'none'
  */
 export function writeNpy(data: NpyArray | NdArray, shape?: readonly number[]): Uint8Array {
   let descr: string;

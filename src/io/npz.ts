@@ -308,8 +308,15 @@ const FIXED_MTIME = new Date(1980, 0, 1, 0, 0, 0);
  * @throws {OptionError} on bad options, an empty or non-string name, or a value that is not an array.
  * @throws {ShapeError} when an array's shape does not hold its values.
  * @example
- * const bytes = writeNpz({ poses: { data: poses, shape: [frames, 156], dtype: 'float64' }, mocap_framerate: ... },
- *   { compression: 'deflate' });
+ * const frames = 2;
+ * const poses = new Float64Array(frames * 156);
+ * const bytes = writeNpz(
+ *   {
+ *     poses: { data: poses, shape: [frames, 156], dtype: 'float64' },
+ *     mocap_framerate: { data: new Float64Array([120]), shape: [], dtype: 'float64' },
+ *   },
+ *   { compression: 'deflate' },
+ * );
  */
 export function writeNpz(
   arrays: Record<string, NdArray | NpyArray>,

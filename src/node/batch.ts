@@ -85,7 +85,7 @@ const INLINE_MAX_BYTES = 64 << 20;
  * on Ctrl-C.
  *
  * @example
- * runBatch(tasks, { jobs, inline: runsInline(tasks) });
+ * runBatch(tasks, { jobs: 2, inline: runsInline(tasks) });
  */
 export function runsInline(tasks: readonly FileTask[]): boolean {
   if (tasks.length !== 1) return false;

@@ -50,7 +50,10 @@ function oneClip(read: GltfReadResult, result: TaskResult): KeyedClip {
  * Runs a task that reads glTF/GLB, or writes it from BVH. Never throws: failures are in the result.
  *
  * @example
- * const r = await runGltfTask({ input: 'Fox.glb', output: 'out/Fox.glb', steps: [{ op: 'unroll' }], emit: { kind: 'bvh' } });
+ * const r = await runGltfTask(
+ *   { input: 'Fox.glb', output: 'out/Fox.glb', steps: [{ op: 'unroll' }], emit: { kind: 'bvh' } },
+ *   (error) => ({ message: String(error) }),
+ * );
  */
 export async function runGltfTask(
   task: FileTask,

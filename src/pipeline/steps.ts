@@ -7,6 +7,7 @@ import { writeNpz } from '../io/npz.js';
 import { type AnalyzeClipOptions, analyzeClip } from '../ops/analysis/analyze-clip.js';
 import type { SegmentPolicy } from '../ops/analysis/segments.js';
 import { filterClip } from '../ops/filter/filter-clip.js';
+import type { Boundary, RotationSpace } from '../ops/filter/rotation-window.js';
 import {
   catmullRom,
   cubic6,
@@ -16,8 +17,7 @@ import {
   scaleKernel,
   tent,
   unsharp,
-} from '../ops/filter/kernels.js';
-import type { Boundary, RotationSpace } from '../ops/filter/rotation-window.js';
+} from '../ops/kernel/kernels.js';
 import { subclip } from '../ops/keys/subclip.js';
 import { dampClip } from '../ops/live/damp-clip.js';
 import { oneEuroClip } from '../ops/live/one-euro-clip.js';

@@ -5,10 +5,9 @@ import {
   createEigen4Diagnostics,
   dominantEigenvector4,
   EIGEN4_SCRATCH_LENGTH,
-  eigenAverageFlat,
-  eigenAverageStrided,
   symmetricEigen4,
 } from '../../src/numeric/eigen4.js';
+import { eigenAverageFlat, eigenAverageStrided } from '../../src/numeric/eigen4-average.js';
 import { randomQuats } from '../support/average-random.js';
 import { gauss, rng } from '../support/random.js';
 import { TOL } from '../support/tolerances.js';

@@ -69,7 +69,7 @@ function stepAngle(data: ArrayLike<number>, joints: number, j: number, f: number
  * @throws {ShapeError} or {@link OptionError} on a malformed clip, a rate that is not a positive number
  * or a negative `spikeRatio`.
  * @example
- * jumpSplits(parseBvh(cmu0101)); // [{ joint: 3, frame: 1, angle: 0.35, neighbours: 0.001 }, ...]
+ * jumpSplits(parseBvh(cmu0101Text)); // [{ joint: 3, frame: 1, angle: 0.35, neighbours: 0.001 }, ...]
  */
 export function jumpSplits(
   clip: Clip,
@@ -108,7 +108,7 @@ export function jumpSplits(
  *
  * @throws {ShapeError} or {@link OptionError} on a malformed clip or a rate that is not a positive number.
  * @example
- * const cuts = jumpCuts(parseBvh(cmu0101)); // cuts[0] = [1]: the T-pose at frame 0, then the capture
+ * const cuts = jumpCuts(parseBvh(cmu0101Text)); // cuts[0] = [1]: the T-pose at frame 0, then the capture
  */
 export function jumpCuts(
   clip: Clip,

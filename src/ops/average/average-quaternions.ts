@@ -1,10 +1,6 @@
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
-import {
-  createEigen4Diagnostics,
-  type Eigen4Diagnostics,
-  type Eigen4Options,
-  stridedAverage,
-} from '../../numeric/eigen4.js';
+import { createEigen4Diagnostics, type Eigen4Diagnostics, type Eigen4Options } from '../../numeric/eigen4.js';
+import { stridedAverage } from '../../numeric/eigen4-average.js';
 import { checkOptions, checkOut } from '../../options.js';
 import { expFlat, logFlat } from '../../quat/index.js';
 import { multiplyRaw } from '../../quat/raw.js';

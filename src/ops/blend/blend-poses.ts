@@ -1,5 +1,6 @@
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
-import { EIGEN4_SCRATCH_LENGTH, type Eigen4Options, eigenAverageStrided } from '../../numeric/eigen4.js';
+import { EIGEN4_SCRATCH_LENGTH, type Eigen4Options } from '../../numeric/eigen4.js';
+import { eigenAverageStrided } from '../../numeric/eigen4-average.js';
 import { checkOptions } from '../../options.js';
 import { assertFiniteSeries, assertQuatSeries } from '../../series/create.js';
 import type { FloatArray, QuatSeries } from '../../series/types.js';

@@ -4,7 +4,7 @@ import type { Clip } from '../../series/clip.js';
 import { makeClip, makeSkeleton } from '../../series/clip-create.js';
 import { findDiscontinuities } from '../analysis/find-discontinuities.js';
 import { filterClip } from '../filter/filter-clip.js';
-import { gaussian } from '../filter/kernels.js';
+import { gaussian } from '../kernel/kernels.js';
 import { oneEuroClip } from '../live/one-euro-clip.js';
 import { checkClip } from '../skeleton/clip-check.js';
 import { unrollClip } from '../unroll/unroll-clip.js';

@@ -12,10 +12,10 @@ import {
   SEGMENT_POLICIES,
   type SegmentPolicy,
 } from '../analysis/segments.js';
+import { isKernel, type Kernel } from '../kernel/kernels.js';
 import { checkClip } from '../skeleton/clip-check.js';
 import { filterRotations } from './filter-rotations.js';
 import { filterVectors } from './filter-vectors.js';
-import { isKernel, type Kernel } from './kernels.js';
 import type { Boundary, RotationSpace } from './rotation-window.js';
 
 /** Options of {@link filterClip}. */

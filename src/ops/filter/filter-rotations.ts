@@ -2,7 +2,7 @@ import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
 import { checkOptions } from '../../options.js';
 import { assertQuatSeries, createQuatSeries } from '../../series/create.js';
 import type { FloatArray, QuatSeries } from '../../series/types.js';
-import { isKernel, type Kernel } from './kernels.js';
+import { isKernel, type Kernel } from '../kernel/kernels.js';
 import { createSimdRaw13 } from './raw13-simd.js';
 import {
   type Boundary,

@@ -2,7 +2,7 @@ import { OptionError, ShapeError } from '../../errors.js';
 import { checkOptions } from '../../options.js';
 import { assertFiniteSeries, assertVec3Series, createVec3Series } from '../../series/create.js';
 import type { FloatArray, Vec3Series } from '../../series/types.js';
-import { isKernel, type Kernel } from './kernels.js';
+import { isKernel, type Kernel } from '../kernel/kernels.js';
 import { type Boundary, blendChannels, createTapWindow, placeTaps } from './rotation-window.js';
 import { assertFiniteRows } from './tap-reach.js';
 

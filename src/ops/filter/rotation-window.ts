@@ -34,9 +34,10 @@
  */
 
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
-import { EIGEN4_SCRATCH_LENGTH, eigenAverageFlat } from '../../numeric/eigen4.js';
+import { EIGEN4_SCRATCH_LENGTH } from '../../numeric/eigen4.js';
+import { eigenAverageFlat } from '../../numeric/eigen4-average.js';
 import type { FloatArray } from '../../series/types.js';
-import { isKernel, type Kernel } from './kernels.js';
+import { isKernel, type Kernel } from '../kernel/kernels.js';
 import { foldCentre, mapFrame, usableRadius } from './tap-reach.js';
 
 /** Where a weighted sum of rotations is taken. */

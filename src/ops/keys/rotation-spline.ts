@@ -66,7 +66,7 @@ const SMALL = 1e-4;
  * that is zero or not finite (naming the key).
  * @example
  * const spline = createRotationSpline([0, 0.4, 1.1], keys); // keys: 12 numbers
- * const frames = evaluateRotationSpline(spline, timeGrid); // 4 numbers per time
+ * const frames = evaluateRotationSpline(spline, [0, 0.5, 1]); // 4 numbers per time
  */
 export function createRotationSpline(times: ArrayLike<number>, rotations: ArrayLike<number>): RotationSpline {
   if (times === null || typeof times !== 'object' || typeof times.length !== 'number')

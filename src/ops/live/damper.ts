@@ -1,5 +1,5 @@
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
-import { copySample, createSimdState, SIMD_MAX_JOINTS, type SimdState } from '../../numeric/simd.js';
+import { copySample, SIMD_MAX_JOINTS } from '../../numeric/simd.js';
 import type { FloatArray } from '../../series/types.js';
 import {
   checkChoice,
@@ -11,14 +11,21 @@ import {
   checkValues,
   type LiveFilter,
   type LiveStateBase,
-  MAX_LIVE_VALUE,
   readStateArray,
   STALE_SAMPLE_POLICIES,
   type StaleSamplePolicy,
-  timeStep,
   unitStateQuaternions,
 } from './common.js';
-import { cosOfSquare, logScale, sinc, unitInto } from './tangent.js';
+import {
+  createSimdDamper,
+  damperLogs,
+  damperRotations,
+  damperVectors,
+  finiteTyped,
+  type SimdDamper,
+} from './damper-kernels.js';
+import { StreamClock } from './stream-clock.js';
+import { unitInto } from './tangent.js';
 
 /** How a damper approaches its target (see {@link createDamper}). */
 export type DamperResponse = 'critical' | 'exponential';
@@ -237,8 +244,7 @@ export function createDamper(options: DamperOptions): Damper {
   const y = d / 2;
   const rate = Math.LN2 / halfLife;
   const lead = critical ? 4 / d : 1 / rate;
-  let samples = 0;
-  let last = 0;
+  const clock = new StreamClock(staleSample, 'Damper.push');
 
   /** {@link damperRotations} for joints `first` to `end` with this filter's state and constants. */
   const rotate = (
@@ -355,12 +361,12 @@ export function createDamper(options: DamperOptions): Damper {
       if (!finiteTyped(targetVelocity))
         checkValues(targetVelocity, 0, joints, vw, 'Damper.push (targetVelocity)');
     }
-    const dt = timeStep(time, samples, last, staleSample, 'Damper.push');
+    const dt = clock.step(time);
     if (dt < 0) {
       for (let i = 0; i < n; i++) out[outOffset + i] = output[i];
       return out;
     }
-    if (samples === 0) {
+    if (clock.samples === 0) {
       checkValues(input, inputOffset, joints, width, 'Damper.push');
       if (kind === 'rotation') {
         for (let j = 0; j < joints; j++) unitInto(output, j * 4, input, inputOffset + j * 4, true);
@@ -378,8 +384,7 @@ export function createDamper(options: DamperOptions): Damper {
       if (kind === 'rotation') {
         if (simd !== null) {
           pushSimd(simd, out, outOffset, input, inputOffset, dt, decay, user);
-          samples++;
-          last = time;
+          clock.accept(time);
           return out;
         }
         if (!damperLogs(steps, output, target, input, inputOffset, 0, joints, linear)) {
@@ -387,8 +392,7 @@ export function createDamper(options: DamperOptions): Damper {
           checkValues(input, inputOffset, joints, 4, 'Damper.push');
         }
         rotate(out, outOffset, 0, joints, user, dt, decay);
-        samples++;
-        last = time;
+        clock.accept(time);
         return out;
       }
       checkValues(input, inputOffset, joints, width, 'Damper.push');
@@ -410,12 +414,10 @@ export function createDamper(options: DamperOptions): Damper {
         lead,
         rate,
       );
-      samples++;
-      last = time;
+      clock.accept(time);
       return out;
     }
-    samples++;
-    last = time;
+    clock.accept(time);
     for (let i = 0; i < n; i++) out[outOffset + i] = output[i];
     return out;
   };
@@ -425,13 +427,12 @@ export function createDamper(options: DamperOptions): Damper {
     width,
     velocity,
     get samples() {
-      return samples;
+      return clock.samples;
     },
     push: (out, input, time, targetVelocity) => pushAt(out, 0, input, 0, time, targetVelocity),
     pushAt,
     reset() {
-      samples = 0;
-      last = 0;
+      clock.reset();
       output.fill(0);
       velocity.fill(0);
       target.fill(0);
@@ -442,8 +443,7 @@ export function createDamper(options: DamperOptions): Damper {
         joints,
         width,
         options: { ...resolved },
-        samples,
-        time: samples > 0 ? last : null,
+        ...clock.head(),
         output: Array.from(output),
         velocity: Array.from(velocity),
         target: Array.from(target),
@@ -466,8 +466,7 @@ export function createDamper(options: DamperOptions): Damper {
       output.set(o);
       velocity.set(v);
       target.set(t);
-      samples = s.samples;
-      last = s.samples > 0 ? (s.time as number) : 0;
+      clock.restore(s);
     },
   };
 }
@@ -476,298 +475,4 @@ function shapeErrorFor(expected: number, got: ArrayLike<number> | null): ShapeEr
   return new ShapeError(
     `Damper.push: targetVelocity must hold ${expected} values, got ${got === null ? 'null' : got.length}`,
   );
-}
-
-/**
- * The first pass of a rotation damper sample: per joint, writes at `steps[16j..16j+16)` the rotation vector
- * `j₀` of the value from the reference target (the new target for `'hold'`, the previous one for `'linear'`),
- * the target's rotation vector over the interval (`'linear'`), and the new target `g`, unit, in the reference's
- * hemisphere, for the joints `first` to `end − 1` (`input[inputOffset..]` holds joint 0). Changes no state;
- * returns `false` when a quaternion of the sample is zero or not finite.
- *
- * The logarithms take the unnormalised relative rotations with {@link logScale}, which neither depends on
- * their length nor branches on their sign, so neither the input's `1/|x|` nor its hemisphere is on the chain
- * of dependent operations (see `one-euro.ts`).
- */
-function damperLogs(
-  steps: Float64Array,
-  output: Float64Array,
-  target: Float64Array,
-  input: ArrayLike<number>,
-  inputOffset: number,
-  first: number,
-  end: number,
-  linear: boolean,
-): boolean {
-  let valid = true;
-  for (let j = first; j < end; j++) {
-    // q | c and s | c index a joint's values without overflow-checked additions (q, s are multiples of 4, 16)
-    const q = j << 2;
-    const s = j << 4;
-    const o = inputOffset + q;
-    const gx = input[o];
-    const gy = input[o + 1];
-    const gz = input[o + 2];
-    const gw = input[o + 3];
-    const n2 = gx * gx + gy * gy + gz * gz + gw * gw;
-    if (!(n2 > 1e-200 && n2 < 1e200)) valid = false;
-    const xx = output[q];
-    const xy = output[q | 1];
-    const xz = output[q | 2];
-    const xw = output[q | 3];
-    let f: number;
-    if (linear) {
-      // b·Δt = 2·log(g ⊗ t⁻¹) with t the previous target; j₀ = 2·log(x ⊗ t⁻¹); g joins t's hemisphere
-      const tx = target[q];
-      const ty = target[q | 1];
-      const tz = target[q | 2];
-      const tw = target[q | 3];
-      const bx = -gw * tx + gx * tw - gy * tz + gz * ty;
-      const by = -gw * ty + gx * tz + gy * tw - gz * tx;
-      const bz = -gw * tz - gx * ty + gy * tx + gz * tw;
-      const bw = gw * tw + gx * tx + gy * ty + gz * tz;
-      const kb = logScale(bx * bx + by * by + bz * bz, bw);
-      steps[s | 4] = kb * bx;
-      steps[s | 5] = kb * by;
-      steps[s | 6] = kb * bz;
-      f = kb / (Math.abs(kb) * Math.sqrt(n2));
-      const rx = -xw * tx + xx * tw - xy * tz + xz * ty;
-      const ry = -xw * ty + xx * tz + xy * tw - xz * tx;
-      const rz = -xw * tz - xx * ty + xy * tx + xz * tw;
-      const rw = xw * tw + xx * tx + xy * ty + xz * tz;
-      const k = logScale(rx * rx + ry * ry + rz * rz, rw);
-      steps[s] = k * rx;
-      steps[s | 1] = k * ry;
-      steps[s | 2] = k * rz;
-    } else {
-      // j₀ = 2·log(x ⊗ g⁻¹)
-      const rx = -xw * gx + xx * gw - xy * gz + xz * gy;
-      const ry = -xw * gy + xx * gz + xy * gw - xz * gx;
-      const rz = -xw * gz - xx * gy + xy * gx + xz * gw;
-      const rw = xw * gw + xx * gx + xy * gy + xz * gz;
-      const k = logScale(rx * rx + ry * ry + rz * rz, rw);
-      steps[s] = k * rx;
-      steps[s | 1] = k * ry;
-      steps[s | 2] = k * rz;
-      f = k / (Math.abs(k) * Math.sqrt(n2));
-    }
-    // g, unit, in the reference's hemisphere: k has the sign of w = x·g (or t·g), so f = ±1/|g| without a
-    // branch (at w = 0 exactly, k > 0 and g keeps its sign)
-    steps[s | 8] = gx * f;
-    steps[s | 9] = gy * f;
-    steps[s | 10] = gz * f;
-    steps[s | 11] = gw * f;
-  }
-  return valid;
-}
-
-/**
- * The second pass of a rotation damper sample, after {@link damperLogs}: the exact spring (or exponential)
- * step of `j` and the velocity over `Δt`, then `x = exp(j/2) ⊗ g`, written to `output` and `out`, for the joints
- * `first` to `end − 1`. `user` holds the caller's target velocities (`'hold'` only) or is null.
- */
-function damperRotations(
-  out: FloatArray,
-  outOffset: number,
-  output: Float64Array,
-  velocity: Float64Array,
-  target: Float64Array,
-  steps: Float64Array,
-  first: number,
-  end: number,
-  user: ArrayLike<number> | null,
-  linear: boolean,
-  critical: boolean,
-  dt: number,
-  decay: number,
-  y: number,
-  lead: number,
-  rate: number,
-): void {
-  const invDt = 1 / dt;
-  // the spring's Δt: beyond 800/y its decay e^(−yΔt) is 0 in doubles either way, and the clamp keeps
-  // j₁·Δt and y·Δt finite (a clock jump near 1e308 s would otherwise give 0·∞)
-  const sdt = Math.min(dt, 800 / y);
-  const ydt = y * sdt;
-  const lambdaDecay = rate * decay;
-  for (let j = first, e = 3 * first; j < end; j++, e += 3) {
-    const q = j << 2;
-    const s = j << 4;
-    // the target moves at b (linear) and the value settles a behind it; a is −lead·q for a user velocity q
-    let ax = 0;
-    let ay = 0;
-    let az = 0;
-    let bx = 0;
-    let by = 0;
-    let bz = 0;
-    if (linear) {
-      bx = steps[s | 4] * invDt;
-      by = steps[s | 5] * invDt;
-      bz = steps[s | 6] * invDt;
-      ax = lead * bx;
-      ay = lead * by;
-      az = lead * bz;
-    } else if (user !== null) {
-      // Holden's critical_spring_damper_exact: the spring settles lead·q ahead of the goal
-      ax = -lead * user[e];
-      ay = -lead * user[e + 1];
-      az = -lead * user[e + 2];
-    }
-    // e = j + a and ė = v − b follow the critically damped ë = −y²e − 2yė (or ė = −λe) exactly over Δt;
-    // then j = e − a and v = ė + b
-    const e0x = steps[s] + ax;
-    const e0y = steps[s | 1] + ay;
-    const e0z = steps[s | 2] + az;
-    let jx: number;
-    let jy: number;
-    let jz: number;
-    if (critical) {
-      const vx = velocity[e] - bx;
-      const vy = velocity[e + 1] - by;
-      const vz = velocity[e + 2] - bz;
-      const j1x = vx + e0x * y;
-      const j1y = vy + e0y * y;
-      const j1z = vz + e0z * y;
-      velocity[e] = decay * (vx - j1x * ydt) + bx;
-      velocity[e + 1] = decay * (vy - j1y * ydt) + by;
-      velocity[e + 2] = decay * (vz - j1z * ydt) + bz;
-      jx = decay * (e0x + j1x * sdt) - ax;
-      jy = decay * (e0y + j1y * sdt) - ay;
-      jz = decay * (e0z + j1z * sdt) - az;
-    } else {
-      velocity[e] = bx - lambdaDecay * e0x;
-      velocity[e + 1] = by - lambdaDecay * e0y;
-      velocity[e + 2] = bz - lambdaDecay * e0z;
-      jx = decay * e0x - ax;
-      jy = decay * e0y - ay;
-      jz = decay * e0z - az;
-    }
-    // g: the input, unit, in the reference's hemisphere
-    const gx = steps[s | 8];
-    const gy = steps[s | 9];
-    const gz = steps[s | 10];
-    const gw = steps[s | 11];
-    if (linear) {
-      target[q] = gx;
-      target[q | 1] = gy;
-      target[q | 2] = gz;
-      target[q | 3] = gw;
-    }
-    // x = exp(j/2) ⊗ g: both factors are unit to rounding and x is not fed back into itself (the next j₀ is a
-    // logarithm, which does not depend on x's length), so no renormalisation is needed against drift
-    const hx = 0.5 * jx;
-    const hy = 0.5 * jy;
-    const hz = 0.5 * jz;
-    const t2 = hx * hx + hy * hy + hz * hz;
-    const sc = sinc(t2);
-    const cw = cosOfSquare(t2);
-    const fx = sc * hx;
-    const fy = sc * hy;
-    const fz = sc * hz;
-    const yx = cw * gx + fx * gw + fy * gz - fz * gy;
-    const yy = cw * gy - fx * gz + fy * gw + fz * gx;
-    const yz = cw * gz + fx * gy - fy * gx + fz * gw;
-    const yw = cw * gw - fx * gx - fy * gy - fz * gz;
-    output[q] = yx;
-    output[q | 1] = yy;
-    output[q | 2] = yz;
-    output[q | 3] = yw;
-    const d = outOffset + q;
-    out[d] = yx;
-    out[d + 1] = yy;
-    out[d + 2] = yz;
-    out[d + 3] = yw;
-  }
-}
-
-/**
- * A rotation damper's state in its kernel's memory (see {@link createSimdState}): value, velocity, previous
- * target, and the lead `−lead·q` of a target velocity `q` passed to a push (in the velocity's layout).
- */
-type SimdDamper = SimdState<'value' | 'velocity' | 'target' | 'lead'>;
-
-function createSimdDamper(joints: number): SimdDamper | null {
-  return createSimdState(joints, [
-    ['value', 4, true],
-    ['velocity', 3, false],
-    ['target', 4, true],
-    ['lead', 3, false],
-  ]);
-}
-
-/**
- * True when `values` is a Float64Array or Float32Array of finite numbers within ±{@link MAX_LIVE_VALUE}, by the
- * maximum of their magnitudes: the fast check of a target velocity pushed with every sample. Anything else is
- * left to {@link checkValues}, which names the bad value.
- */
-function finiteTyped(values: ArrayLike<number>): boolean {
-  if (!(values instanceof Float64Array || values instanceof Float32Array)) return false;
-  // three maxima, one per axis, so the comparisons do not wait on each other (the length is joints · 3)
-  let mx = 0;
-  let my = 0;
-  let mz = 0;
-  for (let i = 0; i + 2 < values.length; i += 3) {
-    mx = Math.max(mx, Math.abs(values[i]));
-    my = Math.max(my, Math.abs(values[i + 1]));
-    mz = Math.max(mz, Math.abs(values[i + 2]));
-  }
-  // Math.max propagates NaN, which fails the comparison
-  return Math.max(mx, my, mz) <= MAX_LIVE_VALUE;
-}
-
-/** One sample of the vector damper for every joint (see {@link damperRotations}), written to `output` and `out`. */
-function damperVectors(
-  out: FloatArray,
-  outOffset: number,
-  output: Float64Array,
-  velocity: Float64Array,
-  target: Float64Array,
-  input: ArrayLike<number>,
-  inputOffset: number,
-  n: number,
-  user: ArrayLike<number> | null,
-  linear: boolean,
-  critical: boolean,
-  dt: number,
-  decay: number,
-  y: number,
-  lead: number,
-  rate: number,
-): void {
-  const invDt = 1 / dt;
-  // the spring's Δt: beyond 800/y its decay e^(−yΔt) is 0 in doubles either way, and the clamp keeps
-  // j₁·Δt and y·Δt finite (a clock jump near 1e308 s would otherwise give 0·∞)
-  const sdt = Math.min(dt, 800 / y);
-  const ydt = y * sdt;
-  const lambdaDecay = rate * decay;
-  for (let i = 0; i < n; i++) {
-    const g = input[inputOffset + i];
-    let a = 0;
-    let b = 0;
-    let j0: number;
-    if (linear) {
-      b = (g - target[i]) * invDt;
-      a = lead * b;
-      j0 = output[i] - target[i];
-      target[i] = g;
-    } else {
-      if (user !== null) a = -lead * user[i];
-      j0 = output[i] - g;
-    }
-    // one component at a time through the same exact step as rotations
-    const e0 = j0 + a;
-    let jn: number;
-    if (critical) {
-      const v = velocity[i] - b;
-      const j1 = v + e0 * y;
-      velocity[i] = decay * (v - j1 * ydt) + b;
-      jn = decay * (e0 + j1 * sdt) - a;
-    } else {
-      velocity[i] = b - lambdaDecay * e0;
-      jn = decay * e0 - a;
-    }
-    const x = g + jn;
-    output[i] = x;
-    out[outOffset + i] = x;
-  }
 }

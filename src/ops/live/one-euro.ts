@@ -17,9 +17,9 @@ import {
   readStateArray,
   STALE_SAMPLE_POLICIES,
   type StaleSamplePolicy,
-  timeStep,
   unitStateQuaternions,
 } from './common.js';
+import { StreamClock } from './stream-clock.js';
 import { cosOfSquare, logScale, sinc, unitInto } from './tangent.js';
 
 /** Where the One Euro filter takes the speed that opens its cutoff (see {@link OneEuroOptions.derivative}). */
@@ -172,8 +172,7 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
   let speed: Float64Array = simd !== null ? simd.view.speed : new Float64Array(joints * speedStride);
   let speedNext: Float64Array = new Float64Array(kind === 'rotation' && simd === null ? speed.length : 0);
   const steps = new Float64Array(kind === 'rotation' ? n : 0);
-  let samples = 0;
-  let last = 0;
+  const clock = new StreamClock(staleSample, 'OneEuroFilter.push');
 
   const pushAt = <T extends FloatArray>(
     out: T,
@@ -183,13 +182,13 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
     time: number,
   ): T => {
     checkSample(out, outOffset, input, inputOffset, n, 'OneEuroFilter.push');
-    const dt = timeStep(time, samples, last, staleSample, 'OneEuroFilter.push');
+    const dt = clock.step(time);
     if (dt < 0) {
       for (let i = 0; i < n; i++) out[outOffset + i] = output[i];
       return out;
     }
     if (kind === 'vector') checkValues(input, inputOffset, joints, width, 'OneEuroFilter.push');
-    if (samples === 0) {
+    if (clock.samples === 0) {
       if (kind === 'rotation') {
         checkValues(input, inputOffset, joints, 4, 'OneEuroFilter.push');
         for (let j = 0; j < joints; j++) unitInto(output, j * 4, input, inputOffset + j * 4, true);
@@ -200,8 +199,7 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
       speed.fill(0);
     } else if (simd !== null) {
       pushSimd(simd, out, outOffset, input, inputOffset, dt, minCutoff, beta, dCutoff, fromInput);
-      samples++;
-      last = time;
+      clock.accept(time);
       return out;
     } else if (kind === 'rotation') {
       const valid = oneEuroRotations(
@@ -230,8 +228,7 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
       const e = speed;
       speed = speedNext;
       speedNext = e;
-      samples++;
-      last = time;
+      clock.accept(time);
       return out;
     } else {
       oneEuroVectors(
@@ -250,12 +247,10 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
         dCutoff,
         fromInput,
       );
-      samples++;
-      last = time;
+      clock.accept(time);
       return out;
     }
-    samples++;
-    last = time;
+    clock.accept(time);
     for (let i = 0; i < n; i++) out[outOffset + i] = output[i];
     return out;
   };
@@ -264,13 +259,12 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
     joints,
     width,
     get samples() {
-      return samples;
+      return clock.samples;
     },
     push: (out, input, time) => pushAt(out, 0, input, 0, time),
     pushAt,
     reset() {
-      samples = 0;
-      last = 0;
+      clock.reset();
       output.fill(0);
       previous.fill(0);
       speed.fill(0);
@@ -281,8 +275,7 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
         joints,
         width,
         options: { ...resolved },
-        samples,
-        time: samples > 0 ? last : null,
+        ...clock.head(),
         output: Array.from(output),
         input: Array.from(previous),
         speed: Array.from(speedStride === speedWidth ? speed : speed.filter((_, i) => (i & 3) !== 3)),
@@ -306,8 +299,7 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
       previous.set(p);
       if (speedStride === speedWidth) speed.set(e);
       else for (let j = 0; j < joints; j++) speed.set(e.subarray(j * 3, j * 3 + 3), j * 4);
-      samples = s.samples;
-      last = s.samples > 0 ? (s.time as number) : 0;
+      clock.restore(s);
     },
   };
 }

@@ -1,6 +1,5 @@
 import { InvalidValueError, OptionError } from '../../errors.js';
 import type { FloatArray } from '../../series/types.js';
-import { isKernel, type Kernel } from '../filter/kernels.js';
 import {
   blendRotations,
   checkRotationSpace,
@@ -9,6 +8,7 @@ import {
   type TapWindow,
   ZERO_SUM,
 } from '../filter/rotation-window.js';
+import { isKernel, type Kernel } from '../kernel/kernels.js';
 import {
   checkChoice,
   checkJoints,
@@ -22,8 +22,8 @@ import {
   readStateArray,
   STALE_SAMPLE_POLICIES,
   type StaleSamplePolicy,
-  timeStep,
 } from './common.js';
+import { StreamClock } from './stream-clock.js';
 
 /** Where a streaming FIR filter places its output relative to the newest sample. */
 export type StreamingAlignment = 'centred' | 'causal';
@@ -188,8 +188,7 @@ export function createStreamingFilter(kernel: Kernel, options: StreamingFilterOp
     for (let i = 0; i < stride; i++) out[outOffset + i] = held[i];
   };
 
-  let samples = 0;
-  let last = 0;
+  const clock = new StreamClock(staleSample, 'StreamingFilter.push');
   let outputIndex = -1;
 
   /** Ring slot of absolute sample `i` (which must be retained). */
@@ -241,20 +240,19 @@ export function createStreamingFilter(kernel: Kernel, options: StreamingFilterOp
     time: number,
   ): T => {
     checkSample(out, outOffset, input, inputOffset, stride, 'StreamingFilter.push');
-    const dt = timeStep(time, samples, last, staleSample, 'StreamingFilter.push');
+    const dt = clock.step(time);
     if (dt < 0) {
       if (outputIndex >= 0) writeOutput(out, outOffset);
       else for (let i = 0; i < stride; i++) out[outOffset + i] = first[i];
       return out;
     }
     checkValues(input, inputOffset, joints, 4, 'StreamingFilter.push');
-    const n = samples;
+    const n = clock.samples;
     const so = slot(n) * stride;
     for (let i = 0; i < stride; i++) ring[so + i] = input[inputOffset + i];
     times[slot(n)] = time;
     if (n === 0) for (let i = 0; i < stride; i++) first[i] = input[inputOffset + i];
-    samples++;
-    last = time;
+    clock.accept(time);
     const c = n - latency;
     if (c < 0) {
       for (let i = 0; i < stride; i++) out[outOffset + i] = first[i];
@@ -272,7 +270,7 @@ export function createStreamingFilter(kernel: Kernel, options: StreamingFilterOp
     width: 4,
     latency,
     get samples() {
-      return samples;
+      return clock.samples;
     },
     get ready() {
       return outputIndex >= 0;
@@ -286,8 +284,7 @@ export function createStreamingFilter(kernel: Kernel, options: StreamingFilterOp
     push: (out, input, time) => pushAt(out, 0, input, 0, time),
     pushAt,
     reset() {
-      samples = 0;
-      last = 0;
+      clock.reset();
       outputIndex = -1;
       ring.fill(0);
       times.fill(0);
@@ -295,10 +292,10 @@ export function createStreamingFilter(kernel: Kernel, options: StreamingFilterOp
       first.fill(0);
     },
     getState(): StreamingFilterState {
-      const kept = Math.min(samples, capacity);
+      const kept = Math.min(clock.samples, capacity);
       const values: number[] = [];
       const ts: number[] = [];
-      for (let i = samples - kept; i < samples; i++) {
+      for (let i = clock.samples - kept; i < clock.samples; i++) {
         const o = slot(i) * stride;
         for (let k = 0; k < stride; k++) values.push(ring[o + k]);
         ts.push(times[slot(i)]);
@@ -309,8 +306,7 @@ export function createStreamingFilter(kernel: Kernel, options: StreamingFilterOp
         width: 4,
         options: { ...resolved },
         kernel: kernel.name,
-        samples,
-        time: samples > 0 ? last : null,
+        ...clock.head(),
         window: values,
         times: ts,
       };
@@ -336,13 +332,12 @@ export function createStreamingFilter(kernel: Kernel, options: StreamingFilterOp
         ring.set(w.subarray(k * stride, (k + 1) * stride), slot(i) * stride);
         times[slot(i)] = t[k];
       }
-      samples = s.samples;
-      last = s.samples > 0 ? (s.time as number) : 0;
-      if (samples > 0 && samples <= capacity) first.set(w.subarray(0, stride));
-      const c = samples - 1 - latency;
+      clock.restore(s);
+      if (clock.samples > 0 && clock.samples <= capacity) first.set(w.subarray(0, stride));
+      const c = clock.samples - 1 - latency;
       outputIndex = c >= 0 ? c : -1;
       if (outputIndex >= 0) {
-        placeAt(outputIndex, samples - 1);
+        placeAt(outputIndex, clock.samples - 1);
         blendRotations(held, 0, ring, joints, win, space, scratch);
       }
     },

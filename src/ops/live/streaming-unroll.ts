@@ -13,8 +13,8 @@ import {
   readStateArray,
   STALE_SAMPLE_POLICIES,
   type StaleSamplePolicy,
-  timeStep,
 } from './common.js';
+import { StreamClock } from './stream-clock.js';
 
 /** Options of {@link createStreamingUnroll}. */
 export interface StreamingUnrollOptions {
@@ -140,8 +140,7 @@ export function createStreamingUnroll(options: StreamingUnrollOptions): Streamin
     resolved = { representation, first, staleSample };
   }
   const output = new Float64Array(n);
-  let samples = 0;
-  let last = 0;
+  const clock = new StreamClock(staleSample, 'StreamingUnroll.push');
 
   const pushAt = <T extends FloatArray>(
     out: T,
@@ -151,7 +150,7 @@ export function createStreamingUnroll(options: StreamingUnrollOptions): Streamin
     time: number,
   ): T => {
     checkSample(out, outOffset, input, inputOffset, n, 'StreamingUnroll.push');
-    const dt = timeStep(time, samples, last, staleSample, 'StreamingUnroll.push');
+    const dt = clock.step(time);
     if (dt >= 0) {
       checkFinite(input, inputOffset, n, width);
       if (euler)
@@ -162,12 +161,11 @@ export function createStreamingUnroll(options: StreamingUnrollOptions): Streamin
           joints,
           info!,
           equivalent,
-          samples === 0 ? initial : output,
-          samples === 0,
+          clock.samples === 0 ? initial : output,
+          clock.samples === 0,
         );
-      else quaternionStep(output, input, inputOffset, n, samples === 0, hemisphere);
-      samples++;
-      last = time;
+      else quaternionStep(output, input, inputOffset, n, clock.samples === 0, hemisphere);
+      clock.accept(time);
     }
     for (let i = 0; i < n; i++) out[outOffset + i] = output[i];
     return out;
@@ -177,13 +175,12 @@ export function createStreamingUnroll(options: StreamingUnrollOptions): Streamin
     joints,
     width,
     get samples() {
-      return samples;
+      return clock.samples;
     },
     push: (out, input, time) => pushAt(out, 0, input, 0, time),
     pushAt,
     reset() {
-      samples = 0;
-      last = 0;
+      clock.reset();
       output.fill(0);
     },
     getState(): StreamingUnrollState {
@@ -192,8 +189,7 @@ export function createStreamingUnroll(options: StreamingUnrollOptions): Streamin
         joints,
         width,
         options: { ...resolved },
-        samples,
-        time: samples > 0 ? last : null,
+        ...clock.head(),
         output: Array.from(output),
       };
     },
@@ -203,8 +199,7 @@ export function createStreamingUnroll(options: StreamingUnrollOptions): Streamin
       const o = new Float64Array(n);
       readStateArray(o, state.output, 'output', where);
       output.set(o);
-      samples = s.samples;
-      last = s.samples > 0 ? (s.time as number) : 0;
+      clock.restore(s);
     },
   };
 }

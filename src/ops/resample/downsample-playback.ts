@@ -7,7 +7,7 @@
  */
 import { InvalidValueError } from '../../errors.js';
 import { rationalRatio } from '../../numeric/rational.js';
-import { catmullRom, type Kernel, tent } from '../filter/kernels.js';
+import { catmullRom, type Kernel, tent } from '../kernel/kernels.js';
 
 /** Up-samplers playback may use; both in raw quaternion space (normalised weighted sum, like nlerp). */
 export type PlaybackKernel = 'linear' | 'catmull-rom';

@@ -104,7 +104,7 @@ export { RESAMPLE_DEFAULTS as RESAMPLE_CLIP_DEFAULTS } from './resample-support.
  * @throws {ShapeError} when the clip's series do not match its frame count. @throws {OptionError} on bad
  * options or a clip without a valid rate.
  * @example
- * const clip30 = resampleClip(parseBvh(text).clip, { targetRate: 30 }); // lanczos3, anti-aliased
+ * const clip30 = resampleClip(parseBvh(text), { targetRate: 30 }); // lanczos3, anti-aliased
  * writeBvh(clip30);
  */
 export function resampleClip(clip: Clip, options: ResampleClipOptions): Clip {

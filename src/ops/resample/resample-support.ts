@@ -9,6 +9,12 @@ import { checkOptions } from '../../options.js';
 import { MAX_SERIES_VALUES } from '../../series/create.js';
 import type { FloatArray, QuatSeries } from '../../series/types.js';
 import {
+  BOUNDARIES,
+  type Boundary,
+  checkRotationSpace,
+  type RotationSpace,
+} from '../filter/rotation-window.js';
+import {
   box,
   catmullRom,
   cubic6,
@@ -18,13 +24,7 @@ import {
   scaleKernel,
   sinc,
   tent,
-} from '../filter/kernels.js';
-import {
-  BOUNDARIES,
-  type Boundary,
-  checkRotationSpace,
-  type RotationSpace,
-} from '../filter/rotation-window.js';
+} from '../kernel/kernels.js';
 import { type DurationPolicy, type TimeGrid, timeGrid } from './time-grid.js';
 
 /** Widest anti-aliasing kernel accepted, in source frames each side. */

@@ -146,7 +146,7 @@ function ordersOf(clip: Clip, o: Required<ToArraysOptions>, where: string): Eule
  * @throws {OptionError} on an unknown option value.
  * @example
  * const a = toArrays(clip, { rotation: '6d', dtype: 'float32' });
- * const bytes = writeNpy(a.rotations, a.rotationShape); // numpy.load -> (frames, joints, 6) float32
+ * const bytes = writeNpy(a.rotations!, a.rotationShape); // numpy.load -> (frames, joints, 6) float32
  */
 export function toArrays(clip: Clip, options: ToArraysOptions = {}): ClipArrays {
   const o = resolve(options, 'toArrays');

@@ -8,9 +8,9 @@ import {
 } from '../../series/create.js';
 import type { FloatArray, QuatSeries, Vec3Series } from '../../series/types.js';
 import { sampleChannels } from '../filter/filter-vectors.js';
-import { isKernel, type Kernel, tent } from '../filter/kernels.js';
 import { BOUNDARIES, type Boundary } from '../filter/rotation-window.js';
 import { assertFiniteRows, foldCentre, mapFrame, usableRadius } from '../filter/tap-reach.js';
+import { isKernel, type Kernel, tent } from '../kernel/kernels.js';
 
 /** Options of {@link angularVelocity}. */
 export interface AngularVelocityOptions<T extends FloatArray = FloatArray> {

@@ -3,9 +3,9 @@ import { checkOptions } from '../../options.js';
 import { assertFiniteSeries, assertVec3Series, createVec3Series } from '../../series/create.js';
 import type { FloatArray, Vec3Series } from '../../series/types.js';
 import { sampleChannels } from '../filter/filter-vectors.js';
-import { isKernel, type Kernel, tent } from '../filter/kernels.js';
 import { BOUNDARIES, type Boundary } from '../filter/rotation-window.js';
 import { assertFiniteRows, foldCentre, mapFrame, usableRadius } from '../filter/tap-reach.js';
+import { isKernel, type Kernel, tent } from '../kernel/kernels.js';
 
 /** Options of {@link linearVelocity}; the same meaning as for {@link angularVelocity}. */
 export interface LinearVelocityOptions<T extends FloatArray = FloatArray> {

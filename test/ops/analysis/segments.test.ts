@@ -5,7 +5,7 @@ import { analyzeClip } from '../../../src/ops/analysis/analyze-clip.js';
 import { cutGroups, jumpCuts, jumpSplits, movingAmong } from '../../../src/ops/analysis/segments.js';
 import { filterClip } from '../../../src/ops/filter/filter-clip.js';
 import { filterRotations } from '../../../src/ops/filter/filter-rotations.js';
-import * as kernels from '../../../src/ops/filter/kernels.js';
+import * as kernels from '../../../src/ops/kernel/kernels.js';
 import { resampleClip } from '../../../src/ops/resample/resample-clip.js';
 import { resampleRotations } from '../../../src/ops/resample/resample-rotations.js';
 import { unrollClip } from '../../../src/ops/unroll/unroll-clip.js';

@@ -4,7 +4,7 @@ import { parseBvh } from '../../../src/io/index.js';
 import { filterClip } from '../../../src/ops/filter/filter-clip.js';
 import { filterRotations } from '../../../src/ops/filter/filter-rotations.js';
 import { filterVectors } from '../../../src/ops/filter/filter-vectors.js';
-import * as kernels from '../../../src/ops/filter/kernels.js';
+import * as kernels from '../../../src/ops/kernel/kernels.js';
 import type { Clip } from '../../../src/series/clip.js';
 import { makeClip, makeSkeleton } from '../../../src/series/clip-create.js';
 import { chainClip } from '../../support/clips.js';

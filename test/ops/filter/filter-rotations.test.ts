@@ -3,8 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { InvalidValueError, OptionError, ShapeError } from '../../../src/errors.js';
 import { parseBvh } from '../../../src/io/index.js';
 import { filterRotations } from '../../../src/ops/filter/filter-rotations.js';
-import type { Kernel } from '../../../src/ops/filter/kernels.js';
-import * as kernels from '../../../src/ops/filter/kernels.js';
 import {
   type Boundary,
   blendRotations,
@@ -13,6 +11,8 @@ import {
   placeTaps,
   type RotationSpace,
 } from '../../../src/ops/filter/rotation-window.js';
+import type { Kernel } from '../../../src/ops/kernel/kernels.js';
+import * as kernels from '../../../src/ops/kernel/kernels.js';
 import { unrollQuaternions } from '../../../src/ops/unroll/unroll-quaternions.js';
 import * as quat from '../../../src/quat/index.js';
 import { createQuatSeries, quatSeries } from '../../../src/series/create.js';

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidValueError, OptionError } from '../../../src/errors.js';
-import * as kernels from '../../../src/ops/filter/kernels.js';
 import {
   blendChannels,
   blendRotations,
@@ -11,6 +10,7 @@ import {
   type RotationSpace,
   type TapWindow,
 } from '../../../src/ops/filter/rotation-window.js';
+import * as kernels from '../../../src/ops/kernel/kernels.js';
 import * as quat from '../../../src/quat/index.js';
 import { quatDistance, unitQuat } from '../../support/arbitraries.js';
 import { TOL } from '../../support/tolerances.js';

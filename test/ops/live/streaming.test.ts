@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { InvalidValueError, OptionError } from '../../../src/errors.js';
 import { filterRotations } from '../../../src/ops/filter/filter-rotations.js';
-import * as kernels from '../../../src/ops/filter/kernels.js';
+import * as kernels from '../../../src/ops/kernel/kernels.js';
 import { causalKernel, createStreamingFilter } from '../../../src/ops/live/streaming-filter.js';
 import { createStreamingUnroll } from '../../../src/ops/live/streaming-unroll.js';
 import { unrollEuler } from '../../../src/ops/unroll/unroll-euler.js';

@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidValueError, OptionError, ShapeError } from '../../../src/errors.js';
-import { lanczos, tent } from '../../../src/ops/filter/kernels.js';
 import {
   blendRotations,
   createTapWindow,
   createWindowScratch,
   placeTaps,
 } from '../../../src/ops/filter/rotation-window.js';
+import { lanczos, tent } from '../../../src/ops/kernel/kernels.js';
 import {
   RESAMPLE_KERNEL_NAMES,
   type ResampleKernelName,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OptionError } from '../../../src/errors.js';
 import { parseBvh } from '../../../src/io/index.js';
-import * as kernels from '../../../src/ops/filter/kernels.js';
+import * as kernels from '../../../src/ops/kernel/kernels.js';
 import { forwardKinematics } from '../../../src/ops/skeleton/forward-kinematics.js';
 import { angularVelocity } from '../../../src/ops/velocity/angular-velocity.js';
 import { clipVelocities } from '../../../src/ops/velocity/clip-velocities.js';

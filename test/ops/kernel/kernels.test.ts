@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidValueError, OptionError } from '../../../src/errors.js';
-import * as kernels from '../../../src/ops/filter/kernels.js';
+import * as kernels from '../../../src/ops/kernel/kernels.js';
 import { readFixture } from '../../support/shared-data.js';
 import { TOL } from '../../support/tolerances.js';
 

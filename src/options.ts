@@ -106,6 +106,15 @@ export const OUT_BUFFER: OptionRule = {
   expected: 'a Float64Array or Float32Array',
   test: (v) => v instanceof Float64Array || v instanceof Float32Array,
 };
+/** An output series: an object whose `data` is a Float64Array or Float32Array (its shape is the function's to check). @internal */
+export const OUT_SERIES: OptionRule = {
+  expected: 'a series with Float64Array or Float32Array data',
+  test: (v) =>
+    v !== null &&
+    typeof v === 'object' &&
+    ((v as { data?: unknown }).data instanceof Float64Array ||
+      (v as { data?: unknown }).data instanceof Float32Array),
+};
 /** An output buffer that may also be a plain array of numbers (the single-rotation functions). @internal */
 export const OUT_ARRAY: OptionRule = {
   expected: 'a Float64Array, Float32Array or number[]',

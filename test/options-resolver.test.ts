@@ -87,6 +87,55 @@ const ROWS: Record<string, Row> = {
     defaults: rotsig.BLEND_CLIPS_DEFAULTS,
     wrong: { reference: 5 },
   },
+  unrollQuaternions: {
+    call: (o) => rotsig.unrollQuaternions(spin(4, 2), o as never),
+    defaults: rotsig.UNROLL_QUATERNIONS_DEFAULTS,
+    extra: { out: 'x' },
+  },
+  unrollRotationVectors: {
+    call: (o) =>
+      rotsig.unrollRotationVectors(new Float64Array([0.1, 0, 0, 3.1, 0, 0, -3.1, 0, 0]), o as never),
+    defaults: rotsig.UNROLL_ROTATION_VECTORS_DEFAULTS,
+    extra: { initial: 'x', out: 'x' },
+  },
+  unrollEuler: {
+    call: (o) =>
+      rotsig.unrollEuler(new Float64Array([0.1, 0.2, 3.1, 0.1, 0.2, -3.1]), {
+        order: 'ZYX',
+        ...(o as object),
+      }),
+    defaults: rotsig.UNROLL_EULER_DEFAULTS,
+    extra: { order: 17, initial: 'x', out: 'x' },
+  },
+  eulerFromQuatSeries: {
+    call: (o) => rotsig.eulerFromQuatSeries(spin(4, 2), 'ZYX', o as never),
+    defaults: rotsig.EULER_FROM_QUAT_SERIES_DEFAULTS,
+    extra: { initial: 'x', out: 'x' },
+  },
+  unrollClip: {
+    call: (o) => rotsig.unrollClip(clip(), o as never),
+    defaults: rotsig.UNROLL_CLIP_DEFAULTS,
+  },
+  toMatrixSeries: {
+    call: (o) => rotsig.toMatrixSeries(spin(3, 2), o as never),
+    defaults: rotsig.TO_ROTATION_SERIES_DEFAULTS,
+    extra: { out: 'x' },
+  },
+  to6DSeries: {
+    call: (o) => rotsig.to6DSeries(spin(3, 2), o as never),
+    defaults: rotsig.TO_ROTATION_SERIES_DEFAULTS,
+    extra: { out: 'x' },
+  },
+  fromMatrixSeries: {
+    call: (o) => rotsig.fromMatrixSeries(rotsig.toMatrixSeries(spin(3, 2)), o as never),
+    defaults: rotsig.ROTATION_SERIES_DEFAULTS,
+    extra: { out: 'x' },
+  },
+  from6DSeries: {
+    call: (o) => rotsig.from6DSeries(rotsig.to6DSeries(spin(3, 2)), o as never),
+    defaults: rotsig.ROTATION_SERIES_DEFAULTS,
+    extra: { out: 'x' },
+  },
 };
 
 /**
@@ -111,7 +160,6 @@ const PENDING = new Set<string>([
   'createStreamingUnroll',
   'dampClip',
   'downsampleOptimal',
-  'eulerFromQuatSeries',
   'evaluateRotationSpline',
   'evaluateTrack',
   'filterClip',
@@ -121,9 +169,7 @@ const PENDING = new Set<string>([
   'findSpikes',
   'footContacts',
   'forwardKinematics',
-  'from6DSeries',
   'fromArrays',
-  'fromMatrixSeries',
   'kernels.gaussian',
   'kernels.sinc',
   'keysFromClip',
@@ -154,13 +200,7 @@ const PENDING = new Set<string>([
   'spectrum',
   'subclip',
   'timeGrid',
-  'to6DSeries',
   'toArrays',
-  'toMatrixSeries',
-  'unrollClip',
-  'unrollEuler',
-  'unrollQuaternions',
-  'unrollRotationVectors',
   'writeBvh',
   'writeBvhBytes',
   'writeBvhChunks',

@@ -115,6 +115,15 @@ export const OUT_SERIES: OptionRule = {
     ((v as { data?: unknown }).data instanceof Float64Array ||
       (v as { data?: unknown }).data instanceof Float32Array),
 };
+/** A filter kernel: an object with a numeric `radius` and an `evaluate` function (see `kernels`). @internal */
+export const KERNEL_OPTION: OptionRule = {
+  expected: 'a kernel (an object with radius and evaluate)',
+  test: (v) =>
+    v !== null &&
+    typeof v === 'object' &&
+    typeof (v as { radius?: unknown }).radius === 'number' &&
+    typeof (v as { evaluate?: unknown }).evaluate === 'function',
+};
 /** An output buffer that may also be a plain array of numbers (the single-rotation functions). @internal */
 export const OUT_ARRAY: OptionRule = {
   expected: 'a Float64Array, Float32Array or number[]',

@@ -136,6 +136,59 @@ const ROWS: Record<string, Row> = {
     defaults: rotsig.ROTATION_SERIES_DEFAULTS,
     extra: { out: 'x' },
   },
+  filterClip: {
+    call: (o) => rotsig.filterClip(clip(), rotsig.kernels.tent, o as never),
+    defaults: rotsig.FILTER_CLIP_DEFAULTS,
+  },
+  filterRotations: {
+    call: (o) => rotsig.filterRotations(spin(8, 2), rotsig.kernels.tent, o as never),
+    defaults: rotsig.FILTER_ROTATIONS_DEFAULTS,
+    extra: { out: 'x' },
+  },
+  filterVectors: {
+    call: (o) =>
+      rotsig.filterVectors(
+        new Float64Array(24).map((_, i) => i % 5),
+        rotsig.kernels.tent,
+        o as never,
+      ),
+    defaults: rotsig.FILTER_VECTORS_DEFAULTS,
+    extra: { out: 'x' },
+  },
+  angularVelocity: {
+    call: (o) => rotsig.angularVelocity(spin(8, 2), 1 / 30, o as never),
+    defaults: rotsig.ANGULAR_VELOCITY_DEFAULTS,
+    extra: { times: 'x', out: 'x' },
+  },
+  linearVelocity: {
+    call: (o) =>
+      rotsig.linearVelocity(
+        rotsig.vec3Series(
+          new Float64Array(24).map((_, i) => i * i),
+          8,
+          1,
+        ),
+        1 / 30,
+        o as never,
+      ),
+    defaults: rotsig.LINEAR_VELOCITY_DEFAULTS,
+    extra: { times: 'x', out: 'x' },
+  },
+  clipVelocities: {
+    call: (o) => rotsig.clipVelocities(clip(), o as never),
+    defaults: rotsig.CLIP_VELOCITIES_DEFAULTS,
+    extra: { times: 'x' },
+  },
+  'kernels.gaussian': {
+    call: (o) => rotsig.kernels.gaussian(2, o as never).radius,
+    defaults: rotsig.kernels.GAUSSIAN_DEFAULTS,
+    where: 'gaussian',
+  },
+  'kernels.sinc': {
+    call: (o) => rotsig.kernels.sinc(o as never).radius,
+    defaults: rotsig.kernels.SINC_DEFAULTS,
+    where: 'sinc',
+  },
 };
 
 /**
@@ -147,13 +200,11 @@ const PENDING = new Set<string>([
   'amassToClip',
   'amassToClipWithReport',
   'analyzeClip',
-  'angularVelocity',
   'applyAdditive',
   'bakeClip',
   'cleanClip',
   'cleanClipWithReport',
   'clipSpectrum',
-  'clipVelocities',
   'createDamper',
   'createOneEuroFilter',
   'createStreamingFilter',
@@ -162,18 +213,12 @@ const PENDING = new Set<string>([
   'downsampleOptimal',
   'evaluateRotationSpline',
   'evaluateTrack',
-  'filterClip',
-  'filterRotations',
-  'filterVectors',
   'findDiscontinuities',
   'findSpikes',
   'footContacts',
   'forwardKinematics',
   'fromArrays',
-  'kernels.gaussian',
-  'kernels.sinc',
   'keysFromClip',
-  'linearVelocity',
   'makeClipAdditive',
   'meanAcceleration',
   'motionFeatures',

@@ -220,6 +220,31 @@ const ROWS: Record<string, Row> = {
     call: (o) => rotsig.fromArrays(clip(), rotsig.toArrays(clip()), o as never),
     defaults: rotsig.TO_ARRAYS_DEFAULTS,
   },
+  rootMotion: {
+    call: (o) => rotsig.rootMotion(clip(), o as never),
+    defaults: rotsig.ROOT_MOTION_DEFAULTS,
+    wrong: { root: true },
+  },
+  footContacts: {
+    call: (o) => rotsig.footContacts(io.parseBvh(BVH.replace('JOINT b', 'JOINT left_foot')), o as never),
+    defaults: rotsig.FOOT_CONTACT_DEFAULTS,
+    wrong: { ground: true },
+  },
+  motionFeatures: {
+    call: (o) => rotsig.motionFeatures(clip(), o as never),
+    defaults: rotsig.MOTION_FEATURES_DEFAULTS,
+    wrong: { root: true, feet: 17, unitsPerMeter: true },
+  },
+  randomQuatSeries: {
+    call: (o) => rotsig.randomQuatSeries(3, 2, o as never),
+    defaults: rotsig.RANDOM_QUAT_SERIES_DEFAULTS,
+    wrong: { out: 'x' },
+  },
+  alignVectors: {
+    call: (o) => rotsig.alignVectors([1, 0, 0, 0, 1, 0], [0, 1, 0, -1, 0, 0], o as never),
+    defaults: rotsig.ALIGN_VECTORS_DEFAULTS,
+    wrong: { weights: 'x', out: 'x' },
+  },
 };
 
 /**
@@ -227,7 +252,6 @@ const ROWS: Record<string, Row> = {
  * known gap, not a pass.
  */
 const PENDING = new Set<string>([
-  'alignVectors',
   'amassToClip',
   'amassToClipWithReport',
   'analyzeClip',
@@ -243,11 +267,9 @@ const PENDING = new Set<string>([
   'evaluateRotationSpline',
   'evaluateTrack',
   'findDiscontinuities',
-  'footContacts',
   'forwardKinematics',
   'keysFromClip',
   'makeClipAdditive',
-  'motionFeatures',
   'oneEuroClip',
   'parseBvh',
   'parseBvhBytes',
@@ -255,14 +277,12 @@ const PENDING = new Set<string>([
   'parseBvhWithReport',
   'parseNpy',
   'parseNpz',
-  'randomQuatSeries',
   'readGltf',
   'reduceKeys',
   'resampleClip',
   'resampleOptimal',
   'resampleRotations',
   'resampleVectors',
-  'rootMotion',
   'runKeyedSteps',
   'runSteps',
   'smplParamsToClip',

@@ -245,6 +245,34 @@ const ROWS: Record<string, Row> = {
     defaults: rotsig.ALIGN_VECTORS_DEFAULTS,
     wrong: { weights: 'x', out: 'x' },
   },
+  spectrum: {
+    call: (o) =>
+      rotsig.spectrum(
+        new Float64Array(32).map((_, i) => Math.sin(i)),
+        30,
+        o as never,
+      ),
+    defaults: rotsig.SPECTRUM_DEFAULTS,
+    wrong: { length: 'x' },
+  },
+  clipSpectrum: {
+    call: (o) => rotsig.clipSpectrum(clip(), o as never),
+    defaults: rotsig.CLIP_SPECTRUM_DEFAULTS,
+    wrong: { length: 'x' },
+  },
+  timeGrid: {
+    call: (o) => rotsig.timeGrid(10, 30, 20, o as never),
+    defaults: rotsig.TIME_GRID_DEFAULTS,
+  },
+  findDiscontinuities: {
+    call: (o) => rotsig.findDiscontinuities(spin(6, 2), o as never),
+    defaults: rotsig.FIND_DISCONTINUITIES_DEFAULTS,
+    extra: { threshold: 'x', order: 17 },
+  },
+  analyzeClip: {
+    call: (o) => rotsig.analyzeClip(clip(), o as never),
+    defaults: rotsig.ANALYZE_CLIP_DEFAULTS,
+  },
 };
 
 /**
@@ -254,10 +282,8 @@ const ROWS: Record<string, Row> = {
 const PENDING = new Set<string>([
   'amassToClip',
   'amassToClipWithReport',
-  'analyzeClip',
   'applyAdditive',
   'bakeClip',
-  'clipSpectrum',
   'createDamper',
   'createOneEuroFilter',
   'createStreamingFilter',
@@ -266,7 +292,6 @@ const PENDING = new Set<string>([
   'downsampleOptimal',
   'evaluateRotationSpline',
   'evaluateTrack',
-  'findDiscontinuities',
   'forwardKinematics',
   'keysFromClip',
   'makeClipAdditive',
@@ -287,9 +312,7 @@ const PENDING = new Set<string>([
   'runSteps',
   'smplParamsToClip',
   'smplParamsToClipWithReport',
-  'spectrum',
   'subclip',
-  'timeGrid',
   'writeBvh',
   'writeBvhBytes',
   'writeBvhChunks',

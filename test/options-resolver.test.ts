@@ -273,6 +273,18 @@ const ROWS: Record<string, Row> = {
     call: (o) => rotsig.analyzeClip(clip(), o as never),
     defaults: rotsig.ANALYZE_CLIP_DEFAULTS,
   },
+  parseNpy: {
+    call: (o) => io.parseNpy(io.writeNpy(new Float64Array([1, 2, 3])), o as never),
+    defaults: io.PARSE_NPY_DEFAULTS,
+  },
+  parseNpz: {
+    call: (o) => io.parseNpz(io.writeNpz({ a: new Float64Array([1, 2, 3]) }), o as never),
+    defaults: io.PARSE_NPZ_DEFAULTS,
+  },
+  writeNpz: {
+    call: (o) => io.writeNpz({ a: new Float64Array([1, 2, 3]) }, o as never),
+    defaults: io.WRITE_NPZ_DEFAULTS,
+  },
 };
 
 /**
@@ -300,8 +312,6 @@ const PENDING = new Set<string>([
   'parseBvhBytes',
   'parseBvhStream',
   'parseBvhWithReport',
-  'parseNpy',
-  'parseNpz',
   'readGltf',
   'reduceKeys',
   'resampleClip',
@@ -317,7 +327,6 @@ const PENDING = new Set<string>([
   'writeBvhBytes',
   'writeBvhChunks',
   'writeGltf',
-  'writeNpz',
 ]);
 
 /** Whether a function's parameter list (as compiled) names an options object. */

@@ -46,10 +46,29 @@ export class InvalidValueError extends RotsigError {
   }
 }
 
-/** An option with a value outside its documented domain (unknown method name, negative sigma, ...). */
+/** What an {@link OptionError} raised by the option resolver names: the function, the option, the value. */
+export interface OptionErrorDetail {
+  /** The function (or function and argument) whose options were resolved, e.g. `'filterRotations'`. */
+  where: string;
+  /** The option's name as passed (the unknown name for an unknown option). */
+  option: string;
+  /** The value passed. */
+  value: unknown;
+  /** What the option takes, in words (`'a number in [0, 1]'`), or the valid names for an unknown option. */
+  expected: string;
+}
+
+/**
+ * An option with a value outside its documented domain (unknown method name, negative sigma, ...). Raised by
+ * the option resolver with `detail` set and the message `where: option 'name' must be <expected>, got <value>`
+ * (a wrong type or range) or `where: unknown option 'name'; did you mean 'other'? Valid options: ...`.
+ */
 export class OptionError extends RotsigError {
-  constructor(message: string) {
+  /** The function, option, value and expectation, when the option resolver raised this error. */
+  readonly detail: OptionErrorDetail | undefined;
+  constructor(message: string, detail?: OptionErrorDetail) {
     super('option', message);
+    this.detail = detail;
   }
 }
 

@@ -299,14 +299,15 @@ describe('writeBvh never writes what parseBvh rejects', () => {
 });
 
 describe('out buffers and unknown options', () => {
-  it('interpolate, averageQuaternions and averageEuler reject a 1-element or Int32Array out with ShapeError', () => {
+  it('interpolate, averageQuaternions and averageEuler reject a short out (ShapeError) or an Int32Array out', () => {
     const a = [0, 0, 0, 1];
     const b = [0, 0, 1, 0];
     expect(() => interpolate(new Float64Array(1), a, b, 0.5)).toThrow(ShapeError);
     expect(() => interpolate(new Int32Array(4) as unknown as Float64Array, a, b, 0.5)).toThrow(ShapeError);
     expect(() => averageQuaternions([...a, ...b], null, { out: new Float64Array(1) })).toThrow(ShapeError);
+    // an option of the wrong type: the option resolver's OptionError
     expect(() => averageQuaternions([...a, ...b], null, { out: new Int32Array(4) as never })).toThrow(
-      ShapeError,
+      OptionError,
     );
     expect(() => averageEuler([0, 0, 0], null, { out: new Float64Array(1) })).toThrow(ShapeError);
   });

@@ -10,7 +10,9 @@
  *
  * @module
  */
+
 import { OptionError, ShapeError } from '../errors.js';
+import { customRule, frozenDefaults, type OptionSpec, resolveOptions } from '../options.js';
 import { NpyError } from './npy-errors.js';
 
 /** Typed arrays {@link writeNpy} can store, with their NumPy dtype. */
@@ -90,7 +92,15 @@ export interface ParseNpyOptions {
 }
 
 /** Defaults of {@link ParseNpyOptions}. */
-export const PARSE_NPY_DEFAULTS: Required<ParseNpyOptions> = { maxBytes: 2 ** 32 };
+export const PARSE_NPY_DEFAULTS: Required<ParseNpyOptions> = frozenDefaults({ maxBytes: 2 ** 32 });
+
+/** @internal A byte limit: a number >= 0, `Infinity` for none. */
+export const BYTE_LIMIT = customRule(
+  'a number >= 0 (Infinity for no limit)',
+  (v) => typeof v === 'number' && v >= 0,
+);
+
+const PARSE_NPY_SPEC: OptionSpec = { maxBytes: BYTE_LIMIT };
 
 /** Longest header accepted, in bytes. */
 const MAX_HEADER = 1 << 20;
@@ -157,11 +167,7 @@ export function plainBytes(bytes: Uint8Array): Uint8Array {
 
 /** @internal Resolves and checks {@link ParseNpyOptions}. */
 export function npyOptions(options: ParseNpyOptions, where: string): Required<ParseNpyOptions> {
-  if (options === null || typeof options !== 'object')
-    throw new OptionError(`${where}: options must be an object`);
-  for (const key of Object.keys(options))
-    if (!(key in PARSE_NPY_DEFAULTS)) throw new OptionError(`${where}: unknown option '${key}'`);
-  const o = { ...PARSE_NPY_DEFAULTS, ...options };
+  const o = resolveOptions(where, options, PARSE_NPY_DEFAULTS, PARSE_NPY_SPEC);
   if (typeof o.maxBytes !== 'number' || !(o.maxBytes >= 0))
     throw new OptionError(`${where}: maxBytes must be a non-negative number, got ${String(o.maxBytes)}`);
   return o;

@@ -4,10 +4,12 @@
  *
  * @module
  */
+
 import { inflateSync, zipSync } from 'fflate';
 import { OptionError } from '../errors.js';
+import { frozenDefaults, integerIn, type OptionSpec, oneOf, resolveOptions } from '../options.js';
 import { crc32 } from './crc32.js';
-import { decodeNpy, type NdArray, type NpyArray, npyOptions, plainBytes, writeNpy } from './npy.js';
+import { BYTE_LIMIT, decodeNpy, type NdArray, type NpyArray, plainBytes, writeNpy } from './npy.js';
 import { NpzError } from './npy-errors.js';
 
 /** Options of {@link parseNpz}. */
@@ -25,7 +27,12 @@ export interface ParseNpzOptions {
 }
 
 /** Defaults of {@link ParseNpzOptions}. */
-export const PARSE_NPZ_DEFAULTS: Required<ParseNpzOptions> = { maxBytes: 2 ** 30, checksum: 'verify' };
+export const PARSE_NPZ_DEFAULTS: Required<ParseNpzOptions> = frozenDefaults({
+  maxBytes: 2 ** 30,
+  checksum: 'verify',
+});
+
+const PARSE_NPZ_SPEC: OptionSpec = { maxBytes: BYTE_LIMIT, checksum: oneOf(['verify', 'skip']) };
 
 /**
  * Most bytes one byte of deflate data can inflate to: a length-258 match coded in 2 bits (zlib's "technical
@@ -154,12 +161,7 @@ function readDirectory(b: Uint8Array): Entry[] {
  * amass.gender.data[0]; // 'male'
  */
 export function parseNpz(bytes: Uint8Array, options: ParseNpzOptions = {}): NpzArrays {
-  if (options === null || typeof options !== 'object')
-    throw new OptionError('parseNpz: options must be an object');
-  for (const key of Object.keys(options))
-    if (!(key in PARSE_NPZ_DEFAULTS)) throw new OptionError(`parseNpz: unknown option '${key}'`);
-  const { maxBytes } = npyOptions({ maxBytes: options.maxBytes ?? PARSE_NPZ_DEFAULTS.maxBytes }, 'parseNpz');
-  const checksum = options.checksum ?? PARSE_NPZ_DEFAULTS.checksum;
+  const { maxBytes, checksum } = resolveOptions('parseNpz', options, PARSE_NPZ_DEFAULTS, PARSE_NPZ_SPEC);
   if (checksum !== 'verify' && checksum !== 'skip')
     throw new OptionError(`parseNpz: checksum must be 'verify' or 'skip', got '${String(checksum)}'`);
   if (!(bytes instanceof Uint8Array)) throw new OptionError('parseNpz: bytes must be a Uint8Array');
@@ -294,7 +296,12 @@ export interface WriteNpzOptions {
 }
 
 /** Defaults of {@link WriteNpzOptions}. */
-export const WRITE_NPZ_DEFAULTS: Required<WriteNpzOptions> = { compression: 'stored', level: 6 };
+export const WRITE_NPZ_DEFAULTS: Required<WriteNpzOptions> = frozenDefaults({
+  compression: 'stored',
+  level: 6,
+});
+
+const WRITE_NPZ_SPEC: OptionSpec = { compression: oneOf(['stored', 'deflate']), level: integerIn(0, 9) };
 
 /** Zip timestamps: a fixed date, so the same arrays always give the same bytes. */
 const FIXED_MTIME = new Date(1980, 0, 1, 0, 0, 0);
@@ -322,11 +329,7 @@ export function writeNpz(
   arrays: Record<string, NdArray | NpyArray>,
   options: WriteNpzOptions = {},
 ): Uint8Array {
-  if (options === null || typeof options !== 'object')
-    throw new OptionError('writeNpz: options must be an object');
-  for (const key of Object.keys(options))
-    if (!(key in WRITE_NPZ_DEFAULTS)) throw new OptionError(`writeNpz: unknown option '${key}'`);
-  const o = { ...WRITE_NPZ_DEFAULTS, ...options };
+  const o = resolveOptions('writeNpz', options, WRITE_NPZ_DEFAULTS, WRITE_NPZ_SPEC);
   if (o.compression !== 'stored' && o.compression !== 'deflate')
     throw new OptionError(
       `writeNpz: compression must be 'stored' or 'deflate', got '${String(o.compression)}'`,

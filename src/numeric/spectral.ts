@@ -8,6 +8,7 @@
  * @module
  */
 import { OptionError } from '../errors.js';
+import { frozenDefaults, integerIn, numberIn, type OptionSpec, oneOf, POSITIVE_NUMBER } from '../options.js';
 import { createFftPlan, type FftPlan, fftInPlace } from './fft.js';
 import { WINDOW_NAMES, type WindowName, windowFunction } from './window.js';
 
@@ -29,12 +30,22 @@ export interface SpectrumOptions {
 }
 
 /** Defaults of {@link SpectrumOptions}. */
-export const SPECTRUM_DEFAULTS: Required<Omit<SpectrumOptions, 'length'>> & { length: number | undefined } = {
-  window: 'hann',
-  detrend: 'mean',
-  length: undefined,
-  reference: 1,
-  floorDb: -300,
+export const SPECTRUM_DEFAULTS: Required<Omit<SpectrumOptions, 'length'>> & { length: number | undefined } =
+  frozenDefaults({
+    window: 'hann',
+    detrend: 'mean',
+    length: undefined,
+    reference: 1,
+    floorDb: -300,
+  });
+
+/** The rules of {@link SpectrumOptions} for the option resolver. @internal */
+export const SPECTRUM_SPEC: OptionSpec = {
+  window: oneOf(WINDOW_NAMES),
+  detrend: oneOf(['none', 'mean', 'linear']),
+  length: integerIn(1),
+  reference: POSITIVE_NUMBER,
+  floorDb: numberIn(),
 };
 
 /**

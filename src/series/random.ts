@@ -1,5 +1,13 @@
 import { OptionError, ShapeError } from '../errors.js';
 import { seededRandom } from '../numeric/random.js';
+import {
+  FINITE_NUMBER,
+  frozenDefaults,
+  type OptionSpec,
+  OUT_BUFFER,
+  orNull,
+  resolveOptions,
+} from '../options.js';
 import { randomFlat } from '../quat/random.js';
 import { checkSeriesSize } from './create.js';
 import type { FloatArray, QuatSeries } from './types.js';
@@ -13,10 +21,12 @@ export interface RandomQuatSeriesOptions {
 }
 
 /** Defaults of {@link randomQuatSeries}. */
-export const RANDOM_QUAT_SERIES_DEFAULTS: Required<RandomQuatSeriesOptions> = {
+export const RANDOM_QUAT_SERIES_DEFAULTS: Required<RandomQuatSeriesOptions> = frozenDefaults({
   seed: 1,
   out: null,
-};
+});
+
+const RANDOM_QUAT_SERIES_SPEC: OptionSpec = { seed: FINITE_NUMBER, out: orNull(OUT_BUFFER) };
 
 /**
  * A series of independent rotations, each uniform over all rotations (Shoemake's method through
@@ -33,14 +43,12 @@ export function randomQuatSeries(
   joints: number,
   options: RandomQuatSeriesOptions = {},
 ): QuatSeries {
-  if (options === null || typeof options !== 'object')
-    throw new OptionError('randomQuatSeries: options must be an object');
-  for (const key of Object.keys(options)) {
-    if (!(key in RANDOM_QUAT_SERIES_DEFAULTS)) {
-      throw new OptionError(`randomQuatSeries: unknown option '${key}' (options: seed, out)`);
-    }
-  }
-  const { seed, out } = { ...RANDOM_QUAT_SERIES_DEFAULTS, ...options };
+  const { seed, out } = resolveOptions(
+    'randomQuatSeries',
+    options,
+    RANDOM_QUAT_SERIES_DEFAULTS,
+    RANDOM_QUAT_SERIES_SPEC,
+  );
   if (!Number.isInteger(frames) || frames < 0 || !Number.isInteger(joints) || joints < 0) {
     throw new ShapeError(
       `randomQuatSeries: frames ${frames} and joints ${joints} must be whole numbers >= 0`,

@@ -6,7 +6,14 @@
  * @module
  */
 import { InvalidValueError, OptionError } from '../../errors.js';
-import { withDefaults } from '../../options.js';
+import {
+  frozenDefaults,
+  integerIn,
+  numberIn,
+  type OptionSpec,
+  POSITIVE_NUMBER,
+  resolveOptions,
+} from '../../options.js';
 import { angle } from '../../quat/core.js';
 import type { Clip, PositionMode } from '../../series/clip.js';
 import { animatedPaths, bvhSourceOf } from '../../series/clip-create.js';
@@ -28,10 +35,16 @@ export interface AnalyzeClipOptions {
 }
 
 /** Defaults of {@link AnalyzeClipOptions}. */
-export const ANALYZE_CLIP_DEFAULTS: Required<AnalyzeClipOptions> = {
+export const ANALYZE_CLIP_DEFAULTS: Required<AnalyzeClipOptions> = frozenDefaults({
   share: 0.99,
   worst: 3,
   maxAngularSpeed: 25,
+});
+
+const ANALYZE_CLIP_SPEC: OptionSpec = {
+  share: numberIn(0, 1, true),
+  worst: integerIn(0),
+  maxAngularSpeed: POSITIVE_NUMBER,
 };
 
 /** Which position-channel semantics a clip's data suggests (see `PositionMode`). */
@@ -260,7 +273,7 @@ export interface ClipAnalysis {
  */
 export function analyzeClip(clip: Clip, options: AnalyzeClipOptions = {}): ClipAnalysis {
   checkClip(clip, 'analyzeClip');
-  const o = withDefaults(options, ANALYZE_CLIP_DEFAULTS, 'analyzeClip');
+  const o = resolveOptions('analyzeClip', options, ANALYZE_CLIP_DEFAULTS, ANALYZE_CLIP_SPEC);
   if (!Number.isSafeInteger(o.worst) || o.worst < 0)
     throw new OptionError(`analyzeClip: worst must be a non-negative integer, got ${String(o.worst)}`);
   if (typeof o.maxAngularSpeed !== 'number' || !(o.maxAngularSpeed > 0))

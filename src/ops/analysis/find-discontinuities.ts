@@ -1,6 +1,14 @@
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
-import { checkOptions } from '../../options.js';
-import type { EulerOrder } from '../../quat/euler.js';
+import {
+  anyOf,
+  customRule,
+  frozenDefaults,
+  type OptionSpec,
+  oneOf,
+  POSITIVE_NUMBER,
+  resolveOptions,
+} from '../../options.js';
+import { EULER_ORDERS, type EulerOrder } from '../../quat/euler.js';
 import { angle, fromEulerFlat } from '../../quat/index.js';
 import type { FloatArray, QuatSeries, Vec3Series } from '../../series/types.js';
 import { eulerJointInfo, followTriple, nearestTurn } from '../unroll/unroll-kernels.js';
@@ -57,10 +65,17 @@ export interface FindDiscontinuitiesOptions {
 }
 
 /** Defaults of the optional fields of {@link FindDiscontinuitiesOptions}. */
-export const FIND_DISCONTINUITIES_DEFAULTS = {
+export const FIND_DISCONTINUITIES_DEFAULTS = frozenDefaults({
   rate: 30,
   maxAngularSpeed: 25,
-} as const;
+} as const);
+
+const FIND_DISCONTINUITIES_SPEC: OptionSpec = {
+  rate: POSITIVE_NUMBER,
+  maxAngularSpeed: POSITIVE_NUMBER,
+  threshold: POSITIVE_NUMBER,
+  order: anyOf(oneOf(EULER_ORDERS), customRule('an array of Euler orders', Array.isArray)),
+};
 
 /**
  * Lists the frames where a rotation series is discontinuous, and why: quaternion sign flips, real jumps of
@@ -92,10 +107,12 @@ export function findDiscontinuities(
   series: QuatSeries | Vec3Series,
   options: FindDiscontinuitiesOptions = {},
 ): Discontinuity[] {
-  options = checkOptions(options, FIND_DISCONTINUITIES_DEFAULTS, 'findDiscontinuities', [
-    'threshold',
-    'order',
-  ]);
+  options = resolveOptions(
+    'findDiscontinuities',
+    options,
+    FIND_DISCONTINUITIES_DEFAULTS,
+    FIND_DISCONTINUITIES_SPEC,
+  );
   const rate = options.rate ?? FIND_DISCONTINUITIES_DEFAULTS.rate;
   const speed = options.maxAngularSpeed ?? FIND_DISCONTINUITIES_DEFAULTS.maxAngularSpeed;
   if (!(rate > 0 && rate < Infinity))

@@ -1,5 +1,14 @@
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
-import { checkOptions, checkOut } from '../../options.js';
+import {
+  checkOut,
+  FINITE_NUMBER,
+  frozenDefaults,
+  type OptionSpec,
+  OUT_ARRAY,
+  oneOf,
+  orNull,
+  resolveOptions,
+} from '../../options.js';
 import { checkWeights } from './average-support.js';
 
 /** Per-channel circular mean (`'circular'`, C-lerp) or its smoothed variant (`'smoothed'`, SC-lerp). */
@@ -20,11 +29,17 @@ export interface AverageEulerOptions {
 }
 
 /** Defaults of {@link AverageEulerOptions}. */
-export const AVERAGE_EULER_DEFAULTS = {
+export const AVERAGE_EULER_DEFAULTS = frozenDefaults({
   method: 'circular' as EulerAverageMethod,
   epsilon: 0.05,
   out: null,
-} satisfies Required<AverageEulerOptions>;
+} satisfies Required<AverageEulerOptions>);
+
+const AVERAGE_EULER_SPEC: OptionSpec = {
+  method: oneOf(['circular', 'smoothed']),
+  epsilon: FINITE_NUMBER,
+  out: orNull(OUT_ARRAY),
+};
 
 /**
  * Weighted average of Euler-angle triples channel by channel, `angles` being n x 3 radians (any
@@ -66,7 +81,7 @@ export function averageEuler(
     );
   }
   const n = angles.length / 3;
-  checkOptions(options, AVERAGE_EULER_DEFAULTS, where);
+  options = resolveOptions(where, options, AVERAGE_EULER_DEFAULTS, AVERAGE_EULER_SPEC);
   const method = options?.method ?? AVERAGE_EULER_DEFAULTS.method;
   if (method !== 'circular' && method !== 'smoothed') {
     throw new OptionError(`${where}: unknown method '${String(method)}'; expected 'circular' or 'smoothed'`);

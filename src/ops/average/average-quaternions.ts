@@ -1,7 +1,19 @@
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
 import { createEigen4Diagnostics, type Eigen4Diagnostics, type Eigen4Options } from '../../numeric/eigen4.js';
 import { stridedAverage } from '../../numeric/eigen4-average.js';
-import { checkOptions, checkOut } from '../../options.js';
+import {
+  checkOut,
+  frozenDefaults,
+  integerIn,
+  NON_NEGATIVE_NUMBER,
+  NUMBER_LIST,
+  OBJECT_OPTION,
+  type OptionSpec,
+  OUT_ARRAY,
+  oneOf,
+  orNull,
+  resolveOptions,
+} from '../../options.js';
 import { expFlat, logFlat } from '../../quat/index.js';
 import { multiplyRaw } from '../../quat/raw.js';
 import type { QuatLike, QuatOut } from '../../quat/types.js';
@@ -59,7 +71,7 @@ export interface AverageQuaternionsOptions {
 }
 
 /** Defaults of {@link AverageQuaternionsOptions}. */
-export const AVERAGE_QUATERNIONS_DEFAULTS = {
+export const AVERAGE_QUATERNIONS_DEFAULTS = frozenDefaults({
   method: 'eigen' as AverageMethod,
   reference: null,
   out: null,
@@ -67,7 +79,17 @@ export const AVERAGE_QUATERNIONS_DEFAULTS = {
   maxIterations: 100,
   tolerance: 1e-14,
   eigen: {} as Eigen4Options,
-} satisfies Required<AverageQuaternionsOptions>;
+} satisfies Required<AverageQuaternionsOptions>);
+
+const AVERAGE_QUATERNIONS_SPEC: OptionSpec = {
+  method: oneOf(AVERAGE_METHODS),
+  reference: orNull(NUMBER_LIST),
+  out: orNull(OUT_ARRAY),
+  diagnostics: orNull(OBJECT_OPTION),
+  maxIterations: integerIn(0),
+  tolerance: NON_NEGATIVE_NUMBER,
+  eigen: OBJECT_OPTION,
+};
 
 const tmp4 = new Float64Array(4);
 const tmp4b = new Float64Array(4);
@@ -125,7 +147,7 @@ export function averageQuaternions(
     );
   }
   const n = quats.length >> 2;
-  checkOptions(options, AVERAGE_QUATERNIONS_DEFAULTS, where);
+  options = resolveOptions(where, options, AVERAGE_QUATERNIONS_DEFAULTS, AVERAGE_QUATERNIONS_SPEC);
   const method = options?.method ?? AVERAGE_QUATERNIONS_DEFAULTS.method;
   const out = options?.out ?? new Float64Array(4);
   if (options?.out != null) checkOut(out, 4, where);

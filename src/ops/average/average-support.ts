@@ -5,6 +5,7 @@
  * @module
  */
 import { InvalidValueError, ShapeError } from '../../errors.js';
+import { customRule, NUMBER_LIST, OBJECT_OPTION } from '../../options.js';
 
 /**
  * Checks `weights` against `n` items and returns their sum. Weights are any finite reals; every method
@@ -76,3 +77,9 @@ export function writeCanonical(
   out[o + 2] = z * s;
   out[o + 3] = w * s;
 }
+
+/** A pose given as numbers or as a one-frame QuatSeries (its length is checked by the function). */
+export const POSE_OPTION = customRule(
+  'a number[], Float64Array, Float32Array or QuatSeries',
+  (v) => NUMBER_LIST.test(v) || (OBJECT_OPTION.test(v) && NUMBER_LIST.test((v as { data?: unknown }).data)),
+);

@@ -1,12 +1,19 @@
 import { OptionError, ShapeError } from '../../errors.js';
 import type { Eigen4Options } from '../../numeric/eigen4.js';
-import { checkOptions } from '../../options.js';
+import {
+  anyOf,
+  frozenDefaults,
+  OBJECT_OPTION,
+  type OptionSpec,
+  oneOf,
+  resolveOptions,
+} from '../../options.js';
 import type { Clip } from '../../series/clip.js';
 import { assertFiniteSeries, createQuatSeries, createVec3Series } from '../../series/create.js';
 import type { QuatSeries } from '../../series/types.js';
-import { checkWeights } from '../average/average-support.js';
+import { checkWeights, POSE_OPTION } from '../average/average-support.js';
 import { checkClip } from '../skeleton/clip-check.js';
-import { type BlendMethod, blendPoses } from './blend-poses.js';
+import { BLEND_METHODS, type BlendMethod, blendPoses } from './blend-poses.js';
 
 /** Options of {@link blendClips}. */
 export interface BlendClipsOptions {
@@ -27,12 +34,19 @@ export interface BlendClipsOptions {
 }
 
 /** Defaults of {@link BlendClipsOptions}. */
-export const BLEND_CLIPS_DEFAULTS = {
+export const BLEND_CLIPS_DEFAULTS = frozenDefaults({
   method: 'eigen' as BlendMethod,
   reference: 'identity' as const,
   length: 'shortest' as const,
   eigen: {} as Eigen4Options,
-} satisfies Required<BlendClipsOptions>;
+} satisfies Required<BlendClipsOptions>);
+
+const BLEND_CLIPS_SPEC: OptionSpec = {
+  method: oneOf(BLEND_METHODS),
+  reference: anyOf(oneOf(['identity', 'first-frame']), POSE_OPTION),
+  length: oneOf(['shortest', 'strict']),
+  eigen: OBJECT_OPTION,
+};
 
 /**
  * Frame-aligned blend of whole clips on the same skeleton: frame f of the result blends frame f of every
@@ -61,7 +75,7 @@ export function blendClips(
   const where = 'blendClips';
   if (!Array.isArray(clips) || clips.length === 0) throw new ShapeError(`${where}: need at least one clip`);
   const K = clips.length;
-  checkOptions(options, BLEND_CLIPS_DEFAULTS, where);
+  options = resolveOptions(where, options, BLEND_CLIPS_DEFAULTS, BLEND_CLIPS_SPEC);
   for (let k = 0; k < K; k++) checkClip(clips[k], `${where}: clips[${k}]`);
   const wsum = checkWeights(weights, K, where);
   const first = clips[0];

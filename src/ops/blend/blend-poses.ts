@@ -1,10 +1,18 @@
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
 import { EIGEN4_SCRATCH_LENGTH, type Eigen4Options } from '../../numeric/eigen4.js';
 import { eigenAverageStrided } from '../../numeric/eigen4-average.js';
-import { checkOptions } from '../../options.js';
+import {
+  customRule,
+  frozenDefaults,
+  OBJECT_OPTION,
+  type OptionSpec,
+  oneOf,
+  orNull,
+  resolveOptions,
+} from '../../options.js';
 import { assertFiniteSeries, assertQuatSeries } from '../../series/create.js';
 import type { FloatArray, QuatSeries } from '../../series/types.js';
-import { checkWeights, writeCanonical } from '../average/average-support.js';
+import { checkWeights, POSE_OPTION, writeCanonical } from '../average/average-support.js';
 
 /** Per-joint methods of {@link blendPoses}. */
 export type BlendMethod = 'eigen' | 'nlerp' | 'log' | 'raw';
@@ -32,12 +40,19 @@ export interface BlendPosesOptions {
 }
 
 /** Defaults of {@link BlendPosesOptions}. */
-export const BLEND_POSES_DEFAULTS = {
+export const BLEND_POSES_DEFAULTS = frozenDefaults({
   method: 'eigen' as BlendMethod,
   reference: null,
   scratch: null,
   eigen: {} as Eigen4Options,
-} satisfies Required<BlendPosesOptions>;
+} satisfies Required<BlendPosesOptions>);
+
+const BLEND_POSES_SPEC: OptionSpec = {
+  method: oneOf(BLEND_METHODS),
+  reference: orNull(POSE_OPTION),
+  scratch: orNull(customRule('a Float64Array', (v) => v instanceof Float64Array)),
+  eigen: OBJECT_OPTION,
+};
 
 const moduleScratch = new Float64Array(EIGEN4_SCRATCH_LENGTH);
 
@@ -76,7 +91,7 @@ export function blendPoses<T extends FloatArray | QuatSeries>(
 ): T {
   const where = 'blendPoses';
   assertQuatSeries(poses, 'blendPoses: poses');
-  checkOptions(options, BLEND_POSES_DEFAULTS, where);
+  options = resolveOptions(where, options, BLEND_POSES_DEFAULTS, BLEND_POSES_SPEC);
   const K = poses.frames;
   const J = poses.joints;
   if (K < 1) throw new ShapeError(`${where}: need at least one pose, got 0 frames`);

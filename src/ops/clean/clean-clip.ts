@@ -1,5 +1,14 @@
 import { OptionError } from '../../errors.js';
-import { checkOptions } from '../../options.js';
+import {
+  anyOf,
+  BOOLEAN_OPTION,
+  frozenDefaults,
+  NON_NEGATIVE_NUMBER,
+  type OptionSpec,
+  oneOf,
+  POSITIVE_NUMBER,
+  resolveOptions,
+} from '../../options.js';
 import type { Clip } from '../../series/clip.js';
 import { makeClip, makeSkeleton } from '../../series/clip-create.js';
 import { findDiscontinuities } from '../analysis/find-discontinuities.js';
@@ -43,7 +52,7 @@ export interface CleanClipOptions {
 }
 
 /** Defaults of {@link CleanClipOptions}. */
-export const CLEAN_CLIP_DEFAULTS: Required<CleanClipOptions> = {
+export const CLEAN_CLIP_DEFAULTS: Required<CleanClipOptions> = frozenDefaults({
   cutoff: 'auto',
   filter: 'gaussian',
   beta: 0.5,
@@ -52,6 +61,17 @@ export const CLEAN_CLIP_DEFAULTS: Required<CleanClipOptions> = {
   perJoint: true,
   channels: 'all',
   unitsPerMeter: 100,
+});
+
+const CLEAN_CLIP_SPEC: OptionSpec = {
+  cutoff: anyOf(oneOf(['auto']), POSITIVE_NUMBER),
+  filter: oneOf(['gaussian', 'one-euro']),
+  beta: NON_NEGATIVE_NUMBER,
+  spikes: oneOf(['replace', 'keep']),
+  spikeSpread: POSITIVE_NUMBER,
+  perJoint: BOOLEAN_OPTION,
+  channels: oneOf(['all', 'rotations']),
+  unitsPerMeter: POSITIVE_NUMBER,
 };
 
 /**
@@ -133,7 +153,7 @@ export function cleanClipWithReport(
 ): { clip: Clip; report: CleanReport } {
   const where = 'cleanClip';
   checkClip(clip, where, { finite: true });
-  options = checkOptions(options, CLEAN_CLIP_DEFAULTS, where);
+  options = resolveOptions(where, options, CLEAN_CLIP_DEFAULTS, CLEAN_CLIP_SPEC);
   const o = { ...CLEAN_CLIP_DEFAULTS };
   for (const [k, v] of Object.entries(options)) if (v !== undefined) (o as Record<string, unknown>)[k] = v;
   if (o.cutoff !== 'auto' && !(typeof o.cutoff === 'number' && o.cutoff > 0 && o.cutoff < Infinity))

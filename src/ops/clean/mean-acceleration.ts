@@ -1,5 +1,5 @@
 import { OptionError } from '../../errors.js';
-import { checkOptions } from '../../options.js';
+import { frozenDefaults, type OptionSpec, POSITIVE_NUMBER, resolveOptions } from '../../options.js';
 import type { Clip } from '../../series/clip.js';
 import { forwardKinematics } from '../skeleton/forward-kinematics.js';
 
@@ -10,7 +10,11 @@ export interface MeanAccelerationOptions {
 }
 
 /** Defaults of {@link MeanAccelerationOptions}. */
-export const MEAN_ACCELERATION_DEFAULTS: Required<MeanAccelerationOptions> = { unitsPerMeter: 100 };
+export const MEAN_ACCELERATION_DEFAULTS: Required<MeanAccelerationOptions> = frozenDefaults({
+  unitsPerMeter: 100,
+});
+
+const MEAN_ACCELERATION_SPEC: OptionSpec = { unitsPerMeter: POSITIVE_NUMBER };
 
 /**
  * Mean joint acceleration of a clip, in millimetres per frame²: the mean over joints and frames
@@ -29,7 +33,7 @@ export const MEAN_ACCELERATION_DEFAULTS: Required<MeanAccelerationOptions> = { u
  */
 export function meanAcceleration(clip: Clip, options: MeanAccelerationOptions = {}): number {
   const where = 'meanAcceleration';
-  options = checkOptions(options, MEAN_ACCELERATION_DEFAULTS, where);
+  options = resolveOptions(where, options, MEAN_ACCELERATION_DEFAULTS, MEAN_ACCELERATION_SPEC);
   const units = options.unitsPerMeter ?? MEAN_ACCELERATION_DEFAULTS.unitsPerMeter;
   if (!(units > 0 && units < Infinity))
     throw new OptionError(`${where}: unitsPerMeter must be a positive finite number, got ${units}`);

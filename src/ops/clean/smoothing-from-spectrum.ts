@@ -5,7 +5,14 @@
  * @module
  */
 import { OptionError } from '../../errors.js';
-import { checkOptions } from '../../options.js';
+import {
+  BOOLEAN_OPTION,
+  frozenDefaults,
+  numberIn,
+  type OptionSpec,
+  POSITIVE_NUMBER,
+  resolveOptions,
+} from '../../options.js';
 import type { Clip } from '../../series/clip.js';
 import { clipSpectrum } from '../spectrum/clip-spectrum.js';
 import { spectrum } from '../spectrum/spectrum.js';
@@ -28,10 +35,16 @@ export interface SmoothingFromSpectrumOptions {
 }
 
 /** Defaults of {@link SmoothingFromSpectrumOptions}. */
-export const SMOOTHING_FROM_SPECTRUM_DEFAULTS: Required<SmoothingFromSpectrumOptions> = {
+export const SMOOTHING_FROM_SPECTRUM_DEFAULTS: Required<SmoothingFromSpectrumOptions> = frozenDefaults({
   noiseBand: 0.5,
   maxSigma: 64,
   perJoint: true,
+});
+
+const SMOOTHING_FROM_SPECTRUM_SPEC: OptionSpec = {
+  noiseBand: numberIn(0, 1, true),
+  maxSigma: POSITIVE_NUMBER,
+  perJoint: BOOLEAN_OPTION,
 };
 
 /** Result of {@link smoothingFromSpectrum}. */
@@ -114,7 +127,7 @@ export function smoothingFromSpectrum(
   options: SmoothingFromSpectrumOptions = {},
 ): SmoothingChoice {
   const where = 'smoothingFromSpectrum';
-  options = checkOptions(options, SMOOTHING_FROM_SPECTRUM_DEFAULTS, where);
+  options = resolveOptions(where, options, SMOOTHING_FROM_SPECTRUM_DEFAULTS, SMOOTHING_FROM_SPECTRUM_SPEC);
   const band = options.noiseBand ?? SMOOTHING_FROM_SPECTRUM_DEFAULTS.noiseBand;
   const maxSigma = options.maxSigma ?? SMOOTHING_FROM_SPECTRUM_DEFAULTS.maxSigma;
   const perJoint = options.perJoint ?? SMOOTHING_FROM_SPECTRUM_DEFAULTS.perJoint;

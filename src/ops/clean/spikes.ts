@@ -6,7 +6,13 @@
  * @module
  */
 import { OptionError, ShapeError } from '../../errors.js';
-import { checkOptions } from '../../options.js';
+import {
+  frozenDefaults,
+  NON_NEGATIVE_NUMBER,
+  type OptionSpec,
+  POSITIVE_NUMBER,
+  resolveOptions,
+} from '../../options.js';
 import { slerpFlat } from '../../quat/core.js';
 import { assertFiniteSeries, assertQuatSeries } from '../../series/create.js';
 import type { QuatSeries } from '../../series/types.js';
@@ -23,10 +29,12 @@ export interface FindSpikesOptions {
 }
 
 /** Defaults of {@link FindSpikesOptions}. */
-export const FIND_SPIKES_DEFAULTS: Required<FindSpikesOptions> = {
+export const FIND_SPIKES_DEFAULTS: Required<FindSpikesOptions> = frozenDefaults({
   spread: 6,
   minAngle: 0.035,
-};
+});
+
+const FIND_SPIKES_SPEC: OptionSpec = { spread: POSITIVE_NUMBER, minAngle: NON_NEGATIVE_NUMBER };
 
 /** Result of {@link findSpikes}. */
 export interface SpikeReport {
@@ -78,7 +86,7 @@ function median4(a: number, b: number, c: number, d: number): number {
  */
 export function findSpikes(series: QuatSeries, options: FindSpikesOptions = {}): SpikeReport {
   const where = 'findSpikes';
-  options = checkOptions(options, FIND_SPIKES_DEFAULTS, where);
+  options = resolveOptions(where, options, FIND_SPIKES_DEFAULTS, FIND_SPIKES_SPEC);
   const spread = options.spread ?? FIND_SPIKES_DEFAULTS.spread;
   const minAngle = options.minAngle ?? FIND_SPIKES_DEFAULTS.minAngle;
   if (!(spread >= 0 && spread < Infinity))

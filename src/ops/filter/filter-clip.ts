@@ -1,5 +1,5 @@
 import { OptionError, ShapeError } from '../../errors.js';
-import { checkOptions } from '../../options.js';
+import { frozenDefaults, type OptionSpec, oneOf, resolveOptions } from '../../options.js';
 import type { Clip } from '../../series/clip.js';
 import { assertQuatSeries, assertVec3Series } from '../../series/create.js';
 import {
@@ -16,7 +16,7 @@ import { isKernel, type Kernel } from '../kernel/kernels.js';
 import { checkClip } from '../skeleton/clip-check.js';
 import { filterRotations } from './filter-rotations.js';
 import { filterVectors } from './filter-vectors.js';
-import type { Boundary, RotationSpace } from './rotation-window.js';
+import { BOUNDARIES, type Boundary, ROTATION_SPACES, type RotationSpace } from './rotation-window.js';
 
 /** Options of {@link filterClip}. */
 export interface FilterClipOptions {
@@ -43,12 +43,20 @@ export interface FilterClipOptions {
 }
 
 /** Defaults of {@link FilterClipOptions}. */
-export const FILTER_CLIP_DEFAULTS: Required<FilterClipOptions> = {
+export const FILTER_CLIP_DEFAULTS: Required<FilterClipOptions> = frozenDefaults({
   space: 'raw',
   boundary: 'renormalize',
   channels: 'all',
   input: 'keep',
   segments: 'none',
+});
+
+const FILTER_CLIP_SPEC: OptionSpec = {
+  space: oneOf(ROTATION_SPACES),
+  boundary: oneOf(BOUNDARIES),
+  channels: oneOf(['all', 'rotations']),
+  input: oneOf(['keep', 'reuse']),
+  segments: oneOf(SEGMENT_POLICIES),
 };
 
 /**
@@ -68,7 +76,7 @@ export const FILTER_CLIP_DEFAULTS: Required<FilterClipOptions> = {
 export function filterClip(clip: Clip, kernel: Kernel, options: FilterClipOptions = {}): Clip {
   if (clip === null || typeof clip !== 'object') throw new ShapeError('filterClip: clip must be a Clip');
   checkClip(clip, 'filterClip');
-  options = checkOptions(options, FILTER_CLIP_DEFAULTS, 'filterClip');
+  options = resolveOptions('filterClip', options, FILTER_CLIP_DEFAULTS, FILTER_CLIP_SPEC);
   assertQuatSeries(clip.rotations, 'filterClip: clip.rotations');
   assertVec3Series(clip.translations, 'filterClip: clip.translations');
   const { frames, joints } = clip.rotations;

@@ -1,16 +1,18 @@
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
-import { checkOptions } from '../../options.js';
+import { frozenDefaults, type OptionSpec, OUT_SERIES, oneOf, resolveOptions } from '../../options.js';
 import { assertQuatSeries, createQuatSeries } from '../../series/create.js';
 import type { FloatArray, QuatSeries } from '../../series/types.js';
 import { isKernel, type Kernel } from '../kernel/kernels.js';
 import { createSimdRaw13 } from './raw13-simd.js';
 import {
+  BOUNDARIES,
   type Boundary,
   blendRotations,
   checkRotationSpace,
   createTapWindow,
   createWindowScratch,
   placeTaps,
+  ROTATION_SPACES,
   type RotationSpace,
 } from './rotation-window.js';
 
@@ -25,9 +27,15 @@ export interface FilterRotationsOptions<T extends FloatArray = FloatArray> {
 }
 
 /** Defaults of {@link FilterRotationsOptions}: raw space, `'renormalize'` ends (taps past the ends are dropped). */
-export const FILTER_ROTATIONS_DEFAULTS: Required<Omit<FilterRotationsOptions, 'out'>> = {
+export const FILTER_ROTATIONS_DEFAULTS: Required<Omit<FilterRotationsOptions, 'out'>> = frozenDefaults({
   space: 'raw',
   boundary: 'renormalize',
+});
+
+const FILTER_ROTATIONS_SPEC: OptionSpec = {
+  space: oneOf(ROTATION_SPACES),
+  boundary: oneOf(BOUNDARIES),
+  out: OUT_SERIES,
 };
 
 /**
@@ -67,7 +75,7 @@ export function filterRotations<T extends FloatArray = Float64Array>(
   options: FilterRotationsOptions<T> = {},
 ): QuatSeries<T> {
   assertQuatSeries(series, 'filterRotations: series');
-  options = checkOptions(options, FILTER_ROTATIONS_DEFAULTS, 'filterRotations', ['out']);
+  options = resolveOptions('filterRotations', options, FILTER_ROTATIONS_DEFAULTS, FILTER_ROTATIONS_SPEC);
   if (!isKernel(kernel)) throw new OptionError('filterRotations: kernel must be a Kernel (see kernels)');
   const space = options.space ?? FILTER_ROTATIONS_DEFAULTS.space;
   checkRotationSpace(space, 'filterRotations');

@@ -1,9 +1,17 @@
 import { OptionError, ShapeError } from '../../errors.js';
-import { checkOptions } from '../../options.js';
+import {
+  anyOf,
+  frozenDefaults,
+  type OptionSpec,
+  OUT_ARRAY,
+  OUT_SERIES,
+  oneOf,
+  resolveOptions,
+} from '../../options.js';
 import { assertFiniteSeries, assertVec3Series, createVec3Series } from '../../series/create.js';
 import type { FloatArray, Vec3Series } from '../../series/types.js';
 import { isKernel, type Kernel } from '../kernel/kernels.js';
-import { type Boundary, blendChannels, createTapWindow, placeTaps } from './rotation-window.js';
+import { BOUNDARIES, type Boundary, blendChannels, createTapWindow, placeTaps } from './rotation-window.js';
 import { assertFiniteRows } from './tap-reach.js';
 
 /** Options of {@link filterVectors}. */
@@ -15,9 +23,11 @@ export interface FilterVectorsOptions<O = unknown> {
 }
 
 /** Defaults of {@link FilterVectorsOptions}: `'renormalize'` ends, like {@link filterRotations}. */
-export const FILTER_VECTORS_DEFAULTS: Required<Omit<FilterVectorsOptions, 'out'>> = {
+export const FILTER_VECTORS_DEFAULTS: Required<Omit<FilterVectorsOptions, 'out'>> = frozenDefaults({
   boundary: 'renormalize',
-};
+});
+
+const FILTER_VECTORS_SPEC: OptionSpec = { boundary: oneOf(BOUNDARIES), out: anyOf(OUT_ARRAY, OUT_SERIES) };
 
 /**
  * Filters vector channels along time with `kernel`: `out[f] = Σᵢ k(f − i)·x[i] / Σᵢ k(f − i)` per component,
@@ -57,7 +67,7 @@ export function filterVectors(
   options: FilterVectorsOptions<Vec3Series | FloatArray> = {},
 ): Vec3Series | FloatArray {
   if (!isKernel(kernel)) throw new OptionError('filterVectors: kernel must be a Kernel (see kernels)');
-  options = checkOptions(options, FILTER_VECTORS_DEFAULTS, 'filterVectors', ['out']);
+  options = resolveOptions('filterVectors', options, FILTER_VECTORS_DEFAULTS, FILTER_VECTORS_SPEC);
   const boundary = options.boundary ?? FILTER_VECTORS_DEFAULTS.boundary;
   if (Array.isArray(input) || input instanceof Float64Array || input instanceof Float32Array) {
     const src =

@@ -1,5 +1,13 @@
-import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
+import { InvalidValueError, ShapeError } from '../../errors.js';
 import { symmetricEigen4 } from '../../numeric/eigen4.js';
+import {
+  frozenDefaults,
+  NUMBER_LIST,
+  type OptionSpec,
+  OUT_ARRAY,
+  orNull,
+  resolveOptions,
+} from '../../options.js';
 import { fromUnitVectors } from '../../quat/vector.js';
 
 /** Options of {@link alignVectors}. */
@@ -11,10 +19,12 @@ export interface AlignVectorsOptions {
 }
 
 /** Defaults of {@link alignVectors}. */
-export const ALIGN_VECTORS_DEFAULTS: Required<AlignVectorsOptions> = {
+export const ALIGN_VECTORS_DEFAULTS: Required<AlignVectorsOptions> = frozenDefaults({
   weights: null,
   out: null,
-};
+});
+
+const ALIGN_VECTORS_SPEC: OptionSpec = { weights: orNull(NUMBER_LIST), out: orNull(OUT_ARRAY) };
 
 /** What {@link alignVectors} found. */
 export interface AlignedRotation<T = Float64Array | Float32Array | number[]> {
@@ -162,19 +172,17 @@ export function alignVectors(
   b: ArrayLike<number>,
   options: AlignVectorsOptions = {},
 ): AlignedRotation {
-  if (options === null || typeof options !== 'object')
-    throw new OptionError('alignVectors: options must be an object');
+  const { weights, out } = resolveOptions(
+    'alignVectors',
+    options,
+    ALIGN_VECTORS_DEFAULTS,
+    ALIGN_VECTORS_SPEC,
+  );
   for (const arg of [a, b]) {
     if (arg === null || typeof arg !== 'object' || typeof arg.length !== 'number') {
       throw new ShapeError('alignVectors: a and b must be arrays of n x 3 numbers');
     }
   }
-  for (const key of Object.keys(options)) {
-    if (!(key in ALIGN_VECTORS_DEFAULTS)) {
-      throw new OptionError(`alignVectors: unknown option '${key}' (options: weights, out)`);
-    }
-  }
-  const { weights, out } = { ...ALIGN_VECTORS_DEFAULTS, ...options };
   if (a.length !== b.length || a.length % 3 !== 0 || a.length === 0) {
     throw new ShapeError(
       `alignVectors: a has ${a.length} numbers and b ${b.length}; both must hold the same n >= 1 vectors (n x 3)`,

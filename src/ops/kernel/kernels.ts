@@ -16,7 +16,7 @@
  */
 
 import { InvalidValueError, OptionError } from '../../errors.js';
-import { checkOptions } from '../../options.js';
+import { frozenDefaults, type OptionSpec, POSITIVE_NUMBER, resolveOptions } from '../../options.js';
 
 /** A continuous, real-valued filter kernel on the frame axis. */
 export interface Kernel {
@@ -115,6 +115,11 @@ export interface GaussianOptions {
   truncate?: number;
 }
 
+/** Defaults of {@link GaussianOptions}: SciPy's truncation at 3 σ. */
+export const GAUSSIAN_DEFAULTS: Readonly<Required<GaussianOptions>> = frozenDefaults({ truncate: 3 });
+
+const GAUSSIAN_SPEC: OptionSpec = { truncate: POSITIVE_NUMBER };
+
 /**
  * Gaussian kernel `exp(-x² / 2σ²) / (σ √(2π))` (unit area), cut at `radius = floor(truncate·σ + 0.5)`
  * frames like SciPy's `gaussian_filter1d` (σ = 2 → radius 6, 13 taps).
@@ -126,8 +131,7 @@ export interface GaussianOptions {
  */
 export function gaussian(sigma: number, options: GaussianOptions = {}): Kernel {
   checkPositive(sigma, 'sigma', 'gaussian');
-  options = checkOptions(options, ['truncate'], 'gaussian');
-  const truncate = options.truncate ?? 3;
+  const { truncate } = resolveOptions('gaussian', options, GAUSSIAN_DEFAULTS, GAUSSIAN_SPEC);
   checkPositive(truncate, 'truncate', 'gaussian');
   const radius = Math.max(1, Math.floor(truncate * sigma + 0.5));
   const c = 1 / (sigma * SQRT_2PI);
@@ -229,6 +233,11 @@ export interface SincOptions {
   radius?: number;
 }
 
+/** Defaults of {@link SincOptions}. */
+export const SINC_DEFAULTS: Readonly<Required<SincOptions>> = frozenDefaults({ radius: 6 });
+
+const SINC_SPEC: OptionSpec = { radius: POSITIVE_NUMBER };
+
 /**
  * Truncated sinc kernel `sin(πx) / (πx)` for `|x| <= radius` (default 6). The ideal low-pass cut with a
  * rectangular window: it rings; prefer {@link lanczos} unless you study the truncation itself.
@@ -238,8 +247,7 @@ export interface SincOptions {
  * const k = kernels.sinc({ radius: 8 });
  */
 export function sinc(options: SincOptions = {}): Kernel {
-  options = checkOptions(options, ['radius'], 'sinc');
-  const radius = options.radius ?? 6;
+  const { radius } = resolveOptions('sinc', options, SINC_DEFAULTS, SINC_SPEC);
   checkPositive(radius, 'radius', 'sinc');
   if (radius > MAX_COMPOSE_RADIUS)
     throw new OptionError(`sinc: radius must be at most ${MAX_COMPOSE_RADIUS} frames, got ${radius}`);

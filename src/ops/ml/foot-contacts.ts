@@ -4,11 +4,22 @@
  *
  * @module
  */
+
 import { OptionError, ShapeError } from '../../errors.js';
+import {
+  anyOf,
+  customRule,
+  frozenDefaults,
+  NON_NEGATIVE_NUMBER,
+  numberIn,
+  type OptionSpec,
+  oneOf,
+  resolveOptions,
+} from '../../options.js';
 import type { Clip } from '../../series/clip.js';
 import { forwardKinematics } from '../skeleton/forward-kinematics.js';
 import type { UpAxis } from './root-motion.js';
-import { assertFiniteClip, centralDifference, checkOptionNames, resolveJoint } from './support.js';
+import { assertFiniteClip, centralDifference, resolveJoint } from './support.js';
 
 /** Options of {@link footContacts}. Distances are in the clip's units; the defaults assume metres. */
 export interface FootContactOptions {
@@ -32,7 +43,7 @@ export interface FootContactOptions {
 }
 
 /** Defaults of {@link FootContactOptions} (metres). */
-export const FOOT_CONTACT_DEFAULTS: Required<FootContactOptions> = {
+export const FOOT_CONTACT_DEFAULTS: Required<FootContactOptions> = frozenDefaults({
   joints: [],
   up: 'y',
   speed: 0.3,
@@ -40,6 +51,19 @@ export const FOOT_CONTACT_DEFAULTS: Required<FootContactOptions> = {
   height: 0.05,
   releaseHeight: 0.1,
   ground: 'lowest',
+});
+
+const FOOT_CONTACT_SPEC: OptionSpec = {
+  joints: customRule(
+    'an array of joint names or indices',
+    (v) => Array.isArray(v) && v.every((j) => typeof j === 'string' || Number.isInteger(j)),
+  ),
+  up: oneOf(['y', 'z']),
+  speed: NON_NEGATIVE_NUMBER,
+  releaseSpeed: NON_NEGATIVE_NUMBER,
+  height: numberIn(),
+  releaseHeight: numberIn(),
+  ground: anyOf(oneOf(['lowest']), numberIn()),
 };
 
 /** A run of contact frames of one joint: `start` to `end` inclusive, and the same in seconds. */
@@ -91,8 +115,7 @@ export interface FootContacts {
  */
 export function footContacts(clip: Clip, options: FootContactOptions = {}): FootContacts {
   const where = 'footContacts';
-  checkOptionNames(options, FOOT_CONTACT_DEFAULTS, where);
-  const o = { ...FOOT_CONTACT_DEFAULTS, ...options };
+  const o = resolveOptions(where, options, FOOT_CONTACT_DEFAULTS, FOOT_CONTACT_SPEC);
   if (o.up !== 'y' && o.up !== 'z')
     throw new OptionError(`${where}: up must be 'y' or 'z', got '${String(o.up)}'`);
   for (const key of ['speed', 'releaseSpeed', 'height', 'releaseHeight'] as const) {

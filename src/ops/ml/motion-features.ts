@@ -4,7 +4,21 @@
  *
  * @module
  */
+
 import { InvalidValueError, OptionError } from '../../errors.js';
+import {
+  anyOf,
+  customRule,
+  frozenDefaults,
+  integerIn,
+  NON_NEGATIVE_NUMBER,
+  numberIn,
+  type OptionSpec,
+  oneOf,
+  POSITIVE_NUMBER,
+  resolveOptions,
+  STRING_OPTION,
+} from '../../options.js';
 import { to6DFlat } from '../../quat/matrix.js';
 import { rotateVectorFlat } from '../../quat/vector.js';
 import type { Clip } from '../../series/clip.js';
@@ -13,7 +27,7 @@ import { forwardKinematics } from '../skeleton/forward-kinematics.js';
 import { clipMotionRoot, clipUnitsPerMeter, clipUpAxis, hasNoBoneOffsets } from './clip-defaults.js';
 import { footContacts } from './foot-contacts.js';
 import { rootMotion, type UpAxis } from './root-motion.js';
-import { centralDifference, checkOptionNames } from './support.js';
+import { centralDifference } from './support.js';
 
 /** Options of {@link motionFeatures}. */
 export interface MotionFeaturesOptions {
@@ -54,7 +68,7 @@ export interface MotionFeaturesOptions {
 }
 
 /** Defaults of {@link MotionFeaturesOptions}. */
-export const MOTION_FEATURES_DEFAULTS: Required<MotionFeaturesOptions> = {
+export const MOTION_FEATURES_DEFAULTS: Required<MotionFeaturesOptions> = frozenDefaults({
   up: 'auto',
   bodyUp: 'y',
   root: 'auto',
@@ -64,6 +78,24 @@ export const MOTION_FEATURES_DEFAULTS: Required<MotionFeaturesOptions> = {
   contactHeight: 0.05,
   sixd: 'columns',
   positions: 'auto',
+});
+
+const MOTION_FEATURES_SPEC: OptionSpec = {
+  up: oneOf(['auto', 'y', 'z']),
+  bodyUp: oneOf(['y', 'z']),
+  root: anyOf(integerIn(0), STRING_OPTION),
+  feet: anyOf(
+    oneOf(['auto', 'none']),
+    customRule(
+      'an array of joint names or indices',
+      (v) => Array.isArray(v) && v.every((j) => typeof j === 'string' || Number.isInteger(j)),
+    ),
+  ),
+  unitsPerMeter: anyOf(oneOf(['auto']), POSITIVE_NUMBER),
+  contactSpeed: NON_NEGATIVE_NUMBER,
+  contactHeight: numberIn(),
+  sixd: oneOf(['columns', 'rows']),
+  positions: oneOf(['auto', 'include', 'omit']),
 };
 
 /** A default {@link motionFeatures} could not honour as asked, or a choice it made that changes the columns. */
@@ -136,8 +168,7 @@ export interface MotionFeatures {
  */
 export function motionFeatures(clip: Clip, options: MotionFeaturesOptions = {}): MotionFeatures {
   const where = 'motionFeatures';
-  checkOptionNames(options, MOTION_FEATURES_DEFAULTS, where);
-  const o = { ...MOTION_FEATURES_DEFAULTS, ...options };
+  const o = resolveOptions(where, options, MOTION_FEATURES_DEFAULTS, MOTION_FEATURES_SPEC);
   if (o.sixd !== 'columns' && o.sixd !== 'rows')
     throw new OptionError(`${where}: sixd must be 'columns' or 'rows', got '${String(o.sixd)}'`);
   if (o.positions !== 'auto' && o.positions !== 'include' && o.positions !== 'omit')

@@ -4,13 +4,23 @@
  *
  * @module
  */
+
 import { OptionError, ShapeError } from '../../errors.js';
+import {
+  anyOf,
+  frozenDefaults,
+  integerIn,
+  type OptionSpec,
+  oneOf,
+  resolveOptions,
+  STRING_OPTION,
+} from '../../options.js';
 import { multiplyFlat } from '../../quat/core.js';
 import { rotateVectorFlat } from '../../quat/vector.js';
 import type { Clip } from '../../series/clip.js';
 import type { FloatArray } from '../../series/types.js';
 import { forwardKinematics } from '../skeleton/forward-kinematics.js';
-import { assertFiniteClip, centralDifference, checkOptionNames, resolveJoint } from './support.js';
+import { assertFiniteClip, centralDifference, resolveJoint } from './support.js';
 
 /** The vertical axis of a clip's world: `'y'` (BVH, glTF, SMPL bodies) or `'z'` (AMASS world, Blender). */
 export type UpAxis = 'y' | 'z';
@@ -35,7 +45,17 @@ export interface RootMotionOptions {
 }
 
 /** Defaults of {@link RootMotionOptions}. */
-export const ROOT_MOTION_DEFAULTS: Required<RootMotionOptions> = { up: 'y', root: 0, bodyUp: 'y' };
+export const ROOT_MOTION_DEFAULTS: Required<RootMotionOptions> = frozenDefaults({
+  up: 'y',
+  root: 0,
+  bodyUp: 'y',
+});
+
+const ROOT_MOTION_SPEC: OptionSpec = {
+  up: oneOf(['y', 'z']),
+  root: anyOf(integerIn(0), STRING_OPTION),
+  bodyUp: oneOf(['y', 'z']),
+};
 
 /** What {@link rootMotion} returns; every array is frame-major Float64. */
 export interface RootMotion {
@@ -113,8 +133,7 @@ function twistAngle(q: FloatArray, o: number, a: number): number {
  */
 export function rootMotion(clip: Clip, options: RootMotionOptions = {}): RootMotion {
   const where = 'rootMotion';
-  checkOptionNames(options, ROOT_MOTION_DEFAULTS, where);
-  const o = { ...ROOT_MOTION_DEFAULTS, ...options };
+  const o = resolveOptions(where, options, ROOT_MOTION_DEFAULTS, ROOT_MOTION_SPEC);
   if (o.up !== 'y' && o.up !== 'z')
     throw new OptionError(`${where}: up must be 'y' or 'z', got '${String(o.up)}'`);
   if (clip === null || typeof clip !== 'object' || clip.skeleton === undefined)

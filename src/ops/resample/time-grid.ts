@@ -7,7 +7,7 @@
  */
 import { OptionError } from '../../errors.js';
 import { fillPositions } from '../../numeric/rational.js';
-import { checkOptions } from '../../options.js';
+import { frozenDefaults, type OptionSpec, oneOf, resolveOptions } from '../../options.js';
 
 /**
  * How many output frames to make and where the last one lands, for a source of N frames spanning
@@ -37,7 +37,9 @@ export interface TimeGridOptions {
 }
 
 /** Defaults of {@link TimeGridOptions}. */
-export const TIME_GRID_DEFAULTS: Required<TimeGridOptions> = { duration: 'floor' };
+export const TIME_GRID_DEFAULTS: Required<TimeGridOptions> = frozenDefaults({ duration: 'floor' });
+
+const TIME_GRID_SPEC: OptionSpec = { duration: oneOf(DURATION_POLICIES) };
 
 /** An output grid: times in seconds and the same instants as fractional source frame positions. */
 export interface TimeGrid {
@@ -102,7 +104,7 @@ export function timeGrid(
   }
   checkRate(sourceRate, 'sourceRate', where);
   checkRate(targetRate, 'targetRate', where);
-  options = checkOptions(options, TIME_GRID_DEFAULTS, where);
+  options = resolveOptions(where, options, TIME_GRID_DEFAULTS, TIME_GRID_SPEC);
   const duration = options.duration ?? TIME_GRID_DEFAULTS.duration;
   if (!DURATION_POLICIES.includes(duration)) {
     throw new OptionError(

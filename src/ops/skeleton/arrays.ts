@@ -1,7 +1,7 @@
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
-import { withDefaults } from '../../options.js';
+import { anyOf, frozenDefaults, type OptionSpec, oneOf, resolveOptions } from '../../options.js';
 import { normalizeFlat } from '../../quat/core.js';
-import { type EulerOrder, fromEulerFlat, isEulerOrder, toEulerFlat } from '../../quat/euler.js';
+import { EULER_ORDERS, type EulerOrder, fromEulerFlat, isEulerOrder, toEulerFlat } from '../../quat/euler.js';
 import { fromRotationVectorFlat, toRotationVectorFlat } from '../../quat/exp-log.js';
 import { from6DFlat, to6DFlat } from '../../quat/matrix.js';
 import { conjugateRaw, multiplyRaw, rotateVectorRaw } from '../../quat/raw.js';
@@ -58,7 +58,7 @@ export const SIXD_COMPONENTS: Readonly<Record<SixDLayout, readonly string[]>> = 
 };
 
 /** Defaults of {@link ToArraysOptions}. */
-export const TO_ARRAYS_DEFAULTS: Required<ToArraysOptions> = {
+export const TO_ARRAYS_DEFAULTS: Required<ToArraysOptions> = frozenDefaults({
   rotation: 'quaternion',
   rotationSpace: 'local',
   positions: 'global',
@@ -66,6 +66,16 @@ export const TO_ARRAYS_DEFAULTS: Required<ToArraysOptions> = {
   quaternionSign: 'keep',
   dtype: 'float64',
   sixd: 'columns',
+});
+
+const TO_ARRAYS_SPEC: OptionSpec = {
+  rotation: oneOf(['quaternion', '6d', 'rotation-vector', 'euler', 'none']),
+  rotationSpace: oneOf(['local', 'global']),
+  positions: oneOf(['global', 'local', 'none']),
+  eulerOrder: anyOf(oneOf(['joint']), oneOf(EULER_ORDERS)),
+  quaternionSign: oneOf(['keep', 'w-positive', 'continuous']),
+  dtype: oneOf(['float64', 'float32']),
+  sixd: oneOf(['columns', 'rows']),
 };
 
 /**
@@ -88,7 +98,7 @@ export interface ClipArrays {
 }
 
 function resolve(options: ToArraysOptions, where: string): Required<ToArraysOptions> {
-  const o = withDefaults(options, TO_ARRAYS_DEFAULTS, where);
+  const o = resolveOptions(where, options, TO_ARRAYS_DEFAULTS, TO_ARRAYS_SPEC);
   if (typeof o.rotation !== 'string' || !Object.hasOwn(ROTATION_WIDTH, o.rotation)) {
     throw new OptionError(
       `${where}: rotation must be one of ${Object.keys(ROTATION_WIDTH).join(', ')}, got '${o.rotation}'`,
@@ -229,7 +239,7 @@ export function toArrays(clip: Clip, options: ToArraysOptions = {}): ClipArrays 
     rotationShape: [frames, J, width],
     positions,
     positionShape: [frames, J, 3],
-    options: o,
+    options: { ...o },
   };
 }
 

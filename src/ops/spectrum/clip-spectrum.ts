@@ -13,9 +13,10 @@ import {
   createSpectrumWorkspace,
   resolveSpectrumOptions,
   SPECTRUM_DEFAULTS,
+  SPECTRUM_SPEC,
   type SpectrumOptions,
 } from '../../numeric/spectral.js';
-import { checkOptions } from '../../options.js';
+import { frozenDefaults, numberIn, type OptionSpec, oneOf, resolveOptions } from '../../options.js';
 import type { Clip } from '../../series/clip.js';
 import { checkClip } from '../skeleton/clip-check.js';
 import { eulerFromQuatSeries } from '../unroll/euler-from-quat-series.js';
@@ -36,10 +37,18 @@ export interface ClipSpectrumOptions extends SpectrumOptions {
 }
 
 /** Defaults of {@link ClipSpectrumOptions} (the spectrum options default as in `SPECTRUM_DEFAULTS`). */
-export const CLIP_SPECTRUM_DEFAULTS = {
+export const CLIP_SPECTRUM_DEFAULTS = frozenDefaults({
+  ...SPECTRUM_DEFAULTS,
   energyShare: 0.99,
   channels: 'euler' as 'euler' | 'quaternion',
   include: 'rotations' as 'rotations' | 'all',
+});
+
+const CLIP_SPECTRUM_SPEC: OptionSpec = {
+  ...SPECTRUM_SPEC,
+  energyShare: numberIn(0, 1, true),
+  channels: oneOf(['euler', 'quaternion']),
+  include: oneOf(['rotations', 'all']),
 };
 
 /** Result of {@link clipSpectrum}. */
@@ -96,7 +105,7 @@ export function clipSpectrum(clip: Clip, options: ClipSpectrumOptions = {}): Cli
   if (clip === null || typeof clip !== 'object' || !clip.rotations)
     throw new OptionError(`${where}: clip must be a Clip`);
   checkClip(clip, where);
-  checkOptions(options, CLIP_SPECTRUM_DEFAULTS, where, Object.keys(SPECTRUM_DEFAULTS));
+  options = resolveOptions(where, options, CLIP_SPECTRUM_DEFAULTS, CLIP_SPECTRUM_SPEC);
   const o = resolveSpectrumOptions(options, where);
   const share = options.energyShare ?? CLIP_SPECTRUM_DEFAULTS.energyShare;
   if (!(share > 0 && share <= 1))

@@ -12,9 +12,10 @@ import {
   createSpectrumWorkspace,
   resolveSpectrumOptions,
   SPECTRUM_DEFAULTS,
+  SPECTRUM_SPEC,
   type SpectrumOptions,
 } from '../../numeric/spectral.js';
-import { checkOptions } from '../../options.js';
+import { resolveOptions } from '../../options.js';
 
 export { type DetrendPolicy, SPECTRUM_DEFAULTS, type SpectrumOptions } from '../../numeric/spectral.js';
 
@@ -66,7 +67,7 @@ export function spectrum(
   rate: number,
   options?: SpectrumOptions,
 ): SpectrumResult {
-  checkOptions(options, SPECTRUM_DEFAULTS, 'spectrum');
+  options = resolveOptions('spectrum', options, SPECTRUM_DEFAULTS, SPECTRUM_SPEC);
   if (channels === null || typeof channels !== 'object' || typeof channels.length !== 'number')
     throw new ShapeError('spectrum: channels must be an array of numbers or a list of such arrays');
   if (!(rate > 0) || !Number.isFinite(rate))

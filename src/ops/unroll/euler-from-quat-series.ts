@@ -1,5 +1,12 @@
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
-import { checkOptions } from '../../options.js';
+import {
+  frozenDefaults,
+  NUMBER_LIST,
+  type OptionSpec,
+  OUT_BUFFER,
+  oneOf,
+  resolveOptions,
+} from '../../options.js';
 import { decomposeEuler, type EulerOrder, type EulerSpec, eulerSpec } from '../../quat/euler.js';
 import { assertQuatSeries } from '../../series/create.js';
 import type { QuatSeries, Vec3Series } from '../../series/types.js';
@@ -24,9 +31,15 @@ export interface EulerFromQuatSeriesOptions {
 }
 
 /** Defaults of the optional fields of {@link EulerFromQuatSeriesOptions}. */
-export const EULER_FROM_QUAT_SERIES_DEFAULTS = {
+export const EULER_FROM_QUAT_SERIES_DEFAULTS = frozenDefaults({
   unroll: 'equivalent' as 'equivalent' | 'wrap' | 'none',
-} as const;
+} as const);
+
+const EULER_FROM_QUAT_SERIES_SPEC: OptionSpec = {
+  unroll: oneOf(['equivalent', 'wrap', 'none']),
+  initial: NUMBER_LIST,
+  out: OUT_BUFFER,
+};
 
 /**
  * Converts a quaternion series to continuous Euler angle curves, joint by joint.
@@ -62,7 +75,12 @@ export function eulerFromQuatSeries(
   options: EulerFromQuatSeriesOptions = {},
 ): Vec3Series<Float64Array> {
   assertQuatSeries(series, 'eulerFromQuatSeries: series');
-  options = checkOptions(options, EULER_FROM_QUAT_SERIES_DEFAULTS, 'eulerFromQuatSeries', ['initial', 'out']);
+  options = resolveOptions(
+    'eulerFromQuatSeries',
+    options,
+    EULER_FROM_QUAT_SERIES_DEFAULTS,
+    EULER_FROM_QUAT_SERIES_SPEC,
+  );
   const { frames, joints, data } = series;
   const unroll = options.unroll ?? EULER_FROM_QUAT_SERIES_DEFAULTS.unroll;
   if (unroll !== 'equivalent' && unroll !== 'wrap' && unroll !== 'none') {

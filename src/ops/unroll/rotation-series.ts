@@ -1,5 +1,5 @@
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
-import { checkOptions } from '../../options.js';
+import { frozenDefaults, type OptionSpec, OUT_BUFFER, oneOf, resolveOptions } from '../../options.js';
 import { from6DFlat, fromMatrixFlat, to6DFlat, toMatrixFlat } from '../../quat/index.js';
 import { assertQuatSeries } from '../../series/create.js';
 import type { FloatArray, QuatSeries } from '../../series/types.js';
@@ -43,12 +43,16 @@ export interface ToRotationSeriesOptions<T extends FloatArray = FloatArray> {
 }
 
 /** Defaults of {@link ToRotationSeriesOptions}: the output is allocated. */
-export const TO_ROTATION_SERIES_DEFAULTS: ToRotationSeriesOptions = {};
+export const TO_ROTATION_SERIES_DEFAULTS: ToRotationSeriesOptions = frozenDefaults({});
+
+const TO_ROTATION_SERIES_SPEC: OptionSpec = { out: OUT_BUFFER };
 
 /** Defaults of the optional fields of {@link RotationSeriesOptions}. */
-export const ROTATION_SERIES_DEFAULTS = {
+export const ROTATION_SERIES_DEFAULTS = frozenDefaults({
   sign: 'continuous' as 'continuous' | 'hemisphere',
-} as const;
+} as const);
+
+const ROTATION_SERIES_SPEC: OptionSpec = { sign: oneOf(['continuous', 'hemisphere']), out: OUT_BUFFER };
 
 type Kernel = (dst: FloatArray, dstOffset: number, src: FloatArray, srcOffset: number) => void;
 
@@ -119,7 +123,12 @@ export function toMatrixSeries<T extends FloatArray = Float64Array>(
   options: ToRotationSeriesOptions<T> = {},
 ): MatrixSeries<T> {
   assertQuatSeries(series, 'toMatrixSeries: series');
-  const out = checkOptions(options, TO_ROTATION_SERIES_DEFAULTS, 'toMatrixSeries', ['out']).out;
+  const out = resolveOptions(
+    'toMatrixSeries',
+    options,
+    TO_ROTATION_SERIES_DEFAULTS,
+    TO_ROTATION_SERIES_SPEC,
+  ).out;
   const { frames, joints } = series;
   const data = outFor(out, frames * joints * 9, 'toMatrixSeries') as T;
   convert(series.data, 4, data, 9, joints, toMatrixFlat, 'toMatrixSeries');
@@ -144,7 +153,7 @@ export function to6DSeries<T extends FloatArray = Float64Array>(
   options: ToRotationSeriesOptions<T> = {},
 ): SixDSeries<T> {
   assertQuatSeries(series, 'to6DSeries: series');
-  const out = checkOptions(options, TO_ROTATION_SERIES_DEFAULTS, 'to6DSeries', ['out']).out;
+  const out = resolveOptions('to6DSeries', options, TO_ROTATION_SERIES_DEFAULTS, TO_ROTATION_SERIES_SPEC).out;
   const { frames, joints } = series;
   const data = outFor(out, frames * joints * 6, 'to6DSeries') as T;
   convert(series.data, 4, data, 6, joints, to6DFlat, 'to6DSeries');
@@ -190,7 +199,7 @@ function finish(data: FloatArray, joints: number, sign: 'continuous' | 'hemisphe
  */
 export function fromMatrixSeries(matrices: MatrixSeries, options: RotationSeriesOptions = {}): QuatSeries {
   checkSeries(matrices, 9, 'fromMatrixSeries');
-  options = checkOptions(options, ROTATION_SERIES_DEFAULTS, 'fromMatrixSeries', ['out']);
+  options = resolveOptions('fromMatrixSeries', options, ROTATION_SERIES_DEFAULTS, ROTATION_SERIES_SPEC);
   const sign = checkSign(options, 'fromMatrixSeries');
   const { frames, joints } = matrices;
   const data = outFor(options.out, frames * joints * 4, 'fromMatrixSeries');
@@ -213,7 +222,7 @@ export function fromMatrixSeries(matrices: MatrixSeries, options: RotationSeries
  */
 export function from6DSeries(sixD: SixDSeries, options: RotationSeriesOptions = {}): QuatSeries {
   checkSeries(sixD, 6, 'from6DSeries');
-  options = checkOptions(options, ROTATION_SERIES_DEFAULTS, 'from6DSeries', ['out']);
+  options = resolveOptions('from6DSeries', options, ROTATION_SERIES_DEFAULTS, ROTATION_SERIES_SPEC);
   const sign = checkSign(options, 'from6DSeries');
   const { frames, joints } = sixD;
   const data = outFor(options.out, frames * joints * 4, 'from6DSeries');

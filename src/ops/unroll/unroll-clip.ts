@@ -1,5 +1,5 @@
 import { OptionError, ShapeError } from '../../errors.js';
-import { checkOptions } from '../../options.js';
+import { frozenDefaults, type OptionSpec, oneOf, resolveOptions } from '../../options.js';
 import type { Clip } from '../../series/clip.js';
 import { assertQuatSeries } from '../../series/create.js';
 import type { Vec3Series } from '../../series/types.js';
@@ -17,9 +17,11 @@ export interface UnrollClipOptions {
 }
 
 /** Defaults of {@link UnrollClipOptions}. */
-export const UNROLL_CLIP_DEFAULTS: Required<UnrollClipOptions> = {
+export const UNROLL_CLIP_DEFAULTS: Required<UnrollClipOptions> = frozenDefaults({
   target: 'copy',
-};
+});
+
+const UNROLL_CLIP_SPEC: OptionSpec = { target: oneOf(['copy', 'in-place']) };
 
 /**
  * Removes quaternion sign flips from every joint of a clip ({@link unrollQuaternions} on
@@ -42,7 +44,7 @@ export const UNROLL_CLIP_DEFAULTS: Required<UnrollClipOptions> = {
  */
 export function unrollClip(clip: Clip, options: UnrollClipOptions = {}): Clip {
   checkClip(clip, 'unrollClip', { finite: true });
-  options = checkOptions(options, UNROLL_CLIP_DEFAULTS, 'unrollClip');
+  options = resolveOptions('unrollClip', options, UNROLL_CLIP_DEFAULTS, UNROLL_CLIP_SPEC);
   const target = options.target ?? UNROLL_CLIP_DEFAULTS.target;
   if (target !== 'copy' && target !== 'in-place') {
     throw new OptionError(`unrollClip: target must be 'copy' or 'in-place', got ${String(target)}`);

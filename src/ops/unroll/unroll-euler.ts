@@ -1,5 +1,13 @@
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
-import { checkOptions } from '../../options.js';
+import {
+  customRule,
+  frozenDefaults,
+  NUMBER_LIST,
+  type OptionSpec,
+  OUT_BUFFER,
+  oneOf,
+  resolveOptions,
+} from '../../options.js';
 import type { EulerOrder } from '../../quat/euler.js';
 import type { FloatArray, Vec3Series } from '../../series/types.js';
 import {
@@ -43,9 +51,19 @@ export interface UnrollEulerOptions {
 }
 
 /** Defaults of the optional fields of {@link UnrollEulerOptions}. */
-export const UNROLL_EULER_DEFAULTS = {
+export const UNROLL_EULER_DEFAULTS = frozenDefaults({
   mode: 'equivalent' as EulerUnrollMode,
-} as const;
+} as const);
+
+const UNROLL_EULER_SPEC: OptionSpec = {
+  order: customRule(
+    "an Euler order such as 'ZYX' or an array of one per joint",
+    (v) => typeof v === 'string' || Array.isArray(v),
+  ),
+  mode: oneOf(['equivalent', 'wrap']),
+  initial: NUMBER_LIST,
+  out: OUT_BUFFER,
+};
 
 /**
  * Makes Euler angle curves continuous: every frame's triple is replaced by the triple that gives the same
@@ -123,7 +141,7 @@ export function unrollEuler(
   if (options === null || typeof options !== 'object') {
     throw new OptionError('unrollEuler: options with at least { order } are required');
   }
-  checkOptions(options, UNROLL_EULER_DEFAULTS, 'unrollEuler', ['order', 'initial', 'out']);
+  resolveOptions('unrollEuler', options, UNROLL_EULER_DEFAULTS, UNROLL_EULER_SPEC);
   const mode = options.mode ?? UNROLL_EULER_DEFAULTS.mode;
   const info = eulerJointInfo(options.order, joints, 'unrollEuler');
   checkMode(mode, 'unrollEuler');

@@ -1,5 +1,5 @@
 import { OptionError, ShapeError } from '../../errors.js';
-import { checkOptions } from '../../options.js';
+import { frozenDefaults, type OptionSpec, OUT_SERIES, oneOf, resolveOptions } from '../../options.js';
 import { assertQuatSeries } from '../../series/create.js';
 import type { FloatArray, QuatSeries } from '../../series/types.js';
 import { unrollQuaternionData } from './unroll-kernels.js';
@@ -20,9 +20,11 @@ export interface UnrollQuaternionsOptions<T extends FloatArray = FloatArray> {
 }
 
 /** Defaults of {@link UnrollQuaternionsOptions}. */
-export const UNROLL_QUATERNIONS_DEFAULTS: Required<Omit<UnrollQuaternionsOptions, 'out'>> = {
+export const UNROLL_QUATERNIONS_DEFAULTS: Required<Omit<UnrollQuaternionsOptions, 'out'>> = frozenDefaults({
   first: 'hemisphere',
-};
+});
+
+const UNROLL_QUATERNIONS_SPEC: OptionSpec = { first: oneOf(['hemisphere', 'keep']), out: OUT_SERIES };
 
 /**
  * Removes quaternion sign flips: for every joint, chooses the sign of each frame's quaternion that is
@@ -54,7 +56,12 @@ export function unrollQuaternions<T extends FloatArray = FloatArray>(
   options: UnrollQuaternionsOptions<T> = {},
 ): QuatSeries<T> {
   assertQuatSeries(series, 'unrollQuaternions: series');
-  options = checkOptions(options, UNROLL_QUATERNIONS_DEFAULTS, 'unrollQuaternions', ['out']);
+  options = resolveOptions(
+    'unrollQuaternions',
+    options,
+    UNROLL_QUATERNIONS_DEFAULTS,
+    UNROLL_QUATERNIONS_SPEC,
+  );
   const out = options.out;
   const target = (out ?? series) as QuatSeries<T>;
   if (out !== undefined && out !== series) {

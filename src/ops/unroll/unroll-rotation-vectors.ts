@@ -1,5 +1,12 @@
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
-import { checkOptions } from '../../options.js';
+import {
+  frozenDefaults,
+  NON_NEGATIVE_NUMBER,
+  NUMBER_LIST,
+  type OptionSpec,
+  OUT_BUFFER,
+  resolveOptions,
+} from '../../options.js';
 import { angle, fromRotationVectorFlat } from '../../quat/index.js';
 import { assertFiniteSeries } from '../../series/create.js';
 import type { FloatArray, Vec3Series } from '../../series/types.js';
@@ -24,9 +31,15 @@ export interface UnrollRotationVectorsOptions {
 }
 
 /** Defaults of the optional fields of {@link UnrollRotationVectorsOptions}. */
-export const UNROLL_ROTATION_VECTORS_DEFAULTS = {
+export const UNROLL_ROTATION_VECTORS_DEFAULTS = frozenDefaults({
   jumpTolerance: 0.25,
-} as const;
+} as const);
+
+const UNROLL_ROTATION_VECTORS_SPEC: OptionSpec = {
+  initial: NUMBER_LIST,
+  jumpTolerance: NON_NEGATIVE_NUMBER,
+  out: OUT_BUFFER,
+};
 
 /** A frame where the rotation vector could not follow the rotation continuously. */
 export interface RotationVectorJump {
@@ -91,10 +104,12 @@ export function unrollRotationVectors(
   vectors: FloatArray | Vec3Series,
   options: UnrollRotationVectorsOptions = {},
 ): UnrollRotationVectorsResult<Float64Array | Vec3Series<Float64Array>> {
-  options = checkOptions(options, UNROLL_ROTATION_VECTORS_DEFAULTS, 'unrollRotationVectors', [
-    'initial',
-    'out',
-  ]);
+  options = resolveOptions(
+    'unrollRotationVectors',
+    options,
+    UNROLL_ROTATION_VECTORS_DEFAULTS,
+    UNROLL_ROTATION_VECTORS_SPEC,
+  );
   const isSeries = !(vectors instanceof Float64Array || vectors instanceof Float32Array);
   let data: FloatArray;
   let joints: number;

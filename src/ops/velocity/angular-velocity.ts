@@ -1,5 +1,13 @@
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
-import { checkOptions } from '../../options.js';
+import {
+  frozenDefaults,
+  KERNEL_OPTION,
+  NUMBER_LIST,
+  type OptionSpec,
+  OUT_SERIES,
+  oneOf,
+  resolveOptions,
+} from '../../options.js';
 import {
   assertFiniteSeries,
   assertQuatSeries,
@@ -45,12 +53,23 @@ export interface AngularVelocityOptions<T extends FloatArray = FloatArray> {
 }
 
 /** Defaults of {@link AngularVelocityOptions}. */
-export const ANGULAR_VELOCITY_DEFAULTS: Required<Omit<AngularVelocityOptions, 'times' | 'out'>> = {
-  kernel: tent,
-  at: 'frames',
-  frame: 'parent',
-  method: 'finite-difference',
-  boundary: 'renormalize',
+export const ANGULAR_VELOCITY_DEFAULTS: Required<Omit<AngularVelocityOptions, 'times' | 'out'>> =
+  frozenDefaults({
+    kernel: tent,
+    at: 'frames',
+    frame: 'parent',
+    method: 'finite-difference',
+    boundary: 'renormalize',
+  });
+
+const ANGULAR_VELOCITY_SPEC: OptionSpec = {
+  kernel: KERNEL_OPTION,
+  at: oneOf(['frames', 'midpoints']),
+  times: NUMBER_LIST,
+  method: oneOf(['finite-difference', 'analytic']),
+  boundary: oneOf(BOUNDARIES),
+  frame: oneOf(['parent', 'body']),
+  out: OUT_SERIES,
 };
 
 /**
@@ -90,7 +109,7 @@ export function angularVelocity<T extends FloatArray = Float64Array>(
   options: AngularVelocityOptions<T> = {},
 ): Vec3Series<T> {
   assertQuatSeries(series, 'angularVelocity: series');
-  options = checkOptions(options, ANGULAR_VELOCITY_DEFAULTS, 'angularVelocity', ['times', 'out']);
+  options = resolveOptions('angularVelocity', options, ANGULAR_VELOCITY_DEFAULTS, ANGULAR_VELOCITY_SPEC);
   if (typeof dt !== 'number' || !(dt > 0) || !Number.isFinite(dt) || !Number.isFinite(1 / dt)) {
     throw new InvalidValueError(
       `angularVelocity: dt must be a positive finite number of seconds with a finite inverse, got ${dt}`,

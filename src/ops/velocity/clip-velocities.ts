@@ -1,8 +1,15 @@
 import { OptionError, ShapeError } from '../../errors.js';
-import { checkOptions } from '../../options.js';
+import {
+  frozenDefaults,
+  KERNEL_OPTION,
+  NUMBER_LIST,
+  type OptionSpec,
+  oneOf,
+  resolveOptions,
+} from '../../options.js';
 import type { Clip } from '../../series/clip.js';
 import type { Vec3Series } from '../../series/types.js';
-import type { Boundary } from '../filter/rotation-window.js';
+import { BOUNDARIES, type Boundary } from '../filter/rotation-window.js';
 import type { Kernel } from '../kernel/kernels.js';
 import { checkClip } from '../skeleton/clip-check.js';
 import { forwardKinematics } from '../skeleton/forward-kinematics.js';
@@ -26,12 +33,21 @@ export interface ClipVelocitiesOptions {
 }
 
 /** Defaults of {@link ClipVelocitiesOptions}. */
-export const CLIP_VELOCITIES_DEFAULTS: Required<Omit<ClipVelocitiesOptions, 'times'>> = {
+export const CLIP_VELOCITIES_DEFAULTS: Required<Omit<ClipVelocitiesOptions, 'times'>> = frozenDefaults({
   kernel: ANGULAR_VELOCITY_DEFAULTS.kernel,
   at: 'frames',
   method: 'finite-difference',
   boundary: 'renormalize',
   spaces: 'both',
+});
+
+const CLIP_VELOCITIES_SPEC: OptionSpec = {
+  kernel: KERNEL_OPTION,
+  at: oneOf(['frames', 'midpoints']),
+  times: NUMBER_LIST,
+  method: oneOf(['finite-difference', 'analytic']),
+  boundary: oneOf(BOUNDARIES),
+  spaces: oneOf(['local', 'global', 'both']),
 };
 
 /** Velocities of every joint of a clip; units per second (radians, clip length units). */
@@ -60,7 +76,7 @@ export interface ClipVelocities {
 export function clipVelocities(clip: Clip, options: ClipVelocitiesOptions = {}): ClipVelocities {
   if (clip === null || typeof clip !== 'object') throw new ShapeError('clipVelocities: clip must be a Clip');
   checkClip(clip, 'clipVelocities');
-  options = checkOptions(options, CLIP_VELOCITIES_DEFAULTS, 'clipVelocities', ['times']);
+  options = resolveOptions('clipVelocities', options, CLIP_VELOCITIES_DEFAULTS, CLIP_VELOCITIES_SPEC);
   const spaces = options.spaces ?? CLIP_VELOCITIES_DEFAULTS.spaces;
   if (spaces !== 'local' && spaces !== 'global' && spaces !== 'both') {
     throw new OptionError(

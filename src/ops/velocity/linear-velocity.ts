@@ -1,5 +1,13 @@
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
-import { checkOptions } from '../../options.js';
+import {
+  frozenDefaults,
+  KERNEL_OPTION,
+  NUMBER_LIST,
+  type OptionSpec,
+  OUT_SERIES,
+  oneOf,
+  resolveOptions,
+} from '../../options.js';
 import { assertFiniteSeries, assertVec3Series, createVec3Series } from '../../series/create.js';
 import type { FloatArray, Vec3Series } from '../../series/types.js';
 import { sampleChannels } from '../filter/filter-vectors.js';
@@ -24,11 +32,21 @@ export interface LinearVelocityOptions<T extends FloatArray = FloatArray> {
 }
 
 /** Defaults of {@link LinearVelocityOptions}. */
-export const LINEAR_VELOCITY_DEFAULTS: Required<Omit<LinearVelocityOptions, 'times' | 'out'>> = {
-  kernel: tent,
-  at: 'frames',
-  method: 'finite-difference',
-  boundary: 'renormalize',
+export const LINEAR_VELOCITY_DEFAULTS: Required<Omit<LinearVelocityOptions, 'times' | 'out'>> =
+  frozenDefaults({
+    kernel: tent,
+    at: 'frames',
+    method: 'finite-difference',
+    boundary: 'renormalize',
+  });
+
+const LINEAR_VELOCITY_SPEC: OptionSpec = {
+  kernel: KERNEL_OPTION,
+  at: oneOf(['frames', 'midpoints']),
+  times: NUMBER_LIST,
+  method: oneOf(['finite-difference', 'analytic']),
+  boundary: oneOf(BOUNDARIES),
+  out: OUT_SERIES,
 };
 
 /**
@@ -54,7 +72,7 @@ export function linearVelocity<T extends FloatArray = Float64Array>(
   options: LinearVelocityOptions<T> = {},
 ): Vec3Series<T> {
   assertVec3Series(series, 'linearVelocity: series');
-  options = checkOptions(options, LINEAR_VELOCITY_DEFAULTS, 'linearVelocity', ['times', 'out']);
+  options = resolveOptions('linearVelocity', options, LINEAR_VELOCITY_DEFAULTS, LINEAR_VELOCITY_SPEC);
   if (typeof dt !== 'number' || !(dt > 0) || !Number.isFinite(dt) || !Number.isFinite(1 / dt)) {
     throw new InvalidValueError(
       `linearVelocity: dt must be a positive finite number of seconds with a finite inverse, got ${dt}`,

@@ -95,9 +95,9 @@ describe('alignVectors(a, b, { weights }) refuses weights that are no numbers', 
     expect(() => alignVectors(a, a, { weights: weights as unknown as number[] })).toThrow(/pair 0/);
   });
 
-  it('a string of digits as the weights is a ShapeError, not a weight list', () => {
+  it('a string of digits as the weights is an OptionError (wrong type), not a weight list', () => {
     expect(() => alignVectors([1, 0, 0], [1, 0, 0], { weights: '1' as unknown as number[] })).toThrow(
-      ShapeError,
+      OptionError,
     );
   });
 });

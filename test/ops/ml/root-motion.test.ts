@@ -179,7 +179,9 @@ describe('rootMotion(clip, { up })', () => {
   test('rootMotion rejects unknown options, a bad up axis and an unknown root joint with OptionError', () => {
     const clip = circleWalk(30, 1, 1);
     expect(() => rootMotion(clip, { upAxis: 'y' } as never)).toThrow(OptionError);
-    expect(() => rootMotion(clip, { up: 'x' as never })).toThrow(/up must be 'y' or 'z'/);
+    expect(() => rootMotion(clip, { up: 'x' as never })).toThrow(
+      /option 'up' must be one of 'y', 'z', got "x"/,
+    );
     expect(() => rootMotion(clip, { root: 'Pelvis' })).toThrow(/no joint named 'Pelvis'/);
     expect(() => rootMotion(clip, { root: 7 })).toThrow(OptionError);
   });

@@ -1,0 +1,423 @@
+/**
+ * The one option resolver, walked over every export of `rotsig`, `rotsig/io` and `rotsig/pipeline` whose
+ * parameter list names an options object: each such export has a row here (a new one fails until it has),
+ * its `XXX_DEFAULTS` is frozen, passing the defaults explicitly gives what passing nothing gives, every
+ * option given a value of the wrong type is an OptionError in the one format
+ * `where: option 'name' must be <expected>, got <value>`, and an unknown name is an OptionError naming the
+ * nearest valid one. The wrong values are chosen here from the default's type (a string for a number, a
+ * number for a string or boolean), not from the resolver's own rules.
+ */
+import { describe, expect, it } from 'vitest';
+import * as rotsig from '../src/index.js';
+import { OptionError } from '../src/index.js';
+import * as io from '../src/io/index.js';
+import * as pipeline from '../src/pipeline/index.js';
+import type { QuatSeries } from '../src/series/types.js';
+
+const { quatSeries } = rotsig;
+
+/** A row: how to call the function with an options object, its defaults, and the options without a default. */
+interface Row {
+  call: (options: unknown) => unknown;
+  defaults: object;
+  /** Options with no entry in the defaults (e.g. `out`), each with a value of the wrong type. */
+  extra?: Record<string, unknown>;
+  /** A wrong value for an option whose default's type does not say it (e.g. a default of `null`). */
+  wrong?: Record<string, unknown>;
+  /** The name in messages, when not the export's name. */
+  where?: string;
+}
+
+function spin(frames: number, joints = 1): QuatSeries {
+  const d = new Float64Array(frames * joints * 4);
+  for (let f = 0; f < frames; f++)
+    for (let j = 0; j < joints; j++) {
+      const a = 0.1 * f + 0.3 * j;
+      d.set([0, Math.sin(a / 2) * 0.6, Math.sin(a / 2) * 0.8, Math.cos(a / 2)], (f * joints + j) * 4);
+    }
+  return quatSeries(d, frames, joints);
+}
+
+const BVH = `HIERARCHY
+ROOT a
+{
+  OFFSET 0 0 0
+  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation
+  JOINT b
+  {
+    OFFSET 0 10 0
+    CHANNELS 3 Zrotation Xrotation Yrotation
+    End Site
+    {
+      OFFSET 0 1 0
+    }
+  }
+}
+MOTION
+Frames: 6
+Frame Time: 0.0333333
+0 0 0 0 0 0 0 0 0
+1 0 0 10 0 0 20 0 0
+2 0 0 20 0 5 40 0 0
+3 1 0 30 0 5 50 0 3
+4 1 0 40 2 5 60 0 3
+5 1 0 50 2 5 70 1 3
+`;
+const clip = () => io.parseBvh(BVH);
+const quats = () => spin(5).data;
+
+const ROWS: Record<string, Row> = {
+  averageQuaternions: {
+    call: (o) => rotsig.averageQuaternions(quats(), null, o as never),
+    defaults: rotsig.AVERAGE_QUATERNIONS_DEFAULTS,
+    wrong: { reference: 'x', out: 'x', diagnostics: 'x' },
+  },
+  averageEuler: {
+    call: (o) => rotsig.averageEuler([0.1, 0.2, 0.3, 0.2, 0.1, 0], null, o as never),
+    defaults: rotsig.AVERAGE_EULER_DEFAULTS,
+    wrong: { out: 'x' },
+  },
+  blendPoses: {
+    call: (o) => rotsig.blendPoses(new Float64Array(8), spin(3, 2), [1, 2, 1], o as never),
+    defaults: rotsig.BLEND_POSES_DEFAULTS,
+    wrong: { reference: 'x', scratch: 'x' },
+  },
+  blendClips: {
+    call: (o) => rotsig.blendClips([clip(), clip()], [1, 2], o as never),
+    defaults: rotsig.BLEND_CLIPS_DEFAULTS,
+    wrong: { reference: 5 },
+  },
+  unrollQuaternions: {
+    call: (o) => rotsig.unrollQuaternions(spin(4, 2), o as never),
+    defaults: rotsig.UNROLL_QUATERNIONS_DEFAULTS,
+    extra: { out: 'x' },
+  },
+  unrollRotationVectors: {
+    call: (o) =>
+      rotsig.unrollRotationVectors(new Float64Array([0.1, 0, 0, 3.1, 0, 0, -3.1, 0, 0]), o as never),
+    defaults: rotsig.UNROLL_ROTATION_VECTORS_DEFAULTS,
+    extra: { initial: 'x', out: 'x' },
+  },
+  unrollEuler: {
+    call: (o) =>
+      rotsig.unrollEuler(new Float64Array([0.1, 0.2, 3.1, 0.1, 0.2, -3.1]), {
+        order: 'ZYX',
+        ...(o as object),
+      }),
+    defaults: rotsig.UNROLL_EULER_DEFAULTS,
+    extra: { order: 17, initial: 'x', out: 'x' },
+  },
+  eulerFromQuatSeries: {
+    call: (o) => rotsig.eulerFromQuatSeries(spin(4, 2), 'ZYX', o as never),
+    defaults: rotsig.EULER_FROM_QUAT_SERIES_DEFAULTS,
+    extra: { initial: 'x', out: 'x' },
+  },
+  unrollClip: {
+    call: (o) => rotsig.unrollClip(clip(), o as never),
+    defaults: rotsig.UNROLL_CLIP_DEFAULTS,
+  },
+  toMatrixSeries: {
+    call: (o) => rotsig.toMatrixSeries(spin(3, 2), o as never),
+    defaults: rotsig.TO_ROTATION_SERIES_DEFAULTS,
+    extra: { out: 'x' },
+  },
+  to6DSeries: {
+    call: (o) => rotsig.to6DSeries(spin(3, 2), o as never),
+    defaults: rotsig.TO_ROTATION_SERIES_DEFAULTS,
+    extra: { out: 'x' },
+  },
+  fromMatrixSeries: {
+    call: (o) => rotsig.fromMatrixSeries(rotsig.toMatrixSeries(spin(3, 2)), o as never),
+    defaults: rotsig.ROTATION_SERIES_DEFAULTS,
+    extra: { out: 'x' },
+  },
+  from6DSeries: {
+    call: (o) => rotsig.from6DSeries(rotsig.to6DSeries(spin(3, 2)), o as never),
+    defaults: rotsig.ROTATION_SERIES_DEFAULTS,
+    extra: { out: 'x' },
+  },
+  filterClip: {
+    call: (o) => rotsig.filterClip(clip(), rotsig.kernels.tent, o as never),
+    defaults: rotsig.FILTER_CLIP_DEFAULTS,
+  },
+  filterRotations: {
+    call: (o) => rotsig.filterRotations(spin(8, 2), rotsig.kernels.tent, o as never),
+    defaults: rotsig.FILTER_ROTATIONS_DEFAULTS,
+    extra: { out: 'x' },
+  },
+  filterVectors: {
+    call: (o) =>
+      rotsig.filterVectors(
+        new Float64Array(24).map((_, i) => i % 5),
+        rotsig.kernels.tent,
+        o as never,
+      ),
+    defaults: rotsig.FILTER_VECTORS_DEFAULTS,
+    extra: { out: 'x' },
+  },
+  angularVelocity: {
+    call: (o) => rotsig.angularVelocity(spin(8, 2), 1 / 30, o as never),
+    defaults: rotsig.ANGULAR_VELOCITY_DEFAULTS,
+    extra: { times: 'x', out: 'x' },
+  },
+  linearVelocity: {
+    call: (o) =>
+      rotsig.linearVelocity(
+        rotsig.vec3Series(
+          new Float64Array(24).map((_, i) => i * i),
+          8,
+          1,
+        ),
+        1 / 30,
+        o as never,
+      ),
+    defaults: rotsig.LINEAR_VELOCITY_DEFAULTS,
+    extra: { times: 'x', out: 'x' },
+  },
+  clipVelocities: {
+    call: (o) => rotsig.clipVelocities(clip(), o as never),
+    defaults: rotsig.CLIP_VELOCITIES_DEFAULTS,
+    extra: { times: 'x' },
+  },
+  'kernels.gaussian': {
+    call: (o) => rotsig.kernels.gaussian(2, o as never).radius,
+    defaults: rotsig.kernels.GAUSSIAN_DEFAULTS,
+    where: 'gaussian',
+  },
+  'kernels.sinc': {
+    call: (o) => rotsig.kernels.sinc(o as never).radius,
+    defaults: rotsig.kernels.SINC_DEFAULTS,
+    where: 'sinc',
+  },
+  findSpikes: {
+    call: (o) => rotsig.findSpikes(spin(12, 2), o as never),
+    defaults: rotsig.FIND_SPIKES_DEFAULTS,
+  },
+  meanAcceleration: {
+    call: (o) => rotsig.meanAcceleration(clip(), o as never),
+    defaults: rotsig.MEAN_ACCELERATION_DEFAULTS,
+  },
+  smoothingFromSpectrum: {
+    call: (o) => rotsig.smoothingFromSpectrum(clip(), o as never),
+    defaults: rotsig.SMOOTHING_FROM_SPECTRUM_DEFAULTS,
+  },
+  cleanClip: {
+    call: (o) => rotsig.cleanClip(clip(), o as never),
+    defaults: rotsig.CLEAN_CLIP_DEFAULTS,
+    wrong: { cutoff: true },
+  },
+  cleanClipWithReport: {
+    call: (o) => rotsig.cleanClipWithReport(clip(), o as never),
+    defaults: rotsig.CLEAN_CLIP_DEFAULTS,
+    wrong: { cutoff: true },
+    where: 'cleanClip',
+  },
+  toArrays: {
+    call: (o) => rotsig.toArrays(clip(), o as never),
+    defaults: rotsig.TO_ARRAYS_DEFAULTS,
+  },
+  fromArrays: {
+    call: (o) => rotsig.fromArrays(clip(), rotsig.toArrays(clip()), o as never),
+    defaults: rotsig.TO_ARRAYS_DEFAULTS,
+  },
+  rootMotion: {
+    call: (o) => rotsig.rootMotion(clip(), o as never),
+    defaults: rotsig.ROOT_MOTION_DEFAULTS,
+    wrong: { root: true },
+  },
+  footContacts: {
+    call: (o) => rotsig.footContacts(io.parseBvh(BVH.replace('JOINT b', 'JOINT left_foot')), o as never),
+    defaults: rotsig.FOOT_CONTACT_DEFAULTS,
+    wrong: { ground: true },
+  },
+  motionFeatures: {
+    call: (o) => rotsig.motionFeatures(clip(), o as never),
+    defaults: rotsig.MOTION_FEATURES_DEFAULTS,
+    wrong: { root: true, feet: 17, unitsPerMeter: true },
+  },
+  randomQuatSeries: {
+    call: (o) => rotsig.randomQuatSeries(3, 2, o as never),
+    defaults: rotsig.RANDOM_QUAT_SERIES_DEFAULTS,
+    wrong: { out: 'x' },
+  },
+  alignVectors: {
+    call: (o) => rotsig.alignVectors([1, 0, 0, 0, 1, 0], [0, 1, 0, -1, 0, 0], o as never),
+    defaults: rotsig.ALIGN_VECTORS_DEFAULTS,
+    wrong: { weights: 'x', out: 'x' },
+  },
+  spectrum: {
+    call: (o) =>
+      rotsig.spectrum(
+        new Float64Array(32).map((_, i) => Math.sin(i)),
+        30,
+        o as never,
+      ),
+    defaults: rotsig.SPECTRUM_DEFAULTS,
+    wrong: { length: 'x' },
+  },
+  clipSpectrum: {
+    call: (o) => rotsig.clipSpectrum(clip(), o as never),
+    defaults: rotsig.CLIP_SPECTRUM_DEFAULTS,
+    wrong: { length: 'x' },
+  },
+  timeGrid: {
+    call: (o) => rotsig.timeGrid(10, 30, 20, o as never),
+    defaults: rotsig.TIME_GRID_DEFAULTS,
+  },
+  findDiscontinuities: {
+    call: (o) => rotsig.findDiscontinuities(spin(6, 2), o as never),
+    defaults: rotsig.FIND_DISCONTINUITIES_DEFAULTS,
+    extra: { threshold: 'x', order: 17 },
+  },
+  analyzeClip: {
+    call: (o) => rotsig.analyzeClip(clip(), o as never),
+    defaults: rotsig.ANALYZE_CLIP_DEFAULTS,
+  },
+  parseNpy: {
+    call: (o) => io.parseNpy(io.writeNpy(new Float64Array([1, 2, 3])), o as never),
+    defaults: io.PARSE_NPY_DEFAULTS,
+  },
+  parseNpz: {
+    call: (o) => io.parseNpz(io.writeNpz({ a: new Float64Array([1, 2, 3]) }), o as never),
+    defaults: io.PARSE_NPZ_DEFAULTS,
+  },
+  writeNpz: {
+    call: (o) => io.writeNpz({ a: new Float64Array([1, 2, 3]) }, o as never),
+    defaults: io.WRITE_NPZ_DEFAULTS,
+  },
+};
+
+/**
+ * Option-taking exports not yet converted to the resolver. This list only shrinks; every name on it is a
+ * known gap, not a pass.
+ */
+const PENDING = new Set<string>([
+  'amassToClip',
+  'amassToClipWithReport',
+  'applyAdditive',
+  'bakeClip',
+  'createDamper',
+  'createOneEuroFilter',
+  'createStreamingFilter',
+  'createStreamingUnroll',
+  'dampClip',
+  'downsampleOptimal',
+  'evaluateRotationSpline',
+  'evaluateTrack',
+  'forwardKinematics',
+  'keysFromClip',
+  'makeClipAdditive',
+  'oneEuroClip',
+  'parseBvh',
+  'parseBvhBytes',
+  'parseBvhStream',
+  'parseBvhWithReport',
+  'readGltf',
+  'reduceKeys',
+  'resampleClip',
+  'resampleOptimal',
+  'resampleRotations',
+  'resampleVectors',
+  'runKeyedSteps',
+  'runSteps',
+  'smplParamsToClip',
+  'smplParamsToClipWithReport',
+  'subclip',
+  'writeBvh',
+  'writeBvhBytes',
+  'writeBvhChunks',
+  'writeGltf',
+]);
+
+/** Whether a function's parameter list (as compiled) names an options object. */
+function takesOptions(f: unknown): boolean {
+  if (typeof f !== 'function' || /^class\b/.test(Function.prototype.toString.call(f))) return false;
+  const text = Function.prototype.toString.call(f);
+  const open = text.indexOf('(');
+  let depth = 0;
+  let close = open;
+  for (; close < text.length; close++) {
+    if (text[close] === '(') depth++;
+    else if (text[close] === ')' && --depth === 0) break;
+  }
+  return /\b(options|range)\b/.test(text.slice(open, close));
+}
+
+const exported: [string, unknown][] = [
+  ...Object.entries(rotsig),
+  ...Object.entries(rotsig.kernels).map(([k, v]): [string, unknown] => [`kernels.${k}`, v]),
+  ...Object.entries(io),
+  ...Object.entries(pipeline),
+];
+const optionTaking = [...new Set(exported.filter(([, f]) => takesOptions(f)).map(([name]) => name))].sort();
+
+/** A value of the wrong type for an option whose default is `value`. */
+function wrongFor(value: unknown): unknown {
+  if (typeof value === 'number') return 'one';
+  if (typeof value === 'string' || typeof value === 'boolean') return 17;
+  if (typeof value === 'function') return 17;
+  if (value !== null && typeof value === 'object') return 17;
+  return undefined;
+}
+
+function thrown(call: () => unknown): unknown {
+  try {
+    call();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+describe('the option resolver over every export', () => {
+  it('the walk finds the option-taking exports', () => {
+    expect(optionTaking.length).toBeGreaterThan(60);
+    expect(optionTaking).toContain('filterRotations');
+    expect(optionTaking).toContain('parseBvh');
+  });
+
+  it('every option-taking export has a row (or is listed as pending)', () => {
+    expect(optionTaking.filter((name) => !(name in ROWS) && !PENDING.has(name))).toEqual([]);
+    expect([...PENDING].filter((name) => name in ROWS)).toEqual([]);
+  });
+
+  describe.each(Object.entries(ROWS))('%s', (name, row) => {
+    const where = row.where ?? name;
+    it('its defaults object is frozen and equals passing nothing', () => {
+      expect(Object.isFrozen(row.defaults)).toBe(true);
+      const plain = row.call(undefined);
+      expect(row.call({ ...row.defaults })).toEqual(plain);
+      expect(row.call({})).toEqual(plain);
+      // undefined means default, for every option
+      const undef = Object.fromEntries(Object.keys(row.defaults).map((k) => [k, undefined]));
+      expect(row.call(undef)).toEqual(plain);
+    });
+
+    const options = [...Object.keys(row.defaults), ...Object.keys(row.extra ?? {})];
+    it.each(options)(`a wrong type for '%s' is an OptionError in the one format`, (option) => {
+      const value =
+        row.wrong?.[option] ??
+        row.extra?.[option] ??
+        wrongFor((row.defaults as Record<string, unknown>)[option]);
+      expect(value, `no wrong value known for '${option}'; add one to the row`).not.toBeUndefined();
+      for (const bad of [value, Symbol('bad')]) {
+        const error = thrown(() => row.call({ [option]: bad })) as OptionError;
+        expect(error, `${name}({ ${option}: ${String(bad)} })`).toBeInstanceOf(OptionError);
+        expect(error.message).toMatch(
+          new RegExp(`^${where.replace('.', '\\.')}: option '${option}' must be .+, got .+`),
+        );
+        expect(error.detail?.where).toBe(where);
+        expect(error.detail?.option).toBe(option);
+        expect(error.detail?.value).toBe(bad);
+      }
+    });
+
+    it('an unknown name is an OptionError naming it and the nearest valid one', () => {
+      const first = options[0];
+      const typo = `${first}x`;
+      const error = thrown(() => row.call({ [typo]: 1 })) as OptionError;
+      expect(error).toBeInstanceOf(OptionError);
+      expect(error.message).toContain(`${where}: unknown option '${typo}'; did you mean '${first}'?`);
+    });
+  });
+});

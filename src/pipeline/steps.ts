@@ -5,6 +5,7 @@ import { writeBvhChunks } from '../io/bvh/write.js';
 import { writeNpy } from '../io/npy.js';
 import { writeNpz } from '../io/npz.js';
 import { type AnalyzeClipOptions, analyzeClip } from '../ops/analysis/analyze-clip.js';
+import type { LoopMode } from '../ops/analysis/loop.js';
 import type { SegmentPolicy } from '../ops/analysis/segments.js';
 import { filterClip } from '../ops/filter/filter-clip.js';
 import {
@@ -42,6 +43,7 @@ import { clipVelocities } from '../ops/velocity/clip-velocities.js';
 import type { Clip } from '../series/clip.js';
 import { CLIP_WRITERS, type EmittedContent } from './clip-writers.js';
 import { type FrameTable, frameTableCsv, frameTableJson, frameTableNpz } from './formats.js';
+import { closeLoop, openLoop, planLoop } from './loop.js';
 import { renderSpectrumSvg } from './spectrum-svg.js';
 
 /**
@@ -97,9 +99,17 @@ export type ClipStep =
       op: 'smooth';
       kernel: KernelSpec;
       space?: RotationSpace;
+      /** Default `'wrap'` on a loop (see `loop`), else `filterClip`'s (`'renormalize'`). */
       boundary?: Boundary;
       joints?: string[];
+      /** Default `'jumps'`, or `'none'` where the step wraps (a split never overrides the boundary). */
       segments?: SegmentPolicy;
+      /**
+       * `'auto'` (default): a clip whose last pose repeats its first (`detectLoop`) is smoothed round the
+       * seam (`boundary: 'wrap'` on one period, the repeated pose kept equal to the first); `'on'`: always
+       * wrap; `'off'`: never by default. An explicit `boundary` always holds.
+       */
+      loop?: LoopMode;
     }
   | {
       /** A streaming filter run over the clip (`oneEuroClip` or `dampClip`). */
@@ -113,10 +123,21 @@ export type ClipStep =
       rate: number;
       kernel?: ResampleKernelName;
       space?: RotationSpace;
+      /** Default `'wrap'` on a loop (see `loop`), else `resampleClip`'s (`'clamp'`). */
       boundary?: Boundary;
       antialias?: boolean;
+      /** Default `'loop'` on a loop, else `'floor'`. */
       duration?: DurationPolicy;
+      /** Default `'jumps'`, or `'none'` where the step wraps (a split never overrides the boundary). */
       segments?: SegmentPolicy;
+      /**
+       * `'auto'` (default): a clip whose last pose repeats its first (`detectLoop`) is resampled as a loop:
+       * one period with `boundary: 'wrap'` and `duration: 'loop'` (the rate adjusted to fit the period
+       * when the requested one does not), closed with its first pose, so the output ends at the input's
+       * end time with a seam of 0. `'on'`: always wrap; `'off'`: never by default. An explicit `boundary`
+       * or `duration` holds (a duration other than `'loop'` turns the loop handling off). Not with `optimal`.
+       */
+      loop?: LoopMode;
       /** Rotation keys from `downsampleOptimal` for this playback instead of filtered samples. */
       optimal?: PlaybackKernel;
       /** With `optimal`: also weigh global joint positions (`downsampleOptimal`'s `fk` term, weight 1e-3). */
@@ -293,13 +314,15 @@ function applyStep(
         ...(step.rebase === true ? { rebase: true } : {}),
       });
     case 'smooth': {
+      const plan = planLoop(clip, step, 'renormalize');
       // with `joints`, keepOnly reads the unfiltered clip afterwards, so it must stay as it is
-      const out = filterClip(clip, kernelFromSpec(step.kernel), {
+      const filtered = filterClip(plan.closed ? openLoop(clip) : clip, kernelFromSpec(step.kernel), {
         ...(step.space ? { space: step.space } : {}),
-        ...(step.boundary ? { boundary: step.boundary } : {}),
-        ...(step.segments ? { segments: step.segments } : {}),
+        boundary: plan.boundary,
+        segments: plan.segments,
         ...(ownsBoth && !step.joints ? { input: 'reuse' as const } : {}),
       });
+      const out = plan.closed ? closeLoop(filtered) : filtered;
       return step.joints ? keepOnly(clip, out, step.joints) : out;
     }
     case 'live': {
@@ -312,11 +335,35 @@ function applyStep(
       return step.joints ? keepOnly(clip, out, step.joints) : out;
     }
     case 'resample': {
-      const { op: _op, rate, optimal, fk, ...options } = step;
-      if (!optimal) return resampleClip(clip, { ...options, targetRate: rate });
-      const out = resampleOptimal(clip, { ...options, rate, playback: optimal, fk: fk === true });
-      report(out.report);
-      return out.clip;
+      const { op: _op, rate, optimal, fk, loop, ...options } = step;
+      if (optimal) {
+        if (loop !== undefined && loop !== 'off')
+          throw new OptionError("resample: loop applies without optimal (give loop: 'off')");
+        const out = resampleOptimal(clip, { ...options, rate, playback: optimal, fk: fk === true });
+        report(out.report);
+        return out.clip;
+      }
+      // an explicit duration other than 'loop' keeps the clip as it is (no period cut out of it)
+      const plan = planLoop(
+        clip,
+        options.duration === undefined || options.duration === 'loop' ? step : { ...step, loop: 'off' },
+        'clamp',
+      );
+      if (!plan.closed)
+        return resampleClip(clip, {
+          ...options,
+          boundary: plan.boundary,
+          segments: plan.segments,
+          targetRate: rate,
+        });
+      const period = resampleClip(openLoop(clip), {
+        ...options,
+        boundary: plan.boundary,
+        segments: plan.segments,
+        duration: 'loop',
+        targetRate: rate,
+      });
+      return closeLoop(period);
     }
   }
 }

@@ -136,9 +136,10 @@ the coarser grid cannot hold (anti-aliasing); --no-antialias decimates instead. 
 --duration floor ends on or before the source's last time; keep-end adjusts the rate slightly so the
 output ends exactly on it. A glTF animation keeps its end without it: its keys lie on the exact grid and
 one more key at the input's last time holds the end pose. --loop auto (the default) resamples a clip
-whose last pose repeats its first (a looping walk) round its seam: one period with --boundary wrap and
---duration loop (the rate adjusted so the period holds a whole number of frames), closed with its first
-pose, so the output ends at the input's end time with a seam of 0; --loop on wraps any clip, --loop off
+whose last pose repeats its first (a looping walk) round its seam with --boundary wrap, closed with its
+first pose, so the output ends at the input's end time with a seam of 0 (a glTF keeps the rate and adds
+the closing key; a BVH gets --duration loop, the rate adjusted so the period holds whole frames, and a
+warning saying so); --loop on wraps any clip, --loop off
 none unless --boundary wrap is given. An explicit --boundary or --duration holds, and --segments never
 overrides --boundary. --optimal --playback linear computes the rotation keys that a linear (or
 catmull-rom) player reconstructs the source from best (least squares, then Gauss-Newton); translations

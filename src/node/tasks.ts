@@ -5,7 +5,7 @@ import { basename, dirname, extname } from 'node:path';
 import { FileError } from '../errors.js';
 import { recycleClipArrays } from '../io/bvh/recycle.js';
 import { jumpSplits } from '../ops/analysis/segments.js';
-import { planLoop } from '../pipeline/loop.js';
+import { planLoop, rateAdjustedNotes } from '../pipeline/loop.js';
 import { emitClip, runSteps } from '../pipeline/steps.js';
 import type { Clip } from '../series/clip.js';
 import { type AtomicContent, joinContent, writeFileAtomic, writeFileAtomicAsync } from './atomic.js';
@@ -94,7 +94,10 @@ function runTask(
         angle: d.angle,
       }));
     // the parsed clip is this task's own: unrolling may overwrite it instead of copying
-    const processed = runSteps(clip, task.steps, { input: 'reuse' });
+    const processed = runSteps(clip, task.steps, {
+      input: 'reuse',
+      onStep: rateAdjustedNotes(task.steps, result.warnings),
+    });
     result.outputFrames = processed.frames;
     // a clip is written in the format of its output's extension (the input's for stdout and mirrored trees)
     const emit =

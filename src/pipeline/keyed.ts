@@ -5,6 +5,7 @@ import { bakeClip } from '../ops/keys/bake-clip.js';
 import { keysFromClip } from '../ops/keys/keys-from-clip.js';
 import { subclip } from '../ops/keys/subclip.js';
 import type { Clip, KeyedClip, Track } from '../series/clip.js';
+import { planLoop } from './loop.js';
 import { type ClipStep, type RunStepsOptions, runSteps, subclipSeconds } from './steps.js';
 
 /** CUBICSPLINE tracks are baked at 60 Hz at least, so their LINEAR keys follow the curve. */
@@ -28,10 +29,10 @@ export function keyedBakeRate(keyed: KeyedClip): number {
  * uniform clip. Steps that keep the timing (unroll, smooth, live filters) on keys that lie on one grid
  * (`clipRate` uniform, jitter included): every track keeps its key times bit for bit and its
  * interpolation, with the processed values at them. Otherwise every frame becomes a LINEAR key
- * (`keysFromClip` `'all'`). A `resample` that ends the steps without a `duration` keeps the clip's end:
- * where its exact grid (`i / rate`) stops short of the input's last key time, one more key there holds
- * the end pose (a loop, resampled round its seam, ends there already with its first pose). Morph-weight
- * tracks are kept as they were.
+ * (`keysFromClip` `'all'`). A `resample` that ends the steps without a `duration` keeps the clip's
+ * rate and end: keys on the exact grid `i / rate`, and where it stops short of the input's last key time,
+ * one more key there holding the end pose (a loop, resampled round its seam at the same rate: its
+ * first pose, so the seam is 0). Morph-weight tracks are kept as they were.
  */
 export function runKeyedSteps(
   keyed: KeyedClip,
@@ -74,9 +75,12 @@ export function runKeyedSteps(
   const keepsEnd = lastStep.op === 'resample' && !lastStep.optimal && lastStep.duration === undefined;
   let processed = bakeKeyed(keyed);
   let beforeResample: Clip | null = null;
+  let closed = false;
   if (keepsEnd) {
     beforeResample = runSteps(processed, steps.slice(0, -1), { ...options, input: 'reuse' });
-    processed = runSteps(beforeResample, [lastStep], options);
+    // a loop keeps the requested rate too: its grid wraps the seam and the closing key is its first pose
+    closed = planLoop(beforeResample, lastStep, 'clamp').closed;
+    processed = runSteps(beforeResample, [lastStep], { ...options, loopGrid: 'exact' });
   } else processed = runSteps(processed, steps, { ...options, input: 'reuse' });
   const weights: Track[] = keyed.tracks.filter((t) => t.path === 'weights');
   const own = steps.every((s) => s.op === 'unroll' || s.op === 'smooth' || s.op === 'live')
@@ -84,7 +88,14 @@ export function runKeyedSteps(
     : null;
   if (own !== null) return { ...keyed, tracks: [...own, ...weights] };
   const keys = keysFromClip(processed, { keys: 'all' });
-  const tracks = beforeResample ? withEndKey(keys.tracks, beforeResample, keyedEnd(keyed)) : keys.tracks;
+  const tracks = beforeResample
+    ? withEndKey(
+        keys.tracks,
+        closed ? processed : beforeResample,
+        closed ? 0 : beforeResample.frames - 1,
+        keyedEnd(keyed),
+      )
+    : keys.tracks;
   return { ...keys, tracks: [...tracks, ...weights], ...(keyed.source ? { source: keyed.source } : {}) };
 }
 
@@ -97,13 +108,13 @@ function keyedEnd(keyed: KeyedClip): number {
 
 /**
  * Resampled tracks with one more key at `end` (the input's last key time) where their grid stops short
- * of it (`i / rate` past the last whole step: 1.2333 s of a 1.25 s clip at 30 Hz), its value the clip's
- * last frame before the resample (the end pose kept); rotations on the previous key's hemisphere. A grid
+ * of it (`i / rate` past the last whole step: 1.2333 s of a 1.25 s clip at 30 Hz), its value frame `f`
+ * of `before`: the clip's last frame before the resample (the end pose kept), or for a loop the
+ * resampled first frame (the seam closed); rotations on the previous key's hemisphere. A grid
  * that reaches `end` (within 1e-4 of a step: float32 key times) is left as it is.
  */
-function withEndKey(tracks: readonly Track[], before: Clip, end: number): Track[] {
+function withEndKey(tracks: readonly Track[], before: Clip, f: number, end: number): Track[] {
   const J = before.skeleton.names.length;
-  const f = before.frames - 1;
   return tracks.map((t) => {
     const n = t.times.length;
     if (n < 2 || !(end - t.times[n - 1] > 1e-4 * (t.times[n - 1] - t.times[n - 2]))) return t;

@@ -5,6 +5,7 @@ import { detectLoop, LOOP_MODES, type LoopMode } from '../ops/analysis/loop.js';
 import type { SegmentPolicy } from '../ops/analysis/segments.js';
 import type { Boundary } from '../ops/filter/rotation-window.js';
 import type { Clip } from '../series/clip.js';
+import type { ClipStep, StepReport } from './steps.js';
 
 /** How a step meets a clip's ends: its boundary, its jump split, and whether it runs on the open loop. */
 export interface LoopPlan {
@@ -77,5 +78,65 @@ export function closeLoop(clip: Clip): Clip {
     rotations: { data: grow(clip.rotations.data, 4), frames: n + 1, joints: J },
     translations: { data: grow(clip.translations.data, 3), frames: n + 1, joints: J },
     ...(clip.scales ? { scales: { data: grow(clip.scales.data, 3), frames: n + 1, joints: J } } : {}),
+  };
+}
+
+/**
+ * An `onStep` callback that adds a warning (code `'rate-adjusted'`) to `warnings` for each resample step
+ * whose output rate is not the one asked for: a loop resampled round its seam (or `duration: 'keep-end'`)
+ * fits a whole number of frames into its period, so the rate moves (30 Hz on the Fox's 0.7083 s Walk:
+ * 29.647 Hz). `label` names the animation in the message.
+ */
+export function rateAdjustedNotes(
+  steps: readonly ClipStep[],
+  warnings: { message: string; code?: string }[],
+  label = '',
+): (report: StepReport) => void {
+  let index = 0;
+  return (report) => {
+    const step = steps[index++];
+    if (step?.op !== 'resample' || report.op !== 'resample') return;
+    if (Math.abs(report.rate - step.rate) <= 1e-9 * step.rate) return;
+    const why =
+      step.duration === 'keep-end'
+        ? 'so that the last frame lands on the clip end (--duration keep-end)'
+        : 'so that the loop period holds a whole number of frames (--loop; --loop off keeps the rate)';
+    warnings.push({
+      code: 'rate-adjusted',
+      message: `${label}resampled at ${Number(report.rate.toPrecision(8))} Hz, not the requested ${step.rate} Hz, ${why}`,
+    });
+  };
+}
+
+/** Frames of `a` then frames of `b` (same skeleton), for a loop resampled over two periods. */
+export function concatFrames(a: Clip, b: Clip): Clip {
+  const n = a.frames + b.frames;
+  const J = a.skeleton.names.length;
+  const join = (x: Float64Array | Float32Array, y: Float64Array | Float32Array) => {
+    const out = new Float64Array(x.length + y.length);
+    out.set(x);
+    out.set(y, x.length);
+    return out;
+  };
+  return {
+    ...a,
+    frames: n,
+    rotations: { data: join(a.rotations.data, b.rotations.data), frames: n, joints: J },
+    translations: { data: join(a.translations.data, b.translations.data), frames: n, joints: J },
+    ...(a.scales && b.scales
+      ? { scales: { data: join(a.scales.data, b.scales.data), frames: n, joints: J } }
+      : {}),
+  };
+}
+
+/** The first `n` frames of a clip. */
+export function firstFrames(clip: Clip, n: number): Clip {
+  const J = clip.skeleton.names.length;
+  return {
+    ...clip,
+    frames: n,
+    rotations: { data: clip.rotations.data.slice(0, n * J * 4), frames: n, joints: J },
+    translations: { data: clip.translations.data.slice(0, n * J * 3), frames: n, joints: J },
+    ...(clip.scales ? { scales: { data: clip.scales.data.slice(0, n * J * 3), frames: n, joints: J } } : {}),
   };
 }

@@ -43,7 +43,7 @@ import { clipVelocities } from '../ops/velocity/clip-velocities.js';
 import type { Clip } from '../series/clip.js';
 import { CLIP_WRITERS, type EmittedContent } from './clip-writers.js';
 import { type FrameTable, frameTableCsv, frameTableJson, frameTableNpz } from './formats.js';
-import { closeLoop, openLoop, planLoop } from './loop.js';
+import { closeLoop, concatFrames, firstFrames, openLoop, planLoop } from './loop.js';
 import { renderSpectrumSvg } from './spectrum-svg.js';
 
 /**
@@ -133,8 +133,8 @@ export type ClipStep =
       /**
        * `'auto'` (default): a clip whose last pose repeats its first (`detectLoop`) is resampled as a loop:
        * one period with `boundary: 'wrap'` and `duration: 'loop'` (the rate adjusted to fit the period
-       * when the requested one does not), closed with its first pose, so the output ends at the input's
-       * end time with a seam of 0. `'on'`: always wrap; `'off'`: never by default. An explicit `boundary`
+       * when the requested one does not; `RunStepsOptions.loopGrid: 'exact'` keeps it), closed with its
+       * first pose, so the output ends at the input's end time with a seam of 0. `'on'`: always wrap; `'off'`: never by default. An explicit `boundary`
        * or `duration` holds (a duration other than `'loop'` turns the loop handling off). Not with `optimal`.
        */
       loop?: LoopMode;
@@ -246,6 +246,13 @@ export interface RunStepsOptions {
   input?: 'keep' | 'reuse';
   /** Called after each step with what it did (the studio shows the optimal keys' error from it). */
   onStep?: (report: StepReport) => void;
+  /**
+   * The grid of a resample round a loop (see the step's `loop`): `'fit'` (default) adjusts the rate so
+   * the period holds whole frames and closes the loop with its first pose (a uniform clip that ends at
+   * the input's end); `'exact'` keeps the requested rate, frames `i / rate` up to the input's end, the
+   * seam wrapped (the keyed path then adds the closing key at the end time).
+   */
+  loopGrid?: 'fit' | 'exact';
 }
 
 /**
@@ -266,7 +273,7 @@ export function runSteps(clip: Clip, steps: readonly ClipStep[], options: RunSte
     const rotations = reuse || current.rotations.data !== clip.rotations.data;
     const both = rotations && (reuse || current.translations.data !== clip.translations.data);
     let optimal: StepReport['optimal'];
-    current = applyStep(current, step, rotations, both, (o) => {
+    current = applyStep(current, step, rotations, both, options.loopGrid === 'exact', (o) => {
       optimal = o;
     });
     options.onStep?.({
@@ -303,6 +310,7 @@ function applyStep(
   step: ClipStep,
   ownsRotations: boolean,
   ownsBoth: boolean,
+  exactLoopGrid: boolean,
   report: (optimal: NonNullable<StepReport['optimal']>) => void,
 ): Clip {
   switch (step.op) {
@@ -356,7 +364,20 @@ function applyStep(
           segments: plan.segments,
           targetRate: rate,
         });
-      const period = resampleClip(openLoop(clip), {
+      const open = openLoop(clip);
+      if (exactLoopGrid) {
+        // two periods wrapped (the same periodic signal) on the exact grid, cut at the input's end
+        const twice = resampleClip(concatFrames(open, open), {
+          ...options,
+          boundary: plan.boundary,
+          segments: plan.segments,
+          duration: 'floor',
+          targetRate: rate,
+        });
+        const keep = Math.floor(((clip.frames - 1) / clipSourceRate(clip)) * twice.rate * (1 + 1e-12)) + 1;
+        return firstFrames(twice, Math.min(keep, twice.frames));
+      }
+      const period = resampleClip(open, {
         ...options,
         boundary: plan.boundary,
         segments: plan.segments,

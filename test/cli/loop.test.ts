@@ -6,6 +6,7 @@ import { FIXTURE_GLTF_DIR, HAS_SHARED_GLTF, sharedGltfPath } from '../support/gl
 import {
   animationIndex,
   animationRange,
+  channelTimes,
   type Glb,
   readGlb,
   seam,
@@ -70,11 +71,19 @@ describe('loops in the command line (Fox.glb: Walk and Run repeat their first po
     expect(seam(glb, animationIndex(glb, 'Walk'))).toBeGreaterThan(1);
   });
 
-  it('resample --rate 30 ends at the input end time, seam 0 (it ended at 0.7000 s of 0.7083 s, seam 0.84)', () => {
+  it('resample --rate 30 keeps 30 Hz and ends at the input end time, seam 0 (it ended at 0.7000 s of 0.7083 s, seam 0.84)', () => {
     const out = join(tempDir(), 'r30.glb');
-    expect(rotsig(['resample', FOX, '--rate', '30', '-o', out]).code).toBe(0);
+    const run = rotsig(['resample', FOX, '--rate', '30', '-o', out]);
+    expect(run.code).toBe(0);
     const fox = readGlb(FOX);
     const glb = readGlb(out);
+    // the requested rate holds: keys 1/30 s apart, then the closing key at the end time (0.7083 s)
+    expect(run.stderr).not.toMatch(/rate-adjusted|resampled at/);
+    const times = channelTimes(glb, animationIndex(glb, 'Walk'));
+    const n = times.length;
+    for (let k = 1; k < n - 1; k++) expect(times[k] - times[k - 1]).toBeCloseTo(1 / 30, 6);
+    expect(times[n - 2]).toBeCloseTo(21 / 30, 6);
+    expect(times[n - 1]).toBeCloseTo(17 / 24, 6);
     for (const name of ['Walk', 'Run']) {
       const a = animationIndex(fox, name);
       const b = animationIndex(glb, name);

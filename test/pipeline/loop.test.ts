@@ -118,4 +118,18 @@ describe('loops in the pipeline (a 1.25 s swing at 24 Hz whose last frame repeat
       expect(Math.abs(Math.atan2(Math.sin(a - want), Math.cos(a - want)))).toBeLessThan(1e-12);
     }
   });
+
+  it('a keyed loop resampled keeps the rate: keys i/30 to 1.2333 s, then its first pose at 1.25 s', () => {
+    const keyed = keysFromClip(loop, { keys: 'all' });
+    const out = runKeyedSteps(keyed, [{ op: 'resample', rate: 30 }]);
+    for (const t of out.tracks) {
+      const n = t.times.length;
+      expect(n).toBe(39);
+      for (let k = 0; k < n - 1; k++) expect(t.times[k]).toBeCloseTo(k / 30, 12);
+      expect(t.times[n - 1]).toBe(1.25);
+      const w = t.width;
+      for (let c = 0; c < w; c++)
+        expect(Math.abs(t.values[(n - 1) * w + c])).toBeCloseTo(Math.abs(t.values[c]), 12);
+    }
+  });
 });

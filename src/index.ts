@@ -35,6 +35,7 @@ export {
   SEGMENT_POLICIES,
   type SegmentPolicy,
 } from './ops/analysis/segments.js';
+export * from './ops/analysis/loop.js';
 export * from './ops/unroll/rotation-series.js';
 export * from './ops/unroll/unroll-clip.js';
 export * from './ops/unroll/unroll-euler.js';

@@ -4,7 +4,14 @@ import { BATCH_OPTIONS, COMMON_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, Usa
 import { CLIP_IO } from './formats.js';
 import { resampleOptions, resampleStep } from './resample.js';
 import { runFileCommand } from './run.js';
-import { bvhOutputOptions, parseKernelText, precisionOption, segmentsValue } from './shared.js';
+import {
+  bvhOutputOptions,
+  loopValue,
+  optional,
+  parseKernelText,
+  precisionOption,
+  segmentsValue,
+} from './shared.js';
 
 /** `rotsig process`: several steps in one pass. */
 export const processCommand: Command = {
@@ -64,7 +71,8 @@ to only rewrite files with continuous Euler curves, use 'rotsig unroll'.`,
         op: 'smooth',
         kernel: parseKernelText(v.smooth as string, '--smooth'),
         space: oneOf<RotationSpace>(space, 'space', ROTATION_SPACES, 'raw'),
-        segments: segmentsValue(parsed),
+        ...optional('segments', segmentsValue(parsed)),
+        ...optional('loop', loopValue(parsed)),
       });
     }
     if (v.resample !== undefined) steps.push(resampleStep(parsed, v.resample as string, 'resample'));

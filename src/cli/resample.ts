@@ -23,7 +23,16 @@ import {
 } from './command.js';
 import { CLIP_IO } from './formats.js';
 import { runFileCommand } from './run.js';
-import { bvhOutputOptions, precisionOption, RATE_RANGE, segmentsOption, segmentsValue } from './shared.js';
+import {
+  bvhOutputOptions,
+  loopOption,
+  loopValue,
+  optional,
+  precisionOption,
+  RATE_RANGE,
+  segmentsOption,
+  segmentsValue,
+} from './shared.js';
 
 /** The options `resample` and `process --resample` share. */
 export const resampleOptions: Record<string, import('./command.js').OptionSpec> = {
@@ -40,12 +49,12 @@ export const resampleOptions: Record<string, import('./command.js').OptionSpec> 
   boundary: {
     type: 'string',
     value: 'policy',
-    description: `${BOUNDARIES.join(', ')} (default ${RESAMPLE_DEFAULTS.boundary}; wrap for loops)`,
+    description: `${BOUNDARIES.join(', ')} (default wrap on a loop, see --loop; else ${RESAMPLE_DEFAULTS.boundary})`,
   },
   duration: {
     type: 'string',
     value: 'policy',
-    description: `${DURATION_POLICIES.join(', ')} (default ${RESAMPLE_DEFAULTS.duration})`,
+    description: `${DURATION_POLICIES.join(', ')} (default loop on a loop, see --loop; else ${RESAMPLE_DEFAULTS.duration}, and a glTF keeps its end key)`,
   },
   'no-antialias': {
     type: 'boolean',
@@ -61,11 +70,14 @@ export const resampleOptions: Record<string, import('./command.js').OptionSpec> 
     description: 'linear or catmull-rom: the up-sampler --optimal fits (default linear)',
   },
   ...segmentsOption,
+  ...loopOption,
 };
 
 /** The resample step described by `--rate` and the resample options. */
 export function resampleStep(parsed: Parsed, rateText: string | undefined, rateName = 'rate'): ClipStep {
   const v = parsed.values;
+  if (v.loop !== undefined && v.optimal === true && v.loop !== 'off')
+    throw new UsageError('--loop applies to resampling without --optimal (the optimal keys do not wrap)');
   if (v.playback !== undefined && v.optimal !== true)
     throw new UsageError('--playback says what --optimal fits its keys for; give --optimal with it');
   return {
@@ -83,10 +95,22 @@ export function resampleStep(parsed: Parsed, rateText: string | undefined, rateN
         }
       : {}),
     space: oneOf<RotationSpace>(v.space as string | undefined, 'space', ROTATION_SPACES, 'log'),
-    boundary: oneOf<Boundary>(v.boundary as string | undefined, 'boundary', BOUNDARIES, 'clamp'),
-    duration: oneOf<DurationPolicy>(v.duration as string | undefined, 'duration', DURATION_POLICIES, 'floor'),
+    // boundary, duration, segments and loop only when given: the pipeline picks them for a loop
+    ...optional(
+      'boundary',
+      v.boundary === undefined
+        ? undefined
+        : oneOf<Boundary>(v.boundary as string, 'boundary', BOUNDARIES, 'clamp'),
+    ),
+    ...optional(
+      'duration',
+      v.duration === undefined
+        ? undefined
+        : oneOf<DurationPolicy>(v.duration as string, 'duration', DURATION_POLICIES, 'floor'),
+    ),
     antialias: v['no-antialias'] !== true,
-    segments: segmentsValue(parsed),
+    ...optional('segments', segmentsValue(parsed)),
+    ...optional('loop', loopValue(parsed)),
     ...(v.optimal === true
       ? {
           optimal: oneOf(
@@ -111,7 +135,14 @@ output frame i is at i / rate seconds. Down-sampling widens the kernel by the ra
 the coarser grid cannot hold (anti-aliasing); --no-antialias decimates instead. Interpolating kernels
 (linear, catmull-rom, cubic6, lanczos2/3, sinc) keep the source samples where the grids coincide.
 --duration floor ends on or before the source's last time; keep-end adjusts the rate slightly so the
-output ends exactly on it. --optimal --playback linear computes the rotation keys that a linear (or
+output ends exactly on it. A glTF animation keeps its end without it: its keys lie on the exact grid and
+one more key at the input's last time holds the end pose. --loop auto (the default) resamples a clip
+whose last pose repeats its first (a looping walk) round its seam with --boundary wrap, closed with its
+first pose, so the output ends at the input's end time with a seam of 0 (a glTF keeps the rate and adds
+the closing key; a BVH gets --duration loop, the rate adjusted so the period holds whole frames, and a
+warning saying so); --loop on wraps any clip, --loop off
+none unless --boundary wrap is given. An explicit --boundary or --duration holds, and --segments never
+overrides --boundary. --optimal --playback linear computes the rotation keys that a linear (or
 catmull-rom) player reconstructs the source from best (least squares, then Gauss-Newton); translations
 are resampled as usual.
 

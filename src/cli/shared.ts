@@ -1,5 +1,6 @@
 // Option parsers shared by several commands.
 
+import { DETECT_LOOP_DEFAULTS, LOOP_MODES, type LoopMode } from '../ops/analysis/loop.js';
 import { SEGMENT_POLICIES, type SegmentPolicy } from '../ops/analysis/segments.js';
 import type { KernelSpec, TableFormat } from '../pipeline/steps.js';
 import {
@@ -47,24 +48,40 @@ export function precisionOption(parsed: Parsed): number | undefined {
   return numberOption(v, '--precision', { min: 0, max: 15, integer: true });
 }
 
-/** `--segments`: how smoothing and resampling treat real jumps (CLI default: split at them). */
+/** `--segments`: how smoothing and resampling treat real jumps (CLI default: split at them, except on a loop). */
 export const segmentsOption: Record<string, OptionSpec> = {
   segments: {
     type: 'string',
     value: 'policy',
     description:
-      'jumps or none: filter each stretch between real jumps (a T-pose first frame, a cut, a one-frame glitch: a step above 25 rad/s and 8x the median of its four neighbours, so fast motion such as a kick is not one) on its own, so no kernel mixes samples across them; --json lists every split (default jumps; none for clean capture)',
+      'jumps or none: filter each stretch between real jumps (a T-pose first frame, a cut, a one-frame glitch: a step above 25 rad/s and 8x the median of its four neighbours, so fast motion such as a kick is not one) on its own, so no kernel mixes samples across them; --json lists every split (default jumps, none where the step wraps round a loop; never overrides --boundary)',
   },
 };
 
-/** `--segments`, checked (default `'jumps'`). */
-export function segmentsValue(parsed: Parsed): SegmentPolicy {
-  return oneOf<SegmentPolicy>(
-    parsed.values.segments as string | undefined,
-    'segments',
-    SEGMENT_POLICIES,
-    'jumps',
-  );
+/** `--segments`, checked; undefined when not given (the pipeline's default: jumps, none on a wrap). */
+export function segmentsValue(parsed: Parsed): SegmentPolicy | undefined {
+  const v = parsed.values.segments as string | undefined;
+  return v === undefined ? undefined : oneOf<SegmentPolicy>(v, 'segments', SEGMENT_POLICIES, 'jumps');
+}
+
+/** `--loop`: how smoothing and resampling treat a clip whose last pose repeats its first. */
+export const loopOption: Record<string, OptionSpec> = {
+  loop: {
+    type: 'string',
+    value: 'mode',
+    description: `auto, on or off: auto (default) wraps round the seam of a clip whose first and last poses agree (detectLoop: every joint within ${DETECT_LOOP_DEFAULTS.tolerance} of the pose's size and ${DETECT_LOOP_DEFAULTS.angleTolerance} rad), keeping the seam closed and the end time; on always wraps; off never by default (an explicit --boundary always holds)`,
+  },
+};
+
+/** `--loop`, checked; undefined when not given (the pipeline's default, auto). */
+export function loopValue(parsed: Parsed): LoopMode | undefined {
+  const v = parsed.values.loop as string | undefined;
+  return v === undefined ? undefined : oneOf<LoopMode>(v, 'loop', LOOP_MODES, 'auto');
+}
+
+/** `{ [key]: value }`, or nothing when the value is undefined. */
+export function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
 /** Options naming a smoothing kernel. */

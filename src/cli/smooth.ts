@@ -23,6 +23,9 @@ import {
   bvhOutputOptions,
   kernelOptions,
   kernelSpecOption,
+  loopOption,
+  loopValue,
+  optional,
   precisionOption,
   segmentsOption,
   segmentsValue,
@@ -60,7 +63,9 @@ export function smoothStep(parsed: Parsed): ClipStep {
     'kernel',
   );
   const live = ['min-cutoff', 'beta', 'd-cutoff', 'half-life', 'direction'].filter((k) => v[k] !== undefined);
-  const kernelOnly = ['kernel', 'sigma', 'amount', 'space', 'boundary'].filter((k) => v[k] !== undefined);
+  const kernelOnly = ['kernel', 'sigma', 'amount', 'space', 'boundary', 'loop'].filter(
+    (k) => v[k] !== undefined,
+  );
   if (filter !== 'kernel') {
     if (kernelOnly.length) throw new UsageError(`--${kernelOnly[0]} applies to --filter kernel only`);
     const direction = oneOf(v.direction as string | undefined, 'direction', CLIP_DIRECTIONS, 'forward');
@@ -98,8 +103,15 @@ export function smoothStep(parsed: Parsed): ClipStep {
     op: 'smooth',
     kernel: kernelSpecOption(parsed),
     space: oneOf<RotationSpace>(v.space as string | undefined, 'space', ROTATION_SPACES, 'raw'),
-    boundary: oneOf<Boundary>(v.boundary as string | undefined, 'boundary', BOUNDARIES, 'renormalize'),
-    segments: segmentsValue(parsed),
+    // boundary, segments and loop only when given: the pipeline picks wrap for a loop, renormalize else
+    ...optional(
+      'boundary',
+      v.boundary === undefined
+        ? undefined
+        : oneOf<Boundary>(v.boundary as string, 'boundary', BOUNDARIES, 'renormalize'),
+    ),
+    ...optional('segments', segmentsValue(parsed)),
+    ...optional('loop', loopValue(parsed)),
     ...(names !== undefined ? { joints: names } : {}),
   };
 }
@@ -117,8 +129,12 @@ Filters every joint's rotation and translation along time with one kernel (filte
 smooths (sigma in frames); unsharp sharpens (signal + amount x its difference from the gaussian blur);
 tent is a light 3-tap smoothing. --space says where the rotation weighted sums are taken: raw
 (aligned quaternions, fastest), log (slerp-like) or eigen (robust average). --boundary says what the
-window reads past the clip ends (renormalize drops those taps; wrap for loops). --joints limits the
-filter to some joints (comma-separated names, as in the file).
+window reads past the clip ends (renormalize drops those taps; wrap for loops). --loop auto (the
+default) smooths a clip whose last pose repeats its first (a looping walk or run, as glTF stores it)
+round the seam: wrap on one period, the last pose kept equal to the first, so the loop stays closed;
+--loop on wraps any clip, --loop off wraps none unless --boundary wrap is given. An explicit --boundary
+always holds, and --segments never overrides it. --joints limits the filter to some joints
+(comma-separated names, as in the file).
 
 --filter one-euro runs the clip through the One Euro filter frame by frame, as a live stream of the
 same frames would be filtered (oneEuroClip): --min-cutoff is the cutoff at rest in Hz (lower removes
@@ -140,6 +156,7 @@ second filter: less lag, no longer causal.`,
     filter: { type: 'string', value: 'name', description: 'kernel, one-euro or damper (default kernel)' },
     ...kernelOptions,
     ...segmentsOption,
+    ...loopOption,
     'min-cutoff': {
       type: 'string',
       value: 'hz',
@@ -169,7 +186,7 @@ second filter: less lag, no longer causal.`,
     boundary: {
       type: 'string',
       value: 'policy',
-      description: `${BOUNDARIES.join(', ')} (default renormalize)`,
+      description: `${BOUNDARIES.join(', ')} (default wrap on a loop, see --loop; else renormalize)`,
     },
     joints: { type: 'string', value: 'names', description: 'only these joints (comma-separated)' },
     ...OUTPUT_OPTIONS,

@@ -8,6 +8,7 @@ import { type GltfWriteResult, writeGltf } from '../io/gltf/write.js';
 import { keyTimesRate } from '../ops/analysis/rate.js';
 import { keysFromClip } from '../ops/keys/keys-from-clip.js';
 import { bakeKeyed, runKeyedSteps } from '../pipeline/keyed.js';
+import { rateAdjustedNotes } from '../pipeline/loop.js';
 import { emitClip, runSteps } from '../pipeline/steps.js';
 import type { Clip, KeyedClip, Track } from '../series/clip.js';
 import { type AtomicContent, joinContent, writeFileAtomic } from './atomic.js';
@@ -113,7 +114,17 @@ export async function runGltfTask(
         result.frames = keyCount(read.clips);
         result.outputFrames = result.frames;
       } else if (writesClip(task) && format !== 'bvh') {
-        const processed = read.clips.map((c) => (c.tracks.length ? runKeyedSteps(c, task.steps) : c));
+        const processed = read.clips.map((c) =>
+          c.tracks.length
+            ? runKeyedSteps(c, task.steps, {
+                onStep: rateAdjustedNotes(
+                  task.steps,
+                  result.warnings,
+                  c.name ? `animation '${c.name}': ` : '',
+                ),
+              })
+            : c,
+        );
         result.frames = keyCount(read.clips);
         result.outputFrames = keyCount(processed);
         // a Draco document is written back with draco3dgltf's encoder, loaded only then
@@ -128,7 +139,10 @@ export async function runGltfTask(
         const keyed = oneClip(read, result);
         const baked = bakeKeyed(keyed);
         result.frames = baked.frames;
-        const processed = runSteps(baked, task.steps, { input: 'reuse' });
+        const processed = runSteps(baked, task.steps, {
+          input: 'reuse',
+          onStep: rateAdjustedNotes(task.steps, result.warnings),
+        });
         result.outputFrames = processed.frames;
         const out = emitClip(processed, task.emit, { title: basename(task.input) });
         if (out.data !== undefined) result.data = out.data;

@@ -5,6 +5,7 @@ import { basename, dirname, extname } from 'node:path';
 import { FileError } from '../errors.js';
 import { recycleClipArrays } from '../io/bvh/recycle.js';
 import { jumpSplits } from '../ops/analysis/segments.js';
+import { planLoop, rateAdjustedNotes } from '../pipeline/loop.js';
 import { emitClip, runSteps } from '../pipeline/steps.js';
 import type { Clip } from '../series/clip.js';
 import { type AtomicContent, joinContent, writeFileAtomic, writeFileAtomicAsync } from './atomic.js';
@@ -79,7 +80,13 @@ function runTask(
     result.joints = clip.skeleton.names.length;
     // where smoothing or resampling splits at real jumps, named for the --json summary (before the steps,
     // which may reuse the clip's arrays)
-    if (task.steps.some((s) => 'segments' in s && s.segments === 'jumps'))
+    if (
+      task.steps.some(
+        (s) =>
+          (s.op === 'smooth' || (s.op === 'resample' && !s.optimal)) &&
+          planLoop(clip, s, s.op === 'smooth' ? 'renormalize' : 'clamp').segments === 'jumps',
+      )
+    )
       result.splits = jumpSplits(clip).map((d) => ({
         joint: clip.skeleton.names[d.joint],
         frame: d.frame,
@@ -87,7 +94,10 @@ function runTask(
         angle: d.angle,
       }));
     // the parsed clip is this task's own: unrolling may overwrite it instead of copying
-    const processed = runSteps(clip, task.steps, { input: 'reuse' });
+    const processed = runSteps(clip, task.steps, {
+      input: 'reuse',
+      onStep: rateAdjustedNotes(task.steps, result.warnings),
+    });
     result.outputFrames = processed.frames;
     // a clip is written in the format of its output's extension (the input's for stdout and mirrored trees)
     const emit =

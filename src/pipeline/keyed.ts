@@ -5,6 +5,7 @@ import { bakeClip } from '../ops/keys/bake-clip.js';
 import { keysFromClip } from '../ops/keys/keys-from-clip.js';
 import { subclip } from '../ops/keys/subclip.js';
 import type { Clip, KeyedClip, Track } from '../series/clip.js';
+import { planLoop } from './loop.js';
 import { type ClipStep, type RunStepsOptions, runSteps, subclipSeconds } from './steps.js';
 
 /** CUBICSPLINE tracks are baked at 60 Hz at least, so their LINEAR keys follow the curve. */
@@ -28,7 +29,10 @@ export function keyedBakeRate(keyed: KeyedClip): number {
  * uniform clip. Steps that keep the timing (unroll, smooth, live filters) on keys that lie on one grid
  * (`clipRate` uniform, jitter included): every track keeps its key times bit for bit and its
  * interpolation, with the processed values at them. Otherwise every frame becomes a LINEAR key
- * (`keysFromClip` `'all'`). Morph-weight tracks are kept as they were.
+ * (`keysFromClip` `'all'`). A `resample` that ends the steps without a `duration` keeps the clip's
+ * rate and end: keys on the exact grid `i / rate`, and where it stops short of the input's last key time,
+ * one more key there holding the end pose (a loop, resampled round its seam at the same rate: its
+ * first pose, so the seam is 0). Morph-weight tracks are kept as they were.
  */
 export function runKeyedSteps(
   keyed: KeyedClip,
@@ -66,14 +70,76 @@ export function runKeyedSteps(
       }
     return out;
   }
-  const processed = runSteps(bakeKeyed(keyed), steps, { ...options, input: 'reuse' });
+  // a resample that ends the steps keeps the clip's end: the last key at the input's last time
+  const lastStep = steps[steps.length - 1];
+  const keepsEnd = lastStep.op === 'resample' && !lastStep.optimal && lastStep.duration === undefined;
+  let processed = bakeKeyed(keyed);
+  let beforeResample: Clip | null = null;
+  let closed = false;
+  if (keepsEnd) {
+    beforeResample = runSteps(processed, steps.slice(0, -1), { ...options, input: 'reuse' });
+    // a loop keeps the requested rate too: its grid wraps the seam and the closing key is its first pose
+    closed = planLoop(beforeResample, lastStep, 'clamp').closed;
+    processed = runSteps(beforeResample, [lastStep], { ...options, loopGrid: 'exact' });
+  } else processed = runSteps(processed, steps, { ...options, input: 'reuse' });
   const weights: Track[] = keyed.tracks.filter((t) => t.path === 'weights');
   const own = steps.every((s) => s.op === 'unroll' || s.op === 'smooth' || s.op === 'live')
     ? onOwnKeys(keyed, processed)
     : null;
   if (own !== null) return { ...keyed, tracks: [...own, ...weights] };
   const keys = keysFromClip(processed, { keys: 'all' });
-  return { ...keys, tracks: [...keys.tracks, ...weights], ...(keyed.source ? { source: keyed.source } : {}) };
+  const tracks = beforeResample
+    ? withEndKey(
+        keys.tracks,
+        closed ? processed : beforeResample,
+        closed ? 0 : beforeResample.frames - 1,
+        keyedEnd(keyed),
+      )
+    : keys.tracks;
+  return { ...keys, tracks: [...tracks, ...weights], ...(keyed.source ? { source: keyed.source } : {}) };
+}
+
+/** The last key time of a keyed clip's tracks. */
+function keyedEnd(keyed: KeyedClip): number {
+  let end = Number.NEGATIVE_INFINITY;
+  for (const t of keyed.tracks) end = Math.max(end, t.times[t.times.length - 1]);
+  return end;
+}
+
+/**
+ * Resampled tracks with one more key at `end` (the input's last key time) where their grid stops short
+ * of it (`i / rate` past the last whole step: 1.2333 s of a 1.25 s clip at 30 Hz), its value frame `f`
+ * of `before`: the clip's last frame before the resample (the end pose kept), or for a loop the
+ * resampled first frame (the seam closed); rotations on the previous key's hemisphere. A grid
+ * that reaches `end` (within 1e-4 of a step: float32 key times) is left as it is.
+ */
+function withEndKey(tracks: readonly Track[], before: Clip, f: number, end: number): Track[] {
+  const J = before.skeleton.names.length;
+  return tracks.map((t) => {
+    const n = t.times.length;
+    if (n < 2 || !(end - t.times[n - 1] > 1e-4 * (t.times[n - 1] - t.times[n - 2]))) return t;
+    const w = t.width;
+    const series =
+      t.path === 'rotation'
+        ? before.rotations.data
+        : t.path === 'translation'
+          ? before.translations.data
+          : before.scales?.data;
+    if (series === undefined) return t;
+    const value = Array.from(series.subarray((f * J + t.joint) * w, (f * J + t.joint + 1) * w));
+    if (t.path === 'rotation') {
+      let dot = 0;
+      for (let c = 0; c < 4; c++) dot += value[c] * t.values[(n - 1) * 4 + c];
+      if (dot < 0) for (let c = 0; c < 4; c++) value[c] = -value[c];
+    }
+    const times = new Float64Array(n + 1);
+    times.set(t.times);
+    times[n] = end;
+    const values = new Float64Array((n + 1) * w);
+    values.set(t.values);
+    values.set(value, n * w);
+    return { ...t, times, values };
+  });
 }
 
 /**

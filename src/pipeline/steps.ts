@@ -5,6 +5,7 @@ import { writeBvhChunks } from '../io/bvh/write.js';
 import { writeNpy } from '../io/npy.js';
 import { writeNpz } from '../io/npz.js';
 import { type AnalyzeClipOptions, analyzeClip } from '../ops/analysis/analyze-clip.js';
+import type { LoopMode } from '../ops/analysis/loop.js';
 import type { SegmentPolicy } from '../ops/analysis/segments.js';
 import { filterClip } from '../ops/filter/filter-clip.js';
 import type { Boundary, RotationSpace } from '../ops/filter/rotation-window.js';
@@ -42,6 +43,7 @@ import { clipVelocities } from '../ops/velocity/clip-velocities.js';
 import type { Clip } from '../series/clip.js';
 import { CLIP_WRITERS, type EmittedContent } from './clip-writers.js';
 import { type FrameTable, frameTableCsv, frameTableJson, frameTableNpz } from './formats.js';
+import { closeLoop, concatFrames, firstFrames, openLoop, planLoop } from './loop.js';
 import { renderSpectrumSvg } from './spectrum-svg.js';
 
 /**
@@ -97,9 +99,17 @@ export type ClipStep =
       op: 'smooth';
       kernel: KernelSpec;
       space?: RotationSpace;
+      /** Default `'wrap'` on a loop (see `loop`), else `filterClip`'s (`'renormalize'`). */
       boundary?: Boundary;
       joints?: string[];
+      /** Default `'jumps'`, or `'none'` where the step wraps (a split never overrides the boundary). */
       segments?: SegmentPolicy;
+      /**
+       * `'auto'` (default): a clip whose last pose repeats its first (`detectLoop`) is smoothed round the
+       * seam (`boundary: 'wrap'` on one period, the repeated pose kept equal to the first); `'on'`: always
+       * wrap; `'off'`: never by default. An explicit `boundary` always holds.
+       */
+      loop?: LoopMode;
     }
   | {
       /** A streaming filter run over the clip (`oneEuroClip` or `dampClip`). */
@@ -113,10 +123,21 @@ export type ClipStep =
       rate: number;
       kernel?: ResampleKernelName;
       space?: RotationSpace;
+      /** Default `'wrap'` on a loop (see `loop`), else `resampleClip`'s (`'clamp'`). */
       boundary?: Boundary;
       antialias?: boolean;
+      /** Default `'loop'` on a loop, else `'floor'`. */
       duration?: DurationPolicy;
+      /** Default `'jumps'`, or `'none'` where the step wraps (a split never overrides the boundary). */
       segments?: SegmentPolicy;
+      /**
+       * `'auto'` (default): a clip whose last pose repeats its first (`detectLoop`) is resampled as a loop:
+       * one period with `boundary: 'wrap'` and `duration: 'loop'` (the rate adjusted to fit the period
+       * when the requested one does not; `RunStepsOptions.loopGrid: 'exact'` keeps it), closed with its
+       * first pose, so the output ends at the input's end time with a seam of 0. `'on'`: always wrap; `'off'`: never by default. An explicit `boundary`
+       * or `duration` holds (a duration other than `'loop'` turns the loop handling off). Not with `optimal`.
+       */
+      loop?: LoopMode;
       /** Rotation keys from `downsampleOptimal` for this playback instead of filtered samples. */
       optimal?: PlaybackKernel;
       /** With `optimal`: also weigh global joint positions (`downsampleOptimal`'s `fk` term, weight 1e-3). */
@@ -225,6 +246,13 @@ export interface RunStepsOptions {
   input?: 'keep' | 'reuse';
   /** Called after each step with what it did (the studio shows the optimal keys' error from it). */
   onStep?: (report: StepReport) => void;
+  /**
+   * The grid of a resample round a loop (see the step's `loop`): `'fit'` (default) adjusts the rate so
+   * the period holds whole frames and closes the loop with its first pose (a uniform clip that ends at
+   * the input's end); `'exact'` keeps the requested rate, frames `i / rate` up to the input's end, the
+   * seam wrapped (the keyed path then adds the closing key at the end time).
+   */
+  loopGrid?: 'fit' | 'exact';
 }
 
 /**
@@ -245,7 +273,7 @@ export function runSteps(clip: Clip, steps: readonly ClipStep[], options: RunSte
     const rotations = reuse || current.rotations.data !== clip.rotations.data;
     const both = rotations && (reuse || current.translations.data !== clip.translations.data);
     let optimal: StepReport['optimal'];
-    current = applyStep(current, step, rotations, both, (o) => {
+    current = applyStep(current, step, rotations, both, options.loopGrid === 'exact', (o) => {
       optimal = o;
     });
     options.onStep?.({
@@ -282,6 +310,7 @@ function applyStep(
   step: ClipStep,
   ownsRotations: boolean,
   ownsBoth: boolean,
+  exactLoopGrid: boolean,
   report: (optimal: NonNullable<StepReport['optimal']>) => void,
 ): Clip {
   switch (step.op) {
@@ -293,13 +322,15 @@ function applyStep(
         ...(step.rebase === true ? { rebase: true } : {}),
       });
     case 'smooth': {
+      const plan = planLoop(clip, step, 'renormalize');
       // with `joints`, keepOnly reads the unfiltered clip afterwards, so it must stay as it is
-      const out = filterClip(clip, kernelFromSpec(step.kernel), {
+      const filtered = filterClip(plan.closed ? openLoop(clip) : clip, kernelFromSpec(step.kernel), {
         ...(step.space ? { space: step.space } : {}),
-        ...(step.boundary ? { boundary: step.boundary } : {}),
-        ...(step.segments ? { segments: step.segments } : {}),
+        boundary: plan.boundary,
+        segments: plan.segments,
         ...(ownsBoth && !step.joints ? { input: 'reuse' as const } : {}),
       });
+      const out = plan.closed ? closeLoop(filtered) : filtered;
       return step.joints ? keepOnly(clip, out, step.joints) : out;
     }
     case 'live': {
@@ -312,11 +343,48 @@ function applyStep(
       return step.joints ? keepOnly(clip, out, step.joints) : out;
     }
     case 'resample': {
-      const { op: _op, rate, optimal, fk, ...options } = step;
-      if (!optimal) return resampleClip(clip, { ...options, targetRate: rate });
-      const out = resampleOptimal(clip, { ...options, rate, playback: optimal, fk: fk === true });
-      report(out.report);
-      return out.clip;
+      const { op: _op, rate, optimal, fk, loop, ...options } = step;
+      if (optimal) {
+        if (loop !== undefined && loop !== 'off')
+          throw new OptionError("resample: loop applies without optimal (give loop: 'off')");
+        const out = resampleOptimal(clip, { ...options, rate, playback: optimal, fk: fk === true });
+        report(out.report);
+        return out.clip;
+      }
+      // an explicit duration other than 'loop' keeps the clip as it is (no period cut out of it)
+      const plan = planLoop(
+        clip,
+        options.duration === undefined || options.duration === 'loop' ? step : { ...step, loop: 'off' },
+        'clamp',
+      );
+      if (!plan.closed)
+        return resampleClip(clip, {
+          ...options,
+          boundary: plan.boundary,
+          segments: plan.segments,
+          targetRate: rate,
+        });
+      const open = openLoop(clip);
+      if (exactLoopGrid) {
+        // two periods wrapped (the same periodic signal) on the exact grid, cut at the input's end
+        const twice = resampleClip(concatFrames(open, open), {
+          ...options,
+          boundary: plan.boundary,
+          segments: plan.segments,
+          duration: 'floor',
+          targetRate: rate,
+        });
+        const keep = Math.floor(((clip.frames - 1) / clipSourceRate(clip)) * twice.rate * (1 + 1e-12)) + 1;
+        return firstFrames(twice, Math.min(keep, twice.frames));
+      }
+      const period = resampleClip(open, {
+        ...options,
+        boundary: plan.boundary,
+        segments: plan.segments,
+        duration: 'loop',
+        targetRate: rate,
+      });
+      return closeLoop(period);
     }
   }
 }

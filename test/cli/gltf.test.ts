@@ -47,13 +47,16 @@ describe('rotsig commands on glTF files', () => {
     expect(read.clips.length).toBe(3);
   });
 
-  it('rotsig resample --rate 30 keys every glTF animation at 30 Hz from its first key', async () => {
+  it('rotsig resample --rate 30 keys every glTF animation at 30 Hz from its first key, and keeps its end', async () => {
     const dir = tempDir();
     expect(rotsig(['resample', FOX, '-o', join(dir, 'fox30.glb'), '--rate', '30']).code).toBe(0);
     const { clips } = await readGltfFile(join(dir, 'fox30.glb'));
     for (const c of clips)
       for (const t of c.tracks) {
-        for (let k = 1; k < t.times.length; k++) expect(t.times[k] - t.times[k - 1]).toBeCloseTo(1 / 30, 6);
+        const n = t.times.length;
+        for (let k = 1; k < n - 1; k++) expect(t.times[k] - t.times[k - 1]).toBeCloseTo(1 / 30, 6);
+        // the last key is the clip's end: one step of 1/30 s or less after the grid's last
+        expect(t.times[n - 1] - t.times[n - 2]).toBeLessThanOrEqual(1 / 30 + 1e-6);
         expect(t.interpolation).toBe('linear');
       }
   });

@@ -27,7 +27,14 @@ export function kernelSpecOf(s: ProcessSettings): KernelSpec {
 export function stepsOf(s: ProcessSettings, sourceRate: number): ClipStep[] {
   const steps: ClipStep[] = [];
   if (s.unroll) steps.push({ op: 'unroll' });
-  if (s.smooth) steps.push({ op: 'smooth', kernel: kernelSpecOf(s), space: s.space, boundary: 'clamp' });
+  if (s.smooth)
+    steps.push({
+      op: 'smooth',
+      kernel: kernelSpecOf(s),
+      space: s.space,
+      boundary: 'clamp',
+      segments: 'none',
+    });
   if (s.resample && Math.abs(s.rate - sourceRate) > 1e-9) {
     const optimal = s.optimal && s.rate < sourceRate;
     steps.push({

@@ -37,7 +37,8 @@ export interface FilterClipOptions {
    * `findDiscontinuities` reports for it at the clip's rate (kind `'jump'`: a T-pose first frame, a cut;
    * never a sign flip), and each segment is filtered on its own with its ends as boundaries under
    * `boundary`, so the kernel never mixes samples across a jump. The joint's translation and scale are
-   * split at the same frames.
+   * split at the same frames. With `boundary: 'wrap'` the clip's ends are joined (the loop's seam is no
+   * boundary) and the jumps are the only ends, renormalized.
    */
   segments?: SegmentPolicy;
 }
@@ -150,9 +151,13 @@ export function filterClip(clip: Clip, kernel: Kernel, options: FilterClipOption
     const keep = p.keepFrom - p.start;
     const count = p.keepTo - p.keepFrom;
     const m = p.joints.length;
-    const r = filterRotations({ data: p.rotations, frames: n, joints: m }, kernel, { space, boundary }).data;
-    jointsStore(
+    const r = filterRotations({ data: p.rotations, frames: n, joints: m }, kernel, {
+      space,
+      boundary: p.boundary,
+    }).data;
+    storeWrapped(
       rotations.data,
+      frames,
       joints,
       4,
       p.joints,
@@ -165,12 +170,30 @@ export function filterClip(clip: Clip, kernel: Kernel, options: FilterClipOption
     ] as const) {
       if (values === null || out === undefined) continue;
       const { picked, data } = values;
-      const v = filterVectors({ data, frames: n, joints: picked.length }, kernel, { boundary }).data;
+      const v = filterVectors({ data, frames: n, joints: picked.length }, kernel, {
+        boundary: p.boundary,
+      }).data;
       const k = picked.length * 3;
-      jointsStore(out, joints, 3, picked, p.keepFrom, v.subarray(keep * k, (keep + count) * k));
+      storeWrapped(out, frames, joints, 3, picked, p.keepFrom, v.subarray(keep * k, (keep + count) * k));
     }
   }
   return { ...clip, rotations, translations, ...(scales !== undefined ? { scales } : {}) };
+}
+
+/** `jointsStore` of frames from `start` on, those past the clip's last frame continuing at frame 0. */
+function storeWrapped(
+  dst: Float64Array | Float32Array,
+  frames: number,
+  joints: number,
+  width: 3 | 4,
+  picked: readonly number[],
+  start: number,
+  src: Float64Array | Float32Array,
+): void {
+  const row = picked.length * width;
+  const head = Math.max(0, Math.min(src.length / row, frames - start));
+  jointsStore(dst, joints, width, picked, start, src.subarray(0, head * row));
+  if (head * row < src.length) jointsStore(dst, joints, width, picked, 0, src.subarray(head * row));
 }
 
 /**
@@ -180,10 +203,13 @@ export function filterClip(clip: Clip, kernel: Kernel, options: FilterClipOption
  */
 interface Piece {
   joints: number[];
+  /** Frames from `start` to `end`; past the clip's last frame they continue at frame 0 (a wrapped piece). */
   start: number;
   end: number;
   keepFrom: number;
   keepTo: number;
+  /** The boundary at the piece's ends: the clip's own, or `'renormalize'` at a jump of a wrapped clip. */
+  boundary: Boundary;
   rotations: Float64Array;
   translations: { picked: number[]; data: Float64Array } | null;
   scales: { picked: number[]; data: Float64Array } | null;
@@ -194,9 +220,10 @@ interface Piece {
  * copies of their input. A segment's frames whose kernel stays inside it (`reach`, the kernel's radius and
  * a frame to spare, from either end) keep the values of the pass over the whole clip, so a long segment
  * gives two pieces: its first `reach` frames with the `2·reach` that their kernels read, and its last ones
- * likewise (the piece's other end is never reached, so its boundary rule does not matter). Under
- * `'wrap'`, where the kernel at one end reads the other, and for short segments, the piece is the whole
- * segment. Joints with the same jumps share their pieces (each joint is filtered on its own, so filtering
+ * likewise (the piece's other end is never reached, so its boundary rule does not matter). For short
+ * segments the piece is the whole segment. Under `'wrap'` the clip's ends are joined and only the jumps
+ * bound the segments: each runs whole from one jump to the next (the last through frame 0 to the first
+ * jump), with `'renormalize'` at its ends, so the kernel reads across the seam and never across a jump. Joints with the same jumps share their pieces (each joint is filtered on its own, so filtering
  * them as one series gives the same numbers as one by one, with one kernel placement per frame instead of
  * one per joint and frame).
  */
@@ -208,14 +235,25 @@ function cutPieces(clip: Clip, all: boolean, kernel: Kernel, boundary: Boundary)
     const moving = all ? movingAmong(clip.translations.data, frames, joints, group.joints) : [];
     const scaled =
       all && clip.scales !== undefined ? movingAmong(clip.scales.data, frames, joints, group.joints) : [];
-    const bounds = [0, ...group.cuts, frames];
     const parts: [number, number, number, number][] = [];
+    // under 'wrap' the clip's ends are no boundary but the jumps are: the segments run from jump to jump,
+    // the last one on through frame 0 to the first jump, each whole with its ends (jumps) renormalized
+    const wrap = boundary === 'wrap';
+    const bounds = wrap ? [...group.cuts, group.cuts[0] + frames] : [0, ...group.cuts, frames];
     for (let k = 0; k + 1 < bounds.length; k++) {
       const s = bounds[k];
       const e = bounds[k + 1];
-      if (boundary === 'wrap' || e - s <= 4 * reach) parts.push([s, e, s, e]);
+      if (wrap || e - s <= 4 * reach) parts.push([s, e, s, e]);
       else parts.push([s, s + 2 * reach, s, s + reach], [e - 2 * reach, e, e - reach, e]);
     }
+    const slice = (data: Float64Array | Float32Array, w: 3 | 4, picked: number[], s: number, e: number) => {
+      if (e <= frames) return jointsSlice(data, joints, w, picked, s, e);
+      const head = jointsSlice(data, joints, w, picked, s, frames);
+      const out = new Float64Array((e - s) * picked.length * w);
+      out.set(head);
+      out.set(jointsSlice(data, joints, w, picked, 0, e - frames), head.length);
+      return out;
+    };
     for (const [start, end, keepFrom, keepTo] of parts) {
       pieces.push({
         joints: group.joints,
@@ -223,14 +261,15 @@ function cutPieces(clip: Clip, all: boolean, kernel: Kernel, boundary: Boundary)
         end,
         keepFrom,
         keepTo,
-        rotations: jointsSlice(clip.rotations.data, joints, 4, group.joints, start, end),
+        boundary: wrap ? 'renormalize' : boundary,
+        rotations: slice(clip.rotations.data, 4, group.joints, start, end),
         translations:
           moving.length > 0
-            ? { picked: moving, data: jointsSlice(clip.translations.data, joints, 3, moving, start, end) }
+            ? { picked: moving, data: slice(clip.translations.data, 3, moving, start, end) }
             : null,
         scales:
           scaled.length > 0 && clip.scales
-            ? { picked: scaled, data: jointsSlice(clip.scales.data, joints, 3, scaled, start, end) }
+            ? { picked: scaled, data: slice(clip.scales.data, 3, scaled, start, end) }
             : null,
       });
     }

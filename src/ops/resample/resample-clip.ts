@@ -53,7 +53,9 @@ export interface ResampleClipOptions extends Omit<ResampleOptions, 'sourceRate' 
    * each joint is split at the real jumps `findDiscontinuities` reports for it (kind `'jump'`, never a sign
    * flip), and an output frame takes its value from the segment its source position falls in (the nearer
    * side of a jump), with that segment's ends as boundaries under `boundary`: no kernel mixes samples across
-   * a jump. The joint's translation and scale follow the same segments.
+   * a jump. The joint's translation and scale follow the same segments. Not with `boundary: 'wrap'` on a
+   * clip that has jumps (an {@link OptionError}: a loop's seam is no segment end, which this split does
+   * not model; `filterClip` does).
    */
   segments?: SegmentPolicy;
 }
@@ -102,7 +104,7 @@ export { RESAMPLE_DEFAULTS as RESAMPLE_CLIP_DEFAULTS } from './resample-support.
  * Source: Holden, "Filtering, Convolutions, and Quaternions" (2025).
  *
  * @throws {ShapeError} when the clip's series do not match its frame count. @throws {OptionError} on bad
- * options or a clip without a valid rate.
+ * options, a clip without a valid rate, or `segments: 'jumps'` with `boundary: 'wrap'` on a clip with jumps.
  * @example
  * const clip30 = resampleClip(parseBvh(text), { targetRate: 30 }); // lanczos3, anti-aliased
  * writeBvh(clip30);
@@ -153,9 +155,16 @@ export function resampleClip(clip: Clip, options: ResampleClipOptions): Clip {
     });
   }
   if (segments === 'jumps' && clip.frames > 1) {
+    const cuts = jumpCuts(clip, rate);
+    const j = cuts.findIndex((c) => c.length > 0);
+    // a segment ends at its jumps, a loop's seam is none: not split here, said rather than done wrong
+    if (j >= 0 && (options.boundary === 'wrap' || options.translationBoundary === 'wrap'))
+      throw new OptionError(
+        `resampleClip: segments 'jumps' with boundary 'wrap' is not supported on a clip with jumps (${clip.skeleton.names[j]} at frame ${cuts[j][0]}); give segments 'none' to wrap across them, or another boundary`,
+      );
     resampleSegments(
       clip,
-      jumpCuts(clip, rate),
+      cuts,
       rate,
       rotations.rate,
       common,

@@ -45,26 +45,51 @@ import { type FrameTable, frameTableCsv, frameTableJson, frameTableNpz } from '.
 import { renderSpectrumSvg } from './spectrum-svg.js';
 
 /**
- * A smoothing kernel by name and parameters (plain data, so it crosses threads). `width` widens a
- * compact kernel by that factor (`scaleKernel`; default 1, the kernel as it is).
+ * Unit of a kernel width: `'frames'` (steps of the clip's own rate, so the same number smooths a 24 Hz
+ * clip five times longer in time than a 120 Hz one) or `'seconds'` (turned into frames at the rate of the
+ * clip it runs on, so the same number gives the same physical smoothing at any rate).
+ */
+export type WidthUnit = 'frames' | 'seconds';
+
+/**
+ * A smoothing kernel by name and parameters (plain data, so it crosses threads). `sigma` is in `unit`
+ * (absent: `'frames'`, the unit of `kernels.gaussian`); the command line and the studio always say
+ * `'seconds'` unless frames are asked for. `width` widens a compact kernel by that factor (`scaleKernel`;
+ * default 1, the kernel as it is): those kernels are defined on frames.
  */
 export type KernelSpec =
-  | { name: 'gaussian'; sigma: number }
-  | { name: 'unsharp'; sigma: number; amount: number }
+  | { name: 'gaussian'; sigma: number; unit?: WidthUnit }
+  | { name: 'unsharp'; sigma: number; amount: number; unit?: WidthUnit }
   | { name: 'tent' | 'catmull-rom' | 'cubic6' | 'lanczos2'; width?: number };
 
 /**
- * The kernel a {@link KernelSpec} names.
+ * Defaults of the smoothing step, one place for the command line (`smooth`, `process --smooth`,
+ * `velocity`) and the studio: a gaussian of sigma 1/60 s (2 frames at 120 Hz capture, 0.4 frames at
+ * 24 Hz), so the default moves a 24-30 Hz game clip as little as it moves a 120 Hz capture; unsharp
+ * amount 1.
+ */
+export const SMOOTH_DEFAULTS = Object.freeze({
+  kernel: 'gaussian' as const,
+  sigma: 1 / 60,
+  unit: 'seconds' as const,
+  amount: 1,
+});
+
+/**
+ * The kernel a {@link KernelSpec} names, for a clip at `rate` Hz (needed when the width is in seconds:
+ * sigma in frames = sigma in seconds x rate).
  *
+ * @throws {OptionError} when the width is in seconds and `rate` is not a positive finite number.
  * @example
  * kernelFromSpec({ name: 'gaussian', sigma: 2 }); // kernels.gaussian(2)
+ * kernelFromSpec({ name: 'gaussian', sigma: 1 / 60, unit: 'seconds' }, 24); // kernels.gaussian(0.4)
  */
-export function kernelFromSpec(spec: KernelSpec): Kernel {
+export function kernelFromSpec(spec: KernelSpec, rate?: number): Kernel {
   switch (spec.name) {
     case 'gaussian':
-      return gaussian(spec.sigma);
+      return gaussian(sigmaFrames(spec, rate));
     case 'unsharp':
-      return unsharp(gaussian(spec.sigma), spec.amount);
+      return unsharp(gaussian(sigmaFrames(spec, rate)), spec.amount);
     case 'tent':
       return widened(tent, spec.width);
     case 'catmull-rom':
@@ -74,6 +99,19 @@ export function kernelFromSpec(spec: KernelSpec): Kernel {
     case 'lanczos2':
       return widened(lanczos(2), spec.width);
   }
+}
+
+/** A gaussian or unsharp spec's sigma in frames at `rate` Hz. */
+function sigmaFrames(spec: { sigma: number; unit?: WidthUnit }, rate: number | undefined): number {
+  const unit = spec.unit ?? 'frames';
+  if (unit === 'frames') return spec.sigma;
+  if (unit !== 'seconds')
+    throw new OptionError(`kernelFromSpec: unit must be 'frames' or 'seconds', got ${String(unit)}`);
+  if (!(rate !== undefined && rate > 0 && Number.isFinite(rate)))
+    throw new OptionError(
+      `kernelFromSpec: a sigma of ${spec.sigma} s needs the clip's rate in Hz, got ${String(rate)}`,
+    );
+  return spec.sigma * rate;
 }
 
 function widened(kernel: Kernel, width: number | undefined): Kernel {
@@ -294,7 +332,7 @@ function applyStep(
       });
     case 'smooth': {
       // with `joints`, keepOnly reads the unfiltered clip afterwards, so it must stay as it is
-      const out = filterClip(clip, kernelFromSpec(step.kernel), {
+      const out = filterClip(clip, kernelFromSpec(step.kernel, clip.rate), {
         ...(step.space ? { space: step.space } : {}),
         ...(step.boundary ? { boundary: step.boundary } : {}),
         ...(step.segments ? { segments: step.segments } : {}),
@@ -566,7 +604,7 @@ export function emitClip(clip: Clip, emit: Emit, context: { title?: string } = {
     case 'velocity': {
       const space = emit.space ?? 'local';
       const v = clipVelocities(clip, {
-        ...(emit.kernel ? { kernel: kernelFromSpec(emit.kernel) } : {}),
+        ...(emit.kernel ? { kernel: kernelFromSpec(emit.kernel, clip.rate) } : {}),
         spaces: space,
       });
       const angular = (space === 'local' ? v.localAngular : v.globalAngular)!;

@@ -122,8 +122,9 @@ filter to some joints (comma-separated names, as in the file).
 Time: --sigma is a time, so one command smooths a 24 Hz game clip and a 120 Hz capture alike: 0.02,
 0.02s and 20ms are seconds, 2f is 2 frames of the file's rate (a bare number of 1 or more is refused
 as ambiguous). The default, 1/60 s, is 2 frames at 120 Hz and 0.5 at 30 Hz. Frames are steps of the
-file's rate; for a glTF file, the rate its key times lie on (as 'info' reports it), and the written
-keys keep their times. tent is 3 taps of the file's frames whatever the rate.
+file's rate; for a glTF file, the rate its key times lie on (as 'info' reports it); the written keys
+keep their times when every track's keys lie on that grid and none is CUBICSPLINE, else every frame
+becomes a LINEAR key. tent is 3 taps of the file's frames whatever the rate.
 
 --filter one-euro runs the clip through the One Euro filter frame by frame, as a live stream of the
 same frames would be filtered (oneEuroClip): --min-cutoff is the cutoff at rest in Hz (lower removes

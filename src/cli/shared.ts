@@ -1,7 +1,8 @@
 // Option parsers shared by several commands.
 
 import { SEGMENT_POLICIES, type SegmentPolicy } from '../ops/analysis/segments.js';
-import { type KernelSpec, SMOOTH_DEFAULTS, type TableFormat, type WidthUnit } from '../pipeline/steps.js';
+import { SMOOTH_DEFAULTS, type WidthUnit } from '../ops/filter/smooth-defaults.js';
+import type { KernelSpec, TableFormat } from '../pipeline/steps.js';
 import {
   type NumberRange,
   numberOption,

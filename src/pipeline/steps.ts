@@ -18,6 +18,7 @@ import {
   unsharp,
 } from '../ops/filter/kernels.js';
 import type { Boundary, RotationSpace } from '../ops/filter/rotation-window.js';
+import { SMOOTH_DEFAULTS, type WidthUnit } from '../ops/filter/smooth-defaults.js';
 import { subclip } from '../ops/keys/subclip.js';
 import { dampClip } from '../ops/live/damp-clip.js';
 import { oneEuroClip } from '../ops/live/one-euro-clip.js';
@@ -45,13 +46,6 @@ import { type FrameTable, frameTableCsv, frameTableJson, frameTableNpz } from '.
 import { renderSpectrumSvg } from './spectrum-svg.js';
 
 /**
- * Unit of a kernel width: `'frames'` (steps of the clip's own rate, so the same number smooths a 24 Hz
- * clip five times longer in time than a 120 Hz one) or `'seconds'` (turned into frames at the rate of the
- * clip it runs on, so the same number gives the same physical smoothing at any rate).
- */
-export type WidthUnit = 'frames' | 'seconds';
-
-/**
  * A smoothing kernel by name and parameters (plain data, so it crosses threads). `sigma` is in `unit`
  * (absent: `'frames'`, the unit of `kernels.gaussian`); the command line and the studio always say
  * `'seconds'` unless frames are asked for. `width` widens a compact kernel by that factor (`scaleKernel`;
@@ -61,19 +55,6 @@ export type KernelSpec =
   | { name: 'gaussian'; sigma: number; unit?: WidthUnit }
   | { name: 'unsharp'; sigma: number; amount: number; unit?: WidthUnit }
   | { name: 'tent' | 'catmull-rom' | 'cubic6' | 'lanczos2'; width?: number };
-
-/**
- * Defaults of the smoothing step, one place for the command line (`smooth`, `process --smooth`,
- * `velocity`) and the studio: a gaussian of sigma 1/60 s (2 frames at 120 Hz capture, 0.4 frames at
- * 24 Hz), so the default moves a 24-30 Hz game clip as little as it moves a 120 Hz capture; unsharp
- * amount 1.
- */
-export const SMOOTH_DEFAULTS = Object.freeze({
-  kernel: 'gaussian' as const,
-  sigma: 1 / 60,
-  unit: 'seconds' as const,
-  amount: 1,
-});
 
 /**
  * The kernel a {@link KernelSpec} names, for a clip at `rate` Hz (needed when the width is in seconds:
@@ -113,6 +94,8 @@ function sigmaFrames(spec: { sigma: number; unit?: WidthUnit }, rate: number | u
     );
   return spec.sigma * rate;
 }
+
+export { SMOOTH_DEFAULTS, type WidthUnit };
 
 function widened(kernel: Kernel, width: number | undefined): Kernel {
   return width === undefined || width === 1 ? kernel : scaleKernel(kernel, width);

@@ -58,7 +58,7 @@ const fileCount = copies * sources.length;
 const CPU_LOOP =
   "let x = 0; for (let i = 0; i < 2e8; i++) x += Math.sqrt(i); require('node:worker_threads').parentPort.postMessage(x);";
 
-const args = ['--unroll', '--smooth', 'gaussian:2', '--resample', '30'];
+const args = ['--unroll', '--smooth', 'gaussian:2f', '--resample', '30'];
 
 function run(jobs, checkout = root) {
   const out = join(work, `out${jobs}`);

@@ -30,7 +30,7 @@ rotsig(
   `${out}/`,
   '--unroll',
   '--smooth',
-  'gaussian:1.5',
+  'gaussian:1.5f',
   '--resample',
   '30',
   '--kernel',

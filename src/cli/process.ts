@@ -17,17 +17,18 @@ import {
 export const processCommand: Command = {
   name: 'process',
   summary: 'run a pipeline (unroll, smooth, resample) over many files in one pass',
-  usage: 'rotsig process <file|dir>... -o <dir> [--unroll] [--smooth gaussian:2] [--resample <hz>]',
+  usage: 'rotsig process <file|dir>... -o <dir> [--unroll] [--smooth gaussian:0.0167] [--resample <hz>]',
   description: `
 Reads each file once, applies the requested steps in a fixed order (unroll, smooth, resample) and writes
 one BVH per input, mirroring the input tree under -o. Files run in parallel on --jobs worker threads;
 a file that fails is reported with its path and line:column and the others complete.
---smooth takes gaussian:<sigma>, unsharp:<sigma>:<amount> or tent. The resample options (--kernel,
+--smooth takes gaussian:<sigma>, unsharp:<sigma>:<amount> or tent; sigma is a time as in 'rotsig smooth'
+(0.02 or 20ms seconds, 2f frames; gaussian alone: 1/60 s). The resample options (--kernel,
 --boundary, --duration, --no-antialias, --optimal, --playback) are those of 'rotsig resample'; --space
 applies to both smoothing (default raw) and resampling (default log). At least one step is required;
 to only rewrite files with continuous Euler curves, use 'rotsig unroll'.`,
   examples: [
-    'rotsig process captures/ -o cleaned/ --unroll --smooth gaussian:2 --resample 30',
+    'rotsig process captures/ -o cleaned/ --unroll --smooth gaussian:20ms --resample 30',
     "rotsig process captures/ --glob '**/*walk*.bvh' -o out/ --unroll --jobs 2",
   ],
   inputs: CLIP_IO,
@@ -37,7 +38,7 @@ to only rewrite files with continuous Euler curves, use 'rotsig unroll'.`,
     smooth: {
       type: 'string',
       value: 'kernel',
-      description: 'gaussian:<sigma>, unsharp:<sigma>:<amount> or tent',
+      description: 'gaussian:<sigma>, unsharp:<sigma>:<amount> or tent (sigma: 0.02, 20ms or 2f)',
     },
     resample: { type: 'string', value: 'hz', description: 'resample to this rate (rotsig resample --rate)' },
     ...resampleOptions,

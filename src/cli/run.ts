@@ -215,6 +215,8 @@ async function runFiles(parsed: Parsed, io: CliIo, plan: FileCommandPlan): Promi
               outputFrames: r.outputFrames,
               ...(r.rate !== undefined ? { rate: r.rate } : {}),
               ...(r.splits !== undefined ? { splits: r.splits } : {}),
+              // reduce: per animation, the keys kept and the error reached (what stderr prints)
+              ...(plan.command === 'reduce' && r.data !== undefined ? { reduce: r.data } : {}),
               ms: r.ms,
               warnings: r.warnings,
               ...(r.error ? { error: r.error } : {}),

@@ -2,6 +2,7 @@
 
 import { DETECT_LOOP_DEFAULTS, LOOP_MODES, type LoopMode } from '../ops/analysis/loop.js';
 import { SEGMENT_POLICIES, type SegmentPolicy } from '../ops/analysis/segments.js';
+import { SMOOTH_DEFAULTS, type WidthUnit } from '../ops/filter/smooth-defaults.js';
 import type { KernelSpec, TableFormat } from '../pipeline/steps.js';
 import {
   type NumberRange,
@@ -13,10 +14,14 @@ import {
 } from './command.js';
 
 /**
- * Gaussian sigma in frames. 10000 frames is 83 s at 120 Hz, more smoothing than any capture wants; the
- * kernel's cost grows with it. Below 0.001 frames the kernel is the identity (and its formula underflows).
+ * Gaussian sigma in frames (`--sigma 2f`). 10000 frames is 83 s at 120 Hz, more smoothing than any capture
+ * wants; the kernel's cost grows with it. Below 0.001 frames the kernel is the identity (and its formula
+ * underflows).
  */
 export const SIGMA_RANGE: NumberRange = { min: 0, aboveMin: true, tiny: 0.001, max: 10000, unit: 'frames' };
+
+/** Gaussian sigma in seconds (`--sigma 0.02`, `0.02s`, `20ms`): 1 µs to 100 s. */
+export const SIGMA_SECONDS_RANGE: NumberRange = { min: 0, aboveMin: true, tiny: 1e-6, max: 100, unit: 's' };
 
 /** Unsharp amount: 0 is no sharpening, 1000 far past any sensible (0.5 to 2). */
 export const AMOUNT_RANGE: NumberRange = { min: 0, max: 1000 };
@@ -89,11 +94,21 @@ export const kernelOptions: Record<string, OptionSpec> = {
   kernel: { type: 'string', value: 'name', description: 'gaussian, unsharp or tent (default gaussian)' },
   sigma: {
     type: 'string',
-    value: 'frames',
-    description: 'gaussian width in frames, 0.001 to 10000 (default 2)',
+    value: 'time',
+    description: `gaussian width: seconds (0.02, 0.02s or 20ms; a bare number of 1 or more must say its unit) or frames with f (2f); default ${sigmaDefaultText()}`,
   },
-  amount: { type: 'string', value: 'x', description: 'unsharp strength, 0 to 1000 (default 1)' },
+  amount: {
+    type: 'string',
+    value: 'x',
+    description: `unsharp strength, 0 to 1000 (default ${SMOOTH_DEFAULTS.amount})`,
+  },
 };
+
+/** The default sigma as the help prints it. */
+function sigmaDefaultText(): string {
+  const s = SMOOTH_DEFAULTS.sigma;
+  return `${Number(s.toPrecision(3))} s = ${Number((s * 1000).toPrecision(3))} ms (${Number((s * 120).toPrecision(3))} frames at 120 Hz, ${Number((s * 30).toPrecision(3))} at 30 Hz)`;
+}
 
 /** The kernel named by --kernel, --sigma and --amount. */
 export function kernelSpecOption(parsed: Parsed, fallback: KernelSpec['name'] = 'gaussian'): KernelSpec {
@@ -118,7 +133,10 @@ export function kernelSpecOption(parsed: Parsed, fallback: KernelSpec['name'] = 
   );
 }
 
-/** Parses `gaussian:2`, `unsharp:2:0.5` or `tent` (the `--smooth` value of `rotsig process`). */
+/**
+ * Parses `gaussian:0.02`, `gaussian:2f`, `unsharp:20ms:0.5` or `tent` (the `--smooth` value of
+ * `rotsig process`); the sigma takes the units of `--sigma` ({@link parseWidth}).
+ */
 export function parseKernelText(text: string, option: string): KernelSpec {
   const [name, sigma, amount, ...rest] = text.split(':');
   // Parts each kernel takes (a Map: a name like 'toString' must not find anything)
@@ -129,8 +147,36 @@ export function parseKernelText(text: string, option: string): KernelSpec {
   ]).get(name);
   const given = 1 + (sigma === undefined ? 0 : 1) + (amount === undefined ? 0 : 1) + rest.length;
   if (parts === undefined || given > parts)
-    throw new UsageError(`${option} must look like gaussian:2, unsharp:2:1 or tent; got '${text}'`);
+    throw new UsageError(
+      `${option} must look like gaussian:0.02, gaussian:2f, unsharp:0.02:1 or tent; got '${text}'`,
+    );
   return kernelSpec(name as KernelSpec['name'], sigma, amount, `${option} sigma`, `${option} amount`);
+}
+
+const WIDTH = /^(.*?)(ms|s|f)?$/i;
+
+/**
+ * A kernel width with its unit: `0.02`, `0.02s` or `20ms` are seconds, `2f` frames. Time is the default
+ * unit (the same value smooths a 24 Hz and a 120 Hz file alike); frames stay available, and a bare number
+ * of 1 or more is refused because it reads as the frame count the option took before (a sigma of a second
+ * or more is no smoothing of motion; write `1s` if that is meant).
+ *
+ * @throws {UsageError} naming `label` when the text is no positive width in range.
+ */
+export function parseWidth(text: string, label: string): { sigma: number; unit: WidthUnit } {
+  const m = WIDTH.exec(text.trim());
+  const suffix = m?.[2]?.toLowerCase();
+  const number = m?.[1] ?? text;
+  if (suffix === 'f') return { sigma: numberOption(number, label, SIGMA_RANGE), unit: 'frames' };
+  const seconds = numberOption(number, label, {
+    ...SIGMA_SECONDS_RANGE,
+    ...(suffix === 'ms' ? { tiny: 1e-3, max: 1e5, unit: 'ms' } : {}),
+  });
+  if (suffix === undefined && seconds >= 1)
+    throw new UsageError(
+      `${label} is in seconds; '${text}' would be ${seconds} s of smoothing: write ${number}f for ${number} frames or ${number}s if seconds are meant`,
+    );
+  return { sigma: suffix === 'ms' ? seconds / 1000 : seconds, unit: 'seconds' };
 }
 
 function kernelSpec(
@@ -141,10 +187,13 @@ function kernelSpec(
   amountName: string,
 ): KernelSpec {
   if (name === 'tent') return { name };
-  const sigma = numberOption(sigmaText, sigmaName, SIGMA_RANGE, 2);
-  if (name === 'gaussian') return { name, sigma };
-  const amount = numberOption(amountText, amountName, AMOUNT_RANGE, 1);
-  return { name, sigma, amount };
+  const width =
+    sigmaText === undefined
+      ? { sigma: SMOOTH_DEFAULTS.sigma, unit: SMOOTH_DEFAULTS.unit }
+      : parseWidth(sigmaText, sigmaName);
+  if (name === 'gaussian') return { name, ...width };
+  const amount = numberOption(amountText, amountName, AMOUNT_RANGE, SMOOTH_DEFAULTS.amount);
+  return { name, sigma: width.sigma, amount, unit: width.unit };
 }
 
 /** Options of commands that write tables (export, velocity). */

@@ -121,12 +121,12 @@ export const smooth: Command = {
   name: 'smooth',
   summary: 'smooth (or sharpen) rotations and translations with a kernel, the One Euro filter or a damper',
   usage:
-    'rotsig smooth <file|dir>... -o <file|dir> [--kernel gaussian] [--sigma 2] [--space raw|log|eigen]\n' +
+    'rotsig smooth <file|dir>... -o <file|dir> [--kernel gaussian] [--sigma 0.0167] [--space raw|log|eigen]\n' +
     '       rotsig smooth <file|dir>... -o <file|dir> --filter one-euro [--min-cutoff 1] [--beta 0] [--d-cutoff 1]\n' +
     '       rotsig smooth <file|dir>... -o <file|dir> --filter damper [--half-life 0.1]',
   description: `
 Filters every joint's rotation and translation along time with one kernel (filterClip). gaussian
-smooths (sigma in frames); unsharp sharpens (signal + amount x its difference from the gaussian blur);
+smooths; unsharp sharpens (signal + amount x its difference from the gaussian blur);
 tent is a light 3-tap smoothing. --space says where the rotation weighted sums are taken: raw
 (aligned quaternions, fastest), log (slerp-like) or eigen (robust average). --boundary says what the
 window reads past the clip ends (renormalize drops those taps; wrap for loops). --loop auto (the
@@ -136,6 +136,13 @@ round the seam: wrap on one period, the last pose kept equal to the first, so th
 always holds, and --segments never overrides it. --joints limits the filter to some joints
 (comma-separated names, as in the file).
 
+Time: --sigma is a time, so one command smooths a 24 Hz game clip and a 120 Hz capture alike: 0.02,
+0.02s and 20ms are seconds, 2f is 2 frames of the file's rate (a bare number of 1 or more is refused
+as ambiguous). The default, 1/60 s, is 2 frames at 120 Hz and 0.5 at 30 Hz. Frames are steps of the
+file's rate; for a glTF file, the rate its key times lie on (as 'info' reports it); the written keys
+keep their times when every track's keys lie on that grid and none is CUBICSPLINE, else every frame
+becomes a LINEAR key. tent is 3 taps of the file's frames whatever the rate.
+
 --filter one-euro runs the clip through the One Euro filter frame by frame, as a live stream of the
 same frames would be filtered (oneEuroClip): --min-cutoff is the cutoff at rest in Hz (lower removes
 more jitter), --beta how much the cutoff opens per rad/s of rotation speed (and per file unit/s of
@@ -144,9 +151,10 @@ translation speed), --d-cutoff the cutoff of the speed estimate. For cleaning po
 --half-life in seconds (dampClip). --direction forward-backward runs the result backwards through a
 second filter: less lag, no longer causal.`,
   examples: [
-    'rotsig smooth take.bvh -o take.smooth.bvh --sigma 2',
-    'rotsig smooth take.bvh -o take.sharp.bvh --kernel unsharp --sigma 2 --amount 0.5 --space eigen',
-    'rotsig smooth captures/ -o smoothed/ --sigma 1.5 --joints LeftHand,RightHand',
+    'rotsig smooth take.bvh -o take.smooth.bvh --sigma 20ms',
+    'rotsig smooth take.bvh -o take.smooth.bvh --sigma 2f',
+    'rotsig smooth take.bvh -o take.sharp.bvh --kernel unsharp --sigma 0.0167 --amount 0.5 --space eigen',
+    'rotsig smooth captures/ -o smoothed/ --sigma 0.0125 --joints LeftHand,RightHand',
     'rotsig smooth webcam.bvh -o webcam.clean.bvh --filter one-euro --min-cutoff 1 --beta 0.01',
     'rotsig smooth take.bvh -o take.damped.bvh --filter damper --half-life 0.05',
   ],

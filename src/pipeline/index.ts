@@ -33,8 +33,10 @@ export {
   type RunStepsOptions,
   resampleOptimal,
   runSteps,
+  SMOOTH_DEFAULTS,
   type SpectrumSummary,
   type StepReport,
   subclipSeconds,
   type TableFormat,
+  type WidthUnit,
 } from './steps.js';

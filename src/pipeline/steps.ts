@@ -9,6 +9,7 @@ import type { LoopMode } from '../ops/analysis/loop.js';
 import type { SegmentPolicy } from '../ops/analysis/segments.js';
 import { filterClip } from '../ops/filter/filter-clip.js';
 import type { Boundary, RotationSpace } from '../ops/filter/rotation-window.js';
+import { SMOOTH_DEFAULTS, type WidthUnit } from '../ops/filter/smooth-defaults.js';
 import {
   catmullRom,
   cubic6,
@@ -47,26 +48,31 @@ import { closeLoop, concatFrames, firstFrames, openLoop, planLoop } from './loop
 import { renderSpectrumSvg } from './spectrum-svg.js';
 
 /**
- * A smoothing kernel by name and parameters (plain data, so it crosses threads). `width` widens a
- * compact kernel by that factor (`scaleKernel`; default 1, the kernel as it is).
+ * A smoothing kernel by name and parameters (plain data, so it crosses threads). `sigma` is in `unit`
+ * (absent: `'frames'`, the unit of `kernels.gaussian`); the command line and the studio always say
+ * `'seconds'` unless frames are asked for. `width` widens a compact kernel by that factor (`scaleKernel`;
+ * default 1, the kernel as it is): those kernels are defined on frames.
  */
 export type KernelSpec =
-  | { name: 'gaussian'; sigma: number }
-  | { name: 'unsharp'; sigma: number; amount: number }
+  | { name: 'gaussian'; sigma: number; unit?: WidthUnit }
+  | { name: 'unsharp'; sigma: number; amount: number; unit?: WidthUnit }
   | { name: 'tent' | 'catmull-rom' | 'cubic6' | 'lanczos2'; width?: number };
 
 /**
- * The kernel a {@link KernelSpec} names.
+ * The kernel a {@link KernelSpec} names, for a clip at `rate` Hz (needed when the width is in seconds:
+ * sigma in frames = sigma in seconds x rate).
  *
+ * @throws {OptionError} when the width is in seconds and `rate` is not a positive finite number.
  * @example
  * kernelFromSpec({ name: 'gaussian', sigma: 2 }); // kernels.gaussian(2)
+ * kernelFromSpec({ name: 'gaussian', sigma: 1 / 60, unit: 'seconds' }, 24); // kernels.gaussian(0.4)
  */
-export function kernelFromSpec(spec: KernelSpec): Kernel {
+export function kernelFromSpec(spec: KernelSpec, rate?: number): Kernel {
   switch (spec.name) {
     case 'gaussian':
-      return gaussian(spec.sigma);
+      return gaussian(sigmaFrames(spec, rate));
     case 'unsharp':
-      return unsharp(gaussian(spec.sigma), spec.amount);
+      return unsharp(gaussian(sigmaFrames(spec, rate)), spec.amount);
     case 'tent':
       return widened(tent, spec.width);
     case 'catmull-rom':
@@ -77,6 +83,21 @@ export function kernelFromSpec(spec: KernelSpec): Kernel {
       return widened(lanczos(2), spec.width);
   }
 }
+
+/** A gaussian or unsharp spec's sigma in frames at `rate` Hz. */
+function sigmaFrames(spec: { sigma: number; unit?: WidthUnit }, rate: number | undefined): number {
+  const unit = spec.unit ?? 'frames';
+  if (unit === 'frames') return spec.sigma;
+  if (unit !== 'seconds')
+    throw new OptionError(`kernelFromSpec: unit must be 'frames' or 'seconds', got ${String(unit)}`);
+  if (!(rate !== undefined && rate > 0 && Number.isFinite(rate)))
+    throw new OptionError(
+      `kernelFromSpec: a sigma of ${spec.sigma} s needs the clip's rate in Hz, got ${String(rate)}`,
+    );
+  return spec.sigma * rate;
+}
+
+export { SMOOTH_DEFAULTS, type WidthUnit };
 
 function widened(kernel: Kernel, width: number | undefined): Kernel {
   return width === undefined || width === 1 ? kernel : scaleKernel(kernel, width);
@@ -324,12 +345,16 @@ function applyStep(
     case 'smooth': {
       const plan = planLoop(clip, step, 'renormalize');
       // with `joints`, keepOnly reads the unfiltered clip afterwards, so it must stay as it is
-      const filtered = filterClip(plan.closed ? openLoop(clip) : clip, kernelFromSpec(step.kernel), {
-        ...(step.space ? { space: step.space } : {}),
-        boundary: plan.boundary,
-        segments: plan.segments,
-        ...(ownsBoth && !step.joints ? { input: 'reuse' as const } : {}),
-      });
+      const filtered = filterClip(
+        plan.closed ? openLoop(clip) : clip,
+        kernelFromSpec(step.kernel, clip.rate),
+        {
+          ...(step.space ? { space: step.space } : {}),
+          boundary: plan.boundary,
+          segments: plan.segments,
+          ...(ownsBoth && !step.joints ? { input: 'reuse' as const } : {}),
+        },
+      );
       const out = plan.closed ? closeLoop(filtered) : filtered;
       return step.joints ? keepOnly(clip, out, step.joints) : out;
     }
@@ -634,7 +659,7 @@ export function emitClip(clip: Clip, emit: Emit, context: { title?: string } = {
     case 'velocity': {
       const space = emit.space ?? 'local';
       const v = clipVelocities(clip, {
-        ...(emit.kernel ? { kernel: kernelFromSpec(emit.kernel) } : {}),
+        ...(emit.kernel ? { kernel: kernelFromSpec(emit.kernel, clip.rate) } : {}),
         spaces: space,
       });
       const angular = (space === 'local' ? v.localAngular : v.globalAngular)!;

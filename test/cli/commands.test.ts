@@ -88,10 +88,10 @@ function readNpy(bytes: Buffer): { shape: number[]; data: Float64Array | Float32
 }
 
 describe('rotsig commands on real files, outputs re-parsed', () => {
-  it('rotsig smooth --sigma 2 stays close to the input and is smoother than it', () => {
+  it('rotsig smooth --sigma 2f stays close to the input and is smoother than it', () => {
     const dir = tempDir();
     const out = join(dir, 'walk.smooth.bvh');
-    const r = rotsig(['smooth', WALK, '-o', out, '--sigma', '2', '--quiet']);
+    const r = rotsig(['smooth', WALK, '-o', out, '--sigma', '2f', '--quiet']);
     expect(r.code).toBe(0);
     const src = read(WALK);
     const sm = read(out);
@@ -113,7 +113,7 @@ describe('rotsig commands on real files, outputs re-parsed', () => {
       '--kernel',
       'unsharp',
       '--sigma',
-      '2',
+      '2f',
       '--amount',
       '1',
       '--space',
@@ -133,7 +133,7 @@ describe('rotsig commands on real files, outputs re-parsed', () => {
       '-o',
       out,
       '--sigma',
-      '3',
+      '3f',
       '--joints',
       'LeftHand,RightHand',
       '--quiet',
@@ -342,7 +342,7 @@ describe('rotsig commands on real files, outputs re-parsed', () => {
     expect(lines[0].startsWith('frame,time,Hips.a1,Hips.a2,Hips.a3')).toBe(true);
   });
 
-  it('rotsig process --unroll --smooth gaussian:2 --resample 30 over a directory', () => {
+  it('rotsig process --unroll --smooth gaussian:2f --resample 30 over a directory', () => {
     const dir = tempDir();
     const r = rotsig([
       'process',
@@ -351,7 +351,7 @@ describe('rotsig commands on real files, outputs re-parsed', () => {
       join(dir, 'out'),
       '--unroll',
       '--smooth',
-      'gaussian:2',
+      'gaussian:2f',
       '--resample',
       '30',
       '--jobs',

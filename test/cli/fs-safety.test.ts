@@ -85,7 +85,7 @@ describe('rotsig never overwrites an input without --in-place, however the outpu
     ['unroll d/x.bvh -o lnk/x.bvh', ['unroll', 'd/x.bvh', '-o', 'lnk/x.bvh']],
     ['unroll lnk/x.bvh -o d/x.bvh', ['unroll', 'lnk/x.bvh', '-o', 'd/x.bvh']],
     ['process d -o lnk --unroll', ['process', 'd', '-o', 'lnk', '--unroll']],
-    ['smooth lnk -o d', ['smooth', 'lnk', '-o', 'd', '--sigma', '1']],
+    ['smooth lnk -o d', ['smooth', 'lnk', '-o', 'd', '--sigma', '1f']],
     [
       'export d/x.bvh -o lnk/../d/x.bvh --format csv',
       ['export', 'd/x.bvh', '-o', 'lnk/../d/x.bvh', '--format', 'csv'],
@@ -324,8 +324,14 @@ describe('rotsig CSV outputs are safe to open in a spreadsheet', () => {
 describe('rotsig option values out of any sensible range are usage errors (exit 2)', () => {
   const bvhArgs = [SAMPLE, '-o', 'x.bvh'];
   it.each([
-    [['smooth', ...bvhArgs, '--sigma', '1e9'], /--sigma must be at most 10000 frames, got 1e9/],
-    [['smooth', ...bvhArgs, '--sigma', '1e-300'], /--sigma must be at least 0.001 frames/],
+    [['smooth', ...bvhArgs, '--sigma', '1e9f'], /--sigma must be at most 10000 frames, got 1e9/],
+    [['smooth', ...bvhArgs, '--sigma', '1e9s'], /--sigma must be at most 100 s, got 1e9/],
+    [
+      ['smooth', ...bvhArgs, '--sigma', '2'],
+      /--sigma is in seconds; '2' would be 2 s of smoothing: write 2f for 2 frames or 2s/,
+    ],
+    [['smooth', ...bvhArgs, '--sigma', '1e-300f'], /--sigma must be at least 0.001 frames/],
+    [['smooth', ...bvhArgs, '--sigma', '1e-300'], /--sigma must be at least 0.000001 s/],
     [['smooth', ...bvhArgs, '--sigma', ''], /--sigma must be a number, got ''/],
     [['smooth', ...bvhArgs, '--sigma', '0x10'], /--sigma must be a number, got '0x10'/],
     [['smooth', ...bvhArgs, '--sigma', 'Infinity'], /--sigma must be a number/],
@@ -339,14 +345,14 @@ describe('rotsig option values out of any sensible range are usage errors (exit 
       /--sigma applies to --kernel gaussian or unsharp, not tent/,
     ],
     [
-      ['velocity', SAMPLE, '-o', 'v.csv', '--kernel', 'gaussian', '--sigma', '1e9'],
+      ['velocity', SAMPLE, '-o', 'v.csv', '--kernel', 'gaussian', '--sigma', '1e9f'],
       /--sigma must be at most 10000/,
     ],
     [['smooth', ...bvhArgs, '--joints', ', ,'], /--joints needs joint names/],
     [['resample', ...bvhArgs, '--rate', '1e9'], /--rate must be at most 100000 Hz/],
     [['resample', ...bvhArgs, '--rate', '1e-9'], /--rate must be at least 0.001 Hz/],
     [['process', SAMPLE, '-o', 'x/', '--resample', '1e9'], /--resample must be at most 100000 Hz/],
-    [['process', SAMPLE, '-o', 'x/', '--smooth', 'gaussian:1e9'], /--smooth sigma must be at most 10000/],
+    [['process', SAMPLE, '-o', 'x/', '--smooth', 'gaussian:1e9f'], /--smooth sigma must be at most 10000/],
     [['process', SAMPLE, '-o', 'x/', '--smooth', 'gaussian:'], /--smooth sigma must be a number, got ''/],
     [['process', SAMPLE, '-o', 'x/', '--smooth', 'tent:3'], /--smooth must look like/],
     [['process', SAMPLE, '-o', 'x/', '--smooth', 'toString:2'], /--smooth must look like/],

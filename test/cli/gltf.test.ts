@@ -173,7 +173,7 @@ describe('rotsig commands on glTF files', () => {
 
 const OPS: [string, string[]][] = [
   ['unroll', ['unroll']],
-  ['smooth', ['smooth', '--sigma', '2']],
+  ['smooth', ['smooth', '--sigma', '2f']],
   ['resample', ['resample', '--rate', '30']],
 ];
 

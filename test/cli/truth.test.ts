@@ -295,11 +295,11 @@ describe('segment-aware smoothing and resampling, the CLI default, on every form
   const angleBetween = (a: ArrayLike<number>, b: ArrayLike<number>) =>
     2 * Math.acos(Math.min(1, Math.abs(a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3])));
 
-  it("rotsig process CMU 01_01 --unroll --smooth gaussian:2 --resample 30: frame 0 stays near the input's T-pose", () => {
+  it("rotsig process CMU 01_01 --unroll --smooth gaussian:2f --resample 30: frame 0 stays near the input's T-pose", () => {
     const dir = tempDir();
     const out = join(dir, 'p.bvh');
     const none = join(dir, 'n.bvh');
-    const steps = ['--unroll', '--smooth', 'gaussian:2', '--resample', '30'];
+    const steps = ['--unroll', '--smooth', 'gaussian:2f', '--resample', '30'];
     expect(rotsig(['process', CMU, ...steps, '-o', out]).code).toBe(0);
     expect(rotsig(['process', CMU, ...steps, '--segments', 'none', '-o', none]).code).toBe(0);
     const input = parseBvh(readFileSync(CMU, 'utf8'));
@@ -333,8 +333,8 @@ describe('segment-aware smoothing and resampling, the CLI default, on every form
     writeFileSync(file, gltfWithRotations(times, rotations));
     const split = join(dir, 'split.gltf');
     const smeared = join(dir, 'smeared.gltf');
-    expect(rotsig(['smooth', file, '--sigma', '2', '-o', split]).code).toBe(0);
-    expect(rotsig(['smooth', file, '--sigma', '2', '--segments', 'none', '-o', smeared]).code).toBe(0);
+    expect(rotsig(['smooth', file, '--sigma', '2f', '-o', split]).code).toBe(0);
+    expect(rotsig(['smooth', file, '--sigma', '2f', '--segments', 'none', '-o', smeared]).code).toBe(0);
     const first = (path: string) => {
       const json = JSON.parse(readFileSync(path, 'utf8'));
       const channel = json.animations[0].channels.find(

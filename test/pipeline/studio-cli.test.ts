@@ -69,10 +69,10 @@ describe('the studio and rotsig give the same bytes for the same steps', () => {
     expect(command.toString('utf8') === studio).toBe(true);
   });
 
-  it('a capture: smooth gaussian sigma 2 (rotsig smooth --sigma 2 --boundary clamp)', () => {
-    const settings = { ...DEFAULT_SETTINGS, smooth: true, sigma: 2 };
+  it('a capture: smooth gaussian sigma 20 ms (rotsig smooth --sigma 20ms --boundary clamp)', () => {
+    const settings = { ...DEFAULT_SETTINGS, smooth: true, sigmaMs: 20 };
     const studio = studioBvh(WALK, settings);
-    const command = cli([WALK, 'smooth', '--sigma', '2', '--boundary', 'clamp', '--segments', 'none']);
+    const command = cli([WALK, 'smooth', '--sigma', '20ms', '--boundary', 'clamp', '--segments', 'none']);
     expect(command.toString('utf8') === studio).toBe(true);
   });
 
@@ -102,14 +102,14 @@ describe('the studio and rotsig give the same bytes for the same steps', () => {
     expect(Buffer.from(studio).equals(command)).toBe(true);
   });
 
-  it('a glTF character (Fox, Run): smooth gaussian sigma 2 (rotsig smooth --sigma 2 --boundary clamp)', async () => {
-    const settings = { ...DEFAULT_SETTINGS, smooth: true, sigma: 2 };
+  it('a glTF character (Fox, Run): smooth gaussian sigma 20 ms (rotsig smooth --sigma 20ms --boundary clamp)', async () => {
+    const settings = { ...DEFAULT_SETTINGS, smooth: true, sigmaMs: 20 };
     const studio = await studioGlb(FOX, 2, settings);
     const command = cli([
       FOX,
       'smooth',
       '--sigma',
-      '2',
+      '20ms',
       '--boundary',
       'clamp',
       '--segments',

@@ -1,10 +1,14 @@
 import type { Clip, PositionMode, Track } from 'rotsig';
+import { SMOOTH_DEFAULTS } from 'rotsig/pipeline';
 
 /** Processing settings the panel sends to the worker. */
 export interface ProcessSettings {
   unroll: boolean;
   smooth: boolean;
   smoothKernel: 'gaussian' | 'tent' | 'catmull-rom' | 'cubic6' | 'lanczos2' | 'unsharp';
+  /** gaussian and unsharp: sigma in milliseconds (a time, so the same smoothing at any frame rate). */
+  sigmaMs: number;
+  /** The other kernels (defined on frames): the factor they are widened by. */
   sigma: number;
   space: 'raw' | 'log' | 'eigen';
   resample: boolean;
@@ -27,7 +31,8 @@ export const DEFAULT_SETTINGS: ProcessSettings = {
   unroll: false,
   smooth: false,
   smoothKernel: 'gaussian',
-  sigma: 2,
+  sigmaMs: Number((SMOOTH_DEFAULTS.sigma * 1000).toFixed(1)),
+  sigma: 1,
   space: 'raw',
   resample: false,
   rate: 30,

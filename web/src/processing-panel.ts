@@ -20,8 +20,10 @@ export class ProcessingPanel {
           <option value="gaussian">gaussian</option><option value="tent">tent</option>
           <option value="catmull-rom">catmull-rom</option><option value="cubic6">cubic6</option>
           <option value="lanczos2">lanczos2</option><option value="unsharp">unsharp (sharpen)</option></select></div>
-        <div class="row"><label data-label="sigma">sigma</label><input type="range" min="0.5" max="12" step="0.5" data-key="sigma" data-testid="sigma" />
+        <div class="row" data-when="sigma"><label>sigma</label><input type="range" min="1" max="100" step="0.5" data-key="sigmaMs" data-testid="sigma" />
           <span data-out="sigma"></span></div>
+        <div class="row" data-when="width"><label>width ×</label><input type="range" min="0.5" max="12" step="0.5" data-key="sigma" data-testid="width" />
+          <span data-out="width"></span></div>
         <div class="row"><label>space</label><select data-key="space" data-testid="space">
           <option value="raw">raw</option><option value="log">log</option><option value="eigen">eigen</option></select></div>
       </fieldset>
@@ -76,12 +78,17 @@ export class ProcessingPanel {
   private showValues(): void {
     for (const el of this.host.querySelectorAll<HTMLElement>('[data-when="local"]'))
       el.style.display = this.settings.reduceMetric === 'local' ? '' : 'none';
-    const o = this.host.querySelector('[data-out="sigma"]');
-    if (o) o.textContent = `${this.settings.sigma} frames`;
-    // gaussian and unsharp take sigma; the other kernels are widened by this factor (scaleKernel)
-    const l = this.host.querySelector('[data-label="sigma"]');
+    // gaussian and unsharp take sigma, a time (the same smoothing at any frame rate); the other kernels
+    // are defined on frames and widened by a factor (scaleKernel)
     const k = this.settings.smoothKernel;
-    if (l) l.textContent = k === 'gaussian' || k === 'unsharp' ? 'sigma' : 'width ×';
-    if (o && l?.textContent === 'width ×') o.textContent = `${this.settings.sigma}`;
+    const timed = k === 'gaussian' || k === 'unsharp';
+    for (const el of this.host.querySelectorAll<HTMLElement>('[data-when="sigma"]'))
+      el.style.display = timed ? '' : 'none';
+    for (const el of this.host.querySelectorAll<HTMLElement>('[data-when="width"]'))
+      el.style.display = timed ? 'none' : '';
+    const o = this.host.querySelector('[data-out="sigma"]');
+    if (o) o.textContent = `${this.settings.sigmaMs} ms`;
+    const w = this.host.querySelector('[data-out="width"]');
+    if (w) w.textContent = `${this.settings.sigma}`;
   }
 }

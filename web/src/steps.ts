@@ -3,16 +3,19 @@
 // library's, so the studio and `rotsig` give the same bytes for the same steps. No DOM, no worker globals.
 import type { Clip, KeyedClip } from 'rotsig';
 import { readGltf, writeGltf } from 'rotsig/io';
-import { type ClipStep, type KernelSpec, runKeyedSteps } from 'rotsig/pipeline';
+import { type ClipStep, type KernelSpec, runKeyedSteps, SMOOTH_DEFAULTS } from 'rotsig/pipeline';
 import type { ProcessSettings } from './messages.js';
 
-/** The smoothing kernel the panel names: sigma for gaussian and unsharp (amount 1), a width factor for the others. */
+/**
+ * The smoothing kernel the panel names: sigma in seconds for gaussian and unsharp (amount 1), as
+ * `rotsig smooth --sigma <ms>ms` gives it; a width factor for the others.
+ */
 export function kernelSpecOf(s: ProcessSettings): KernelSpec {
   switch (s.smoothKernel) {
     case 'gaussian':
-      return { name: 'gaussian', sigma: s.sigma };
+      return { name: 'gaussian', sigma: s.sigmaMs / 1000, unit: 'seconds' };
     case 'unsharp':
-      return { name: 'unsharp', sigma: s.sigma, amount: 1 };
+      return { name: 'unsharp', sigma: s.sigmaMs / 1000, amount: SMOOTH_DEFAULTS.amount, unit: 'seconds' };
     default:
       return { name: s.smoothKernel, width: s.sigma };
   }

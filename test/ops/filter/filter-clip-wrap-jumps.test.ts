@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { OptionError } from '../../../src/errors.js';
 import { jumpCuts } from '../../../src/ops/analysis/segments.js';
 import { filterClip } from '../../../src/ops/filter/filter-clip.js';
-import * as kernels from '../../../src/ops/filter/kernels.js';
+import * as kernels from '../../../src/ops/kernel/kernels.js';
 import { resampleClip } from '../../../src/ops/resample/resample-clip.js';
 import { chainClip } from '../../support/clips.js';
 

@@ -18,6 +18,12 @@ import { gaussian } from '../filter/kernels.js';
 export const ADAPTIVE_GAMMA = 1.4;
 /** Widest width a joint's rotations may take, as a multiple of its width from the spectrum. */
 export const ADAPTIVE_CAP = 2;
+/**
+ * Joints whose width from the spectrum is above this (frames) keep that one width: their spectrum shows
+ * slow motion or none (a finger that never moves), where one wide Gaussian is what the frame-by-frame
+ * choice would pick anyway, and the ladder of estimates up to twice that width would cost most of the time.
+ */
+export const ADAPTIVE_MAX_SIGMA = 8;
 /** Sigma (frames) of the Gaussian that smooths the chosen ladder index along time. */
 export const ADAPTIVE_INDEX_SIGMA = 2;
 /** Narrowest Gaussian width (frames) of the ladder of estimates. */
@@ -205,7 +211,7 @@ export interface AdaptiveResult {
  * smoothed along time (a Gaussian of {@link ADAPTIVE_INDEX_SIGMA} frames) and each frame is the blend, in
  * the tangent space at the sample, of the two estimates around its index, so the width never jumps.
  *
- * Edge cases: joints with `maxSigmas[j] = 0` are copied as they are; a joint whose noise estimate is 0
+ * Edge cases: joints with `maxSigmas[j] = 0` are copied from `others` (default: the clip's own rotations); a joint whose noise estimate is 0
  * (exactly smooth on most frames) keeps its raw samples. The input should be hemisphere-continuous and
  * free of spikes (see {@link cleanClipWithReport}).
  *
@@ -216,11 +222,15 @@ export interface AdaptiveResult {
  * @example
  * const { rotations } = adaptiveRotations(unrollClip(clip), new Float64Array(clip.rotations.joints).fill(4));
  */
-export function adaptiveRotations(clip: Clip, maxSigmas: Float64Array): AdaptiveResult {
+export function adaptiveRotations(
+  clip: Clip,
+  maxSigmas: Float64Array,
+  others: ArrayLike<number> = clip.rotations.data,
+): AdaptiveResult {
   const gamma = ADAPTIVE_GAMMA;
   const smoothIndex = ADAPTIVE_INDEX_SIGMA;
   const { frames, joints } = clip.rotations;
-  const rotations = Float64Array.from(clip.rotations.data);
+  const rotations = Float64Array.from(others);
   const meanSigmas = new Float64Array(joints);
   const noiseOut = new Float64Array(joints);
   const picked: number[] = [];

@@ -7,7 +7,7 @@ import { gaussian } from '../filter/kernels.js';
 import { oneEuroClip } from '../live/one-euro-clip.js';
 import { checkClip } from '../skeleton/clip-check.js';
 import { unrollClip } from '../unroll/unroll-clip.js';
-import { ADAPTIVE_CAP, adaptiveRotations, jointsAsRoots } from './adaptive-width.js';
+import { ADAPTIVE_CAP, ADAPTIVE_MAX_SIGMA, adaptiveRotations, jointsAsRoots } from './adaptive-width.js';
 import { meanAcceleration } from './mean-acceleration.js';
 import { sigmaForCutoff, smoothingFromSpectrum } from './smoothing-from-spectrum.js';
 import { findSpikes, replaceSpikes } from './spikes.js';
@@ -39,7 +39,8 @@ export interface CleanClipOptions {
   /**
    * With `cutoff: 'auto'` and the Gaussian: `'adaptive'` (default) smooths each joint's rotations with a
    * width chosen frame by frame ({@link adaptiveRotations}: wide where the joint moves slowly, narrow
-   * through its fast bursts, at most twice the joint's width from the spectrum); `'fixed'` smooths every
+   * through its fast bursts, at most twice the joint's width from the spectrum; joints whose width is above
+   * 8 frames, slow or still, keep it); `'fixed'` smooths every
    * frame of a joint with its width from the spectrum. Translations always take the joint's fixed width.
    */
   widths?: 'adaptive' | 'fixed';
@@ -226,10 +227,10 @@ export function cleanClipWithReport(
     const before = work;
     work = smoothJoints(work, jointSigmas, o.channels);
     if (o.widths === 'adaptive' && cutoffSource === 'spectrum') {
-      const caps = jointSigmas.map((s) => ADAPTIVE_CAP * s);
-      const adaptive = adaptiveRotations(before, caps);
+      const caps = jointSigmas.map((s) => (s <= ADAPTIVE_MAX_SIGMA ? ADAPTIVE_CAP * s : 0));
+      const adaptive = adaptiveRotations(before, caps, work.rotations.data);
       work = { ...work, rotations: { ...work.rotations, data: adaptive.rotations } };
-      rotationSigmas = adaptive.meanSigmas;
+      rotationSigmas = adaptive.meanSigmas.map((s, j) => (caps[j] > 0 ? s : jointSigmas[j]));
     } else rotationSigmas = Float64Array.from(jointSigmas);
   }
   unrollClip(work, { target: 'in-place' });

@@ -120,8 +120,9 @@ export interface CleanReport {
  *    {@link replaceSpikes});
  * 3. smoothing in log space ({@link filterClip} with `space: 'log'`, `segments: 'jumps'` so real cuts are
  *    not smeared) by a zero-phase Gaussian whose width is chosen from the clip's spectrum
- *    ({@link smoothingFromSpectrum}) or from a given cutoff; or, with `filter: 'one-euro'`, the One Euro
- *    filter ({@link oneEuroClip}) for live use;
+ *    ({@link smoothingFromSpectrum}) or from a given cutoff; with the width from the spectrum, each joint's
+ *    rotations then take a width chosen frame by frame (`widths: 'adaptive'`, {@link adaptiveRotations});
+ *    or, with `filter: 'one-euro'`, the One Euro filter ({@link oneEuroClip}) for live use;
  * 4. the result made hemisphere-continuous again, so the output never flips.
  *
  * Smoothing in the log space (relative to each window's centre) is what makes it safe for global

@@ -10,13 +10,13 @@ import {
   resolveOptions,
 } from '../../options.js';
 import type { Clip } from '../../series/clip.js';
-import { makeClip, makeSkeleton } from '../../series/clip-create.js';
 import { findDiscontinuities } from '../analysis/find-discontinuities.js';
 import { filterClip } from '../filter/filter-clip.js';
 import { gaussian } from '../kernel/kernels.js';
 import { oneEuroClip } from '../live/one-euro-clip.js';
 import { checkClip } from '../skeleton/clip-check.js';
 import { unrollClip } from '../unroll/unroll-clip.js';
+import { ADAPTIVE_CAP, ADAPTIVE_MAX_SIGMA, adaptiveRotations, jointsAsRoots } from './adaptive-width.js';
 import { meanAcceleration } from './mean-acceleration.js';
 import { sigmaForCutoff, smoothingFromSpectrum } from './smoothing-from-spectrum.js';
 import { findSpikes, replaceSpikes } from './spikes.js';
@@ -45,6 +45,14 @@ export interface CleanClipOptions {
    * or all with the clip-wide width (false).
    */
   perJoint?: boolean;
+  /**
+   * With `cutoff: 'auto'` and the Gaussian: `'adaptive'` (default) smooths each joint's rotations with a
+   * width chosen frame by frame ({@link adaptiveRotations}: wide where the joint moves slowly, narrow
+   * through its fast bursts, at most twice the joint's width from the spectrum; joints whose width is above
+   * 8 frames, slow or still, keep it); `'fixed'` smooths every
+   * frame of a joint with its width from the spectrum. Translations always take the joint's fixed width.
+   */
+  widths?: 'adaptive' | 'fixed';
   /** `'all'` (default) smooths rotations and translations; `'rotations'` leaves translations as they are. */
   channels?: 'all' | 'rotations';
   /** Clip units per metre for the Accel figures of the report (100 for centimetres, 1 for metres). Default 100. */
@@ -59,6 +67,7 @@ export const CLEAN_CLIP_DEFAULTS: Required<CleanClipOptions> = frozenDefaults({
   spikes: 'replace',
   spikeSpread: 6,
   perJoint: true,
+  widths: 'adaptive',
   channels: 'all',
   unitsPerMeter: 100,
 });
@@ -98,8 +107,17 @@ export interface CleanReport {
   spikes: number;
   /** Clip-wide Gaussian sigma in frames (`'gaussian'`), 0 when no smoothing was applied. */
   sigma: number;
-  /** Per joint, the Gaussian sigma applied in frames (0: not smoothed). */
+  /**
+   * Per joint, the Gaussian sigma (frames) chosen from the spectrum or the cutoff, applied to its
+   * translations, and to its rotations with `widths: 'fixed'` (0: not smoothed).
+   */
   jointSigmas: Float64Array;
+  /**
+   * Per joint, the mean over the frames of the Gaussian sigma (frames) applied to its rotations: with
+   * `widths: 'adaptive'` the mean of the widths chosen frame by frame, otherwise `jointSigmas` (0: not
+   * smoothed).
+   */
+  rotationSigmas: Float64Array;
   /** Smoothing cutoff in Hz (−3 dB of the clip-wide Gaussian `sigma`, or the One Euro `minCutoff`). */
   cutoff: number;
   /** Whether the cutoff came from the spectrum (`'auto'`) or was given. */
@@ -122,8 +140,9 @@ export interface CleanReport {
  *    {@link replaceSpikes});
  * 3. smoothing in log space ({@link filterClip} with `space: 'log'`, `segments: 'jumps'` so real cuts are
  *    not smeared) by a zero-phase Gaussian whose width is chosen from the clip's spectrum
- *    ({@link smoothingFromSpectrum}) or from a given cutoff; or, with `filter: 'one-euro'`, the One Euro
- *    filter ({@link oneEuroClip}) for live use;
+ *    ({@link smoothingFromSpectrum}) or from a given cutoff; with the width from the spectrum, each joint's
+ *    rotations then take a width chosen frame by frame (`widths: 'adaptive'`, {@link adaptiveRotations});
+ *    or, with `filter: 'one-euro'`, the One Euro filter ({@link oneEuroClip}) for live use;
  * 4. the result made hemisphere-continuous again, so the output never flips.
  *
  * Smoothing in the log space (relative to each window's centre) is what makes it safe for global
@@ -166,6 +185,8 @@ export function cleanClipWithReport(
     throw new OptionError(`${where}: spikes must be 'replace' or 'keep', got ${String(o.spikes)}`);
   if (o.channels !== 'all' && o.channels !== 'rotations')
     throw new OptionError(`${where}: channels must be 'all' or 'rotations', got ${String(o.channels)}`);
+  if (o.widths !== 'adaptive' && o.widths !== 'fixed')
+    throw new OptionError(`${where}: widths must be 'adaptive' or 'fixed', got ${String(o.widths)}`);
   if (typeof o.perJoint !== 'boolean') throw new OptionError(`${where}: perJoint must be true or false`);
   if (!(o.beta >= 0 && o.beta < Infinity))
     throw new OptionError(`${where}: beta must be a finite number >= 0, got ${String(o.beta)}`);
@@ -183,6 +204,7 @@ export function cleanClipWithReport(
       spikes: 0,
       sigma: 0,
       jointSigmas: new Float64Array(work.rotations.joints),
+      rotationSigmas: new Float64Array(work.rotations.joints),
       cutoff: clip.rate / 2,
       cutoffSource,
       accelBefore,
@@ -207,6 +229,7 @@ export function cleanClipWithReport(
   let sigma = 0;
   let cutoff: number;
   let jointSigmas: Float64Array;
+  let rotationSigmas: Float64Array = new Float64Array(clip.rotations.joints);
   if (o.cutoff === 'auto') {
     const choice = smoothingFromSpectrum(work, { perJoint: o.perJoint && o.filter === 'gaussian' });
     sigma = choice.sigma;
@@ -221,7 +244,16 @@ export function cleanClipWithReport(
     work = oneEuroClip(work, { minCutoff: cutoff, beta: o.beta, channels: o.channels });
     sigma = 0;
     jointSigmas.fill(0);
-  } else work = smoothJoints(work, jointSigmas, o.channels);
+  } else {
+    const before = work;
+    work = smoothJoints(work, jointSigmas, o.channels);
+    if (o.widths === 'adaptive' && cutoffSource === 'spectrum') {
+      const caps = jointSigmas.map((s) => (s <= ADAPTIVE_MAX_SIGMA ? ADAPTIVE_CAP * s : 0));
+      const adaptive = adaptiveRotations(before, caps, work.rotations.data);
+      work = { ...work, rotations: { ...work.rotations, data: adaptive.rotations } };
+      rotationSigmas = adaptive.meanSigmas.map((s, j) => (caps[j] > 0 ? s : jointSigmas[j]));
+    } else rotationSigmas = Float64Array.from(jointSigmas);
+  }
   unrollClip(work, { target: 'in-place' });
   const outputFlips = findDiscontinuities(work.rotations, { rate: clip.rate }).filter(
     (d) => d.kind === 'sign-flip',
@@ -231,6 +263,7 @@ export function cleanClipWithReport(
     spikes,
     sigma,
     jointSigmas,
+    rotationSigmas,
     cutoff,
     cutoffSource,
     accelBefore,
@@ -260,38 +293,13 @@ function smoothJoints(clip: Clip, chosen: Float64Array, channels: 'all' | 'rotat
   const rotations = Float64Array.from(clip.rotations.data);
   const translations = Float64Array.from(clip.translations.data);
   const scales = clip.scales === undefined ? undefined : Float64Array.from(clip.scales.data);
-  const s = clip.skeleton;
   for (const sigma of widths) {
     // the joints of this width as a clip of their own (each a root: filterClip filters every joint on its
     // own, so the hierarchy does not matter), so each joint is filtered once whatever the number of widths
     const picked: number[] = [];
     for (let j = 0; j < joints; j++) if (sigmas[j] === sigma) picked.push(j);
     const m = picked.length;
-    const take = (src: ArrayLike<number>, width: number, count: number): Float64Array => {
-      const out = new Float64Array(count * m * width);
-      for (let t = 0; t < count; t++)
-        picked.forEach((j, i) => {
-          for (let k = 0; k < width; k++) out[(t * m + i) * width + k] = src[(t * joints + j) * width + k];
-        });
-      return out;
-    };
-    const part = makeClip({
-      skeleton: makeSkeleton({
-        names: picked.map((j) => s.names[j]),
-        parents: picked.map(() => -1),
-        restTranslations: take(s.restTranslations, 3, 1),
-        restRotations: take(s.restRotations, 4, 1),
-        restScales: take(s.restScales, 3, 1),
-      }),
-      frameTime: clip.frameTime,
-      rotations: { data: take(clip.rotations.data, 4, frames), frames, joints: m },
-      translations: { data: take(clip.translations.data, 3, frames), frames, joints: m },
-      ...(clip.scales === undefined
-        ? {}
-        : { scales: { data: take(clip.scales.data, 3, frames), frames, joints: m } }),
-      animated: Uint8Array.from(picked, (j) => clip.animated[j]),
-    });
-    part.rate = clip.rate;
+    const part = jointsAsRoots(clip, picked);
     const f = filterClip(part, gaussian(sigma), { space: 'log', channels, segments: 'jumps' });
     for (let t = 0; t < frames; t++)
       picked.forEach((j, i) => {

@@ -1,4 +1,4 @@
-"""The batch job of `rotsig process --unroll --smooth gaussian:2 --resample 30`, written as a NumPy and
+"""The batch job of `rotsig process --unroll --smooth gaussian:2f --resample 30`, written as a NumPy and
 SciPy user would write it: the reference `bench/cli.js --numpy` times rotsig against.
 
 Usage: python3 bench/numpy/job.py <input folder> <output folder>
@@ -7,7 +7,7 @@ For every .bvh under the input folder (recursively), written to the same relativ
 - parse the hierarchy's channel layout and the motion rows (numpy);
 - rotations to quaternions per joint in the joint's own Euler order (scipy Rotation.from_euler);
 - unroll: flip each quaternion into the hemisphere of the previous one (cumulative sign product);
-- smooth: Gaussian, sigma 2 frames, on quaternion components and positions (scipy gaussian_filter1d,
+- smooth: Gaussian, sigma 2 frames (`gaussian:2f`), on quaternion components and positions (scipy gaussian_filter1d,
   `nearest` boundary), quaternions renormalised;
 - resample to 30 Hz: polyphase anti-aliased resampling (scipy resample_poly) at the rational ratio of the
   rates, quaternions renormalised;

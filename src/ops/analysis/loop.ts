@@ -65,7 +65,7 @@ export interface LoopDetection {
  * @throws {ShapeError} on a malformed clip; {@link OptionError} on a tolerance that is not a
  *   non-negative finite number; {@link InvalidValueError} when the first or last pose is not finite.
  * @example
- * const { loop, seam } = detectLoop(bakeKeyed(walk)); // loop: true, seam: 0
+ * const { loop, seam } = detectLoop(clip); // a baked glTF walk: loop true, seam 0
  */
 export function detectLoop(clip: Clip, options: DetectLoopOptions = {}): LoopDetection {
   if (clip === null || typeof clip !== 'object') throw new ShapeError('detectLoop: clip must be a Clip');

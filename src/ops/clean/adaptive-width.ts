@@ -8,7 +8,7 @@
 import type { Clip } from '../../series/clip.js';
 import { makeClip, makeSkeleton } from '../../series/clip-create.js';
 import { filterClip } from '../filter/filter-clip.js';
-import { gaussian } from '../filter/kernels.js';
+import { gaussian } from '../kernel/kernels.js';
 
 /**
  * Half-width of the confidence intervals, in standard deviations of each estimate's noise. Chosen on the

@@ -273,6 +273,10 @@ const ROWS: Record<string, Row> = {
     call: (o) => rotsig.analyzeClip(clip(), o as never),
     defaults: rotsig.ANALYZE_CLIP_DEFAULTS,
   },
+  detectLoop: {
+    call: (o) => rotsig.detectLoop(clip(), o as never),
+    defaults: rotsig.DETECT_LOOP_DEFAULTS,
+  },
   parseNpy: {
     call: (o) => io.parseNpy(io.writeNpy(new Float64Array([1, 2, 3])), o as never),
     defaults: io.PARSE_NPY_DEFAULTS,

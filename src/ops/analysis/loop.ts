@@ -6,7 +6,7 @@
  * @module
  */
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
-import { withDefaults } from '../../options.js';
+import { frozenDefaults, NON_NEGATIVE_NUMBER, type OptionSpec, resolveOptions } from '../../options.js';
 import type { Clip } from '../../series/clip.js';
 import { forwardKinematicsFrame } from '../skeleton/forward-kinematics.js';
 
@@ -29,7 +29,12 @@ export interface DetectLoopOptions {
 }
 
 /** Defaults of {@link DetectLoopOptions}. */
-export const DETECT_LOOP_DEFAULTS: Required<DetectLoopOptions> = { tolerance: 1e-3, angleTolerance: 1e-3 };
+export const DETECT_LOOP_DEFAULTS: Readonly<Required<DetectLoopOptions>> = frozenDefaults({
+  tolerance: 1e-3,
+  angleTolerance: 1e-3,
+});
+
+const DETECT_LOOP_SPEC: OptionSpec = { tolerance: NON_NEGATIVE_NUMBER, angleTolerance: NON_NEGATIVE_NUMBER };
 
 /** What {@link detectLoop} found. */
 export interface LoopDetection {
@@ -69,12 +74,7 @@ export interface LoopDetection {
  */
 export function detectLoop(clip: Clip, options: DetectLoopOptions = {}): LoopDetection {
   if (clip === null || typeof clip !== 'object') throw new ShapeError('detectLoop: clip must be a Clip');
-  const o = withDefaults(options, DETECT_LOOP_DEFAULTS, 'detectLoop');
-  for (const key of ['tolerance', 'angleTolerance'] as const) {
-    const v = o[key];
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
-      throw new OptionError(`detectLoop: ${key} must be a non-negative finite number, got ${String(v)}`);
-  }
+  const o = resolveOptions('detectLoop', options, DETECT_LOOP_DEFAULTS, DETECT_LOOP_SPEC);
   const frames = clip.frames;
   const J = clip.skeleton?.parents?.length ?? 0;
   if (!Number.isInteger(frames) || frames < 1)

@@ -81,6 +81,7 @@ const CLEAN_CLIP_SPEC: OptionSpec = {
   perJoint: BOOLEAN_OPTION,
   channels: oneOf(['all', 'rotations']),
   unitsPerMeter: POSITIVE_NUMBER,
+  widths: oneOf(['adaptive', 'fixed']),
 };
 
 /**

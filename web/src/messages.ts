@@ -89,6 +89,17 @@ export interface SpectrumData {
   energyShare: number;
   recommendedRate: number;
   rate: number;
+  /**
+   * One joint's rotation channels (Euler angles in its order, continuous), dB on `frequencies`: the
+   * channels `clipSpectrum` transformed for the maximum, kept (`channelSpectra`), not transformed again.
+   */
+  joint: JointSpectrum | null;
+}
+
+/** One joint's channel spectra (dB re 1 rad, one array per Euler angle in the joint's order). */
+export interface JointSpectrum {
+  joint: number;
+  db: Float64Array[];
 }
 
 export type ToWorker =
@@ -104,7 +115,9 @@ export type ToWorker =
     }
   | { type: 'animation'; id: number; index: number }
   | { type: 'download-gltf'; id: number }
-  | { type: 'process'; id: number; settings: ProcessSettings };
+  | { type: 'process'; id: number; settings: ProcessSettings; joint: number }
+  /** The kept channel spectra of another joint, for the original and the processed clip. */
+  | { type: 'joint-spectrum'; id: number; joint: number };
 
 export type FromWorker =
   | { type: 'progress'; id: number; fraction: number; label: string }
@@ -115,10 +128,18 @@ export type FromWorker =
       difference: Difference | null;
       spectrum: SpectrumData | null;
       spectrumOriginal: SpectrumData | null;
+      /** Clip spectra the worker computed since the clip was opened (each clip's once). */
+      spectraComputed: number;
       reduction: ReductionInfo | null;
       ms: number;
     }
   | { type: 'downloaded'; id: number; glb: Uint8Array; warnings: string[] }
+  | {
+      type: 'joint-spectrum';
+      id: number;
+      original: JointSpectrum | null;
+      processed: JointSpectrum | null;
+    }
   | { type: 'error'; id: number; message: string }
   | {
       type: 'parsed';

@@ -11,7 +11,7 @@ import { writeBvh } from 'rotsig/io';
 import { bindingNames } from 'rotsig/three';
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { type CurveKind, curveData, curveLabels } from './curves.js';
+import { type CurveKind, curveLabels, type PostedCurves } from './curves.js';
 import { ASK_KEYS, guardGltf, MAX_KEYS, uriFileName } from './gltf-guard.js';
 import type {
   AnimationInfo,
@@ -426,6 +426,8 @@ export class ClipView {
     this.difference = null;
     this.spectrum = null;
     this.spectrumOriginal = null;
+    this.lastCurve = null;
+    this.askedCurves = null;
     const J = clip.skeleton.names.length;
     this.rot = new Float64Array(J * 4);
     this.trans = new Float64Array(J * 3);
@@ -687,33 +689,31 @@ export class ClipView {
     this.drawCurves();
   }
 
-  /** Recomputes the selected joint's curves (original and processed) and the discontinuity markers. */
+  /**
+   * Draws the selected joint's curves (original and processed) and the discontinuity markers, as the worker
+   * computed them (with each processing result, or on request when the joint or the kind changes): the
+   * page evaluates no track and computes no curve, and long curves come thinned for the screen.
+   */
   drawCurves(): void {
     if (!this.original || !this.curvePlot) return;
     const o = this.original;
     $('curve-title').textContent = `Curves · ${o.skeleton.names[this.selected]}`;
-    // the same inputs give the same curves: a worker result that changes nothing drawn (no processing
-    // on open) reuses them instead of evaluating every key again
-    const inputs = [
-      this.curveKind,
-      o,
-      this.processed,
-      this.selected,
-      this.panel.settings.unroll,
-      this.fileEuler,
-      this.keyedTracks,
-      this.processed ? (this.reduction?.keptTracks ?? null) : null,
-    ] as const;
-    const same = this.curveInputs?.every((v, i) => v === inputs[i]) ?? false;
-    const d =
-      same && this.lastCurve
-        ? this.lastCurve
-        : curveData(inputs[0], o, inputs[2], inputs[3], inputs[4], inputs[5], {
-            tracks: inputs[6],
-            kept: inputs[7],
-          });
-    this.curveInputs = inputs;
-    this.lastCurve = d;
+    const d = this.lastCurve;
+    if (!d || d.kind !== this.curveKind || d.joint !== this.selected) {
+      // a processing request in flight brings the shown joint's curves with its result
+      if (this.busy) return;
+      const asked = this.askedCurves;
+      if (asked?.id === this.requestId && asked.kind === this.curveKind && asked.joint === this.selected)
+        return;
+      this.askedCurves = { id: this.requestId, kind: this.curveKind, joint: this.selected };
+      this.worker?.postMessage({
+        type: 'curves',
+        id: this.requestId,
+        kind: this.curveKind,
+        joint: this.selected,
+      });
+      return;
+    }
     if (d.columns.length - 1 !== this.curvePlot.plot.series.length - 1) {
       this.rebuildCurvePlot();
       return;
@@ -722,39 +722,22 @@ export class ClipView {
     const half = (d.columns.length - 1) / 2;
     const dots: DotSet[] = [];
     for (const set of d.dots) {
-      const processedSet = set.columns[0] > half;
-      if (processedSet && !this.showAfter) continue;
-      for (const c of set.columns) {
-        const col = d.columns[c];
-        const times = d.columns[0];
-        // typed arrays filled in an indexed loop: a million keys make four million dots
-        const rows = set.rows;
-        const xs = new Float64Array(rows.length);
-        const ys = new Float64Array(rows.length);
-        let n = 0;
-        for (let i = 0; i < rows.length; i++) {
-          const v = col[rows[i]];
-          if (v === null || v === undefined || Number.isNaN(v)) continue;
-          xs[n] = times[rows[i]] as number;
-          ys[n++] = v;
-        }
-        const x = xs.subarray(0, n);
-        const y = ys.subarray(0, n);
-        // with kept keys on top, the file's keys are drawn faint so the rings stand out
-        const faint = !processedSet && this.fadeOriginal;
-        dots.push({
-          x,
-          y,
-          color: `${CURVE_COLOURS[(c - 1) % half]}${faint ? '88' : ''}`,
-          radius: processedSet ? 5 : faint ? 2 : 2.5,
-          ring: processedSet,
-        });
-      }
+      if (set.processed && !this.showAfter) continue;
+      // with kept keys on top, the file's keys are drawn faint so the rings stand out
+      const faint = !set.processed && this.fadeOriginal;
+      dots.push({
+        x: set.x,
+        y: set.y,
+        color: `${CURVE_COLOURS[(set.column - 1) % half]}${faint ? '88' : ''}`,
+        radius: set.processed ? 5 : faint ? 2 : 2.5,
+        ring: set.processed,
+      });
     }
     this.lastDots = dots;
     // redrawing the same data on the same plot changes no pixel and costs a pass over every point
     const drawn = [this.curvePlot, d, this.showAfter, this.fadeOriginal];
-    if (!this.lastDrawn?.every((v, i) => v === drawn[i])) this.curvePlot.setData(d.columns, d.markers, dots);
+    if (!this.lastDrawn?.every((v, i) => v === drawn[i]))
+      this.curvePlot.setData(d.drawColumns, d.markers, dots);
     this.lastDrawn = drawn;
     for (let i = 0; i < half; i++) {
       this.curvePlot.setSeriesVisible(i, true);
@@ -765,14 +748,25 @@ export class ClipView {
     this.lastCurveDiff = d.processedDiff;
   }
 
+  /** Takes the worker's curves of the shown clips (NaN where absent becomes null, which uPlot skips). */
+  private receiveCurves(c: PostedCurves | null): void {
+    if (!c) return;
+    const drawColumns = c.columns.map((col) => {
+      for (let i = 0; i < col.length; i++)
+        if (Number.isNaN(col[i])) return Array.from(col, (v) => (Number.isNaN(v) ? null : v));
+      return col;
+    });
+    this.lastCurve = { ...c, drawColumns };
+  }
+
   lastCurveDiff = 0;
-  /** What the last curves were computed from (see `drawCurves`). */
-  private curveInputs: readonly unknown[] | null = null;
+  /** The curves last asked of the worker (see `drawCurves`). */
+  private askedCurves: { id: number; kind: CurveKind; joint: number } | null = null;
   private lastDrawn: unknown[] | null = null;
   /** The key dots last drawn, for the tests. */
   lastDots: DotSet[] = [];
-  /** The curves last drawn (columns, markers, summary), for the tests. */
-  lastCurve: import('./curves.js').CurveData | null = null;
+  /** The curves last received from the worker (columns thinned for the screen), for the tests. */
+  lastCurve: (PostedCurves & { drawColumns: (Float64Array | (number | null)[])[] }) | null = null;
 
   private startWorker(): void {
     this.worker?.terminate();
@@ -780,7 +774,13 @@ export class ClipView {
     this.worker.onmessage = (e: MessageEvent<FromWorker>) => this.onWorker(e.data);
     this.worker.onerror = (e) => this.onError(`Processing worker failed: ${e.message}`);
     // a restarted worker needs the open clip again
-    if (this.original) this.worker.postMessage({ type: 'load', clip: this.original });
+    if (this.original)
+      this.worker.postMessage({
+        type: 'load',
+        clip: this.original,
+        fileEuler: this.fileEuler,
+        tracks: this.keyedTracks,
+      });
   }
 
   busy = false;
@@ -792,7 +792,7 @@ export class ClipView {
     const bar = $('progress');
     bar.hidden = false;
     (bar.firstElementChild as HTMLElement).style.width = '2%';
-    this.worker.postMessage({ type: 'process', id, settings, joint: this.selected });
+    this.worker.postMessage({ type: 'process', id, settings, joint: this.selected, curves: this.curveKind });
   }
 
   private onWorker(m: FromWorker): void {
@@ -822,6 +822,12 @@ export class ClipView {
       if (asked.joint === this.selected) this.drawSpectrum();
       return;
     }
+    if (m.type === 'curves') {
+      if (m.id !== this.requestId) return;
+      this.receiveCurves(m.curves);
+      this.drawCurves();
+      return;
+    }
     if (m.id !== this.requestId) return;
     const bar = $('progress');
     if (m.type === 'progress') {
@@ -833,6 +839,7 @@ export class ClipView {
     this.busy = false;
     if (m.type === 'error') {
       this.onError(`Processing failed: ${m.message}`);
+      this.drawCurves();
       return;
     }
     this.onError(null);
@@ -843,6 +850,7 @@ export class ClipView {
     this.spectrumOriginal = m.spectrumOriginal;
     this.spectraComputed = m.spectraComputed;
     this.processMs = m.ms;
+    this.receiveCurves(m.curves);
     this.drawPose();
     // the original is drawn faint under a processed curve and in full colour when it is shown alone
     if (this.curveFaded !== this.fadeOriginal) this.rebuildCurvePlot();

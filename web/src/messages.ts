@@ -1,4 +1,5 @@
 import type { Clip, PositionMode, Track } from 'rotsig';
+import type { CurveKind, PostedCurves } from './curves.js';
 
 /** Processing settings the panel sends to the worker. */
 export interface ProcessSettings {
@@ -103,7 +104,8 @@ export interface JointSpectrum {
 }
 
 export type ToWorker =
-  | { type: 'load'; clip: Clip }
+  /** A restarted worker gets the open clip again, with what its curves are drawn from. */
+  | { type: 'load'; clip: Clip; fileEuler: Float64Array | null; tracks: Track[] | null }
   | { type: 'parse'; id: number; text: string; positionMode: PositionMode }
   | {
       type: 'parse-gltf';
@@ -115,7 +117,10 @@ export type ToWorker =
     }
   | { type: 'animation'; id: number; index: number }
   | { type: 'download-gltf'; id: number }
-  | { type: 'process'; id: number; settings: ProcessSettings; joint: number }
+  /** Processing; the result carries the shown joint's spectra and curves (`curves`: their kind). */
+  | { type: 'process'; id: number; settings: ProcessSettings; joint: number; curves: CurveKind }
+  /** One joint's curves of the original and the last processed clip. */
+  | { type: 'curves'; id: number; joint: number; kind: CurveKind }
   /** The kept channel spectra of another joint, for the original and the processed clip. */
   | { type: 'joint-spectrum'; id: number; joint: number };
 
@@ -131,8 +136,11 @@ export type FromWorker =
       /** Clip spectra the worker computed since the clip was opened (each clip's once). */
       spectraComputed: number;
       reduction: ReductionInfo | null;
+      /** The shown joint's curves of the original and this result, ready to draw. */
+      curves: PostedCurves | null;
       ms: number;
     }
+  | { type: 'curves'; id: number; curves: PostedCurves | null }
   | { type: 'downloaded'; id: number; glb: Uint8Array; warnings: string[] }
   | {
       type: 'joint-spectrum';

@@ -23,6 +23,7 @@ import {
   readGltf,
 } from 'rotsig/io';
 import { bakeKeyed, type ClipStep, runSteps } from 'rotsig/pipeline';
+import { type CurveKind, curveData, type PostedCurves, postCurves } from './curves.js';
 import type {
   AnimationInfo,
   Difference,
@@ -48,6 +49,16 @@ let originalSpectrum: ClipSpectra | null = null;
 let processedSpectrum: ClipSpectra | null = null;
 /** Clip spectra computed since the clip was opened (for the tests: one per clip, never twice for the same clip). */
 let spectraComputed = 0;
+/**
+ * What the curves are drawn from besides the clips: the BVH file's own Euler values, the shown glTF
+ * animation's keyed tracks, and the last processing's unroll setting and kept keys.
+ */
+let curveSource: {
+  fileEuler: Float64Array | null;
+  tracks: Track[] | null;
+  unroll: boolean;
+  kept: Track[] | null;
+} = { fileEuler: null, tracks: null, unroll: false, kept: null };
 const post = (m: FromWorker, transfer: Transferable[] = []) =>
   (self as unknown as Worker).postMessage(m, transfer);
 
@@ -70,6 +81,8 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
   const m = e.data;
   if (m.type === 'load') {
     original = m.clip;
+    curveSource = { fileEuler: m.fileEuler, tracks: m.tracks, unroll: false, kept: null };
+    lastResult = { clip: null, reduced: null, steps: [] };
     originalSpectrum = null;
     processedSpectrum = null;
     spectraComputed = 0;
@@ -82,6 +95,15 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
       original: jointOf(originalSpectrum, m.joint),
       processed: jointOf(processedSpectrum, m.joint),
     });
+    return;
+  }
+  if (m.type === 'curves') {
+    try {
+      const c = original ? curvesOf(m.kind, m.joint, original) : null;
+      post({ type: 'curves', id: m.id, curves: c?.curves ?? null }, c?.transfer ?? []);
+    } catch (err) {
+      post({ type: 'error', id: m.id, message: (err as Error).message });
+    }
     return;
   }
   if (m.type === 'parse') {
@@ -104,7 +126,7 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
   }
   if (!original) return;
   try {
-    run(m.id, m.settings, m.joint, original);
+    run(m.id, m.settings, m.joint, m.curves, original);
   } catch (err) {
     post({ type: 'error', id: m.id, message: (err as Error).message });
   }
@@ -123,6 +145,8 @@ function parse(id: number, text: string, positionMode: PositionMode): void {
     const warnings = report.warnings.map((w) => (w.line ? `${w.message} (line ${w.line})` : w.message));
     const ms = performance.now() - t0;
     const fileEuler = fileEulerChannels(text, report.clip);
+    lastResult = { clip: null, reduced: null, steps: [] };
+    curveSource = { fileEuler, tracks: null, unroll: false, kept: null };
     post({ type: 'parsed', id, clip: report.clip, warnings, ms, fileEuler });
     spectrumOnOpen(report.clip);
   } catch (e) {
@@ -206,6 +230,8 @@ function showAnimation(id: number, index: number, ms: number, warnings: string[]
     processedSpectrum = null;
     spectraComputed = 0;
     lastResult = { clip: null, reduced: null, steps: [] };
+    const tracks = keyed.tracks.filter((t) => t.path !== 'weights');
+    curveSource = { fileEuler: null, tracks, unroll: false, kept: null };
     const animations: AnimationInfo[] = gltf.read.clips.map((c, i) => {
       let keys = 0;
       let lo = Number.POSITIVE_INFINITY;
@@ -235,7 +261,7 @@ function showAnimation(id: number, index: number, ms: number, warnings: string[]
       gltf: {
         animations,
         animation: index,
-        tracks: keyed.tracks.filter((t) => t.path !== 'weights').map((t) => ({ ...t })),
+        tracks: tracks.map((t) => ({ ...t })),
         nodes: source ? Int32Array.from(source.nodes) : new Int32Array(0),
       },
     });
@@ -315,7 +341,24 @@ function fileEulerChannels(text: string, clip: Clip): Float64Array | null {
   return out;
 }
 
-function run(id: number, s: ProcessSettings, joint: number, src: Clip): void {
+/**
+ * One joint's curves of the original and the last processed clip (`curveData`, as the page drew them when
+ * it computed them), thinned for the screen and ready to post: the page only draws.
+ */
+function curvesOf(
+  kind: CurveKind,
+  joint: number,
+  src: Clip,
+): { curves: PostedCurves; transfer: ArrayBuffer[] } {
+  const processed = lastResult.clip;
+  const d = curveData(kind, src, processed, joint, curveSource.unroll, curveSource.fileEuler, {
+    tracks: curveSource.tracks,
+    kept: processed ? curveSource.kept : null,
+  });
+  return postCurves(kind, joint, d);
+}
+
+function run(id: number, s: ProcessSettings, joint: number, kind: CurveKind, src: Clip): void {
   const t0 = performance.now();
   const pipeline = stepsOf(s, src.rate);
   const steps = pipeline.length + (s.reduce ? 1 : 0) + 2;
@@ -377,17 +420,23 @@ function run(id: number, s: ProcessSettings, joint: number, src: Clip): void {
       `for plain decimation (${fit.steps} Gauss-Newton steps)`;
   }
   processedSpectrum = clip ? clipSpectra(clip) : null;
-  post({
-    type: 'result',
-    id,
-    clip: clip && gltf ? { ...clip, source: undefined } : clip,
-    difference,
-    spectrum: spectrumData(processedSpectrum, joint),
-    spectrumOriginal: spectrumData(originalSpectrum, joint),
-    spectraComputed,
-    reduction,
-    ms: performance.now() - t0,
-  });
+  curveSource = { ...curveSource, unroll: s.unroll, kept: reduction?.keptTracks ?? null };
+  const curves = curvesOf(kind, joint, src);
+  post(
+    {
+      type: 'result',
+      id,
+      clip: clip && gltf ? { ...clip, source: undefined } : clip,
+      difference,
+      spectrum: spectrumData(processedSpectrum, joint),
+      spectrumOriginal: spectrumData(originalSpectrum, joint),
+      spectraComputed,
+      reduction,
+      curves: curves.curves,
+      ms: performance.now() - t0,
+    },
+    curves.transfer,
+  );
 }
 
 /** Bytes of a uniform clip keyed at every frame in every animated channel (float32 times and values). */

@@ -25,6 +25,7 @@ import { parseBvh, readGltf } from '../../src/io/index.js';
 import { bakeClip } from '../../src/ops/keys/index.js';
 import { keyedBakeRate } from '../../src/pipeline/keyed.js';
 import { HAS_SHARED_BVH, SHARED_BVH_FILES, sharedBvhPath } from '../support/shared-data.js';
+import { manyKeysGlb } from './hostile-files.js';
 import { serveStatic } from './serve.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -78,6 +79,7 @@ type StudioState = {
   curveRevision: number;
   curveDiff: number;
   parseMs: number;
+  spectraComputed: number;
   plot: { points: number; drawMs: number; inked: number; spectrumInked: number };
   antialias: boolean;
   softwareWebGL: boolean;
@@ -910,6 +912,76 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     await page.uncheck('[data-testid=reduce]');
     await page.waitForFunction(
       () => !window.__studio.state().busy && window.__studio.state().reduction === null,
+    );
+  });
+
+  it('the spectrum panel draws the worker’s one transform of each channel: a direct DFT of the keyed angles', async () => {
+    await page.click('[data-testid=tab-clip]');
+    for (const box of ['unroll', 'smooth', 'resample', 'optimal', 'fk', 'reduce'])
+      await page.uncheck(`[data-testid=${box}]`);
+    // two joints turning about Z, joint j by 0.6·sin(0.05·k + j) rad at key k (30 Hz, 240 LINEAR keys)
+    const frames = 240;
+    await page.setInputFiles('[data-testid=file-input]', {
+      name: 'two-joints.glb',
+      mimeType: 'model/gltf-binary',
+      buffer: Buffer.from(await manyKeysGlb(2, frames)),
+    });
+    await page.waitForFunction(
+      () => window.__studio.state().name === 'two-joints.glb' && !window.__studio.state().busy,
+    );
+    expect((await state()).frames).toBe(frames);
+    // the reference: the angles the file was made from, a periodic Hann window, the mean removed and a
+    // direct O(N²) DFT; one-sided amplitude 2|X_k| / Σw in dB re 1 rad
+    const direct = (joint: number): number[] => {
+      const x = Array.from({ length: frames }, (_, k) => 0.6 * Math.sin(0.05 * k + joint));
+      const w = x.map((_, k) => 0.5 - 0.5 * Math.cos((2 * Math.PI * k) / frames));
+      const sw = w.reduce((a, b) => a + b, 0);
+      const mean = x.reduce((a, b) => a + b, 0) / frames;
+      return Array.from({ length: frames / 2 + 1 }, (_, b) => {
+        let re = 0;
+        let im = 0;
+        for (let k = 0; k < frames; k++) {
+          re += (x[k] - mean) * w[k] * Math.cos((2 * Math.PI * b * k) / frames);
+          im -= (x[k] - mean) * w[k] * Math.sin((2 * Math.PI * b * k) / frames);
+        }
+        return 20 * Math.log10(((b === 0 || b === frames / 2 ? 1 : 2) * Math.hypot(re, im)) / sw);
+      });
+    };
+    type Drawn = { joint: number; columns: number[][] };
+    const drawn = async (joint: number): Promise<Drawn> => {
+      await page.waitForFunction((j) => window.__studio.spectrum()?.joint === j, joint);
+      return page.evaluate(() => window.__studio.spectrum());
+    };
+    const refs = [direct(0), direct(1)];
+    const check = (d: Drawn, joint: number) => {
+      const [freq, x, y, z, max] = d.columns;
+      expect(freq.length).toBe(frames / 2 + 1);
+      expect(freq[1]).toBeCloseTo(30 / frames, 12);
+      // glTF joints are read in XYZ order: the turn is the Z angle; X and Y never move (floor, -300 dB)
+      for (let b = 0; b < freq.length; b++) {
+        expect(Math.max(x[b], y[b])).toBeLessThan(-200);
+        // the angles are stored as float32 quaternions: 1e-7 rad of noise, far below -80 dB
+        if (refs[joint][b] > -80) expect(Math.abs(z[b] - refs[joint][b])).toBeLessThan(0.01);
+        if (Math.max(refs[0][b], refs[1][b]) > -80)
+          expect(Math.abs(max[b] - Math.max(refs[0][b], refs[1][b]))).toBeLessThan(0.01);
+      }
+    };
+    const first = (await state()).selected;
+    check(await drawn(first), first);
+    // another joint: its channels come from the same transform, asked of the worker, not computed again
+    const other = 1 - first;
+    await page.click(`[data-testid=joint-tree] li:text-is("J${other}")`);
+    check(await drawn(other), other);
+    // one clip spectrum for the opened clip, none on the page; a processed clip adds its own, once
+    expect((await state()).spectraComputed).toBe(1);
+    await page.check('[data-testid=smooth]');
+    await page.waitForFunction(
+      () => !window.__studio.state().busy && window.__studio.state().processed !== null,
+    );
+    expect((await state()).spectraComputed).toBe(2);
+    await page.uncheck('[data-testid=smooth]');
+    await page.waitForFunction(
+      () => !window.__studio.state().busy && window.__studio.state().processed === null,
     );
   });
 

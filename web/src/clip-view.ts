@@ -3,7 +3,6 @@ import {
   animatedPaths,
   bvhSourceOf,
   type Clip,
-  eulerFromQuatSeries,
   type PositionMode,
   quat,
   type Track,
@@ -12,18 +11,18 @@ import { writeBvh } from 'rotsig/io';
 import { bindingNames } from 'rotsig/three';
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { type CurveKind, curveData, curveLabels, jointSeries } from './curves.js';
+import { type CurveKind, curveLabels, type PostedCurves } from './curves.js';
 import { ASK_KEYS, guardGltf, MAX_KEYS, uriFileName } from './gltf-guard.js';
 import type {
   AnimationInfo,
   Difference,
   FromWorker,
+  JointSpectrum,
   ProcessSettings,
   ReductionInfo,
   SpectrumData,
 } from './messages.js';
-import { spectrum } from './ops.js';
-import { type DotSet, LinePlot, mergeGrids } from './plot.js';
+import { type DotSet, LinePlot } from './plot.js';
 import {
   localPoseAt,
   type PlayKernel,
@@ -427,6 +426,8 @@ export class ClipView {
     this.difference = null;
     this.spectrum = null;
     this.spectrumOriginal = null;
+    this.lastCurve = null;
+    this.askedCurves = null;
     const J = clip.skeleton.names.length;
     this.rot = new Float64Array(J * 4);
     this.trans = new Float64Array(J * 3);
@@ -450,9 +451,10 @@ export class ClipView {
     this.frameCamera();
     this.view.select(this.selected);
     this.drawPose();
+    // the worker starts on the processing (and the spectrum) while the page computes and draws the curves
+    this.process(this.panel.settings);
     this.rebuildCurvePlot();
     $<HTMLButtonElement>('download').disabled = false;
-    this.process(this.panel.settings);
   }
 
   private frameCamera(): void {
@@ -687,33 +689,31 @@ export class ClipView {
     this.drawCurves();
   }
 
-  /** Recomputes the selected joint's curves (original and processed) and the discontinuity markers. */
+  /**
+   * Draws the selected joint's curves (original and processed) and the discontinuity markers, as the worker
+   * computed them (with each processing result, or on request when the joint or the kind changes): the
+   * page evaluates no track and computes no curve, and long curves come thinned for the screen.
+   */
   drawCurves(): void {
     if (!this.original || !this.curvePlot) return;
     const o = this.original;
     $('curve-title').textContent = `Curves · ${o.skeleton.names[this.selected]}`;
-    // the same inputs give the same curves: a worker result that changes nothing drawn (no processing
-    // on open) reuses them instead of evaluating every key again
-    const inputs = [
-      this.curveKind,
-      o,
-      this.processed,
-      this.selected,
-      this.panel.settings.unroll,
-      this.fileEuler,
-      this.keyedTracks,
-      this.processed ? (this.reduction?.keptTracks ?? null) : null,
-    ] as const;
-    const same = this.curveInputs?.every((v, i) => v === inputs[i]) ?? false;
-    const d =
-      same && this.lastCurve
-        ? this.lastCurve
-        : curveData(inputs[0], o, inputs[2], inputs[3], inputs[4], inputs[5], {
-            tracks: inputs[6],
-            kept: inputs[7],
-          });
-    this.curveInputs = inputs;
-    this.lastCurve = d;
+    const d = this.lastCurve;
+    if (!d || d.kind !== this.curveKind || d.joint !== this.selected) {
+      // a processing request in flight brings the shown joint's curves with its result
+      if (this.busy) return;
+      const asked = this.askedCurves;
+      if (asked?.id === this.requestId && asked.kind === this.curveKind && asked.joint === this.selected)
+        return;
+      this.askedCurves = { id: this.requestId, kind: this.curveKind, joint: this.selected };
+      this.worker?.postMessage({
+        type: 'curves',
+        id: this.requestId,
+        kind: this.curveKind,
+        joint: this.selected,
+      });
+      return;
+    }
     if (d.columns.length - 1 !== this.curvePlot.plot.series.length - 1) {
       this.rebuildCurvePlot();
       return;
@@ -722,39 +722,22 @@ export class ClipView {
     const half = (d.columns.length - 1) / 2;
     const dots: DotSet[] = [];
     for (const set of d.dots) {
-      const processedSet = set.columns[0] > half;
-      if (processedSet && !this.showAfter) continue;
-      for (const c of set.columns) {
-        const col = d.columns[c];
-        const times = d.columns[0];
-        // typed arrays filled in an indexed loop: a million keys make four million dots
-        const rows = set.rows;
-        const xs = new Float64Array(rows.length);
-        const ys = new Float64Array(rows.length);
-        let n = 0;
-        for (let i = 0; i < rows.length; i++) {
-          const v = col[rows[i]];
-          if (v === null || v === undefined || Number.isNaN(v)) continue;
-          xs[n] = times[rows[i]] as number;
-          ys[n++] = v;
-        }
-        const x = xs.subarray(0, n);
-        const y = ys.subarray(0, n);
-        // with kept keys on top, the file's keys are drawn faint so the rings stand out
-        const faint = !processedSet && this.fadeOriginal;
-        dots.push({
-          x,
-          y,
-          color: `${CURVE_COLOURS[(c - 1) % half]}${faint ? '88' : ''}`,
-          radius: processedSet ? 5 : faint ? 2 : 2.5,
-          ring: processedSet,
-        });
-      }
+      if (set.processed && !this.showAfter) continue;
+      // with kept keys on top, the file's keys are drawn faint so the rings stand out
+      const faint = !set.processed && this.fadeOriginal;
+      dots.push({
+        x: set.x,
+        y: set.y,
+        color: `${CURVE_COLOURS[(set.column - 1) % half]}${faint ? '88' : ''}`,
+        radius: set.processed ? 5 : faint ? 2 : 2.5,
+        ring: set.processed,
+      });
     }
     this.lastDots = dots;
     // redrawing the same data on the same plot changes no pixel and costs a pass over every point
     const drawn = [this.curvePlot, d, this.showAfter, this.fadeOriginal];
-    if (!this.lastDrawn?.every((v, i) => v === drawn[i])) this.curvePlot.setData(d.columns, d.markers, dots);
+    if (!this.lastDrawn?.every((v, i) => v === drawn[i]))
+      this.curvePlot.setData(d.drawColumns, d.markers, dots);
     this.lastDrawn = drawn;
     for (let i = 0; i < half; i++) {
       this.curvePlot.setSeriesVisible(i, true);
@@ -765,14 +748,25 @@ export class ClipView {
     this.lastCurveDiff = d.processedDiff;
   }
 
+  /** Takes the worker's curves of the shown clips (NaN where absent becomes null, which uPlot skips). */
+  private receiveCurves(c: PostedCurves | null): void {
+    if (!c) return;
+    const drawColumns = c.columns.map((col) => {
+      for (let i = 0; i < col.length; i++)
+        if (Number.isNaN(col[i])) return Array.from(col, (v) => (Number.isNaN(v) ? null : v));
+      return col;
+    });
+    this.lastCurve = { ...c, drawColumns };
+  }
+
   lastCurveDiff = 0;
-  /** What the last curves were computed from (see `drawCurves`). */
-  private curveInputs: readonly unknown[] | null = null;
+  /** The curves last asked of the worker (see `drawCurves`). */
+  private askedCurves: { id: number; kind: CurveKind; joint: number } | null = null;
   private lastDrawn: unknown[] | null = null;
   /** The key dots last drawn, for the tests. */
   lastDots: DotSet[] = [];
-  /** The curves last drawn (columns, markers, summary), for the tests. */
-  lastCurve: import('./curves.js').CurveData | null = null;
+  /** The curves last received from the worker (columns thinned for the screen), for the tests. */
+  lastCurve: (PostedCurves & { drawColumns: (Float64Array | (number | null)[])[] }) | null = null;
 
   private startWorker(): void {
     this.worker?.terminate();
@@ -780,7 +774,13 @@ export class ClipView {
     this.worker.onmessage = (e: MessageEvent<FromWorker>) => this.onWorker(e.data);
     this.worker.onerror = (e) => this.onError(`Processing worker failed: ${e.message}`);
     // a restarted worker needs the open clip again
-    if (this.original) this.worker.postMessage({ type: 'load', clip: this.original });
+    if (this.original)
+      this.worker.postMessage({
+        type: 'load',
+        clip: this.original,
+        fileEuler: this.fileEuler,
+        tracks: this.keyedTracks,
+      });
   }
 
   busy = false;
@@ -792,7 +792,7 @@ export class ClipView {
     const bar = $('progress');
     bar.hidden = false;
     (bar.firstElementChild as HTMLElement).style.width = '2%';
-    this.worker.postMessage({ type: 'process', id, settings });
+    this.worker.postMessage({ type: 'process', id, settings, joint: this.selected, curves: this.curveKind });
   }
 
   private onWorker(m: FromWorker): void {
@@ -813,6 +813,21 @@ export class ClipView {
       }
       return;
     }
+    if (m.type === 'joint-spectrum') {
+      const asked = this.askedJoint;
+      if (m.id !== this.requestId || !asked || asked.id !== m.id) return;
+      if (m.original?.joint !== asked.joint && m.processed?.joint !== asked.joint) return;
+      asked.original = m.original;
+      asked.processed = m.processed;
+      if (asked.joint === this.selected) this.drawSpectrum();
+      return;
+    }
+    if (m.type === 'curves') {
+      if (m.id !== this.requestId) return;
+      this.receiveCurves(m.curves);
+      this.drawCurves();
+      return;
+    }
     if (m.id !== this.requestId) return;
     const bar = $('progress');
     if (m.type === 'progress') {
@@ -824,6 +839,7 @@ export class ClipView {
     this.busy = false;
     if (m.type === 'error') {
       this.onError(`Processing failed: ${m.message}`);
+      this.drawCurves();
       return;
     }
     this.onError(null);
@@ -832,7 +848,9 @@ export class ClipView {
     this.difference = m.difference;
     this.spectrum = m.spectrum;
     this.spectrumOriginal = m.spectrumOriginal;
+    this.spectraComputed = m.spectraComputed;
     this.processMs = m.ms;
+    this.receiveCurves(m.curves);
     this.drawPose();
     // the original is drawn faint under a processed curve and in full colour when it is shown alone
     if (this.curveFaded !== this.fadeOriginal) this.rebuildCurvePlot();
@@ -863,22 +881,18 @@ export class ClipView {
   }
 
   /**
-   * Spectrum panel: the selected joint's rotation channels (continuous Euler curves in the file's order,
-   * dB re 1 rad) from `spectrum`, and, when the worker has it, the clip's maximum spectrum with its
-   * energy line and recommended rate from `clipSpectrum`.
+   * Spectrum panel: the clip's maximum spectrum with its energy line and recommended rate, and the selected
+   * joint's rotation channels (continuous Euler curves in the file's order, dB re 1 rad), all from the
+   * worker's one `clipSpectrum` of the shown clip (its channel spectra kept): the page transforms nothing.
+   * Another joint's channels are asked of the worker and drawn when they come.
    */
   private drawSpectrum(): void {
     const clip = this.shown;
     if (!clip || clip.frames < 4) return;
-    const clipMax = this.showAfter && this.processed ? this.spectrum : this.spectrumOriginal;
+    const after = this.showAfter && this.processed !== null;
+    const clipMax = after ? this.spectrum : this.spectrumOriginal;
+    const joint = this.jointChannels(after, clipMax);
     const order = clip.orders[this.selected];
-    // the joint's spectrum is kept for its clip and joint: a redraw (show after, a worker result) reuses it
-    const memo = this.jointSpectrum;
-    const joint =
-      memo && memo.clip === clip && memo.joint === this.selected
-        ? memo.result
-        : jointSpectrumOf(clip, this.selected, order);
-    this.jointSpectrum = { clip, joint: this.selected, result: joint };
     const labels = [...order].map((c) => `${c}rot`);
     const colours = ['#ff6b6b', '#6bdc7b', '#5fb3ff'];
     if (!this.spectrumPlot) {
@@ -906,37 +920,67 @@ export class ClipView {
         },
       });
     }
-    let columns: (Float64Array | (number | null)[])[] = [
-      joint.frequencies,
-      ...joint.db,
-      joint.frequencies.map(() => Number.NaN),
-    ];
-    if (clipMax) {
-      const { x, ia, ib } = mergeGrids(joint.frequencies, clipMax.frequencies);
-      const spread = (src: ArrayLike<number>, idx: Int32Array) => {
-        const a: (number | null)[] = new Array(x.length).fill(null);
-        for (let i = 0; i < idx.length; i++) a[idx[i]] = src[i];
-        return a;
-      };
-      columns = [x, ...joint.db.map((d: Float64Array) => spread(d, ia)), spread(clipMax.maxDb, ib)];
+    if (!clipMax) {
+      // the worker's spectrum of this clip is not here yet: nothing of another clip stays drawn
+      this.spectrumPlot.setData([[], [], [], [], []]);
+      $('spectrum-legend').innerHTML = '';
+      $('spectrum-info').textContent = `${clip.skeleton.names[this.selected]} · spectrum in progress…`;
+      return;
     }
-    this.spectrumPlot.setData(columns);
+    // one frequency grid: the joint's channels are channels of the same transform as the maximum
+    const none = new Float64Array(clipMax.frequencies.length).fill(Number.NaN);
+    const db = joint?.db ?? [none, none, none];
+    this.spectrumColumns = {
+      joint: joint ? this.selected : -1,
+      columns: [clipMax.frequencies, ...db, clipMax.maxDb],
+    };
+    this.spectrumPlot.setData(this.spectrumColumns.columns);
     this.spectrumPlot.plot.setScale('y', { min: -90, max: 40 });
     const name = clip.skeleton.names[this.selected];
-    $('spectrum-legend').innerHTML =
-      labels
-        .map((l, i) => `<span><i class="swatch" style="background:${colours[i]}"></i>${l}</span>`)
-        .join(' ') + (clipMax ? ' <span><i class="swatch" style="background:#e8ecf2"></i>max</span>' : '');
-    $('spectrum-info').textContent = clipMax
-      ? `${name} · ${Math.round(clipMax.energyShare * 100)}% of the clip's energy below ` +
-        `${clipMax.energyFrequency.toFixed(2)} Hz (dashed) · recommended rate ${clipMax.recommendedRate.toFixed(1)} Hz ` +
-        `(now ${clipMax.rate.toFixed(1)})`
-      : name;
+    const swatches = labels.map(
+      (l, i) => `<span><i class="swatch" style="background:${colours[i]}"></i>${l}</span>`,
+    );
+    swatches.push('<span><i class="swatch" style="background:#e8ecf2"></i>max</span>');
+    $('spectrum-legend').innerHTML = swatches.join(' ');
+    $('spectrum-info').textContent =
+      `${name} · ${Math.round(clipMax.energyShare * 100)}% of the clip's energy below ` +
+      `${clipMax.energyFrequency.toFixed(2)} Hz (dashed) · recommended rate ${clipMax.recommendedRate.toFixed(1)} Hz ` +
+      `(now ${clipMax.rate.toFixed(1)})`;
     this.spectrumRevision++;
   }
 
+  /**
+   * The selected joint's channel spectra of the shown clip: those the worker sent with its result or on
+   * request; when neither has this joint, they are asked for (once per joint and result) and null for now.
+   */
+  private jointChannels(after: boolean, clipMax: SpectrumData | null): JointSpectrum | null {
+    if (!clipMax) return null;
+    if (clipMax.joint?.joint === this.selected) return clipMax.joint;
+    const asked = this.askedJoint;
+    if (!asked || asked.joint !== this.selected || asked.id !== this.requestId) {
+      this.askedJoint = { joint: this.selected, id: this.requestId, original: null, processed: null };
+      this.worker?.postMessage({ type: 'joint-spectrum', id: this.requestId, joint: this.selected });
+      return null;
+    }
+    return after ? asked.processed : asked.original;
+  }
+
+  /** The last joint whose channel spectra were asked of the worker, and what came back. */
+  private askedJoint: {
+    joint: number;
+    id: number;
+    original: JointSpectrum | null;
+    processed: JointSpectrum | null;
+  } | null = null;
+  /**
+   * The spectrum last drawn, for the tests: frequencies, the joint's three channels (NaN until the worker
+   * sent them; `joint` -1 then) and the clip maximum, dB.
+   */
+  spectrumColumns: { joint: number; columns: Float64Array[] } | null = null;
+  /** Clip spectra the worker computed for the open clip (see the worker's `spectraComputed`). */
+  spectraComputed = 0;
+
   spectrumRevision = 0;
-  private jointSpectrum: { clip: Clip; joint: number; result: ReturnType<typeof spectrum> } | null = null;
 
   /**
    * Writes the result in the file's format: BVH with `writeBvh`; glTF in the worker with `writeGltf`, the
@@ -1022,22 +1066,6 @@ export function reductionText(r: ReductionInfo): string {
     `reduce keys: ${r.keysAfter} of ${r.keysBefore} keys kept (${pct}%) in ${r.tracks} tracks\n` +
     `animation data ${kb(r.bytesAfter)} (was ${kb(r.bytesBefore)})\n${error}`
   );
-}
-
-/** One joint's continuous Euler channels (the file's order) and their spectrum, for the spectrum panel. */
-function jointSpectrumOf(
-  clip: Clip,
-  joint: number,
-  order: Clip['orders'][number],
-): ReturnType<typeof spectrum> {
-  const e = eulerFromQuatSeries(jointSeries(clip, joint), order, { unroll: 'equivalent' }).data;
-  const F = clip.frames;
-  const channels = [0, 1, 2].map((k) => {
-    const c = new Float64Array(F);
-    for (let f = 0; f < F; f++) c[f] = e[f * 3 + k];
-    return c;
-  });
-  return spectrum(channels, clip.rate);
 }
 
 /** The first joint whose rotation changes over the clip (the root usually), else 0. */

@@ -11,7 +11,14 @@ import {
   type Vec3Series,
 } from 'rotsig';
 import { angularVelocity } from './ops.js';
-import { type Marker, mergeGrids } from './plot.js';
+
+/** A tick on the time axis of the curves (a discontinuity). */
+export interface Marker {
+  /** x value (seconds in the clip curves). */
+  x: number;
+  color: string;
+  title?: string;
+}
 
 export type CurveKind = 'quat' | 'euler' | 'rotvec' | 'sixd' | 'speed' | 'diff';
 
@@ -376,4 +383,153 @@ function differenceData(
     hasProcessed: true,
     processedDiff: max,
   };
+}
+
+/** Time buckets a long curve is thinned to for drawing: more than a screen has pixel columns. */
+export const DRAW_COLUMNS = 4096;
+
+/** One joint's curves as the worker posts them: plain typed arrays (transferred), nothing left to compute. */
+export interface PostedCurves {
+  kind: CurveKind;
+  joint: number;
+  /**
+   * uPlot columns: x (seconds), original channels, processed channels (NaN where absent), thinned to
+   * `decimationRows` when long.
+   */
+  columns: Float64Array[];
+  /** Rows of the curves before thinning. */
+  rows: number;
+  /** Key dots per channel column, from the full curves (never thinned): `processed` for the kept keys. */
+  dots: { column: number; processed: boolean; x: Float64Array; y: Float64Array }[];
+  markers: Marker[];
+  summary: string;
+  hasProcessed: boolean;
+  processedDiff: number;
+}
+
+/**
+ * The rows of a long table of curves that draw it on `buckets` columns of the time axis as the full table
+ * would: in each bucket the first and last row and, for every channel, the rows of its smallest and its
+ * largest value (NaN skipped), so a one-sample spike stays drawn. Null when the table has at most four rows
+ * per bucket (drawn whole).
+ */
+export function decimationRows(columns: readonly Float64Array[], buckets = DRAW_COLUMNS): Int32Array | null {
+  const x = columns[0];
+  const n = x.length;
+  if (n <= buckets * 4) return null;
+  const x0 = x[0];
+  const span = x[n - 1] - x0 || 1;
+  const bucketOf = (t: number) => Math.min(buckets - 1, Math.floor(((t - x0) / span) * buckets));
+  const keep = new Uint8Array(n);
+  let start = 0;
+  while (start < n) {
+    const b = bucketOf(x[start]);
+    let end = start + 1;
+    while (end < n && bucketOf(x[end]) === b) end++;
+    keep[start] = 1;
+    keep[end - 1] = 1;
+    for (let c = 1; c < columns.length; c++) {
+      const col = columns[c];
+      let lo = -1;
+      let hi = -1;
+      for (let i = start; i < end; i++) {
+        const v = col[i];
+        if (Number.isNaN(v)) continue;
+        if (lo < 0 || v < col[lo]) lo = i;
+        if (hi < 0 || v > col[hi]) hi = i;
+      }
+      if (lo >= 0) keep[lo] = 1;
+      if (hi >= 0) keep[hi] = 1;
+    }
+    start = end;
+  }
+  let m = 0;
+  for (let i = 0; i < n; i++) m += keep[i];
+  const rows = new Int32Array(m);
+  for (let i = 0, k = 0; i < n; i++) if (keep[i]) rows[k++] = i;
+  return rows;
+}
+
+/**
+ * `curveData`'s result as the worker posts it (see `PostedCurves`): columns as Float64Arrays (NaN where
+ * absent) thinned for the screen, the key dots as x/y arrays from the full columns, and the buffers to
+ * transfer.
+ */
+export function postCurves(
+  kind: CurveKind,
+  joint: number,
+  d: CurveData,
+  buckets = DRAW_COLUMNS,
+): { curves: PostedCurves; transfer: ArrayBuffer[] } {
+  const full = d.columns.map((c) =>
+    c instanceof Float64Array ? c : Float64Array.from(c, (v) => (v === null ? Number.NaN : v)),
+  );
+  const half = (full.length - 1) / 2;
+  const times = full[0];
+  const dots: PostedCurves['dots'] = [];
+  for (const set of d.dots) {
+    for (const c of set.columns) {
+      const col = full[c];
+      const rows = set.rows;
+      const xs = new Float64Array(rows.length);
+      const ys = new Float64Array(rows.length);
+      let n = 0;
+      for (let i = 0; i < rows.length; i++) {
+        const v = col[rows[i]];
+        if (v === undefined || Number.isNaN(v)) continue;
+        xs[n] = times[rows[i]];
+        ys[n++] = v;
+      }
+      dots.push({ column: c, processed: c > half, x: xs.slice(0, n), y: ys.slice(0, n) });
+    }
+  }
+  const keep = decimationRows(full, buckets);
+  const columns = keep ? full.map((c) => Float64Array.from(keep, (r) => c[r])) : full;
+  const transfer = new Set<ArrayBuffer>();
+  for (const c of columns) transfer.add(c.buffer as ArrayBuffer);
+  for (const s of dots) {
+    transfer.add(s.x.buffer as ArrayBuffer);
+    transfer.add(s.y.buffer as ArrayBuffer);
+  }
+  return {
+    curves: {
+      kind,
+      joint,
+      columns,
+      rows: times.length,
+      dots,
+      markers: d.markers,
+      summary: d.summary,
+      hasProcessed: d.hasProcessed,
+      processedDiff: d.processedDiff,
+    },
+    transfer: [...transfer],
+  };
+}
+
+/** Merges two increasing time grids into one x axis, returning the index of each source sample in it. */
+export function mergeGrids(
+  a: Float64Array,
+  b: Float64Array,
+): { x: Float64Array; ia: Int32Array; ib: Int32Array } {
+  const eps = 1e-9;
+  const x: number[] = [];
+  const ia = new Int32Array(a.length);
+  const ib = new Int32Array(b.length);
+  let i = 0;
+  let k = 0;
+  while (i < a.length || k < b.length) {
+    if (k >= b.length || (i < a.length && a[i] < b[k] - eps)) {
+      ia[i++] = x.length;
+      x.push(a[i - 1]);
+    } else if (i >= a.length || b[k] < a[i] - eps) {
+      ib[k++] = x.length;
+      x.push(b[k - 1]);
+    } else {
+      ia[i++] = x.length;
+      ib[k++] = x.length;
+      x.push(a[i - 1]);
+    }
+  }
+  return { x: Float64Array.from(x), ia, ib };
 }

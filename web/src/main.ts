@@ -152,6 +152,7 @@ const studio = {
       curveRevision: clipView.curveRevision,
       curveDiff: clipView.lastCurveDiff,
       spectrumRevision: clipView.spectrumRevision,
+      spectraComputed: clipView.spectraComputed,
       playKernels: [...document.querySelectorAll<HTMLOptionElement>('#play-kernel option')].map(
         (o) => o.value,
       ),
@@ -181,6 +182,11 @@ const studio = {
       times: Array.from(t.times),
     })),
   curveColourPixels: (colour: string) => clipView.curveColourPixels(colour),
+  /** The spectrum last drawn: the joint whose channels it shows (-1: not yet) and its columns, dB. */
+  spectrum: () => {
+    const s = clipView.spectrumColumns;
+    return s ? { joint: s.joint, columns: s.columns.map((c) => Array.from(c)) } : null;
+  },
   /** The curves last drawn: columns as plain arrays (null where absent), markers and the summary. */
   curves: () => {
     const d = clipView.lastCurve;

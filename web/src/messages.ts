@@ -1,5 +1,6 @@
 import type { Clip, PositionMode, Track } from 'rotsig';
 import { SMOOTH_DEFAULTS } from 'rotsig/pipeline';
+import type { CurveKind, PostedCurves } from './curves.js';
 
 /** Processing settings the panel sends to the worker. */
 export interface ProcessSettings {
@@ -94,10 +95,22 @@ export interface SpectrumData {
   energyShare: number;
   recommendedRate: number;
   rate: number;
+  /**
+   * One joint's rotation channels (Euler angles in its order, continuous), dB on `frequencies`: the
+   * channels `clipSpectrum` transformed for the maximum, kept (`channelSpectra`), not transformed again.
+   */
+  joint: JointSpectrum | null;
+}
+
+/** One joint's channel spectra (dB re 1 rad, one array per Euler angle in the joint's order). */
+export interface JointSpectrum {
+  joint: number;
+  db: Float64Array[];
 }
 
 export type ToWorker =
-  | { type: 'load'; clip: Clip }
+  /** A restarted worker gets the open clip again, with what its curves are drawn from. */
+  | { type: 'load'; clip: Clip; fileEuler: Float64Array | null; tracks: Track[] | null }
   | { type: 'parse'; id: number; text: string; positionMode: PositionMode }
   | {
       type: 'parse-gltf';
@@ -109,7 +122,12 @@ export type ToWorker =
     }
   | { type: 'animation'; id: number; index: number }
   | { type: 'download-gltf'; id: number }
-  | { type: 'process'; id: number; settings: ProcessSettings };
+  /** Processing; the result carries the shown joint's spectra and curves (`curves`: their kind). */
+  | { type: 'process'; id: number; settings: ProcessSettings; joint: number; curves: CurveKind }
+  /** One joint's curves of the original and the last processed clip. */
+  | { type: 'curves'; id: number; joint: number; kind: CurveKind }
+  /** The kept channel spectra of another joint, for the original and the processed clip. */
+  | { type: 'joint-spectrum'; id: number; joint: number };
 
 export type FromWorker =
   | { type: 'progress'; id: number; fraction: number; label: string }
@@ -120,10 +138,21 @@ export type FromWorker =
       difference: Difference | null;
       spectrum: SpectrumData | null;
       spectrumOriginal: SpectrumData | null;
+      /** Clip spectra the worker computed since the clip was opened (each clip's once). */
+      spectraComputed: number;
       reduction: ReductionInfo | null;
+      /** The shown joint's curves of the original and this result, ready to draw. */
+      curves: PostedCurves | null;
       ms: number;
     }
+  | { type: 'curves'; id: number; curves: PostedCurves | null }
   | { type: 'downloaded'; id: number; glb: Uint8Array; warnings: string[] }
+  | {
+      type: 'joint-spectrum';
+      id: number;
+      original: JointSpectrum | null;
+      processed: JointSpectrum | null;
+    }
   | { type: 'error'; id: number; message: string }
   | {
       type: 'parsed';

@@ -1,5 +1,8 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import type { Marker } from './curves.js';
+
+export type { Marker };
 
 export interface SeriesStyle {
   label: string;
@@ -8,13 +11,6 @@ export interface SeriesStyle {
   dash?: number[];
   /** Own y scale key (defaults to 'y'). */
   scale?: string;
-}
-
-export interface Marker {
-  /** x value (seconds in the clip curves). */
-  x: number;
-  color: string;
-  title?: string;
 }
 
 /** Points drawn as dots over the curves (keys), in one colour. */
@@ -287,31 +283,4 @@ export class LinePlot {
   destroy(): void {
     this.plot.destroy();
   }
-}
-
-/** Merges two increasing time grids into one x axis, returning the index of each source sample in it. */
-export function mergeGrids(
-  a: Float64Array,
-  b: Float64Array,
-): { x: Float64Array; ia: Int32Array; ib: Int32Array } {
-  const eps = 1e-9;
-  const x: number[] = [];
-  const ia = new Int32Array(a.length);
-  const ib = new Int32Array(b.length);
-  let i = 0;
-  let k = 0;
-  while (i < a.length || k < b.length) {
-    if (k >= b.length || (i < a.length && a[i] < b[k] - eps)) {
-      ia[i++] = x.length;
-      x.push(a[i - 1]);
-    } else if (i >= a.length || b[k] < a[i] - eps) {
-      ib[k++] = x.length;
-      x.push(b[k - 1]);
-    } else {
-      ia[i++] = x.length;
-      ib[k++] = x.length;
-      x.push(a[i - 1]);
-    }
-  }
-  return { x: Float64Array.from(x), ia, ib };
 }

@@ -23,10 +23,12 @@ import {
   readGltf,
 } from 'rotsig/io';
 import { bakeKeyed, type ClipStep, runSteps } from 'rotsig/pipeline';
+import { type CurveKind, curveData, type PostedCurves, postCurves } from './curves.js';
 import type {
   AnimationInfo,
   Difference,
   FromWorker,
+  JointSpectrum,
   ProcessSettings,
   ReductionInfo,
   SpectrumData,
@@ -38,7 +40,25 @@ import { processedGlb, stepsOf } from './steps.js';
 const DEG = 180 / Math.PI;
 
 let original: Clip | null = null;
-let originalSpectrum: SpectrumData | null = null;
+/**
+ * The clip spectra, each computed once per clip (`clipSpectrum` with its channel spectra kept): the
+ * original's on open, the processed clip's with each result. The page shows one joint's channels from
+ * them and never transforms a channel itself.
+ */
+let originalSpectrum: ClipSpectra | null = null;
+let processedSpectrum: ClipSpectra | null = null;
+/** Clip spectra computed since the clip was opened (for the tests: one per clip, never twice for the same clip). */
+let spectraComputed = 0;
+/**
+ * What the curves are drawn from besides the clips: the BVH file's own Euler values, the shown glTF
+ * animation's keyed tracks, and the last processing's unroll setting and kept keys.
+ */
+let curveSource: {
+  fileEuler: Float64Array | null;
+  tracks: Track[] | null;
+  unroll: boolean;
+  kept: Track[] | null;
+} = { fileEuler: null, tracks: null, unroll: false, kept: null };
 const post = (m: FromWorker, transfer: Transferable[] = []) =>
   (self as unknown as Worker).postMessage(m, transfer);
 
@@ -61,7 +81,29 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
   const m = e.data;
   if (m.type === 'load') {
     original = m.clip;
+    curveSource = { fileEuler: m.fileEuler, tracks: m.tracks, unroll: false, kept: null };
+    lastResult = { clip: null, reduced: null, steps: [] };
     originalSpectrum = null;
+    processedSpectrum = null;
+    spectraComputed = 0;
+    return;
+  }
+  if (m.type === 'joint-spectrum') {
+    post({
+      type: 'joint-spectrum',
+      id: m.id,
+      original: jointOf(originalSpectrum, m.joint),
+      processed: jointOf(processedSpectrum, m.joint),
+    });
+    return;
+  }
+  if (m.type === 'curves') {
+    try {
+      const c = original ? curvesOf(m.kind, m.joint, original) : null;
+      post({ type: 'curves', id: m.id, curves: c?.curves ?? null }, c?.transfer ?? []);
+    } catch (err) {
+      post({ type: 'error', id: m.id, message: (err as Error).message });
+    }
     return;
   }
   if (m.type === 'parse') {
@@ -84,7 +126,7 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
   }
   if (!original) return;
   try {
-    run(m.id, m.settings, original);
+    run(m.id, m.settings, m.joint, m.curves, original);
   } catch (err) {
     post({ type: 'error', id: m.id, message: (err as Error).message });
   }
@@ -98,10 +140,15 @@ function parse(id: number, text: string, positionMode: PositionMode): void {
     gltf = null;
     original = report.clip;
     originalSpectrum = null;
+    processedSpectrum = null;
+    spectraComputed = 0;
     const warnings = report.warnings.map((w) => (w.line ? `${w.message} (line ${w.line})` : w.message));
     const ms = performance.now() - t0;
     const fileEuler = fileEulerChannels(text, report.clip);
+    lastResult = { clip: null, reduced: null, steps: [] };
+    curveSource = { fileEuler, tracks: null, unroll: false, kept: null };
     post({ type: 'parsed', id, clip: report.clip, warnings, ms, fileEuler });
+    spectrumOnOpen(report.clip);
   } catch (e) {
     const msg = (e as Error).message;
     // BvhParseError messages end with "at line:column"; make sure the location is always shown
@@ -119,8 +166,11 @@ async function parseGltf(
   resources: Record<string, Uint8Array>,
 ): Promise<void> {
   const t0 = performance.now();
+  // the page's progress bar during a long open: reading, then baking (the spectrum follows the clip)
+  post({ type: 'progress', id, fraction: 0.15, label: `reading ${name}` });
   try {
     const read = await readGltf(bytes, { file: name, resources: withUriKeys(bytes, resources) });
+    post({ type: 'progress', id, fraction: 0.5, label: 'baking the animation' });
     if (read.clips.length === 0) throw new Error('the file has no animations');
     gltf = { name, bytes, resources, read, animation: 0 };
     const first = Math.max(
@@ -177,7 +227,11 @@ function showAnimation(id: number, index: number, ms: number, warnings: string[]
     gltf.animation = index;
     original = clip;
     originalSpectrum = null;
+    processedSpectrum = null;
+    spectraComputed = 0;
     lastResult = { clip: null, reduced: null, steps: [] };
+    const tracks = keyed.tracks.filter((t) => t.path !== 'weights');
+    curveSource = { fileEuler: null, tracks, unroll: false, kept: null };
     const animations: AnimationInfo[] = gltf.read.clips.map((c, i) => {
       let keys = 0;
       let lo = Number.POSITIVE_INFINITY;
@@ -207,10 +261,11 @@ function showAnimation(id: number, index: number, ms: number, warnings: string[]
       gltf: {
         animations,
         animation: index,
-        tracks: keyed.tracks.filter((t) => t.path !== 'weights').map((t) => ({ ...t })),
+        tracks: tracks.map((t) => ({ ...t })),
         nodes: source ? Int32Array.from(source.nodes) : new Int32Array(0),
       },
     });
+    spectrumOnOpen(clip);
   } catch (e) {
     post({ type: 'parse-error', id, message: (e as Error).message });
   }
@@ -286,13 +341,31 @@ function fileEulerChannels(text: string, clip: Clip): Float64Array | null {
   return out;
 }
 
-function run(id: number, s: ProcessSettings, src: Clip): void {
+/**
+ * One joint's curves of the original and the last processed clip (`curveData`, as the page drew them when
+ * it computed them), thinned for the screen and ready to post: the page only draws.
+ */
+function curvesOf(
+  kind: CurveKind,
+  joint: number,
+  src: Clip,
+): { curves: PostedCurves; transfer: ArrayBuffer[] } {
+  const processed = lastResult.clip;
+  const d = curveData(kind, src, processed, joint, curveSource.unroll, curveSource.fileEuler, {
+    tracks: curveSource.tracks,
+    kept: processed ? curveSource.kept : null,
+  });
+  return postCurves(kind, joint, d);
+}
+
+function run(id: number, s: ProcessSettings, joint: number, kind: CurveKind, src: Clip): void {
   const t0 = performance.now();
   const pipeline = stepsOf(s, src.rate);
   const steps = pipeline.length + (s.reduce ? 1 : 0) + 2;
   let step = 0;
   const progress = (label: string) => post({ type: 'progress', id, fraction: ++step / steps, label });
-  if (!originalSpectrum) originalSpectrum = spectrumOf(src);
+  // computed on open (spectrumOnOpen) unless the worker was restarted with the clip since
+  if (!originalSpectrum || originalSpectrum.clip !== src) originalSpectrum = clipSpectra(src);
   progress('spectrum');
   let optimal: { before: number; after: number; steps: number } | null = null;
   // the steps `rotsig` runs for the same options (rotsig/pipeline), reporting each as it is done
@@ -350,17 +423,24 @@ function run(id: number, s: ProcessSettings, src: Clip): void {
       `; optimal keys: mean playback error ${fit.after.toFixed(3)}° vs ${fit.before.toFixed(3)}° ` +
       `for plain decimation (${fit.steps} Gauss-Newton steps)`;
   }
-  const spectrum = clip ? spectrumOf(clip) : null;
-  post({
-    type: 'result',
-    id,
-    clip: clip && gltf ? { ...clip, source: undefined } : clip,
-    difference,
-    spectrum,
-    spectrumOriginal: originalSpectrum,
-    reduction,
-    ms: performance.now() - t0,
-  });
+  processedSpectrum = clip ? clipSpectra(clip) : null;
+  curveSource = { ...curveSource, unroll: s.unroll, kept: reduction?.keptTracks ?? null };
+  const curves = curvesOf(kind, joint, src);
+  post(
+    {
+      type: 'result',
+      id,
+      clip: clip && gltf ? { ...clip, source: undefined } : clip,
+      difference,
+      spectrum: spectrumData(processedSpectrum, joint),
+      spectrumOriginal: spectrumData(originalSpectrum, joint),
+      spectraComputed,
+      reduction,
+      curves: curves.curves,
+      ms: performance.now() - t0,
+    },
+    curves.transfer,
+  );
 }
 
 /** Bytes of a uniform clip keyed at every frame in every animated channel (float32 times and values). */
@@ -385,16 +465,50 @@ function trackBytesOfClip(clip: Clip): number {
   return clip.frames * (channels * 4 + values * 4);
 }
 
-function spectrumOf(clip: Clip): SpectrumData | null {
-  if (clip.frames < 4) return null;
-  const r = clipSpectrum(clip, { energyShare: 0.99 });
+/** A clip's spectrum with every joint's channel spectra (null below 4 frames), and the clip it is of. */
+interface ClipSpectra {
+  clip: Clip;
+  result: ReturnType<typeof clipSpectrum> | null;
+}
+
+/** `clipSpectrum` of a clip, its channel spectra kept: the one transform of every channel the studio makes. */
+function clipSpectra(clip: Clip): ClipSpectra {
+  if (clip.frames < 4) return { clip, result: null };
+  spectraComputed++;
+  return { clip, result: clipSpectrum(clip, { energyShare: 0.99, channelSpectra: true }) };
+}
+
+/**
+ * The original's spectrum, computed as soon as the clip is posted to the page: it is needed whatever the
+ * settings, and the page's first processing request would otherwise wait for the page to draw the clip.
+ */
+function spectrumOnOpen(clip: Clip): void {
+  try {
+    originalSpectrum = clipSpectra(clip);
+  } catch {
+    // reported by the processing request, which computes it again and posts the error
+    originalSpectrum = null;
+  }
+}
+
+/** One joint's kept channel spectra, or null. */
+function jointOf(s: ClipSpectra | null, joint: number): JointSpectrum | null {
+  const db = s?.result?.channelDb?.[joint];
+  return db ? { joint, db } : null;
+}
+
+/** What the page plots of a clip spectrum: the maximum, the energy line, and the shown joint's channels. */
+function spectrumData(s: ClipSpectra | null, joint: number): SpectrumData | null {
+  const r = s?.result;
+  if (!s || !r) return null;
   return {
     frequencies: r.frequencies,
     maxDb: r.maxDb,
     energyFrequency: r.energyFrequency,
     energyShare: 0.99,
     recommendedRate: r.recommendedRate,
-    rate: clip.rate,
+    rate: s.clip.rate,
+    joint: jointOf(s, joint),
   };
 }
 

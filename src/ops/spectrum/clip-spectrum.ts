@@ -16,7 +16,14 @@ import {
   SPECTRUM_SPEC,
   type SpectrumOptions,
 } from '../../numeric/spectral.js';
-import { frozenDefaults, numberIn, type OptionSpec, oneOf, resolveOptions } from '../../options.js';
+import {
+  BOOLEAN_OPTION,
+  frozenDefaults,
+  numberIn,
+  type OptionSpec,
+  oneOf,
+  resolveOptions,
+} from '../../options.js';
 import type { Clip } from '../../series/clip.js';
 import { checkClip } from '../skeleton/clip-check.js';
 import { eulerFromQuatSeries } from '../unroll/euler-from-quat-series.js';
@@ -34,6 +41,11 @@ export interface ClipSpectrumOptions extends SpectrumOptions {
   channels?: 'euler' | 'quaternion';
   /** `'rotations'` (default) only rotation channels; `'all'` adds the three translation channels of every joint (clip units). */
   include?: 'rotations' | 'all';
+  /**
+   * Keep every channel's own spectrum (dB) in the result's `channelDb`, so a caller that shows one joint's
+   * channels does not transform them again. Default false (only the maxima and the power are kept).
+   */
+  channelSpectra?: boolean;
 }
 
 /** Defaults of {@link ClipSpectrumOptions} (the spectrum options default as in `SPECTRUM_DEFAULTS`). */
@@ -42,6 +54,7 @@ export const CLIP_SPECTRUM_DEFAULTS = frozenDefaults({
   energyShare: 0.99,
   channels: 'euler' as 'euler' | 'quaternion',
   include: 'rotations' as 'rotations' | 'all',
+  channelSpectra: false,
 });
 
 const CLIP_SPECTRUM_SPEC: OptionSpec = {
@@ -49,6 +62,7 @@ const CLIP_SPECTRUM_SPEC: OptionSpec = {
   energyShare: numberIn(0, 1, true),
   channels: oneOf(['euler', 'quaternion']),
   include: oneOf(['rotations', 'all']),
+  channelSpectra: BOOLEAN_OPTION,
 };
 
 /** Result of {@link clipSpectrum}. */
@@ -75,6 +89,12 @@ export interface ClipSpectrumResult {
   rate: number;
   /** Number of scalar channels analysed. */
   channels: number;
+  /**
+   * With `channelSpectra: true`: per joint, each channel's amplitude in dB on `frequencies`, in the order
+   * analysed (the rotation channels: Euler angles in the joint's own order, or the quaternion components
+   * w x y z; then x y z translation with `include: 'all'`). Absent otherwise.
+   */
+  channelDb?: Float64Array[][];
 }
 
 /**
@@ -91,6 +111,10 @@ export interface ClipSpectrumResult {
  * Edge cases: a clip of 0 frames is rejected; 1 frame gives a single DC bin (energy frequency 0).
  * A channel that never moves contributes nothing.
  *
+ * With `channelSpectra: true` every channel's own dB spectrum is kept (`channelDb[joint][channel]`), the
+ * same transform `spectrum` gives for that channel: a viewer showing one joint's channels beside the clip
+ * maximum needs no second transform. It costs `bins` float64 per channel (about 12 bytes per joint-frame).
+ *
  * Source: Holden, "Filtering, Convolutions, and Quaternions" (2025), section Frequency Analysis
  * (maximum frequency response across all joints and degrees of freedom).
  *
@@ -99,6 +123,7 @@ export interface ClipSpectrumResult {
  * @example
  * const s = clipSpectrum(parseBvh(text));
  * s.energyFrequency; // e.g. 6 Hz for a walk at 120 Hz, s.recommendedRate 12 Hz
+ * const hips = clipSpectrum(parseBvh(text), { channelSpectra: true }).channelDb?.[0]; // 3 Euler channels, dB
  */
 export function clipSpectrum(clip: Clip, options: ClipSpectrumOptions = {}): ClipSpectrumResult {
   const where = 'clipSpectrum';
@@ -118,6 +143,9 @@ export function clipSpectrum(clip: Clip, options: ClipSpectrumOptions = {}): Cli
   if (include !== 'rotations' && include !== 'all') {
     throw new OptionError(`${where}: include must be 'rotations' or 'all', got '${String(include)}'`);
   }
+  const keep = options.channelSpectra ?? CLIP_SPECTRUM_DEFAULTS.channelSpectra;
+  if (typeof keep !== 'boolean')
+    throw new OptionError(`${where}: channelSpectra must be true or false, got '${String(keep)}'`);
   const rate = clip.rate > 0 && Number.isFinite(clip.rate) ? clip.rate : 1 / clip.frameTime;
   if (!(rate > 0) || !Number.isFinite(rate)) throw new OptionError(`${where}: the clip has no valid rate`);
   const { frames, joints } = clip.rotations;
@@ -142,13 +170,17 @@ export function clipSpectrum(clip: Clip, options: ClipSpectrumOptions = {}): Cli
   const bins = (length >> 1) + 1;
   const amp = new Float64Array(bins);
   const pw = new Float64Array(bins);
-  const db = new Float64Array(bins);
+  const scratchDb = new Float64Array(bins);
   const maxDb = new Float64Array(bins).fill(o.floorDb);
   const power = new Float64Array(bins);
   const jointMaxDb: Float64Array[] = [];
+  const channelDb: Float64Array[][] | undefined = keep ? [] : undefined;
   let channels = 0;
   const take = (jointMax: Float64Array, src: Float64Array, offset: number, stride: number) => {
     amplitudeSpectrumInto(ws, src, offset, stride, o.detrend, amp);
+    // kept channels get their own array (one per channel, not per element); else one scratch for all
+    const db = channelDb ? new Float64Array(bins) : scratchDb;
+    if (channelDb) channelDb[channelDb.length - 1].push(db);
     amplitudeToDb(amp, o.reference, o.floorDb, db);
     amplitudeToPower(amp, length, pw);
     for (let k = 0; k < bins; k++) {
@@ -161,6 +193,7 @@ export function clipSpectrum(clip: Clip, options: ClipSpectrumOptions = {}): Cli
   const trans = clip.translations;
   for (let j = 0; j < joints; j++) {
     const jointMax = new Float64Array(bins).fill(o.floorDb);
+    channelDb?.push([]);
     for (let c = 0; c < width; c++) take(jointMax, rot, j * width + c, joints * width);
     if (include === 'all' && trans && trans.frames === frames && trans.joints === joints) {
       const t = trans.data instanceof Float64Array ? trans.data : Float64Array.from(trans.data);
@@ -192,5 +225,6 @@ export function clipSpectrum(clip: Clip, options: ClipSpectrumOptions = {}): Cli
     recommendedRate: 2 * energyFrequency,
     rate,
     channels,
+    ...(channelDb ? { channelDb } : {}),
   };
 }

@@ -54,6 +54,61 @@ describe('clipSpectrum(clip, options)', () => {
     expect(s.maxDb[150]).toBeLessThan(-200);
   });
 
+  it('channelSpectra keeps each channel’s spectrum: a direct DFT of the known angle curves', () => {
+    // the reference: the angles synthClip was built from (not recovered from the quaternions), a periodic
+    // Hann window, the mean removed and a direct O(N²) DFT; one-sided amplitude 2|X_k| / Σw, in dB
+    const frames = 400;
+    const direct = (x: (f: number) => number): Float64Array => {
+      const w = new Float64Array(frames);
+      let sw = 0;
+      let mean = 0;
+      for (let f = 0; f < frames; f++) {
+        w[f] = 0.5 - 0.5 * Math.cos((2 * Math.PI * f) / frames);
+        sw += w[f];
+        mean += x(f) / frames;
+      }
+      const out = new Float64Array(frames / 2 + 1);
+      for (let k = 0; k <= frames / 2; k++) {
+        let re = 0;
+        let im = 0;
+        for (let f = 0; f < frames; f++) {
+          const v = (x(f) - mean) * w[f];
+          re += v * Math.cos((2 * Math.PI * k * f) / frames);
+          im -= v * Math.sin((2 * Math.PI * k * f) / frames);
+        }
+        const a = ((k === 0 || k === frames / 2 ? 1 : 2) * Math.hypot(re, im)) / sw;
+        out[k] = 20 * Math.log10(a);
+      }
+      return out;
+    };
+    const z0 = direct((f) => 0.3 * Math.sin((2 * Math.PI * 5 * f) / 100));
+    const x1 = direct((f) => 0.01 * Math.sin((2 * Math.PI * 12 * f) / 100));
+    const s = clipSpectrum(synthClip(), { channelSpectra: true });
+    const kept = s.channelDb!;
+    // per joint its channels in its order (ZYX): joint 0 moves in Z (channel 0), joint 1 in X (channel 2)
+    expect(kept.map((j) => j.length)).toEqual([3, 3]);
+    for (const [got, ref] of [
+      [kept[0][0], z0],
+      [kept[1][2], x1],
+    ]) {
+      expect(got.length).toBe(201);
+      for (let k = 0; k < ref.length; k++) {
+        // where the direct DFT sees the line, the dB agree; elsewhere both are rounding noise
+        if (ref[k] > -150) expect(Math.abs(got[k] - ref[k])).toBeLessThan(1e-6);
+        else expect(got[k]).toBeLessThan(-150);
+      }
+    }
+    // the still channels are far down, and the maxima are those of the kept channels
+    for (const c of [kept[0][1], kept[0][2], kept[1][0], kept[1][1]])
+      expect(Math.max(...c)).toBeLessThan(-150);
+    for (let k = 0; k < 201; k++) expect(s.maxDb[k]).toBe(Math.max(...kept.flat().map((c) => c[k])));
+    // off by default, and the option is checked
+    expect(clipSpectrum(synthClip()).channelDb).toBeUndefined();
+    expect(() => clipSpectrum(synthClip(), { channelSpectra: 'yes' as unknown as boolean })).toThrow(
+      OptionError,
+    );
+  });
+
   it("channels 'quaternion' analyses hemisphere-continuous components", () => {
     const s = clipSpectrum(synthClip(), { channels: 'quaternion' });
     expect(s.channels).toBe(8);

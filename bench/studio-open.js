@@ -1,0 +1,204 @@
+// Time to open a large keyed glTF file in the studio against the command line doing the same work.
+// Generates a .glb of `--joints` nodes in a chain, each with a LINEAR rotation track of `--keys` keys at
+// 30 Hz (default 1 x 1,000,000: the issue's million-key file, 16 MB), in the system's temporary directory.
+// The command line: `rotsig info` (read and bake) and `rotsig spectrum` (read, bake and the clip spectrum:
+// what the studio computes on open), wall time, best of --repeat. The studio: the built app (web/dist, from
+// `npm run studio:build`) in Debian's Chromium, the file picked with the file input and the key-budget
+// question accepted; times from the pick to the clip shown (frames > 0) and to idle (no work pending: the
+// curves, spectra and first processing result drawn), best of --repeat, and the main thread's longest task
+// while opening (PerformanceObserver 'longtask': how long the page stops answering).
+// With --baseline <dir> (another build of the studio, its dist folder: an older commit's `vite build`), that
+// build opens the same file too, alternating with this one, and the record keeps both.
+// Usage: npm run build && npm run studio:build && node bench/studio-open.js [--keys 1000000 --joints 1
+// --repeat 2 --baseline <dist> --record]. With --record the result goes to bench/results/studio-open.json.
+import { spawnSync } from 'node:child_process';
+import { createReadStream, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, extname, join, normalize, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Document, NodeIO } from '@gltf-transform/core';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+const { values } = parseArgs({
+  options: {
+    keys: { type: 'string', default: '1000000' },
+    joints: { type: 'string', default: '1' },
+    repeat: { type: 'string', default: '2' },
+    record: { type: 'boolean', default: false },
+    note: { type: 'string', default: '' },
+    baseline: { type: 'string' },
+  },
+});
+const keys = Number(values.keys);
+const joints = Number(values.joints);
+const repeat = Number(values.repeat);
+const CHROMIUM = '/usr/bin/chromium';
+const dist = join(root, 'web', 'dist');
+if (!existsSync(join(dist, 'index.html')))
+  throw new Error('web/dist is missing: run npm run studio:build first');
+if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing (Debian's chromium package)`);
+
+/** The .glb: `joints` nodes in a chain, one LINEAR rotation track of `keys` keys at 30 Hz each. */
+async function manyKeysGlb() {
+  const doc = new Document();
+  const buffer = doc.createBuffer();
+  const times = new Float32Array(keys);
+  for (let k = 0; k < keys; k++) times[k] = k / 30;
+  const input = doc.createAccessor().setArray(times).setBuffer(buffer);
+  const anim = doc.createAnimation('long');
+  const scene = doc.createScene('scene');
+  let parent = null;
+  for (let j = 0; j < joints; j++) {
+    const node = doc.createNode(`J${j}`).setTranslation([0, j === 0 ? 0 : 0.1, 0]);
+    if (parent) parent.addChild(node);
+    else scene.addChild(node);
+    parent = node;
+    const q = new Float32Array(keys * 4);
+    for (let k = 0; k < keys; k++) {
+      const half = 0.5 * 0.6 * Math.sin(k * 0.05 + j);
+      q[k * 4 + 2] = Math.sin(half);
+      q[k * 4 + 3] = Math.cos(half);
+    }
+    const output = doc.createAccessor().setType('VEC4').setArray(q).setBuffer(buffer);
+    const sampler = doc.createAnimationSampler().setInput(input).setOutput(output).setInterpolation('LINEAR');
+    anim
+      .addSampler(sampler)
+      .addChannel(
+        doc.createAnimationChannel().setTargetNode(node).setTargetPath('rotation').setSampler(sampler),
+      );
+  }
+  return new NodeIO().writeBinary(doc);
+}
+
+const work = mkdtempSync(join(tmpdir(), 'rotsig-bench-studio-'));
+const file = join(work, 'million.glb');
+writeFileSync(file, await manyKeysGlb());
+const fileBytes = statSync(file).size;
+
+/** Wall seconds of one `rotsig` command on the file, best of `repeat`. */
+function cli(args) {
+  const runs = [];
+  for (let r = 0; r < repeat; r++) {
+    const t0 = performance.now();
+    const p = spawnSync(process.execPath, [join(root, 'bin', 'rotsig.js'), ...args, file], {
+      encoding: 'utf8',
+    });
+    if (p.status !== 0) throw new Error(`rotsig ${args.join(' ')} failed: ${p.stderr}`);
+    runs.push((performance.now() - t0) / 1000);
+  }
+  return { best: Math.min(...runs), runs };
+}
+
+const loadAtStart = loadavg();
+const info = cli(['info']);
+const spectrum = cli(['spectrum']);
+
+const TYPES = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+};
+/** Serves a built studio on 127.0.0.1; resolves to its URL and server. */
+async function serve(dir) {
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    let f = normalize(join(dir, path));
+    if (!f.startsWith(dir)) return void res.writeHead(403).end();
+    if (existsSync(f) && statSync(f).isDirectory()) f = join(f, 'index.html');
+    if (!existsSync(f)) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': TYPES[extname(f)] ?? 'application/octet-stream' });
+    createReadStream(f).pipe(res);
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  return { url: `http://127.0.0.1:${server.address().port}/`, server };
+}
+const builds = { current: await serve(dist) };
+if (values.baseline) builds.baseline = await serve(resolve(values.baseline));
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--enable-unsafe-swiftshader'],
+});
+const studio = { current: [], baseline: [] };
+try {
+  for (let r = 0; r < repeat; r++)
+    for (const [which, { url }] of Object.entries(builds)) {
+      const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      page.on('dialog', (d) => void d.accept());
+      await page.goto(url);
+      await page.waitForSelector('#sample-select[data-ready="true"]');
+      await page.evaluate(() => {
+        globalThis.__longTasks = [];
+        new PerformanceObserver((l) => {
+          for (const e of l.getEntries()) globalThis.__longTasks.push(e.duration);
+        }).observe({ type: 'longtask' });
+      });
+      const t0 = performance.now();
+      await page.setInputFiles('[data-testid=file-input]', file, { timeout: 600_000 });
+      await page.waitForFunction(() => window.__studio.state().frames > 0, undefined, {
+        timeout: 600_000,
+        polling: 100,
+      });
+      const shown = (performance.now() - t0) / 1000;
+      await page.waitForFunction(() => !window.__studio.state().busy, undefined, {
+        timeout: 600_000,
+        polling: 100,
+      });
+      const idle = (performance.now() - t0) / 1000;
+      const s = await page.evaluate(() => ({
+        frames: window.__studio.state().frames,
+        parseMs: window.__studio.state().parseMs,
+        longTasks: globalThis.__longTasks,
+        spectrum: document.querySelector('[data-testid=spectrum-info]')?.textContent ?? '',
+      }));
+      studio[which].push({
+        shown,
+        idle,
+        frames: s.frames,
+        workerReadMs: Math.round(s.parseMs),
+        longestTaskMs: Math.round(Math.max(0, ...s.longTasks)),
+        longTasksMs: Math.round(s.longTasks.reduce((a, b) => a + b, 0)),
+        spectrumInfo: s.spectrum,
+      });
+      console.info(`studio (${which}) run ${r + 1}: ${JSON.stringify(studio[which].at(-1))}`);
+      await page.close();
+    }
+} finally {
+  await browser.close();
+  for (const b of Object.values(builds)) b.server.close();
+  rmSync(work, { recursive: true, force: true });
+}
+const bestOf = (runs) => (runs.length ? runs.reduce((a, b) => (b.idle < a.idle ? b : a)) : null);
+const best = bestOf(studio.current);
+const before = bestOf(studio.baseline);
+const record = {
+  date: new Date().toISOString(),
+  file: `${joints} joint(s), ${keys.toLocaleString('en')} LINEAR rotation keys per joint at 30 Hz (.glb, ${(fileBytes / 1e6).toFixed(1)} MB)`,
+  machine: `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), load average at start ${loadAtStart.map((l) => l.toFixed(2)).join(' ')}, at end ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+  cliInfoSeconds: info.best,
+  cliSpectrumSeconds: spectrum.best,
+  studioShownSeconds: best.shown,
+  studioIdleSeconds: best.idle,
+  ratioIdleToCliSpectrum: best.idle / spectrum.best,
+  longestMainThreadTaskMs: best.longestTaskMs,
+  ...(before
+    ? {
+        baselineShownSeconds: before.shown,
+        baselineIdleSeconds: before.idle,
+        baselineRatioIdleToCliSpectrum: before.idle / spectrum.best,
+        baselineLongestMainThreadTaskMs: before.longestTaskMs,
+      }
+    : {}),
+  runs: { info: info.runs, spectrum: spectrum.runs, studio },
+  note: values.note,
+};
+console.info(JSON.stringify(record, null, 2));
+if (values.record) {
+  writeFileSync(join(root, 'bench', 'results', 'studio-open.json'), `${JSON.stringify(record, null, 2)}\n`);
+}

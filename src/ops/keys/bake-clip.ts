@@ -15,7 +15,9 @@ import {
 import { clipRate } from '../analysis/rate.js';
 import { timeGrid } from '../resample/time-grid.js';
 import { TrackSampler } from './evaluate-track.js';
+import { rotationSplineTrack } from './rotation-spline.js';
 import { assertKeyedClip, checkOptionNames, trackLabel } from './support.js';
+import { vectorSplineTrack } from './vector-spline.js';
 
 /**
  * How many frames {@link bakeClip} makes when the keyed span `T` (earliest to latest key time) is not a
@@ -44,6 +46,14 @@ export interface BakeClipOptions {
    * bitwise equality (pure glTF evaluation: the value is then interpolated a rounding away from the key).
    */
   keyTimes?: 'float32' | 'exact';
+  /**
+   * The curve between keys: `'keys'` (default) each track as glTF plays it (its own STEP, LINEAR or
+   * CUBICSPLINE interpolation); `'spline'` the C² spline through each track's key values, for
+   * up-sampling sparse keys smoothly: rotations on SciPy's `RotationSpline` ({@link rotationSplineTrack}),
+   * translations and scales on the cubic with the same end conditions ({@link vectorSplineTrack}). Key
+   * values are kept at the key times either way; only the motion between keys differs.
+   */
+  curve?: 'keys' | 'spline';
   /** Largest frame count accepted, so a long span at a high rate fails early instead of exhausting memory. Default 10 000 000. */
   maxFrames?: number;
   /**
@@ -71,6 +81,7 @@ export const BAKE_CLIP_DEFAULTS: Required<Omit<BakeClipOptions, 'out'>> = {
   rate: 'auto',
   duration: 'ceil',
   keyTimes: 'float32',
+  curve: 'keys',
   maxFrames: 10_000_000,
   maxValues: 2 ** 27,
 };
@@ -172,6 +183,9 @@ export function bakeClip(keyed: KeyedClip, options: BakeClipOptions = {}): Clip 
   if (o.keyTimes !== 'float32' && o.keyTimes !== 'exact') {
     throw new OptionError(`${where}: keyTimes must be 'float32' or 'exact', got '${String(o.keyTimes)}'`);
   }
+  if (o.curve !== 'keys' && o.curve !== 'spline') {
+    throw new OptionError(`${where}: curve must be 'keys' or 'spline', got '${String(o.curve)}'`);
+  }
   if (!(Number.isSafeInteger(o.maxFrames) && o.maxFrames >= 1)) {
     throw new OptionError(`${where}: maxFrames must be a positive integer, got ${String(o.maxFrames)}`);
   }
@@ -229,6 +243,10 @@ export function bakeClip(keyed: KeyedClip, options: BakeClipOptions = {}): Clip 
   fillRest(translations, skeleton.restTranslations, animated, ANIMATED_TRANSLATION, frames, J, 3);
   if (scales) fillRest(scales, skeleton.restScales, animated, ANIMATED_SCALE, frames, J, 3);
 
+  if (o.curve === 'spline') {
+    bakeSplines(keyed, times, { rotations, translations, scales });
+    return bakedClip(keyed, frames, rate, start, rotations, translations, scales, animated);
+  }
   const samplers: TrackSampler[] = [];
   const targets: Float64Array[] = [];
   const offsets: number[] = [];
@@ -250,6 +268,22 @@ export function bakeClip(keyed: KeyedClip, options: BakeClipOptions = {}): Clip 
     for (let s = 0; s < S; s++) samplers[s].sample(targets[s], offsets[s] + f * strides[s], time);
   }
 
+  return bakedClip(keyed, frames, rate, start, rotations, translations, scales, animated);
+}
+
+/** The baked clip around its series. */
+function bakedClip(
+  keyed: KeyedClip,
+  frames: number,
+  rate: number,
+  start: number,
+  rotations: Float64Array,
+  translations: Float64Array,
+  scales: Float64Array | undefined,
+  animated: Uint8Array,
+): Clip {
+  const { skeleton } = keyed;
+  const J = skeleton.names.length;
   return {
     ...(keyed.name !== undefined ? { name: keyed.name } : {}),
     skeleton,
@@ -264,6 +298,34 @@ export function bakeClip(keyed: KeyedClip, options: BakeClipOptions = {}): Clip 
     orders: keyed.orders.slice(),
     ...(keyed.source !== undefined ? { source: keyed.source } : {}),
   };
+}
+
+/** `curve: 'spline'`: each track's C² spline evaluated at every frame time and written into its joint's column. */
+function bakeSplines(
+  keyed: KeyedClip,
+  times: Float64Array,
+  series: { rotations: Float64Array; translations: Float64Array; scales: Float64Array | undefined },
+): void {
+  const J = keyed.skeleton.names.length;
+  const frames = times.length;
+  let column = new Float64Array(0);
+  for (let i = 0; i < keyed.tracks.length; i++) {
+    const t = keyed.tracks[i];
+    if (t.path === 'weights') continue;
+    const width = t.path === 'rotation' ? 4 : 3;
+    if (column.length !== frames * width) column = new Float64Array(frames * width);
+    // the tracks were checked with the clip (assertKeyedClip), so the splines take them as they are
+    if (t.path === 'rotation') rotationSplineTrack(t, times, column);
+    else vectorSplineTrack(t, times, column);
+    const target =
+      t.path === 'rotation'
+        ? series.rotations
+        : t.path === 'translation'
+          ? series.translations
+          : series.scales!;
+    for (let f = 0; f < frames; f++)
+      for (let c = 0; c < width; c++) target[(f * J + t.joint) * width + c] = column[f * width + c];
+  }
 }
 
 function buffer(given: Float64Array | undefined, length: number, what: string, where: string): Float64Array {

@@ -259,3 +259,41 @@ describe('bakeClip(keyed, options)', () => {
     expect(() => bakeClip(long, { rate: 1000 })).toThrow(/maxFrames/);
   });
 });
+
+describe("bakeClip(keyed, { curve: 'spline' })", () => {
+  it('bakes each track on its C² spline through the keys, keys kept, rest elsewhere', async () => {
+    const { rotationSplineTrack } = await import('../../../src/ops/keys/rotation-spline.js');
+    const { vectorSplineTrack } = await import('../../../src/ops/keys/vector-spline.js');
+    const keyed = chainKeyed();
+    const spline = bakeClip(keyed, { rate: 20, curve: 'spline' });
+    const linear = bakeClip(keyed, { rate: 20 });
+    assertClip(spline);
+    expect(spline.frames).toBe(linear.frames);
+    const times = Float64Array.from({ length: spline.frames }, (_, f) => f / 20);
+    const rot = rotationSplineTrack(keyed.tracks[1], times);
+    const pos = vectorSplineTrack(keyed.tracks[0], times);
+    for (let f = 0; f < spline.frames; f++) {
+      expect(frameOf(spline.rotations.data, f, 1, 3, 4)).toEqual(Array.from(rot.subarray(f * 4, f * 4 + 4)));
+      expect(frameOf(spline.translations.data, f, 0, 3, 3)).toEqual(
+        Array.from(pos.subarray(f * 3, f * 3 + 3)),
+      );
+      // joints without a track of that path hold their rest values
+      expect(frameOf(spline.rotations.data, f, 0, 3, 4)).toEqual(
+        Array.from(keyed.skeleton.restRotations.subarray(0, 4)),
+      );
+    }
+    // on the keys (0, 0.5, 1 s for the rotation) both curves give the key
+    for (const f of [0, 10, 20])
+      expect(
+        maxDiff(frameOf(spline.rotations.data, f, 1, 3, 4), frameOf(linear.rotations.data, f, 1, 3, 4)),
+      ).toBeLessThan(1e-12);
+    // between keys they differ: the spline bends where linear keys turn a corner
+    expect(
+      maxDiff(frameOf(spline.rotations.data, 5, 1, 3, 4), frameOf(linear.rotations.data, 5, 1, 3, 4)),
+    ).toBeGreaterThan(1e-3);
+  });
+
+  it('refuses an unknown curve with an OptionError', () => {
+    expect(() => bakeClip(chainKeyed(), { curve: 'bezier' as 'spline' })).toThrow(OptionError);
+  });
+});

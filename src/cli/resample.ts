@@ -69,6 +69,11 @@ export const resampleOptions: Record<string, import('./command.js').OptionSpec> 
     value: 'kernel',
     description: 'linear or catmull-rom: the up-sampler --optimal fits (default linear)',
   },
+  spline: {
+    type: 'boolean',
+    description:
+      "C2 splines through the keys (SciPy's RotationSpline for rotations, a cubic for translations): smooth up-sampling of sparse keys; up-sampling only",
+  },
   ...segmentsOption,
   ...loopOption,
 };
@@ -78,6 +83,8 @@ export function resampleStep(parsed: Parsed, rateText: string | undefined, rateN
   const v = parsed.values;
   if (v.loop !== undefined && v.optimal === true && v.loop !== 'off')
     throw new UsageError('--loop applies to resampling without --optimal (the optimal keys do not wrap)');
+  if (v.spline === true && (v.optimal === true || v.kernel !== undefined || v['no-antialias'] === true))
+    throw new UsageError('--spline draws splines through the keys; it takes no --optimal, --kernel or --no-antialias');
   if (v.playback !== undefined && v.optimal !== true)
     throw new UsageError('--playback says what --optimal fits its keys for; give --optimal with it');
   return {
@@ -111,6 +118,7 @@ export function resampleStep(parsed: Parsed, rateText: string | undefined, rateN
     antialias: v['no-antialias'] !== true,
     ...optional('segments', segmentsValue(parsed)),
     ...optional('loop', loopValue(parsed)),
+    ...(v.spline === true ? { spline: true } : {}),
     ...(v.optimal === true
       ? {
           optimal: oneOf(
@@ -144,7 +152,11 @@ warning saying so); --loop on wraps any clip, --loop off
 none unless --boundary wrap is given. An explicit --boundary or --duration holds, and --segments never
 overrides --boundary. --optimal --playback linear computes the rotation keys that a linear (or
 catmull-rom) player reconstructs the source from best (least squares, then Gauss-Newton); translations
-are resampled as usual.
+are resampled as usual. --spline up-samples on C2 splines through the keys instead of a kernel (SciPy's
+RotationSpline for rotations, a cubic with the same end conditions for translations and scales): on a glTF
+animation through each track's own keys, so a few hand-set keys become smooth motion with angular rate and
+acceleration continuous through them; the keys' values are kept at their times. It interpolates and does
+not anti-alias, so a rate below the keys' own is refused.
 
 Inputs are BVH, glTF/GLB or AMASS .npz files (SMPL, SMPL+H, SMPL-X); each output is written in the format of its
 extension, the input's for a directory: an AMASS file stays an AMASS file with mocap_framerate (or
@@ -157,6 +169,7 @@ back (46 dB on a 25 Hz wobble going from 120 to 30 Hz; --kernel catmull-rom give
     'rotsig resample take.bvh -o take120.bvh --rate 120 --kernel lanczos3',
     'rotsig resample loops/ -o loops30/ --rate 30 --boundary wrap',
     'rotsig resample take.bvh -o keys30.bvh --rate 30 --optimal --playback linear',
+    'rotsig resample blocking.glb -o smooth60.glb --rate 60 --spline',
     'rotsig resample amass/ -o amass30/ --rate 30 --jobs 2',
   ],
   inputs: CLIP_IO,

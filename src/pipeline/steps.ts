@@ -46,6 +46,7 @@ import { CLIP_WRITERS, type EmittedContent } from './clip-writers.js';
 import { type FrameTable, frameTableCsv, frameTableJson, frameTableNpz } from './formats.js';
 import { closeLoop, concatFrames, firstFrames, openLoop, planLoop } from './loop.js';
 import { renderSpectrumSvg } from './spectrum-svg.js';
+import { splineResampleClip } from './spline-resample.js';
 
 /**
  * A smoothing kernel by name and parameters (plain data, so it crosses threads). `sigma` is in `unit`
@@ -163,6 +164,15 @@ export type ClipStep =
       optimal?: PlaybackKernel;
       /** With `optimal`: also weigh global joint positions (`downsampleOptimal`'s `fk` term, weight 1e-3). */
       fk?: boolean;
+      /**
+       * C² splines through the keys instead of a kernel (`bakeClip`'s `curve: 'spline'`: SciPy's
+       * RotationSpline for rotations, the cubic with the same end conditions for translations and
+       * scales), for smooth up-sampling of sparse keys. Up-sampling only (a rate below the keys' is an
+       * `OptionError`); `kernel`, `space`, `boundary`, `antialias` and `segments` do not apply. On a keyed
+       * clip the splines go through each track's own keys. A loop (see `loop`) keeps its end: the rate is
+       * fitted so the last frame lands on it. Not with `optimal`.
+       */
+      spline?: boolean;
     };
 
 /** What a step reports about itself to {@link RunStepsOptions.onStep}. */
@@ -368,7 +378,12 @@ function applyStep(
       return step.joints ? keepOnly(clip, out, step.joints) : out;
     }
     case 'resample': {
-      const { op: _op, rate, optimal, fk, loop, ...options } = step;
+      const { op: _op, rate, optimal, fk, loop, spline, ...options } = step;
+      if (spline === true) {
+        if (optimal)
+          throw new OptionError('resample: spline and optimal are two ways to make keys; give one');
+        return splineResampleClip(clip, step);
+      }
       if (optimal) {
         if (loop !== undefined && loop !== 'off')
           throw new OptionError("resample: loop applies without optimal (give loop: 'off')");

@@ -142,19 +142,6 @@ function writeJittered(path: string): void {
  * file must pass. A file listed here is still run and its problems logged, so a fix shows in the log.
  */
 const KNOWN: Record<string, Record<string, string>> = {
-  smooth: {
-    'Fox.glb': "'Run' has a 0.2 s gap, so its keys are not one grid: every baked frame becomes a key",
-    'interpolation_test.gltf':
-      'CUBICSPLINE tracks make runKeyedSteps re-key the whole clip on the bake grid, moving STEP/LINEAR keys too',
-    'magnum/animation.gltf':
-      'hand-keyed times off the 0.8 Hz grid (a CUBICSPLINE animation): re-keyed on the grid',
-    'magnum/animation.glb':
-      'hand-keyed times off the 0.8 Hz grid (a CUBICSPLINE animation): re-keyed on the grid',
-    'magnum/animation-splines-sharing.gltf':
-      'CUBICSPLINE tracks: 4 keys re-keyed as 271-301 LINEAR keys at 60 Hz',
-    'blender-io/07_nla-anim.gltf':
-      'CUBICSPLINE tracks: 3 keys re-keyed as 149 LINEAR keys at 60 Hz, ending at 2.4667 s for 2.4583 s',
-  },
   // reduce keeps each track's own keys and reports what the file plays; the one file left measures
   // above its report at the 1e-6 level, far below the tolerance
   reduce: {
@@ -381,10 +368,7 @@ describe('keyed operations keep key times and report true errors (own glTF evalu
     expect(resampleProblems().wrong).toEqual([]);
   });
 
-  // Keeping the end time of a keyed clip on resampling is the loop work of issue 33 (item 2); today the
-  // grid stops near the end, not at it (Fox 'Walk' ends at 0.7 s for 0.7083 s, 'Run' at 1.1667 for
-  // 1.1583), and on a 30 Hz input the last key is k/30 rounded, a float32 ulp off the stored end: 10 files.
-  it.fails('resample --rate 30 keeps the end time, bit for bit (not yet: loop work of issue 33)', () => {
+  it('resample --rate 30 keeps the end time, bit for bit', () => {
     expect(resampleProblems().ends).toEqual([]);
   });
 });

@@ -9,7 +9,10 @@ import { planLoop } from './loop.js';
 import { onOwnKeys } from './on-keys.js';
 import { type ClipStep, type RunStepsOptions, runSteps, subclipSeconds } from './steps.js';
 
-/** CUBICSPLINE tracks are baked at 60 Hz at least, so their LINEAR keys follow the curve. */
+/**
+ * CUBICSPLINE tracks are baked at 60 Hz at least, so the grid the steps run on follows the curve
+ * between sparse keys (and keys written at every frame, after a resample, follow it too).
+ */
 export const CUBIC_BAKE_RATE = 60;
 
 /**

@@ -49,7 +49,6 @@ export function onOwnKeys(keyed: KeyedClip, baked: Clip, processed: Clip): Track
     const at = cubic ? w : 0;
     const values = Float64Array.from(t.values as ArrayLike<number>);
     const d = new Float64Array(w);
-    const dd = new Float64Array(w);
     const key = new Float64Array(w);
     for (let k = 0; k < t.times.length; k++) {
       const time = t.times[k];
@@ -72,34 +71,87 @@ export function onOwnKeys(keyed: KeyedClip, baked: Clip, processed: Clip): Track
         normalizeAt(values, k * stride + at);
       } else for (let c = 0; c < w; c++) values[k * stride + at + c] = key[c] + d[c];
       if (!cubic) continue;
-      // the change's derivative per second, over one frame each side (one-sided at the clip's ends)
-      const ua = Math.max(u - 1, 0);
-      const ub = Math.min(u + 1, F - 1);
-      const a = new Float64Array(w);
-      const b = new Float64Array(w);
-      sampleDelta(a, delta, w, ua);
-      sampleDelta(b, delta, w, ub);
-      if (w === 4) {
-        alignTo(a, 0, d);
-        alignTo(b, 0, d);
-      }
-      for (let c = 0; c < w; c++) dd[c] = ub > ua ? ((b[c] - a[c]) * rate) / (ub - ua) : 0;
+      // tangents carried with the key (the fit below replaces those that bound a segment)
       for (const side of [0, 2 * w]) {
         const o = k * stride + side;
-        if (w === 4) {
-          // d' ⊗ key + d ⊗ tangent
-          const p = new Float64Array(4);
-          const q = new Float64Array(4);
-          multiplyInto(p, 0, dd, key);
-          multiplyInto(q, 0, d, t.values.subarray(o, o + 4));
-          for (let c = 0; c < 4; c++) values[o + c] = p[c] + q[c];
-        } else for (let c = 0; c < w; c++) values[o + c] = t.values[o + c] + dd[c];
+        if (w === 4) multiplyInto(values, o, d, t.values.subarray(o, o + 4));
       }
     }
     closeSeam(t, values, P, F, J, stride, at);
+    if (cubic) fitTangents(t, values, delta, t0, rate);
     out.push({ ...t, values });
   }
   return out;
+}
+
+/** Weight of the carried tangents in {@link fitTangents}: decides only where the frames do not. */
+const TANGENT_PRIOR = 1e-4;
+
+/**
+ * The tangents of a CUBICSPLINE track that bound each segment, fitted (least squares, the values at
+ * the keys held) so that the segment's Hermite curve follows the processed motion at the grid frames
+ * inside it: the input's own curve moved by the change at each frame (`d ⊗ H(t)` for rotations, on the
+ * input's unnormalised curve so that its norm profile and signs stay; `H(t) + δ` for vectors). Where
+ * the steps changed nothing the fit gives back the input's tangents; a segment with fewer than two
+ * frames keeps the tangents carried with its keys (`d ⊗ tangent`) where the frames leave them free.
+ */
+function fitTangents(t: Track, values: Float64Array, delta: Float64Array, t0: number, rate: number): void {
+  const w = t.width;
+  const n = t.times.length;
+  const stride = 3 * w;
+  const F = delta.length / w;
+  const H = new Float64Array(w);
+  const target = new Float64Array(w);
+  const d = new Float64Array(w);
+  const R1 = new Float64Array(w);
+  const R2 = new Float64Array(w);
+  for (let k = 0; k + 1 < n; k++) {
+    const ta = t.times[k];
+    const td = t.times[k + 1] - ta;
+    const first = Math.max(Math.ceil((ta - t0) * rate + ON_FRAME), 0);
+    const last = Math.min(Math.floor((t.times[k + 1] - t0) * rate - ON_FRAME), F - 1);
+    let S11 = TANGENT_PRIOR;
+    let S12 = 0;
+    let S22 = TANGENT_PRIOR;
+    const out = k * stride + 2 * w;
+    const inn = (k + 1) * stride;
+    for (let c = 0; c < w; c++) {
+      R1[c] = TANGENT_PRIOR * td * values[out + c];
+      R2[c] = TANGENT_PRIOR * td * values[inn + c];
+    }
+    for (let f = first; f <= last; f++) {
+      const s = (t0 + f / rate - ta) / td;
+      const s2 = s * s;
+      const s3 = s2 * s;
+      const h00 = 2 * s3 - 3 * s2 + 1;
+      const h10 = s3 - 2 * s2 + s;
+      const h01 = -2 * s3 + 3 * s2;
+      const h11 = s3 - s2;
+      // the input's curve (unnormalised), moved by the change at this frame
+      for (let c = 0; c < w; c++)
+        H[c] =
+          h00 * t.values[k * stride + w + c] +
+          td * h10 * t.values[out + c] +
+          h01 * t.values[inn + w + c] +
+          td * h11 * t.values[inn + c];
+      for (let c = 0; c < w; c++) d[c] = delta[f * w + c];
+      if (w === 4) multiplyInto(target, 0, d, H);
+      else for (let c = 0; c < w; c++) target[c] = H[c] + d[c];
+      S11 += h10 * h10;
+      S12 += h10 * h11;
+      S22 += h11 * h11;
+      for (let c = 0; c < w; c++) {
+        const r = target[c] - h00 * values[k * stride + w + c] - h01 * values[inn + w + c];
+        R1[c] += h10 * r;
+        R2[c] += h11 * r;
+      }
+    }
+    const det = S11 * S22 - S12 * S12;
+    for (let c = 0; c < w; c++) {
+      values[out + c] = (S22 * R1[c] - S12 * R2[c]) / det / td;
+      values[inn + c] = (S11 * R2[c] - S12 * R1[c]) / det / td;
+    }
+  }
 }
 
 /**

@@ -217,6 +217,8 @@ async function runFiles(parsed: Parsed, io: CliIo, plan: FileCommandPlan): Promi
               ...(r.splits !== undefined ? { splits: r.splits } : {}),
               // reduce: per animation, the keys kept and the error reached (what stderr prints)
               ...(plan.command === 'reduce' && r.data !== undefined ? { reduce: r.data } : {}),
+              // smooth on glTF: per animation, the largest change of the poses at the input's key times
+              ...(plan.command === 'smooth' && r.data !== undefined ? { smooth: r.data } : {}),
               ms: r.ms,
               warnings: r.warnings,
               ...(r.error ? { error: r.error } : {}),

@@ -139,9 +139,12 @@ always holds, and --segments never overrides it. --joints limits the filter to s
 Time: --sigma is a time, so one command smooths a 24 Hz game clip and a 120 Hz capture alike: 0.02,
 0.02s and 20ms are seconds, 2f is 2 frames of the file's rate (a bare number of 1 or more is refused
 as ambiguous). The default, 1/60 s, is 2 frames at 120 Hz and 0.5 at 30 Hz. Frames are steps of the
-file's rate; for a glTF file, the rate its key times lie on (as 'info' reports it); the written keys
-keep their times when every track's keys lie on that grid and none is CUBICSPLINE, else every frame
-becomes a LINEAR key. tent is 3 taps of the file's frames whatever the rate.
+file's rate; for a glTF file, the rate its key times lie on (as 'info' reports it). A glTF animation
+keeps its key times (bit for bit) and each track its interpolation, whatever the keys' spacing: it is
+smoothed on that grid (at least 60 Hz with a CUBICSPLINE track) and read back at every key, cubic
+tangents fitted to the smoothed motion; --json gives per animation the largest change at the keys
+(rotation in radians, translation in file units, scale). tent is 3 taps of the file's frames whatever
+the rate.
 
 --filter one-euro runs the clip through the One Euro filter frame by frame, as a live stream of the
 same frames would be filtered (oneEuroClip): --min-cutoff is the cutoff at rest in Hz (lower removes

@@ -8,6 +8,7 @@ import { type GltfWriteResult, writeGltf } from '../io/gltf/write.js';
 import { keyTimesRate } from '../ops/analysis/rate.js';
 import { keysFromClip } from '../ops/keys/keys-from-clip.js';
 import { bakeKeyed, runKeyedSteps } from '../pipeline/keyed.js';
+import { keyedChange } from '../pipeline/keyed-change.js';
 import { rateAdjustedNotes } from '../pipeline/loop.js';
 import { emitClip, runSteps } from '../pipeline/steps.js';
 import type { Clip, KeyedClip, Track } from '../series/clip.js';
@@ -127,6 +128,14 @@ export async function runGltfTask(
         );
         result.frames = keyCount(read.clips);
         result.outputFrames = keyCount(processed);
+        // smoothing (steps that keep the timing, a filter among them): how far the poses moved at the keys
+        if (
+          task.steps.some((s) => s.op === 'smooth' || s.op === 'live') &&
+          task.steps.every((s) => s.op === 'unroll' || s.op === 'smooth' || s.op === 'live')
+        )
+          result.data = {
+            animations: read.clips.flatMap((c, i) => (c.tracks.length ? [keyedChange(c, processed[i])] : [])),
+          };
         // a Draco document is written back with draco3dgltf's encoder, loaded only then
         const dependencies = await withDracoEncoder([read.document], undefined);
         json = await writeGltf(read.document, processed, {

@@ -6,9 +6,13 @@ import { keysFromClip } from '../ops/keys/keys-from-clip.js';
 import { subclip } from '../ops/keys/subclip.js';
 import type { Clip, KeyedClip, Track } from '../series/clip.js';
 import { planLoop } from './loop.js';
+import { onOwnKeys } from './on-keys.js';
 import { type ClipStep, type RunStepsOptions, runSteps, subclipSeconds } from './steps.js';
 
-/** CUBICSPLINE tracks are baked at 60 Hz at least, so their LINEAR keys follow the curve. */
+/**
+ * CUBICSPLINE tracks are baked at 60 Hz at least, so the grid the steps run on follows the curve
+ * between sparse keys (and keys written at every frame, after a resample, follow it too).
+ */
 export const CUBIC_BAKE_RATE = 60;
 
 /**
@@ -25,14 +29,21 @@ export function keyedBakeRate(keyed: KeyedClip): number {
 /**
  * Applies pipeline steps to a keyed clip. No steps, or only `unroll`: the clip as it is (the writer
  * makes every rotation track sign-continuous, which is what unrolling keys means, and keeps the keys,
- * their times and interpolation exactly). Otherwise: baked on {@link keyedBakeRate} and the steps run on the
- * uniform clip. Steps that keep the timing (unroll, smooth, live filters) on keys that lie on one grid
- * (`clipRate` uniform, jitter included): every track keeps its key times bit for bit and its
- * interpolation, with the processed values at them. Otherwise every frame becomes a LINEAR key
- * (`keysFromClip` `'all'`). A `resample` that ends the steps without a `duration` keeps the clip's
- * rate and end: keys on the exact grid `i / rate`, and where it stops short of the input's last key time,
- * one more key there holding the end pose (a loop, resampled round its seam at the same rate: its
- * first pose, so the seam is 0). Morph-weight tracks are kept as they were.
+ * their times and interpolation exactly). Only `unroll` and `subclip`: cut on the keys themselves.
+ * Otherwise the clip is baked on {@link keyedBakeRate} and the steps run on the uniform clip.
+ *
+ * Steps that keep the timing (unroll, smooth, live filters): every track keeps its key times bit for
+ * bit and its interpolation, whatever their spacing (gaps, hand-keyed times, STEP, LINEAR, CUBICSPLINE,
+ * mixed), with the processed values at them: a key on a grid frame takes that frame, a key between
+ * frames its own value moved by what the steps changed around it, CUBICSPLINE tangents moved by that
+ * change's derivative (see `onOwnKeys`). A loop smoothed round its seam keeps its seam 0.
+ *
+ * A plain `resample` without a `duration` (the last one, when only steps that keep the timing follow)
+ * keeps the clip's rate and end: keys on the exact grid `k / rate` from the first key, grid keys past
+ * the input's last key time dropped and the last key at that time exactly, holding the end pose (moved
+ * by the steps after the resample), or for a loop, resampled round its seam at the same rate, its
+ * first pose (the seam 0). An explicit `duration` holds as given. Other step lists write every frame as
+ * a LINEAR key (`keysFromClip` `'all'`). Morph-weight tracks are kept as they were.
  */
 export function runKeyedSteps(
   keyed: KeyedClip,
@@ -70,33 +81,48 @@ export function runKeyedSteps(
       }
     return out;
   }
-  // a resample that ends the steps keeps the clip's end: the last key at the input's last time
-  const lastStep = steps[steps.length - 1];
-  const keepsEnd = lastStep.op === 'resample' && !lastStep.optimal && lastStep.duration === undefined;
-  let processed = bakeKeyed(keyed);
-  let beforeResample: Clip | null = null;
-  let closed = false;
-  if (keepsEnd) {
-    beforeResample = runSteps(processed, steps.slice(0, -1), { ...options, input: 'reuse' });
-    // a loop keeps the requested rate too: its grid wraps the seam and the closing key is its first pose
-    closed = planLoop(beforeResample, lastStep, 'clamp').closed;
-    processed = runSteps(beforeResample, [lastStep], { ...options, loopGrid: 'exact' });
-  } else processed = runSteps(processed, steps, { ...options, input: 'reuse' });
   const weights: Track[] = keyed.tracks.filter((t) => t.path === 'weights');
-  const own = steps.every((s) => s.op === 'unroll' || s.op === 'smooth' || s.op === 'live')
-    ? onOwnKeys(keyed, processed)
-    : null;
-  if (own !== null) return { ...keyed, tracks: [...own, ...weights] };
-  const keys = keysFromClip(processed, { keys: 'all' });
-  const tracks = beforeResample
-    ? withEndKey(
-        keys.tracks,
-        closed ? processed : beforeResample,
-        closed ? 0 : beforeResample.frames - 1,
-        keyedEnd(keyed),
-      )
-    : keys.tracks;
-  return { ...keys, tracks: [...tracks, ...weights], ...(keyed.source ? { source: keyed.source } : {}) };
+  const withSource = (keys: KeyedClip): KeyedClip => ({
+    ...keys,
+    tracks: [...keys.tracks, ...weights],
+    ...(keyed.source ? { source: keyed.source } : {}),
+  });
+  if (steps.every(keepsTiming)) {
+    // 'keep': the baked clip stays as it was, the reference of what the steps changed
+    const baked = bakeKeyed(keyed);
+    const processed = runSteps(baked, steps, options);
+    const own = onOwnKeys(keyed, baked, processed);
+    if (own !== null) return { ...keyed, tracks: [...own, ...weights] };
+    return withSource(keysFromClip(processed, { keys: 'all' }));
+  }
+  // the last plain resample without a duration keeps the clip's end, when what follows it keeps the timing
+  let r = -1;
+  steps.forEach((s, i) => {
+    if (s.op === 'resample' && !s.optimal && s.duration === undefined) r = i;
+  });
+  if (r < 0 || !steps.slice(r + 1).every(keepsTiming))
+    return withSource(
+      keysFromClip(runSteps(bakeKeyed(keyed), steps, { ...options, input: 'reuse' }), { keys: 'all' }),
+    );
+  const resample = steps[r] as Extract<ClipStep, { op: 'resample' }>;
+  const before = runSteps(bakeKeyed(keyed), steps.slice(0, r), { ...options, input: 'reuse' });
+  // a loop keeps the requested rate too: its grid wraps the seam and the closing key is its first pose
+  const closed = planLoop(before, resample, 'clamp').closed;
+  const resampled = runSteps(before, [resample], { ...options, loopGrid: 'exact' });
+  const after = runSteps(resampled, steps.slice(r + 1), options);
+  // the input's end, or where the steps before the resample (a subclip) ended the clip
+  const end = steps.slice(0, r).every(keepsTiming)
+    ? keyedEnd(keyed)
+    : (before.startTime ?? 0) + (before.frames - 1) / before.rate;
+  const pose = (t: Track): Float64Array | null =>
+    closed ? frameValue(after, 0, t) : endPose(before, resampled, after, t);
+  const keys = keysFromClip(after, { keys: 'all' });
+  return withSource({ ...keys, tracks: withEndKey(keys.tracks, pose, end, after.rate) });
+}
+
+/** Steps that keep the timing: the keys are written back at their own times. */
+function keepsTiming(step: ClipStep): boolean {
+  return step.op === 'unroll' || step.op === 'smooth' || step.op === 'live';
 }
 
 /** The last key time of a keyed clip's tracks. */
@@ -106,77 +132,92 @@ function keyedEnd(keyed: KeyedClip): number {
   return end;
 }
 
-/**
- * Resampled tracks with one more key at `end` (the input's last key time) where their grid stops short
- * of it (`i / rate` past the last whole step: 1.2333 s of a 1.25 s clip at 30 Hz), its value frame `f`
- * of `before`: the clip's last frame before the resample (the end pose kept), or for a loop the
- * resampled first frame (the seam closed); rotations on the previous key's hemisphere. A grid
- * that reaches `end` (within 1e-4 of a step: float32 key times) is left as it is.
- */
-function withEndKey(tracks: readonly Track[], before: Clip, f: number, end: number): Track[] {
-  const J = before.skeleton.names.length;
-  return tracks.map((t) => {
-    const n = t.times.length;
-    if (n < 2 || !(end - t.times[n - 1] > 1e-4 * (t.times[n - 1] - t.times[n - 2]))) return t;
-    const w = t.width;
-    const series =
-      t.path === 'rotation'
-        ? before.rotations.data
-        : t.path === 'translation'
-          ? before.translations.data
-          : before.scales?.data;
-    if (series === undefined) return t;
-    const value = Array.from(series.subarray((f * J + t.joint) * w, (f * J + t.joint + 1) * w));
-    if (t.path === 'rotation') {
-      let dot = 0;
-      for (let c = 0; c < 4; c++) dot += value[c] * t.values[(n - 1) * 4 + c];
-      if (dot < 0) for (let c = 0; c < 4; c++) value[c] = -value[c];
-    }
-    const times = new Float64Array(n + 1);
-    times.set(t.times);
-    times[n] = end;
-    const values = new Float64Array((n + 1) * w);
-    values.set(t.values);
-    values.set(value, n * w);
-    return { ...t, times, values };
-  });
+/** The series a track animates, of a uniform clip. */
+function seriesOf(clip: Clip, t: Track): Float64Array | Float32Array | undefined {
+  return t.path === 'rotation'
+    ? clip.rotations.data
+    : t.path === 'translation'
+      ? clip.translations.data
+      : t.path === 'scale'
+        ? clip.scales?.data
+        : undefined;
+}
+
+/** Frame `f` of the component track `t` animates. */
+function frameValue(clip: Clip, f: number, t: Track): Float64Array | null {
+  const series = seriesOf(clip, t);
+  if (series === undefined) return null;
+  const at = (f * clip.skeleton.names.length + t.joint) * t.width;
+  return Float64Array.from(series.subarray(at, at + t.width));
 }
 
 /**
- * The processed clip's values at the input's own key times, when the steps kept the timing and every key
- * of a STEP or LINEAR track is a frame of the bake grid (`clipRate` uniform: a jittered but evenly meant
- * grid counts): each track keeps its key times bit for bit and its interpolation, and takes its values
- * from the frame its key stands for. Null when some track is CUBICSPLINE or the keys are not on one grid
- * (then every frame becomes a key).
+ * The end pose of the clip before the resample (its last frame), moved by what the steps after the
+ * resample changed at the resampled clip's last frame (`after ⊗ resampled⁻¹` for rotations, the
+ * difference for vectors): nothing when none follow.
  */
-function onOwnKeys(keyed: KeyedClip, processed: Clip): Track[] | null {
-  if (!clipRate(keyed).uniform) return null;
-  const moving = keyed.tracks.filter((t) => t.path !== 'weights');
-  if (moving.some((t) => t.interpolation === 'cubicspline')) return null;
-  const t0 = processed.startTime ?? 0;
-  const rate = processed.rate;
-  const J = processed.skeleton.names.length;
-  const out: Track[] = [];
-  for (const t of moving) {
-    const series =
-      t.path === 'rotation'
-        ? processed.rotations.data
-        : t.path === 'translation'
-          ? processed.translations.data
-          : processed.scales?.data;
-    const w = t.path === 'rotation' ? 4 : 3;
-    if (series === undefined || t.width !== w) return null;
+function endPose(before: Clip, resampled: Clip, after: Clip, t: Track): Float64Array | null {
+  const value = frameValue(before, before.frames - 1, t);
+  if (value === null || after === resampled) return value;
+  const a = frameValue(after, after.frames - 1, t);
+  const b = frameValue(resampled, resampled.frames - 1, t);
+  if (a === null || b === null) return value;
+  if (t.path !== 'rotation') return value.map((x, c) => x + a[c] - b[c]);
+  // a ⊗ b⁻¹ ⊗ value, b unit
+  const d = quatMul(a, [-b[0], -b[1], -b[2], b[3]]);
+  return Float64Array.from(quatMul(d, value));
+}
+
+function quatMul(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
+  return [
+    a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+    a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+    a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+    a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
+  ];
+}
+
+/**
+ * Resampled tracks ending at `end` (the input's last key time): a grid key within 1e-4 of a step of it
+ * takes its time exactly (float32 key times: `k / rate` rounded is an ulp off the stored end); grid
+ * keys past it are dropped and, where the grid stops short of it (1.2333 s of a 1.25 s clip at 30 Hz),
+ * one more key there holds `pose(track)`: the end pose, or for a loop the first pose (the seam closed);
+ * rotations on the previous key's hemisphere.
+ */
+function withEndKey(
+  tracks: readonly Track[],
+  pose: (t: Track) => Float64Array | null,
+  end: number,
+  rate: number,
+): Track[] {
+  const tol = 1e-4 / rate;
+  return tracks.map((t) => {
     const n = t.times.length;
-    const values = new Float64Array(n * w);
-    for (let k = 0; k < n; k++) {
-      const f = Math.round((t.times[k] - t0) * rate);
-      if (f < 0 || f >= processed.frames) return null;
-      const at = (f * J + t.joint) * w;
-      for (let c = 0; c < w; c++) values[k * w + c] = series[at + c];
+    if (n < 1 || t.interpolation === 'cubicspline') return t;
+    let m = n;
+    while (m > 0 && t.times[m - 1] > end + tol) m--;
+    if (m === 0) return t;
+    const w = t.width;
+    if (Math.abs(t.times[m - 1] - end) <= tol) {
+      const times = Float64Array.from(t.times.subarray(0, m) as ArrayLike<number>);
+      times[m - 1] = end;
+      return { ...t, times, values: Float64Array.from(t.values.subarray(0, m * w) as ArrayLike<number>) };
     }
-    out.push({ ...t, values });
-  }
-  return out;
+    const value = pose(t);
+    if (value === null) return t;
+    if (t.path === 'rotation') {
+      let dot = 0;
+      for (let c = 0; c < 4; c++) dot += value[c] * t.values[(m - 1) * 4 + c];
+      if (dot < 0) for (let c = 0; c < 4; c++) value[c] = -value[c];
+    }
+    const times = new Float64Array(m + 1);
+    times.set(t.times.subarray(0, m));
+    times[m] = end;
+    const values = new Float64Array((m + 1) * w);
+    values.set(t.values.subarray(0, m * w));
+    values.set(value, m * w);
+    return { ...t, times, values };
+  });
 }
 
 /**

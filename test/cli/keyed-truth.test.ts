@@ -142,19 +142,6 @@ function writeJittered(path: string): void {
  * file must pass. A file listed here is still run and its problems logged, so a fix shows in the log.
  */
 const KNOWN: Record<string, Record<string, string>> = {
-  smooth: {
-    'Fox.glb': "'Run' has a 0.2 s gap, so its keys are not one grid: every baked frame becomes a key",
-    'interpolation_test.gltf':
-      'CUBICSPLINE tracks make runKeyedSteps re-key the whole clip on the bake grid, moving STEP/LINEAR keys too',
-    'magnum/animation.gltf':
-      'hand-keyed times off the 0.8 Hz grid (a CUBICSPLINE animation): re-keyed on the grid',
-    'magnum/animation.glb':
-      'hand-keyed times off the 0.8 Hz grid (a CUBICSPLINE animation): re-keyed on the grid',
-    'magnum/animation-splines-sharing.gltf':
-      'CUBICSPLINE tracks: 4 keys re-keyed as 271-301 LINEAR keys at 60 Hz',
-    'blender-io/07_nla-anim.gltf':
-      'CUBICSPLINE tracks: 3 keys re-keyed as 149 LINEAR keys at 60 Hz, ending at 2.4667 s for 2.4583 s',
-  },
   // reduce keeps each track's own keys and reports what the file plays; the one file left measures
   // above its report at the 1e-6 level, far below the tolerance
   reduce: {
@@ -211,6 +198,9 @@ interface Ran {
       ok: boolean;
       error?: { message: string };
       reduce?: { animations: { name: string; report: { maxError: number; shellDistance: number } }[] };
+      smooth?: {
+        animations: { name?: string; keys: number; rotation: number; translation: number; scale: number }[];
+      };
     }[];
   };
   out: (input: string) => string;
@@ -290,15 +280,16 @@ describe('keyed operations keep key times and report true errors (own glTF evalu
   });
 
   it.each(['unroll', 'convert'])(
-    '%s changes no pose: the written file evaluates to the input at its keys',
+    '%s changes no pose: the written file evaluates to the input at its keys and between them',
     (command) => {
       const r = run(command, [], command === 'convert' ? '.glb' : undefined);
       let worst = 0;
       for (const input of INPUTS) {
         const a = loadGltf(input.path);
         const b = loadGltf(r.out(input.path));
+        // a CUBICSPLINE key negated with its tangents keeps its pose but not the curve to its neighbours
         for (const p of pairs(a, b))
-          for (const t of p.input.times) {
+          for (const t of keysAndBetween(p.input.times)) {
             const x = sampleChannel(p.input, t);
             const y = sampleChannel(p.output!, t);
             const d =
@@ -312,6 +303,56 @@ describe('keyed operations keep key times and report true errors (own glTF evalu
       expect(worst).toBeLessThan(1e-6);
     },
   );
+
+  it('smooth keeps every interpolation and reports the pose change the written file plays at the input keys', () => {
+    const r = run('smooth', []);
+    const wrong: string[] = [];
+    const lines: string[] = [];
+    for (const input of INPUTS) {
+      const f = r.json.files.find((x) => x.input === input.path)!;
+      const a = loadGltf(input.path);
+      const b = loadGltf(r.out(input.path));
+      const animsIn = moving(a);
+      const animsOut = moving(b);
+      const reports = f.smooth?.animations ?? [];
+      if (reports.length !== animsIn.length)
+        wrong.push(`${input.name}: ${reports.length} reports for ${animsIn.length} animations`);
+      animsIn.forEach((anim, i) => {
+        const measured = { rotation: 0, translation: 0, scale: 0 };
+        // the size of the values: float32 rounds a translation of 100 units by 4e-6
+        const size = { rotation: 1, translation: 1, scale: 1 };
+        for (const ch of anim.channels) {
+          const o = animsOut[i]?.channels.find((c) => c.node === ch.node && c.path === ch.path);
+          if (o === undefined) continue;
+          if (o.interpolation !== ch.interpolation)
+            wrong.push(
+              `${input.name} '${anim.name}' node ${ch.node} ${ch.path}: ${ch.interpolation} -> ${o.interpolation}`,
+            );
+          for (const t of ch.times) {
+            const x = sampleChannel(ch, t);
+            const y = sampleChannel(o, t);
+            if (ch.path === 'translation' || ch.path === 'scale')
+              size[ch.path] = Math.max(size[ch.path], ...x.map(Math.abs));
+            if (ch.path === 'rotation') measured.rotation = Math.max(measured.rotation, rotationAngle(x, y));
+            else if (ch.path === 'translation')
+              measured.translation = Math.max(measured.translation, Math.hypot(...x.map((v, c) => v - y[c])));
+            else measured.scale = Math.max(measured.scale, ...x.map((v, c) => Math.abs(v - y[c])));
+          }
+        }
+        const report = reports[i];
+        if (report === undefined) return;
+        lines.push(
+          `${input.name} '${anim.name}': rotation ${report.rotation.toExponential(3)} reported, ${measured.rotation.toExponential(3)} measured; translation ${report.translation.toExponential(3)}, ${measured.translation.toExponential(3)}`,
+        );
+        // float32 keys written from float64 values: a few units of float32 rounding of the values
+        for (const k of ['rotation', 'translation', 'scale'] as const)
+          if (Math.abs(report[k] - measured[k]) > 1e-6 * size[k])
+            wrong.push(`${input.name} '${anim.name}' ${k}: reported ${report[k]}, measured ${measured[k]}`);
+      });
+    }
+    for (const l of lines) console.log(`keyed-truth smooth change: ${l}`);
+    expect(wrong).toEqual([]);
+  });
 
   it('subclip (no rebase) keeps the input key times inside the cut, bit for bit', () => {
     const r = run('subclip', ['--start', '1']);
@@ -381,13 +422,18 @@ describe('keyed operations keep key times and report true errors (own glTF evalu
     expect(resampleProblems().wrong).toEqual([]);
   });
 
-  // Keeping the end time of a keyed clip on resampling is the loop work of issue 33 (item 2); today the
-  // grid stops near the end, not at it (Fox 'Walk' ends at 0.7 s for 0.7083 s, 'Run' at 1.1667 for
-  // 1.1583), and on a 30 Hz input the last key is k/30 rounded, a float32 ulp off the stored end: 10 files.
-  it.fails('resample --rate 30 keeps the end time, bit for bit (not yet: loop work of issue 33)', () => {
+  it('resample --rate 30 keeps the end time, bit for bit', () => {
     expect(resampleProblems().ends).toEqual([]);
   });
 });
+
+/** The key times and the quarter points between them. */
+function keysAndBetween(times: Float32Array): number[] {
+  const out = Array.from(times);
+  for (let k = 0; k + 1 < times.length; k++)
+    for (const q of [0.25, 0.5, 0.75]) out.push(times[k] + q * (times[k + 1] - times[k]));
+  return out;
+}
 
 /** Key times off the grid (`wrong`) and end keys not at the input's end (`ends`) of resample --rate 30. */
 function resampleProblems(): { wrong: string[]; ends: string[] } {

@@ -119,6 +119,45 @@ describe('loops in the pipeline (a 1.25 s swing at 24 Hz whose last frame repeat
     }
   });
 
+  it('a keyed clip resampled and then smoothed still ends at its last key time, on its end pose smoothed', () => {
+    const open = swing(1.25, 2.5, 24);
+    const keyed = keysFromClip(open, { keys: 'all' });
+    const smooth = { op: 'smooth', kernel: { name: 'gaussian', sigma: 1 } } as const;
+    const out = runKeyedSteps(keyed, [{ op: 'resample', rate: 30 }, smooth]);
+    // the uniform clips: resampled (last frame 37/30 s) and then smoothed
+    const resampled = runSteps(open, [{ op: 'resample', rate: 30 }]);
+    const smoothed = runSteps(resampled, [smooth]);
+    const turn = (c: Clip, f: number, j: number) =>
+      2 * Math.atan2(c.rotations.data[(f * J + j) * 4 + 2], c.rotations.data[(f * J + j) * 4 + 3]);
+    for (const t of out.tracks) {
+      const n = t.times.length;
+      expect(t.times[n - 1]).toBe(1.25);
+      expect(t.times[n - 2]).toBeCloseTo(37 / 30, 12);
+      if (t.path !== 'rotation') continue;
+      const q = t.values.subarray((n - 1) * 4, n * 4);
+      // the end pose turned by what the smoothing changed at the last frame (turns about z add)
+      const want = angle(1.25, t.joint, 2.5) + turn(smoothed, 37, t.joint) - turn(resampled, 37, t.joint);
+      const a = 2 * Math.atan2(q[2], q[3]);
+      expect(Math.abs(Math.atan2(Math.sin(a - want), Math.cos(a - want)))).toBeLessThan(1e-9);
+    }
+  });
+
+  it('a keyed loop resampled and then smoothed keeps 30 Hz and ends at 1.25 s on its first key, the seam 0', () => {
+    const keyed = keysFromClip(loop, { keys: 'all' });
+    const out = runKeyedSteps(keyed, [
+      { op: 'resample', rate: 30 },
+      { op: 'smooth', kernel: { name: 'gaussian', sigma: 1 } },
+    ]);
+    for (const t of out.tracks) {
+      const n = t.times.length;
+      expect(n).toBe(39);
+      for (let k = 0; k < n - 1; k++) expect(t.times[k]).toBeCloseTo(k / 30, 12);
+      expect(t.times[n - 1]).toBe(1.25);
+      for (let c = 0; c < t.width; c++)
+        expect(Math.abs(t.values[(n - 1) * t.width + c])).toBeCloseTo(Math.abs(t.values[c]), 12);
+    }
+  });
+
   it('a keyed loop resampled keeps the rate: keys i/30 to 1.2333 s, then its first pose at 1.25 s', () => {
     const keyed = keysFromClip(loop, { keys: 'all' });
     const out = runKeyedSteps(keyed, [{ op: 'resample', rate: 30 }]);

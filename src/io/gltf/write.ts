@@ -99,9 +99,10 @@ export interface GltfWriteResult {
  * no track for stay as they were, and so do meshes, skins, materials, textures, extensions and every
  * other animation. `doc` is modified in place.
  *
- * Every written rotation track is sign-continuous (each key's quaternion is negated when its dot
- * product with the previous key's is negative; CUBICSPLINE tangents with it), which changes no rotation
- * and makes slerp and nlerp players agree. Equal key times share one input accessor; input accessors
+ * Every written STEP or LINEAR rotation track is sign-continuous (each key's quaternion is negated when
+ * its dot product with the previous key's is negative), which changes no rotation and makes slerp and
+ * nlerp players agree. CUBICSPLINE rotations are written with their signs as given: the Hermite curve
+ * runs through the stored components, so a negated key (tangents with it) would play another motion. Equal key times share one input accessor; input accessors
  * get `min`/`max`; outputs are FLOAT.
  *
  * Any other clip (BVH, made in code) goes into a new document (or `doc` when given): a node per joint
@@ -470,16 +471,19 @@ function sameArray(a: ArrayLike<number> | null, b: ArrayLike<number>): boolean {
   return true;
 }
 
-/** Rotation values made sign-continuous; the same array when nothing flips, else a copy. */
+/**
+ * Rotation values made sign-continuous; the same array when nothing flips, else a copy. CUBICSPLINE
+ * tracks are kept as given: their Hermite curve runs through the stored components, so negating a key
+ * (with its tangents) would change the motion between keys.
+ */
 function continuous(t: Track): Float64Array | Float32Array | ArrayLike<number> {
-  if (t.path !== 'rotation') return t.values;
-  const perKey = t.interpolation === 'cubicspline' ? 3 : 1;
+  if (t.path !== 'rotation' || t.interpolation === 'cubicspline') return t.values;
   const n = t.times.length;
   const v = t.values;
   let out: Float64Array | null = null;
-  let prev = perKey === 3 ? 4 : 0;
+  let prev = 0;
   for (let k = 1; k < n; k++) {
-    const o = (k * perKey + (perKey === 3 ? 1 : 0)) * 4;
+    const o = k * 4;
     const src = out ?? v;
     const d =
       src[o] * src[prev] +
@@ -488,7 +492,7 @@ function continuous(t: Track): Float64Array | Float32Array | ArrayLike<number> {
       src[o + 3] * src[prev + 3];
     if (d < 0) {
       if (out === null) out = Float64Array.from(v as ArrayLike<number>);
-      for (let i = k * perKey * 4; i < (k + 1) * perKey * 4; i++) out[i] = -out[i];
+      for (let i = o; i < o + 4; i++) out[i] = -out[i];
     }
     prev = o;
   }

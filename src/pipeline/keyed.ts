@@ -7,6 +7,7 @@ import { subclip } from '../ops/keys/subclip.js';
 import type { Clip, KeyedClip, Track } from '../series/clip.js';
 import { planLoop } from './loop.js';
 import { onOwnKeys } from './on-keys.js';
+import { splineResampleKeyed } from './spline-resample.js';
 import { type ClipStep, type RunStepsOptions, runSteps, subclipSeconds } from './steps.js';
 
 /**
@@ -104,11 +105,18 @@ export function runKeyedSteps(
     return withSource(
       keysFromClip(runSteps(bakeKeyed(keyed), steps, { ...options, input: 'reuse' }), { keys: 'all' }),
     );
-  const resample = steps[r] as Extract<ClipStep, { op: 'resample' }>;
+  const given = steps[r] as Extract<ClipStep, { op: 'resample' }>;
+  // splines keep the requested rate on a loop too: they do not wrap, and the closing key (the end pose, a
+  // loop's first) closes the seam
+  const resample = given.spline === true ? { ...given, loop: 'off' as const } : given;
   const before = runSteps(bakeKeyed(keyed), steps.slice(0, r), { ...options, input: 'reuse' });
   // a loop keeps the requested rate too: its grid wraps the seam and the closing key is its first pose
   const closed = planLoop(before, resample, 'clamp').closed;
-  const resampled = runSteps(before, [resample], { ...options, loopGrid: 'exact' });
+  // splines first in the steps go through each track's own keys, not through baked frames
+  const resampled =
+    resample.spline === true && steps.slice(0, r).every((s) => s.op === 'unroll')
+      ? splineFromKeys(keyed, resample, options)
+      : runSteps(before, [resample], { ...options, loopGrid: 'exact' });
   const after = runSteps(resampled, steps.slice(r + 1), options);
   // the input's end, or where the steps before the resample (a subclip) ended the clip
   const end = steps.slice(0, r).every(keepsTiming)
@@ -123,6 +131,17 @@ export function runKeyedSteps(
 /** Steps that keep the timing: the keys are written back at their own times. */
 function keepsTiming(step: ClipStep): boolean {
   return step.op === 'unroll' || step.op === 'smooth' || step.op === 'live';
+}
+
+/** A spline resample through the keyed clip's own keys, reported to `onStep` as `runSteps` reports a step. */
+function splineFromKeys(
+  keyed: KeyedClip,
+  step: Extract<ClipStep, { op: 'resample' }>,
+  options: Pick<RunStepsOptions, 'onStep'>,
+): Clip {
+  const out = splineResampleKeyed(keyed, clipRate(keyed).rate, step, () => false);
+  options.onStep?.({ op: 'resample', frames: out.frames, rate: out.rate });
+  return out;
 }
 
 /** The last key time of a keyed clip's tracks. */

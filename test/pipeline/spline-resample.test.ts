@@ -5,8 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { OptionError } from '../../src/errors.js';
 import { vectorSplineTrack } from '../../src/ops/keys/vector-spline.js';
+import { runKeyedSteps } from '../../src/pipeline/keyed.js';
 import { runSteps } from '../../src/pipeline/steps.js';
-import type { Clip, Track } from '../../src/series/clip.js';
+import type { Clip, KeyedClip, Track } from '../../src/series/clip.js';
+import { makeSkeleton } from '../../src/series/clip-create.js';
 import { chainClip } from '../support/clips.js';
 
 /** A one-joint clip at `rate` turning about z through `angles` (one per frame) and moving along x. */
@@ -108,5 +110,72 @@ describe('resample with spline: C² splines through the frames', () => {
     const open = runSteps(loop, [{ op: 'resample', rate: 33, spline: true, loop: 'off' }]);
     expect(open.rate).toBe(33);
     expect(open.frames).toBe(40);
+  });
+});
+
+describe('resample with spline on keyed clips: through each track’s own keys', () => {
+  // three hand-set keys at uneven times, one turning about z, one moving; the clip's end at 2.0 s
+  const keyTimes = [0, 0.7, 2.0];
+  const angles = [0, 1.2, 0.4];
+  const keyed: KeyedClip = {
+    name: 'blocking',
+    skeleton: makeSkeleton({ names: ['root'], parents: [-1], restTranslations: [0, 0, 0] }),
+    tracks: [
+      {
+        joint: 0,
+        path: 'rotation',
+        interpolation: 'linear',
+        width: 4,
+        times: Float32Array.from(keyTimes),
+        values: Float32Array.from(angles.flatMap((a) => [0, 0, Math.sin(a / 2), Math.cos(a / 2)])),
+      },
+      {
+        joint: 0,
+        path: 'translation',
+        interpolation: 'step',
+        width: 3,
+        times: Float32Array.from(keyTimes),
+        values: Float32Array.of(0, 0, 0, 1, 0.5, 0, 2, 0, 0),
+      },
+    ],
+    orders: ['XYZ'],
+  };
+
+  it('keys at k / rate follow the splines through the keys; the key values are kept', () => {
+    const out = runKeyedSteps(keyed, [{ op: 'resample', rate: 30, spline: true }]);
+    const rot = out.tracks.find((t) => t.path === 'rotation')!;
+    const pos = out.tracks.find((t) => t.path === 'translation')!;
+    expect(rot.times.length).toBe(61);
+    rot.times.forEach((t, k) => expect(Math.fround(t)).toBe(Math.fround(k / 30)));
+    const expectedAngle = vectorSplineTrack(
+      {
+        ...keyed.tracks[1],
+        interpolation: 'linear',
+        values: Float64Array.from(angles.flatMap((a) => [a, 0, 0])),
+      } as Track,
+      Array.from(rot.times),
+    );
+    const expectedPos = vectorSplineTrack(
+      { ...keyed.tracks[1], interpolation: 'linear' } as Track,
+      Array.from(pos.times),
+    );
+    let worst = 0;
+    let worstPos = 0;
+    for (let k = 0; k < rot.times.length; k++) {
+      worst = Math.max(worst, Math.abs(angleOf(rot.values, k) - expectedAngle[k * 3]));
+      for (let c = 0; c < 3; c++)
+        worstPos = Math.max(worstPos, Math.abs(pos.values[k * 3 + c] - expectedPos[k * 3 + c]));
+    }
+    // float32 key times in, float64 spline; the written values are float64 here
+    expect(worst).toBeLessThan(1e-6);
+    expect(worstPos).toBeLessThan(1e-6);
+    // the key at 0.7 s is not on the 30 Hz grid (21 frames = 0.7 s is): its value is there
+    expect(angleOf(rot.values, 21)).toBeCloseTo(1.2, 6);
+    expect(angleOf(rot.values, 60)).toBeCloseTo(0.4, 6);
+  });
+
+  it('refuses a rate below the keys’ own', () => {
+    // keys 0.7 and 1.3 s apart: their own rate is the median interval's, 1 / 1.0 s
+    expect(() => runKeyedSteps(keyed, [{ op: 'resample', rate: 0.5, spline: true }])).toThrow(OptionError);
   });
 });

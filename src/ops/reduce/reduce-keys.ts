@@ -28,6 +28,7 @@ export {
   type ReduceKeysResult,
   type ReduceMetric,
   type ReducePreset,
+  type ReduceTrackTarget,
 } from './reduce-options.js';
 
 /**
@@ -110,12 +111,17 @@ export function reduceKeys(input: Clip | KeyedClip, options: ReduceKeysOptions =
   assertFiniteSeries(clip.rotations.data, J, 4, 'reduceKeys: clip.rotations');
   assertFiniteSeries(clip.translations.data, J, 3, 'reduceKeys: clip.translations');
   if (clip.scales) assertFiniteSeries(clip.scales.data, J, 3, 'reduceKeys: clip.scales');
+  if (o.meshShells !== null && o.meshShells.length > J)
+    throw new OptionError(
+      `reduceKeys: meshShells has ${o.meshShells.length} entries for a clip of ${J} joints`,
+    );
   const data = prepare(
     clip,
     o.interpolation === 'cubicspline',
     o.effort === 'best' && o.metric === 'object',
     o.shell,
     keyed ? keyed.frames : null,
+    o.meshShells,
   );
   // below this, float64 round-off in the clip's own numbers decides, not the keys
   const floor = 1e-12 * Math.max(1, data.extent);

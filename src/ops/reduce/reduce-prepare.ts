@@ -90,6 +90,7 @@ export function prepare(
   points: boolean,
   shell: number,
   keyed: KeyedFrames | null = null,
+  meshShells: Float64Array | null = null,
 ): Prepared {
   const J = clip.skeleton.names.length;
   const F = clip.frames;
@@ -201,7 +202,7 @@ export function prepare(
   const dq = tangents ? tangents.out[1] : cubic ? derivative(q, F, J, 4, dt) : q;
   const dT = tangents ? tangents.out[0] : cubic ? derivative(t, F, J, 3, dt) : t;
   const dS = tangents ? tangents.out[2] : cubic ? derivative(s, F, J, 3, dt) : s;
-  const shellOffsets = sceneShellOffsets(clip.skeleton, shell, M);
+  const shellOffsets = sceneShellOffsets(clip.skeleton, shell, M, meshShells);
   const shells = largestOffsets(shellOffsets);
   const shellsBelow = Float64Array.from(shells);
   for (let j = J - 1; j >= 0; j--)

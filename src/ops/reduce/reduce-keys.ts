@@ -81,6 +81,17 @@ export {
  * the sample is tried when the fitted value fails, so every joint stays as feasible as with samples.
  * The bound and its proof are unchanged; only which candidates are tried differs.
  *
+ * Constant tracks. A track whose keys are all equal in float32 (rotations up to sign; CUBICSPLINE with
+ * zero tangents) keeps one key (`report.constantTracks`); when that key plays the joint's rest value
+ * (translation and scale exactly, rotation normalised to float64 round-off) the track is dropped
+ * (`report.droppedTracks`): the node holds its rest value without it, which is what the bound was
+ * checked on. `keepAtRest` keeps such tracks (as one key); a clip keeps at least one track.
+ *
+ * Mesh shells. `shellDistance: 'mesh'` with `meshShells` (per joint, in its local units: `skinShells`
+ * of a glTF clip, the farthest vertex with weight on the joint through its inverse bind matrix) puts
+ * each joint's virtual vertices at its own distance on every local axis; the bound then covers every
+ * skinned vertex (a weighted mean of its joints' transforms of it). NaN entries take the default shell.
+ *
  * Interpolation: `'linear'` is slerp on the shorter arc (keys written sign-continuous) and lerp;
  * `'cubicspline'` is glTF's Hermite spline with tangents from the original samples' central differences
  * (rotations normalised after). With `quantization: 'int16'` rotation keys are rounded to normalised

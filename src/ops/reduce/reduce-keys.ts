@@ -71,11 +71,14 @@ export {
  *   scale the armature has (`ρ_j` starts from that local offset).
  * - `'local'`: each track on its own: rotation angle, translation distance, relative scale.
  *
- * `effort: 'best'` (`'object'` metric, clips without scale) adds two things. Where the radius bound fails
- * at a frame, the frame is checked on the points themselves: the joint's origin and every descendant's,
- * posed as in the original, each displaced by `|Δp + ΔM·y_k|`, plus `‖ΔM‖·shell`; this is never above
- * the radius bound, and a descendant keeping all its keys sees the same points displaced as much, so
- * descendants stay feasible. And (linear player) rotation keys take fitted values: from the last key `K`,
+ * `effort: 'best'` (`'object'` metric) adds two things. Where the radius bound fails at a frame, the
+ * frame is checked on the points themselves: the joint's origin and every descendant's, posed as in the
+ * original, each displaced by `|Δp + ΔM·y_k|`, plus `‖ΔM‖·shell`; this is never above the radius bound,
+ * and a descendant keeping all its keys sees the same points displaced as much, so descendants stay
+ * feasible. With scales, `y_k = M⁻¹·(p_k − p_j)` and the shell part is `‖ΔM‖_F` times the largest
+ * descendant shell grown by the `max|s|` of the joints down to it (each descendant's own `‖ΔM_k‖_F` is at
+ * most `‖ΔM‖_F` times that product, so the same argument holds). And (linear player, clips without
+ * scale) rotation keys take fitted values: from the last key `K`,
  * a key at frame `e` is aimed, in the tangent space at `K`, at the intersection of the balls each frame
  * between allows (a few projections onto the most violated ball), then verified exactly like a sample;
  * the sample is tried when the fitted value fails, so every joint stays as feasible as with samples.

@@ -70,7 +70,7 @@ export interface ReduceKeysOptions {
   /**
    * How hard the `'object'` search works: `'fast'` (default) keeps key values at the original samples and
    * bounds descendants by the hierarchical radius; `'best'` also checks the descendants' points where the
-   * radius bound fails (clips without scale) and fits rotation key values within the bound (linear player,
+   * radius bound fails and fits rotation key values within the bound (linear player,
    * clips without scale): fewer keys (10 to 14% on the CMU captures at 0.01 cm), about twice the time.
    */
   effort?: ReduceEffort;

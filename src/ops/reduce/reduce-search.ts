@@ -83,8 +83,8 @@ export function reduceAll(clip: Clip, d: Prepared, o: Resolved): Reduction {
   const target = new Float64Array(fast ? F * 4 : 0);
   const offset = new Float64Array(fast ? F : 0);
   const delta = new Float64Array(fast ? F * 3 : 0);
-  // descendants' points are checked one by one where the radius bound fails (rigid joints only)
-  const points = o.effort === 'best' && o.metric === 'object' && !d.scaled;
+  // descendants' points are checked one by one where the radius bound fails
+  const points = o.effort === 'best' && o.metric === 'object';
   const world = new Float64Array(9);
   // fitted values leave the samples: not on a keyed clip, whose kept keys are its own
   const fitted = fast && o.effort === 'best' && d.keyed === null;

@@ -4,13 +4,15 @@
 // from the glTF specification (test/support/gltf-reference.ts), not rotsig's reader.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { OptionError } from '../../src/errors.js';
 import { skinShells } from '../../src/io/gltf/skin-shells.js';
 import { readGltfFile } from '../../src/node/gltf.js';
 import type { ReduceSummary } from '../../src/node/reduce-task.js';
 import { runReduceTask } from '../../src/node/reduce-task.js';
-import type { ReduceKeysOptions } from '../../src/ops/reduce/reduce-keys.js';
+import { type ReduceKeysOptions, reduceKeys } from '../../src/ops/reduce/reduce-keys.js';
 import { type ConstantRigOptions, constantRig } from '../support/constant-rig.js';
 import {
   animationsOf,
@@ -216,10 +218,42 @@ describe('reduce --shell mesh', () => {
     expect(mesh.report.meshShellJoints).toBe(4);
     const onMesh = skinnedError(mesh.a, mesh.b);
     expect(onMesh).toBeLessThanOrEqual(1e-4 * FLOAT32_SLACK);
+    // the report is the evaluator's error at six points per joint, ± each local axis at that joint's
+    // mesh shell: not at the vertices themselves, which may sit in directions where the error is larger
+    const shells = meshShells(mesh.a);
+    let virtual = 0;
+    for (const t of keyTimes(mesh.a)) {
+      const wa = worldMatrices(mesh.a, animationsOf(mesh.a)[0], t);
+      const wb = worldMatrices(mesh.b, animationsOf(mesh.b)[0], t);
+      for (const [node, r] of shells)
+        for (let k = 0; k < 6; k++) {
+          const p = [0, 0, 0];
+          p[k >> 1] = k & 1 ? -r : r;
+          const x = transformPoint(wa[node], p);
+          const y = transformPoint(wb[node], p);
+          virtual = Math.max(virtual, Math.hypot(x[0] - y[0], x[1] - y[1], x[2] - y[2]));
+        }
+    }
+    expect(Math.abs(mesh.report.maxError - virtual)).toBeLessThanOrEqual(1e-3 * virtual);
     const plain = await reduceRig(rig, { tolerance: 1e-4 });
     expect(skinnedError(plain.a, plain.b)).toBeGreaterThan(1e-4 * FLOAT32_SLACK);
     expect(animationsOf(mesh.b)[0].channels.reduce((n, c) => n + c.times.length, 0)).toBeGreaterThan(
       animationsOf(plain.b)[0].channels.reduce((n, c) => n + c.times.length, 0),
     );
+  });
+
+  it('refuses --shell mesh on a BVH input (no mesh), and shellDistance mesh without meshShells', async () => {
+    const input = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'samples', '01_01.bvh');
+    const output = join(mkdtempSync(join(tmpdir(), 'rotsig-reduce-constant-')), 'out.glb');
+    const r = await runReduceTask(
+      { input, output, steps: [], emit: { kind: 'reduce', options: { shellDistance: 'mesh' } } },
+      (e: unknown) => ({ message: e instanceof Error ? e.message : String(e), code: '' }),
+    );
+    expect(r.ok).toBe(false);
+    expect(r.error?.message).toMatch(/--shell mesh/);
+    const read = await readGltfFile(input.replace(/samples.*$/, 'test/fixtures/gltf/Fox.glb'), {
+      animation: 0,
+    });
+    expect(() => reduceKeys(read.clips[0], { shellDistance: 'mesh' })).toThrow(OptionError);
   });
 });

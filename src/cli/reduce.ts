@@ -1,6 +1,6 @@
 import type { ReduceSummary } from '../node/reduce-task.js';
 import type { TaskResult } from '../node/task.js';
-import type { ReduceKeysOptions } from '../ops/reduce/reduce-keys.js';
+import type { ReduceKeysOptions, ReduceKeysReport } from '../ops/reduce/reduce-keys.js';
 import {
   BATCH_OPTIONS,
   type CliIo,
@@ -51,7 +51,9 @@ export function reduceOptions(parsed: Parsed): ReduceKeysOptions {
     options.unitsPerMeter = numberOption(text('units-per-meter'), '--units-per-meter', LENGTH_RANGE);
   if (v.tolerance !== undefined)
     options.tolerance = numberOption(text('tolerance'), '--tolerance', LENGTH_RANGE);
-  if (v.shell !== undefined) options.shellDistance = numberOption(text('shell'), '--shell', LENGTH_RANGE);
+  if (v.shell !== undefined)
+    options.shellDistance =
+      text('shell') === 'mesh' ? 'mesh' : numberOption(text('shell'), '--shell', LENGTH_RANGE);
   if (v['tolerance-angle'] !== undefined)
     options.toleranceAngle =
       (numberOption(text('tolerance-angle'), '--tolerance-angle', ANGLE_RANGE) * Math.PI) / 180;
@@ -65,6 +67,13 @@ function bytesText(n: number): string {
   return n >= 1e6 ? `${(n / 1e6).toFixed(2)} MB` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} kB` : `${n} B`;
 }
 
+/** `; constant tracks: 3 collapsed to one key, 2 dropped (at rest)`, or nothing without one. */
+function constantText(p: ReduceKeysReport): string {
+  if (p.constantTracks === 0) return '';
+  const one = p.constantTracks - p.droppedTracks;
+  return `; constant tracks: ${one} as one key, ${p.droppedTracks} dropped (at rest)`;
+}
+
 function report(results: TaskResult[], io: CliIo, quiet: boolean): void {
   if (quiet) return;
   for (const r of results) {
@@ -76,7 +85,7 @@ function report(results: TaskResult[], io: CliIo, quiet: boolean): void {
       const angle =
         p.metric === 'local' ? `, max angle ${((p.maxAngle * 180) / Math.PI).toPrecision(3)} deg` : '';
       io.stderr.write(
-        `${shown(r.input)}${a.name ? ` '${shown(a.name)}'` : ''}: ${p.keysBefore} -> ${p.keysAfter} keys (${pct}%) in ${p.tracks} tracks; ${p.metric} error max ${p.maxError.toPrecision(3)}, p99 ${p.p99Error.toPrecision(3)} (tolerance ${p.tolerance.toPrecision(3)} ${s.units})${angle}${p.quantization === 'int16' ? ', 16-bit rotations' : ''}\n`,
+        `${shown(r.input)}${a.name ? ` '${shown(a.name)}'` : ''}: ${p.keysBefore} -> ${p.keysAfter} keys (${pct}%) in ${p.tracks} tracks; ${p.metric} error max ${p.maxError.toPrecision(3)}, p99 ${p.p99Error.toPrecision(3)} (tolerance ${p.tolerance.toPrecision(3)} ${s.units})${angle}${p.quantization === 'int16' ? ', 16-bit rotations' : ''}${constantText(p)}${p.meshShellJoints ? `; mesh shells on ${p.meshShellJoints} joints` : ''}\n`,
       );
     }
     io.stderr.write(`${shown(r.output ?? '-')}: ${bytesText(s.bytes)}\n`);
@@ -101,8 +110,13 @@ through every ancestor's scale, so 0.03 is 3 cm in the scene under an armature s
 reported error include the rounding. --meshopt compresses the glTF buffers with EXT_meshopt_compression
 (meshoptimizer; lossless on the stored keys, so the reported error is the file's). --effort best checks
 descendants point by point and fits rotation key values within the bound: fewer keys, about twice
-the time (same bound). --max-keys N finds the smallest tolerance whose reduction keeps at
-most N keys in every track. glTF inputs are written back with everything else kept (meshes, skins, other
+the time (same bound). --shell mesh (glTF) takes each joint's shell from its skinned mesh: the farthest
+vertex with any weight on the joint, through the joint's inverse bind matrix, so the bound is on the
+rendered vertices; joints no vertex weighs on keep the default shell (0.03, or the preset's). Constant
+tracks (every key equal in float32, rotations up to sign) keep one key; one whose key is the node's
+rest value is dropped (the node holds it anyway) unless another animation of the file animates the same
+node and path. --max-keys N finds the smallest tolerance whose reduction keeps at most N keys in every
+track. glTF inputs are written back with everything else kept (meshes, skins, other
 animations); each track keeps a subset of its own keys, times and values as stored (LINEAR, STEP and
 CUBICSPLINE tracks keep their interpolation; --interpolation cubicspline is for BVH inputs), checked at
 every input key time: no key moves in time. BVH inputs become glTF, or BVH at the kept frames when -o
@@ -135,8 +149,9 @@ bytes are printed on stderr.`,
     },
     shell: {
       type: 'string',
-      value: 'length',
-      description: 'distance of the virtual vertices from each joint, file units (default 0.03)',
+      value: 'length|mesh',
+      description:
+        "distance of the virtual vertices from each joint, file units (default 0.03); 'mesh': each joint's farthest skinned vertex",
     },
     'tolerance-angle': {
       type: 'string',

@@ -5,9 +5,11 @@ import type { Animation, Document } from '@gltf-transform/core';
 import { OptionError } from '../errors.js';
 import { withAttachedNodes } from '../io/gltf/attached.js';
 import { quantizeRotations } from '../io/gltf/quantize.js';
+import { skinShells } from '../io/gltf/skin-shells.js';
+import { gltfSourceOf } from '../io/gltf/source.js';
 import { writeGltf } from '../io/gltf/write.js';
 import { writeBvhBytes } from '../io/index.js';
-import { type ReduceKeysReport, reduceKeys } from '../ops/reduce/reduce-keys.js';
+import { type ReduceKeysReport, type ReduceTrackTarget, reduceKeys } from '../ops/reduce/reduce-keys.js';
 import type { Clip, KeyedClip } from '../series/clip.js';
 import { type AtomicContent, writeFileAtomic } from './atomic.js';
 import { isGltfPath, readGltfFile, writeGltfFile } from './gltf.js';
@@ -89,6 +91,8 @@ export async function runReduceTask(
         ...(w.line ? { line: w.line } : {}),
       }));
       const clip = parsed.clip;
+      if (options.shellDistance === 'mesh')
+        throw new OptionError('--shell mesh takes the shells from a skinned glTF mesh; a BVH file has none');
       scale = task.scale ?? BVH_TO_GLTF_SCALE;
       summary.units = 'BVH units';
       result.frames = clip.frames;
@@ -131,7 +135,14 @@ export async function runReduceTask(
         // on the keys themselves: the kept keys are a subset of each track's, times and values as stored;
         // nodes the animation moves without animating them (a mesh under a bone) are measured too
         const measured = withAttachedNodes(keyed).clip;
-        const reduced = reduceKeys(measured, { unitsPerMeter: 1, ...options });
+        const reduced = reduceKeys(measured, {
+          unitsPerMeter: 1,
+          // a channel another animation of the file also drives keeps its key at rest (see keptAtRest)
+          keepAtRest: keptAtRest(keyed, all),
+          ...options,
+          ...(options.shellDistance === 'mesh' ? { meshShells: meshShellsOf(keyed, measured) } : {}),
+        });
+        dropChannels(keyed, reduced.clip, all);
         result.frames = Math.max(result.frames, maxKeys(keyed));
         clips.push(
           measured === keyed
@@ -176,6 +187,69 @@ export async function runReduceTask(
   }
   result.ms = performance.now() - t0;
   return result;
+}
+
+/**
+ * The tracks of `keyed` whose node and path another animation of its document animates too: they keep
+ * their one key even at the rest value. A player may hold the value that other animation left (many
+ * do; three.js restores the value it saved when its mixer releases the property, but one animation
+ * still playing blends against whatever the node holds), so the channel keeps this animation's pose.
+ */
+function keptAtRest(keyed: KeyedClip, all: Animation[]): ReduceTrackTarget[] {
+  const source = gltfSourceOf(keyed);
+  if (source === undefined) return [];
+  const nodes = source.document.getRoot().listNodes();
+  const elsewhere = new Set<string>();
+  all.forEach((anim, a) => {
+    if (a === source.animation) return;
+    for (const ch of anim.listChannels()) {
+      const node = ch.getTargetNode();
+      if (node !== null) elsewhere.add(`${nodes.indexOf(node)} ${ch.getTargetPath()}`);
+    }
+  });
+  const out: ReduceTrackTarget[] = [];
+  for (const t of keyed.tracks)
+    if (t.path !== 'weights' && elsewhere.has(`${source.nodes[t.joint]} ${t.path}`))
+      out.push({ joint: t.joint, path: t.path });
+  return out;
+}
+
+/** {@link skinShells} of `keyed`, NaN for the joints `measured` appends (attached nodes: the default shell). */
+function meshShellsOf(keyed: KeyedClip, measured: KeyedClip): Float64Array {
+  const out = new Float64Array(measured.skeleton.names.length).fill(Number.NaN);
+  out.set(skinShells(keyed));
+  return out;
+}
+
+/**
+ * Removes from `keyed`'s animation in the document the channels of the tracks the reduction dropped
+ * (constant at the rest value: `reduced` has no track for them), with their samplers and accessors when
+ * nothing else uses them; the write-back leaves channels it has no track for as they are.
+ */
+function dropChannels(keyed: KeyedClip, reduced: KeyedClip, all: Animation[]): void {
+  const source = gltfSourceOf(keyed);
+  if (source === undefined) return;
+  const anim = all[source.animation];
+  if (anim === undefined) return;
+  const nodes = source.document.getRoot().listNodes();
+  const kept = new Set<string>();
+  for (const t of reduced.tracks) kept.add(`${source.nodes[t.joint]} ${t.path}`);
+  const gone = new Set<string>();
+  for (const t of keyed.tracks)
+    if (t.path !== 'weights' && !kept.has(`${source.nodes[t.joint]} ${t.path}`))
+      gone.add(`${source.nodes[t.joint]} ${t.path}`);
+  if (gone.size === 0) return;
+  for (const ch of anim.listChannels()) {
+    const node = ch.getTargetNode();
+    if (node === null || !gone.has(`${nodes.indexOf(node)} ${ch.getTargetPath()}`)) continue;
+    const sampler = ch.getSampler();
+    ch.dispose();
+    if (sampler === null || anim.listChannels().some((c) => c.getSampler() === sampler)) continue;
+    const input = sampler.getInput();
+    const output = sampler.getOutput();
+    sampler.dispose();
+    for (const a of [input, output]) if (a !== null && a.listParents().length <= 1) a.dispose();
+  }
 }
 
 function emit(task: FileTask, result: TaskResult, content: AtomicContent): void {

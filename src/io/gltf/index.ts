@@ -7,5 +7,6 @@ export {
 export * from './meshopt.js';
 export * from './pointer.js';
 export * from './read.js';
+export * from './skin-shells.js';
 export * from './source.js';
 export * from './write.js';

@@ -2,7 +2,7 @@
 // limit (object metric: hierarchical radius, quaternion fast path, descendants' points; local metric).
 import { interpolateComponent, quantize16 } from './reduce-interpolate.js';
 import type { Resolved } from './reduce-options.js';
-import type { Prepared } from './reduce-prepare.js';
+import { invert3, type Prepared } from './reduce-prepare.js';
 import type { JointState } from './reduce-search.js';
 import { localMatrix } from './reduce-transforms.js';
 
@@ -104,7 +104,9 @@ export function rotationTargets(check: Check): void {
  * `|Δp + C·y_k − (p_k − p_j)|`, and its vertices by at most `‖ΔM‖·shell` more (the largest local shell below the joint) (`norm` = `‖C − M‖`, spectral).
  * The joint's own vertices are the case `y = 0`. Every descendant's check, keeping all its keys, sees the
  * same points moved by the same amounts, so a joint that passes leaves each descendant feasible, as the
- * radius bound (`|Δp| + ‖ΔM‖·ρ_j`, never smaller) does. Rigid transforms only (`M` orthonormal).
+ * radius bound (`|Δp| + ‖ΔM‖·ρ_j`, never smaller) does. With scales `y_k = M⁻¹·(p_k − p_j)` and the
+ * vertices' part is `‖ΔM‖_F·shellReach` ({@link Prepared.shellReach}), which bounds each descendant's own
+ * check of the same points; a singular `M` fails the check (the radius bound decides).
  */
 function descendantsHold(
   check: Check,
@@ -122,8 +124,12 @@ function descendantsHold(
   const P = d.p;
   const mo = (f * J + j) * 9;
   const po = (f * J + j) * 3;
-  const room = limit - norm * d.shellsBelow[j];
+  const room = limit - norm * (d.scaled ? d.shellReach[f * J + j] : d.shellsBelow[j]);
   if (!(room > 0)) return false;
+  // y_k = M⁻¹·(p_k − p_j): the transpose for rigid joints
+  const T = inverseAt;
+  if (!d.scaled) for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) T[r * 3 + c] = M[mo + c * 3 + r];
+  else if (!invert3(T, M, mo)) return false;
   const room2 = room * room;
   if (ex * ex + ey * ey + ez * ez > room2) return false;
   const end = d.belowStart[j + 1];
@@ -132,9 +138,9 @@ function descendantsHold(
     const wx = P[pk] - P[po];
     const wy = P[pk + 1] - P[po + 1];
     const wz = P[pk + 2] - P[po + 2];
-    const yx = M[mo] * wx + M[mo + 3] * wy + M[mo + 6] * wz;
-    const yy = M[mo + 1] * wx + M[mo + 4] * wy + M[mo + 7] * wz;
-    const yz = M[mo + 2] * wx + M[mo + 5] * wy + M[mo + 8] * wz;
+    const yx = T[0] * wx + T[1] * wy + T[2] * wz;
+    const yy = T[3] * wx + T[4] * wy + T[5] * wz;
+    const yz = T[6] * wx + T[7] * wy + T[8] * wz;
     const qx = ex + C[0] * yx + C[1] * yy + C[2] * yz - wx;
     const qy = ey + C[3] * yx + C[4] * yy + C[5] * yz - wy;
     const qz = ez + C[6] * yx + C[7] * yy + C[8] * yz - wz;
@@ -186,6 +192,7 @@ function rotationDescendantsHold(
 }
 
 const UNIT_SCALE = Float64Array.of(1, 1, 1);
+const inverseAt = new Float64Array(9);
 const worldQuat = new Float64Array(4);
 
 /**
@@ -423,7 +430,11 @@ export function segmentHolds(
     if (dp + norm * check.rho > check.limit) {
       if (!check.points) return false;
       if (
-        dp + norm * (d.reach[f * J + j] + d.shellsBelow[j]) > check.limit &&
+        // negated: a singular M's infinite reach times a zero norm is NaN, which must not pass
+        !(
+          dp + norm * (d.reach[f * J + j] + (d.scaled ? d.shellReach[f * J + j] : d.shellsBelow[j])) <=
+          check.limit
+        ) &&
         !descendantsHold(check, f, ex, ey, ez, norm, check.limit)
       )
         return false;

@@ -28,6 +28,7 @@ export {
   type ReduceKeysResult,
   type ReduceMetric,
   type ReducePreset,
+  type ReduceTrackTarget,
 } from './reduce-options.js';
 
 /**
@@ -70,15 +71,29 @@ export {
  *   scale the armature has (`ρ_j` starts from that local offset).
  * - `'local'`: each track on its own: rotation angle, translation distance, relative scale.
  *
- * `effort: 'best'` (`'object'` metric, clips without scale) adds two things. Where the radius bound fails
- * at a frame, the frame is checked on the points themselves: the joint's origin and every descendant's,
- * posed as in the original, each displaced by `|Δp + ΔM·y_k|`, plus `‖ΔM‖·shell`; this is never above
- * the radius bound, and a descendant keeping all its keys sees the same points displaced as much, so
- * descendants stay feasible. And (linear player) rotation keys take fitted values: from the last key `K`,
+ * `effort: 'best'` (`'object'` metric) adds two things. Where the radius bound fails at a frame, the
+ * frame is checked on the points themselves: the joint's origin and every descendant's, posed as in the
+ * original, each displaced by `|Δp + ΔM·y_k|`, plus `‖ΔM‖·shell`; this is never above the radius bound,
+ * and a descendant keeping all its keys sees the same points displaced as much, so descendants stay
+ * feasible. With scales, `y_k = M⁻¹·(p_k − p_j)` and the shell part is `‖ΔM‖_F` times the largest
+ * descendant shell grown by the `max|s|` of the joints down to it (each descendant's own `‖ΔM_k‖_F` is at
+ * most `‖ΔM‖_F` times that product, so the same argument holds). And (linear player, clips without
+ * scale) rotation keys take fitted values: from the last key `K`,
  * a key at frame `e` is aimed, in the tangent space at `K`, at the intersection of the balls each frame
  * between allows (a few projections onto the most violated ball), then verified exactly like a sample;
  * the sample is tried when the fitted value fails, so every joint stays as feasible as with samples.
  * The bound and its proof are unchanged; only which candidates are tried differs.
+ *
+ * Constant tracks. A track whose keys are all equal in float32 (rotations up to sign; CUBICSPLINE with
+ * zero tangents) keeps one key (`report.constantTracks`); when that key plays the joint's rest value
+ * (translation and scale exactly, rotation normalised to float64 round-off) the track is dropped
+ * (`report.droppedTracks`): the node holds its rest value without it, which is what the bound was
+ * checked on. `keepAtRest` keeps such tracks (as one key); a clip keeps at least one track.
+ *
+ * Mesh shells. `shellDistance: 'mesh'` with `meshShells` (per joint, in its local units: `skinShells`
+ * of a glTF clip, the farthest vertex with weight on the joint through its inverse bind matrix) puts
+ * each joint's virtual vertices at its own distance on every local axis; the bound then covers every
+ * skinned vertex (a weighted mean of its joints' transforms of it). NaN entries take the default shell.
  *
  * Interpolation: `'linear'` is slerp on the shorter arc (keys written sign-continuous) and lerp;
  * `'cubicspline'` is glTF's Hermite spline with tangents from the original samples' central differences
@@ -110,12 +125,17 @@ export function reduceKeys(input: Clip | KeyedClip, options: ReduceKeysOptions =
   assertFiniteSeries(clip.rotations.data, J, 4, 'reduceKeys: clip.rotations');
   assertFiniteSeries(clip.translations.data, J, 3, 'reduceKeys: clip.translations');
   if (clip.scales) assertFiniteSeries(clip.scales.data, J, 3, 'reduceKeys: clip.scales');
+  if (o.meshShells !== null && o.meshShells.length > J)
+    throw new OptionError(
+      `reduceKeys: meshShells has ${o.meshShells.length} entries for a clip of ${J} joints`,
+    );
   const data = prepare(
     clip,
     o.interpolation === 'cubicspline',
     o.effort === 'best' && o.metric === 'object',
     o.shell,
     keyed ? keyed.frames : null,
+    o.meshShells,
   );
   // below this, float64 round-off in the clip's own numbers decides, not the keys
   const floor = 1e-12 * Math.max(1, data.extent);

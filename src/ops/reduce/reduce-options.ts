@@ -13,6 +13,12 @@ export type ReduceEffort = 'fast' | 'best';
 /** Named settings from the game-engine references, in metres (scaled by `unitsPerMeter`). */
 export type ReducePreset = 'acl' | 'ozz';
 
+/** A joint's translation, rotation or scale track, by joint index in the clip's skeleton. */
+export interface ReduceTrackTarget {
+  joint: number;
+  path: 'translation' | 'rotation' | 'scale';
+}
+
 /** Options of {@link reduceKeys}. */
 export interface ReduceKeysOptions {
   /**
@@ -36,9 +42,23 @@ export interface ReduceKeysOptions {
   /**
    * Distance of the virtual vertices from each joint, in scene units: at each joint's rest world scale, so
    * under an armature scaled 0.01 (joints in centimetres) 0.03 is still 3 cm in the scene. Default: the
-   * preset's, else 0.03.
+   * preset's, else 0.03. `'mesh'`: each joint's own distance from `meshShells` (the skinned mesh's
+   * farthest vertex weighted to it), the preset's or 0.03 for joints without one.
    */
-  shellDistance?: number;
+  shellDistance?: number | 'mesh';
+  /**
+   * With `shellDistance: 'mesh'`: per joint of the clip, the shell in the joint's own (local) units, such
+   * as `skinShells` computes from a glTF skin (the farthest vertex with a weight on the joint, through its
+   * inverse bind matrix); NaN (or a missing entry) where the joint has none: it takes the default shell.
+   */
+  meshShells?: ArrayLike<number> | null;
+  /**
+   * Constant tracks (every key equal, rotations up to sign) whose one key is the joint's rest value are
+   * dropped: the node holds its rest pose without them. These tracks keep their one key even then (for
+   * instance those another animation of the same file animates: a player may hold that animation's last
+   * value where this one has no channel). `'all'`: drop none. Default: none listed.
+   */
+  keepAtRest?: readonly ReduceTrackTarget[] | 'all';
   /** `'local'` metric: largest rotation error in radians. Default 1e-3 (0.057°). */
   toleranceAngle?: number;
   /** `'local'` metric: largest relative scale error. Default 1e-4. */
@@ -50,7 +70,7 @@ export interface ReduceKeysOptions {
   /**
    * How hard the `'object'` search works: `'fast'` (default) keeps key values at the original samples and
    * bounds descendants by the hierarchical radius; `'best'` also checks the descendants' points where the
-   * radius bound fails (clips without scale) and fits rotation key values within the bound (linear player,
+   * radius bound fails and fits rotation key values within the bound (linear player,
    * clips without scale): fewer keys (10 to 14% on the CMU captures at 0.01 cm), about twice the time.
    */
   effort?: ReduceEffort;
@@ -62,9 +82,13 @@ export interface ReduceKeysOptions {
 }
 
 /** Defaults of {@link ReduceKeysOptions}. `tolerance` and `shellDistance` follow the preset when one is set. */
-export const REDUCE_KEYS_DEFAULTS: Required<Omit<ReduceKeysOptions, 'preset' | 'maxKeys'>> & {
+export const REDUCE_KEYS_DEFAULTS: Required<
+  Omit<ReduceKeysOptions, 'preset' | 'maxKeys' | 'meshShells' | 'keepAtRest'>
+> & {
   preset: ReducePreset | null;
   maxKeys: number;
+  meshShells: ArrayLike<number> | null;
+  keepAtRest: readonly ReduceTrackTarget[] | 'all';
 } = {
   metric: 'object',
   preset: null,
@@ -77,6 +101,8 @@ export const REDUCE_KEYS_DEFAULTS: Required<Omit<ReduceKeysOptions, 'preset' | '
   quantization: 'none',
   effort: 'fast',
   maxKeys: Number.POSITIVE_INFINITY,
+  meshShells: null,
+  keepAtRest: Object.freeze([]) as readonly ReduceTrackTarget[],
 };
 
 const PRESETS: Record<ReducePreset, { shell: number; tolerance: number }> = {
@@ -107,6 +133,15 @@ export interface ReduceKeysReport {
   maxAngle: number;
   maxScaleError: number;
   quantization: 'none' | 'int16';
+  /**
+   * Tracks whose keys were all equal (within float32; rotations up to sign), each now one key or none:
+   * `constantTracks` of them in all, `droppedTracks` of those dropped because the one key was the joint's
+   * rest value (the node holds it without a track).
+   */
+  constantTracks: number;
+  droppedTracks: number;
+  /** Joints whose shell came from `meshShells` (`shellDistance: 'mesh'`); 0 otherwise. */
+  meshShellJoints: number;
 }
 
 /** Result of {@link reduceKeys}: the keyed clip and its report. */
@@ -125,6 +160,10 @@ export interface Resolved {
   quantization: 'none' | 'int16';
   effort: ReduceEffort;
   maxKeys: number;
+  /** Per joint, the shell in local units from `meshShells` (NaN: the default shell); null without `'mesh'`. */
+  meshShells: Float64Array | null;
+  /** `joint·3 + component` (0 translation, 1 rotation, 2 scale) of the tracks that keep a key at rest; null: all. */
+  keepAtRest: Set<number> | null;
 }
 
 function positiveFinite(v: unknown, name: string): number {
@@ -143,12 +182,14 @@ export function resolve(options: ReduceKeysOptions): Resolved {
   const upm = positiveFinite(o.unitsPerMeter, 'unitsPerMeter');
   let tolerance = o.tolerance;
   let shell = o.shellDistance;
+  const mesh = o.shellDistance === 'mesh';
+  if (mesh) shell = REDUCE_KEYS_DEFAULTS.shellDistance as number;
   if (o.preset !== null && o.preset !== undefined) {
     const preset = PRESETS[o.preset];
     if (preset === undefined)
       throw new OptionError(`reduceKeys: preset must be 'acl' or 'ozz', got '${String(o.preset)}'`);
     if (options.tolerance === undefined) tolerance = preset.tolerance * upm;
-    if (options.shellDistance === undefined) shell = preset.shell * upm;
+    if (options.shellDistance === undefined || mesh) shell = preset.shell * upm;
   }
   positiveFinite(tolerance, 'tolerance');
   positiveFinite(shell, 'shellDistance');
@@ -179,14 +220,53 @@ export function resolve(options: ReduceKeysOptions): Resolved {
   return {
     metric: o.metric,
     tolerance,
-    shell,
+    shell: shell as number,
     toleranceAngle: o.toleranceAngle,
     toleranceScale: o.toleranceScale,
     interpolation: o.interpolation,
     quantization: o.quantization,
     effort: o.effort,
     maxKeys,
+    meshShells: mesh ? meshShellsOf(o.meshShells) : null,
+    keepAtRest: keptAtRest(o.keepAtRest),
   };
+}
+
+function meshShellsOf(shells: ArrayLike<number> | null | undefined): Float64Array {
+  if (
+    shells === null ||
+    shells === undefined ||
+    typeof shells !== 'object' ||
+    typeof shells.length !== 'number'
+  )
+    throw new OptionError(
+      "reduceKeys: shellDistance 'mesh' needs meshShells, the shell of each joint (skinShells of a glTF clip)",
+    );
+  const out = Float64Array.from(shells);
+  for (let j = 0; j < out.length; j++)
+    if (!Number.isNaN(out[j]) && !(out[j] >= 0 && Number.isFinite(out[j])))
+      throw new OptionError(
+        `reduceKeys: meshShells[${j}] must be a finite distance of at least 0 or NaN, got ${String(out[j])}`,
+      );
+  return out;
+}
+
+const COMPONENT_OF: Record<string, number> = { translation: 0, rotation: 1, scale: 2 };
+
+function keptAtRest(keep: readonly ReduceTrackTarget[] | 'all'): Set<number> | null {
+  if (keep === 'all') return null;
+  if (!Array.isArray(keep))
+    throw new OptionError("reduceKeys: keepAtRest must be a list of { joint, path } or 'all'");
+  const out = new Set<number>();
+  for (const t of keep as readonly ReduceTrackTarget[]) {
+    const c = COMPONENT_OF[t?.path];
+    if (c === undefined || !Number.isInteger(t.joint) || t.joint < 0)
+      throw new OptionError(
+        `reduceKeys: keepAtRest entries are { joint: index, path: 'translation' | 'rotation' | 'scale' }, got ${JSON.stringify(t)}`,
+      );
+    out.add(t.joint * 3 + c);
+  }
+  return out;
 }
 
 /** The tolerances for a bisection step: `'object'` scales `tolerance`, `'local'` all three by `s`. */

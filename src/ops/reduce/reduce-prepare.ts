@@ -54,8 +54,9 @@ export interface Prepared {
   belowStart: Int32Array;
   /**
    * Per frame and joint (frame-major), the largest distance from the joint's origin to any descendant's
-   * in the original pose: `|y_k|` of {@link descendantsHold}, so `|Δp| + ‖ΔM‖·(reach + shell)` bounds it
-   * per frame. Filled for effort 'best' on clips without scale (else empty).
+   * in the original pose, in the joint's own frame: `|y_k|` of {@link descendantsHold} (through `M⁻¹` with
+   * scales; infinite where `M` is singular), so `|Δp| + ‖ΔM‖·(reach + shell)` bounds it per frame. Filled
+   * for effort 'best' (else empty).
    */
   reach: Float64Array;
   /**
@@ -66,6 +67,14 @@ export interface Prepared {
   shellOffsets: Float64Array;
   shells: Float64Array;
   shellsBelow: Float64Array;
+  /**
+   * With scales (effort 'best'; else empty): per frame and joint, the largest `G_jk·shells[k]` over the
+   * joint and its descendants, `G_jk` the product of `max|s|` of the joints from below `j` down to `k`
+   * (a bound on the spectral norm of `k`'s linear part in `j`'s frame): how far the descendants' vertices
+   * lie from their origins in the joint's units. Every descendant's own value times its `G` is within it,
+   * so a joint that passes leaves its descendants feasible. Rigid clips use `shellsBelow`.
+   */
+  shellReach: Float64Array;
   /** Largest |coordinate| of any world position: the clip's extent, for the precision floor. */
   extent: number;
   /**
@@ -90,6 +99,7 @@ export function prepare(
   points: boolean,
   shell: number,
   keyed: KeyedFrames | null = null,
+  meshShells: Float64Array | null = null,
 ): Prepared {
   const J = clip.skeleton.names.length;
   const F = clip.frames;
@@ -180,19 +190,35 @@ export function prepare(
   for (let a = 0; a < J; a++) {
     below.subarray(belowStart[a], belowStart[a + 1]).sort((k1, k2) => far(a, k2) - far(a, k1));
   }
-  const reach = new Float64Array(scaledAny || !points ? 0 : F * J);
-  if (points && !scaledAny) {
+  // |y_k| in the joint's own frame: the world offset itself for rigid joints, through M⁻¹ with scales
+  const reach = new Float64Array(points ? F * J : 0);
+  const inverse = new Float64Array(9);
+  if (points) {
     for (let f = 0; f < F; f++) {
-      for (let k = 0; k < J; k++) {
-        const pk = (f * J + k) * 3;
-        for (let a = parents[k]; a >= 0; a = parents[a]) {
-          const pa = (f * J + a) * 3;
+      for (let a = 0; a < J; a++) {
+        if (belowStart[a + 1] === belowStart[a]) continue;
+        const pa = (f * J + a) * 3;
+        const rigid = !scaledAny;
+        if (!rigid && !invert3(inverse, M, (f * J + a) * 9)) {
+          reach[f * J + a] = Number.POSITIVE_INFINITY;
+          continue;
+        }
+        let r = 0;
+        for (let n = belowStart[a]; n < belowStart[a + 1]; n++) {
+          const pk = (f * J + below[n]) * 3;
           const dx = p[pk] - p[pa];
           const dy = p[pk + 1] - p[pa + 1];
           const dz = p[pk + 2] - p[pa + 2];
-          const r = Math.sqrt(dx * dx + dy * dy + dz * dz);
-          if (r > reach[f * J + a]) reach[f * J + a] = r;
+          const l = rigid
+            ? Math.sqrt(dx * dx + dy * dy + dz * dz)
+            : Math.hypot(
+                inverse[0] * dx + inverse[1] * dy + inverse[2] * dz,
+                inverse[3] * dx + inverse[4] * dy + inverse[5] * dz,
+                inverse[6] * dx + inverse[7] * dy + inverse[8] * dz,
+              );
+          if (l > r) r = l;
         }
+        reach[f * J + a] = r;
       }
     }
   }
@@ -201,11 +227,12 @@ export function prepare(
   const dq = tangents ? tangents.out[1] : cubic ? derivative(q, F, J, 4, dt) : q;
   const dT = tangents ? tangents.out[0] : cubic ? derivative(t, F, J, 3, dt) : t;
   const dS = tangents ? tangents.out[2] : cubic ? derivative(s, F, J, 3, dt) : s;
-  const shellOffsets = sceneShellOffsets(clip.skeleton, shell, M);
+  const shellOffsets = sceneShellOffsets(clip.skeleton, shell, M, meshShells);
   const shells = largestOffsets(shellOffsets);
   const shellsBelow = Float64Array.from(shells);
   for (let j = J - 1; j >= 0; j--)
     if (parents[j] >= 0 && shellsBelow[j] > shellsBelow[parents[j]]) shellsBelow[parents[j]] = shellsBelow[j];
+  const shellReach = points && scaledAny ? scaledShellReach(parents, shells, s, F) : new Float64Array(0);
   return {
     J,
     F,
@@ -227,6 +254,7 @@ export function prepare(
     shellOffsets,
     shells,
     shellsBelow,
+    shellReach,
     extent,
     // tangents only for cubic splines
     dq,
@@ -266,6 +294,69 @@ function keyedTangents(
     }
   }
   return { in: tin, out: tout };
+}
+
+/** {@link Prepared.shellReach}: per frame, children before parents, `max(shell_j, max_k max|s_k|·reach_k)`. */
+function scaledShellReach(
+  parents: Int32Array,
+  shells: Float64Array,
+  s: Float64Array,
+  F: number,
+): Float64Array {
+  const J = shells.length;
+  const out = new Float64Array(F * J);
+  for (let f = 0; f < F; f++) {
+    const o = f * J;
+    out.set(shells, o);
+    for (let k = J - 1; k >= 0; k--) {
+      const a = parents[k];
+      if (a < 0) continue;
+      const i = (o + k) * 3;
+      const g = Math.max(Math.abs(s[i]), Math.abs(s[i + 1]), Math.abs(s[i + 2]));
+      if (g * out[o + k] > out[o + a]) out[o + a] = g * out[o + k];
+    }
+  }
+  return out;
+}
+
+/** The inverse of the row-major 3x3 `m[o..]` into `out`; false when it is singular (or nearly). */
+export function invert3(out: Float64Array, m: Float64Array, o: number): boolean {
+  const a = m[o];
+  const b = m[o + 1];
+  const c = m[o + 2];
+  const d = m[o + 3];
+  const e = m[o + 4];
+  const f = m[o + 5];
+  const g = m[o + 6];
+  const h = m[o + 7];
+  const i = m[o + 8];
+  const A = e * i - f * h;
+  const B = f * g - d * i;
+  const C = d * h - e * g;
+  const det = a * A + b * B + c * C;
+  const scale = Math.max(
+    Math.abs(a),
+    Math.abs(b),
+    Math.abs(c),
+    Math.abs(d),
+    Math.abs(e),
+    Math.abs(f),
+    Math.abs(g),
+    Math.abs(h),
+    Math.abs(i),
+  );
+  if (!(Math.abs(det) > 1e-12 * scale * scale * scale)) return false;
+  const k = 1 / det;
+  out[0] = A * k;
+  out[1] = (c * h - b * i) * k;
+  out[2] = (b * f - c * e) * k;
+  out[3] = B * k;
+  out[4] = (a * i - c * g) * k;
+  out[5] = (c * d - a * f) * k;
+  out[6] = C * k;
+  out[7] = (b * g - a * h) * k;
+  out[8] = (a * e - b * d) * k;
+  return true;
 }
 
 /** Central differences per second (one-sided at the ends), frame-major. */

@@ -2,6 +2,7 @@
 import { ShapeError } from '../../errors.js';
 import type { Clip, Interpolation, KeyedClip, Track } from '../../series/clip.js';
 import { rotationAngle } from './reduce-check.js';
+import { COLLAPSED, DROPPED } from './reduce-constant.js';
 import { interpolateComponent, normalise4, quantize16 } from './reduce-interpolate.js';
 import { keptTrack } from './reduce-keyed.js';
 import type { ReduceKeysReport, ReduceKeysResult, Resolved } from './reduce-options.js';
@@ -28,6 +29,9 @@ export function finish(
   const lq = reduction ? reduction.lq : Float64Array.from(d.q);
   const ls = reduction ? reduction.ls : Float64Array.from(d.s);
   const v = new Float64Array(4);
+  let constantTracks = 0;
+  let droppedTracks = 0;
+  const constant = reduction ? keptOne(reduction.constant, keys, d) : null;
   for (let j = 0; j < J; j++) {
     for (const component of [0, 1, 2] as const) {
       const kept = keys[j][component];
@@ -36,6 +40,14 @@ export function finish(
       const src = component === 0 ? d.t : component === 1 ? d.q : d.s;
       const der = component === 0 ? d.dt : component === 1 ? d.dq : d.ds;
       const dst = component === 0 ? lt : component === 1 ? lq : ls;
+      const state = constant ? constant[j * 3 + component] : 0;
+      if (state !== 0) constantTracks++;
+      if (state === DROPPED) {
+        // at the rest value: the node holds it without a track (what the check evaluated, bit for bit)
+        droppedTracks++;
+        keysBefore += d.keyed !== null ? d.keyed.keys[j * 3 + component]!.length : F;
+        continue;
+      }
       keysAfter += kept.length;
       if (d.keyed !== null) {
         // a keyed clip: the kept keys as its tracks store them (16-bit rotations when asked)
@@ -103,6 +115,11 @@ export function finish(
     }
   }
   const report = measure(d, o, lt, lq, ls, keysBefore, keysAfter, tracks.length, reduction);
+  report.constantTracks = constantTracks;
+  report.droppedTracks = droppedTracks;
+  if (o.meshShells !== null)
+    for (let j = 0; j < Math.min(J, o.meshShells.length); j++)
+      if (!Number.isNaN(o.meshShells[j])) report.meshShellJoints++;
   const keyed: KeyedClip = {
     ...(clip.name !== undefined ? { name: clip.name } : {}),
     skeleton: clip.skeleton,
@@ -112,6 +129,26 @@ export function finish(
     ...(clip.source !== undefined ? { source: clip.source } : {}),
   };
   return { clip: keyed, report };
+}
+
+/**
+ * `constant` with the first dropped track kept (collapsed) when every track would go and the clip has no
+ * morph-weight track: an animation needs a channel (its one key is the rest value, so nothing changes).
+ */
+function keptOne(constant: Uint8Array, keys: KeySets, d: Prepared): Uint8Array {
+  if (d.keyed !== null && d.keyed.weights.length > 0) return constant;
+  let first = -1;
+  for (let j = 0; j < keys.length; j++) {
+    for (let component = 0; component < 3; component++) {
+      if (!keys[j][component]) continue;
+      if (constant[j * 3 + component] !== DROPPED) return constant;
+      if (first < 0) first = j * 3 + component;
+    }
+  }
+  if (first < 0) return constant;
+  const out = Uint8Array.from(constant);
+  out[first] = COLLAPSED;
+  return out;
 }
 
 function measure(
@@ -201,6 +238,9 @@ function measure(
     maxAngle,
     maxScaleError,
     quantization: o.quantization,
+    constantTracks: 0,
+    droppedTracks: 0,
+    meshShellJoints: 0,
   };
 }
 

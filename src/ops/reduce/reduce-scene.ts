@@ -14,8 +14,16 @@ import { compose, localMatrix } from './reduce-transforms.js';
  * A column whose length is not a positive finite number at least 1e-12 (a node scaled to zero at rest)
  * falls back to `fallback`'s column (the first frame's world linear part, row-major, `J·9`), and to
  * `shell` itself (local units) when that is degenerate too.
+ *
+ * `mesh` (per joint, local units; NaN where none): a joint with a number there takes it as its offset on
+ * every axis (a skinned mesh's farthest vertex weighted to the joint, already in the joint's own space).
  */
-export function sceneShellOffsets(skeleton: Skeleton, shell: number, fallback: Float64Array): Float64Array {
+export function sceneShellOffsets(
+  skeleton: Skeleton,
+  shell: number,
+  fallback: Float64Array,
+  mesh: Float64Array | null = null,
+): Float64Array {
   const J = skeleton.names.length;
   const M = new Float64Array(J * 9);
   const p = new Float64Array(J * 3);
@@ -24,6 +32,10 @@ export function sceneShellOffsets(skeleton: Skeleton, shell: number, fallback: F
   for (let j = 0; j < J; j++) {
     localMatrix(L, 0, skeleton.restRotations, j * 4, skeleton.restScales, j * 3);
     compose(M, p, j * 9, j * 3, skeleton.parents[j], M, p, L, 0, skeleton.restTranslations, j * 3);
+    if (mesh !== null && j < mesh.length && !Number.isNaN(mesh[j])) {
+      out.fill(mesh[j], j * 3, j * 3 + 3);
+      continue;
+    }
     for (let k = 0; k < 3; k++) {
       let n = columnLength(M, j * 9, k);
       if (!(n >= 1e-12 && Number.isFinite(n))) n = columnLength(fallback, j * 9, k);

@@ -14,6 +14,7 @@ import {
   sampleKey,
   segmentHolds,
 } from './reduce-check.js';
+import { COLLAPSED, DROPPED, isConstantTrack, playsRest } from './reduce-constant.js';
 import { apply, interpolationOf, normalise4, quantize16 } from './reduce-interpolate.js';
 import { LINEAR } from './reduce-keyed.js';
 import type { Resolved } from './reduce-options.js';
@@ -46,6 +47,11 @@ export interface Reduction {
   ls: Float64Array;
   RM: Float64Array;
   Rp: Float64Array;
+  /**
+   * Per `joint·3 + component`: {@link COLLAPSED} for a constant track kept as one key, {@link DROPPED}
+   * for one at the joint's rest value (its one key stays in `keys` for the report; it is not written).
+   */
+  constant: Uint8Array;
 }
 
 export function reduceAll(clip: Clip, d: Prepared, o: Resolved): Reduction {
@@ -77,14 +83,15 @@ export function reduceAll(clip: Clip, d: Prepared, o: Resolved): Reduction {
   const target = new Float64Array(fast ? F * 4 : 0);
   const offset = new Float64Array(fast ? F : 0);
   const delta = new Float64Array(fast ? F * 3 : 0);
-  // descendants' points are checked one by one where the radius bound fails (rigid joints only)
-  const points = o.effort === 'best' && o.metric === 'object' && !d.scaled;
+  // descendants' points are checked one by one where the radius bound fails
+  const points = o.effort === 'best' && o.metric === 'object';
   const world = new Float64Array(9);
   // fitted values leave the samples: not on a keyed clip, whose kept keys are its own
   const fitted = fast && o.effort === 'best' && d.keyed === null;
   const values = new Float64Array(fitted ? F * 4 : 0);
   const fit = new Float64Array(fitted ? F * 4 : 0);
   const rotationValues: (Float64Array | null)[] = [];
+  const constant = new Uint8Array(J * 3);
   const L = new Float64Array(9);
   const scratch = new Float64Array(4);
   for (let j = 0; j < J; j++) {
@@ -131,11 +138,13 @@ export function reduceAll(clip: Clip, d: Prepared, o: Resolved): Reduction {
           for (let c = 0; c < 4; c++) stored[k * 4 + c] = values[kept[k] * 4 + c];
         rotationValues[j] = stored;
         applyValues(check, kept, stored);
+        constant[j * 3 + 1] = constancy(clip, check, kept, 1);
         continue;
       }
       const kept = greedy(check, component);
       keys[component] = kept;
       apply(check, component, kept);
+      constant[j * 3 + component] = constancy(clip, check, kept, component);
     }
     if (rotationValues.length === j) rotationValues.push(null);
     // the joint's reduced world transform, for its children
@@ -168,7 +177,20 @@ export function reduceAll(clip: Clip, d: Prepared, o: Resolved): Reduction {
       scatterJoint(played.ls, state.ls, F, J, j, 3);
     }
   }
-  return { keys: out, rotationValues, ...played, RM: state.RM, Rp: state.Rp };
+  return { keys: out, rotationValues, ...played, RM: state.RM, Rp: state.Rp, constant };
+}
+
+/**
+ * {@link COLLAPSED} when the component's keys are all equal and it kept one key, {@link DROPPED} when
+ * that key also plays the joint's rest value exactly and no `keepAtRest` entry keeps it, else 0. Its
+ * values in `check.state` are what the check evaluated either way: dropping changes nothing a player
+ * shows, and the bound and the report stand as they are.
+ */
+function constancy(clip: Clip, check: Check, kept: Int32Array, component: 0 | 1 | 2): number {
+  if (kept.length !== 1 || !isConstantTrack(clip, check.d, check.j, component)) return 0;
+  const keep = check.o.keepAtRest;
+  if (keep === null || keep.has(check.j * 3 + component)) return COLLAPSED;
+  return playsRest(clip, check.state, check.j, component) ? DROPPED : COLLAPSED;
 }
 
 /** A per-frame array of joint `j`'s values into a frame-major one. */

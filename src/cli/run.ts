@@ -175,8 +175,8 @@ async function runFiles(parsed: Parsed, io: CliIo, plan: FileCommandPlan): Promi
     jobs,
     failFast: v['fail-fast'] === true,
     handleSignals: true,
-    // one small file runs here: a worker would cost more to start than the file's work
-    inline: runsInline(tasks),
+    // one small file, or small files at one job, run here: a worker would cost more to start than it gains
+    inline: runsInline(tasks, jobs),
     onResult: (r) => {
       progress.tick(r.ok);
       warningCount += r.warnings.filter((w) => !isNote(w)).length;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseBvh } from '../../src/io/index.js';
-import { batchOrder, runBatch } from '../../src/node/batch.js';
+import { batchOrder, runBatch, runsInline } from '../../src/node/batch.js';
 import type { FileTask } from '../../src/node/task.js';
 
 function tasksOfSizes(sizes: number[]): FileTask[] {
@@ -78,5 +78,15 @@ describe('runBatch(tasks, options)', () => {
     expect(summary.results[1]?.error?.line).toBeGreaterThan(0);
     expect(parseBvh(readFileSync(join(dir, 'good.out.bvh'), 'utf8')).frames).toBe(3);
     expect(existsSync(join(dir, 'bad.out.bvh'))).toBe(false);
+  });
+});
+
+describe('runsInline(tasks, jobs)', () => {
+  it('runsInline(tasks, 1) runs a batch of small files on this thread; at 2 jobs they go to workers', () => {
+    const tasks = tasksOfSizes([10, 20, 30]);
+    expect(runsInline(tasks, 1)).toBe(true);
+    expect(runsInline(tasks, 2)).toBe(false);
+    // a single task runs here whatever the jobs
+    expect(runsInline(tasks.slice(0, 1), 2)).toBe(true);
   });
 });

@@ -104,6 +104,8 @@ async function runFiles(parsed: Parsed, io: CliIo, plan: FileCommandPlan): Promi
       ? { scale: numberOption(v.scale, '--scale', { min: 0, aboveMin: true, max: 1e6, tiny: 1e-9 }) }
       : {}),
   };
+  // where smoothing and resampling split each file is named only in the --json summary
+  const splits = v.json === true && plan.outputs === 'file' ? {} : { splits: false };
   let tasks: FileTask[];
   try {
     tasks =
@@ -122,6 +124,7 @@ async function runFiles(parsed: Parsed, io: CliIo, plan: FileCommandPlan): Promi
             positionMode,
             ...formatOptions,
             ...(v.template !== undefined ? { template: v.template as string } : {}),
+            ...splits,
           }))
         : files.map((f) => ({
             input: f.path,
@@ -130,6 +133,7 @@ async function runFiles(parsed: Parsed, io: CliIo, plan: FileCommandPlan): Promi
             emit: plan.emit,
             positionMode,
             ...formatOptions,
+            ...splits,
           }));
   } catch (error) {
     if (error instanceof PlanError) throw new UsageError(error.message);

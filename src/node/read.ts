@@ -1,4 +1,4 @@
-import { closeSync, constants, fstat, mkdirSync, open, read } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, read } from 'node:fs';
 import { dirname } from 'node:path';
 import { FileError, OptionError } from '../errors.js';
 // the BVH modules themselves, not the io index, which would load every format (glTF among them)
@@ -55,8 +55,6 @@ const aheads: ReadAhead[] = [];
 const MAX_READ_AHEADS = 2;
 /** Buffers for read-aheads; one is free when no read into it is running and no read-ahead holds it. */
 const aheadBuffers: Uint8Array[] = [];
-/** The buffer of a read-ahead whose file is not open yet. */
-const NO_BUFFER = new Uint8Array(0);
 const busyBuffers = new Set<Uint8Array>();
 
 /** Forgets a read-ahead: closes its descriptor and frees its buffer now, or when its read ends. */
@@ -72,8 +70,8 @@ function dropReadAhead(entry: ReadAhead): void {
  * Starts reading the first chunk (up to 4 MiB) of the BVH file at `path` on the thread pool, so that a
  * later {@link readBvhFile} of the same path, once this thread's event loop has turned, parses it without
  * waiting for the read: a batch reads its next file while it processes this one, and the copy out of the
- * page cache (about 4 % of a one-job batch's time) runs on another core. The file is opened and checked
- * there too; one that cannot be opened, or is not a regular file (a pipe must not be read twice), is left to
+ * page cache (about 4 % of a one-job batch's time) runs on another core. The file is opened here; one
+ * that cannot be opened, or is not a regular file (a pipe must not be read twice), is left to
  * `readBvhFile`, which reports it as usual. Two read-aheads are kept at most: a third drops the oldest
  * not taken. Never throws; the promise resolves when the read has ended (a caller need not wait for it).
  *
@@ -81,51 +79,47 @@ function dropReadAhead(entry: ReadAhead): void {
  */
 export function readAheadBvhFile(path: string): Promise<void> {
   if (aheads.length >= MAX_READ_AHEADS) dropReadAhead(aheads.shift()!);
-  // the descriptor, size and buffer are set once the file is open; until the read's callback has run the
-  // entry is 'reading', and a drop meanwhile is seen by the callbacks, which close what they opened
-  const entry: ReadAhead = { path, fd: -1, size: 0, buffer: NO_BUFFER, bytes: 0, state: 'reading' };
+  let fd: number;
+  try {
+    // non-blocking: opening a FIFO without a writer must not wait (readBvhFile reports what it is)
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
+  } catch {
+    return Promise.resolve();
+  }
+  let size: number;
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new Error('not a regular file');
+    size = stats.size;
+  } catch {
+    closeSync(fd);
+    return Promise.resolve();
+  }
+  const length = Math.max(1, Math.min(READ_BVH_FILE_DEFAULTS.chunkSize, size + 1));
+  let buffer = aheadBuffers.find((b) => !busyBuffers.has(b) && b.length >= length);
+  if (buffer === undefined) {
+    buffer = new Uint8Array(Math.max(length, 64 << 10));
+    // kept for later read-aheads: as many as are ever busy at once (two, or three while a dropped
+    // read is still running)
+    aheadBuffers.push(buffer);
+  }
+  busyBuffers.add(buffer);
+  const entry: ReadAhead = { path, fd, size, buffer, bytes: 0, state: 'reading' };
   aheads.push(entry);
   return new Promise((resolve) => {
-    const forget = (fd: number) => {
-      const at = aheads.indexOf(entry);
-      if (at >= 0) aheads.splice(at, 1);
-      if (fd >= 0) closeSync(fd);
+    read(fd, buffer, 0, length, null, (error, n) => {
+      if (entry.state === 'dropped' || error) {
+        const at = aheads.indexOf(entry);
+        if (at >= 0) aheads.splice(at, 1);
+        busyBuffers.delete(entry.buffer);
+        closeSync(fd);
+        resolve();
+        return;
+      }
+      entry.bytes = n;
+      entry.state = 'ready';
       resolve();
-    };
-    // opened and checked on the thread pool too (an open can wait behind other files' flushes to disk);
-    // non-blocking: opening a FIFO without a writer must not wait (readBvhFile reports what it is)
-    open(
-      path,
-      constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0),
-      (openError, fd) => {
-        if (openError) return forget(-1);
-        fstat(fd, (statError, stats) => {
-          if (statError || !stats.isFile() || entry.state === 'dropped') return forget(fd);
-          const size = stats.size;
-          const length = Math.max(1, Math.min(READ_BVH_FILE_DEFAULTS.chunkSize, size + 1));
-          let buffer = aheadBuffers.find((b) => !busyBuffers.has(b) && b.length >= length);
-          if (buffer === undefined) {
-            buffer = new Uint8Array(Math.max(length, 64 << 10));
-            // kept for later read-aheads: as many as are ever busy at once (two, or three while a dropped
-            // read is still running)
-            aheadBuffers.push(buffer);
-          }
-          busyBuffers.add(buffer);
-          entry.fd = fd;
-          entry.size = size;
-          entry.buffer = buffer;
-          read(fd, buffer, 0, length, null, (error, n) => {
-            if (entry.state === 'dropped' || error) {
-              busyBuffers.delete(buffer);
-              return forget(fd);
-            }
-            entry.bytes = n;
-            entry.state = 'ready';
-            resolve();
-          });
-        });
-      },
-    );
+    });
   });
 }
 

@@ -104,6 +104,8 @@ async function runFiles(parsed: Parsed, io: CliIo, plan: FileCommandPlan): Promi
       ? { scale: numberOption(v.scale, '--scale', { min: 0, aboveMin: true, max: 1e6, tiny: 1e-9 }) }
       : {}),
   };
+  // where smoothing and resampling split each file is named only in the --json summary
+  const splits = v.json === true && plan.outputs === 'file' ? {} : { splits: false };
   let tasks: FileTask[];
   try {
     tasks =
@@ -122,6 +124,7 @@ async function runFiles(parsed: Parsed, io: CliIo, plan: FileCommandPlan): Promi
             positionMode,
             ...formatOptions,
             ...(v.template !== undefined ? { template: v.template as string } : {}),
+            ...splits,
           }))
         : files.map((f) => ({
             input: f.path,
@@ -130,6 +133,7 @@ async function runFiles(parsed: Parsed, io: CliIo, plan: FileCommandPlan): Promi
             emit: plan.emit,
             positionMode,
             ...formatOptions,
+            ...splits,
           }));
   } catch (error) {
     if (error instanceof PlanError) throw new UsageError(error.message);
@@ -175,8 +179,8 @@ async function runFiles(parsed: Parsed, io: CliIo, plan: FileCommandPlan): Promi
     jobs,
     failFast: v['fail-fast'] === true,
     handleSignals: true,
-    // one small file runs here: a worker would cost more to start than the file's work
-    inline: runsInline(tasks),
+    // one small file, or small files at one job, run here: a worker would cost more to start than it gains
+    inline: runsInline(tasks, jobs),
     onResult: (r) => {
       progress.tick(r.ok);
       warningCount += r.warnings.filter((w) => !isNote(w)).length;

@@ -20,6 +20,12 @@ export interface FileTask {
   template?: string;
   /** Read with `repair` (non-finite values interpolated, a cut-off last row dropped), with warnings. */
   repair?: boolean;
+  /**
+   * Name where smoothing or resampling splits the input at real jumps (`TaskResult.splits`, for a summary
+   * such as `--json`). Default true; false leaves `splits` out and skips the analysis behind it (a pass
+   * over every frame of every joint) when nothing reads it.
+   */
+  splits?: boolean;
 }
 
 /** Where a failure happened, for messages like `walk.bvh:12:5: expected 6 numbers ...`. */

@@ -78,9 +78,10 @@ function runTask(
     result.rate = clip.rate;
     result.frames = clip.frames;
     result.joints = clip.skeleton.names.length;
-    // where smoothing or resampling splits at real jumps, named for the --json summary (before the steps,
-    // which may reuse the clip's arrays)
+    // where smoothing or resampling splits at real jumps, named for the --json summary unless the task
+    // says no one reads them (before the steps, which may reuse the clip's arrays)
     if (
+      task.splits !== false &&
       task.steps.some(
         (s) =>
           (s.op === 'smooth' || (s.op === 'resample' && !s.optimal)) &&

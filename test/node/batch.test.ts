@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseBvh } from '../../src/io/index.js';
-import { batchOrder, runBatch } from '../../src/node/batch.js';
+import { batchOrder, runBatch, runsInline } from '../../src/node/batch.js';
 import type { FileTask } from '../../src/node/task.js';
+import { runFileTask } from '../../src/node/tasks.js';
 
 function tasksOfSizes(sizes: number[]): FileTask[] {
   const dir = mkdtempSync(join(tmpdir(), 'rotsig-order-'));
@@ -78,5 +79,34 @@ describe('runBatch(tasks, options)', () => {
     expect(summary.results[1]?.error?.line).toBeGreaterThan(0);
     expect(parseBvh(readFileSync(join(dir, 'good.out.bvh'), 'utf8')).frames).toBe(3);
     expect(existsSync(join(dir, 'bad.out.bvh'))).toBe(false);
+  });
+});
+
+describe('runsInline(tasks, jobs)', () => {
+  it('runsInline(tasks, 1) runs a batch of small files on this thread; at 2 jobs they go to workers', () => {
+    const tasks = tasksOfSizes([10, 20, 30]);
+    expect(runsInline(tasks, 1)).toBe(true);
+    expect(runsInline(tasks, 2)).toBe(false);
+    // a single task runs here whatever the jobs
+    expect(runsInline(tasks.slice(0, 1), 2)).toBe(true);
+  });
+});
+
+describe('runFileTask(task) and the splits of its summary', () => {
+  it('names the splits by default and skips them with splits: false, writing the same file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rotsig-splits-'));
+    const task: FileTask = {
+      input: join('samples', '01_01.bvh'),
+      output: join(dir, 'a.bvh'),
+      steps: [{ op: 'smooth', kernel: { name: 'gaussian', sigma: 2 } }],
+      emit: { kind: 'bvh' },
+    };
+    const named = runFileTask(task);
+    // LeftForeArm turns 136 degrees between the T-pose frame 0 and frame 1 of CMU 01_01: a cut
+    expect(named.splits?.some((s) => s.joint === 'LeftForeArm' && s.frame === 1)).toBe(true);
+    const skipped = runFileTask({ ...task, output: join(dir, 'b.bvh'), splits: false });
+    expect(skipped.ok).toBe(true);
+    expect(skipped.splits).toBeUndefined();
+    expect(readFileSync(join(dir, 'b.bvh'))).toEqual(readFileSync(join(dir, 'a.bvh')));
   });
 });

@@ -3,8 +3,8 @@
 // data folder (copied into test/fixtures/gltf, see its README) and a jittered 37.5 Hz file made here,
 // the operations that keep timing (unroll, smooth, reduce, convert, subclip) write the input's key times
 // bit for bit, resample writes an exact grid that keeps the end time, and the error `reduce --json`
-// reports is the error of the written file against the input at the input's key times. What does not
-// hold yet is listed in KNOWN (by file, with the measured reason) and logged on every run.
+// reports is the error of the written file against the input at the input's key times (shells in scene
+// units, as reduce documents them), on every file.
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -137,30 +137,6 @@ function writeJittered(path: string): void {
   writeFileSync(path, JSON.stringify(json));
 }
 
-/**
- * What does not hold yet, by check and file, with the reason (measured on these fixtures); every other
- * file must pass. A file listed here is still run and its problems logged, so a fix shows in the log.
- */
-const KNOWN: Record<string, Record<string, string>> = {
-  // reduce keeps each track's own keys and reports what the file plays; the one file left measures
-  // above its report at the 1e-6 level, far below the tolerance
-  reduce: {
-    'gltfpack/RobotExpressive.gltfpack.glb':
-      "16-bit input rotations: 'Punch' measured 1.7e-6 against 1.2e-7 reported (both far below 1e-4)",
-  },
-};
-
-/** Asserts that every problem is of a file KNOWN for this check, and logs the known ones. */
-function expectOnlyKnown(check: string, problems: string[]): void {
-  const known = KNOWN[check] ?? {};
-  const fileOf = (p: string) => p.split(' ')[0];
-  const unknown = problems.filter((p) => known[fileOf(p)] === undefined);
-  const seen = new Set(problems.map(fileOf));
-  for (const [file, reason] of Object.entries(known))
-    console.log(`keyed-truth ${check}: ${file} ${seen.has(file) ? 'still fails' : 'now passes'}: ${reason}`);
-  expect(unknown).toEqual([]);
-}
-
 let work = '';
 const INPUTS: { name: string; path: string }[] = [];
 
@@ -275,8 +251,7 @@ describe('keyed operations keep key times and report true errors (own glTF evalu
           );
       }
     }
-    if (command === 'smooth') expectOnlyKnown('smooth', wrong);
-    else expect(wrong).toEqual([]);
+    expect(wrong).toEqual([]);
   });
 
   it.each(['unroll', 'convert'])(
@@ -415,7 +390,7 @@ describe('keyed operations keep key times and report true errors (own glTF evalu
           errors.push(`${input.name} '${anim.name}': reported ${report.maxError}, measured ${measured}`);
       });
     }
-    expectOnlyKnown('reduce', [...wrong, ...errors]);
+    expect([...wrong, ...errors]).toEqual([]);
   });
 
   it('resample --rate 30 writes an exact grid k/30 from the first key', () => {
@@ -486,18 +461,23 @@ function objectError(doc: RefGltf, a: RefAnimation, b: RefAnimation, shell: numb
   const times = new Set<number>();
   for (const c of a.channels) for (const t of c.times) times.add(t);
   let max = 0;
-  const vertices = [0, 1, 2].flatMap((axis) =>
-    [shell, -shell].map((s) => {
-      const v = [0, 0, 0];
-      v[axis] = s;
-      return v;
-    }),
-  );
+  // the shell in scene units, as reduce documents it: along each of the node's axes, the shell distance
+  // divided by the node's rest world scale on that axis (RobotExpressive's armature is scaled 100)
+  const rest = worldMatrices(doc, null, 0);
+  const verticesOf = (n: number) =>
+    [0, 1, 2].flatMap((axis) =>
+      [shell, -shell].map((s) => {
+        const v = [0, 0, 0];
+        v[axis] = s / Math.hypot(rest[n][axis * 4], rest[n][axis * 4 + 1], rest[n][axis * 4 + 2]);
+        return v;
+      }),
+    );
+  const vertices = new Map([...nodes].map((n) => [n, verticesOf(n)]));
   for (const t of times) {
     const wa = worldMatrices(doc, a, t);
     const wb = worldMatrices(doc, b, t);
     for (const n of nodes)
-      for (const v of vertices) {
+      for (const v of vertices.get(n)!) {
         const p = transformPoint(wa[n], v);
         const q = transformPoint(wb[n], v);
         max = Math.max(max, Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]));

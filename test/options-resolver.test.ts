@@ -289,6 +289,33 @@ const ROWS: Record<string, Row> = {
     call: (o) => io.writeNpz({ a: new Float64Array([1, 2, 3]) }, o as never),
     defaults: io.WRITE_NPZ_DEFAULTS,
   },
+  resampleClip: {
+    call: (o) => rotsig.resampleClip(clip(), { targetRate: 60, ...(o as object) }),
+    defaults: rotsig.RESAMPLE_CLIP_DEFAULTS,
+    extra: { targetRate: 'x', translationBoundary: 17 },
+  },
+  resampleRotations: {
+    call: (o) => rotsig.resampleRotations(spin(8, 2), { sourceRate: 30, targetRate: 60, ...(o as object) }),
+    defaults: rotsig.RESAMPLE_DEFAULTS,
+    extra: { sourceRate: 'x', sourceTimes: 5, targetRate: 'x', times: 5, out: 'x' },
+  },
+  resampleVectors: {
+    call: (o) =>
+      rotsig.resampleVectors(
+        rotsig.vec3Series(
+          new Float64Array(24).map((_, i) => i % 5),
+          8,
+          1,
+        ),
+        {
+          sourceRate: 30,
+          targetRate: 60,
+          ...(o as object),
+        },
+      ),
+    defaults: rotsig.RESAMPLE_VECTORS_DEFAULTS,
+    extra: { sourceRate: 'x', sourceTimes: 5, targetRate: 'x', times: 5, out: 'x' },
+  },
 };
 
 /**
@@ -318,10 +345,7 @@ const PENDING = new Set<string>([
   'parseBvhWithReport',
   'readGltf',
   'reduceKeys',
-  'resampleClip',
   'resampleOptimal',
-  'resampleRotations',
-  'resampleVectors',
   'runKeyedSteps',
   'runSteps',
   'smplParamsToClip',

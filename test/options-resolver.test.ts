@@ -316,6 +316,58 @@ const ROWS: Record<string, Row> = {
     defaults: rotsig.RESAMPLE_VECTORS_DEFAULTS,
     extra: { sourceRate: 'x', sourceTimes: 5, targetRate: 'x', times: 5, out: 'x' },
   },
+  bakeClip: {
+    call: (o) => rotsig.bakeClip(rotsig.keysFromClip(clip()), o as never),
+    defaults: rotsig.BAKE_CLIP_DEFAULTS,
+    extra: { out: 'x' },
+    wrong: { rate: true },
+  },
+  subclip: {
+    call: (o) => rotsig.subclip(clip(), { start: 0.03, end: 0.1, ...(o as object) }),
+    defaults: rotsig.SUBCLIP_DEFAULTS,
+    extra: { start: 'x', end: 'x' },
+  },
+  keysFromClip: {
+    call: (o) => rotsig.keysFromClip(clip(), o as never),
+    defaults: rotsig.KEYS_FROM_CLIP_DEFAULTS,
+    extra: { targetRate: 'x' },
+  },
+  evaluateTrack: {
+    call: (o) =>
+      rotsig.evaluateTrack(
+        {
+          joint: 0,
+          path: 'translation',
+          interpolation: 'linear',
+          width: 3,
+          times: Float64Array.of(0, 2),
+          values: Float64Array.of(0, 0, 0, 2, 4, 6),
+        },
+        [0.5, 1, 3],
+        o as never,
+      ),
+    defaults: rotsig.EVALUATE_TRACK_DEFAULTS,
+    extra: { out: 'x' },
+  },
+  evaluateRotationSpline: {
+    call: (o) =>
+      rotsig.evaluateRotationSpline(
+        rotsig.createRotationSpline([0, 0.4, 1.1], spin(3).data),
+        [0.2, 0.5],
+        o as never,
+      ),
+    defaults: rotsig.EVALUATE_ROTATION_SPLINE_DEFAULTS,
+    extra: { out: 'x' },
+  },
+  makeClipAdditive: {
+    call: (o) => rotsig.makeClipAdditive(clip(), o as never),
+    defaults: rotsig.MAKE_CLIP_ADDITIVE_DEFAULTS,
+    wrong: { reference: true },
+  },
+  applyAdditive: {
+    call: (o) => rotsig.applyAdditive(clip(), rotsig.makeClipAdditive(clip()), o as never),
+    defaults: rotsig.APPLY_ADDITIVE_DEFAULTS,
+  },
 };
 
 /**
@@ -325,19 +377,13 @@ const ROWS: Record<string, Row> = {
 const PENDING = new Set<string>([
   'amassToClip',
   'amassToClipWithReport',
-  'applyAdditive',
-  'bakeClip',
   'createDamper',
   'createOneEuroFilter',
   'createStreamingFilter',
   'createStreamingUnroll',
   'dampClip',
   'downsampleOptimal',
-  'evaluateRotationSpline',
-  'evaluateTrack',
   'forwardKinematics',
-  'keysFromClip',
-  'makeClipAdditive',
   'oneEuroClip',
   'parseBvh',
   'parseBvhBytes',
@@ -350,7 +396,6 @@ const PENDING = new Set<string>([
   'runSteps',
   'smplParamsToClip',
   'smplParamsToClipWithReport',
-  'subclip',
   'writeBvh',
   'writeBvhBytes',
   'writeBvhChunks',

@@ -368,6 +368,16 @@ const ROWS: Record<string, Row> = {
     call: (o) => rotsig.applyAdditive(clip(), rotsig.makeClipAdditive(clip()), o as never),
     defaults: rotsig.APPLY_ADDITIVE_DEFAULTS,
   },
+  reduceKeys: {
+    call: (o) => rotsig.reduceKeys(clip(), o as never),
+    defaults: rotsig.REDUCE_KEYS_DEFAULTS,
+    wrong: { preset: 17 },
+  },
+  forwardKinematics: {
+    call: (o) => rotsig.forwardKinematics(clip(), o as never),
+    defaults: rotsig.FORWARD_KINEMATICS_DEFAULTS,
+    extra: { rotations: 'x', positions: 'x' },
+  },
 };
 
 /**
@@ -383,14 +393,12 @@ const PENDING = new Set<string>([
   'createStreamingUnroll',
   'dampClip',
   'downsampleOptimal',
-  'forwardKinematics',
   'oneEuroClip',
   'parseBvh',
   'parseBvhBytes',
   'parseBvhStream',
   'parseBvhWithReport',
   'readGltf',
-  'reduceKeys',
   'resampleOptimal',
   'runKeyedSteps',
   'runSteps',

@@ -1,7 +1,15 @@
 // Options of keyframe reduction: the public option and report types, their defaults and presets, and the
 // resolver every reduction starts from.
 import { OptionError } from '../../errors.js';
-import { checkOptions } from '../../options.js';
+import {
+  customRule,
+  frozenDefaults,
+  type OptionSpec,
+  oneOf,
+  orNull,
+  POSITIVE_NUMBER,
+  resolveOptions,
+} from '../../options.js';
 import type { KeyedClip } from '../../series/clip.js';
 
 /** How reduction error is measured. */
@@ -61,11 +69,16 @@ export interface ReduceKeysOptions {
   maxKeys?: number;
 }
 
-/** Defaults of {@link ReduceKeysOptions}. `tolerance` and `shellDistance` follow the preset when one is set. */
-export const REDUCE_KEYS_DEFAULTS: Required<Omit<ReduceKeysOptions, 'preset' | 'maxKeys'>> & {
-  preset: ReducePreset | null;
-  maxKeys: number;
-} = {
+/**
+ * Defaults of {@link ReduceKeysOptions} (frozen). `tolerance` and `shellDistance` follow the preset when
+ * one is set and they are left out.
+ */
+export const REDUCE_KEYS_DEFAULTS: Readonly<
+  Required<Omit<ReduceKeysOptions, 'preset' | 'maxKeys'>> & {
+    preset: ReducePreset | null;
+    maxKeys: number;
+  }
+> = frozenDefaults({
   metric: 'object',
   preset: null,
   unitsPerMeter: 1,
@@ -77,6 +90,23 @@ export const REDUCE_KEYS_DEFAULTS: Required<Omit<ReduceKeysOptions, 'preset' | '
   quantization: 'none',
   effort: 'fast',
   maxKeys: Number.POSITIVE_INFINITY,
+});
+
+const REDUCE_KEYS_SPEC: OptionSpec = {
+  metric: oneOf(['local', 'object']),
+  preset: orNull(oneOf(['acl', 'ozz'])),
+  unitsPerMeter: POSITIVE_NUMBER,
+  tolerance: POSITIVE_NUMBER,
+  shellDistance: POSITIVE_NUMBER,
+  toleranceAngle: POSITIVE_NUMBER,
+  toleranceScale: POSITIVE_NUMBER,
+  interpolation: oneOf(['linear', 'cubicspline']),
+  quantization: oneOf(['none', 'int16']),
+  effort: oneOf(['fast', 'best']),
+  maxKeys: customRule(
+    'an integer >= 2 or Infinity',
+    (v) => v === Number.POSITIVE_INFINITY || (Number.isInteger(v) && (v as number) >= 2),
+  ),
 };
 
 const PRESETS: Record<ReducePreset, { shell: number; tolerance: number }> = {
@@ -135,11 +165,7 @@ function positiveFinite(v: unknown, name: string): number {
 }
 
 export function resolve(options: ReduceKeysOptions): Resolved {
-  checkOptions(options, REDUCE_KEYS_DEFAULTS, 'reduceKeys');
-  const o = { ...REDUCE_KEYS_DEFAULTS, ...options };
-  if (o.metric !== 'local' && o.metric !== 'object') {
-    throw new OptionError(`reduceKeys: metric must be 'local' or 'object', got '${String(o.metric)}'`);
-  }
+  const o = resolveOptions('reduceKeys', options, REDUCE_KEYS_DEFAULTS, REDUCE_KEYS_SPEC);
   const upm = positiveFinite(o.unitsPerMeter, 'unitsPerMeter');
   let tolerance = o.tolerance;
   let shell = o.shellDistance;
@@ -147,8 +173,9 @@ export function resolve(options: ReduceKeysOptions): Resolved {
     const preset = PRESETS[o.preset];
     if (preset === undefined)
       throw new OptionError(`reduceKeys: preset must be 'acl' or 'ozz', got '${String(o.preset)}'`);
-    if (options.tolerance === undefined) tolerance = preset.tolerance * upm;
-    if (options.shellDistance === undefined) shell = preset.shell * upm;
+    // left out (or undefined), they follow the preset
+    if (options?.tolerance === undefined) tolerance = preset.tolerance * upm;
+    if (options?.shellDistance === undefined) shell = preset.shell * upm;
   }
   positiveFinite(tolerance, 'tolerance');
   positiveFinite(shell, 'shellDistance');

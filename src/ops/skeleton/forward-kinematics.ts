@@ -1,5 +1,5 @@
 import { ShapeError } from '../../errors.js';
-import { checkOptions } from '../../options.js';
+import { frozenDefaults, type OptionSpec, OUT_SERIES, resolveOptions } from '../../options.js';
 import { multiplyRaw, rotateVectorRaw } from '../../quat/raw.js';
 import type { Clip } from '../../series/clip.js';
 import { assertFiniteSeries, assertQuatSeries, assertVec3Series } from '../../series/create.js';
@@ -22,8 +22,10 @@ export interface ForwardKinematicsOptions {
   positions?: Vec3Series;
 }
 
-/** Defaults of {@link ForwardKinematicsOptions}: both outputs are allocated. */
-export const FORWARD_KINEMATICS_DEFAULTS: ForwardKinematicsOptions = {};
+/** Defaults of {@link ForwardKinematicsOptions} (frozen): both outputs are allocated. */
+export const FORWARD_KINEMATICS_DEFAULTS: Readonly<ForwardKinematicsOptions> = frozenDefaults({});
+
+const FORWARD_KINEMATICS_SPEC: OptionSpec = { rotations: OUT_SERIES, positions: OUT_SERIES };
 
 function checkHierarchy(clip: Clip, where: string): void {
   if (
@@ -222,10 +224,12 @@ export function forwardKinematics(
   options: ForwardKinematicsOptions = {},
 ): ForwardKinematicsResult<FloatArray> {
   checkHierarchy(clip, 'forwardKinematics');
-  options = checkOptions(options, FORWARD_KINEMATICS_DEFAULTS, 'forwardKinematics', [
-    'rotations',
-    'positions',
-  ]);
+  options = resolveOptions(
+    'forwardKinematics',
+    options,
+    FORWARD_KINEMATICS_DEFAULTS,
+    FORWARD_KINEMATICS_SPEC,
+  );
   const J = clip.skeleton.parents.length;
   const frames = clip.rotations.frames;
   assertFiniteSeries(clip.rotations.data, J, 4, 'forwardKinematics: clip.rotations');

@@ -420,6 +420,19 @@ const ROWS: Record<string, Row> = {
     defaults: io.WRITE_BVH_DEFAULTS,
     extra: { positionMode: 17 },
   },
+  readGltf: {
+    call: async (o) => {
+      const { glb } = await io.writeGltf(null, [clip()]);
+      // the clips without their source, which holds the document each read builds anew
+      return (await io.readGltf(glb as Uint8Array, o as never)).clips.map(({ source, ...c }) => c);
+    },
+    defaults: io.READ_GLTF_DEFAULTS,
+    wrong: { animation: true },
+  },
+  writeGltf: {
+    call: async (o) => (await io.writeGltf(null, [clip()], o as never)).glb,
+    defaults: io.WRITE_GLTF_DEFAULTS,
+  },
 };
 
 /**
@@ -436,13 +449,11 @@ const PENDING = new Set<string>([
   'dampClip',
   'downsampleOptimal',
   'oneEuroClip',
-  'readGltf',
   'resampleOptimal',
   'runKeyedSteps',
   'runSteps',
   'smplParamsToClip',
   'smplParamsToClipWithReport',
-  'writeGltf',
 ]);
 
 /** Whether a function's parameter list (as compiled) names an options object. */

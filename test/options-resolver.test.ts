@@ -64,6 +64,18 @@ Frame Time: 0.0333333
 5 1 0 50 2 5 70 1 3
 `;
 const clip = () => io.parseBvh(BVH);
+
+/** Two samples of two joints through a live filter: what it outputs and its state after them. */
+function run(filter: {
+  push: (out: Float64Array, input: ArrayLike<number>, time: number) => Float64Array;
+  getState: () => unknown;
+}): unknown {
+  const out = new Float64Array(8);
+  const samples = spin(2, 2).data;
+  filter.push(out, samples.subarray(0, 8), 0);
+  filter.push(out, samples.subarray(8), 1 / 30);
+  return [Array.from(out), filter.getState()];
+}
 const quats = () => spin(5).data;
 
 const ROWS: Record<string, Row> = {
@@ -433,6 +445,36 @@ const ROWS: Record<string, Row> = {
     call: async (o) => (await io.writeGltf(null, [clip()], o as never)).glb,
     defaults: io.WRITE_GLTF_DEFAULTS,
   },
+  createOneEuroFilter: {
+    call: (o) => run(rotsig.createOneEuroFilter({ joints: 2, ...(o as object) })),
+    defaults: rotsig.ONE_EURO_DEFAULTS,
+    extra: { joints: 'x', width: 'x' },
+  },
+  createDamper: {
+    call: (o) => run(rotsig.createDamper({ joints: 2, ...(o as object) })),
+    defaults: rotsig.DAMPER_DEFAULTS,
+    extra: { joints: 'x', width: 'x' },
+  },
+  createStreamingFilter: {
+    call: (o) => run(rotsig.createStreamingFilter(rotsig.kernels.tent, { joints: 2, ...(o as object) })),
+    defaults: rotsig.STREAMING_FILTER_DEFAULTS,
+    extra: { joints: 'x' },
+  },
+  createStreamingUnroll: {
+    call: (o) => run(rotsig.createStreamingUnroll({ joints: 2, ...(o as object) })),
+    defaults: rotsig.STREAMING_UNROLL_DEFAULTS,
+    extra: { joints: 'x', order: 17 },
+    wrong: { initial: 17 },
+  },
+  oneEuroClip: {
+    call: (o) => rotsig.oneEuroClip(clip(), o as never),
+    defaults: rotsig.ONE_EURO_CLIP_DEFAULTS,
+    extra: { translationBeta: 'x' },
+  },
+  dampClip: {
+    call: (o) => rotsig.dampClip(clip(), o as never),
+    defaults: rotsig.DAMP_CLIP_DEFAULTS,
+  },
 };
 
 /**
@@ -442,13 +484,7 @@ const ROWS: Record<string, Row> = {
 const PENDING = new Set<string>([
   'amassToClip',
   'amassToClipWithReport',
-  'createDamper',
-  'createOneEuroFilter',
-  'createStreamingFilter',
-  'createStreamingUnroll',
-  'dampClip',
   'downsampleOptimal',
-  'oneEuroClip',
   'resampleOptimal',
   'runKeyedSteps',
   'runSteps',

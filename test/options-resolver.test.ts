@@ -65,6 +65,24 @@ Frame Time: 0.0333333
 `;
 const clip = () => io.parseBvh(BVH);
 
+/** An AMASS-style `.npz` of 3 frames (SMPL, 72 pose columns) at 30 Hz. */
+const amass = () => ({
+  poses: { data: new Float64Array(3 * 72).map((_, i) => 0.01 * (i % 7)), shape: [3, 72], dtype: 'float64' },
+  trans: { data: new Float64Array(9), shape: [3, 3], dtype: 'float64' },
+  mocap_framerate: { data: Float64Array.of(30), shape: [], dtype: 'float64' },
+});
+
+/** An SMPL parameter file of 3 frames: rotation vectors of the root and the 23 body joints. */
+const smplParams = () => ({
+  global_orient: { data: new Float64Array(9).fill(0.1), shape: [3, 3], dtype: 'float64' },
+  body_pose: {
+    data: new Float64Array(3 * 69).map((_, i) => 0.01 * (i % 5)),
+    shape: [3, 69],
+    dtype: 'float64',
+  },
+  transl: { data: new Float64Array(9), shape: [3, 3], dtype: 'float64' },
+});
+
 /** Two samples of two joints through a live filter: what it outputs and its state after them. */
 function run(filter: {
   push: (out: Float64Array, input: ArrayLike<number>, time: number) => Float64Array;
@@ -475,22 +493,35 @@ const ROWS: Record<string, Row> = {
     call: (o) => rotsig.dampClip(clip(), o as never),
     defaults: rotsig.DAMP_CLIP_DEFAULTS,
   },
+  amassToClip: {
+    call: (o) => io.amassToClip(amass() as never, o as never),
+    defaults: io.AMASS_TO_CLIP_DEFAULTS,
+    wrong: { rate: true, template: 17 },
+  },
+  amassToClipWithReport: {
+    call: (o) => io.amassToClipWithReport(amass() as never, o as never),
+    defaults: io.AMASS_TO_CLIP_DEFAULTS,
+    wrong: { rate: true, template: 17 },
+    where: 'amassToClip',
+  },
+  smplParamsToClip: {
+    call: (o) => io.smplParamsToClip(smplParams() as never, o as never),
+    defaults: io.SMPL_PARAMS_TO_CLIP_DEFAULTS,
+    wrong: { rate: true, template: 17 },
+  },
+  smplParamsToClipWithReport: {
+    call: (o) => io.smplParamsToClipWithReport(smplParams() as never, o as never),
+    defaults: io.SMPL_PARAMS_TO_CLIP_DEFAULTS,
+    wrong: { rate: true, template: 17 },
+    where: 'smplParamsToClip',
+  },
 };
 
 /**
  * Option-taking exports not yet converted to the resolver. This list only shrinks; every name on it is a
  * known gap, not a pass.
  */
-const PENDING = new Set<string>([
-  'amassToClip',
-  'amassToClipWithReport',
-  'downsampleOptimal',
-  'resampleOptimal',
-  'runKeyedSteps',
-  'runSteps',
-  'smplParamsToClip',
-  'smplParamsToClipWithReport',
-]);
+const PENDING = new Set<string>(['downsampleOptimal', 'resampleOptimal', 'runKeyedSteps', 'runSteps']);
 
 /** Whether a function's parameter list (as compiled) names an options object. */
 function takesOptions(f: unknown): boolean {

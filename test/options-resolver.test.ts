@@ -515,13 +515,33 @@ const ROWS: Record<string, Row> = {
     wrong: { rate: true, template: 17 },
     where: 'smplParamsToClip',
   },
+  downsampleOptimal: {
+    call: (o) => rotsig.downsampleOptimal(spin(12, 2), { sourceRate: 60, targetRate: 20, ...(o as object) }),
+    defaults: rotsig.DOWNSAMPLE_OPTIMAL_DEFAULTS,
+    extra: { sourceRate: 'x', targetRate: 'x', fk: 17 },
+  },
+  resampleOptimal: {
+    call: (o) => pipeline.resampleOptimal(clip(), { rate: 10, ...(o as object) } as never),
+    defaults: pipeline.RESAMPLE_OPTIMAL_DEFAULTS,
+    extra: { rate: 'x', kernel: 17, duration: 17 },
+  },
+  runSteps: {
+    call: (o) =>
+      pipeline.runSteps(clip(), [{ op: 'unroll' }, { op: 'resample', rate: 20, loop: 'off' }], o as never),
+    defaults: pipeline.RUN_STEPS_DEFAULTS,
+    extra: { onStep: 17 },
+  },
+  runKeyedSteps: {
+    call: (o) =>
+      pipeline.runKeyedSteps(
+        rotsig.keysFromClip(clip()),
+        [{ op: 'smooth', kernel: { name: 'gaussian', sigma: 1 } }],
+        o as never,
+      ),
+    defaults: pipeline.RUN_KEYED_STEPS_DEFAULTS,
+    extra: { onStep: 17 },
+  },
 };
-
-/**
- * Option-taking exports not yet converted to the resolver. This list only shrinks; every name on it is a
- * known gap, not a pass.
- */
-const PENDING = new Set<string>(['downsampleOptimal', 'resampleOptimal', 'runKeyedSteps', 'runSteps']);
 
 /** Whether a function's parameter list (as compiled) names an options object. */
 function takesOptions(f: unknown): boolean {
@@ -571,9 +591,8 @@ describe('the option resolver over every export', () => {
     expect(optionTaking).toContain('parseBvh');
   });
 
-  it('every option-taking export has a row (or is listed as pending)', () => {
-    expect(optionTaking.filter((name) => !(name in ROWS) && !PENDING.has(name))).toEqual([]);
-    expect([...PENDING].filter((name) => name in ROWS)).toEqual([]);
+  it('every option-taking export has a row', () => {
+    expect(optionTaking.filter((name) => !(name in ROWS))).toEqual([]);
   });
 
   describe.each(Object.entries(ROWS))('%s', (name, row) => {

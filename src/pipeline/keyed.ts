@@ -4,9 +4,13 @@ import { clipRate } from '../ops/analysis/rate.js';
 import { bakeClip } from '../ops/keys/bake-clip.js';
 import { keysFromClip } from '../ops/keys/keys-from-clip.js';
 import { subclip } from '../ops/keys/subclip.js';
+import { FUNCTION_OPTION, frozenDefaults, resolveOptions } from '../options.js';
 import type { Clip, KeyedClip, Track } from '../series/clip.js';
 import { planLoop } from './loop.js';
 import { type ClipStep, type RunStepsOptions, runSteps, subclipSeconds } from './steps.js';
+
+/** Defaults of {@link runKeyedSteps}'s options (frozen): none, `onStep` is optional. */
+export const RUN_KEYED_STEPS_DEFAULTS: Readonly<Pick<RunStepsOptions, 'onStep'>> = frozenDefaults({});
 
 /** CUBICSPLINE tracks are baked at 60 Hz at least, so their LINEAR keys follow the curve. */
 export const CUBIC_BAKE_RATE = 60;
@@ -39,6 +43,7 @@ export function runKeyedSteps(
   steps: readonly ClipStep[],
   options: Pick<RunStepsOptions, 'onStep'> = {},
 ): KeyedClip {
+  options = resolveOptions('runKeyedSteps', options, RUN_KEYED_STEPS_DEFAULTS, { onStep: FUNCTION_OPTION });
   if (steps.every((s) => s.op === 'unroll')) return keyed;
   if (steps.every((s) => s.op === 'unroll' || s.op === 'subclip')) {
     // cut on the keys themselves: kept keys stay exact, frames count steps of the bake rate from the first key

@@ -148,6 +148,8 @@ function layoutOf(
  * Source: Loper et al. 2015 (SMPL) for the tree; the layouts of 4D-Humans (Goel et al. 2023), VIBE
  * (Kocabas et al. 2020) and ROMP (Sun et al. 2021) outputs.
  *
+ * @param options - Defaults in {@link SMPL_PARAMS_TO_CLIP_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} when no rotation member is found, or shapes or frame counts disagree;
  *   {@link OptionError} on bad options.
  * @example

@@ -37,6 +37,8 @@ export function keyedBakeRate(keyed: KeyedClip): number {
  * rate and end: keys on the exact grid `i / rate`, and where it stops short of the input's last key time,
  * one more key there holding the end pose (a loop, resampled round its seam at the same rate: its
  * first pose, so the seam is 0). Morph-weight tracks are kept as they were.
+ * @param options - Defaults in {@link RUN_KEYED_STEPS_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  */
 export function runKeyedSteps(
   keyed: KeyedClip,

@@ -301,6 +301,8 @@ const RUN_STEPS_SPEC: OptionSpec = {
 /**
  * Applies `steps` in order; returns the input clip when there are none.
  *
+ * @param options - Defaults in {@link RUN_STEPS_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @example
  * runSteps(clip, [{ op: 'unroll' }, { op: 'smooth', kernel: { name: 'gaussian', sigma: 2 } }, { op: 'resample', rate: 30 }]);
  */
@@ -477,6 +479,8 @@ const RESAMPLE_OPTIMAL_SPEC: OptionSpec = {
  * end, the grid the optimal keys cover), with `options`' kernel, boundary and anti-aliasing. The one
  * assembly the CLI (`--optimal`) and the studio use. Source rate: `clipSourceRate`.
  *
+ * @param options - Defaults in {@link RESAMPLE_OPTIMAL_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws an error with `code: 'usage'` when `rate` is not below the clip's rate (optimal keys are for
  *   down-sampling; the CLI exits 2 on it).
  * @example

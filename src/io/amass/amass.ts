@@ -246,6 +246,8 @@ function missingPoses(arrays: NpzArrays, where: string): string {
  * An AMASS / SMPL-family motion (the arrays of its `.npz`, from `parseNpz`) as a clip, with warnings.
  * See {@link amassToClip}.
  *
+ * @param options - Defaults in {@link AMASS_TO_CLIP_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @example
  * const { clip, warnings } = amassToClipWithReport(parseNpz(bytes));
  * for (const w of warnings) console.warn(w.message);
@@ -339,6 +341,8 @@ export function amassToClipWithReport(
  * Source: Loper et al. 2015 (SMPL), Romero et al. 2017 (SMPL+H), Pavlakos et al. 2019 (SMPL-X), Mahmood
  * et al. 2019 (AMASS): the `poses`/`trans` layout and the kinematic trees.
  *
+ * @param options - Defaults in {@link AMASS_TO_CLIP_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} when `poses` is missing, not `frames x 3·joints` floats, non-finite, or `trans`
  *   does not match; @throws {OptionError} on unknown or out-of-range options.
  * @example

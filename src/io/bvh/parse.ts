@@ -270,6 +270,8 @@ function scanText(scanner: FrameScanner, text: string, from: number): void {
  * Same as {@link parseBvh}; use this form to show the user what was odd in the file (more data rows than
  * `Frames:` declares, repaired values, a root whose position channels look additive).
  *
+ * @param options - Defaults in {@link PARSE_BVH_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {BvhParseError} on malformed text, with line and column; on any warning when `strict` is set.
  * @example
  * const { clip, warnings } = parseBvhWithReport(text);
@@ -455,6 +457,8 @@ export class BvhChunkParser {
  * Reads a BVH file from its UTF-8 bytes: {@link parseBvhWithReport} without decoding them to one string
  * (see {@link BvhChunkParser}), so files larger than the engine's longest string can be read.
  *
+ * @param options - Defaults in {@link PARSE_BVH_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {BvhParseError} on malformed data, with line and column; on any warning when `strict` is set.
  * @example
  * const { clip } = parseBvhBytes(new Uint8Array(await (await fetch(url)).arrayBuffer()));
@@ -481,6 +485,8 @@ export interface ByteStream {
  * iterable of `Uint8Array` chunks (a Node `fs.createReadStream`), chunk by chunk as they arrive (see
  * {@link BvhChunkParser}). On a parse error the stream is cancelled.
  *
+ * @param options - Defaults in {@link PARSE_BVH_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {BvhParseError} on malformed data (the promise rejects), with line and column.
  * @example
  * const response = await fetch('walk.bvh');
@@ -540,6 +546,8 @@ export async function parseBvhStream(
  * Explained" (2001), with the quirks of the exporters in use (CMU/cgspeed, MotionBuilder, Axis Neuron,
  * Bandai Namco, iClone).
  *
+ * @param options - Defaults in {@link PARSE_BVH_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {BvhParseError} with `line`, `column` and a sentence (`unknown channel 'Wrotation' at 14:22`).
  * @throws {OptionError} on an unknown `positionMode`.
  * @example

@@ -148,6 +148,8 @@ function checkClip(clip: Clip, layout: BvhLayout, where: string): void {
  * Round trip: `parseBvh(writeBvh(clip))` gives back every rotation within 1.5·10^-precision degrees
  * (three rounded angles) and every translation within 0.5·10^-precision.
  *
+ * @param options - Defaults in {@link WRITE_BVH_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} when the skeleton, rotations and translations do not fit together, or joints are
  * nested 1000 levels deep or more (more than `parseBvh` reads).
  * @throws {InvalidValueError} on a non-finite value (naming frame and joint) or an unwritable joint name.
@@ -167,6 +169,8 @@ export function writeBvh(clip: Clip, options: WriteBvhOptions = {}): string {
  * errors and round trip), without building a string: for writing files, where the string would only be
  * encoded again. The result is a view of the writer's buffer, which may be longer.
  *
+ * @param options - Defaults in {@link WRITE_BVH_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} when the skeleton, rotations and translations do not fit together, or joints are
  * nested 1000 levels deep or more (more than `parseBvh` reads).
  * @throws {InvalidValueError} on a non-finite value (naming frame and joint) or an unwritable joint name.
@@ -200,6 +204,8 @@ export const BVH_CHUNK_BYTES = 1 << 20;
  * Edge cases: the arguments are checked at the call; a non-finite rotation or translation is found when
  * its row is written, and throws from the iteration (naming frame and joint) after the chunks before it.
  *
+ * @param options - Defaults in {@link WRITE_BVH_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} when the skeleton, rotations and translations do not fit together, or joints are
  * nested 1000 levels deep or more (more than `parseBvh` reads).
  * @throws {InvalidValueError} on a non-finite value (naming frame and joint) or an unwritable joint name.

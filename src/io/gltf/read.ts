@@ -144,6 +144,8 @@ const GLB_BUFFER = '@glb.bin';
  * registered. Sparse accessors are decoded (glTF-Transform substitutes the sparse values into the base
  * view, or zeros) after {@link readGltf} checks their indices and views.
  *
+ * @param options - Defaults in {@link READ_GLTF_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {GltfError} on a truncated GLB or one with a wrong magic, a missing resource, an accessor out
  * of its buffer view, a channel naming a missing node or sampler, key times that are not finite and
  * strictly increasing, and non-finite outputs; the error names the file, animation, channel and key.

@@ -137,6 +137,8 @@ export interface GltfWriteResult {
  * second skeleton beside the first). Every extension glTF-Transform supports is written back
  * (see {@link registeredExtensions}); Draco needs `options.dependencies`.
  *
+ * @param options - Defaults in {@link WRITE_GLTF_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {GltfError} (code `'gltf-write'`) when a track's times are not finite and strictly
  * increasing after rounding to float32, a value is not finite, or its shape does not fit; nothing is
  * written then. @throws {OptionError} on an unknown option.

@@ -99,6 +99,8 @@ function poseArray(v: ArrayLike<number> | undefined, n: number, what: string, wh
  *
  * Source: three.js `AnimationUtils.makeClipAdditive` (r187) and its mixer's additive blend.
  *
+ * @param options - Defaults in {@link MAKE_CLIP_ADDITIVE_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {OptionError} on an unknown option, a frame index outside the clip, or a bad scale mode.
  * @throws {ShapeError} or {@link InvalidValueError} on a malformed clip or pose, a zero reference
  *   rotation, or (for `'ratio'`) a zero reference scale.
@@ -208,6 +210,8 @@ const IDENTITY = Float64Array.of(0, 0, 0, 1);
  * flags `base | additive`, and scales when either has them (the base's rest scales stand in for
  * missing base scales; missing additive scales mean no scale change).
  *
+ * @param options - Defaults in {@link APPLY_ADDITIVE_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} when joint counts differ or both clips have several frames but not the same count.
  * @throws {OptionError} on an unknown option, a non-finite weight or a bad scale mode.
  * @throws {InvalidValueError} on non-finite values, or a non-positive `'ratio'` scale under a weight

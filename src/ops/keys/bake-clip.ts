@@ -167,6 +167,8 @@ function keyRate(keyed: KeyedClip): KeyRate {
  * Speed: one pass per track over the frames with a cached interval seek (amortised O(1) per frame) and
  * the slerp angle computed once per key interval; no allocation per frame.
  *
+ * @param options - Defaults in {@link BAKE_CLIP_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} or {@link InvalidValueError} on a malformed keyed clip, naming the track and key.
  * @throws {OptionError} on a bad or unknown option, or when the grid would exceed `maxFrames`.
  * @example

@@ -415,6 +415,8 @@ function overlaps(a: FloatArray, b: ArrayLike<number>): boolean {
  * Source: The Khronos Group, glTF 2.0 Specification, Appendix C (interpolation) and 3.11 (clamping);
  * slerp after Shoemake (1985).
  *
+ * @param options - Defaults in {@link EVALUATE_TRACK_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} or {@link InvalidValueError} on a malformed track (see {@link assertTrack}), or
  *   when `out` has the wrong length. @throws {InvalidValueError} on a query time that is not finite
  *   (`location.index` = the query), or a CUBICSPLINE rotation that interpolates to zero.

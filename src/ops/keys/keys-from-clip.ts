@@ -76,6 +76,8 @@ const KEYS_FROM_CLIP_SPEC: OptionSpec = {
  * Edge cases: a clip of one frame gives one-key tracks; `'optimal'` on a clip of fewer than 2 frames
  * gives the frame itself as the key.
  *
+ * @param options - Defaults in {@link KEYS_FROM_CLIP_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} or {@link InvalidValueError} on a malformed clip or non-finite values.
  * @throws {OptionError} on a bad or unknown option (`'optimal'` without a `targetRate` below the clip's rate).
  * @example

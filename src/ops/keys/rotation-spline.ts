@@ -149,6 +149,8 @@ export function createRotationSpline(times: ArrayLike<number>, rotations: ArrayL
  * first to hold the end keys). A rotation's sign is that of `Rᵢ ⊗ exp(v)` with the stored key `Rᵢ`.
  * Times that increase find their interval in amortised O(1); nothing is allocated per time.
  *
+ * @param options - Defaults in {@link EVALUATE_ROTATION_SPLINE_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} when `out` has the wrong length or `spline` is not one.
  * @throws {InvalidValueError} on a time that is not finite (naming its index).
  * @throws {OptionError} on an unknown option or an order other than 0, 1, 2.

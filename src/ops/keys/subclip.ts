@@ -85,6 +85,8 @@ function checkRange(given: SubclipOptions, where: string): Required<SubclipOptio
  *   that equals a kept key in float32 (within about 6e-8 of it, relatively) adds no key: that key stands
  *   for it, so the cut stays writable with glTF's float32 key times (strictly increasing there too).
  *
+ * @param range - Defaults in {@link SUBCLIP_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {OptionError} on a missing, non-finite or reversed range, or one that holds no frame of a clip.
  * @throws {ShapeError} or {@link InvalidValueError} on a malformed clip.
  * @example

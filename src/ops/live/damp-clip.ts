@@ -44,6 +44,8 @@ const DAMP_CLIP_SPEC: OptionSpec = {
  *
  * Method: D. Holden, "Spring-It-On: The Game Developer's Spring-Roll-Call" (2021); see {@link createDamper}.
  *
+ * @param options - Defaults in {@link DAMP_CLIP_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} on a malformed clip; {@link OptionError} on invalid options;
  *   {@link InvalidValueError} on a non-finite or zero rotation (naming the joint).
  * @example

@@ -195,6 +195,8 @@ export interface Damper extends LiveFilter<DamperState> {
  * springs and dampers, the half-life parameterisation and the quaternion form in log space; the half-life here
  * is made exact for the spring (see {@link halfLifeToDamping}).
  *
+ * @param options - Defaults in {@link DAMPER_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {OptionError} on a missing or invalid option or an unknown option name.
  * @example
  * const damper = createDamper({ joints: 1, halfLife: 0.05 });

@@ -59,6 +59,8 @@ const ONE_EURO_CLIP_SPEC: OptionSpec = {
  *
  * Method: Casiez, Roussel and Vogel, "1€ Filter" (CHI 2012); see {@link createOneEuroFilter}.
  *
+ * @param options - Defaults in {@link ONE_EURO_CLIP_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} on a malformed clip; {@link OptionError} on invalid options;
  *   {@link InvalidValueError} on a non-finite or zero rotation (naming the joint).
  * @example

@@ -136,6 +136,8 @@ export type OneEuroFilter = LiveFilter<OneEuroState>;
  * Interactive Systems" (CHI 2012), Algorithm 1; the rotation form in the tangent space of the previous output
  * (geodesic step, hemisphere-free speed from the log of the relative rotation) is rotsig's.
  *
+ * @param options - Defaults in {@link ONE_EURO_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {OptionError} on a missing or invalid option or an unknown option name.
  * @example
  * const filter = createOneEuroFilter({ joints: 1, minCutoff: 1, beta: 0.5 });

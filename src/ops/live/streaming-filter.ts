@@ -128,6 +128,8 @@ export function causalKernel(kernel: Kernel): Kernel {
  *
  * Method: D. Holden, "Filtering, Convolutions, and Quaternions" (2025), as `filterRotations`.
  *
+ * @param options - Defaults in {@link STREAMING_FILTER_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {OptionError} on a bad kernel, space, alignment, boundary or an unknown option name.
  * @example
  * const fir = createStreamingFilter(kernels.gaussian(2), { joints: 24 });

@@ -88,6 +88,8 @@ export type StreamingUnroll = LiveFilter<StreamingUnrollState>;
  *
  * Method: D. Holden, "Unrolling Rotations" (2024); the Euler filter of Blender and Maya.
  *
+ * @param options - Defaults in {@link STREAMING_UNROLL_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {OptionError} on a missing or invalid option or an unknown option name.
  * @example
  * const unroll = createStreamingUnroll({ joints: 1 });

@@ -93,6 +93,8 @@ export {
  * Sources: ACL's error metric (N. Frechette, "Animation Compression Library", virtual vertices 3 cm from
  * each bone) and ozz-animation's hierarchical tolerance (`animation_optimizer.cc`).
  *
+ * @param options - Defaults in {@link REDUCE_KEYS_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {OptionError} on bad options (zero or negative tolerance, a tolerance below what the clip's
  * float64 numbers resolve, unknown names). @throws {ShapeError} on a malformed clip. @throws
  * {InvalidValueError} on non-finite data.

@@ -231,6 +231,8 @@ function tangent(k: Float64Array, o: number, T: Float64Array): void {
  * up-sampler and its FK loss, after Wronski's optimal down-sampling for bilinear up-sampling (2021);
  * here solved directly as least squares plus Gauss-Newton instead of by gradient descent.
  *
+ * @param options - Defaults in {@link DOWNSAMPLE_OPTIMAL_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} on a malformed series or FK arrays that do not fit. @throws {OptionError} on bad
  * options. @throws {InvalidValueError} on non-finite or zero source rotations.
  * @example

@@ -121,6 +121,8 @@ const RESAMPLE_CLIP_SPEC: OptionSpec = {
  *
  * Source: Holden, "Filtering, Convolutions, and Quaternions" (2025).
  *
+ * @param options - Defaults in {@link RESAMPLE_CLIP_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} when the clip's series do not match its frame count. @throws {OptionError} on bad
  * options, a clip without a valid rate, or `segments: 'jumps'` with `boundary: 'wrap'` on a clip with jumps.
  * @example

@@ -214,6 +214,8 @@ function fkFrameScaled(
  * Float32 input is computed in float64; outputs are Float64 unless given in `options`.
  * Method: the standard recursive composition of the BVH hierarchy (Meredith & Maddock 2001).
  *
+ * @param options - Defaults in {@link FORWARD_KINEMATICS_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} when the skeleton, the series or the output series do not fit together.
  * @example
  * const { positions } = forwardKinematics(parseBvh(text));

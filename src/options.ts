@@ -255,64 +255,6 @@ export function frozenDefaults<D extends object>(defaults: D): Readonly<D> {
   return Object.freeze(defaults);
 }
 
-/**
- * Throws unless `options` is `undefined` or a plain object whose keys are all in `known` (the keys of a
- * defaults object, or a list) or `extra`; returns the options, `{}` when absent.
- *
- * @throws {OptionError} on a non-object or an unknown key, naming `where`, the key and the nearest valid one.
- * @internal
- */
-export function checkOptions<O extends object>(
-  options: O | undefined,
-  known: object | readonly string[],
-  where: string,
-  extra: readonly string[] = [],
-): O {
-  if (options === undefined) return {} as O;
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new OptionError(`${where}: options must be an object, got ${describe(options)}`);
-  }
-  const names = Array.isArray(known) ? (known as readonly string[]) : Object.keys(known);
-  for (const key in options) {
-    if (!Object.hasOwn(options, key)) continue;
-    if (names.includes(key) || extra.includes(key)) continue;
-    const valid = [...names, ...extra];
-    const near = nearest(key, valid);
-    throw new OptionError(
-      `${where}: unknown option '${key}'` +
-        (near === undefined ? ' (this function takes no options)' : `; did you mean '${near}'?`) +
-        (valid.length > 0 ? ` Valid options: ${valid.join(', ')}` : ''),
-    );
-  }
-  return options;
-}
-
-/**
- * {@link checkOptions}, then the defaults with every option that is not `undefined` laid over them.
- *
- * @internal
- */
-export function withDefaults<D extends object, O extends object>(
-  options: O | undefined,
-  defaults: D,
-  where: string,
-  extra: readonly string[] = [],
-): D & O {
-  const o = checkOptions(options, defaults, where, extra);
-  const merged = { ...defaults } as Record<string, unknown>;
-  for (const key of Object.keys(o)) {
-    const v = (o as Record<string, unknown>)[key];
-    if (v !== undefined) merged[key] = v;
-  }
-  return merged as D & O;
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value;
-}
-
 /** The valid name closest to `key` by edit distance (case-insensitive), if any. */
 function nearest(key: string, names: readonly string[]): string | undefined {
   let best: string | undefined;

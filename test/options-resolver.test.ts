@@ -64,6 +64,36 @@ Frame Time: 0.0333333
 5 1 0 50 2 5 70 1 3
 `;
 const clip = () => io.parseBvh(BVH);
+
+/** An AMASS-style `.npz` of 3 frames (SMPL, 72 pose columns) at 30 Hz. */
+const amass = () => ({
+  poses: { data: new Float64Array(3 * 72).map((_, i) => 0.01 * (i % 7)), shape: [3, 72], dtype: 'float64' },
+  trans: { data: new Float64Array(9), shape: [3, 3], dtype: 'float64' },
+  mocap_framerate: { data: Float64Array.of(30), shape: [], dtype: 'float64' },
+});
+
+/** An SMPL parameter file of 3 frames: rotation vectors of the root and the 23 body joints. */
+const smplParams = () => ({
+  global_orient: { data: new Float64Array(9).fill(0.1), shape: [3, 3], dtype: 'float64' },
+  body_pose: {
+    data: new Float64Array(3 * 69).map((_, i) => 0.01 * (i % 5)),
+    shape: [3, 69],
+    dtype: 'float64',
+  },
+  transl: { data: new Float64Array(9), shape: [3, 3], dtype: 'float64' },
+});
+
+/** Two samples of two joints through a live filter: what it outputs and its state after them. */
+function run(filter: {
+  push: (out: Float64Array, input: ArrayLike<number>, time: number) => Float64Array;
+  getState: () => unknown;
+}): unknown {
+  const out = new Float64Array(8);
+  const samples = spin(2, 2).data;
+  filter.push(out, samples.subarray(0, 8), 0);
+  filter.push(out, samples.subarray(8), 1 / 30);
+  return [Array.from(out), filter.getState()];
+}
 const quats = () => spin(5).data;
 
 const ROWS: Record<string, Row> = {
@@ -289,49 +319,229 @@ const ROWS: Record<string, Row> = {
     call: (o) => io.writeNpz({ a: new Float64Array([1, 2, 3]) }, o as never),
     defaults: io.WRITE_NPZ_DEFAULTS,
   },
+  resampleClip: {
+    call: (o) => rotsig.resampleClip(clip(), { targetRate: 60, ...(o as object) }),
+    defaults: rotsig.RESAMPLE_CLIP_DEFAULTS,
+    extra: { targetRate: 'x', translationBoundary: 17 },
+  },
+  resampleRotations: {
+    call: (o) => rotsig.resampleRotations(spin(8, 2), { sourceRate: 30, targetRate: 60, ...(o as object) }),
+    defaults: rotsig.RESAMPLE_DEFAULTS,
+    extra: { sourceRate: 'x', sourceTimes: 5, targetRate: 'x', times: 5, out: 'x' },
+  },
+  resampleVectors: {
+    call: (o) =>
+      rotsig.resampleVectors(
+        rotsig.vec3Series(
+          new Float64Array(24).map((_, i) => i % 5),
+          8,
+          1,
+        ),
+        {
+          sourceRate: 30,
+          targetRate: 60,
+          ...(o as object),
+        },
+      ),
+    defaults: rotsig.RESAMPLE_VECTORS_DEFAULTS,
+    extra: { sourceRate: 'x', sourceTimes: 5, targetRate: 'x', times: 5, out: 'x' },
+  },
+  bakeClip: {
+    call: (o) => rotsig.bakeClip(rotsig.keysFromClip(clip()), o as never),
+    defaults: rotsig.BAKE_CLIP_DEFAULTS,
+    extra: { out: 'x' },
+    wrong: { rate: true },
+  },
+  subclip: {
+    call: (o) => rotsig.subclip(clip(), { start: 0.03, end: 0.1, ...(o as object) }),
+    defaults: rotsig.SUBCLIP_DEFAULTS,
+    extra: { start: 'x', end: 'x' },
+  },
+  keysFromClip: {
+    call: (o) => rotsig.keysFromClip(clip(), o as never),
+    defaults: rotsig.KEYS_FROM_CLIP_DEFAULTS,
+    extra: { targetRate: 'x' },
+  },
+  evaluateTrack: {
+    call: (o) =>
+      rotsig.evaluateTrack(
+        {
+          joint: 0,
+          path: 'translation',
+          interpolation: 'linear',
+          width: 3,
+          times: Float64Array.of(0, 2),
+          values: Float64Array.of(0, 0, 0, 2, 4, 6),
+        },
+        [0.5, 1, 3],
+        o as never,
+      ),
+    defaults: rotsig.EVALUATE_TRACK_DEFAULTS,
+    extra: { out: 'x' },
+  },
+  evaluateRotationSpline: {
+    call: (o) =>
+      rotsig.evaluateRotationSpline(
+        rotsig.createRotationSpline([0, 0.4, 1.1], spin(3).data),
+        [0.2, 0.5],
+        o as never,
+      ),
+    defaults: rotsig.EVALUATE_ROTATION_SPLINE_DEFAULTS,
+    extra: { out: 'x' },
+  },
+  makeClipAdditive: {
+    call: (o) => rotsig.makeClipAdditive(clip(), o as never),
+    defaults: rotsig.MAKE_CLIP_ADDITIVE_DEFAULTS,
+    wrong: { reference: true },
+  },
+  applyAdditive: {
+    call: (o) => rotsig.applyAdditive(clip(), rotsig.makeClipAdditive(clip()), o as never),
+    defaults: rotsig.APPLY_ADDITIVE_DEFAULTS,
+  },
+  reduceKeys: {
+    call: (o) => rotsig.reduceKeys(clip(), o as never),
+    defaults: rotsig.REDUCE_KEYS_DEFAULTS,
+    wrong: { preset: 17, meshShells: 17 },
+  },
+  forwardKinematics: {
+    call: (o) => rotsig.forwardKinematics(clip(), o as never),
+    defaults: rotsig.FORWARD_KINEMATICS_DEFAULTS,
+    extra: { rotations: 'x', positions: 'x' },
+  },
+  parseBvh: {
+    call: (o) => io.parseBvh(BVH, o as never),
+    defaults: io.PARSE_BVH_DEFAULTS,
+    extra: { onWarning: 'x', byteLength: 'x' },
+  },
+  parseBvhWithReport: {
+    call: (o) => io.parseBvhWithReport(BVH, o as never),
+    defaults: io.PARSE_BVH_DEFAULTS,
+    extra: { onWarning: 'x', byteLength: 'x' },
+    where: 'parseBvh',
+  },
+  parseBvhBytes: {
+    call: (o) => io.parseBvhBytes(new TextEncoder().encode(BVH), o as never),
+    defaults: io.PARSE_BVH_DEFAULTS,
+    extra: { onWarning: 'x', byteLength: 'x' },
+  },
+  parseBvhStream: {
+    call: (o) =>
+      io.parseBvhStream(
+        (async function* () {
+          yield new TextEncoder().encode(BVH);
+        })(),
+        o as never,
+      ),
+    defaults: io.PARSE_BVH_DEFAULTS,
+    extra: { onWarning: 'x', byteLength: 'x' },
+  },
+  writeBvh: {
+    call: (o) => io.writeBvh(clip(), o as never),
+    defaults: io.WRITE_BVH_DEFAULTS,
+    extra: { positionMode: 17 },
+  },
+  writeBvhBytes: {
+    call: (o) => io.writeBvhBytes(clip(), o as never),
+    defaults: io.WRITE_BVH_DEFAULTS,
+    extra: { positionMode: 17 },
+  },
+  writeBvhChunks: {
+    call: (o) => Array.from(io.writeBvhChunks(clip(), o as never), (chunk) => chunk.slice()),
+    defaults: io.WRITE_BVH_DEFAULTS,
+    extra: { positionMode: 17 },
+  },
+  readGltf: {
+    call: async (o) => {
+      const { glb } = await io.writeGltf(null, [clip()]);
+      // the clips without their source, which holds the document each read builds anew
+      return (await io.readGltf(glb as Uint8Array, o as never)).clips.map(({ source, ...c }) => c);
+    },
+    defaults: io.READ_GLTF_DEFAULTS,
+    wrong: { animation: true },
+  },
+  writeGltf: {
+    call: async (o) => (await io.writeGltf(null, [clip()], o as never)).glb,
+    defaults: io.WRITE_GLTF_DEFAULTS,
+  },
+  createOneEuroFilter: {
+    call: (o) => run(rotsig.createOneEuroFilter({ joints: 2, ...(o as object) })),
+    defaults: rotsig.ONE_EURO_DEFAULTS,
+    extra: { joints: 'x', width: 'x' },
+  },
+  createDamper: {
+    call: (o) => run(rotsig.createDamper({ joints: 2, ...(o as object) })),
+    defaults: rotsig.DAMPER_DEFAULTS,
+    extra: { joints: 'x', width: 'x' },
+  },
+  createStreamingFilter: {
+    call: (o) => run(rotsig.createStreamingFilter(rotsig.kernels.tent, { joints: 2, ...(o as object) })),
+    defaults: rotsig.STREAMING_FILTER_DEFAULTS,
+    extra: { joints: 'x' },
+  },
+  createStreamingUnroll: {
+    call: (o) => run(rotsig.createStreamingUnroll({ joints: 2, ...(o as object) })),
+    defaults: rotsig.STREAMING_UNROLL_DEFAULTS,
+    extra: { joints: 'x', order: 17 },
+    wrong: { initial: 17 },
+  },
+  oneEuroClip: {
+    call: (o) => rotsig.oneEuroClip(clip(), o as never),
+    defaults: rotsig.ONE_EURO_CLIP_DEFAULTS,
+    extra: { translationBeta: 'x' },
+  },
+  dampClip: {
+    call: (o) => rotsig.dampClip(clip(), o as never),
+    defaults: rotsig.DAMP_CLIP_DEFAULTS,
+  },
+  amassToClip: {
+    call: (o) => io.amassToClip(amass() as never, o as never),
+    defaults: io.AMASS_TO_CLIP_DEFAULTS,
+    wrong: { rate: true, template: 17 },
+  },
+  amassToClipWithReport: {
+    call: (o) => io.amassToClipWithReport(amass() as never, o as never),
+    defaults: io.AMASS_TO_CLIP_DEFAULTS,
+    wrong: { rate: true, template: 17 },
+    where: 'amassToClip',
+  },
+  smplParamsToClip: {
+    call: (o) => io.smplParamsToClip(smplParams() as never, o as never),
+    defaults: io.SMPL_PARAMS_TO_CLIP_DEFAULTS,
+    wrong: { rate: true, template: 17 },
+  },
+  smplParamsToClipWithReport: {
+    call: (o) => io.smplParamsToClipWithReport(smplParams() as never, o as never),
+    defaults: io.SMPL_PARAMS_TO_CLIP_DEFAULTS,
+    wrong: { rate: true, template: 17 },
+    where: 'smplParamsToClip',
+  },
+  downsampleOptimal: {
+    call: (o) => rotsig.downsampleOptimal(spin(12, 2), { sourceRate: 60, targetRate: 20, ...(o as object) }),
+    defaults: rotsig.DOWNSAMPLE_OPTIMAL_DEFAULTS,
+    extra: { sourceRate: 'x', targetRate: 'x', fk: 17 },
+  },
+  resampleOptimal: {
+    call: (o) => pipeline.resampleOptimal(clip(), { rate: 10, ...(o as object) } as never),
+    defaults: pipeline.RESAMPLE_OPTIMAL_DEFAULTS,
+    extra: { rate: 'x', kernel: 17, duration: 17 },
+  },
+  runSteps: {
+    call: (o) =>
+      pipeline.runSteps(clip(), [{ op: 'unroll' }, { op: 'resample', rate: 20, loop: 'off' }], o as never),
+    defaults: pipeline.RUN_STEPS_DEFAULTS,
+    extra: { onStep: 17 },
+  },
+  runKeyedSteps: {
+    call: (o) =>
+      pipeline.runKeyedSteps(
+        rotsig.keysFromClip(clip()),
+        [{ op: 'smooth', kernel: { name: 'gaussian', sigma: 1 } }],
+        o as never,
+      ),
+    defaults: pipeline.RUN_KEYED_STEPS_DEFAULTS,
+    extra: { onStep: 17 },
+  },
 };
-
-/**
- * Option-taking exports not yet converted to the resolver. This list only shrinks; every name on it is a
- * known gap, not a pass.
- */
-const PENDING = new Set<string>([
-  'amassToClip',
-  'amassToClipWithReport',
-  'applyAdditive',
-  'bakeClip',
-  'createDamper',
-  'createOneEuroFilter',
-  'createStreamingFilter',
-  'createStreamingUnroll',
-  'dampClip',
-  'downsampleOptimal',
-  'evaluateRotationSpline',
-  'evaluateTrack',
-  'forwardKinematics',
-  'keysFromClip',
-  'makeClipAdditive',
-  'oneEuroClip',
-  'parseBvh',
-  'parseBvhBytes',
-  'parseBvhStream',
-  'parseBvhWithReport',
-  'readGltf',
-  'reduceKeys',
-  'resampleClip',
-  'resampleOptimal',
-  'resampleRotations',
-  'resampleVectors',
-  'runKeyedSteps',
-  'runSteps',
-  'smplParamsToClip',
-  'smplParamsToClipWithReport',
-  'subclip',
-  'writeBvh',
-  'writeBvhBytes',
-  'writeBvhChunks',
-  'writeGltf',
-]);
 
 /** Whether a function's parameter list (as compiled) names an options object. */
 function takesOptions(f: unknown): boolean {
@@ -364,9 +574,10 @@ function wrongFor(value: unknown): unknown {
   return undefined;
 }
 
-function thrown(call: () => unknown): unknown {
+/** What `call` throws, or what the promise it returns rejects with (an async export). */
+async function thrown(call: () => unknown): Promise<unknown> {
   try {
-    call();
+    await call();
   } catch (error) {
     return error;
   }
@@ -380,32 +591,31 @@ describe('the option resolver over every export', () => {
     expect(optionTaking).toContain('parseBvh');
   });
 
-  it('every option-taking export has a row (or is listed as pending)', () => {
-    expect(optionTaking.filter((name) => !(name in ROWS) && !PENDING.has(name))).toEqual([]);
-    expect([...PENDING].filter((name) => name in ROWS)).toEqual([]);
+  it('every option-taking export has a row', () => {
+    expect(optionTaking.filter((name) => !(name in ROWS))).toEqual([]);
   });
 
   describe.each(Object.entries(ROWS))('%s', (name, row) => {
     const where = row.where ?? name;
-    it('its defaults object is frozen and equals passing nothing', () => {
+    it('its defaults object is frozen and equals passing nothing', async () => {
       expect(Object.isFrozen(row.defaults)).toBe(true);
-      const plain = row.call(undefined);
-      expect(row.call({ ...row.defaults })).toEqual(plain);
-      expect(row.call({})).toEqual(plain);
+      const plain = await row.call(undefined);
+      expect(await row.call({ ...row.defaults })).toEqual(plain);
+      expect(await row.call({})).toEqual(plain);
       // undefined means default, for every option
       const undef = Object.fromEntries(Object.keys(row.defaults).map((k) => [k, undefined]));
-      expect(row.call(undef)).toEqual(plain);
+      expect(await row.call(undef)).toEqual(plain);
     });
 
     const options = [...Object.keys(row.defaults), ...Object.keys(row.extra ?? {})];
-    it.each(options)(`a wrong type for '%s' is an OptionError in the one format`, (option) => {
+    it.each(options)(`a wrong type for '%s' is an OptionError in the one format`, async (option) => {
       const value =
         row.wrong?.[option] ??
         row.extra?.[option] ??
         wrongFor((row.defaults as Record<string, unknown>)[option]);
       expect(value, `no wrong value known for '${option}'; add one to the row`).not.toBeUndefined();
       for (const bad of [value, Symbol('bad')]) {
-        const error = thrown(() => row.call({ [option]: bad })) as OptionError;
+        const error = (await thrown(() => row.call({ [option]: bad }))) as OptionError;
         expect(error, `${name}({ ${option}: ${String(bad)} })`).toBeInstanceOf(OptionError);
         expect(error.message).toMatch(
           new RegExp(`^${where.replace('.', '\\.')}: option '${option}' must be .+, got .+`),
@@ -416,10 +626,10 @@ describe('the option resolver over every export', () => {
       }
     });
 
-    it('an unknown name is an OptionError naming it and the nearest valid one', () => {
+    it('an unknown name is an OptionError naming it and the nearest valid one', async () => {
       const first = options[0];
       const typo = `${first}x`;
-      const error = thrown(() => row.call({ [typo]: 1 })) as OptionError;
+      const error = (await thrown(() => row.call({ [typo]: 1 }))) as OptionError;
       expect(error).toBeInstanceOf(OptionError);
       expect(error.message).toContain(`${where}: unknown option '${typo}'; did you mean '${first}'?`);
     });

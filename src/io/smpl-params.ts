@@ -6,6 +6,16 @@
  * @module
  */
 import { OptionError, ShapeError } from '../errors.js';
+import {
+  anyOf,
+  customRule,
+  frozenDefaults,
+  type OptionSpec,
+  oneOf,
+  orNull,
+  POSITIVE_NUMBER,
+  resolveOptions,
+} from '../options.js';
 import { fromRotationVectorFlat, toRotationVectorFlat } from '../quat/exp-log.js';
 import { fromMatrixFlat, toMatrixFlat } from '../quat/matrix.js';
 import { ANIMATED_ROTATION, ANIMATED_TRANSLATION, type Clip, type ClipSource } from '../series/clip.js';
@@ -62,10 +72,15 @@ export interface SmplParamsToClipOptions {
   template?: ArrayLike<number> | readonly (readonly number[])[] | null;
 }
 
-/** Defaults of {@link SmplParamsToClipOptions}. */
-export const SMPL_PARAMS_TO_CLIP_DEFAULTS: Required<SmplParamsToClipOptions> = {
+/** Defaults of {@link SmplParamsToClipOptions} (frozen). */
+export const SMPL_PARAMS_TO_CLIP_DEFAULTS: Readonly<Required<SmplParamsToClipOptions>> = frozenDefaults({
   rate: 'file',
   template: null,
+});
+
+const SMPL_PARAMS_TO_CLIP_SPEC: OptionSpec = {
+  rate: anyOf(oneOf(['file']), POSITIVE_NUMBER),
+  template: orNull(customRule('an array of joint positions', (v) => v !== null && typeof v === 'object')),
 };
 
 /** Something odd but readable in an SMPL parameter file. */
@@ -133,6 +148,8 @@ function layoutOf(
  * Source: Loper et al. 2015 (SMPL) for the tree; the layouts of 4D-Humans (Goel et al. 2023), VIBE
  * (Kocabas et al. 2020) and ROMP (Sun et al. 2021) outputs.
  *
+ * @param options - Defaults in {@link SMPL_PARAMS_TO_CLIP_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} when no rotation member is found, or shapes or frame counts disagree;
  *   {@link OptionError} on bad options.
  * @example
@@ -144,13 +161,7 @@ export function smplParamsToClipWithReport(
   options: SmplParamsToClipOptions = {},
 ): { clip: Clip; warnings: SmplParamsWarning[] } {
   const where = 'smplParamsToClip';
-  if (options === null || typeof options !== 'object')
-    throw new OptionError(`${where}: options must be an object`);
-  for (const key of Object.keys(options))
-    if (!(key in SMPL_PARAMS_TO_CLIP_DEFAULTS)) throw new OptionError(`${where}: unknown option '${key}'`);
-  const o = { ...SMPL_PARAMS_TO_CLIP_DEFAULTS, ...options };
-  if (o.rate !== 'file' && !(typeof o.rate === 'number' && o.rate > 0 && Number.isFinite(o.rate)))
-    throw new OptionError(`${where}: rate must be 'file' or a positive number of Hz, got ${String(o.rate)}`);
+  const o = resolveOptions(where, options, SMPL_PARAMS_TO_CLIP_DEFAULTS, SMPL_PARAMS_TO_CLIP_SPEC);
   if (arrays === null || typeof arrays !== 'object')
     throw new OptionError(`${where}: arrays must be an object of arrays`);
   const warnings: SmplParamsWarning[] = [];

@@ -1,7 +1,7 @@
 import { type Dirent, readdirSync, type Stats, statSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { OptionError, ShapeError } from '../errors.js';
-import { checkOptions } from '../options.js';
+import { frozenDefaults, resolveOptions, STRING_OPTION } from '../options.js';
 import { checkPath, systemReason } from './checks.js';
 import { DEFAULT_CLIP_GLOB } from './extensions.js';
 
@@ -22,7 +22,9 @@ export interface CollectOptions {
 }
 
 /** Defaults of {@link CollectOptions}: every clip file (`.bvh`, `.gltf`, `.glb`, `.npz`), at any depth, case-insensitive. */
-export const COLLECT_DEFAULTS: Required<CollectOptions> = { glob: DEFAULT_CLIP_GLOB };
+export const COLLECT_DEFAULTS: Readonly<Required<CollectOptions>> = frozenDefaults({
+  glob: DEFAULT_CLIP_GLOB,
+});
 
 /** An input argument that names nothing on disk, or a directory that cannot be read. */
 export interface MissingInput {
@@ -63,8 +65,8 @@ export function collectInputs(
     // an empty path is reported missing like any path that does not exist
     if (input !== '') checkPath('collectInputs', `inputs[${i}]`, input);
   });
-  const { glob } = checkOptions(options, COLLECT_DEFAULTS, 'collectInputs');
-  const matcher = globMatcher(glob ?? COLLECT_DEFAULTS.glob);
+  const { glob } = resolveOptions('collectInputs', options, COLLECT_DEFAULTS, { glob: STRING_OPTION });
+  const matcher = globMatcher(glob);
   const files: InputFile[] = [];
   const missing: MissingInput[] = [];
   const skipped: SkippedInput[] = [];

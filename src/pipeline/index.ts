@@ -16,7 +16,13 @@ export {
   type WriteClipOptions,
 } from './clip-writers.js';
 export { csvTextCell, type FrameTable, frameTableCsv, frameTableJson } from './formats.js';
-export { bakeKeyed, CUBIC_BAKE_RATE, keyedBakeRate, runKeyedSteps } from './keyed.js';
+export {
+  bakeKeyed,
+  CUBIC_BAKE_RATE,
+  keyedBakeRate,
+  RUN_KEYED_STEPS_DEFAULTS,
+  runKeyedSteps,
+} from './keyed.js';
 export { renderSpectrumSvg, type SpectrumPlot } from './spectrum-svg.js';
 export {
   type ClipStep,
@@ -28,8 +34,10 @@ export {
   kernelFromSpec,
   type LiveFilterSpec,
   type MotionFeatureSpec,
+  RESAMPLE_OPTIMAL_DEFAULTS,
   type ReduceEmit,
   type ResampleOptimalOptions,
+  RUN_STEPS_DEFAULTS,
   type RunStepsOptions,
   resampleOptimal,
   runSteps,

@@ -4,11 +4,15 @@ import { clipRate } from '../ops/analysis/rate.js';
 import { bakeClip } from '../ops/keys/bake-clip.js';
 import { keysFromClip } from '../ops/keys/keys-from-clip.js';
 import { subclip } from '../ops/keys/subclip.js';
+import { FUNCTION_OPTION, frozenDefaults, resolveOptions } from '../options.js';
 import type { Clip, KeyedClip, Track } from '../series/clip.js';
 import { planLoop } from './loop.js';
 import { onOwnKeys } from './on-keys.js';
 import { splineResampleKeyed } from './spline-resample.js';
 import { type ClipStep, type RunStepsOptions, runSteps, subclipSeconds } from './steps.js';
+
+/** Defaults of {@link runKeyedSteps}'s options (frozen): none, `onStep` is optional. */
+export const RUN_KEYED_STEPS_DEFAULTS: Readonly<Pick<RunStepsOptions, 'onStep'>> = frozenDefaults({});
 
 /**
  * CUBICSPLINE tracks are baked at 60 Hz at least, so the grid the steps run on follows the curve
@@ -45,12 +49,15 @@ export function keyedBakeRate(keyed: KeyedClip): number {
  * by the steps after the resample), or for a loop, resampled round its seam at the same rate, its
  * first pose (the seam 0). An explicit `duration` holds as given. Other step lists write every frame as
  * a LINEAR key (`keysFromClip` `'all'`). Morph-weight tracks are kept as they were.
+ * @param options - Defaults in {@link RUN_KEYED_STEPS_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  */
 export function runKeyedSteps(
   keyed: KeyedClip,
   steps: readonly ClipStep[],
   options: Pick<RunStepsOptions, 'onStep'> = {},
 ): KeyedClip {
+  options = resolveOptions('runKeyedSteps', options, RUN_KEYED_STEPS_DEFAULTS, { onStep: FUNCTION_OPTION });
   if (steps.every((s) => s.op === 'unroll')) return keyed;
   if (steps.every((s) => s.op === 'unroll' || s.op === 'subclip')) {
     // cut on the keys themselves: kept keys stay exact, frames count steps of the bake rate from the first key

@@ -6,7 +6,7 @@ import { writeNpy } from '../io/npy.js';
 import { writeNpz } from '../io/npz.js';
 import { type AnalyzeClipOptions, analyzeClip } from '../ops/analysis/analyze-clip.js';
 import type { LoopMode } from '../ops/analysis/loop.js';
-import type { SegmentPolicy } from '../ops/analysis/segments.js';
+import { SEGMENT_POLICIES, type SegmentPolicy } from '../ops/analysis/segments.js';
 import { filterClip } from '../ops/filter/filter-clip.js';
 import type { Boundary, RotationSpace } from '../ops/filter/rotation-window.js';
 import { SMOOTH_DEFAULTS, type WidthUnit } from '../ops/filter/smooth-defaults.js';
@@ -30,6 +30,7 @@ import type { ReduceKeysOptions } from '../ops/reduce/reduce-keys.js';
 import { downsampleOptimal, type PlaybackKernel } from '../ops/resample/downsample-optimal.js';
 import { clipSourceRate, resampleClip } from '../ops/resample/resample-clip.js';
 import type { ResampleKernelName } from '../ops/resample/resample-rotations.js';
+import { RESAMPLE_SPEC } from '../ops/resample/resample-support.js';
 import type { DurationPolicy } from '../ops/resample/time-grid.js';
 import {
   type ClipArrays,
@@ -41,6 +42,15 @@ import {
 import { clipSpectrum } from '../ops/spectrum/clip-spectrum.js';
 import { unrollClip } from '../ops/unroll/unroll-clip.js';
 import { clipVelocities } from '../ops/velocity/clip-velocities.js';
+import {
+  BOOLEAN_OPTION,
+  FUNCTION_OPTION,
+  frozenDefaults,
+  type OptionSpec,
+  oneOf,
+  POSITIVE_NUMBER,
+  resolveOptions,
+} from '../options.js';
 import type { Clip } from '../series/clip.js';
 import { CLIP_WRITERS, type EmittedContent } from './clip-writers.js';
 import { type FrameTable, frameTableCsv, frameTableJson, frameTableNpz } from './formats.js';
@@ -286,17 +296,29 @@ export interface RunStepsOptions {
   loopGrid?: 'fit' | 'exact';
 }
 
+/** Defaults of {@link RunStepsOptions} (frozen; `onStep` has none). */
+export const RUN_STEPS_DEFAULTS: Readonly<Required<Omit<RunStepsOptions, 'onStep'>>> = frozenDefaults({
+  input: 'keep',
+  loopGrid: 'fit',
+});
+
+const RUN_STEPS_SPEC: OptionSpec = {
+  input: oneOf(['keep', 'reuse']),
+  onStep: FUNCTION_OPTION,
+  loopGrid: oneOf(['fit', 'exact']),
+};
+
 /**
  * Applies `steps` in order; returns the input clip when there are none.
  *
+ * @param options - Defaults in {@link RUN_STEPS_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @example
  * runSteps(clip, [{ op: 'unroll' }, { op: 'smooth', kernel: { name: 'gaussian', sigma: 2 } }, { op: 'resample', rate: 30 }]);
  */
 export function runSteps(clip: Clip, steps: readonly ClipStep[], options: RunStepsOptions = {}): Clip {
+  options = resolveOptions('runSteps', options, RUN_STEPS_DEFAULTS, RUN_STEPS_SPEC);
   const reuse = options.input === 'reuse';
-  if (!reuse && options.input !== undefined && options.input !== 'keep') {
-    throw new OptionError(`runSteps: input must be 'keep' or 'reuse', got ${String(options.input)}`);
-  }
   let current = clip;
   // A step may hand back arrays of its input (an unrolled copy keeps the translations), so ownership is
   // decided array by array: unrolling needs its own rotations, smoothing its own rotations and translations.
@@ -442,6 +464,29 @@ export interface ResampleOptimalOptions {
   segments?: SegmentPolicy;
 }
 
+/** Defaults of {@link ResampleOptimalOptions} (frozen; `rate` is required, `kernel` follows the rates). */
+export const RESAMPLE_OPTIMAL_DEFAULTS = frozenDefaults({
+  playback: 'linear' as PlaybackKernel,
+  fk: false,
+  space: 'log' as RotationSpace,
+  boundary: 'clamp' as Boundary,
+  antialias: true,
+  segments: 'none' as SegmentPolicy,
+});
+
+const RESAMPLE_OPTIMAL_SPEC: OptionSpec = {
+  rate: POSITIVE_NUMBER,
+  playback: oneOf(['linear', 'catmull-rom']),
+  fk: BOOLEAN_OPTION,
+  kernel: RESAMPLE_SPEC.kernel,
+  space: RESAMPLE_SPEC.space,
+  boundary: RESAMPLE_SPEC.boundary,
+  antialias: RESAMPLE_SPEC.antialias,
+  segments: oneOf(SEGMENT_POLICIES),
+  // a resample step's duration is accepted and not used: the optimal keys' grid is always 'ceil'
+  duration: RESAMPLE_SPEC.duration,
+};
+
 /**
  * Down-sampling with optimal rotation keys: the rotations are `downsampleOptimal`'s keys for `playback`
  * (the keys that reconstruct the source best when a player interpolates them), the translations and
@@ -449,6 +494,8 @@ export interface ResampleOptimalOptions {
  * end, the grid the optimal keys cover), with `options`' kernel, boundary and anti-aliasing. The one
  * assembly the CLI (`--optimal`) and the studio use. Source rate: `clipSourceRate`.
  *
+ * @param options - Defaults in {@link RESAMPLE_OPTIMAL_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws an error with `code: 'usage'` when `rate` is not below the clip's rate (optimal keys are for
  *   down-sampling; the CLI exits 2 on it).
  * @example
@@ -459,7 +506,21 @@ export function resampleOptimal(
   clip: Clip,
   options: ResampleOptimalOptions,
 ): { clip: Clip; report: { before: number; after: number; steps: number } } {
-  const { rate, playback, fk, ...resample } = options;
+  const {
+    rate,
+    playback,
+    fk,
+    duration: _duration,
+    ...resample
+  } = resolveOptions(
+    'resampleOptimal',
+    options,
+    RESAMPLE_OPTIMAL_DEFAULTS,
+    RESAMPLE_OPTIMAL_SPEC,
+  ) as ResampleOptimalOptions & {
+    duration?: DurationPolicy;
+  };
+  if (rate === undefined) throw new OptionError('resampleOptimal: a rate is required');
   const sourceRate = clipSourceRate(clip);
   if (!(rate < sourceRate)) {
     // A command-line mistake that only the file's rate reveals: the CLI exits 2 on code 'usage'.

@@ -23,6 +23,15 @@
  */
 import * as THREE from 'three';
 import { InvalidValueError, OptionError, ShapeError } from '../errors.js';
+import {
+  customRule,
+  frozenDefaults,
+  type OptionSpec,
+  oneOf,
+  orNull,
+  resolveOptions,
+  STRING_OPTION,
+} from '../options.js';
 import { slerpFlat } from '../quat/core.js';
 import type { Clip, KeyedClip, Skeleton, Track, TrackPath } from '../series/clip.js';
 import { assertClip, assertSkeleton } from '../series/clip-create.js';
@@ -112,11 +121,20 @@ export interface ToAnimationClipOptions {
 }
 
 /** Defaults of {@link ToAnimationClipOptions}. */
-export const TO_ANIMATION_CLIP_DEFAULTS: Required<Omit<ToAnimationClipOptions, 'name'>> = {
-  precision: 'float32',
-  interpolant: 'rotsig',
-  tracks: 'animated',
-  targets: null,
+export const TO_ANIMATION_CLIP_DEFAULTS: Readonly<Required<Omit<ToAnimationClipOptions, 'name'>>> =
+  frozenDefaults({
+    precision: 'float32',
+    interpolant: 'rotsig',
+    tracks: 'animated',
+    targets: null,
+  });
+
+const TO_ANIMATION_CLIP_SPEC: OptionSpec = {
+  name: STRING_OPTION,
+  precision: oneOf(['float32', 'float64']),
+  interpolant: oneOf(['rotsig', 'three']),
+  tracks: oneOf(['animated', 'all']),
+  targets: orNull(customRule('an array of Object3D (or null) per joint', Array.isArray)),
 };
 
 const PROPERTY: Record<TrackPath, string> = {
@@ -146,7 +164,7 @@ export function toAnimationClip(
   clip: Clip | KeyedClip,
   options: ToAnimationClipOptions = {},
 ): THREE.AnimationClip {
-  const o = resolveOptions(options);
+  const o = resolveToClipOptions(options);
   const names: (string | null)[] = bindingNames(clip?.skeleton?.names ?? []);
   if (o.targets !== null) targetNames(o.targets, names);
   const Arr = o.precision === 'float64' ? Float64Array : Float32Array;
@@ -208,34 +226,10 @@ function keepPrecision<T extends THREE.KeyframeTrack>(
   return track;
 }
 
-function resolveOptions(options: ToAnimationClipOptions): Required<Omit<ToAnimationClipOptions, 'name'>> {
-  if (options === null || typeof options !== 'object')
-    throw new OptionError('toAnimationClip: options must be an object');
-  for (const key of Object.keys(options)) {
-    if (key !== 'name' && !(key in TO_ANIMATION_CLIP_DEFAULTS)) {
-      throw new OptionError(`toAnimationClip: unknown option '${key}'`);
-    }
-  }
-  const o = { ...TO_ANIMATION_CLIP_DEFAULTS, ...options };
-  if (o.precision !== 'float32' && o.precision !== 'float64') {
-    throw new OptionError(
-      `toAnimationClip: precision must be 'float32' or 'float64', got '${String(o.precision)}'`,
-    );
-  }
-  if (o.interpolant !== 'rotsig' && o.interpolant !== 'three') {
-    throw new OptionError(
-      `toAnimationClip: interpolant must be 'rotsig' or 'three', got '${String(o.interpolant)}'`,
-    );
-  }
-  if (o.tracks !== 'animated' && o.tracks !== 'all') {
-    throw new OptionError(`toAnimationClip: tracks must be 'animated' or 'all', got '${String(o.tracks)}'`);
-  }
-  if (o.targets !== null && !Array.isArray(o.targets)) {
-    throw new OptionError(
-      'toAnimationClip: targets must be an array of Object3D (or null) per joint, or null',
-    );
-  }
-  return o;
+function resolveToClipOptions(
+  options: ToAnimationClipOptions,
+): Required<Omit<ToAnimationClipOptions, 'name'>> {
+  return resolveOptions('toAnimationClip', options, TO_ANIMATION_CLIP_DEFAULTS, TO_ANIMATION_CLIP_SPEC);
 }
 
 function isObject3D(v: unknown): v is THREE.Object3D {
@@ -513,7 +507,11 @@ export interface FromAnimationClipOptions {
 }
 
 /** Defaults of {@link FromAnimationClipOptions}. */
-export const FROM_ANIMATION_CLIP_DEFAULTS: Required<FromAnimationClipOptions> = { unbound: 'error' };
+export const FROM_ANIMATION_CLIP_DEFAULTS: Readonly<Required<FromAnimationClipOptions>> = frozenDefaults({
+  unbound: 'error',
+});
+
+const FROM_ANIMATION_CLIP_SPEC: OptionSpec = { unbound: oneOf(['error', 'skip']) };
 
 const PATH_OF: Record<string, TrackPath> = {
   position: 'translation',
@@ -544,15 +542,7 @@ export function fromAnimationClip(
   options: FromAnimationClipOptions = {},
 ): KeyedClip {
   const where = 'fromAnimationClip';
-  if (options === null || typeof options !== 'object')
-    throw new OptionError(`${where}: options must be an object`);
-  for (const key of Object.keys(options)) {
-    if (!(key in FROM_ANIMATION_CLIP_DEFAULTS)) throw new OptionError(`${where}: unknown option '${key}'`);
-  }
-  const unbound = options.unbound ?? FROM_ANIMATION_CLIP_DEFAULTS.unbound;
-  if (unbound !== 'error' && unbound !== 'skip') {
-    throw new OptionError(`${where}: unbound must be 'error' or 'skip', got '${String(unbound)}'`);
-  }
+  const { unbound } = resolveOptions(where, options, FROM_ANIMATION_CLIP_DEFAULTS, FROM_ANIMATION_CLIP_SPEC);
   if (!(animationClip instanceof THREE.AnimationClip))
     throw new OptionError(`${where}: expected a THREE.AnimationClip`);
   const isSkeleton = target instanceof THREE.Skeleton;

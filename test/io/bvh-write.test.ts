@@ -277,7 +277,9 @@ describe('writeBvhBytes(clip, options)', () => {
 
   test('writeBvhBytes(clip) names itself in its errors', () => {
     const clip = parseBvh(clipText(['Hips', 'Spine']));
-    expect(() => writeBvhBytes(clip, { precision: 16 })).toThrow(/^writeBvhBytes: precision/);
+    expect(() => writeBvhBytes(clip, { precision: 16 })).toThrow(
+      /^writeBvhBytes: option 'precision' must be an integer in \[0, 15\], got 16$/,
+    );
     clip.rotations.data[(2 * 2 + 1) * 4] = Number.NaN;
     expect(() => writeBvhBytes(clip)).toThrow(/^writeBvhBytes: non-finite rotation at frame 2, joint 1/);
     expect(() => writeBvh(clip)).toThrow(/^writeBvh: non-finite rotation at frame 2, joint 1/);

@@ -6,6 +6,17 @@
  */
 import { OptionError, ShapeError } from '../../errors.js';
 import { resampleVectors } from '../../ops/resample/resample-vectors.js';
+import {
+  anyOf,
+  BOOLEAN_OPTION,
+  customRule,
+  frozenDefaults,
+  type OptionSpec,
+  oneOf,
+  orNull,
+  POSITIVE_NUMBER,
+  resolveOptions,
+} from '../../options.js';
 import { fromRotationVectorFlat, toRotationVectorFlat } from '../../quat/exp-log.js';
 import { ANIMATED_ROTATION, ANIMATED_TRANSLATION, type Clip, type ClipSource } from '../../series/clip.js';
 import { makeClip, makeSkeleton } from '../../series/clip-create.js';
@@ -39,13 +50,26 @@ export interface AmassToClipOptions {
   repair?: boolean;
 }
 
-/** Defaults of {@link AmassToClipOptions}. */
-export const AMASS_TO_CLIP_DEFAULTS: Required<AmassToClipOptions> = {
+/** Defaults of {@link AmassToClipOptions} (frozen). */
+export const AMASS_TO_CLIP_DEFAULTS: Readonly<Required<AmassToClipOptions>> = frozenDefaults({
   model: 'auto',
   template: null,
   rate: 'file',
   fallbackRate: 120,
   repair: false,
+});
+
+/** A template of rest joint positions: an `NdArray` or a flat or nested array, or `null`. */
+const TEMPLATE_RULE = orNull(
+  customRule('an NdArray or an array of joint positions', (v) => v !== null && typeof v === 'object'),
+);
+
+const AMASS_TO_CLIP_SPEC: OptionSpec = {
+  model: oneOf(['auto', ...Object.keys(SMPL_JOINT_COUNTS)]),
+  template: TEMPLATE_RULE,
+  rate: anyOf(oneOf(['file']), POSITIVE_NUMBER),
+  fallbackRate: POSITIVE_NUMBER,
+  repair: BOOLEAN_OPTION,
 };
 
 /** Something odd but readable in an AMASS file. */
@@ -222,6 +246,8 @@ function missingPoses(arrays: NpzArrays, where: string): string {
  * An AMASS / SMPL-family motion (the arrays of its `.npz`, from `parseNpz`) as a clip, with warnings.
  * See {@link amassToClip}.
  *
+ * @param options - Defaults in {@link AMASS_TO_CLIP_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @example
  * const { clip, warnings } = amassToClipWithReport(parseNpz(bytes));
  * for (const w of warnings) console.warn(w.message);
@@ -231,19 +257,9 @@ export function amassToClipWithReport(
   options: AmassToClipOptions = {},
 ): { clip: Clip; warnings: AmassWarning[] } {
   const where = 'amassToClip';
-  if (options === null || typeof options !== 'object')
-    throw new OptionError(`${where}: options must be an object`);
-  for (const key of Object.keys(options))
-    if (!(key in AMASS_TO_CLIP_DEFAULTS)) throw new OptionError(`${where}: unknown option '${key}'`);
-  const o = { ...AMASS_TO_CLIP_DEFAULTS, ...options };
+  const o = resolveOptions(where, options, AMASS_TO_CLIP_DEFAULTS, AMASS_TO_CLIP_SPEC);
   if (arrays === null || typeof arrays !== 'object')
     throw new OptionError(`${where}: arrays must be the arrays of an .npz`);
-  if (o.rate !== 'file' && !(typeof o.rate === 'number' && o.rate > 0 && Number.isFinite(o.rate)))
-    throw new OptionError(`${where}: rate must be 'file' or a positive number of Hz, got ${String(o.rate)}`);
-  if (!(typeof o.fallbackRate === 'number' && o.fallbackRate > 0 && Number.isFinite(o.fallbackRate)))
-    throw new OptionError(
-      `${where}: fallbackRate must be a positive number of Hz, got ${String(o.fallbackRate)}`,
-    );
   if (!('poses' in arrays) || arrays.poses === undefined) throw new ShapeError(missingPoses(arrays, where));
   const posesArray = arrays.poses;
   const width = posesArray?.shape?.[1];
@@ -255,13 +271,8 @@ export function amassToClipWithReport(
         `${where}: 'poses' has ${width ?? 'no'} columns; expected 72 (SMPL), 156 (SMPL+H) or 165 (SMPL-X), or pass options.model`,
       );
     model = m;
-  } else if (o.model in SMPL_JOINT_COUNTS) model = o.model;
-  else
-    throw new OptionError(
-      `${where}: model must be 'auto', 'smpl', 'smplh' or 'smplx', got '${String(o.model)}'`,
-    );
+  } else model = o.model;
   const J = SMPL_JOINT_COUNTS[model];
-  if (typeof o.repair !== 'boolean') throw new OptionError(`${where}: repair must be true or false`);
   const warnings: AmassWarning[] = [];
   const repairs = o.repair ? warnings : null;
   const poses = floatRows(posesArray, 'poses', J * 3, where, repairs);
@@ -330,6 +341,8 @@ export function amassToClipWithReport(
  * Source: Loper et al. 2015 (SMPL), Romero et al. 2017 (SMPL+H), Pavlakos et al. 2019 (SMPL-X), Mahmood
  * et al. 2019 (AMASS): the `poses`/`trans` layout and the kinematic trees.
  *
+ * @param options - Defaults in {@link AMASS_TO_CLIP_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} when `poses` is missing, not `frames x 3·joints` floats, non-finite, or `trans`
  *   does not match; @throws {OptionError} on unknown or out-of-range options.
  * @example

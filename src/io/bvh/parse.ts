@@ -8,7 +8,16 @@
  */
 import { OptionError } from '../../errors.js';
 import { standardRate } from '../../ops/analysis/rate.js';
-import { checkOptions } from '../../options.js';
+import {
+  BOOLEAN_OPTION,
+  customRule,
+  FUNCTION_OPTION,
+  frozenDefaults,
+  integerIn,
+  type OptionSpec,
+  oneOf,
+  resolveOptions,
+} from '../../options.js';
 import type { Clip, EndSite, PositionMode } from '../../series/clip.js';
 import { BvhParseError, type BvhWarning } from './errors.js';
 import {
@@ -57,12 +66,25 @@ export interface ParseBvhOptions {
   maxValues?: number;
 }
 
-/** Defaults of {@link ParseBvhOptions}. */
-export const PARSE_BVH_DEFAULTS: Required<Omit<ParseBvhOptions, 'onWarning'>> = {
+/**
+ * Defaults of {@link ParseBvhOptions} and {@link ParseBvhStreamOptions} (frozen; `onWarning` and
+ * `byteLength` have none).
+ */
+export const PARSE_BVH_DEFAULTS: Readonly<Required<Omit<ParseBvhOptions, 'onWarning'>>> = frozenDefaults({
   positionMode: 'replace',
   strict: false,
   repair: false,
   maxValues: 2 ** 28,
+});
+
+/** The rules of {@link ParseBvhStreamOptions} (`byteLength` is accepted, and unused, by every reader). */
+const PARSE_BVH_SPEC: OptionSpec = {
+  positionMode: oneOf(['replace', 'add']),
+  strict: BOOLEAN_OPTION,
+  repair: BOOLEAN_OPTION,
+  maxValues: customRule('a number >= 0', (v) => typeof v === 'number' && v >= 0),
+  onWarning: FUNCTION_OPTION,
+  byteLength: integerIn(0),
 };
 
 /** What {@link parseBvhWithReport} returns: the clip and the warnings met while reading it. */
@@ -87,30 +109,18 @@ interface ReadSettings {
 }
 
 function readSettings(options: ParseBvhOptions, where: string): ReadSettings {
-  if (options === null || typeof options !== 'object')
-    throw new OptionError(`${where}: options must be an object`);
-  checkOptions(options, PARSE_BVH_DEFAULTS, where, ['onWarning', 'byteLength']);
-  const maxValues = options.maxValues ?? PARSE_BVH_DEFAULTS.maxValues;
-  if (typeof maxValues !== 'number' || !(maxValues >= 0))
-    throw new OptionError(`${where}: maxValues must be a non-negative number, got ${String(maxValues)}`);
-  if (options.onWarning !== undefined && typeof options.onWarning !== 'function')
-    throw new OptionError(`${where}: onWarning must be a function`);
-  const positionMode = options.positionMode ?? PARSE_BVH_DEFAULTS.positionMode;
-  if (positionMode !== 'replace' && positionMode !== 'add') {
-    throw new OptionError(`${where}: positionMode must be 'replace' or 'add', got '${String(positionMode)}'`);
-  }
-  const strict = options.strict ?? PARSE_BVH_DEFAULTS.strict;
-  const repair = options.repair ?? PARSE_BVH_DEFAULTS.repair;
+  const o = resolveOptions(where, options as ParseBvhStreamOptions, PARSE_BVH_DEFAULTS, PARSE_BVH_SPEC);
+  const { positionMode, strict, repair, maxValues, onWarning } = o;
   const warnings: BvhWarning[] = [];
   const warn = (w: BvhWarning): void => {
     if (strict)
       throw new BvhParseError(`${w.message} (strict mode)`, w.line ?? 1, w.column ?? 1, `bvh-${w.code}`);
     warnings.push(w);
-    options.onWarning?.(w);
+    onWarning?.(w);
   };
   const note = (w: BvhWarning): void => {
     warnings.push(w);
-    options.onWarning?.(w);
+    onWarning?.(w);
   };
   return { positionMode, strict, repair, maxValues, warnings, warn, note };
 }
@@ -260,6 +270,8 @@ function scanText(scanner: FrameScanner, text: string, from: number): void {
  * Same as {@link parseBvh}; use this form to show the user what was odd in the file (more data rows than
  * `Frames:` declares, repaired values, a root whose position channels look additive).
  *
+ * @param options - Defaults in {@link PARSE_BVH_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {BvhParseError} on malformed text, with line and column; on any warning when `strict` is set.
  * @example
  * const { clip, warnings } = parseBvhWithReport(text);
@@ -351,11 +363,6 @@ export class BvhChunkParser {
   constructor(options: ParseBvhStreamOptions = {}) {
     this.settings = readSettings(options, 'BvhChunkParser');
     const size = options.byteLength;
-    if (size !== undefined && !(Number.isSafeInteger(size) && size >= 0)) {
-      throw new OptionError(
-        `BvhChunkParser: byteLength must be a whole number of bytes, got ${String(size)}`,
-      );
-    }
     this.byteLength = size ?? Number.POSITIVE_INFINITY;
   }
 
@@ -450,11 +457,14 @@ export class BvhChunkParser {
  * Reads a BVH file from its UTF-8 bytes: {@link parseBvhWithReport} without decoding them to one string
  * (see {@link BvhChunkParser}), so files larger than the engine's longest string can be read.
  *
+ * @param options - Defaults in {@link PARSE_BVH_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {BvhParseError} on malformed data, with line and column; on any warning when `strict` is set.
  * @example
  * const { clip } = parseBvhBytes(new Uint8Array(await (await fetch(url)).arrayBuffer()));
  */
 export function parseBvhBytes(bytes: Uint8Array, options: ParseBvhOptions = {}): BvhParseResult {
+  resolveOptions('parseBvhBytes', options, PARSE_BVH_DEFAULTS, PARSE_BVH_SPEC);
   if (!(bytes instanceof Uint8Array)) throw new OptionError('parseBvhBytes: bytes must be a Uint8Array');
   const parser = new BvhChunkParser({ ...options, byteLength: bytes.length });
   parser.push(bytes);
@@ -475,6 +485,8 @@ export interface ByteStream {
  * iterable of `Uint8Array` chunks (a Node `fs.createReadStream`), chunk by chunk as they arrive (see
  * {@link BvhChunkParser}). On a parse error the stream is cancelled.
  *
+ * @param options - Defaults in {@link PARSE_BVH_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {BvhParseError} on malformed data (the promise rejects), with line and column.
  * @example
  * const response = await fetch('walk.bvh');
@@ -486,6 +498,7 @@ export async function parseBvhStream(
   source: ByteStream | AsyncIterable<Uint8Array>,
   options: ParseBvhStreamOptions = {},
 ): Promise<BvhParseResult> {
+  resolveOptions('parseBvhStream', options, PARSE_BVH_DEFAULTS, PARSE_BVH_SPEC);
   const parser = new BvhChunkParser(options);
   if (
     source !== null &&
@@ -533,6 +546,8 @@ export async function parseBvhStream(
  * Explained" (2001), with the quirks of the exporters in use (CMU/cgspeed, MotionBuilder, Axis Neuron,
  * Bandai Namco, iClone).
  *
+ * @param options - Defaults in {@link PARSE_BVH_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {BvhParseError} with `line`, `column` and a sentence (`unknown channel 'Wrotation' at 14:22`).
  * @throws {OptionError} on an unknown `positionMode`.
  * @example

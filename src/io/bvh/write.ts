@@ -4,9 +4,16 @@
  *
  * @module
  */
-import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
+import { InvalidValueError, ShapeError } from '../../errors.js';
 import { checkClip as checkClipShape } from '../../ops/skeleton/clip-check.js';
-import { checkOptions } from '../../options.js';
+import {
+  customRule,
+  frozenDefaults,
+  integerIn,
+  type OptionSpec,
+  oneOf,
+  resolveOptions,
+} from '../../options.js';
 import type { Clip, PositionMode } from '../../series/clip.js';
 import { assertQuatSeries, assertVec3Series } from '../../series/create.js';
 import { BVH_MAX_DEPTH, type BvhLayout, bvhLayout } from './layout.js';
@@ -25,11 +32,19 @@ export interface WriteBvhOptions {
   newline?: '\n' | '\r\n';
 }
 
-/** Defaults of {@link WriteBvhOptions} (`positionMode` falls back to the clip's). */
-export const WRITE_BVH_DEFAULTS: Required<Omit<WriteBvhOptions, 'positionMode'>> = {
+/** Defaults of {@link WriteBvhOptions} (frozen; `positionMode` falls back to the clip's). */
+export const WRITE_BVH_DEFAULTS: Readonly<Required<Omit<WriteBvhOptions, 'positionMode'>>> = frozenDefaults({
   precision: 6,
   indent: '\t',
   newline: '\n',
+});
+
+const WRITE_BVH_SPEC: OptionSpec = {
+  precision: integerIn(0, 15),
+  positionMode: oneOf(['replace', 'add']),
+  indent: customRule('a string of spaces and tabs', (v) => typeof v === 'string' && !/[^ \t]/.test(v)),
+  // named with escapes: a message holds no line break
+  newline: customRule("one of '\\n', '\\r\\n'", (v) => v === '\n' || v === '\r\n'),
 };
 
 function checkClip(clip: Clip, layout: BvhLayout, where: string): void {
@@ -133,10 +148,12 @@ function checkClip(clip: Clip, layout: BvhLayout, where: string): void {
  * Round trip: `parseBvh(writeBvh(clip))` gives back every rotation within 1.5·10^-precision degrees
  * (three rounded angles) and every translation within 0.5·10^-precision.
  *
+ * @param options - Defaults in {@link WRITE_BVH_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} when the skeleton, rotations and translations do not fit together, or joints are
  * nested 1000 levels deep or more (more than `parseBvh` reads).
  * @throws {InvalidValueError} on a non-finite value (naming frame and joint) or an unwritable joint name.
- * @throws {OptionError} on a precision outside 0..15.
+ * @throws {OptionError} on an unknown option or a bad value (a precision outside 0..15, ...).
  * @example
  * const text = writeBvh(parseBvh(input), { precision: 4 });
  */
@@ -152,10 +169,12 @@ export function writeBvh(clip: Clip, options: WriteBvhOptions = {}): string {
  * errors and round trip), without building a string: for writing files, where the string would only be
  * encoded again. The result is a view of the writer's buffer, which may be longer.
  *
+ * @param options - Defaults in {@link WRITE_BVH_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} when the skeleton, rotations and translations do not fit together, or joints are
  * nested 1000 levels deep or more (more than `parseBvh` reads).
  * @throws {InvalidValueError} on a non-finite value (naming frame and joint) or an unwritable joint name.
- * @throws {OptionError} on a precision outside 0..15.
+ * @throws {OptionError} on an unknown option or a bad value (a precision outside 0..15, ...).
  * @example
  * const bytes = writeBvhBytes(parseBvh(input)); // new TextDecoder().decode(bytes) === writeBvh(clip)
  */
@@ -185,10 +204,12 @@ export const BVH_CHUNK_BYTES = 1 << 20;
  * Edge cases: the arguments are checked at the call; a non-finite rotation or translation is found when
  * its row is written, and throws from the iteration (naming frame and joint) after the chunks before it.
  *
+ * @param options - Defaults in {@link WRITE_BVH_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} when the skeleton, rotations and translations do not fit together, or joints are
  * nested 1000 levels deep or more (more than `parseBvh` reads).
  * @throws {InvalidValueError} on a non-finite value (naming frame and joint) or an unwritable joint name.
- * @throws {OptionError} on a precision outside 0..15.
+ * @throws {OptionError} on an unknown option or a bad value (a precision outside 0..15, ...).
  * @example
  * for (const chunk of writeBvhChunks(clip)) stream.write(chunk.slice());
  */
@@ -234,23 +255,12 @@ let spareChunkBuffer: Uint8Array | null = null;
 
 /** Checks the options and the clip and writes the hierarchy and the MOTION header lines. */
 function planBvh(clip: Clip, options: WriteBvhOptions, where: string): BvhPlan {
-  options = checkOptions(options, WRITE_BVH_DEFAULTS, where, ['positionMode']);
-  const precision = options.precision ?? WRITE_BVH_DEFAULTS.precision;
-  if (!Number.isInteger(precision) || precision < 0 || precision > 15) {
-    throw new OptionError(`${where}: precision must be an integer from 0 to 15, got ${precision}`);
-  }
-  const indent = options.indent ?? WRITE_BVH_DEFAULTS.indent;
-  const nl = options.newline ?? WRITE_BVH_DEFAULTS.newline;
-  if (nl !== '\n' && nl !== '\r\n') throw new OptionError(`${where}: newline must be '\\n' or '\\r\\n'`);
-  if (typeof indent !== 'string' || /[^ \t]/.test(indent))
-    throw new OptionError(`${where}: indent must be a string of spaces and tabs`);
+  const o = resolveOptions(where, options, WRITE_BVH_DEFAULTS, WRITE_BVH_SPEC);
+  const { precision, indent, newline: nl } = o;
   checkClipShape(clip, where);
   const layout = bvhLayout(clip);
   checkClip(clip, layout, where);
-  const positionMode = options.positionMode ?? layout.positionMode;
-  if (positionMode !== 'replace' && positionMode !== 'add') {
-    throw new OptionError(`${where}: positionMode must be 'replace' or 'add', got '${String(positionMode)}'`);
-  }
+  const positionMode = o.positionMode ?? layout.positionMode;
 
   const { names, parents } = clip.skeleton;
   const { endSites } = layout;

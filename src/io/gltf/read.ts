@@ -10,6 +10,17 @@ import {
   WebIO,
 } from '@gltf-transform/core';
 import { OptionError } from '../../errors.js';
+import {
+  BOOLEAN_OPTION,
+  customRule,
+  frozenDefaults,
+  integerIn,
+  OBJECT_OPTION,
+  type OptionSpec,
+  oneOf,
+  resolveOptions,
+  STRING_OPTION,
+} from '../../options.js';
 import type { EulerOrder } from '../../quat/euler.js';
 import type { KeyedClip, Track, TrackPath } from '../../series/clip.js';
 import { makeSkeleton } from '../../series/clip-create.js';
@@ -69,8 +80,8 @@ export interface ReadGltfOptions {
   maxBytes?: number;
 }
 
-/** Defaults of {@link ReadGltfOptions}. */
-export const READ_GLTF_DEFAULTS: Required<ReadGltfOptions> = {
+/** Defaults of {@link ReadGltfOptions} (frozen). */
+export const READ_GLTF_DEFAULTS: Readonly<Required<ReadGltfOptions>> = frozenDefaults({
   animation: 'all',
   file: '',
   resources: {},
@@ -79,6 +90,20 @@ export const READ_GLTF_DEFAULTS: Required<ReadGltfOptions> = {
   quaternions: 'normalize',
   repair: false,
   maxBytes: GLTF_MAX_BYTES,
+});
+
+const READ_GLTF_SPEC: OptionSpec = {
+  animation: customRule(
+    "'all', an index or a name",
+    (v) => typeof v === 'string' || (Number.isInteger(v) && (v as number) >= 0),
+  ),
+  file: STRING_OPTION,
+  resources: OBJECT_OPTION,
+  extensions: customRule('an array of extensions', Array.isArray),
+  dependencies: OBJECT_OPTION,
+  quaternions: oneOf(['normalize', 'error']),
+  repair: BOOLEAN_OPTION,
+  maxBytes: integerIn(0),
 };
 
 /** Result of {@link readGltf}. */
@@ -119,6 +144,8 @@ const GLB_BUFFER = '@glb.bin';
  * registered. Sparse accessors are decoded (glTF-Transform substitutes the sparse values into the base
  * view, or zeros) after {@link readGltf} checks their indices and views.
  *
+ * @param options - Defaults in {@link READ_GLTF_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {GltfError} on a truncated GLB or one with a wrong magic, a missing resource, an accessor out
  * of its buffer view, a channel naming a missing node or sampler, key times that are not finite and
  * strictly increasing, and non-finite outputs; the error names the file, animation, channel and key.
@@ -128,7 +155,7 @@ const GLB_BUFFER = '@glb.bin';
  * const walk = clips.find((c) => c.name === 'Walk');
  */
 export async function readGltf(input: GltfInput, options: ReadGltfOptions = {}): Promise<GltfReadResult> {
-  const opts = checkOptions(options);
+  const opts = resolveOptions('readGltf', options, READ_GLTF_DEFAULTS, READ_GLTF_SPEC);
   const warnings: GltfWarning[] = [];
   const file = opts.file || undefined;
   let doc: Document;
@@ -166,29 +193,6 @@ export async function readGltf(input: GltfInput, options: ReadGltfOptions = {}):
   }
   const clips = extractClips(doc, json, opts, file, warnings);
   return { document: doc, clips, warnings };
-}
-
-function checkOptions(options: ReadGltfOptions): Required<ReadGltfOptions> {
-  if (options === null || typeof options !== 'object')
-    throw new OptionError('readGltf: options must be an object');
-  for (const key of Object.keys(options)) {
-    if (!(key in READ_GLTF_DEFAULTS)) throw new OptionError(`readGltf: unknown option '${key}'`);
-  }
-  const o = { ...READ_GLTF_DEFAULTS, ...options } as Required<ReadGltfOptions>;
-  if (o.quaternions !== 'normalize' && o.quaternions !== 'error')
-    throw new OptionError(
-      `readGltf: quaternions must be 'normalize' or 'error', got ${String(o.quaternions)}`,
-    );
-  const a = o.animation;
-  if (!(a === 'all' || typeof a === 'string' || (Number.isInteger(a) && (a as number) >= 0)))
-    throw new OptionError(`readGltf: animation must be 'all', an index or a name, got ${String(a)}`);
-  if (!Array.isArray(o.extensions)) throw new OptionError('readGltf: extensions must be an array');
-  if (o.dependencies === null || typeof o.dependencies !== 'object' || Array.isArray(o.dependencies))
-    throw new OptionError('readGltf: dependencies must be an object of modules by name');
-  if (typeof o.repair !== 'boolean') throw new OptionError('readGltf: repair must be true or false');
-  if (!(Number.isSafeInteger(o.maxBytes) && o.maxBytes >= 0))
-    throw new OptionError(`readGltf: maxBytes must be a non-negative integer, got ${String(o.maxBytes)}`);
-  return o;
 }
 
 /** The JSON and resources of GLB bytes, `.gltf` bytes or a JSON input, with data URIs decoded. */

@@ -1,6 +1,7 @@
 // Shells from the skinned mesh: for each joint, how far the vertices it moves lie from it, so the
 // reduction's bound is on the rendered vertices' lever arms (`reduceKeys` with `shellDistance: 'mesh'`).
 import type { Accessor } from '@gltf-transform/core';
+import { ShapeError } from '../../errors.js';
 import type { KeyedClip } from '../../series/clip.js';
 import { gltfSourceOf } from './source.js';
 
@@ -10,7 +11,7 @@ import { gltfSourceOf } from './source.js';
  * (mesh space) and `IBM` the joint's inverse bind matrix in the skin (identity when the skin has none),
  * which is where glTF skinning puts the vertex in the joint's space before the joint's world transform
  * moves it. Every mesh primitive of every node with a skin, every `JOINTS_n`/`WEIGHTS_n` set; a joint
- * listed by several skins takes the largest. NaN for joints no vertex weighs on (and for every joint
+ * listed by several skins takes the largest. -1 for joints no vertex weighs on (and for every joint
  * when the clip has no glTF source): `reduceKeys` gives those the default shell.
  *
  * Any weight above zero counts, however small: a skinned vertex is a weighted mean of its joints'
@@ -23,8 +24,11 @@ import { gltfSourceOf } from './source.js';
  * reduceKeys(read.clips[0], { shellDistance: 'mesh', meshShells: shells });
  */
 export function skinShells(keyed: KeyedClip): Float64Array {
-  const J = keyed.skeleton.names.length;
-  const out = new Float64Array(J).fill(Number.NaN);
+  const names = (keyed as Partial<KeyedClip> | null)?.skeleton?.names;
+  if (keyed === null || typeof keyed !== 'object' || !Array.isArray(names))
+    throw new ShapeError('skinShells: keyed must be a keyed clip (a skeleton with joint names)');
+  const J = names.length;
+  const out = new Float64Array(J).fill(-1);
   const source = gltfSourceOf(keyed);
   if (source === undefined) return out;
   const root = source.document.getRoot();
@@ -76,7 +80,7 @@ export function skinShells(keyed: KeyedClip): Float64Array {
     for (let s = 0; s < skinJoints.length; s++) {
       const j = skinJoints[s];
       if (j < 0 || far[s] < 0) continue;
-      if (Number.isNaN(out[j]) || far[s] > out[j]) out[j] = far[s];
+      if (far[s] > out[j]) out[j] = far[s];
     }
   }
   return out;

@@ -11,6 +11,17 @@ import {
   WebIO,
 } from '@gltf-transform/core';
 import { OptionError } from '../../errors.js';
+import {
+  anyOf,
+  customRule,
+  FUNCTION_OPTION,
+  frozenDefaults,
+  OBJECT_OPTION,
+  type OptionSpec,
+  oneOf,
+  POSITIVE_NUMBER,
+  resolveOptions,
+} from '../../options.js';
 import type { Clip, KeyedClip, Skeleton, Track } from '../../series/clip.js';
 import { assertClip, assertSkeleton } from '../../series/clip-create.js';
 import { matchesAccessor } from './decode.js';
@@ -65,8 +76,8 @@ export interface WriteGltfOptions {
   dependencies?: GltfDependencies;
 }
 
-/** Defaults of {@link WriteGltfOptions}. */
-export const WRITE_GLTF_DEFAULTS: Required<WriteGltfOptions> = {
+/** Defaults of {@link WriteGltfOptions} (frozen). */
+export const WRITE_GLTF_DEFAULTS: Readonly<Required<WriteGltfOptions>> = frozenDefaults({
   format: 'glb',
   basename: 'scene',
   scale: 1,
@@ -74,6 +85,19 @@ export const WRITE_GLTF_DEFAULTS: Required<WriteGltfOptions> = {
   empty: 'remove',
   compression: 'keep',
   dependencies: {},
+});
+
+const WRITE_GLTF_SPEC: OptionSpec = {
+  format: oneOf(['glb', 'gltf']),
+  basename: customRule(
+    'a file name without directories',
+    (v) => typeof v === 'string' && v !== '' && !/[/\\]/.test(v),
+  ),
+  scale: POSITIVE_NUMBER,
+  keys: anyOf(oneOf(['every-frame']), FUNCTION_OPTION),
+  empty: oneOf(['remove', 'keep']),
+  compression: oneOf(['keep', 'none', 'meshopt']),
+  dependencies: OBJECT_OPTION,
 };
 
 /** What {@link writeGltf} returns: GLB bytes, or JSON with its resources (by URI). */
@@ -114,6 +138,8 @@ export interface GltfWriteResult {
  * second skeleton beside the first). Every extension glTF-Transform supports is written back
  * (see {@link registeredExtensions}); Draco needs `options.dependencies`.
  *
+ * @param options - Defaults in {@link WRITE_GLTF_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {GltfError} (code `'gltf-write'`) when a track's times are not finite and strictly
  * increasing after rounding to float32, a value is not finite, or its shape does not fit; nothing is
  * written then. @throws {OptionError} on an unknown option.
@@ -126,7 +152,7 @@ export async function writeGltf(
   clips: readonly (KeyedClip | Clip)[],
   options: WriteGltfOptions = {},
 ): Promise<GltfWriteResult> {
-  const opts = checkOptions(options);
+  const opts = resolveOptions('writeGltf', options, WRITE_GLTF_DEFAULTS, WRITE_GLTF_SPEC);
   if (!Array.isArray(clips)) throw new OptionError('writeGltf: clips must be an array');
   if (doc !== null && !(doc instanceof Document)) {
     throw new OptionError('writeGltf: doc must be a glTF-Transform Document or null (a new document)');
@@ -222,31 +248,6 @@ export async function writeGltf(
   keepImageUris(out.json, target.getRoot().listTextures());
   // images that came from files and are unchanged are the caller's to copy; only new data is returned
   return { json: out.json, resources: out.resources, document: target, warnings };
-}
-
-function checkOptions(options: WriteGltfOptions): Required<WriteGltfOptions> {
-  if (options === null || typeof options !== 'object')
-    throw new OptionError('writeGltf: options must be an object');
-  for (const key of Object.keys(options))
-    if (!(key in WRITE_GLTF_DEFAULTS)) throw new OptionError(`writeGltf: unknown option '${key}'`);
-  const o = { ...WRITE_GLTF_DEFAULTS, ...options } as Required<WriteGltfOptions>;
-  if (o.format !== 'glb' && o.format !== 'gltf')
-    throw new OptionError(`writeGltf: format must be 'glb' or 'gltf', got ${String(o.format)}`);
-  if (!(typeof o.scale === 'number' && Number.isFinite(o.scale) && o.scale > 0))
-    throw new OptionError(`writeGltf: scale must be a finite positive number, got ${String(o.scale)}`);
-  if (typeof o.basename !== 'string' || o.basename === '' || /[/\\]/.test(o.basename))
-    throw new OptionError('writeGltf: basename must be a file name without directories');
-  if (o.empty !== 'remove' && o.empty !== 'keep')
-    throw new OptionError(`writeGltf: empty must be 'remove' or 'keep', got ${String(o.empty)}`);
-  if (o.compression !== 'keep' && o.compression !== 'none' && o.compression !== 'meshopt')
-    throw new OptionError(
-      `writeGltf: compression must be 'keep', 'none' or 'meshopt', got ${String(o.compression)}`,
-    );
-  if (o.dependencies === null || typeof o.dependencies !== 'object' || Array.isArray(o.dependencies))
-    throw new OptionError('writeGltf: dependencies must be an object of modules by name');
-  if (o.keys !== 'every-frame' && typeof o.keys !== 'function')
-    throw new OptionError("writeGltf: keys must be 'every-frame' or a function");
-  return o;
 }
 
 function isKeyed(c: KeyedClip | Clip): c is KeyedClip {

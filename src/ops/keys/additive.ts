@@ -4,11 +4,20 @@
  * @module
  */
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
+import {
+  anyOf,
+  FINITE_NUMBER,
+  frozenDefaults,
+  integerIn,
+  OBJECT_OPTION,
+  type OptionSpec,
+  oneOf,
+  resolveOptions,
+} from '../../options.js';
 import { invertFlat, multiplyFlat, slerpFlat } from '../../quat/core.js';
 import type { Clip } from '../../series/clip.js';
 import { assertClip } from '../../series/clip-create.js';
 import { assertFiniteSeries } from '../../series/create.js';
-import { checkOptionNames } from './support.js';
 
 /** A reference pose: every joint's local rotation (`joints x 4`), translation and optionally scale (`joints x 3`). */
 export interface AdditivePose {
@@ -29,10 +38,17 @@ export interface MakeClipAdditiveOptions {
   scale?: AdditiveScale;
 }
 
-/** Defaults of {@link MakeClipAdditiveOptions}. */
-export const MAKE_CLIP_ADDITIVE_DEFAULTS: Required<MakeClipAdditiveOptions> = {
+/** Defaults of {@link MakeClipAdditiveOptions} (frozen). */
+export const MAKE_CLIP_ADDITIVE_DEFAULTS: Readonly<Required<MakeClipAdditiveOptions>> = frozenDefaults({
   reference: 'first-frame',
   scale: 'difference',
+});
+
+const SCALE_RULE = oneOf(['difference', 'ratio']);
+
+const MAKE_CLIP_ADDITIVE_SPEC: OptionSpec = {
+  reference: anyOf(oneOf(['first-frame']), integerIn(0), OBJECT_OPTION),
+  scale: SCALE_RULE,
 };
 
 /** Options of {@link applyAdditive}. */
@@ -43,14 +59,13 @@ export interface ApplyAdditiveOptions {
   scale?: AdditiveScale;
 }
 
-/** Defaults of {@link ApplyAdditiveOptions}. */
-export const APPLY_ADDITIVE_DEFAULTS: Required<ApplyAdditiveOptions> = { weight: 1, scale: 'difference' };
+/** Defaults of {@link ApplyAdditiveOptions} (frozen). */
+export const APPLY_ADDITIVE_DEFAULTS: Readonly<Required<ApplyAdditiveOptions>> = frozenDefaults({
+  weight: 1,
+  scale: 'difference',
+});
 
-function checkScale(scale: unknown, where: string): void {
-  if (scale !== 'difference' && scale !== 'ratio') {
-    throw new OptionError(`${where}: scale must be 'difference' or 'ratio', got '${String(scale)}'`);
-  }
-}
+const APPLY_ADDITIVE_SPEC: OptionSpec = { weight: FINITE_NUMBER, scale: SCALE_RULE };
 
 function poseArray(v: ArrayLike<number> | undefined, n: number, what: string, where: string): Float64Array {
   if (v === null || typeof v !== 'object' || v.length !== n) {
@@ -84,6 +99,8 @@ function poseArray(v: ArrayLike<number> | undefined, n: number, what: string, wh
  *
  * Source: three.js `AnimationUtils.makeClipAdditive` (r187) and its mixer's additive blend.
  *
+ * @param options - Defaults in {@link MAKE_CLIP_ADDITIVE_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {OptionError} on an unknown option, a frame index outside the clip, or a bad scale mode.
  * @throws {ShapeError} or {@link InvalidValueError} on a malformed clip or pose, a zero reference
  *   rotation, or (for `'ratio'`) a zero reference scale.
@@ -93,10 +110,8 @@ function poseArray(v: ArrayLike<number> | undefined, n: number, what: string, wh
  */
 export function makeClipAdditive(clip: Clip, options: MakeClipAdditiveOptions = {}): Clip {
   const where = 'makeClipAdditive';
-  checkOptionNames(options, Object.keys(MAKE_CLIP_ADDITIVE_DEFAULTS), where);
+  const o = resolveOptions(where, options, MAKE_CLIP_ADDITIVE_DEFAULTS, MAKE_CLIP_ADDITIVE_SPEC);
   assertClip(clip, `${where}: clip`);
-  const o = { ...MAKE_CLIP_ADDITIVE_DEFAULTS, ...options };
-  checkScale(o.scale, where);
   const J = clip.skeleton.names.length;
   const { frames } = clip;
   assertFiniteSeries(clip.rotations.data, J, 4, `${where}: clip.rotations`);
@@ -195,6 +210,8 @@ const IDENTITY = Float64Array.of(0, 0, 0, 1);
  * flags `base | additive`, and scales when either has them (the base's rest scales stand in for
  * missing base scales; missing additive scales mean no scale change).
  *
+ * @param options - Defaults in {@link APPLY_ADDITIVE_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} when joint counts differ or both clips have several frames but not the same count.
  * @throws {OptionError} on an unknown option, a non-finite weight or a bad scale mode.
  * @throws {InvalidValueError} on non-finite values, or a non-positive `'ratio'` scale under a weight
@@ -204,15 +221,10 @@ const IDENTITY = Float64Array.of(0, 0, 0, 1);
  */
 export function applyAdditive(base: Clip, additive: Clip, options: ApplyAdditiveOptions = {}): Clip {
   const where = 'applyAdditive';
-  checkOptionNames(options, Object.keys(APPLY_ADDITIVE_DEFAULTS), where);
+  const o = resolveOptions(where, options, APPLY_ADDITIVE_DEFAULTS, APPLY_ADDITIVE_SPEC);
   assertClip(base, `${where}: base`);
   assertClip(additive, `${where}: additive`);
-  const o = { ...APPLY_ADDITIVE_DEFAULTS, ...options };
-  checkScale(o.scale, where);
   const w = o.weight;
-  if (typeof w !== 'number' || !Number.isFinite(w)) {
-    throw new OptionError(`${where}: weight must be a finite number, got ${String(w)}`);
-  }
   const J = base.skeleton.names.length;
   if (additive.skeleton.names.length !== J) {
     throw new ShapeError(`${where}: base has ${J} joints, additive ${additive.skeleton.names.length}`);

@@ -6,6 +6,16 @@
 
 import { OptionError } from '../../errors.js';
 import {
+  anyOf,
+  frozenDefaults,
+  integerIn,
+  OBJECT_OPTION,
+  type OptionSpec,
+  oneOf,
+  POSITIVE_NUMBER,
+  resolveOptions,
+} from '../../options.js';
+import {
   ANIMATED_ROTATION,
   ANIMATED_SCALE,
   ANIMATED_TRANSLATION,
@@ -16,7 +26,7 @@ import { clipRate } from '../analysis/rate.js';
 import { timeGrid } from '../resample/time-grid.js';
 import { TrackSampler } from './evaluate-track.js';
 import { rotationSplineTrack } from './rotation-spline.js';
-import { assertKeyedClip, checkOptionNames, trackLabel } from './support.js';
+import { assertKeyedClip, trackLabel } from './support.js';
 import { vectorSplineTrack } from './vector-spline.js';
 
 /**
@@ -76,14 +86,24 @@ export interface BakeClipBuffers {
   scales?: Float64Array;
 }
 
-/** Defaults of {@link BakeClipOptions}. */
-export const BAKE_CLIP_DEFAULTS: Required<Omit<BakeClipOptions, 'out'>> = {
+/** Defaults of {@link BakeClipOptions} (frozen; `out` has none). */
+export const BAKE_CLIP_DEFAULTS: Readonly<Required<Omit<BakeClipOptions, 'out'>>> = frozenDefaults({
   rate: 'auto',
   duration: 'ceil',
   keyTimes: 'float32',
   curve: 'keys',
   maxFrames: 10_000_000,
   maxValues: 2 ** 27,
+});
+
+const BAKE_CLIP_SPEC: OptionSpec = {
+  rate: anyOf(oneOf(['auto']), POSITIVE_NUMBER),
+  duration: oneOf(['ceil', 'floor', 'keep-end']),
+  keyTimes: oneOf(['float32', 'exact']),
+  curve: oneOf(['keys', 'spline']),
+  maxFrames: integerIn(1),
+  maxValues: integerIn(1),
+  out: OBJECT_OPTION,
 };
 
 /** What {@link inferKeyRate} found. */
@@ -159,6 +179,8 @@ function keyRate(keyed: KeyedClip): KeyRate {
  * Speed: one pass per track over the frames with a cached interval seek (amortised O(1) per frame) and
  * the slerp angle computed once per key interval; no allocation per frame.
  *
+ * @param options - Defaults in {@link BAKE_CLIP_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} or {@link InvalidValueError} on a malformed keyed clip, naming the track and key.
  * @throws {OptionError} on a bad or unknown option, or when the grid would exceed `maxFrames`.
  * @example
@@ -167,31 +189,8 @@ function keyRate(keyed: KeyedClip): KeyRate {
  */
 export function bakeClip(keyed: KeyedClip, options: BakeClipOptions = {}): Clip {
   const where = 'bakeClip';
-  checkOptionNames(options, [...Object.keys(BAKE_CLIP_DEFAULTS), 'out'], where);
+  const o = resolveOptions(where, options, BAKE_CLIP_DEFAULTS, BAKE_CLIP_SPEC);
   assertKeyedClip(keyed, `${where}: keyed`);
-  const o = { ...BAKE_CLIP_DEFAULTS, ...options };
-  if (o.rate !== 'auto' && !(typeof o.rate === 'number' && o.rate > 0 && Number.isFinite(o.rate))) {
-    throw new OptionError(
-      `${where}: rate must be 'auto' or a positive finite number of Hz, got ${String(o.rate)}`,
-    );
-  }
-  if (o.duration !== 'ceil' && o.duration !== 'floor' && o.duration !== 'keep-end') {
-    throw new OptionError(
-      `${where}: duration must be 'ceil', 'floor' or 'keep-end', got '${String(o.duration)}'`,
-    );
-  }
-  if (o.keyTimes !== 'float32' && o.keyTimes !== 'exact') {
-    throw new OptionError(`${where}: keyTimes must be 'float32' or 'exact', got '${String(o.keyTimes)}'`);
-  }
-  if (o.curve !== 'keys' && o.curve !== 'spline') {
-    throw new OptionError(`${where}: curve must be 'keys' or 'spline', got '${String(o.curve)}'`);
-  }
-  if (!(Number.isSafeInteger(o.maxFrames) && o.maxFrames >= 1)) {
-    throw new OptionError(`${where}: maxFrames must be a positive integer, got ${String(o.maxFrames)}`);
-  }
-  if (!(Number.isSafeInteger(o.maxValues) && o.maxValues >= 1)) {
-    throw new OptionError(`${where}: maxValues must be a positive integer, got ${String(o.maxValues)}`);
-  }
   const requested = o.rate === 'auto' ? keyRate(keyed).rate : o.rate;
   const { skeleton, tracks } = keyed;
   const J = skeleton.names.length;
@@ -223,9 +222,7 @@ export function bakeClip(keyed: KeyedClip, options: BakeClipOptions = {}): Clip 
   const times = new Float64Array(frames);
   for (let f = 0; f < frames; f++) times[f] = start + grid.times[f];
 
-  const out = options.out ?? {};
-  if (out === null || typeof out !== 'object')
-    throw new OptionError(`${where}: out must be an object of buffers`);
+  const out = o.out ?? {};
   const rotations = buffer(out.rotations, frames * J * 4, 'rotations', where);
   const translations = buffer(out.translations, frames * J * 3, 'translations', where);
   const animated = new Uint8Array(J);

@@ -5,9 +5,10 @@
  * @module
  */
 import { InvalidValueError, ShapeError } from '../../errors.js';
+import { frozenDefaults, type OptionSpec, OUT_BUFFER, resolveOptions } from '../../options.js';
 import type { Track } from '../../series/clip.js';
 import type { FloatArray } from '../../series/types.js';
-import { assertTrack, checkOptionNames } from './support.js';
+import { assertTrack } from './support.js';
 
 /** Below this slerp angle (radians on the 4-sphere) the weights are their limit `1 − t`, `t` (see {@link evaluateTrack}). */
 const SLERP_LINEAR_BELOW = 1e-10;
@@ -366,6 +367,11 @@ export interface EvaluateTrackOptions<T extends FloatArray = Float64Array> {
   out?: T;
 }
 
+/** Defaults of {@link EvaluateTrackOptions} (frozen): none, `out` is a new Float64Array when absent. */
+export const EVALUATE_TRACK_DEFAULTS: Readonly<EvaluateTrackOptions> = frozenDefaults({});
+
+const EVALUATE_TRACK_SPEC: OptionSpec = { out: OUT_BUFFER };
+
 function overlaps(a: FloatArray, b: ArrayLike<number>): boolean {
   if (!ArrayBuffer.isView(b) || a.buffer !== (b as FloatArray).buffer) return false;
   const v = b as FloatArray;
@@ -409,10 +415,12 @@ function overlaps(a: FloatArray, b: ArrayLike<number>): boolean {
  * Source: The Khronos Group, glTF 2.0 Specification, Appendix C (interpolation) and 3.11 (clamping);
  * slerp after Shoemake (1985).
  *
+ * @param options - Defaults in {@link EVALUATE_TRACK_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} or {@link InvalidValueError} on a malformed track (see {@link assertTrack}), or
  *   when `out` has the wrong length. @throws {InvalidValueError} on a query time that is not finite
  *   (`location.index` = the query), or a CUBICSPLINE rotation that interpolates to zero.
- * @throws {OptionError} on an unknown option.
+ * @throws {OptionError} on an unknown option or an `out` that is no Float64Array or Float32Array.
  * @example
  * const track = { joint: 0, path: 'translation', interpolation: 'linear', width: 3,
  *   times: Float64Array.of(0, 2), values: Float64Array.of(0, 0, 0, 2, 4, 6) } as const;
@@ -424,17 +432,14 @@ export function evaluateTrack<T extends FloatArray = Float64Array>(
   options: EvaluateTrackOptions<T> = {},
 ): T {
   const where = 'evaluateTrack';
-  checkOptionNames(options, ['out'], where);
+  const o = resolveOptions(where, options, EVALUATE_TRACK_DEFAULTS, EVALUATE_TRACK_SPEC);
   const sampler = new TrackSampler(track, `${where}: track`);
   if (times === null || typeof times !== 'object' || typeof times.length !== 'number') {
     throw new ShapeError(`${where}: times must be an array of numbers`);
   }
   const n = times.length;
   const w = sampler.width;
-  const out = (options.out ?? new Float64Array(n * w)) as T;
-  if (!(out instanceof Float64Array || out instanceof Float32Array)) {
-    throw new ShapeError(`${where}: out must be a Float64Array or Float32Array`);
-  }
+  const out = (o.out ?? new Float64Array(n * w)) as T;
   if (out.length !== n * w) {
     throw new ShapeError(`${where}: out has ${out.length} values, expected times x width = ${n * w}`);
   }
@@ -447,7 +452,7 @@ export function evaluateTrack<T extends FloatArray = Float64Array>(
     }
   }
   const aliased =
-    options.out !== undefined &&
+    o.out !== undefined &&
     (overlaps(out, track.times) || overlaps(out, track.values) || overlaps(out, times));
   const target: FloatArray = aliased ? new Float64Array(n * w) : out;
   for (let i = 0; i < n; i++) sampler.sample(target, i * w, times[i]);

@@ -6,6 +6,14 @@
 import { OptionError, ShapeError } from '../../errors.js';
 import { choleskyBanded, solveCholeskyBanded } from '../../numeric/banded.js';
 import {
+  frozenDefaults,
+  integerIn,
+  type OptionSpec,
+  oneOf,
+  POSITIVE_NUMBER,
+  resolveOptions,
+} from '../../options.js';
+import {
   ANIMATED_ROTATION,
   ANIMATED_SCALE,
   ANIMATED_TRANSLATION,
@@ -20,7 +28,6 @@ import { downsampleOptimal } from '../resample/downsample-optimal.js';
 import { playbackTaps } from '../resample/downsample-playback.js';
 import { timeGrid } from '../resample/time-grid.js';
 import { unrollQuaternions } from '../unroll/unroll-quaternions.js';
-import { checkOptionNames } from './support.js';
 
 /** Which keys {@link keysFromClip} makes: every frame, or the optimal keys at a lower rate. */
 export type KeySelection = 'all' | 'optimal';
@@ -35,10 +42,17 @@ export interface KeysFromClipOptions {
   iterations?: number;
 }
 
-/** Defaults of {@link KeysFromClipOptions} (`targetRate` has none: `'optimal'` needs it). */
-export const KEYS_FROM_CLIP_DEFAULTS: Required<Omit<KeysFromClipOptions, 'targetRate'>> = {
-  keys: 'all',
-  iterations: 3,
+/** Defaults of {@link KeysFromClipOptions} (frozen; `targetRate` has none: `'optimal'` needs it). */
+export const KEYS_FROM_CLIP_DEFAULTS: Readonly<Required<Omit<KeysFromClipOptions, 'targetRate'>>> =
+  frozenDefaults({
+    keys: 'all',
+    iterations: 3,
+  });
+
+const KEYS_FROM_CLIP_SPEC: OptionSpec = {
+  keys: oneOf(['all', 'optimal']),
+  targetRate: POSITIVE_NUMBER,
+  iterations: integerIn(0),
 };
 
 /**
@@ -62,6 +76,8 @@ export const KEYS_FROM_CLIP_DEFAULTS: Required<Omit<KeysFromClipOptions, 'target
  * Edge cases: a clip of one frame gives one-key tracks; `'optimal'` on a clip of fewer than 2 frames
  * gives the frame itself as the key.
  *
+ * @param options - Defaults in {@link KEYS_FROM_CLIP_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} or {@link InvalidValueError} on a malformed clip or non-finite values.
  * @throws {OptionError} on a bad or unknown option (`'optimal'` without a `targetRate` below the clip's rate).
  * @example
@@ -69,12 +85,8 @@ export const KEYS_FROM_CLIP_DEFAULTS: Required<Omit<KeysFromClipOptions, 'target
  */
 export function keysFromClip(clip: Clip, options: KeysFromClipOptions = {}): KeyedClip {
   const where = 'keysFromClip';
-  checkOptionNames(options, ['keys', 'targetRate', 'iterations'], where);
+  const o = resolveOptions(where, options, KEYS_FROM_CLIP_DEFAULTS, KEYS_FROM_CLIP_SPEC);
   assertClip(clip, `${where}: clip`);
-  const o = { ...KEYS_FROM_CLIP_DEFAULTS, ...options };
-  if (o.keys !== 'all' && o.keys !== 'optimal') {
-    throw new OptionError(`${where}: keys must be 'all' or 'optimal', got '${String(o.keys)}'`);
-  }
   const J = clip.skeleton.names.length;
   const { frames, animated } = clip;
   const start = clip.startTime ?? 0;

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
+import { InvalidValueError, ShapeError } from '../../errors.js';
+import { frozenDefaults, type OptionSpec, OUT_BUFFER, oneOf, resolveOptions } from '../../options.js';
 import type { Track } from '../../series/clip.js';
 import { assertTrack } from './support.js';
 
@@ -33,10 +34,12 @@ export interface EvaluateRotationSplineOptions {
   out?: Float64Array | Float32Array;
 }
 
-/** Defaults of {@link EvaluateRotationSplineOptions}. */
-export const EVALUATE_ROTATION_SPLINE_DEFAULTS: Required<Omit<EvaluateRotationSplineOptions, 'out'>> = {
-  order: 0,
-};
+/** Defaults of {@link EvaluateRotationSplineOptions} (frozen; `out` has none). */
+export const EVALUATE_ROTATION_SPLINE_DEFAULTS: Readonly<
+  Required<Omit<EvaluateRotationSplineOptions, 'out'>>
+> = frozenDefaults({ order: 0 });
+
+const EVALUATE_ROTATION_SPLINE_SPEC: OptionSpec = { order: oneOf([0, 1, 2]), out: OUT_BUFFER };
 
 // SciPy's solver for the key rates: at most this many fixed-point passes, stopping when every rate
 // changes by less than TOL·(1 + |rate|).
@@ -146,6 +149,8 @@ export function createRotationSpline(times: ArrayLike<number>, rotations: ArrayL
  * first to hold the end keys). A rotation's sign is that of `Rᵢ ⊗ exp(v)` with the stored key `Rᵢ`.
  * Times that increase find their interval in amortised O(1); nothing is allocated per time.
  *
+ * @param options - Defaults in {@link EVALUATE_ROTATION_SPLINE_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} when `out` has the wrong length or `spline` is not one.
  * @throws {InvalidValueError} on a time that is not finite (naming its index).
  * @throws {OptionError} on an unknown option or an order other than 0, 1, 2.
@@ -157,14 +162,13 @@ export function evaluateRotationSpline(
   times: ArrayLike<number>,
   options: EvaluateRotationSplineOptions = {},
 ): Float64Array | Float32Array {
-  if (options === null || typeof options !== 'object')
-    throw new OptionError('evaluateRotationSpline: options must be an object');
-  for (const key of Object.keys(options))
-    if (key !== 'order' && key !== 'out')
-      throw new OptionError(`evaluateRotationSpline: unknown option '${key}' (options: order, out)`);
-  const order = options.order ?? EVALUATE_ROTATION_SPLINE_DEFAULTS.order;
-  if (order !== 0 && order !== 1 && order !== 2)
-    throw new OptionError(`evaluateRotationSpline: order must be 0, 1 or 2, got ${String(order)}`);
+  const o = resolveOptions(
+    'evaluateRotationSpline',
+    options,
+    EVALUATE_ROTATION_SPLINE_DEFAULTS,
+    EVALUATE_ROTATION_SPLINE_SPEC,
+  );
+  const order = o.order;
   if (
     spline === null ||
     typeof spline !== 'object' ||
@@ -180,8 +184,8 @@ export function evaluateRotationSpline(
     throw new ShapeError('evaluateRotationSpline: times must be an array of numbers');
   const width = order === 0 ? 4 : 3;
   const count = times.length;
-  const out = options.out ?? new Float64Array(count * width);
-  if (!(out instanceof Float64Array || out instanceof Float32Array) || out.length !== count * width)
+  const out = o.out ?? new Float64Array(count * width);
+  if (out.length !== count * width)
     throw new ShapeError(
       `evaluateRotationSpline: out must be a Float64Array or Float32Array of ${count * width} numbers (${width} per time)`,
     );

@@ -4,11 +4,18 @@
  * @module
  */
 import { OptionError } from '../../errors.js';
+import {
+  BOOLEAN_OPTION,
+  FINITE_NUMBER,
+  frozenDefaults,
+  type OptionSpec,
+  resolveOptions,
+} from '../../options.js';
 import type { Clip, KeyedClip, Track } from '../../series/clip.js';
 import { assertClip } from '../../series/clip-create.js';
 import type { QuatSeries, Vec3Series } from '../../series/types.js';
 import { TrackSampler } from './evaluate-track.js';
-import { assertKeyedClip, checkOptionNames, trackLabel } from './support.js';
+import { assertKeyedClip, trackLabel } from './support.js';
 
 /** The range of {@link subclip}, in seconds on the clip's own time line (a clip's frame f is at `startTime + f · frameTime`). */
 export interface SubclipOptions {
@@ -25,12 +32,19 @@ export interface SubclipOptions {
   rebase?: boolean;
 }
 
+/** Defaults of {@link SubclipOptions} (frozen; `start` and `end` have none). */
+export const SUBCLIP_DEFAULTS: Readonly<Required<Pick<SubclipOptions, 'rebase'>>> = frozenDefaults({
+  rebase: false,
+});
+
+const SUBCLIP_SPEC: OptionSpec = { start: FINITE_NUMBER, end: FINITE_NUMBER, rebase: BOOLEAN_OPTION };
+
 /** Fraction of a frame by which a frame time may miss the range and still count as inside (rounding of `f · frameTime`). */
 const FRAME_SLACK = 1e-9;
 
-function checkRange(range: SubclipOptions, where: string): void {
-  checkOptionNames(range, ['start', 'end', 'rebase'], where);
-  if (range === undefined) throw new OptionError(`${where}: { start, end } is required`);
+function checkRange(given: SubclipOptions, where: string): Required<SubclipOptions> {
+  if (given === undefined) throw new OptionError(`${where}: { start, end } is required`);
+  const range = resolveOptions(where, given, SUBCLIP_DEFAULTS, SUBCLIP_SPEC);
   const { start, end } = range;
   if (
     typeof start !== 'number' ||
@@ -43,8 +57,7 @@ function checkRange(range: SubclipOptions, where: string): void {
     );
   }
   if (end < start) throw new OptionError(`${where}: end (${end} s) is before start (${start} s)`);
-  if (range.rebase !== undefined && typeof range.rebase !== 'boolean')
-    throw new OptionError(`${where}: rebase must be true or false, got ${String(range.rebase)}`);
+  return range;
 }
 
 /**
@@ -72,6 +85,8 @@ function checkRange(range: SubclipOptions, where: string): void {
  *   that equals a kept key in float32 (within about 6e-8 of it, relatively) adds no key: that key stands
  *   for it, so the cut stays writable with glTF's float32 key times (strictly increasing there too).
  *
+ * @param range - Defaults in {@link SUBCLIP_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {OptionError} on a missing, non-finite or reversed range, or one that holds no frame of a clip.
  * @throws {ShapeError} or {@link InvalidValueError} on a malformed clip.
  * @example
@@ -81,13 +96,13 @@ export function subclip(clip: Clip, range: SubclipOptions): Clip;
 export function subclip(clip: KeyedClip, range: SubclipOptions): KeyedClip;
 export function subclip(clip: Clip | KeyedClip, range: SubclipOptions): Clip | KeyedClip {
   const where = 'subclip';
-  checkRange(range, where);
+  const r = checkRange(range, where);
   if (clip !== null && typeof clip === 'object' && 'tracks' in clip) {
-    const cut = subclipKeyed(clip, range, where);
-    return range.rebase === true ? rebaseKeyed(cut, range.start) : cut;
+    const cut = subclipKeyed(clip, r, where);
+    return r.rebase ? rebaseKeyed(cut, r.start) : cut;
   }
-  const cut = subclipFrames(clip as Clip, range, where);
-  return range.rebase === true ? { ...cut, startTime: 0 } : cut;
+  const cut = subclipFrames(clip as Clip, r, where);
+  return r.rebase ? { ...cut, startTime: 0 } : cut;
 }
 
 /** `cut` with every key time moved back by its start: `start`, or the first kept key when float32 cannot tell them apart. */

@@ -1,10 +1,9 @@
 /**
- * Shared checks of the keyed-track operations: option names, track shapes and key values.
+ * Shared checks of the keyed-track operations: track shapes and key values.
  *
  * @module
  */
 import { InvalidValueError, ShapeError } from '../../errors.js';
-import { checkOptions } from '../../options.js';
 import type { Interpolation, KeyedClip, Track, TrackPath } from '../../series/clip.js';
 import { assertSkeleton } from '../../series/clip-create.js';
 
@@ -13,21 +12,6 @@ export const INTERPOLATIONS: readonly Interpolation[] = ['step', 'linear', 'cubi
 
 /** Every {@link TrackPath}. */
 export const TRACK_PATHS: readonly TrackPath[] = ['translation', 'rotation', 'scale', 'weights'];
-
-/**
- * Rejects option names outside `allowed` (a typo must not silently fall back to a default).
- *
- * @throws {OptionError} naming the unknown option and the known ones.
- * @internal
- */
-export function checkOptionNames(
-  options: object | undefined,
-  allowed: readonly string[],
-  where: string,
-): void {
-  // the library's one option check: also names the nearest valid option
-  checkOptions(options, allowed, where);
-}
 
 /**
  * Values per key of a path: 4 for rotations, 3 for translations and scales, `undefined` (any ≥ 1) for weights.

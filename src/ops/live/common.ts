@@ -27,6 +27,7 @@
  * @module
  */
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
+import { integerIn, type OptionRule } from '../../options.js';
 import type { FloatArray } from '../../series/types.js';
 
 /** What a filter does with a sample whose time is not after the previous sample's. */
@@ -83,20 +84,24 @@ export interface LiveStateBase {
   time: number | null;
 }
 
+/** @internal The rule of `joints`: a whole number from 1 to 2^24 (required; checked again by {@link checkJoints}). */
+export const JOINTS_RULE: OptionRule = integerIn(1, 1 << 24);
+
+/** @internal The rule of a vector stream's `width`: values per joint, 1 to 1024. */
+export const WIDTH_RULE: OptionRule = integerIn(1, 1024);
+
+/** @internal The values per joint of a vector stream when `width` is left out (rotations are always 4). */
+export const VECTOR_WIDTH = 3;
+
 /**
- * Throws an {@link OptionError} when `options` is not an object or names an option not in `known`.
- *
- * @internal
+ * @internal The width a filter of `kind` runs at: 4 for rotations (a `width` other than 4 refused), `width`
+ * or {@link VECTOR_WIDTH} for vectors.
  */
-export function checkOptionNames(options: unknown, known: readonly string[], where: string): void {
-  if (options === null || typeof options !== 'object') {
-    throw new OptionError(`${where}: options must be an object`);
-  }
-  for (const name of Object.keys(options)) {
-    if (!known.includes(name)) {
-      throw new OptionError(`${where}: unknown option '${name}' (options: ${known.join(', ')})`);
-    }
-  }
+export function streamWidth(kind: 'rotation' | 'vector', width: number | undefined, where: string): number {
+  if (kind === 'vector') return width ?? VECTOR_WIDTH;
+  if (width !== undefined && width !== 4)
+    throw new OptionError(`${where}: rotations have width 4 (x, y, z, w), got width ${String(width)}`);
+  return 4;
 }
 
 /** @internal A positive whole number of joints. */
@@ -111,14 +116,6 @@ export function checkJoints(joints: unknown, where: string): number {
 export function checkPositive(value: unknown, name: string, where: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
     throw new OptionError(`${where}: ${name} must be a positive finite number, got ${String(value)}`);
-  }
-  return value;
-}
-
-/** @internal A non-negative finite number. */
-export function checkNonNegative(value: unknown, name: string, where: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new OptionError(`${where}: ${name} must be a non-negative finite number, got ${String(value)}`);
   }
   return value;
 }

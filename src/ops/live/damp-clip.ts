@@ -1,6 +1,12 @@
+import { frozenDefaults, numberIn, type OptionSpec, oneOf, resolveOptions } from '../../options.js';
 import type { Clip } from '../../series/clip.js';
-import { checkChoice, checkOptionNames } from './common.js';
-import { createDamper, DAMPER_DEFAULTS, type DamperResponse } from './damper.js';
+import {
+  createDamper,
+  DAMPER_DEFAULTS,
+  type DamperResponse,
+  MAX_HALF_LIFE,
+  MIN_HALF_LIFE,
+} from './damper.js';
 import { CLIP_DIRECTIONS, type ClipDirection, runClip } from './run-clip.js';
 
 /** Options of {@link dampClip}. */
@@ -15,12 +21,19 @@ export interface DampClipOptions {
   direction?: ClipDirection;
 }
 
-/** Defaults of {@link DampClipOptions}. */
-export const DAMP_CLIP_DEFAULTS: Required<DampClipOptions> = {
+/** Defaults of {@link DampClipOptions} (frozen). */
+export const DAMP_CLIP_DEFAULTS: Readonly<Required<DampClipOptions>> = frozenDefaults({
   halfLife: DAMPER_DEFAULTS.halfLife,
   response: DAMPER_DEFAULTS.response,
   channels: 'all',
   direction: 'forward',
+});
+
+const DAMP_CLIP_SPEC: OptionSpec = {
+  halfLife: numberIn(MIN_HALF_LIFE, MAX_HALF_LIFE),
+  response: oneOf(['critical', 'exponential']),
+  channels: oneOf(['all', 'rotations']),
+  direction: oneOf(CLIP_DIRECTIONS),
 };
 
 /**
@@ -31,6 +44,8 @@ export const DAMP_CLIP_DEFAULTS: Required<DampClipOptions> = {
  *
  * Method: D. Holden, "Spring-It-On: The Game Developer's Spring-Roll-Call" (2021); see {@link createDamper}.
  *
+ * @param options - Defaults in {@link DAMP_CLIP_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} on a malformed clip; {@link OptionError} on invalid options;
  *   {@link InvalidValueError} on a non-finite or zero rotation (naming the joint).
  * @example
@@ -38,10 +53,7 @@ export const DAMP_CLIP_DEFAULTS: Required<DampClipOptions> = {
  */
 export function dampClip(clip: Clip, options: DampClipOptions = {}): Clip {
   const where = 'dampClip';
-  checkOptionNames(options, Object.keys(DAMP_CLIP_DEFAULTS), where);
-  const o = { ...DAMP_CLIP_DEFAULTS, ...options };
-  checkChoice(o.channels, 'channels', ['all', 'rotations'], where);
-  checkChoice(o.direction, 'direction', CLIP_DIRECTIONS, where);
+  const o = resolveOptions(where, options, DAMP_CLIP_DEFAULTS, DAMP_CLIP_SPEC);
   return runClip(
     clip,
     (joints) => createDamper({ joints, halfLife: o.halfLife, response: o.response }),

@@ -1,20 +1,23 @@
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
 import { copySample, SIMD_MAX_JOINTS } from '../../numeric/simd.js';
+import { frozenDefaults, numberIn, type OptionSpec, oneOf, resolveOptions } from '../../options.js';
 import type { FloatArray } from '../../series/types.js';
 import {
   checkChoice,
   checkJoints,
-  checkOptionNames,
   checkPositive,
   checkSample,
   checkStateHead,
   checkValues,
+  JOINTS_RULE,
   type LiveFilter,
   type LiveStateBase,
   readStateArray,
   STALE_SAMPLE_POLICIES,
   type StaleSamplePolicy,
+  streamWidth,
   unitStateQuaternions,
+  WIDTH_RULE,
 } from './common.js';
 import {
   createSimdDamper,
@@ -63,17 +66,14 @@ export interface DamperOptions {
   staleSample?: StaleSamplePolicy;
 }
 
-/** Defaults of {@link DamperOptions}. */
-export const DAMPER_DEFAULTS: Required<Omit<DamperOptions, 'joints'>> = {
+/** Defaults of {@link DamperOptions} (frozen; `joints` has none, `width` is 3 for vectors and always 4 for rotations). */
+export const DAMPER_DEFAULTS: Readonly<Required<Omit<DamperOptions, 'joints' | 'width'>>> = frozenDefaults({
   kind: 'rotation',
-  width: 3,
   response: 'critical',
   halfLife: 0.1,
   targetPath: 'hold',
   staleSample: 'error',
-};
-
-const OPTION_NAMES = ['joints', ...Object.keys(DAMPER_DEFAULTS)];
+});
 
 /** Shortest half-life accepted, seconds: below it the spring's rates overflow double precision. */
 export const MIN_HALF_LIFE = 1e-9;
@@ -83,6 +83,16 @@ export const MIN_HALF_LIFE = 1e-9;
  * velocity within range, could overflow (an output of NaN).
  */
 export const MAX_HALF_LIFE = 1e9;
+
+const DAMPER_SPEC: OptionSpec = {
+  joints: JOINTS_RULE,
+  kind: oneOf(['rotation', 'vector']),
+  width: WIDTH_RULE,
+  response: oneOf(['critical', 'exponential']),
+  halfLife: numberIn(MIN_HALF_LIFE, MAX_HALF_LIFE),
+  targetPath: oneOf(['hold', 'linear']),
+  staleSample: oneOf(STALE_SAMPLE_POLICIES),
+};
 
 function checkHalfLife(value: unknown, where: string): number {
   const h = checkPositive(value, 'halfLife', where);
@@ -185,6 +195,8 @@ export interface Damper extends LiveFilter<DamperState> {
  * springs and dampers, the half-life parameterisation and the quaternion form in log space; the half-life here
  * is made exact for the spring (see {@link halfLifeToDamping}).
  *
+ * @param options - Defaults in {@link DAMPER_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {OptionError} on a missing or invalid option or an unknown option name.
  * @example
  * const damper = createDamper({ joints: 1, halfLife: 0.05 });
@@ -194,40 +206,10 @@ export interface Damper extends LiveFilter<DamperState> {
  */
 export function createDamper(options: DamperOptions): Damper {
   const where = 'createDamper';
-  checkOptionNames(options, OPTION_NAMES, where);
-  const joints = checkJoints(options.joints, where);
-  const kind = checkChoice(options.kind ?? DAMPER_DEFAULTS.kind, 'kind', ['rotation', 'vector'], where);
-  const response = checkChoice(
-    options.response ?? DAMPER_DEFAULTS.response,
-    'response',
-    ['critical', 'exponential'],
-    where,
-  );
-  const halfLife = checkHalfLife(options.halfLife ?? DAMPER_DEFAULTS.halfLife, where);
-  const staleSample = checkChoice(
-    options.staleSample ?? DAMPER_DEFAULTS.staleSample,
-    'staleSample',
-    STALE_SAMPLE_POLICIES,
-    where,
-  );
-  let width = 4;
-  if (kind === 'vector') {
-    const w = options.width ?? DAMPER_DEFAULTS.width;
-    if (!(Number.isInteger(w) && w >= 1 && w <= 1024)) {
-      throw new OptionError(`${where}: width must be a whole number from 1 to 1024, got ${String(w)}`);
-    }
-    width = w;
-  } else if (options.width !== undefined && options.width !== 4) {
-    throw new OptionError(
-      `${where}: rotations have width 4 (x, y, z, w), got width ${String(options.width)}`,
-    );
-  }
-  const targetPath = checkChoice(
-    options.targetPath ?? DAMPER_DEFAULTS.targetPath,
-    'targetPath',
-    ['hold', 'linear'],
-    where,
-  );
+  const o = resolveOptions(where, options, DAMPER_DEFAULTS, DAMPER_SPEC);
+  const joints = checkJoints(o.joints, where);
+  const { kind, response, halfLife, targetPath, staleSample } = o;
+  const width = streamWidth(kind, o.width, where);
   const resolved = { kind, width, response, halfLife, targetPath, staleSample };
   const vw = kind === 'rotation' ? 3 : width;
   const n = joints * width;

@@ -1,5 +1,12 @@
+import {
+  frozenDefaults,
+  NON_NEGATIVE_NUMBER,
+  type OptionSpec,
+  oneOf,
+  POSITIVE_NUMBER,
+  resolveOptions,
+} from '../../options.js';
 import type { Clip } from '../../series/clip.js';
-import { checkChoice, checkNonNegative, checkOptionNames } from './common.js';
 import { createOneEuroFilter, ONE_EURO_DEFAULTS, type OneEuroDerivative } from './one-euro.js';
 import { CLIP_DIRECTIONS, type ClipDirection, runClip } from './run-clip.js';
 
@@ -21,17 +28,26 @@ export interface OneEuroClipOptions {
   direction?: ClipDirection;
 }
 
-/** Defaults of {@link OneEuroClipOptions} (`translationBeta` follows `beta` when absent). */
-export const ONE_EURO_CLIP_DEFAULTS: Required<Omit<OneEuroClipOptions, 'translationBeta'>> = {
-  minCutoff: ONE_EURO_DEFAULTS.minCutoff,
-  beta: ONE_EURO_DEFAULTS.beta,
-  dCutoff: ONE_EURO_DEFAULTS.dCutoff,
-  derivative: ONE_EURO_DEFAULTS.derivative,
-  channels: 'all',
-  direction: 'forward',
-};
+/** Defaults of {@link OneEuroClipOptions} (frozen; `translationBeta` follows `beta` when absent). */
+export const ONE_EURO_CLIP_DEFAULTS: Readonly<Required<Omit<OneEuroClipOptions, 'translationBeta'>>> =
+  frozenDefaults({
+    minCutoff: ONE_EURO_DEFAULTS.minCutoff,
+    beta: ONE_EURO_DEFAULTS.beta,
+    dCutoff: ONE_EURO_DEFAULTS.dCutoff,
+    derivative: ONE_EURO_DEFAULTS.derivative,
+    channels: 'all',
+    direction: 'forward',
+  });
 
-const OPTION_NAMES = ['translationBeta', ...Object.keys(ONE_EURO_CLIP_DEFAULTS)];
+const ONE_EURO_CLIP_SPEC: OptionSpec = {
+  minCutoff: POSITIVE_NUMBER,
+  beta: NON_NEGATIVE_NUMBER,
+  dCutoff: POSITIVE_NUMBER,
+  translationBeta: NON_NEGATIVE_NUMBER,
+  derivative: oneOf(['input', 'output']),
+  channels: oneOf(['all', 'rotations']),
+  direction: oneOf(CLIP_DIRECTIONS),
+};
 
 /**
  * Runs a recorded clip through the One Euro filter ({@link createOneEuroFilter}) frame by frame at
@@ -43,6 +59,8 @@ const OPTION_NAMES = ['translationBeta', ...Object.keys(ONE_EURO_CLIP_DEFAULTS)]
  *
  * Method: Casiez, Roussel and Vogel, "1€ Filter" (CHI 2012); see {@link createOneEuroFilter}.
  *
+ * @param options - Defaults in {@link ONE_EURO_CLIP_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} on a malformed clip; {@link OptionError} on invalid options;
  *   {@link InvalidValueError} on a non-finite or zero rotation (naming the joint).
  * @example
@@ -50,11 +68,8 @@ const OPTION_NAMES = ['translationBeta', ...Object.keys(ONE_EURO_CLIP_DEFAULTS)]
  */
 export function oneEuroClip(clip: Clip, options: OneEuroClipOptions = {}): Clip {
   const where = 'oneEuroClip';
-  checkOptionNames(options, OPTION_NAMES, where);
-  const o = { ...ONE_EURO_CLIP_DEFAULTS, ...options };
-  checkChoice(o.channels, 'channels', ['all', 'rotations'], where);
-  checkChoice(o.direction, 'direction', CLIP_DIRECTIONS, where);
-  const translationBeta = checkNonNegative(options.translationBeta ?? o.beta, 'translationBeta', where);
+  const o = resolveOptions(where, options, ONE_EURO_CLIP_DEFAULTS, ONE_EURO_CLIP_SPEC);
+  const translationBeta = o.translationBeta ?? o.beta;
   const common = { minCutoff: o.minCutoff, dCutoff: o.dCutoff, derivative: o.derivative };
   return runClip(
     clip,

@@ -1,15 +1,20 @@
-import { InvalidValueError, OptionError } from '../../errors.js';
+import { InvalidValueError } from '../../errors.js';
 import { copySample, createSimdState, SIMD_MAX_JOINTS, type SimdState } from '../../numeric/simd.js';
+import {
+  frozenDefaults,
+  NON_NEGATIVE_NUMBER,
+  type OptionSpec,
+  oneOf,
+  POSITIVE_NUMBER,
+  resolveOptions,
+} from '../../options.js';
 import type { FloatArray } from '../../series/types.js';
 import {
-  checkChoice,
   checkJoints,
-  checkNonNegative,
-  checkOptionNames,
-  checkPositive,
   checkSample,
   checkStateHead,
   checkValues,
+  JOINTS_RULE,
   type LiveFilter,
   type LiveStateBase,
   lowPassAlpha,
@@ -17,7 +22,9 @@ import {
   readStateArray,
   STALE_SAMPLE_POLICIES,
   type StaleSamplePolicy,
+  streamWidth,
   unitStateQuaternions,
+  WIDTH_RULE,
 } from './common.js';
 import { StreamClock } from './stream-clock.js';
 import { cosOfSquare, logScale, sinc, unitInto } from './tangent.js';
@@ -55,18 +62,31 @@ export interface OneEuroOptions {
   staleSample?: StaleSamplePolicy;
 }
 
-/** Defaults of {@link OneEuroOptions} (the paper's starting point: `minCutoff` 1 Hz, `beta` 0, `dCutoff` 1 Hz). */
-export const ONE_EURO_DEFAULTS: Required<Omit<OneEuroOptions, 'joints'>> = {
-  kind: 'rotation',
-  width: 3,
-  minCutoff: 1,
-  beta: 0,
-  dCutoff: 1,
-  derivative: 'input',
-  staleSample: 'error',
-};
+/**
+ * Defaults of {@link OneEuroOptions} (frozen; the paper's starting point: `minCutoff` 1 Hz, `beta` 0,
+ * `dCutoff` 1 Hz). `joints` has none; `width` is 3 for vectors and always 4 for rotations.
+ */
+export const ONE_EURO_DEFAULTS: Readonly<Required<Omit<OneEuroOptions, 'joints' | 'width'>>> = frozenDefaults(
+  {
+    kind: 'rotation',
+    minCutoff: 1,
+    beta: 0,
+    dCutoff: 1,
+    derivative: 'input',
+    staleSample: 'error',
+  },
+);
 
-const OPTION_NAMES = ['joints', ...Object.keys(ONE_EURO_DEFAULTS)];
+const ONE_EURO_SPEC: OptionSpec = {
+  joints: JOINTS_RULE,
+  kind: oneOf(['rotation', 'vector']),
+  width: WIDTH_RULE,
+  minCutoff: POSITIVE_NUMBER,
+  beta: NON_NEGATIVE_NUMBER,
+  dCutoff: POSITIVE_NUMBER,
+  derivative: oneOf(['input', 'output']),
+  staleSample: oneOf(STALE_SAMPLE_POLICIES),
+};
 
 /** Snapshot of a One Euro filter (see {@link LiveFilter.getState}). */
 export interface OneEuroState extends LiveStateBase {
@@ -116,6 +136,8 @@ export type OneEuroFilter = LiveFilter<OneEuroState>;
  * Interactive Systems" (CHI 2012), Algorithm 1; the rotation form in the tangent space of the previous output
  * (geodesic step, hemisphere-free speed from the log of the relative rotation) is rotsig's.
  *
+ * @param options - Defaults in {@link ONE_EURO_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {OptionError} on a missing or invalid option or an unknown option name.
  * @example
  * const filter = createOneEuroFilter({ joints: 1, minCutoff: 1, beta: 0.5 });
@@ -125,36 +147,10 @@ export type OneEuroFilter = LiveFilter<OneEuroState>;
  */
 export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
   const where = 'createOneEuroFilter';
-  checkOptionNames(options, OPTION_NAMES, where);
-  const joints = checkJoints(options.joints, where);
-  const kind = checkChoice(options.kind ?? ONE_EURO_DEFAULTS.kind, 'kind', ['rotation', 'vector'], where);
-  const minCutoff = checkPositive(options.minCutoff ?? ONE_EURO_DEFAULTS.minCutoff, 'minCutoff', where);
-  const beta = checkNonNegative(options.beta ?? ONE_EURO_DEFAULTS.beta, 'beta', where);
-  const dCutoff = checkPositive(options.dCutoff ?? ONE_EURO_DEFAULTS.dCutoff, 'dCutoff', where);
-  const derivative = checkChoice(
-    options.derivative ?? ONE_EURO_DEFAULTS.derivative,
-    'derivative',
-    ['input', 'output'],
-    where,
-  );
-  const staleSample = checkChoice(
-    options.staleSample ?? ONE_EURO_DEFAULTS.staleSample,
-    'staleSample',
-    STALE_SAMPLE_POLICIES,
-    where,
-  );
-  let width = 4;
-  if (kind === 'vector') {
-    const w = options.width ?? ONE_EURO_DEFAULTS.width;
-    if (!(Number.isInteger(w) && w >= 1 && w <= 1024)) {
-      throw new OptionError(`${where}: width must be a whole number from 1 to 1024, got ${String(w)}`);
-    }
-    width = w;
-  } else if (options.width !== undefined && options.width !== 4) {
-    throw new OptionError(
-      `${where}: rotations have width 4 (x, y, z, w), got width ${String(options.width)}`,
-    );
-  }
+  const o = resolveOptions(where, options, ONE_EURO_DEFAULTS, ONE_EURO_SPEC);
+  const joints = checkJoints(o.joints, where);
+  const { kind, minCutoff, beta, dCutoff, derivative, staleSample } = o;
+  const width = streamWidth(kind, o.width, where);
   // the speed per joint: 3 components for rotations, kept at a stride of 4 (the 4th unused) so the rotation loop
   // indexes every array alike; `width` for vectors
   const speedWidth = kind === 'rotation' ? 3 : width;

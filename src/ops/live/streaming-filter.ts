@@ -1,22 +1,22 @@
 import { InvalidValueError, OptionError } from '../../errors.js';
+import { frozenDefaults, type OptionSpec, oneOf, resolveOptions } from '../../options.js';
 import type { FloatArray } from '../../series/types.js';
 import {
   blendRotations,
-  checkRotationSpace,
   createWindowScratch,
+  ROTATION_SPACES,
   type RotationSpace,
   type TapWindow,
   ZERO_SUM,
 } from '../filter/rotation-window.js';
 import { isKernel, type Kernel } from '../kernel/kernels.js';
 import {
-  checkChoice,
   checkJoints,
-  checkOptionNames,
   checkSample,
   checkStateHead,
   checkStateQuaternions,
   checkValues,
+  JOINTS_RULE,
   type LiveFilter,
   type LiveStateBase,
   readStateArray,
@@ -49,15 +49,22 @@ export interface StreamingFilterOptions {
   staleSample?: StaleSamplePolicy;
 }
 
-/** Defaults of {@link StreamingFilterOptions}. */
-export const STREAMING_FILTER_DEFAULTS: Required<Omit<StreamingFilterOptions, 'joints'>> = {
-  space: 'raw',
-  alignment: 'centred',
-  boundary: 'renormalize',
-  staleSample: 'error',
-};
+/** Defaults of {@link StreamingFilterOptions} (frozen; `joints` has none). */
+export const STREAMING_FILTER_DEFAULTS: Readonly<Required<Omit<StreamingFilterOptions, 'joints'>>> =
+  frozenDefaults({
+    space: 'raw',
+    alignment: 'centred',
+    boundary: 'renormalize',
+    staleSample: 'error',
+  });
 
-const OPTION_NAMES = ['joints', ...Object.keys(STREAMING_FILTER_DEFAULTS)];
+const STREAMING_FILTER_SPEC: OptionSpec = {
+  joints: JOINTS_RULE,
+  space: oneOf(ROTATION_SPACES),
+  alignment: oneOf(['centred', 'causal']),
+  boundary: oneOf(['renormalize', 'clamp', 'reflect']),
+  staleSample: oneOf(STALE_SAMPLE_POLICIES),
+};
 
 /** Snapshot of a streaming FIR filter (see {@link LiveFilter.getState}). */
 export interface StreamingFilterState extends LiveStateBase {
@@ -121,6 +128,8 @@ export function causalKernel(kernel: Kernel): Kernel {
  *
  * Method: D. Holden, "Filtering, Convolutions, and Quaternions" (2025), as `filterRotations`.
  *
+ * @param options - Defaults in {@link STREAMING_FILTER_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {OptionError} on a bad kernel, space, alignment, boundary or an unknown option name.
  * @example
  * const fir = createStreamingFilter(kernels.gaussian(2), { joints: 24 });
@@ -129,28 +138,9 @@ export function causalKernel(kernel: Kernel): Kernel {
 export function createStreamingFilter(kernel: Kernel, options: StreamingFilterOptions): StreamingFilter {
   const where = 'createStreamingFilter';
   if (!isKernel(kernel)) throw new OptionError(`${where}: kernel must be a Kernel (see kernels)`);
-  checkOptionNames(options, OPTION_NAMES, where);
-  const joints = checkJoints(options.joints, where);
-  const space = options.space ?? STREAMING_FILTER_DEFAULTS.space;
-  checkRotationSpace(space, where);
-  const alignment = checkChoice(
-    options.alignment ?? STREAMING_FILTER_DEFAULTS.alignment,
-    'alignment',
-    ['centred', 'causal'],
-    where,
-  );
-  const boundary = checkChoice(
-    options.boundary ?? STREAMING_FILTER_DEFAULTS.boundary,
-    'boundary',
-    ['renormalize', 'clamp', 'reflect'],
-    where,
-  );
-  const staleSample = checkChoice(
-    options.staleSample ?? STREAMING_FILTER_DEFAULTS.staleSample,
-    'staleSample',
-    STALE_SAMPLE_POLICIES,
-    where,
-  );
+  const o = resolveOptions(where, options, STREAMING_FILTER_DEFAULTS, STREAMING_FILTER_SPEC);
+  const joints = checkJoints(o.joints, where);
+  const { space, alignment, boundary, staleSample } = o;
   const resolved = { space, alignment, boundary, staleSample };
   const R = Math.floor(kernel.radius);
   const latency = alignment === 'centred' ? R : 0;

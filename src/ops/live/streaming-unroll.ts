@@ -1,13 +1,13 @@
 import { InvalidValueError, OptionError } from '../../errors.js';
+import { customRule, frozenDefaults, type OptionSpec, oneOf, resolveOptions } from '../../options.js';
 import type { EulerOrder } from '../../quat/euler.js';
 import type { FloatArray } from '../../series/types.js';
-import { checkMode, type EulerUnrollMode, eulerJointInfo, followTriple } from '../unroll/unroll-kernels.js';
+import { type EulerUnrollMode, eulerJointInfo, followTriple } from '../unroll/unroll-kernels.js';
 import {
-  checkChoice,
   checkJoints,
-  checkOptionNames,
   checkSample,
   checkStateHead,
+  JOINTS_RULE,
   type LiveFilter,
   type LiveStateBase,
   readStateArray,
@@ -34,16 +34,34 @@ export interface StreamingUnrollOptions {
   staleSample?: StaleSamplePolicy;
 }
 
-/** Defaults of {@link StreamingUnrollOptions}. */
-export const STREAMING_UNROLL_DEFAULTS: Required<Omit<StreamingUnrollOptions, 'joints' | 'order'>> = {
-  representation: 'quaternion',
-  first: 'hemisphere',
-  mode: 'equivalent',
-  initial: null,
-  staleSample: 'error',
-};
+/**
+ * Defaults of {@link StreamingUnrollOptions} (frozen; `joints` and `order` have none). An option of the other
+ * representation (`first` for Euler angles; `mode`, `initial` for quaternions) is accepted at its default.
+ */
+export const STREAMING_UNROLL_DEFAULTS: Readonly<Required<Omit<StreamingUnrollOptions, 'joints' | 'order'>>> =
+  frozenDefaults({
+    representation: 'quaternion',
+    first: 'hemisphere',
+    mode: 'equivalent',
+    initial: null,
+    staleSample: 'error',
+  });
 
-const OPTION_NAMES = ['joints', 'order', ...Object.keys(STREAMING_UNROLL_DEFAULTS)];
+const STREAMING_UNROLL_SPEC: OptionSpec = {
+  joints: JOINTS_RULE,
+  representation: oneOf(['quaternion', 'euler']),
+  first: oneOf(['hemisphere', 'keep']),
+  order: customRule(
+    "an Euler order such as 'ZYX' or an array of one per joint",
+    (v) => typeof v === 'string' || Array.isArray(v),
+  ),
+  mode: oneOf(['equivalent', 'wrap']),
+  initial: customRule(
+    'an array of numbers or null',
+    (v) => v === null || (typeof v === 'object' && typeof (v as ArrayLike<number>).length === 'number'),
+  ),
+  staleSample: oneOf(STALE_SAMPLE_POLICIES),
+};
 
 /** Snapshot of a streaming unroll (see {@link LiveFilter.getState}). */
 export interface StreamingUnrollState extends LiveStateBase {
@@ -70,6 +88,8 @@ export type StreamingUnroll = LiveFilter<StreamingUnrollState>;
  *
  * Method: D. Holden, "Unrolling Rotations" (2024); the Euler filter of Blender and Maya.
  *
+ * @param options - Defaults in {@link STREAMING_UNROLL_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {OptionError} on a missing or invalid option or an unknown option name.
  * @example
  * const unroll = createStreamingUnroll({ joints: 1 });
@@ -79,20 +99,9 @@ export type StreamingUnroll = LiveFilter<StreamingUnrollState>;
  */
 export function createStreamingUnroll(options: StreamingUnrollOptions): StreamingUnroll {
   const where = 'createStreamingUnroll';
-  checkOptionNames(options, OPTION_NAMES, where);
-  const joints = checkJoints(options.joints, where);
-  const representation = checkChoice(
-    options.representation ?? STREAMING_UNROLL_DEFAULTS.representation,
-    'representation',
-    ['quaternion', 'euler'],
-    where,
-  );
-  const staleSample = checkChoice(
-    options.staleSample ?? STREAMING_UNROLL_DEFAULTS.staleSample,
-    'staleSample',
-    STALE_SAMPLE_POLICIES,
-    where,
-  );
+  const o = resolveOptions(where, options, STREAMING_UNROLL_DEFAULTS, STREAMING_UNROLL_SPEC);
+  const joints = checkJoints(o.joints, where);
+  const { representation, staleSample } = o;
   const euler = representation === 'euler';
   const width = euler ? 3 : 4;
   const n = joints * width;
@@ -102,40 +111,35 @@ export function createStreamingUnroll(options: StreamingUnrollOptions): Streamin
   let equivalent = true;
   let initial: Float64Array | null = null;
   if (euler) {
-    if (options.order === undefined) throw new OptionError(`${where}: Euler angles need an order`);
-    info = eulerJointInfo(options.order, joints, where);
-    const mode = options.mode ?? STREAMING_UNROLL_DEFAULTS.mode;
-    checkMode(mode, where);
+    if (o.order === undefined) throw new OptionError(`${where}: Euler angles need an order`);
+    info = eulerJointInfo(o.order, joints, where);
+    const mode = o.mode;
     equivalent = mode === 'equivalent';
-    if (options.first !== undefined) throw new OptionError(`${where}: first applies to quaternions only`);
-    if (options.initial !== undefined && options.initial !== null) {
-      if (options.initial.length !== n) {
+    if (o.first !== STREAMING_UNROLL_DEFAULTS.first)
+      throw new OptionError(`${where}: first applies to quaternions only`);
+    if (o.initial !== null) {
+      if (o.initial.length !== n) {
         throw new OptionError(
-          `${where}: initial has ${options.initial.length} values, expected ${n} (3 per joint)`,
+          `${where}: initial has ${o.initial.length} values, expected ${n} (3 per joint)`,
         );
       }
-      initial = Float64Array.from(options.initial);
+      initial = Float64Array.from(o.initial);
       for (let i = 0; i < n; i++) {
         if (!Number.isFinite(initial[i])) throw new OptionError(`${where}: initial[${i}] is not finite`);
       }
     }
     resolved = {
       representation,
-      order: Array.isArray(options.order) ? [...options.order] : options.order,
+      order: Array.isArray(o.order) ? [...o.order] : o.order,
       mode,
       initial: initial ? Array.from(initial) : null,
       staleSample,
     };
   } else {
-    if (options.order !== undefined || options.mode !== undefined || options.initial != null) {
+    if (o.order !== undefined || o.mode !== STREAMING_UNROLL_DEFAULTS.mode || o.initial !== null) {
       throw new OptionError(`${where}: order, mode and initial apply to Euler angles only`);
     }
-    const first = checkChoice(
-      options.first ?? STREAMING_UNROLL_DEFAULTS.first,
-      'first',
-      ['hemisphere', 'keep'],
-      where,
-    );
+    const first = o.first;
     hemisphere = first === 'hemisphere';
     resolved = { representation, first, staleSample };
   }

@@ -22,14 +22,6 @@ export function resolveJoint(clip: Clip, joint: number | string, where: string, 
   return joint;
 }
 
-/** Checks option names against a defaults object. */
-export function checkOptionNames(options: object, defaults: object, where: string): void {
-  if (options === null || typeof options !== 'object')
-    throw new OptionError(`${where}: options must be an object`);
-  for (const key of Object.keys(options))
-    if (!(key in defaults)) throw new OptionError(`${where}: unknown option '${key}'`);
-}
-
 /** Central differences of `width`-wide rows over `dt` (one-sided at the ends), into `out`. */
 export function centralDifference(
   x: FloatArray,

@@ -93,7 +93,7 @@ export {
  * Mesh shells. `shellDistance: 'mesh'` with `meshShells` (per joint, in its local units: `skinShells`
  * of a glTF clip, the farthest vertex with weight on the joint through its inverse bind matrix) puts
  * each joint's virtual vertices at its own distance on every local axis; the bound then covers every
- * skinned vertex (a weighted mean of its joints' transforms of it). NaN entries take the default shell.
+ * skinned vertex (a weighted mean of its joints' transforms of it). Negative (or NaN) entries take the default shell.
  *
  * Interpolation: `'linear'` is slerp on the shorter arc (keys written sign-continuous) and lerp;
  * `'cubicspline'` is glTF's Hermite spline with tangents from the original samples' central differences
@@ -108,6 +108,8 @@ export {
  * Sources: ACL's error metric (N. Frechette, "Animation Compression Library", virtual vertices 3 cm from
  * each bone) and ozz-animation's hierarchical tolerance (`animation_optimizer.cc`).
  *
+ * @param options - Defaults in {@link REDUCE_KEYS_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {OptionError} on bad options (zero or negative tolerance, a tolerance below what the clip's
  * float64 numbers resolve, unknown names). @throws {ShapeError} on a malformed clip. @throws
  * {InvalidValueError} on non-finite data.

@@ -1,7 +1,16 @@
 // Options of keyframe reduction: the public option and report types, their defaults and presets, and the
 // resolver every reduction starts from.
 import { OptionError } from '../../errors.js';
-import { checkOptions } from '../../options.js';
+import {
+  anyOf,
+  customRule,
+  frozenDefaults,
+  type OptionSpec,
+  oneOf,
+  orNull,
+  POSITIVE_NUMBER,
+  resolveOptions,
+} from '../../options.js';
 import type { KeyedClip } from '../../series/clip.js';
 
 /** How reduction error is measured. */
@@ -49,7 +58,7 @@ export interface ReduceKeysOptions {
   /**
    * With `shellDistance: 'mesh'`: per joint of the clip, the shell in the joint's own (local) units, such
    * as `skinShells` computes from a glTF skin (the farthest vertex with a weight on the joint, through its
-   * inverse bind matrix); NaN (or a missing entry) where the joint has none: it takes the default shell.
+   * inverse bind matrix); a negative number (skinShells' -1), NaN or a missing entry where the joint has none: it takes the default shell.
    */
   meshShells?: ArrayLike<number> | null;
   /**
@@ -81,15 +90,18 @@ export interface ReduceKeysOptions {
   maxKeys?: number;
 }
 
-/** Defaults of {@link ReduceKeysOptions}. `tolerance` and `shellDistance` follow the preset when one is set. */
-export const REDUCE_KEYS_DEFAULTS: Required<
-  Omit<ReduceKeysOptions, 'preset' | 'maxKeys' | 'meshShells' | 'keepAtRest'>
-> & {
-  preset: ReducePreset | null;
-  maxKeys: number;
-  meshShells: ArrayLike<number> | null;
-  keepAtRest: readonly ReduceTrackTarget[] | 'all';
-} = {
+/**
+ * Defaults of {@link ReduceKeysOptions} (frozen). `tolerance` and `shellDistance` follow the preset when
+ * one is set and they are left out.
+ */
+export const REDUCE_KEYS_DEFAULTS: Readonly<
+  Required<Omit<ReduceKeysOptions, 'preset' | 'maxKeys' | 'meshShells' | 'keepAtRest'>> & {
+    preset: ReducePreset | null;
+    maxKeys: number;
+    meshShells: ArrayLike<number> | null;
+    keepAtRest: readonly ReduceTrackTarget[] | 'all';
+  }
+> = frozenDefaults({
   metric: 'object',
   preset: null,
   unitsPerMeter: 1,
@@ -103,6 +115,28 @@ export const REDUCE_KEYS_DEFAULTS: Required<
   maxKeys: Number.POSITIVE_INFINITY,
   meshShells: null,
   keepAtRest: Object.freeze([]) as readonly ReduceTrackTarget[],
+});
+
+const REDUCE_KEYS_SPEC: OptionSpec = {
+  metric: oneOf(['local', 'object']),
+  preset: orNull(oneOf(['acl', 'ozz'])),
+  unitsPerMeter: POSITIVE_NUMBER,
+  tolerance: POSITIVE_NUMBER,
+  shellDistance: anyOf(oneOf(['mesh']), POSITIVE_NUMBER),
+  toleranceAngle: POSITIVE_NUMBER,
+  toleranceScale: POSITIVE_NUMBER,
+  interpolation: oneOf(['linear', 'cubicspline']),
+  quantization: oneOf(['none', 'int16']),
+  effort: oneOf(['fast', 'best']),
+  meshShells: customRule(
+    'null or an array of numbers',
+    (v) => v === null || (typeof v === 'object' && typeof (v as ArrayLike<number>).length === 'number'),
+  ),
+  keepAtRest: customRule("'all' or a list of { joint, path }", (v) => v === 'all' || Array.isArray(v)),
+  maxKeys: customRule(
+    'an integer >= 2 or Infinity',
+    (v) => v === Number.POSITIVE_INFINITY || (Number.isInteger(v) && (v as number) >= 2),
+  ),
 };
 
 const PRESETS: Record<ReducePreset, { shell: number; tolerance: number }> = {
@@ -174,11 +208,7 @@ function positiveFinite(v: unknown, name: string): number {
 }
 
 export function resolve(options: ReduceKeysOptions): Resolved {
-  checkOptions(options, REDUCE_KEYS_DEFAULTS, 'reduceKeys');
-  const o = { ...REDUCE_KEYS_DEFAULTS, ...options };
-  if (o.metric !== 'local' && o.metric !== 'object') {
-    throw new OptionError(`reduceKeys: metric must be 'local' or 'object', got '${String(o.metric)}'`);
-  }
+  const o = resolveOptions('reduceKeys', options, REDUCE_KEYS_DEFAULTS, REDUCE_KEYS_SPEC);
   const upm = positiveFinite(o.unitsPerMeter, 'unitsPerMeter');
   let tolerance = o.tolerance;
   let shell = o.shellDistance;
@@ -188,8 +218,9 @@ export function resolve(options: ReduceKeysOptions): Resolved {
     const preset = PRESETS[o.preset];
     if (preset === undefined)
       throw new OptionError(`reduceKeys: preset must be 'acl' or 'ozz', got '${String(o.preset)}'`);
-    if (options.tolerance === undefined) tolerance = preset.tolerance * upm;
-    if (options.shellDistance === undefined || mesh) shell = preset.shell * upm;
+    // left out (or undefined), they follow the preset; with mesh shells the preset's is the fallback
+    if (options?.tolerance === undefined) tolerance = preset.tolerance * upm;
+    if (options?.shellDistance === undefined || mesh) shell = preset.shell * upm;
   }
   positiveFinite(tolerance, 'tolerance');
   positiveFinite(shell, 'shellDistance');
@@ -243,11 +274,12 @@ function meshShellsOf(shells: ArrayLike<number> | null | undefined): Float64Arra
       "reduceKeys: shellDistance 'mesh' needs meshShells, the shell of each joint (skinShells of a glTF clip)",
     );
   const out = Float64Array.from(shells);
-  for (let j = 0; j < out.length; j++)
-    if (!Number.isNaN(out[j]) && !(out[j] >= 0 && Number.isFinite(out[j])))
-      throw new OptionError(
-        `reduceKeys: meshShells[${j}] must be a finite distance of at least 0 or NaN, got ${String(out[j])}`,
-      );
+  for (let j = 0; j < out.length; j++) {
+    // a negative entry (skinShells' -1) or NaN: no vertex weighs on the joint, the default shell (NaN here)
+    if (Number.isNaN(out[j]) || out[j] < 0) out[j] = Number.NaN;
+    else if (!Number.isFinite(out[j]))
+      throw new OptionError(`reduceKeys: meshShells[${j}] must be a finite distance, got ${String(out[j])}`);
+  }
   return out;
 }
 

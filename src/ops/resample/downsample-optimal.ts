@@ -24,7 +24,18 @@ import { checkRate } from './resample-support.js';
 
 export type { PlaybackError, PlaybackKernel } from './downsample-playback.js';
 
-import { checkOptions } from '../../options.js';
+import {
+  customRule,
+  frozenDefaults,
+  integerIn,
+  NON_NEGATIVE_NUMBER,
+  OBJECT_OPTION,
+  type OptionSpec,
+  OUT_SERIES,
+  oneOf,
+  POSITIVE_NUMBER,
+  resolveOptions,
+} from '../../options.js';
 import { unrollQuaternions } from '../unroll/unroll-quaternions.js';
 
 /** Forward-kinematics term of {@link downsampleOptimal}. */
@@ -56,10 +67,33 @@ export interface DownsampleOptimalOptions {
   fk?: DownsampleFkOptions;
 }
 
-/** Defaults of {@link DownsampleOptimalOptions}. */
-export const DOWNSAMPLE_OPTIMAL_DEFAULTS = {
+/** Defaults of {@link DownsampleOptimalOptions} (frozen; `sourceRate`, `targetRate` and `fk` have none). */
+export const DOWNSAMPLE_OPTIMAL_DEFAULTS = frozenDefaults({
   playback: 'linear' as PlaybackKernel,
   iterations: 3,
+});
+
+const PLAYBACK_RULE = oneOf(['linear', 'catmull-rom']);
+
+const DOWNSAMPLE_OPTIMAL_SPEC: OptionSpec = {
+  sourceRate: POSITIVE_NUMBER,
+  targetRate: POSITIVE_NUMBER,
+  playback: PLAYBACK_RULE,
+  iterations: integerIn(0),
+  fk: OBJECT_OPTION,
+};
+
+const ARRAY_LIKE = customRule(
+  'an array of numbers',
+  (v) => v !== null && typeof v === 'object' && typeof (v as ArrayLike<number>).length === 'number',
+);
+
+/** The rules of {@link DownsampleFkOptions} (`parents`, `offsets` and `weight` are required, checked with the series). */
+const DOWNSAMPLE_FK_SPEC: OptionSpec = {
+  parents: ARRAY_LIKE,
+  offsets: ARRAY_LIKE,
+  weight: NON_NEGATIVE_NUMBER,
+  translations: OUT_SERIES,
 };
 
 /** Result of {@link downsampleOptimal}. */
@@ -197,6 +231,8 @@ function tangent(k: Float64Array, o: number, T: Float64Array): void {
  * up-sampler and its FK loss, after Wronski's optimal down-sampling for bilinear up-sampling (2021);
  * here solved directly as least squares plus Gauss-Newton instead of by gradient descent.
  *
+ * @param options - Defaults in {@link DOWNSAMPLE_OPTIMAL_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} on a malformed series or FK arrays that do not fit. @throws {OptionError} on bad
  * options. @throws {InvalidValueError} on non-finite or zero source rotations.
  * @example
@@ -211,26 +247,15 @@ export function downsampleOptimal(
   assertQuatSeries(series, `${where}: series`);
   if (options === null || typeof options !== 'object')
     throw new OptionError(`${where}: options are required`);
-  checkOptions(options, DOWNSAMPLE_OPTIMAL_DEFAULTS, where, ['sourceRate', 'targetRate', 'fk']);
-  if (options.fk !== undefined)
-    checkOptions(options.fk, ['parents', 'offsets', 'weight', 'translations'], `${where}: fk`);
-  const { sourceRate, targetRate } = options;
+  const o = resolveOptions(where, options, DOWNSAMPLE_OPTIMAL_DEFAULTS, DOWNSAMPLE_OPTIMAL_SPEC);
+  if (o.fk !== undefined) resolveOptions(`${where}: fk`, o.fk, {}, DOWNSAMPLE_FK_SPEC);
+  const { sourceRate, targetRate, playback: playbackName, iterations } = o;
   checkRate(sourceRate, 'sourceRate', where);
   checkRate(targetRate, 'targetRate', where);
   if (targetRate >= sourceRate) {
     throw new OptionError(
       `${where}: targetRate (${targetRate} Hz) must be below sourceRate (${sourceRate} Hz)`,
     );
-  }
-  const playbackName = options.playback ?? DOWNSAMPLE_OPTIMAL_DEFAULTS.playback;
-  if (playbackName !== 'linear' && playbackName !== 'catmull-rom') {
-    throw new OptionError(
-      `${where}: playback must be 'linear' or 'catmull-rom', got '${String(playbackName)}'`,
-    );
-  }
-  const iterations = options.iterations ?? DOWNSAMPLE_OPTIMAL_DEFAULTS.iterations;
-  if (!Number.isInteger(iterations) || iterations < 0) {
-    throw new OptionError(`${where}: iterations must be a non-negative integer, got ${iterations}`);
   }
   assertFiniteSeries(series.data, series.joints, 4, `${where}: series`);
   const { frames, joints } = series;
@@ -258,7 +283,7 @@ export function downsampleOptimal(
   const times = new Float64Array(K);
   for (let j = 0; j < K; j++) times[j] = j / targetRate;
 
-  const fk = options.fk ? prepareFk(options.fk, series, src, where) : null;
+  const fk = o.fk ? prepareFk(o.fk, series, src, where) : null;
 
   // plain decimation: the source frame nearest each key time
   const keys = new Float64Array(K * joints * 4);

@@ -4,7 +4,7 @@
  * @module
  */
 import { OptionError, ShapeError } from '../../errors.js';
-import { checkOptions } from '../../options.js';
+import { frozenDefaults, type OptionSpec, oneOf, resolveOptions } from '../../options.js';
 import type { Clip } from '../../series/clip.js';
 import { checkSeriesSize } from '../../series/create.js';
 import type { FloatArray, QuatSeries } from '../../series/types.js';
@@ -25,6 +25,7 @@ import { blendRotationsAt, resampleRotations } from './resample-rotations.js';
 import {
   planResample,
   RESAMPLE_DEFAULTS,
+  RESAMPLE_SPEC,
   type ResampledGrid,
   type ResampleOptions,
 } from './resample-support.js';
@@ -84,8 +85,25 @@ export function clipSourceRate(clip: Clip, rateFrom: 'guess' | 'frame-time' = 'g
   return clipRate(clip).rate;
 }
 
-/** Defaults of {@link ResampleClipOptions}: the same as `RESAMPLE_DEFAULTS`. */
-export { RESAMPLE_DEFAULTS as RESAMPLE_CLIP_DEFAULTS } from './resample-support.js';
+/** Defaults of {@link ResampleClipOptions} (frozen): `RESAMPLE_DEFAULTS` and the clip's own options. */
+export const RESAMPLE_CLIP_DEFAULTS = frozenDefaults({
+  ...RESAMPLE_DEFAULTS,
+  rateFrom: 'guess' as 'guess' | 'frame-time',
+  segments: 'none' as SegmentPolicy,
+});
+
+const RESAMPLE_CLIP_SPEC: OptionSpec = {
+  targetRate: RESAMPLE_SPEC.targetRate,
+  kernel: RESAMPLE_SPEC.kernel,
+  downsampleKernel: RESAMPLE_SPEC.downsampleKernel,
+  space: RESAMPLE_SPEC.space,
+  boundary: RESAMPLE_SPEC.boundary,
+  antialias: RESAMPLE_SPEC.antialias,
+  duration: RESAMPLE_SPEC.duration,
+  translationBoundary: RESAMPLE_SPEC.boundary,
+  rateFrom: oneOf(['guess', 'frame-time']),
+  segments: oneOf(SEGMENT_POLICIES),
+};
 
 /**
  * Resamples a clip to `targetRate`: rotations with `resampleRotations` and translations with
@@ -103,6 +121,8 @@ export { RESAMPLE_DEFAULTS as RESAMPLE_CLIP_DEFAULTS } from './resample-support.
  *
  * Source: Holden, "Filtering, Convolutions, and Quaternions" (2025).
  *
+ * @param options - Defaults in {@link RESAMPLE_CLIP_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} when the clip's series do not match its frame count. @throws {OptionError} on bad
  * options, a clip without a valid rate, or `segments: 'jumps'` with `boundary: 'wrap'` on a clip with jumps.
  * @example
@@ -114,12 +134,8 @@ export function resampleClip(clip: Clip, options: ResampleClipOptions): Clip {
   if (options === null || typeof options !== 'object')
     throw new OptionError('resampleClip: options with targetRate are required');
   checkClip(clip, 'resampleClip');
-  checkOptions(options, RESAMPLE_DEFAULTS, 'resampleClip', [
-    'targetRate',
-    'translationBoundary',
-    'rateFrom',
-    'segments',
-  ]);
+  // checked here; read below from `options` itself, where an absent kernel or duration has its own meaning
+  resolveOptions('resampleClip', options, RESAMPLE_CLIP_DEFAULTS, RESAMPLE_CLIP_SPEC);
   const rate = clipSourceRate(clip, options.rateFrom);
   if (clip.rotations.frames !== clip.frames || clip.translations.frames !== clip.frames) {
     throw new ShapeError(

@@ -78,6 +78,8 @@ export {
  * Source: Holden, "Filtering, Convolutions, and Quaternions" (2025): up-sampling as convolution with an
  * interpolation kernel, down-sampling with the kernel scaled to the target interval.
  *
+ * @param options - Defaults in {@link RESAMPLE_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} on a malformed series or `out`. @throws {OptionError} on bad options.
  * @throws {InvalidValueError} on non-finite samples or non-uniform `sourceTimes`, naming where.
  * @example

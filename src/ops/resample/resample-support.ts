@@ -5,13 +5,24 @@
  * @module
  */
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
-import { checkOptions } from '../../options.js';
+import {
+  anyOf,
+  BOOLEAN_OPTION,
+  customRule,
+  frozenDefaults,
+  type OptionSpec,
+  OUT_SERIES,
+  oneOf,
+  POSITIVE_NUMBER,
+  resolveOptions,
+} from '../../options.js';
 import { MAX_SERIES_VALUES } from '../../series/create.js';
 import type { FloatArray, QuatSeries } from '../../series/types.js';
 import {
   BOUNDARIES,
   type Boundary,
   checkRotationSpace,
+  ROTATION_SPACES,
   type RotationSpace,
 } from '../filter/rotation-window.js';
 import {
@@ -25,7 +36,7 @@ import {
   sinc,
   tent,
 } from '../kernel/kernels.js';
-import { type DurationPolicy, type TimeGrid, timeGrid } from './time-grid.js';
+import { DURATION_POLICIES, type DurationPolicy, type TimeGrid, timeGrid } from './time-grid.js';
 
 /** Widest anti-aliasing kernel accepted, in source frames each side. */
 const MAX_RADIUS = 1e6;
@@ -149,14 +160,38 @@ export interface ResampleOptions {
   duration?: DurationPolicy;
 }
 
-/** Defaults of {@link ResampleOptions}. */
-export const RESAMPLE_DEFAULTS = {
+/**
+ * Defaults of {@link ResampleOptions} (frozen). `kernel` is the up-sampling kernel: left out, down-sampling
+ * uses `downsampleKernel`; `duration` is `'loop'` when left out with `boundary: 'wrap'`.
+ */
+export const RESAMPLE_DEFAULTS = frozenDefaults({
   kernel: 'catmull-rom' as Kernel | ResampleKernelName,
   downsampleKernel: 'lanczos3' as Kernel | ResampleKernelName,
   space: 'log' as RotationSpace,
   boundary: 'clamp' as Boundary,
   antialias: true,
   duration: 'floor' as DurationPolicy,
+});
+
+const KERNEL_OR_NAME = anyOf(oneOf(RESAMPLE_KERNEL_NAMES), customRule('a Kernel (see kernels)', isKernel));
+const SECONDS = customRule(
+  'an array of seconds',
+  (v) => v !== null && typeof v === 'object' && typeof (v as ArrayLike<number>).length === 'number',
+);
+
+/** The rules of {@link ResampleOptions} and `out`. @internal */
+export const RESAMPLE_SPEC: OptionSpec = {
+  sourceRate: POSITIVE_NUMBER,
+  sourceTimes: SECONDS,
+  targetRate: POSITIVE_NUMBER,
+  times: SECONDS,
+  kernel: KERNEL_OR_NAME,
+  downsampleKernel: KERNEL_OR_NAME,
+  space: oneOf(ROTATION_SPACES),
+  boundary: oneOf(BOUNDARIES),
+  antialias: BOOLEAN_OPTION,
+  duration: oneOf(DURATION_POLICIES),
+  out: OUT_SERIES,
 };
 
 /** Options of {@link resampleRotations}. */
@@ -214,13 +249,8 @@ export function planResample(
 ): ResamplePlan {
   if (options === null || typeof options !== 'object')
     throw new OptionError(`${where}: options with sourceRate are required`);
-  checkOptions(options, RESAMPLE_DEFAULTS, where, [
-    'sourceRate',
-    'sourceTimes',
-    'targetRate',
-    'times',
-    'out',
-  ]);
+  // checked here; read below from `options` itself, where an absent kernel or duration has its own meaning
+  resolveOptions(where, options, RESAMPLE_DEFAULTS, RESAMPLE_SPEC);
   let sourceRate = options.sourceRate;
   if (options.sourceTimes !== undefined) {
     const st = options.sourceTimes;

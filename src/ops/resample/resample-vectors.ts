@@ -35,6 +35,8 @@ export { RESAMPLE_DEFAULTS as RESAMPLE_VECTORS_DEFAULTS } from './resample-suppo
  *
  * Source: Holden, "Filtering, Convolutions, and Quaternions" (2025).
  *
+ * @param options - Defaults in {@link RESAMPLE_VECTORS_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} on a malformed series or `out`. @throws {OptionError} on bad options.
  * @throws {InvalidValueError} on non-finite samples or non-uniform `sourceTimes`.
  * @example

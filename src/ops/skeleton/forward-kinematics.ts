@@ -1,5 +1,5 @@
 import { ShapeError } from '../../errors.js';
-import { checkOptions } from '../../options.js';
+import { frozenDefaults, type OptionSpec, OUT_SERIES, resolveOptions } from '../../options.js';
 import { multiplyRaw, rotateVectorRaw } from '../../quat/raw.js';
 import type { Clip } from '../../series/clip.js';
 import { assertFiniteSeries, assertQuatSeries, assertVec3Series } from '../../series/create.js';
@@ -22,8 +22,10 @@ export interface ForwardKinematicsOptions {
   positions?: Vec3Series;
 }
 
-/** Defaults of {@link ForwardKinematicsOptions}: both outputs are allocated. */
-export const FORWARD_KINEMATICS_DEFAULTS: ForwardKinematicsOptions = {};
+/** Defaults of {@link ForwardKinematicsOptions} (frozen): both outputs are allocated. */
+export const FORWARD_KINEMATICS_DEFAULTS: Readonly<ForwardKinematicsOptions> = frozenDefaults({});
+
+const FORWARD_KINEMATICS_SPEC: OptionSpec = { rotations: OUT_SERIES, positions: OUT_SERIES };
 
 function checkHierarchy(clip: Clip, where: string): void {
   if (
@@ -212,6 +214,8 @@ function fkFrameScaled(
  * Float32 input is computed in float64; outputs are Float64 unless given in `options`.
  * Method: the standard recursive composition of the BVH hierarchy (Meredith & Maddock 2001).
  *
+ * @param options - Defaults in {@link FORWARD_KINEMATICS_DEFAULTS}; a left-out or `undefined` option takes
+ *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} when the skeleton, the series or the output series do not fit together.
  * @example
  * const { positions } = forwardKinematics(parseBvh(text));
@@ -222,10 +226,12 @@ export function forwardKinematics(
   options: ForwardKinematicsOptions = {},
 ): ForwardKinematicsResult<FloatArray> {
   checkHierarchy(clip, 'forwardKinematics');
-  options = checkOptions(options, FORWARD_KINEMATICS_DEFAULTS, 'forwardKinematics', [
-    'rotations',
-    'positions',
-  ]);
+  options = resolveOptions(
+    'forwardKinematics',
+    options,
+    FORWARD_KINEMATICS_DEFAULTS,
+    FORWARD_KINEMATICS_SPEC,
+  );
   const J = clip.skeleton.parents.length;
   const frames = clip.rotations.frames;
   assertFiniteSeries(clip.rotations.data, J, 4, 'forwardKinematics: clip.rotations');

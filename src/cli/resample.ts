@@ -84,7 +84,9 @@ export function resampleStep(parsed: Parsed, rateText: string | undefined, rateN
   if (v.loop !== undefined && v.optimal === true && v.loop !== 'off')
     throw new UsageError('--loop applies to resampling without --optimal (the optimal keys do not wrap)');
   if (v.spline === true && (v.optimal === true || v.kernel !== undefined || v['no-antialias'] === true))
-    throw new UsageError('--spline draws splines through the keys; it takes no --optimal, --kernel or --no-antialias');
+    throw new UsageError(
+      '--spline draws splines through the keys; it takes no --optimal, --kernel or --no-antialias',
+    );
   if (v.playback !== undefined && v.optimal !== true)
     throw new UsageError('--playback says what --optimal fits its keys for; give --optimal with it');
   return {

@@ -9,6 +9,6 @@ export * from './bake-clip.js';
 export * from './evaluate-track.js';
 export * from './keys-from-clip.js';
 export * from './rotation-spline.js';
-export { vectorSplineTrack } from './vector-spline.js';
 export * from './subclip.js';
 export { assertKeyedClip, assertTrack, INTERPOLATIONS, pathWidth, TRACK_PATHS } from './support.js';
+export { vectorSplineTrack } from './vector-spline.js';

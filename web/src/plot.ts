@@ -22,6 +22,8 @@ export interface DotSet {
   radius?: number;
   /** Filled (default) or a ring. */
   ring?: boolean;
+  /** Keys the dots stand for (more than the dots when thinned for the plot's pixels). */
+  keys?: number;
 }
 
 export interface LinePlotOptions {

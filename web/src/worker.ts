@@ -23,7 +23,15 @@ import {
   readGltf,
 } from 'rotsig/io';
 import { bakeKeyed, type ClipStep, runSteps } from 'rotsig/pipeline';
-import { type CurveKind, curveData, type PostedCurves, postCurves } from './curves.js';
+import {
+  type CurveKind,
+  curveData,
+  DEFAULT_DOT_GRID,
+  type DotGrid,
+  type PostedCurves,
+  postCurves,
+} from './curves.js';
+import { mark, type OpenMark } from './marks.js';
 import type {
   AnimationInfo,
   Difference,
@@ -59,6 +67,8 @@ let curveSource: {
   unroll: boolean;
   kept: Track[] | null;
 } = { fileEuler: null, tracks: null, unroll: false, kept: null };
+/** Where the last open's time went in this thread (see `marks.ts`), posted with each result. */
+let marks: OpenMark[] = [];
 const post = (m: FromWorker, transfer: Transferable[] = []) =>
   (self as unknown as Worker).postMessage(m, transfer);
 
@@ -99,7 +109,7 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
   }
   if (m.type === 'curves') {
     try {
-      const c = original ? curvesOf(m.kind, m.joint, original) : null;
+      const c = original ? curvesOf(m.kind, m.joint, original, m.grid) : null;
       post({ type: 'curves', id: m.id, curves: c?.curves ?? null }, c?.transfer ?? []);
     } catch (err) {
       post({ type: 'error', id: m.id, message: (err as Error).message });
@@ -111,6 +121,8 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
     return;
   }
   if (m.type === 'parse-gltf') {
+    marks = [];
+    mark(marks, 'worker: file received');
     const resources: Record<string, Uint8Array> = {};
     for (const [k, v] of Object.entries(m.resources)) resources[k] = new Uint8Array(v);
     void parseGltf(m.id, new Uint8Array(m.bytes), m.name, resources);
@@ -126,7 +138,7 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
   }
   if (!original) return;
   try {
-    run(m.id, m.settings, m.joint, m.curves, original);
+    run(m.id, m.settings, m.joint, m.curves, original, m.grid);
   } catch (err) {
     post({ type: 'error', id: m.id, message: (err as Error).message });
   }
@@ -170,6 +182,7 @@ async function parseGltf(
   post({ type: 'progress', id, fraction: 0.15, label: `reading ${name}` });
   try {
     const read = await readGltf(bytes, { file: name, resources: withUriKeys(bytes, resources) });
+    mark(marks, 'worker: read');
     post({ type: 'progress', id, fraction: 0.5, label: 'baking the animation' });
     if (read.clips.length === 0) throw new Error('the file has no animations');
     gltf = { name, bytes, resources, read, animation: 0 };
@@ -224,6 +237,7 @@ function showAnimation(id: number, index: number, ms: number, warnings: string[]
     const keyed = gltf.read.clips[index];
     if (!keyed) throw new Error(`no animation ${index}`);
     const clip = bakeKeyed(keyed);
+    mark(marks, 'worker: baked');
     gltf.animation = index;
     original = clip;
     originalSpectrum = null;
@@ -265,7 +279,9 @@ function showAnimation(id: number, index: number, ms: number, warnings: string[]
         nodes: source ? Int32Array.from(source.nodes) : new Int32Array(0),
       },
     });
+    mark(marks, 'worker: clip posted');
     spectrumOnOpen(clip);
+    mark(marks, 'worker: spectrum');
   } catch (e) {
     post({ type: 'parse-error', id, message: (e as Error).message });
   }
@@ -349,17 +365,26 @@ function curvesOf(
   kind: CurveKind,
   joint: number,
   src: Clip,
+  grid: DotGrid = DEFAULT_DOT_GRID,
 ): { curves: PostedCurves; transfer: ArrayBuffer[] } {
   const processed = lastResult.clip;
   const d = curveData(kind, src, processed, joint, curveSource.unroll, curveSource.fileEuler, {
     tracks: curveSource.tracks,
     kept: processed ? curveSource.kept : null,
   });
-  return postCurves(kind, joint, d);
+  return postCurves(kind, joint, d, undefined, grid);
 }
 
-function run(id: number, s: ProcessSettings, joint: number, kind: CurveKind, src: Clip): void {
+function run(
+  id: number,
+  s: ProcessSettings,
+  joint: number,
+  kind: CurveKind,
+  src: Clip,
+  grid?: DotGrid,
+): void {
   const t0 = performance.now();
+  mark(marks, 'worker: processing asked');
   const pipeline = stepsOf(s, src.rate);
   const steps = pipeline.length + (s.reduce ? 1 : 0) + 2;
   let step = 0;
@@ -425,7 +450,9 @@ function run(id: number, s: ProcessSettings, joint: number, kind: CurveKind, src
   }
   processedSpectrum = clip ? clipSpectra(clip) : null;
   curveSource = { ...curveSource, unroll: s.unroll, kept: reduction?.keptTracks ?? null };
-  const curves = curvesOf(kind, joint, src);
+  mark(marks, 'worker: processed');
+  const curves = curvesOf(kind, joint, src, grid);
+  mark(marks, 'worker: curves');
   post(
     {
       type: 'result',
@@ -438,6 +465,7 @@ function run(id: number, s: ProcessSettings, joint: number, kind: CurveKind, src
       reduction,
       curves: curves.curves,
       ms: performance.now() - t0,
+      marks,
     },
     curves.transfer,
   );

@@ -543,16 +543,19 @@ export function postCurves(
   const x1 = times[times.length - 1] ?? 0;
   const dots: PostedCurves['dots'] = [];
   for (const set of d.dots) {
+    const rows = set.rows;
+    // the keys' times, gathered once for the set's channels
+    const at = new Float64Array(rows.length);
+    for (let i = 0; i < rows.length; i++) at[i] = times[rows[i]];
     for (const c of set.columns) {
       const col = full[c];
-      const rows = set.rows;
       let xs = new Float64Array(rows.length);
       let ys = new Float64Array(rows.length);
       let n = 0;
       for (let i = 0; i < rows.length; i++) {
         const v = col[rows[i]];
         if (v === undefined || Number.isNaN(v)) continue;
-        xs[n] = times[rows[i]];
+        xs[n] = at[i];
         ys[n++] = v;
       }
       xs = xs.subarray(0, n);

@@ -264,21 +264,38 @@ function showAnimation(id: number, index: number, ms: number, warnings: string[]
       };
     });
     const source = gltfSourceOf(clip);
-    post({
-      type: 'parsed',
-      id,
-      // the glTF document stays here (it cannot be posted); the page gets the plain arrays
-      clip: { ...clip, source: undefined },
-      warnings,
-      ms: ms + performance.now() - t0,
-      fileEuler: null,
-      gltf: {
-        animations,
-        animation: index,
-        tracks: tracks.map((t) => ({ ...t })),
-        nodes: source ? Int32Array.from(source.nodes) : new Int32Array(0),
+    // the page gets copies of the large arrays, transferred: one copy here instead of a structured clone's
+    // serialising here and deserialising there (the worker keeps its own for processing)
+    const transfer: ArrayBuffer[] = [];
+    post(
+      {
+        type: 'parsed',
+        id,
+        // the glTF document stays here (it cannot be posted); the page gets the plain arrays
+        clip: {
+          ...clip,
+          source: undefined,
+          rotations: copied(clip.rotations, transfer),
+          translations: copied(clip.translations, transfer),
+          scales: clip.scales ? copied(clip.scales, transfer) : undefined,
+        },
+        warnings,
+        ms: ms + performance.now() - t0,
+        fileEuler: null,
+        gltf: {
+          animations,
+          animation: index,
+          tracks: tracks.map((t) => {
+            const times = t.times.slice();
+            const values = t.values.slice();
+            transfer.push(times.buffer as ArrayBuffer, values.buffer as ArrayBuffer);
+            return { ...t, times, values };
+          }),
+          nodes: source ? Int32Array.from(source.nodes) : new Int32Array(0),
+        },
       },
-    });
+      transfer,
+    );
     mark(marks, 'worker: clip posted');
     spectrumOnOpen(clip);
     mark(marks, 'worker: spectrum');
@@ -305,6 +322,13 @@ async function downloadGltf(id: number): Promise<void> {
     lastResult.reduced,
   );
   post({ type: 'downloaded', id, glb, warnings }, [glb.buffer]);
+}
+
+/** A series with a copy of its data, whose buffer is added to `transfer`. */
+function copied<S extends { data: Float64Array | Float32Array }>(s: S, transfer: ArrayBuffer[]): S {
+  const data = s.data.slice();
+  transfer.push(data.buffer as ArrayBuffer);
+  return { ...s, data };
 }
 
 /** Bytes of keyed tracks as glTF stores them: float32 key times and values, one time accessor per track. */

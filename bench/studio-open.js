@@ -143,7 +143,8 @@ async function openIn(url) {
   await page.evaluate(() => {
     globalThis.__longTasks = [];
     new PerformanceObserver((l) => {
-      for (const e of l.getEntries()) globalThis.__longTasks.push(e.duration);
+      for (const e of l.getEntries())
+        globalThis.__longTasks.push({ at: performance.timeOrigin + e.startTime, ms: e.duration });
     }).observe({ type: 'longtask' });
   });
   const t0 = performance.now();
@@ -162,6 +163,8 @@ async function openIn(url) {
     frames: window.__studio.state().frames,
     parseMs: window.__studio.state().parseMs,
     longTasks: globalThis.__longTasks,
+    // when the bench saw the open finished, on the marks' clock
+    idleAt: performance.timeOrigin + performance.now(),
     spectrum: document.querySelector('[data-testid=spectrum-info]')?.textContent ?? '',
     marks: window.__studio.openMarks?.() ?? [],
   }));
@@ -171,10 +174,13 @@ async function openIn(url) {
     idle,
     frames: s.frames,
     workerReadMs: Math.round(s.parseMs),
-    longestTaskMs: Math.round(Math.max(0, ...s.longTasks)),
-    longTasksMs: Math.round(s.longTasks.reduce((a, b) => a + b, 0)),
+    longestTaskMs: Math.round(Math.max(0, ...s.longTasks.map((t) => t.ms))),
+    longTasksMs: Math.round(s.longTasks.reduce((a, t) => a + t.ms, 0)),
     spectrumInfo: s.spectrum,
     marks: Object.fromEntries(s.marks.map((m) => [m.label, m.ms])),
+    // the page's tasks over 50 ms (start and length, ms on the marks' timeline) and when the bench saw idle
+    longTasks: s.longTasks.map((t) => [Math.round(t.at - (s.marks[0]?.at ?? 0)), Math.round(t.ms)]),
+    idleSeenMs: Math.round(s.idleAt - (s.marks[0]?.at ?? 0)),
   };
 }
 

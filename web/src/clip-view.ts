@@ -11,7 +11,7 @@ import { writeBvh } from 'rotsig/io';
 import { bindingNames } from 'rotsig/three';
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { type CurveKind, curveLabels, type PostedCurves } from './curves.js';
+import { type CurveKind, curveLabels, decimationRows, type PostedCurves } from './curves.js';
 import { ASK_KEYS, guardGltf, MAX_KEYS, uriFileName } from './gltf-guard.js';
 import { mark, type OpenMark } from './marks.js';
 import type {
@@ -907,11 +907,14 @@ export class ClipView {
   /** Where the last open's time went (see `marks.ts`): this page's moments and the worker's. */
   private pageMarks: OpenMark[] = [];
   private workerMarks: OpenMark[] = [];
-  /** The last open's moments, page and worker, in time order, ms from the first. */
-  openMarks(): { label: string; ms: number }[] {
+  /**
+   * The last open's moments, page and worker, in time order, ms from the first (`at`: ms since the epoch,
+   * the clock of `marks.ts`).
+   */
+  openMarks(): { label: string; ms: number; at: number }[] {
     const all = [...this.pageMarks, ...this.workerMarks].sort((a, b) => a[1] - b[1]);
     const t0 = all[0]?.[1] ?? 0;
-    return all.map(([label, at]) => ({ label, ms: Math.round(at - t0) }));
+    return all.map(([label, at]) => ({ label, ms: Math.round(at - t0), at }));
   }
 
   processMs = 0;
@@ -989,7 +992,11 @@ export class ClipView {
       joint: joint ? this.selected : -1,
       columns: [clipMax.frequencies, ...db, clipMax.maxDb],
     };
-    this.spectrumPlot.setData(this.spectrumColumns.columns);
+    // drawn thinned for the screen as the curves are (each pixel column's first, last, lowest and highest
+    // value of every series): a million-frame clip's spectrum is half a million bins per series
+    const full = this.spectrumColumns.columns;
+    const rows = decimationRows(full);
+    this.spectrumPlot.setData(rows ? full.map((c) => Float64Array.from(rows, (r) => c[r])) : full);
     this.spectrumPlot.plot.setScale('y', { min: -90, max: 40 });
     const name = clip.skeleton.names[this.selected];
     const swatches = labels.map(

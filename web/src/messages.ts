@@ -150,7 +150,10 @@ export type FromWorker =
       /** Clip spectra the worker computed since the clip was opened (each clip's once). */
       spectraComputed: number;
       reduction: ReductionInfo | null;
-      /** The shown joint's curves of the original and this result, ready to draw. */
+      /**
+       * The shown joint's curves of the original and this result, ready to draw; null when they are the
+       * curves the worker posted first for this request (no processed clip).
+       */
       curves: PostedCurves | null;
       ms: number;
       /** Where the worker's time went since the file was opened (see `marks.ts`). */

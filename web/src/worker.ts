@@ -160,7 +160,6 @@ function parse(id: number, text: string, positionMode: PositionMode): void {
     lastResult = { clip: null, reduced: null, steps: [] };
     curveSource = { fileEuler, tracks: null, unroll: false, kept: null };
     post({ type: 'parsed', id, clip: report.clip, warnings, ms, fileEuler });
-    spectrumOnOpen(report.clip);
   } catch (e) {
     const msg = (e as Error).message;
     // BvhParseError messages end with "at line:column"; make sure the location is always shown
@@ -297,8 +296,6 @@ function showAnimation(id: number, index: number, ms: number, warnings: string[]
       transfer,
     );
     mark(marks, 'worker: clip posted');
-    spectrumOnOpen(clip);
-    mark(marks, 'worker: spectrum');
   } catch (e) {
     post({ type: 'parse-error', id, message: (e as Error).message });
   }
@@ -413,8 +410,19 @@ function run(
   const steps = pipeline.length + (s.reduce ? 1 : 0) + 2;
   let step = 0;
   const progress = (label: string) => post({ type: 'progress', id, fraction: ++step / steps, label });
-  // computed on open (spectrumOnOpen) unless the worker was restarted with the clip since
-  if (!originalSpectrum || originalSpectrum.clip !== src) originalSpectrum = clipSpectra(src);
+  // the first request for a clip (the page sends it as soon as it shows the clip): the original's curves
+  // first, posted at once, so that the page draws them while this thread computes the spectrum
+  let early = false;
+  if (!originalSpectrum || originalSpectrum.clip !== src) {
+    if (!lastResult.clip) {
+      const c = curvesOf(kind, joint, src, grid);
+      post({ type: 'curves', id, curves: c.curves }, c.transfer);
+      mark(marks, 'worker: curves');
+      early = true;
+    }
+    originalSpectrum = clipSpectra(src);
+    mark(marks, 'worker: spectrum');
+  }
   progress('spectrum');
   let optimal: { before: number; after: number; steps: number } | null = null;
   // the steps `rotsig` runs for the same options (rotsig/pipeline), reporting each as it is done
@@ -475,23 +483,26 @@ function run(
   processedSpectrum = clip ? clipSpectra(clip) : null;
   curveSource = { ...curveSource, unroll: s.unroll, kept: reduction?.keptTracks ?? null };
   mark(marks, 'worker: processed');
-  const curves = curvesOf(kind, joint, src, grid);
-  mark(marks, 'worker: curves');
+  // without a processed clip the curves are the ones posted first, which the page keeps
+  const curves = early && !clip ? null : curvesOf(kind, joint, src, grid);
+  if (curves) mark(marks, 'worker: curves');
+  // the spectra's arrays (megabytes at a million frames) as transferred copies, like the curves
+  const transfer: ArrayBuffer[] = [...(curves?.transfer ?? [])];
   post(
     {
       type: 'result',
       id,
       clip: clip && gltf ? { ...clip, source: undefined } : clip,
       difference,
-      spectrum: spectrumData(processedSpectrum, joint),
-      spectrumOriginal: spectrumData(originalSpectrum, joint),
+      spectrum: spectrumData(processedSpectrum, joint, transfer),
+      spectrumOriginal: spectrumData(originalSpectrum, joint, transfer),
       spectraComputed,
       reduction,
-      curves: curves.curves,
+      curves: curves?.curves ?? null,
       ms: performance.now() - t0,
       marks,
     },
-    curves.transfer,
+    transfer,
   );
 }
 
@@ -530,37 +541,34 @@ function clipSpectra(clip: Clip): ClipSpectra {
   return { clip, result: clipSpectrum(clip, { energyShare: 0.99, channelSpectra: true }) };
 }
 
-/**
- * The original's spectrum, computed as soon as the clip is posted to the page: it is needed whatever the
- * settings, and the page's first processing request would otherwise wait for the page to draw the clip.
- */
-function spectrumOnOpen(clip: Clip): void {
-  try {
-    originalSpectrum = clipSpectra(clip);
-  } catch {
-    // reported by the processing request, which computes it again and posts the error
-    originalSpectrum = null;
-  }
-}
-
 /** One joint's kept channel spectra, or null. */
 function jointOf(s: ClipSpectra | null, joint: number): JointSpectrum | null {
   const db = s?.result?.channelDb?.[joint];
   return db ? { joint, db } : null;
 }
 
-/** What the page plots of a clip spectrum: the maximum, the energy line, and the shown joint's channels. */
-function spectrumData(s: ClipSpectra | null, joint: number): SpectrumData | null {
+/**
+ * What the page plots of a clip spectrum: the maximum, the energy line, and the shown joint's channels.
+ * With `transfer`, its arrays are copies whose buffers are added to it (the worker keeps the spectra).
+ */
+function spectrumData(s: ClipSpectra | null, joint: number, transfer?: ArrayBuffer[]): SpectrumData | null {
   const r = s?.result;
   if (!s || !r) return null;
+  const own = (a: Float64Array) => {
+    if (!transfer) return a;
+    const c = a.slice();
+    transfer.push(c.buffer);
+    return c;
+  };
+  const j = jointOf(s, joint);
   return {
-    frequencies: r.frequencies,
-    maxDb: r.maxDb,
+    frequencies: own(r.frequencies),
+    maxDb: own(r.maxDb),
     energyFrequency: r.energyFrequency,
     energyShare: 0.99,
     recommendedRate: r.recommendedRate,
     rate: s.clip.rate,
-    joint: jointOf(s, joint),
+    joint: j ? { joint: j.joint, db: j.db.map(own) } : null,
   };
 }
 

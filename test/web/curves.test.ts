@@ -84,16 +84,68 @@ describe('postCurves', () => {
     expect(transfer.length).toBeGreaterThan(0);
   });
 
-  it('thins a long track for the screen but keeps every key dot', () => {
-    const keys = 40_000;
-    const clip = bakeClip(zTrack(keys, 30, (k) => (k === 20_000 ? 1 : 0.00001 * k)));
-    const tracks = zTrack(keys, 30, (k) => (k === 20_000 ? 1 : 0.00001 * k)).tracks;
+  it('thins a long track for the screen; the key dots keep every pixel column’s extremes of the keys', () => {
+    const keys = 200_000;
+    const rate = 30;
+    // a slow swing, a fast ripple and one spike key: each pixel column holds ~200 keys
+    const angle = (k: number) =>
+      k === 123_457 ? 1.2 : 0.3 * Math.sin(k * 0.0005) + 0.01 * Math.sin(k * 1.7);
+    const clip = bakeClip(zTrack(keys, rate, angle));
+    const tracks = zTrack(keys, rate, angle).tracks;
     const d = curveData('quat', clip, null, 0, false, null, { tracks, kept: null });
-    const { curves } = postCurves('quat', 0, d);
+    const grid = { width: 937.5, height: 300 };
+    const { curves } = postCurves('quat', 0, d, DRAW_COLUMNS, grid);
     expect(curves.rows).toBe(keys);
     expect(curves.columns[0].length).toBeLessThan(DRAW_COLUMNS * 8);
+    expect(curves.grid).toEqual(grid);
+    // the spike (z of the one key at 1.2 rad) is drawn
+    expect(Math.max(...curves.columns[3])).toBeCloseTo(Math.sin(0.6), 9);
+    // the key dots, per channel: far fewer than the keys, and the count of keys they stand for
+    expect(curves.dots.map((s) => s.column)).toEqual([1, 2, 3, 4]);
+    expect(curves.dots.map((s) => s.keys)).toEqual([keys, keys, keys, keys]);
+    for (const s of curves.dots) expect(s.x.length).toBeLessThan(keys / 10);
+    // the plot draws a dot at pixel column round((x - x0) / (x1 - x0) * width) (LinePlot.drawDots); the
+    // keys the track was made from (time k / rate, quaternion (0, 0, sin(a/2), cos(a/2))) give each pixel
+    // column's smallest and largest value of each channel, which the dots drawn there must include
+    const x1 = (keys - 1) / rate;
+    const column = (t: number) => Math.round(t * (grid.width / x1));
+    const component = (k: number, c: number) => [0, 0, Math.sin(angle(k) / 2), Math.cos(angle(k) / 2)][c];
+    for (let c = 0; c < 4; c++) {
+      const lo = new Map<number, number>();
+      const hi = new Map<number, number>();
+      for (let k = 0; k < keys; k++) {
+        const px = column(k / rate);
+        const v = component(k, c);
+        lo.set(px, Math.min(lo.get(px) ?? Infinity, v));
+        hi.set(px, Math.max(hi.get(px) ?? -Infinity, v));
+      }
+      const set = curves.dots[c];
+      const dotLo = new Map<number, number>();
+      const dotHi = new Map<number, number>();
+      for (let i = 0; i < set.x.length; i++) {
+        // every dot is one of the keys, at its time and value
+        const k = Math.round(set.x[i] * rate);
+        expect(set.x[i]).toBeCloseTo(k / rate, 9);
+        expect(set.y[i]).toBeCloseTo(component(k, c), 9);
+        const px = column(set.x[i]);
+        dotLo.set(px, Math.min(dotLo.get(px) ?? Infinity, set.y[i]));
+        dotHi.set(px, Math.max(dotHi.get(px) ?? -Infinity, set.y[i]));
+      }
+      expect([...dotLo.keys()].sort((a, b) => a - b)).toEqual([...lo.keys()].sort((a, b) => a - b));
+      for (const [px, v] of lo) expect(dotLo.get(px)).toBeCloseTo(v, 9);
+      for (const [px, v] of hi) expect(dotHi.get(px)).toBeCloseTo(v, 9);
+    }
+  });
+
+  it('keeps every key dot of a short track (at most four keys per pixel column)', () => {
+    const keys = 3000;
+    const angle = (k: number) => 0.001 * k;
+    const clip = bakeClip(zTrack(keys, 30, angle));
+    const d = curveData('quat', clip, null, 0, false, null, {
+      tracks: zTrack(keys, 30, angle).tracks,
+      kept: null,
+    });
+    const { curves } = postCurves('quat', 0, d, DRAW_COLUMNS, { width: 800, height: 300 });
     expect(curves.dots.map((s) => s.x.length)).toEqual([keys, keys, keys, keys]);
-    // the spike (z of the one key at 1 rad) is drawn
-    expect(Math.max(...curves.columns[3])).toBeCloseTo(Math.sin(0.5), 9);
   });
 });

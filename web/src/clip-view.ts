@@ -11,8 +11,9 @@ import { writeBvh } from 'rotsig/io';
 import { bindingNames } from 'rotsig/three';
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { type CurveKind, curveLabels, type PostedCurves } from './curves.js';
+import { type CurveKind, curveLabels, decimationRows, type PostedCurves } from './curves.js';
 import { ASK_KEYS, guardGltf, MAX_KEYS, uriFileName } from './gltf-guard.js';
+import { mark, type OpenMark } from './marks.js';
 import type {
   AnimationInfo,
   Difference,
@@ -190,8 +191,11 @@ export class ClipView {
    * outside `resources` and no texture is over the pixel budget; what it left out is a warning in the page.
    */
   openGltf(name: string, bytes: ArrayBuffer, resources: Record<string, ArrayBuffer> = {}): Promise<boolean> {
+    this.pageMarks = [];
+    mark(this.pageMarks, 'page: file read');
     // what GLTFLoader may read: URIs only among the files opened with it, textures within the budget
     const guarded = guardGltf(bytes, resources);
+    mark(this.pageMarks, 'page: guarded');
     if (guarded.keys > MAX_KEYS) {
       this.onError(
         `Not opened: ${name} has ${guarded.keys.toLocaleString('en')} animation keys, more than the studio opens ` +
@@ -235,6 +239,7 @@ export class ClipView {
             return null;
           })
           .finally(() => {
+            mark(this.pageMarks, 'page: mesh loaded');
             for (const u of urls) URL.revokeObjectURL(u);
           })
       : Promise.resolve(null);
@@ -405,6 +410,7 @@ export class ClipView {
     button.textContent = `re-read with positions '${other}'`;
     button.dataset.mode = other;
     this.setClip(name, m.clip);
+    mark(this.pageMarks, 'page: clip shown');
     pending.resolve(true);
   }
 
@@ -451,9 +457,11 @@ export class ClipView {
     this.frameCamera();
     this.view.select(this.selected);
     this.drawPose();
-    // the worker starts on the processing (and the spectrum) while the page computes and draws the curves
-    this.process(this.panel.settings);
+    // the curve plot first (empty, the request below brings its curves): its size is what the worker
+    // thins the key dots for
+    this.busy = true;
     this.rebuildCurvePlot();
+    this.process(this.panel.settings);
     $<HTMLButtonElement>('download').disabled = false;
   }
 
@@ -699,20 +707,38 @@ export class ClipView {
     const o = this.original;
     $('curve-title').textContent = `Curves · ${o.skeleton.names[this.selected]}`;
     const d = this.lastCurve;
-    if (!d || d.kind !== this.curveKind || d.joint !== this.selected) {
+    const grid = this.dotGrid();
+    // the key dots come thinned for the plot's pixels: a plot resized since is asked for them again
+    const stale = d !== null && Math.abs(d.grid.width - (grid?.width ?? d.grid.width)) > 1;
+    if (!d || d.kind !== this.curveKind || d.joint !== this.selected || stale) {
       // a processing request in flight brings the shown joint's curves with its result
       if (this.busy) return;
       const asked = this.askedCurves;
-      if (asked?.id === this.requestId && asked.kind === this.curveKind && asked.joint === this.selected)
-        return;
-      this.askedCurves = { id: this.requestId, kind: this.curveKind, joint: this.selected };
-      this.worker?.postMessage({
-        type: 'curves',
-        id: this.requestId,
-        kind: this.curveKind,
-        joint: this.selected,
-      });
-      return;
+      if (
+        asked?.id === this.requestId &&
+        asked.kind === this.curveKind &&
+        asked.joint === this.selected &&
+        asked.width === grid?.width
+      ) {
+        if (!d) return;
+      } else {
+        this.askedCurves = {
+          id: this.requestId,
+          kind: this.curveKind,
+          joint: this.selected,
+          width: grid?.width,
+        };
+        this.worker?.postMessage({
+          type: 'curves',
+          id: this.requestId,
+          kind: this.curveKind,
+          joint: this.selected,
+          grid,
+        });
+        if (!stale) return;
+      }
+      // stale dots are drawn until the new ones come (off by a pixel at most where the size changed)
+      if (d.kind !== this.curveKind || d.joint !== this.selected) return;
     }
     if (d.columns.length - 1 !== this.curvePlot.plot.series.length - 1) {
       this.rebuildCurvePlot();
@@ -731,6 +757,7 @@ export class ClipView {
         color: `${CURVE_COLOURS[(set.column - 1) % half]}${faint ? '88' : ''}`,
         radius: set.processed ? 5 : faint ? 2 : 2.5,
         ring: set.processed,
+        keys: set.keys,
       });
     }
     this.lastDots = dots;
@@ -761,7 +788,13 @@ export class ClipView {
 
   lastCurveDiff = 0;
   /** The curves last asked of the worker (see `drawCurves`). */
-  private askedCurves: { id: number; kind: CurveKind; joint: number } | null = null;
+  private askedCurves: { id: number; kind: CurveKind; joint: number; width?: number } | null = null;
+
+  /** The curve plot's plotting area in canvas pixels (what the worker thins the key dots for), if drawn. */
+  private dotGrid(): { width: number; height: number } | undefined {
+    const b = this.curvePlot?.plot.bbox;
+    return b && b.width > 0 && b.height > 0 ? { width: b.width, height: b.height } : undefined;
+  }
   private lastDrawn: unknown[] | null = null;
   /** The key dots last drawn, for the tests. */
   lastDots: DotSet[] = [];
@@ -792,11 +825,19 @@ export class ClipView {
     const bar = $('progress');
     bar.hidden = false;
     (bar.firstElementChild as HTMLElement).style.width = '2%';
-    this.worker.postMessage({ type: 'process', id, settings, joint: this.selected, curves: this.curveKind });
+    this.worker.postMessage({
+      type: 'process',
+      id,
+      settings,
+      joint: this.selected,
+      curves: this.curveKind,
+      grid: this.dotGrid(),
+    });
   }
 
   private onWorker(m: FromWorker): void {
     if (m.type === 'parsed' || m.type === 'parse-error') {
+      mark(this.pageMarks, 'page: clip received');
       void this.opened(m);
       return;
     }
@@ -850,13 +891,30 @@ export class ClipView {
     this.spectrumOriginal = m.spectrumOriginal;
     this.spectraComputed = m.spectraComputed;
     this.processMs = m.ms;
+    this.workerMarks = m.marks;
+    mark(this.pageMarks, 'page: result received');
     this.receiveCurves(m.curves);
     this.drawPose();
     // the original is drawn faint under a processed curve and in full colour when it is shown alone
     if (this.curveFaded !== this.fadeOriginal) this.rebuildCurvePlot();
     else this.drawCurves();
+    mark(this.pageMarks, 'page: curves drawn');
     this.showDifference();
     this.drawSpectrum();
+    mark(this.pageMarks, 'page: spectrum drawn');
+  }
+
+  /** Where the last open's time went (see `marks.ts`): this page's moments and the worker's. */
+  private pageMarks: OpenMark[] = [];
+  private workerMarks: OpenMark[] = [];
+  /**
+   * The last open's moments, page and worker, in time order, ms from the first (`at`: ms since the epoch,
+   * the clock of `marks.ts`).
+   */
+  openMarks(): { label: string; ms: number; at: number }[] {
+    const all = [...this.pageMarks, ...this.workerMarks].sort((a, b) => a[1] - b[1]);
+    const t0 = all[0]?.[1] ?? 0;
+    return all.map(([label, at]) => ({ label, ms: Math.round(at - t0), at }));
   }
 
   processMs = 0;
@@ -934,7 +992,11 @@ export class ClipView {
       joint: joint ? this.selected : -1,
       columns: [clipMax.frequencies, ...db, clipMax.maxDb],
     };
-    this.spectrumPlot.setData(this.spectrumColumns.columns);
+    // drawn thinned for the screen as the curves are (each pixel column's first, last, lowest and highest
+    // value of every series): a million-frame clip's spectrum is half a million bins per series
+    const full = this.spectrumColumns.columns;
+    const rows = decimationRows(full);
+    this.spectrumPlot.setData(rows ? full.map((c) => Float64Array.from(rows, (r) => c[r])) : full);
     this.spectrumPlot.plot.setScale('y', { min: -90, max: 40 });
     const name = clip.skeleton.names[this.selected];
     const swatches = labels.map(

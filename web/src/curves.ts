@@ -110,9 +110,12 @@ function fileChannels(fileEuler: Float64Array, clip: Clip, joint: number): Float
   return out;
 }
 
-/** A column of nulls: absent values that leave uPlot's scales alone (NaN would empty them). */
-function absent(n: number): (number | null)[] {
-  return new Array(n).fill(null);
+/**
+ * A column of NaN: absent values (the page gives uPlot nulls for them, which leave its scales alone). A
+ * typed array filled at once: a million-row column of nulls, converted to NaN for posting, took seconds.
+ */
+function absent(n: number): Float64Array {
+  return new Float64Array(n).fill(Number.NaN);
 }
 
 function times(kind: CurveKind, clip: Clip): Float64Array {
@@ -177,12 +180,12 @@ export interface CurveDots {
   columns: number[];
   rows: Int32Array;
   /** The key times (seconds from the clip's start), for the tests. */
-  times: number[];
+  times: ArrayLike<number>;
 }
 
 export interface CurveData {
-  /** uPlot columns: x (seconds), original channels, processed channels (nulls where absent). */
-  columns: (Float64Array | (number | null)[])[];
+  /** uPlot columns: x (seconds), original channels, processed channels (NaN where absent). */
+  columns: Float64Array[];
   /** Keys drawn as dots: the original track's own keys, and the keys the reduction kept. */
   dots: CurveDots[];
   markers: Marker[];
@@ -243,7 +246,7 @@ export function curveData(
     } else {
       const { x, ia, ib } = mergeGrids(to, tp);
       const spread = (src: Float64Array, idx: Int32Array) => {
-        const a: (number | null)[] = new Array(x.length).fill(null);
+        const a = absent(x.length);
         for (let i = 0; i < idx.length; i++) a[idx[i]] = src[i];
         return a;
       };
@@ -257,11 +260,16 @@ export function curveData(
   }
   const dots: CurveDots[] = [];
   if (own) {
-    dots.push({
-      columns: channelColumns(1),
-      rows: Int32Array.from(own.keyRows, rowsO),
-      times: Array.from(own.keyRows, (r) => to[r]),
-    });
+    // plain loops: a million keys through Array.from's mapping took a large part of a second
+    const K = own.keyRows.length;
+    const rows = new Int32Array(K);
+    const at = new Float64Array(K);
+    for (let k = 0; k < K; k++) {
+      const r = own.keyRows[k];
+      rows[k] = rowsO(r);
+      at[k] = to[r];
+    }
+    dots.push({ columns: channelColumns(1), rows, times: at });
   }
   if (processed && keyed.kept && kind !== 'speed') {
     const kept = keyed.kept.find((t) => t.joint === joint && t.path === 'rotation');
@@ -399,8 +407,13 @@ export interface PostedCurves {
   columns: Float64Array[];
   /** Rows of the curves before thinning. */
   rows: number;
-  /** Key dots per channel column, from the full curves (never thinned): `processed` for the kept keys. */
-  dots: { column: number; processed: boolean; x: Float64Array; y: Float64Array }[];
+  /**
+   * Key dots per channel column, from the full curves, thinned to the pixels they are drawn on
+   * (`thinDots`): `processed` for the kept keys, `keys` how many keys the set has before thinning.
+   */
+  dots: { column: number; processed: boolean; x: Float64Array; y: Float64Array; keys: number }[];
+  /** The plotting area the dots were thinned for. */
+  grid: DotGrid;
   markers: Marker[];
   summary: string;
   hasProcessed: boolean;
@@ -450,37 +463,116 @@ export function decimationRows(columns: readonly Float64Array[], buckets = DRAW_
   return rows;
 }
 
+/** The plotting area the key dots are drawn on, canvas pixels (the curve plot's `bbox`). */
+export interface DotGrid {
+  width: number;
+  height: number;
+}
+
+/** The grid dots are thinned for when the page has not said: more columns than a screen has pixels. */
+export const DEFAULT_DOT_GRID: DotGrid = { width: DRAW_COLUMNS, height: 1024 };
+
 /**
- * `curveData`'s result as the worker posts it (see `PostedCurves`): columns as Float64Arrays (NaN where
- * absent) thinned for the screen, the key dots as x/y arrays from the full columns, and the buffers to
- * transfer.
+ * The key dots of one channel that draw it on a plot of `grid` pixels as all of them would, as indices into
+ * `x`/`y` (increasing): the plot puts key i at pixel column `round((x[i] - x0) / (x1 - x0) * width)` of its
+ * time axis (`LinePlot.drawDots`), so in every such column the keys with the smallest and the largest
+ * value are kept, and one key for each `1 / height` of the channel's own range of values the column's keys
+ * reach (the plot's range holds the channel's, so no drawn pixel is left without a dot nearer than one
+ * pixel). NaN values are skipped. Null when there are at most four keys per pixel column: kept whole.
+ */
+export function thinDots(
+  x: Float64Array,
+  y: Float64Array,
+  x0: number,
+  x1: number,
+  grid: DotGrid = DEFAULT_DOT_GRID,
+): Int32Array | null {
+  const n = x.length;
+  const height = Math.max(1, Math.floor(grid.height));
+  if (n <= Math.max(1, grid.width) * 4) return null;
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < n; i++) {
+    const v = y[i];
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  const keep = new Uint8Array(n);
+  const xScale = grid.width / (x1 - x0 || 1);
+  const yScale = hi > lo ? height / (hi - lo) : 0;
+  // which value cells the current pixel column has a dot in: stamped with the column's number + 1
+  const seen = new Int32Array(height + 1);
+  let i = 0;
+  while (i < n) {
+    const cx = Math.round((x[i] - x0) * xScale);
+    let min = -1;
+    let max = -1;
+    for (; i < n && Math.round((x[i] - x0) * xScale) === cx; i++) {
+      const v = y[i];
+      if (Number.isNaN(v)) continue;
+      if (min < 0 || v < y[min]) min = i;
+      if (max < 0 || v > y[max]) max = i;
+      const cell = Math.floor((v - lo) * yScale);
+      if (seen[cell] !== cx + 1) {
+        seen[cell] = cx + 1;
+        keep[i] = 1;
+      }
+    }
+    if (min >= 0) keep[min] = 1;
+    if (max >= 0) keep[max] = 1;
+  }
+  let m = 0;
+  for (let k = 0; k < n; k++) m += keep[k];
+  const out = new Int32Array(m);
+  for (let k = 0, j = 0; k < n; k++) if (keep[k]) out[j++] = k;
+  return out;
+}
+
+/**
+ * `curveData`'s result as the worker posts it (see `PostedCurves`): columns (NaN where absent) thinned for
+ * the screen, the key dots as x/y arrays from the full columns thinned to what a plot of `grid` pixels draws
+ * (`thinDots`: a million keys are a few thousand dots, not 64 MB posted and looped over at every redraw;
+ * the keys themselves stay in the worker), and the buffers to transfer.
  */
 export function postCurves(
   kind: CurveKind,
   joint: number,
   d: CurveData,
   buckets = DRAW_COLUMNS,
+  grid: DotGrid = DEFAULT_DOT_GRID,
 ): { curves: PostedCurves; transfer: ArrayBuffer[] } {
-  const full = d.columns.map((c) =>
-    c instanceof Float64Array ? c : Float64Array.from(c, (v) => (v === null ? Number.NaN : v)),
-  );
+  const full = d.columns;
   const half = (full.length - 1) / 2;
   const times = full[0];
+  const x0 = times[0] ?? 0;
+  const x1 = times[times.length - 1] ?? 0;
   const dots: PostedCurves['dots'] = [];
   for (const set of d.dots) {
+    const rows = set.rows;
+    // the keys' times, gathered once for the set's channels
+    const at = new Float64Array(rows.length);
+    for (let i = 0; i < rows.length; i++) at[i] = times[rows[i]];
     for (const c of set.columns) {
       const col = full[c];
-      const rows = set.rows;
-      const xs = new Float64Array(rows.length);
-      const ys = new Float64Array(rows.length);
+      let xs = new Float64Array(rows.length);
+      let ys = new Float64Array(rows.length);
       let n = 0;
       for (let i = 0; i < rows.length; i++) {
         const v = col[rows[i]];
         if (v === undefined || Number.isNaN(v)) continue;
-        xs[n] = times[rows[i]];
+        xs[n] = at[i];
         ys[n++] = v;
       }
-      dots.push({ column: c, processed: c > half, x: xs.slice(0, n), y: ys.slice(0, n) });
+      xs = xs.subarray(0, n);
+      ys = ys.subarray(0, n);
+      const kept = thinDots(xs, ys, x0, x1, grid);
+      dots.push({
+        column: c,
+        processed: c > half,
+        x: kept ? Float64Array.from(kept, (k) => xs[k]) : xs.slice(),
+        y: kept ? Float64Array.from(kept, (k) => ys[k]) : ys.slice(),
+        keys: n,
+      });
     }
   }
   const keep = decimationRows(full, buckets);
@@ -498,6 +590,7 @@ export function postCurves(
       columns,
       rows: times.length,
       dots,
+      grid: { width: grid.width, height: grid.height },
       markers: d.markers,
       summary: d.summary,
       hasProcessed: d.hasProcessed,

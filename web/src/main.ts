@@ -171,8 +171,19 @@ const studio = {
     box.checked = on;
     box.dispatchEvent(new Event('change'));
   },
-  /** Key dots last drawn on the curves (x in seconds from the clip's start). */
-  dots: () => clipView.lastDots.map((d) => ({ x: Array.from(d.x), y: Array.from(d.y), ring: !!d.ring })),
+  /**
+   * Key dots last drawn on the curves (x in seconds from the clip's start; `keys`: how many keys they
+   * stand for, more than the dots when thinned for the plot's pixels) and the plotting area they were
+   * thinned for (canvas pixels).
+   */
+  dots: () =>
+    clipView.lastDots.map((d) => ({
+      x: Array.from(d.x),
+      y: Array.from(d.y),
+      ring: !!d.ring,
+      keys: d.keys ?? d.x.length,
+    })),
+  dotGrid: () => clipView.lastCurve?.grid ?? null,
   /** The shown animation's keyed tracks (times as seconds), for the tests. */
   tracks: () =>
     (clipView.keyedTracks ?? []).map((t) => ({
@@ -206,6 +217,8 @@ const studio = {
   },
   seekFrame: (f: number) => clipView.seekFrame(f),
   playbackStats: () => clipView.stats(),
+  /** Where the last open's time went, page and worker (ms from the file read). */
+  openMarks: () => clipView.openMarks(),
   resetPlaybackStats: () => clipView.resetStats(),
   benchPlot,
   lab: (name: string) => labs[name]?.state() ?? null,

@@ -1,6 +1,7 @@
 import type { Clip, PositionMode, Track } from 'rotsig';
 import { SMOOTH_DEFAULTS } from 'rotsig/pipeline';
-import type { CurveKind, PostedCurves } from './curves.js';
+import type { CurveKind, DotGrid, PostedCurves } from './curves.js';
+import type { OpenMark } from './marks.js';
 
 /** Processing settings the panel sends to the worker. */
 export interface ProcessSettings {
@@ -123,9 +124,17 @@ export type ToWorker =
   | { type: 'animation'; id: number; index: number }
   | { type: 'download-gltf'; id: number }
   /** Processing; the result carries the shown joint's spectra and curves (`curves`: their kind). */
-  | { type: 'process'; id: number; settings: ProcessSettings; joint: number; curves: CurveKind }
+  | {
+      type: 'process';
+      id: number;
+      settings: ProcessSettings;
+      joint: number;
+      curves: CurveKind;
+      /** The curve plot's plotting area, canvas pixels: what the key dots are thinned for. */
+      grid?: DotGrid;
+    }
   /** One joint's curves of the original and the last processed clip. */
-  | { type: 'curves'; id: number; joint: number; kind: CurveKind }
+  | { type: 'curves'; id: number; joint: number; kind: CurveKind; grid?: DotGrid }
   /** The kept channel spectra of another joint, for the original and the processed clip. */
   | { type: 'joint-spectrum'; id: number; joint: number };
 
@@ -141,9 +150,14 @@ export type FromWorker =
       /** Clip spectra the worker computed since the clip was opened (each clip's once). */
       spectraComputed: number;
       reduction: ReductionInfo | null;
-      /** The shown joint's curves of the original and this result, ready to draw. */
+      /**
+       * The shown joint's curves of the original and this result, ready to draw; null when they are the
+       * curves the worker posted first for this request (no processed clip).
+       */
       curves: PostedCurves | null;
       ms: number;
+      /** Where the worker's time went since the file was opened (see `marks.ts`). */
+      marks: OpenMark[];
     }
   | { type: 'curves'; id: number; curves: PostedCurves | null }
   | { type: 'downloaded'; id: number; glb: Uint8Array; warnings: string[] }

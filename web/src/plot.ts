@@ -22,6 +22,8 @@ export interface DotSet {
   radius?: number;
   /** Filled (default) or a ring. */
   ring?: boolean;
+  /** Keys the dots stand for (more than the dots when thinned for the plot's pixels). */
+  keys?: number;
 }
 
 export interface LinePlotOptions {
@@ -204,14 +206,21 @@ export class LinePlot {
     ctx.restore();
   }
 
-  /** Which canvas pixels already hold a dot of the set being drawn (reused between draws). */
-  private dotCells = new Uint8Array(0);
+  /**
+   * Which canvas pixels already hold a dot of the set being drawn, as the index + 1 of that dot (reused
+   * between draws).
+   */
+  private dotCells = new Int32Array(0);
 
   /**
    * Draws the key dots. A dot whose centre falls on a canvas pixel where the same set already has one, or
    * outside the plotting area, is skipped: it would change no pixel by more than the one-pixel offset, and a
    * track of a million keys would otherwise make one path of a million arcs, which the canvas rasterises
    * in minutes (the studio's slow open of long glTF animations). So a set draws at most one dot per pixel.
+   * Filled dots on consecutive pixels of one pixel column (a dense track draws columns of them) are drawn
+   * as one capsule of the dots' width from the first to the last, in the same path: the union of those
+   * discs but for their centres' sub-pixel spread across the column (within half a pixel), and a few
+   * thousand shapes to rasterise instead of hundreds of thousands.
    */
   private drawDots(u: uPlot): void {
     if (this.dots.length === 0) return;
@@ -219,7 +228,7 @@ export class LinePlot {
     const { left, top, width, height } = u.bbox;
     const w = Math.max(1, Math.ceil(width) + 1);
     const h = Math.max(1, Math.ceil(height) + 1);
-    if (this.dotCells.length < w * h) this.dotCells = new Uint8Array(w * h);
+    if (this.dotCells.length < w * h) this.dotCells = new Int32Array(w * h);
     const cells = this.dotCells;
     ctx.save();
     ctx.lineWidth = Math.max(1, devicePixelRatio);
@@ -229,6 +238,8 @@ export class LinePlot {
       ctx.fillStyle = d.color;
       ctx.strokeStyle = d.color;
       ctx.beginPath();
+      const px = new Float64Array(d.x.length);
+      const py = new Float64Array(d.x.length);
       for (let i = 0; i < d.x.length; i++) {
         const x = u.valToPos(d.x[i], 'x', true);
         const y = u.valToPos(d.y[i], 'y', true);
@@ -236,12 +247,47 @@ export class LinePlot {
         const cy = Math.round(y - top);
         if (!(cx >= 0 && cx < w && cy >= 0 && cy < h)) continue;
         if (cells[cy * w + cx]) continue;
-        cells[cy * w + cx] = 1;
-        ctx.moveTo(x + r, y);
-        ctx.arc(x, y, r, 0, 2 * Math.PI);
+        cells[cy * w + cx] = i + 1;
+        px[i] = x;
+        py[i] = y;
+        if (d.ring) {
+          ctx.moveTo(x + r, y);
+          ctx.arc(x, y, r, 0, 2 * Math.PI);
+        }
       }
-      if (d.ring) ctx.stroke();
-      else ctx.fill();
+      if (d.ring) {
+        ctx.stroke();
+        continue;
+      }
+      // filled: per pixel column, each run of consecutive pixels holding a dot is one shape
+      for (let cx = 0; cx < w; cx++) {
+        let cy = 0;
+        while (cy < h) {
+          if (!cells[cy * w + cx]) {
+            cy++;
+            continue;
+          }
+          const first = cells[cy * w + cx] - 1;
+          let end = cy;
+          while (end + 1 < h && cells[(end + 1) * w + cx]) end++;
+          if (end === cy) {
+            ctx.moveTo(px[first] + r, py[first]);
+            ctx.arc(px[first], py[first], r, 0, 2 * Math.PI);
+          } else {
+            // a capsule, wound as the discs are (clockwise on the canvas): their union under 'nonzero'
+            const x = left + cx;
+            const yTop = top + cy;
+            const yBottom = top + end;
+            ctx.moveTo(x + r, yBottom);
+            ctx.arc(x, yBottom, r, 0, Math.PI);
+            ctx.lineTo(x - r, yTop);
+            ctx.arc(x, yTop, r, Math.PI, 2 * Math.PI);
+            ctx.closePath();
+          }
+          cy = end + 1;
+        }
+      }
+      ctx.fill();
     }
     ctx.restore();
   }

@@ -23,7 +23,15 @@ import {
   readGltf,
 } from 'rotsig/io';
 import { bakeKeyed, type ClipStep, runSteps } from 'rotsig/pipeline';
-import { type CurveKind, curveData, type PostedCurves, postCurves } from './curves.js';
+import {
+  type CurveKind,
+  curveData,
+  DEFAULT_DOT_GRID,
+  type DotGrid,
+  type PostedCurves,
+  postCurves,
+} from './curves.js';
+import { mark, type OpenMark } from './marks.js';
 import type {
   AnimationInfo,
   Difference,
@@ -59,6 +67,8 @@ let curveSource: {
   unroll: boolean;
   kept: Track[] | null;
 } = { fileEuler: null, tracks: null, unroll: false, kept: null };
+/** Where the last open's time went in this thread (see `marks.ts`), posted with each result. */
+let marks: OpenMark[] = [];
 const post = (m: FromWorker, transfer: Transferable[] = []) =>
   (self as unknown as Worker).postMessage(m, transfer);
 
@@ -99,7 +109,7 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
   }
   if (m.type === 'curves') {
     try {
-      const c = original ? curvesOf(m.kind, m.joint, original) : null;
+      const c = original ? curvesOf(m.kind, m.joint, original, m.grid) : null;
       post({ type: 'curves', id: m.id, curves: c?.curves ?? null }, c?.transfer ?? []);
     } catch (err) {
       post({ type: 'error', id: m.id, message: (err as Error).message });
@@ -111,6 +121,8 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
     return;
   }
   if (m.type === 'parse-gltf') {
+    marks = [];
+    mark(marks, 'worker: file received');
     const resources: Record<string, Uint8Array> = {};
     for (const [k, v] of Object.entries(m.resources)) resources[k] = new Uint8Array(v);
     void parseGltf(m.id, new Uint8Array(m.bytes), m.name, resources);
@@ -126,7 +138,7 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
   }
   if (!original) return;
   try {
-    run(m.id, m.settings, m.joint, m.curves, original);
+    run(m.id, m.settings, m.joint, m.curves, original, m.grid);
   } catch (err) {
     post({ type: 'error', id: m.id, message: (err as Error).message });
   }
@@ -148,7 +160,6 @@ function parse(id: number, text: string, positionMode: PositionMode): void {
     lastResult = { clip: null, reduced: null, steps: [] };
     curveSource = { fileEuler, tracks: null, unroll: false, kept: null };
     post({ type: 'parsed', id, clip: report.clip, warnings, ms, fileEuler });
-    spectrumOnOpen(report.clip);
   } catch (e) {
     const msg = (e as Error).message;
     // BvhParseError messages end with "at line:column"; make sure the location is always shown
@@ -170,6 +181,7 @@ async function parseGltf(
   post({ type: 'progress', id, fraction: 0.15, label: `reading ${name}` });
   try {
     const read = await readGltf(bytes, { file: name, resources: withUriKeys(bytes, resources) });
+    mark(marks, 'worker: read');
     post({ type: 'progress', id, fraction: 0.5, label: 'baking the animation' });
     if (read.clips.length === 0) throw new Error('the file has no animations');
     gltf = { name, bytes, resources, read, animation: 0 };
@@ -224,6 +236,7 @@ function showAnimation(id: number, index: number, ms: number, warnings: string[]
     const keyed = gltf.read.clips[index];
     if (!keyed) throw new Error(`no animation ${index}`);
     const clip = bakeKeyed(keyed);
+    mark(marks, 'worker: baked');
     gltf.animation = index;
     original = clip;
     originalSpectrum = null;
@@ -250,22 +263,39 @@ function showAnimation(id: number, index: number, ms: number, warnings: string[]
       };
     });
     const source = gltfSourceOf(clip);
-    post({
-      type: 'parsed',
-      id,
-      // the glTF document stays here (it cannot be posted); the page gets the plain arrays
-      clip: { ...clip, source: undefined },
-      warnings,
-      ms: ms + performance.now() - t0,
-      fileEuler: null,
-      gltf: {
-        animations,
-        animation: index,
-        tracks: tracks.map((t) => ({ ...t })),
-        nodes: source ? Int32Array.from(source.nodes) : new Int32Array(0),
+    // the page gets copies of the large arrays, transferred: one copy here instead of a structured clone's
+    // serialising here and deserialising there (the worker keeps its own for processing)
+    const transfer: ArrayBuffer[] = [];
+    post(
+      {
+        type: 'parsed',
+        id,
+        // the glTF document stays here (it cannot be posted); the page gets the plain arrays
+        clip: {
+          ...clip,
+          source: undefined,
+          rotations: copied(clip.rotations, transfer),
+          translations: copied(clip.translations, transfer),
+          scales: clip.scales ? copied(clip.scales, transfer) : undefined,
+        },
+        warnings,
+        ms: ms + performance.now() - t0,
+        fileEuler: null,
+        gltf: {
+          animations,
+          animation: index,
+          tracks: tracks.map((t) => {
+            const times = t.times.slice();
+            const values = t.values.slice();
+            transfer.push(times.buffer as ArrayBuffer, values.buffer as ArrayBuffer);
+            return { ...t, times, values };
+          }),
+          nodes: source ? Int32Array.from(source.nodes) : new Int32Array(0),
+        },
       },
-    });
-    spectrumOnOpen(clip);
+      transfer,
+    );
+    mark(marks, 'worker: clip posted');
   } catch (e) {
     post({ type: 'parse-error', id, message: (e as Error).message });
   }
@@ -289,6 +319,13 @@ async function downloadGltf(id: number): Promise<void> {
     lastResult.reduced,
   );
   post({ type: 'downloaded', id, glb, warnings }, [glb.buffer]);
+}
+
+/** A series with a copy of its data, whose buffer is added to `transfer`. */
+function copied<S extends { data: Float64Array | Float32Array }>(s: S, transfer: ArrayBuffer[]): S {
+  const data = s.data.slice();
+  transfer.push(data.buffer as ArrayBuffer);
+  return { ...s, data };
 }
 
 /** Bytes of keyed tracks as glTF stores them: float32 key times and values, one time accessor per track. */
@@ -349,23 +386,43 @@ function curvesOf(
   kind: CurveKind,
   joint: number,
   src: Clip,
+  grid: DotGrid = DEFAULT_DOT_GRID,
 ): { curves: PostedCurves; transfer: ArrayBuffer[] } {
   const processed = lastResult.clip;
   const d = curveData(kind, src, processed, joint, curveSource.unroll, curveSource.fileEuler, {
     tracks: curveSource.tracks,
     kept: processed ? curveSource.kept : null,
   });
-  return postCurves(kind, joint, d);
+  return postCurves(kind, joint, d, undefined, grid);
 }
 
-function run(id: number, s: ProcessSettings, joint: number, kind: CurveKind, src: Clip): void {
+function run(
+  id: number,
+  s: ProcessSettings,
+  joint: number,
+  kind: CurveKind,
+  src: Clip,
+  grid?: DotGrid,
+): void {
   const t0 = performance.now();
+  mark(marks, 'worker: processing asked');
   const pipeline = stepsOf(s, src.rate);
   const steps = pipeline.length + (s.reduce ? 1 : 0) + 2;
   let step = 0;
   const progress = (label: string) => post({ type: 'progress', id, fraction: ++step / steps, label });
-  // computed on open (spectrumOnOpen) unless the worker was restarted with the clip since
-  if (!originalSpectrum || originalSpectrum.clip !== src) originalSpectrum = clipSpectra(src);
+  // the first request for a clip (the page sends it as soon as it shows the clip): the original's curves
+  // first, posted at once, so that the page draws them while this thread computes the spectrum
+  let early = false;
+  if (!originalSpectrum || originalSpectrum.clip !== src) {
+    if (!lastResult.clip) {
+      const c = curvesOf(kind, joint, src, grid);
+      post({ type: 'curves', id, curves: c.curves }, c.transfer);
+      mark(marks, 'worker: curves');
+      early = true;
+    }
+    originalSpectrum = clipSpectra(src);
+    mark(marks, 'worker: spectrum');
+  }
   progress('spectrum');
   let optimal: { before: number; after: number; steps: number } | null = null;
   // the steps `rotsig` runs for the same options (rotsig/pipeline), reporting each as it is done
@@ -425,21 +482,27 @@ function run(id: number, s: ProcessSettings, joint: number, kind: CurveKind, src
   }
   processedSpectrum = clip ? clipSpectra(clip) : null;
   curveSource = { ...curveSource, unroll: s.unroll, kept: reduction?.keptTracks ?? null };
-  const curves = curvesOf(kind, joint, src);
+  mark(marks, 'worker: processed');
+  // without a processed clip the curves are the ones posted first, which the page keeps
+  const curves = early && !clip ? null : curvesOf(kind, joint, src, grid);
+  if (curves) mark(marks, 'worker: curves');
+  // the spectra's arrays (megabytes at a million frames) as transferred copies, like the curves
+  const transfer: ArrayBuffer[] = [...(curves?.transfer ?? [])];
   post(
     {
       type: 'result',
       id,
       clip: clip && gltf ? { ...clip, source: undefined } : clip,
       difference,
-      spectrum: spectrumData(processedSpectrum, joint),
-      spectrumOriginal: spectrumData(originalSpectrum, joint),
+      spectrum: spectrumData(processedSpectrum, joint, transfer),
+      spectrumOriginal: spectrumData(originalSpectrum, joint, transfer),
       spectraComputed,
       reduction,
-      curves: curves.curves,
+      curves: curves?.curves ?? null,
       ms: performance.now() - t0,
+      marks,
     },
-    curves.transfer,
+    transfer,
   );
 }
 
@@ -478,37 +541,34 @@ function clipSpectra(clip: Clip): ClipSpectra {
   return { clip, result: clipSpectrum(clip, { energyShare: 0.99, channelSpectra: true }) };
 }
 
-/**
- * The original's spectrum, computed as soon as the clip is posted to the page: it is needed whatever the
- * settings, and the page's first processing request would otherwise wait for the page to draw the clip.
- */
-function spectrumOnOpen(clip: Clip): void {
-  try {
-    originalSpectrum = clipSpectra(clip);
-  } catch {
-    // reported by the processing request, which computes it again and posts the error
-    originalSpectrum = null;
-  }
-}
-
 /** One joint's kept channel spectra, or null. */
 function jointOf(s: ClipSpectra | null, joint: number): JointSpectrum | null {
   const db = s?.result?.channelDb?.[joint];
   return db ? { joint, db } : null;
 }
 
-/** What the page plots of a clip spectrum: the maximum, the energy line, and the shown joint's channels. */
-function spectrumData(s: ClipSpectra | null, joint: number): SpectrumData | null {
+/**
+ * What the page plots of a clip spectrum: the maximum, the energy line, and the shown joint's channels.
+ * With `transfer`, its arrays are copies whose buffers are added to it (the worker keeps the spectra).
+ */
+function spectrumData(s: ClipSpectra | null, joint: number, transfer?: ArrayBuffer[]): SpectrumData | null {
   const r = s?.result;
   if (!s || !r) return null;
+  const own = (a: Float64Array) => {
+    if (!transfer) return a;
+    const c = a.slice();
+    transfer.push(c.buffer);
+    return c;
+  };
+  const j = jointOf(s, joint);
   return {
-    frequencies: r.frequencies,
-    maxDb: r.maxDb,
+    frequencies: own(r.frequencies),
+    maxDb: own(r.maxDb),
     energyFrequency: r.energyFrequency,
     energyShare: 0.99,
     recommendedRate: r.recommendedRate,
     rate: s.clip.rate,
-    joint: jointOf(s, joint),
+    joint: j ? { joint: j.joint, db: j.db.map(own) } : null,
   };
 }
 

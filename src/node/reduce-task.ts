@@ -46,6 +46,7 @@ export interface ReduceSummary {
  * the bound too (`withAttachedNodes`).
  *
  * @example
+ * const fail = (error: unknown) => ({ message: String(error) });
  * const r = await runReduceTask({ input: 'take.bvh', output: 'take.glb', steps: [], emit: { kind: 'reduce', options: { preset: 'acl' } } }, fail);
  */
 export async function runReduceTask(

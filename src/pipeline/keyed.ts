@@ -185,6 +185,7 @@ function onOwnKeys(keyed: KeyedClip, processed: Clip): Track[] | null {
  *
  * @throws what `bakeClip` throws on a malformed keyed clip or a grid past its frame limit.
  * @example
+ * const read = await readGltf(bytes);
  * const clip = bakeKeyed(read.clips[0]); // at the keys' own rate
  */
 export function bakeKeyed(keyed: KeyedClip): Clip {

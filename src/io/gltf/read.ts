@@ -124,6 +124,7 @@ const GLB_BUFFER = '@glb.bin';
  * strictly increasing, and non-finite outputs; the error names the file, animation, channel and key.
  * @throws {OptionError} on an unknown option or an animation that is not in the file.
  * @example
+ * const glbBytes = fs.readFileSync('Fox.glb');
  * const { clips } = await readGltf(glbBytes, { file: 'Fox.glb' });
  * const walk = clips.find((c) => c.name === 'Walk');
  */

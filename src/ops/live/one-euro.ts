@@ -12,6 +12,7 @@ import {
   checkValues,
   type LiveFilter,
   type LiveStateBase,
+  liveFilter,
   lowPassAlpha,
   R_MAX,
   readStateArray,
@@ -255,14 +256,7 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
     return out;
   };
 
-  return {
-    joints,
-    width,
-    get samples() {
-      return clock.samples;
-    },
-    push: (out, input, time) => pushAt(out, 0, input, 0, time),
-    pushAt,
+  return liveFilter(joints, width, clock, pushAt, {
     reset() {
       clock.reset();
       output.fill(0);
@@ -301,7 +295,7 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
       else for (let j = 0; j < joints; j++) speed.set(e.subarray(j * 3, j * 3 + 3), j * 4);
       clock.restore(s);
     },
-  };
+  });
 }
 
 /**

@@ -239,6 +239,32 @@ function repeatedRuns(sources: { file: string; text: string }[]): string[] {
   return repeats;
 }
 
+/**
+ * Hot kernels that keep their own copy of shared code, each in locals and one loop per addressing mode,
+ * because sharing it measured slower: the repetition check reads them as blank lines.
+ */
+const HOT_KERNELS = [
+  {
+    file: 'src/numeric/eigen4-average.ts',
+    name: 'fastAverage',
+    // with accumulate() and squareToRankOne() instead of its own loops, paired against the copy: 11% (stride)
+    // and 28% (offsets) slower on sets of 8 rotations
+  },
+];
+
+/** `text` with the body of each hot kernel of `file` blanked (its lines kept, empty). */
+function withoutHotKernels(file: string, text: string): string {
+  let out = text;
+  for (const k of HOT_KERNELS) {
+    if (k.file !== file) continue;
+    const start = out.indexOf(`\nfunction ${k.name}(`);
+    const end = out.indexOf('\n}\n', start);
+    if (start < 0 || end < 0) continue;
+    out = out.slice(0, start) + out.slice(start, end).replace(/[^\n]/g, '') + out.slice(end);
+  }
+  return out;
+}
+
 describe('repetition in src/', () => {
   it('finds a repeated run of code and passes over comments, imports and punctuation', () => {
     const run = Array.from({ length: RUN_LINES }, (_, i) => `const v${i} = a[${i}] * b;`);
@@ -260,8 +286,16 @@ describe('repetition in src/', () => {
   });
 
   it(`no run of ${RUN_LINES} identical code lines stands twice in src/ (shared code lives in one place)`, () => {
-    const sources = sourceFiles(src).map((f) => ({ file: relative(root, f), text: readFileSync(f, 'utf8') }));
+    const sources = sourceFiles(src).map((f) => {
+      const file = relative(root, f);
+      return { file, text: withoutHotKernels(file, readFileSync(f, 'utf8')) };
+    });
     expect(repeatedRuns(sources)).toEqual([]);
+  });
+
+  it('every hot kernel exempted from it exists', () => {
+    for (const { file, name } of HOT_KERNELS)
+      expect(readFileSync(join(root, file), 'utf8'), `${file} ${name}`).toContain(`\nfunction ${name}(`);
   });
 });
 

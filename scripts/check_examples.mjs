@@ -2,12 +2,13 @@
 // Type-checks every `@example` of the TSDoc in src/**/*.ts against the package's sources, so the examples
 // in the API documentation cannot drift from the signatures they show.
 //
-//   node scripts/check_examples.mjs [--keep] [--list]
+//   node scripts/check_examples.mjs [--keep] [--list] [--strict]
 //
 // Each example (a ```ts block inside an @example, or the whole @example text when it has no fence) becomes a
 // module of its own in node_modules/.cache/rotsig-examples/. The names it uses are imported for it: first
 // from the module whose documentation holds it (internal helpers included), then from the public entry
-// points (rotsig, rotsig/io, rotsig/pipeline, rotsig/node, rotsig/three); `import` lines the example writes
+// points (rotsig, rotsig/io, rotsig/pipeline, rotsig/node, rotsig/three), and for examples in src/node and
+// src/cli last from the command line's task modules (MACHINERY below); `import` lines the example writes
 // itself are kept, with `rotsig/*` mapped to src/. The inputs an example only names (the text of a BVH file,
 // a clip) are declared once, with their types, in EXAMPLE_INPUTS below: an example that calls a function
 // with the wrong type, reads a property that does not exist or names anything else unknown fails.
@@ -15,7 +16,8 @@
 //
 // Exit code 0 when every example compiles, 1 otherwise (each failure printed as src/file.ts:line: message).
 // An example that uses a name it neither defines nor finds (`win`, `tasks`: inputs not yet declared) is
-// listed and counted but fails the run only with --strict; every other error fails it.
+// listed and counted but fails the run only with --strict (what `npm run check` runs); every other error
+// fails it.
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +42,13 @@ const ENTRY_POINTS = {
   'rotsig/node': 'node/index.ts',
   'rotsig/three': 'three/index.ts',
 };
+
+/**
+ * The command line's machinery that rotsig/node does not export (file tasks, their results and messages):
+ * examples in src/node and src/cli may use its names, after their own module's and the entry points'.
+ */
+const MACHINERY = ['node/task.ts', 'node/tasks.ts'];
+const MACHINERY_USERS = [join(src, 'node'), join(src, 'cli')];
 
 /**
  * What examples may name without defining: the usual inputs of a call, with their types. Anything else an
@@ -152,6 +161,7 @@ function exportsOf(file) {
 }
 
 const entryExports = Object.entries(ENTRY_POINTS).map(([name, file]) => [name, exportsOf(join(src, file))]);
+const machineryExports = MACHINERY.map((file) => [join(src, file), exportsOf(join(src, file))]);
 
 /** Names an example defines itself (so they are not imported for it). */
 function declaredIn(code) {
@@ -203,7 +213,13 @@ for (const file of files) {
       if (own.has(name)) add(ownSpec, name, own.get(name));
       else {
         const entry = entryExports.find(([, names]) => names.has(name));
+        const machinery =
+          !entry && MACHINERY_USERS.some((dir) => file.startsWith(`${dir}/`))
+            ? machineryExports.find(([, names]) => names.has(name))
+            : undefined;
         if (entry) add(entry[0], name, entry[1].get(name));
+        else if (machinery)
+          add(relative(out, machinery[0]).replace(/\.ts$/, '.js'), name, machinery[1].get(name));
       }
     }
     const own_imports = code.match(/^import[\s\S]*?from\s+'[^']+';?$/gm) ?? [];

@@ -188,6 +188,117 @@ describe('the size of units', () => {
   });
 });
 
+/** Lines of code that a repetition is made of: no blank, comment, import or lone-punctuation line. */
+const RUN_LINES = 10;
+
+/**
+ * The code lines of a file, whitespace-normalised, with their line numbers: blank lines, comment lines,
+ * import statements (over several lines too) and lines of only brackets and separators left out.
+ */
+function codeLines(text: string): { line: string; at: number }[] {
+  const lines: { line: string; at: number }[] = [];
+  let inImport = false;
+  const lastImportLine = /from\s+'[^']*';?$|^import\s+'[^']*';?$/;
+  text.split('\n').forEach((raw, i) => {
+    const line = raw.trim().replace(/\s+/g, ' ');
+    if (inImport) {
+      inImport = !lastImportLine.test(line);
+      return;
+    }
+    if (/^import\b/.test(line)) {
+      inImport = !lastImportLine.test(line);
+      return;
+    }
+    if (line === '' || /^(\/\/|\/\*|\*)/.test(line) || /^[\s{}()[\];,]*$/.test(line)) return;
+    lines.push({ line, at: i + 1 });
+  });
+  return lines;
+}
+
+/**
+ * Every run of `RUN_LINES` code lines that stands twice in `sources` (in two files, or twice in one file
+ * without overlapping), as `a.ts:10-24 ~ b.ts:40-54`: windows of `RUN_LINES` lines, keyed by their text.
+ */
+function repeatedRuns(sources: { file: string; text: string }[]): string[] {
+  const first = new Map<string, { file: string; from: number; to: number }>();
+  const repeats: string[] = [];
+  for (const { file, text } of sources) {
+    const lines = codeLines(text);
+    for (let i = 0; i + RUN_LINES <= lines.length; i++) {
+      const key = lines
+        .slice(i, i + RUN_LINES)
+        .map((l) => l.line)
+        .join('\n');
+      const here = { file, from: lines[i].at, to: lines[i + RUN_LINES - 1].at };
+      const seen = first.get(key);
+      if (seen === undefined) first.set(key, here);
+      else if (seen.file !== here.file || here.from > seen.to)
+        repeats.push(`${seen.file}:${seen.from}-${seen.to} ~ ${here.file}:${here.from}-${here.to}`);
+    }
+  }
+  return repeats;
+}
+
+/**
+ * Hot kernels that keep their own copy of shared code, each in locals and one loop per addressing mode,
+ * because sharing it measured slower: the repetition check reads them as blank lines.
+ */
+const HOT_KERNELS = [
+  {
+    file: 'src/numeric/eigen4-average.ts',
+    name: 'fastAverage',
+    // with accumulate() and squareToRankOne() instead of its own loops, paired against the copy: 11% (stride)
+    // and 28% (offsets) slower on sets of 8 rotations
+  },
+];
+
+/** `text` with the body of each hot kernel of `file` blanked (its lines kept, empty). */
+function withoutHotKernels(file: string, text: string): string {
+  let out = text;
+  for (const k of HOT_KERNELS) {
+    if (k.file !== file) continue;
+    const start = out.indexOf(`\nfunction ${k.name}(`);
+    const end = out.indexOf('\n}\n', start);
+    if (start < 0 || end < 0) continue;
+    out = out.slice(0, start) + out.slice(start, end).replace(/[^\n]/g, '') + out.slice(end);
+  }
+  return out;
+}
+
+describe('repetition in src/', () => {
+  it('finds a repeated run of code and passes over comments, imports and punctuation', () => {
+    const run = Array.from({ length: RUN_LINES }, (_, i) => `const v${i} = a[${i}] * b;`);
+    expect(
+      codeLines(['import {', '  x,', "} from './x.js';", '// note', '', '  }', ...run].join('\n')),
+    ).toEqual(run.map((line, i) => ({ line, at: i + 7 })));
+    const twice = ['function f() {', ...run, '}', 'function g() {', ...run.map((l) => `  ${l}`), '}'].join(
+      '\n',
+    );
+    expect(repeatedRuns([{ file: 'a.ts', text: twice }])).toEqual(['a.ts:2-11 ~ a.ts:14-23']);
+    const once = ['function f() {', ...run, '}'].join('\n');
+    expect(repeatedRuns([{ file: 'a.ts', text: once }])).toEqual([]);
+    expect(
+      repeatedRuns([
+        { file: 'a.ts', text: once },
+        { file: 'b.ts', text: once.replace('a[5]', 'c[5]') },
+      ]),
+    ).toEqual([]);
+  });
+
+  it(`no run of ${RUN_LINES} identical code lines stands twice in src/ (shared code lives in one place)`, () => {
+    const sources = sourceFiles(src).map((f) => {
+      const file = relative(root, f);
+      return { file, text: withoutHotKernels(file, readFileSync(f, 'utf8')) };
+    });
+    expect(repeatedRuns(sources)).toEqual([]);
+  });
+
+  it('every hot kernel exempted from it exists', () => {
+    for (const { file, name } of HOT_KERNELS)
+      expect(readFileSync(join(root, file), 'utf8'), `${file} ${name}`).toContain(`\nfunction ${name}(`);
+  });
+});
+
 describe('the units split from one file', () => {
   it('import each other in one direction: no runtime import cycle anywhere in src/', () => {
     expect(importCycles(sourceFiles(src), src, loadedModulesOf)).toEqual([]);

@@ -13,7 +13,12 @@ import {
 import { type AtomicContent, writeFileAtomic } from '../node/atomic.js';
 import { collectInputs } from '../node/files.js';
 import { readBvhFile } from '../node/read.js';
-import { type CleanClipOptions, type CleanReport, cleanClipWithReport } from '../ops/clean/clean-clip.js';
+import {
+  CLEAN_CLIP_DEFAULTS,
+  type CleanClipOptions,
+  type CleanReport,
+  cleanClipWithReport,
+} from '../ops/clean/clean-clip.js';
 import type { Clip } from '../series/clip.js';
 import { type CliIo, numberOption, oneOf, type Parsed, UsageError } from './command.js';
 import { escapeControl as shown } from './text.js';
@@ -71,7 +76,7 @@ function load(path: string, rate: number | undefined): Loaded {
     clip: parsed.clip,
     warnings: parsed.warnings.map((w) => w.message),
     write: (c) => writeBvhChunks(c),
-    unitsPerMeter: 100,
+    unitsPerMeter: CLEAN_CLIP_DEFAULTS.unitsPerMeter,
   };
 }
 

@@ -1,4 +1,5 @@
 import { LENGTH_UNITS } from '../ops/ml/clip-defaults.js';
+import { MOTION_FEATURES_DEFAULTS } from '../ops/ml/motion-features.js';
 import type { FeatureKind, MotionFeatureSpec } from '../pipeline/steps.js';
 import {
   BATCH_OPTIONS,
@@ -67,7 +68,11 @@ position, velocity and contact columns are left out with a warning: pass your mo
       description:
         "features: the file's length unit, m, cm, mm or auto (default auto: from the skeleton's size)",
     },
-    'body-up': { type: 'string', value: 'axis', description: "features: the body's own up axis (default y)" },
+    'body-up': {
+      type: 'string',
+      value: 'axis',
+      description: `features: the body's own up axis (default ${MOTION_FEATURES_DEFAULTS.bodyUp})`,
+    },
     root: {
       type: 'string',
       value: 'joint',
@@ -83,7 +88,7 @@ position, velocity and contact columns are left out with a warning: pass your mo
     'contact-speed': {
       type: 'string',
       value: 'm/s',
-      description: 'features: contact speed in metres per second (default 0.3)',
+      description: `features: contact speed in metres per second (default ${MOTION_FEATURES_DEFAULTS.contactSpeed})`,
     },
     template: {
       type: 'string',
@@ -93,7 +98,7 @@ position, velocity and contact columns are left out with a warning: pass your mo
     'contact-height': {
       type: 'string',
       value: 'm',
-      description: "features: contact height in metres above the foot's lowest point (default 0.05)",
+      description: `features: contact height in metres above the foot's lowest point (default ${MOTION_FEATURES_DEFAULTS.contactHeight})`,
     },
     frame: {
       type: 'string',

@@ -1,6 +1,7 @@
 import type { ReduceSummary } from '../node/reduce-task.js';
 import type { TaskResult } from '../node/task.js';
 import type { ReduceKeysOptions, ReduceKeysReport } from '../ops/reduce/reduce-keys.js';
+import { REDUCE_KEYS_DEFAULTS } from '../ops/reduce/reduce-options.js';
 import {
   BATCH_OPTIONS,
   type CliIo,
@@ -21,11 +22,22 @@ const LENGTH_RANGE: NumberRange = { min: 0, aboveMin: true, max: 1e9 };
 /** Rotation tolerance in degrees. */
 const ANGLE_RANGE: NumberRange = { min: 0, aboveMin: true, max: 180, unit: 'degrees' };
 
+/** `a (default) or b`, the default marked where the library's constant says. */
+function twoChoices(a: string, b: string, fallback: string): string {
+  const mark = (name: string) => (name === fallback ? `${name} (default)` : name);
+  return `${mark(a)} or ${mark(b)}`;
+}
+
+/** The library's default rotation tolerance (`REDUCE_KEYS_DEFAULTS.toleranceAngle`, radians) in degrees, as help prints it. */
+export function toleranceAngleDegrees(): number {
+  return Number(((REDUCE_KEYS_DEFAULTS.toleranceAngle * 180) / Math.PI).toPrecision(3));
+}
+
 /** The `reduceKeys` options the command line names; usage errors for combinations that mean nothing. */
 export function reduceOptions(parsed: Parsed): ReduceKeysOptions {
   const v = parsed.values;
   const text = (name: string) => v[name] as string | undefined;
-  const metric = oneOf(text('metric'), 'metric', ['object', 'local'] as const, 'object');
+  const metric = oneOf(text('metric'), 'metric', ['object', 'local'] as const, REDUCE_KEYS_DEFAULTS.metric);
   if (metric === 'local') {
     for (const name of ['preset', 'shell'])
       if (v[name] !== undefined)
@@ -36,14 +48,19 @@ export function reduceOptions(parsed: Parsed): ReduceKeysOptions {
     text('interpolation'),
     'interpolation',
     ['linear', 'cubicspline'] as const,
-    'linear',
+    REDUCE_KEYS_DEFAULTS.interpolation,
   );
-  const quantization = oneOf(text('quantize'), 'quantize', ['none', 'int16'] as const, 'none');
+  const quantization = oneOf(
+    text('quantize'),
+    'quantize',
+    ['none', 'int16'] as const,
+    REDUCE_KEYS_DEFAULTS.quantization,
+  );
   if (quantization === 'int16' && interpolation === 'cubicspline')
     throw new UsageError(
       '--quantize int16 needs --interpolation linear (cubic tangents leave the 16-bit range)',
     );
-  const effort = oneOf(text('effort'), 'effort', ['fast', 'best'] as const, 'fast');
+  const effort = oneOf(text('effort'), 'effort', ['fast', 'best'] as const, REDUCE_KEYS_DEFAULTS.effort);
   const options: ReduceKeysOptions = { metric, interpolation, quantization, effort };
   if (v.preset !== undefined)
     options.preset = oneOf(text('preset'), 'preset', ['acl', 'ozz'] as const, 'acl');
@@ -131,7 +148,11 @@ bytes are printed on stderr.`,
   inputs: ['bvh', 'gltf'],
   outputs: ['gltf'],
   options: {
-    metric: { type: 'string', value: 'name', description: 'object (default) or local' },
+    metric: {
+      type: 'string',
+      value: 'name',
+      description: twoChoices('object', 'local', REDUCE_KEYS_DEFAULTS.metric),
+    },
     preset: {
       type: 'string',
       value: 'name',
@@ -145,25 +166,32 @@ bytes are printed on stderr.`,
     tolerance: {
       type: 'string',
       value: 'length',
-      description: 'largest object-space (or local translation) error, file units (default 0.0001)',
+      description: `largest object-space (or local translation) error, file units (default ${REDUCE_KEYS_DEFAULTS.tolerance})`,
     },
     shell: {
       type: 'string',
       value: 'length|mesh',
-      description:
-        "distance of the virtual vertices from each joint, file units (default 0.03); 'mesh': each joint's farthest skinned vertex",
+      description: `distance of the virtual vertices from each joint, file units (default ${REDUCE_KEYS_DEFAULTS.shellDistance}); 'mesh': each joint's farthest skinned vertex`,
     },
     'tolerance-angle': {
       type: 'string',
       value: 'deg',
-      description: 'local metric: largest rotation error in degrees (default 0.0573)',
+      description: `local metric: largest rotation error in degrees (default ${toleranceAngleDegrees()})`,
     },
-    interpolation: { type: 'string', value: 'mode', description: 'linear (default) or cubicspline' },
-    quantize: { type: 'string', value: 'mode', description: 'none (default) or int16 rotations' },
+    interpolation: {
+      type: 'string',
+      value: 'mode',
+      description: twoChoices('linear', 'cubicspline', REDUCE_KEYS_DEFAULTS.interpolation),
+    },
+    quantize: {
+      type: 'string',
+      value: 'mode',
+      description: `${twoChoices('none', 'int16', REDUCE_KEYS_DEFAULTS.quantization)} rotations`,
+    },
     effort: {
       type: 'string',
       value: 'level',
-      description: 'fast (default) or best (fewer keys, slower; same bound)',
+      description: `${twoChoices('fast', 'best', REDUCE_KEYS_DEFAULTS.effort)} (best: fewer keys, slower; same bound)`,
     },
     'max-keys': { type: 'string', value: 'n', description: 'at most n keys per track (key budget)' },
     meshopt: {

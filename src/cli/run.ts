@@ -288,6 +288,7 @@ const RATE_WARNINGS = new Set(['rate-missing', 'rate-disagree', 'rate-length']);
  * metadata was missing or disagreed (the rate used is in each warning).
  *
  * @example
+ * const results = tasks.map((task) => runFileTask(task));
  * rateSummary(results); // ['input rates: 120 Hz x 3, 59.94 Hz x 1', 'rate metadata: 1 file disagreed ...', ...]
  */
 export function rateSummary(results: readonly TaskResult[]): string[] {

@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { removeTemporaryFiles } from './atomic.js';
 import { WorkerPool } from './pool.js';
-import type { FileTask, TaskResult } from './task.js';
+import { type FileTask, startResult, type TaskResult } from './task.js';
 
 /** Options of {@link runBatch}. */
 export interface BatchOptions {
@@ -197,17 +197,7 @@ export async function runBatch(
           try {
             result = await workerPool.run(tasks[i]);
           } catch (error) {
-            result = {
-              input: tasks[i].input,
-              output: tasks[i].output,
-              ok: false,
-              frames: 0,
-              joints: 0,
-              outputFrames: 0,
-              warnings: [],
-              ms: 0,
-              error: { message: (error as Error).message },
-            };
+            result = { ...startResult(tasks[i]), error: { message: (error as Error).message } };
           }
           record(result, i);
         }

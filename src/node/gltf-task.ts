@@ -16,7 +16,7 @@ import { type AtomicContent, joinContent, writeFileAtomic } from './atomic.js';
 import { withDracoEncoder } from './draco.js';
 import { readGltfFileWithSources, writeGltfOutput } from './gltf.js';
 import { readBvhFile } from './read.js';
-import type { FileTask, TaskResult } from './task.js';
+import { type FileTask, startResult, type TaskResult } from './task.js';
 import { isGltfPath, outputFormat, writesClip } from './task-route.js';
 
 /**
@@ -62,16 +62,7 @@ export async function runGltfTask(
   fail: (error: unknown) => TaskResult['error'],
 ): Promise<TaskResult> {
   const t0 = performance.now();
-  const result: TaskResult = {
-    input: task.input,
-    output: task.output,
-    ok: false,
-    frames: 0,
-    joints: 0,
-    outputFrames: 0,
-    warnings: [],
-    ms: 0,
-  };
+  const result = startResult(task);
   try {
     let content: AtomicContent | undefined;
     let json: GltfWriteResult | undefined;

@@ -210,7 +210,8 @@ export async function readGltfFile(path: string, options: ReadGltfOptions = {}):
  *
  * @example
  * const { document, clips } = await readGltfFile('Fox.glb');
- * await writeGltfFile('out/Fox.glb', document, clips.map((c) => unrollKeyedClip(c)));
+ * const smoothed = clips.map((c) => runKeyedSteps(c, [{ op: 'smooth', kernel: { name: 'gaussian', sigma: 0.02, unit: 'seconds' } }]));
+ * await writeGltfFile('out/Fox.glb', document, smoothed);
  */
 export async function writeGltfFile(
   path: string,

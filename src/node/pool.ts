@@ -19,7 +19,7 @@ import { Worker } from 'node:worker_threads';
  *
  * @example
  * const pool = new WorkerPool<FileTask, TaskResult>(new URL('./worker.js', import.meta.url), 2, 2);
- * const result = await pool.run(task);
+ * const result = await pool.run(tasks[0]);
  * await pool.close();
  */
 export class WorkerPool<Job, Result> {

@@ -10,8 +10,8 @@ export interface ProgressStream {
  * stream is a TTY (silent in CI logs and pipes) and at most every 100 ms.
  *
  * @example
- * const bar = new ProgressBar(files.length, process.stderr);
- * for (const f of files) bar.tick(convert(f));
+ * const bar = new ProgressBar(tasks.length, process.stderr);
+ * for (const task of tasks) bar.tick(runFileTask(task).ok);
  * bar.clear();
  */
 export class ProgressBar {

@@ -15,7 +15,7 @@ import { type AtomicContent, writeFileAtomic } from './atomic.js';
 import { isGltfPath, readGltfFile, writeGltfFile } from './gltf.js';
 import { BVH_TO_GLTF_SCALE, outputFormat } from './gltf-task.js';
 import { readBvhFile } from './read.js';
-import type { FileTask, TaskResult } from './task.js';
+import { type FileTask, startResult, type TaskResult } from './task.js';
 
 export type { ReduceEmit } from '../pipeline/steps.js';
 
@@ -48,6 +48,7 @@ export interface ReduceSummary {
  * the bound too (`withAttachedNodes`).
  *
  * @example
+ * const fail = (error: unknown) => ({ message: String(error) });
  * const r = await runReduceTask({ input: 'take.bvh', output: 'take.glb', steps: [], emit: { kind: 'reduce', options: { preset: 'acl' } } }, fail);
  */
 export async function runReduceTask(
@@ -55,16 +56,7 @@ export async function runReduceTask(
   fail: (error: unknown) => TaskResult['error'],
 ): Promise<TaskResult> {
   const t0 = performance.now();
-  const result: TaskResult = {
-    input: task.input,
-    output: task.output,
-    ok: false,
-    frames: 0,
-    joints: 0,
-    outputFrames: 0,
-    warnings: [],
-    ms: 0,
-  };
+  const result = startResult(task);
   try {
     if (task.emit.kind !== 'reduce') throw new OptionError('runReduceTask: the task is not a reduce task');
     const options = task.emit.options;

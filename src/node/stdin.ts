@@ -46,7 +46,7 @@ export function sniffClipFormat(bytes: Uint8Array): string | null {
  * @throws {FileError} when standard input cannot be read, is empty, or holds no format rotsig reads.
  * @example
  * const input = spoolStdin(); // cat walk.bvh | rotsig info -
- * try { run(input.path); } finally { input.remove(); }
+ * try { readBvhFile(input.path); } finally { input.remove(); }
  */
 export function spoolStdin(read: () => Uint8Array = () => readFileSync(0)): SpooledInput {
   let bytes: Uint8Array;

@@ -63,6 +63,25 @@ export interface TaskResult {
 }
 
 /**
+ * The result of `task` before it has run: not ok, nothing read, no warnings; each runner fills it in.
+ *
+ * @example
+ * const result = startResult(tasks[0]); // { input, output, ok: false, frames: 0, ..., warnings: [], ms: 0 }
+ */
+export function startResult(task: FileTask): TaskResult {
+  return {
+    input: task.input,
+    output: task.output,
+    ok: false,
+    frames: 0,
+    joints: 0,
+    outputFrames: 0,
+    warnings: [],
+    ms: 0,
+  };
+}
+
+/**
  * `path:line:column: message` (or `path: message`), the form editors and terminals link to.
  *
  * @example

@@ -12,7 +12,7 @@ import { type AtomicContent, joinContent, writeFileAtomic, writeFileAtomicAsync 
 import { SYSTEM_REASONS, systemReason } from './checks.js';
 import { clipFormatOf } from './clip-formats.js';
 import { preloadPipeInput } from './input.js';
-import type { FileTask, TaskError, TaskResult } from './task.js';
+import { type FileTask, startResult, type TaskError, type TaskResult } from './task.js';
 import { isGltfTask } from './task-route.js';
 
 /**
@@ -56,16 +56,7 @@ function runTask(
     if (p instanceof Promise) flushes.push(p);
   };
   const t0 = performance.now();
-  const result: TaskResult = {
-    input: task.input,
-    output: task.output,
-    ok: false,
-    frames: 0,
-    joints: 0,
-    outputFrames: 0,
-    warnings: [],
-    ms: 0,
-  };
+  const result = startResult(task);
   try {
     // BVH is read in chunks (readBvhFile): a file of any size, never one string
     const parsed = clipFormatOf(task.input).read(task.input, {

@@ -15,7 +15,8 @@ import { InvalidValueError, ShapeError } from '../errors.js';
  * Index of `A[i][k]` (k ≤ i, i − k ≤ b) in band storage.
  *
  * @example
- * ab[bandIndex(3, 2, 1)] = 0.5; // A[3][2] of a tridiagonal matrix
+ * const ab = new Float64Array(4 * 2); // a 4 x 4 tridiagonal matrix (b = 1)
+ * ab[bandIndex(3, 2, 1)] = 0.5; // A[3][2]
  */
 export function bandIndex(i: number, k: number, b: number): number {
   return i * (b + 1) + (k - i + b);
@@ -59,6 +60,9 @@ export function choleskyBanded(ab: Float64Array, n: number, b: number): void {
  *
  * @throws {ShapeError} when `rhs` is shorter than `n·nrhs`.
  * @example
+ * const n = 3;
+ * const ab = Float64Array.of(0, 4, 1, 4, 1, 4); // tridiagonal: 4 on the diagonal, 1 beside it
+ * const rhs = new Float64Array(n * 4).fill(1);
  * choleskyBanded(ab, n, 1);
  * solveCholeskyBanded(ab, n, 1, rhs, 4); // four right-hand sides, rhs[i·4 + c]
  */

@@ -110,6 +110,91 @@ export const P22 = 7;
 export const P23 = 8;
 export const P33 = 9;
 
+/** Index of tr(B) in {@link SQUARES}, after the packed B. */
+export const SQUARES_TRACE = 10;
+/** The buffer {@link squareToRankOne} works on: a packed symmetric B, then its trace. */
+export const SQUARES = new Float64Array(11);
+
+/** Packs the upper triangle of a row-major symmetric 4x4 `m` into `s[P00..P33]`. */
+function packSymmetric(s: Float64Array, m: ArrayLike<number>): void {
+  s[P00] = m[0];
+  s[P01] = m[1];
+  s[P02] = m[2];
+  s[P03] = m[3];
+  s[P11] = m[5];
+  s[P12] = m[6];
+  s[P13] = m[7];
+  s[P22] = m[10];
+  s[P23] = m[11];
+  s[P33] = m[15];
+}
+
+/**
+ * Squares the packed symmetric `b` (`b[P00..P33]`, its trace at `b[SQUARES_TRACE]`) in place until it is
+ * rank one, at most `maxSquares` times. Each square is divided by tr(B)², which is known before the square
+ * is formed (so the division stays off the critical path), and the trace of the next B stays in [1/4, 1]:
+ * B ∝ M^(2^k), and ‖B‖²_F / tr(B)² = Σμᵢ² / (Σμᵢ)² reaches 1 as B becomes rank one. Squares are PSD even
+ * for an indefinite M. Returns the number of squares when B is rank one (tr(C)/tr(B)² = ‖B‖²_F/tr(B)²
+ * within 1e-8 of 1: B rank one to ~5e-9, so the stored C to ~1e-17), minus that number when the limit
+ * came first. The loop runs in locals; `b` is read once and written once.
+ */
+export function squareToRankOne(b: Float64Array, maxSquares: number): number {
+  let b00 = b[P00];
+  let b01 = b[P01];
+  let b02 = b[P02];
+  let b03 = b[P03];
+  let b11 = b[P11];
+  let b12 = b[P12];
+  let b13 = b[P13];
+  let b22 = b[P22];
+  let b23 = b[P23];
+  let b33 = b[P33];
+  let tb = b[SQUARES_TRACE];
+  let squares = 0;
+  let rankOne = false;
+  while (squares < maxSquares) {
+    squares++;
+    const t = 1 / (tb * tb);
+    const c00 = b00 * b00 + b01 * b01 + b02 * b02 + b03 * b03;
+    const c01 = b00 * b01 + b01 * b11 + b02 * b12 + b03 * b13;
+    const c02 = b00 * b02 + b01 * b12 + b02 * b22 + b03 * b23;
+    const c03 = b00 * b03 + b01 * b13 + b02 * b23 + b03 * b33;
+    const c11 = b01 * b01 + b11 * b11 + b12 * b12 + b13 * b13;
+    const c12 = b01 * b02 + b11 * b12 + b12 * b22 + b13 * b23;
+    const c13 = b01 * b03 + b11 * b13 + b12 * b23 + b13 * b33;
+    const c22 = b02 * b02 + b12 * b12 + b22 * b22 + b23 * b23;
+    const c23 = b02 * b03 + b12 * b13 + b22 * b23 + b23 * b33;
+    const c33 = b03 * b03 + b13 * b13 + b23 * b23 + b33 * b33;
+    tb = (c00 + c11 + c22 + c33) * t;
+    b00 = c00 * t;
+    b01 = c01 * t;
+    b02 = c02 * t;
+    b03 = c03 * t;
+    b11 = c11 * t;
+    b12 = c12 * t;
+    b13 = c13 * t;
+    b22 = c22 * t;
+    b23 = c23 * t;
+    b33 = c33 * t;
+    if (tb >= 1 - 1e-8) {
+      rankOne = true;
+      break;
+    }
+  }
+  b[P00] = b00;
+  b[P01] = b01;
+  b[P02] = b02;
+  b[P03] = b03;
+  b[P11] = b11;
+  b[P12] = b12;
+  b[P13] = b13;
+  b[P22] = b22;
+  b[P23] = b23;
+  b[P33] = b33;
+  b[SQUARES_TRACE] = tb;
+  return rankOne ? squares : -squares;
+}
+
 let sharedScratch: Float64Array | null = null;
 export function defaultScratch(): Float64Array {
   if (sharedScratch === null) sharedScratch = new Float64Array(EIGEN4_SCRATCH_LENGTH);
@@ -142,16 +227,7 @@ export function symmetricEigen4(
   scratch?: Float64Array,
 ): void {
   const s = scratch ?? defaultScratch();
-  s[P00] = m[0];
-  s[P01] = m[1];
-  s[P02] = m[2];
-  s[P03] = m[3];
-  s[P11] = m[5];
-  s[P12] = m[6];
-  s[P13] = m[7];
-  s[P22] = m[10];
-  s[P23] = m[11];
-  s[P33] = m[15];
+  packSymmetric(s, m);
   for (let i = 0; i < 10; i++) {
     if (!Number.isFinite(s[i])) throw new InvalidValueError(`symmetricEigen4: matrix entry is ${s[i]}`);
   }
@@ -328,92 +404,57 @@ export function solvePacked(
         plain = 2;
       }
     } else {
-      // repeated squaring; b.. hold Aₖ
-      let b00 = a00 * a00 + a01 * a01 + a02 * a02 + a03 * a03;
-      let b01 = a00 * a01 + a01 * a11 + a02 * a12 + a03 * a13;
-      let b02 = a00 * a02 + a01 * a12 + a02 * a22 + a03 * a23;
-      let b03 = a00 * a03 + a01 * a13 + a02 * a23 + a03 * a33;
-      let b11 = a01 * a01 + a11 * a11 + a12 * a12 + a13 * a13;
-      let b12 = a01 * a02 + a11 * a12 + a12 * a22 + a13 * a23;
-      let b13 = a01 * a03 + a11 * a13 + a12 * a23 + a13 * a33;
-      let b22 = a02 * a02 + a12 * a12 + a22 * a22 + a23 * a23;
-      let b23 = a02 * a03 + a12 * a13 + a22 * a23 + a23 * a33;
-      let b33 = a03 * a03 + a13 * a13 + a23 * a23 + a33 * a33;
-      let t = 1 / (b00 + b11 + b22 + b33);
-      b00 *= t;
-      b01 *= t;
-      b02 *= t;
-      b03 *= t;
-      b11 *= t;
-      b12 *= t;
-      b13 *= t;
-      b22 *= t;
-      b23 *= t;
-      b33 *= t;
+      // repeated squaring from A² / tr(A²) (tr(A²) = ‖A‖²_F); b.. hold Aₖ
+      const q = SQUARES;
+      const t = 1 / frob2;
+      q[P00] = (a00 * a00 + a01 * a01 + a02 * a02 + a03 * a03) * t;
+      q[P01] = (a00 * a01 + a01 * a11 + a02 * a12 + a03 * a13) * t;
+      q[P02] = (a00 * a02 + a01 * a12 + a02 * a22 + a03 * a23) * t;
+      q[P03] = (a00 * a03 + a01 * a13 + a02 * a23 + a03 * a33) * t;
+      q[P11] = (a01 * a01 + a11 * a11 + a12 * a12 + a13 * a13) * t;
+      q[P12] = (a01 * a02 + a11 * a12 + a12 * a22 + a13 * a23) * t;
+      q[P13] = (a01 * a03 + a11 * a13 + a12 * a23 + a13 * a33) * t;
+      q[P22] = (a02 * a02 + a12 * a12 + a22 * a22 + a23 * a23) * t;
+      q[P23] = (a02 * a03 + a12 * a13 + a22 * a23 + a23 * a33) * t;
+      q[P33] = (a03 * a03 + a13 * a13 + a23 * a23 + a33 * a33) * t;
+      q[SQUARES_TRACE] = q[P00] + q[P11] + q[P22] + q[P33];
       iterations++;
-      while (iterations < maxIter) {
-        iterations++;
-        const c00 = b00 * b00 + b01 * b01 + b02 * b02 + b03 * b03;
-        const c01 = b00 * b01 + b01 * b11 + b02 * b12 + b03 * b13;
-        const c02 = b00 * b02 + b01 * b12 + b02 * b22 + b03 * b23;
-        const c03 = b00 * b03 + b01 * b13 + b02 * b23 + b03 * b33;
-        const c11 = b01 * b01 + b11 * b11 + b12 * b12 + b13 * b13;
-        const c12 = b01 * b02 + b11 * b12 + b12 * b22 + b13 * b23;
-        const c13 = b01 * b03 + b11 * b13 + b12 * b23 + b13 * b33;
-        const c22 = b02 * b02 + b12 * b12 + b22 * b22 + b23 * b23;
-        const c23 = b02 * b03 + b12 * b13 + b22 * b23 + b23 * b33;
-        const c33 = b03 * b03 + b13 * b13 + b23 * b23 + b33 * b33;
-        // tr(B²) = ‖B‖²_F = Σ μᵢ²: near 1 means B is rank one to ~5e-9, so C = B² is rank one to ~1e-17
-        const f2 = c00 + c11 + c22 + c33;
-        t = 1 / f2;
-        b00 = c00 * t;
-        b01 = c01 * t;
-        b02 = c02 * t;
-        b03 = c03 * t;
-        b11 = c11 * t;
-        b12 = c12 * t;
-        b13 = c13 * t;
-        b22 = c22 * t;
-        b23 = c23 * t;
-        b33 = c33 * t;
-        if (f2 >= 1 - 1e-8) {
-          have = true;
-          break;
-        }
-      }
+      const squares = squareToRankOne(q, maxIter - iterations);
+      iterations += Math.abs(squares);
+      have = squares > 0;
       if (have) {
         // the largest-diagonal column of the rank-one Aₖ
         let j = 0;
-        let best = b00;
-        if (b11 > best) {
-          best = b11;
+        let best = q[P00];
+        if (q[P11] > best) {
+          best = q[P11];
           j = 1;
         }
-        if (b22 > best) {
-          best = b22;
+        if (q[P22] > best) {
+          best = q[P22];
           j = 2;
         }
-        if (b33 > best) j = 3;
+        if (q[P33] > best) j = 3;
         if (j === 0) {
-          vx = b00;
-          vy = b01;
-          vz = b02;
-          vw = b03;
+          vx = q[P00];
+          vy = q[P01];
+          vz = q[P02];
+          vw = q[P03];
         } else if (j === 1) {
-          vx = b01;
-          vy = b11;
-          vz = b12;
-          vw = b13;
+          vx = q[P01];
+          vy = q[P11];
+          vz = q[P12];
+          vw = q[P13];
         } else if (j === 2) {
-          vx = b02;
-          vy = b12;
-          vz = b22;
-          vw = b23;
+          vx = q[P02];
+          vy = q[P12];
+          vz = q[P22];
+          vw = q[P23];
         } else {
-          vx = b03;
-          vy = b13;
-          vz = b23;
-          vw = b33;
+          vx = q[P03];
+          vy = q[P13];
+          vz = q[P23];
+          vw = q[P33];
         }
         const n2 = vx * vx + vy * vy + vz * vz + vw * vw;
         if (n2 > 0) {
@@ -529,16 +570,7 @@ export function dominantEigenvector4(
   scratch?: Float64Array,
 ): number {
   const s = scratch ?? defaultScratch();
-  s[P00] = m[0];
-  s[P01] = m[1];
-  s[P02] = m[2];
-  s[P03] = m[3];
-  s[P11] = m[5];
-  s[P12] = m[6];
-  s[P13] = m[7];
-  s[P22] = m[10];
-  s[P23] = m[11];
-  s[P33] = m[15];
+  packSymmetric(s, m);
   return solvePacked(out, 0, s, start ?? null, 0, options, diagnostics);
 }
 

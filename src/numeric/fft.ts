@@ -219,6 +219,8 @@ export function fftInPlace(plan: FftPlan, re: Float64Array, im: Float64Array): v
  *
  * @throws {ShapeError} when the arrays do not match the plan length.
  * @example
+ * const re = Float64Array.of(1, 2, 3, 4, 5);
+ * const im = new Float64Array(5);
  * const plan = createFftPlan(5);
  * fftInPlace(plan, re, im);
  * ifftInPlace(plan, re, im); // re, im back to the input

@@ -252,6 +252,7 @@ function withEndKey(
  *
  * @throws what `bakeClip` throws on a malformed keyed clip or a grid past its frame limit.
  * @example
+ * const read = await readGltf(bytes);
  * const clip = bakeKeyed(read.clips[0]); // at the keys' own rate
  */
 export function bakeKeyed(keyed: KeyedClip): Clip {

@@ -26,7 +26,9 @@ const M = { left: 70, right: 24, top: 56, bottom: 56 };
  * No scripts, no external resources.
  *
  * @example
- * writeFileAtomic('out/spectrum.svg', renderSpectrumSvg({ frequencies, db, energyFrequency: 6.1, share: 0.99 }));
+ * const s = clipSpectrum(clip);
+ * const plot = { frequencies: s.frequencies, db: s.maxDb, energyFrequency: s.energyFrequency, share: s.energyShare };
+ * writeFileAtomic('out/spectrum.svg', renderSpectrumSvg(plot));
  */
 export function renderSpectrumSvg(plot: SpectrumPlot): string {
   const n = Math.min(plot.frequencies.length, plot.db.length);

@@ -68,6 +68,7 @@ export function bindingNames(names: readonly string[]): string[] {
  * @throws {ShapeError} when the skeleton is malformed; {@link InvalidValueError} when a rest value is not
  * finite.
  * @example
+ * const scene = new THREE.Scene();
  * const skeleton = createSkeleton(clip);
  * for (const bone of skeleton.bones) if (!bone.parent) scene.add(bone);
  */
@@ -157,6 +158,7 @@ const PROPERTY: Record<TrackPath, string> = {
  *
  * @throws {ShapeError} on a malformed clip; {@link OptionError} on bad options.
  * @example
+ * const skeleton = createSkeleton(clip);
  * const action = new THREE.AnimationMixer(skeleton.bones[0]).clipAction(toAnimationClip(clip));
  * action.play();
  */
@@ -283,8 +285,10 @@ export interface GltfLoaderResult {
  * @throws {OptionError} when the clip has no glTF source (it was not read by `readGltf`) or `gltf` is not a
  * `GLTFLoader` result.
  * @example
- * const gltf = await new GLTFLoader().parseAsync(bytes.buffer, '');
- * const { clips } = await readGltf(bytes);
+ * import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+ * const buffer = await (await fetch('Fox.glb')).arrayBuffer();
+ * const gltf = await new GLTFLoader().parseAsync(buffer, '');
+ * const { clips } = await readGltf(new Uint8Array(buffer));
  * const clip = toAnimationClip(clips[0], { targets: gltfTargets(gltf, clips[0]) });
  * new THREE.AnimationMixer(gltf.scene).clipAction(clip).play();
  */

@@ -4,6 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { formatHelp, parseCommandLine, UsageError } from '../../src/cli/command.js';
 import { COMMANDS } from '../../src/cli/main.js';
+import { reduceOptions } from '../../src/cli/reduce.js';
+import { MOTION_FEATURES_DEFAULTS } from '../../src/ops/ml/motion-features.js';
+import { REDUCE_KEYS_DEFAULTS } from '../../src/ops/reduce/reduce-options.js';
 
 interface Listed {
   long: string;
@@ -92,5 +95,53 @@ describe('rotsig <command> --help and the parser', () => {
     const help = formatHelp(COMMANDS.find((c) => c.name === name)!);
     expect(help).toMatch(/^Inputs: +\S/m);
     expect(help).toMatch(/^Outputs: +\S/m);
+  });
+});
+
+/** The default an option's help states, `(default X ...)`, read from the help text of `command`. */
+function statedDefault(command: string, option: string): string {
+  const help = formatHelp(COMMANDS.find((c) => c.name === command)!);
+  const section = help.split('\nOptions:\n')[1]?.split('\n\n')[0] ?? '';
+  const lines = section.split('\n');
+  const at = lines.findIndex((l) => new RegExp(`^ {2}(?:-[a-zA-Z], )? *--${option}\\b`).test(l));
+  expect(at, `${command} --${option}`).toBeGreaterThanOrEqual(0);
+  const end = lines.findIndex((l, i) => i > at && /^ {2}(?:-[a-zA-Z], )? *--[a-z]/.test(l));
+  const text = lines
+    .slice(at, end < 0 ? undefined : end)
+    .join(' ')
+    .replace(/\s+/g, ' ');
+  const m = text.match(/\(default ([^\s),:;]+)/) ?? text.match(/(\S+) \(default\)/);
+  expect(m, `${command} --${option}: ${text}`).not.toBeNull();
+  return m![1];
+}
+
+describe('defaults the help states are the library constants', () => {
+  it('reduce: --tolerance, --shell and --tolerance-angle (degrees) state REDUCE_KEYS_DEFAULTS', () => {
+    expect(Number(statedDefault('reduce', 'tolerance'))).toBe(REDUCE_KEYS_DEFAULTS.tolerance);
+    expect(Number(statedDefault('reduce', 'shell'))).toBe(REDUCE_KEYS_DEFAULTS.shellDistance);
+    const degrees = Number(statedDefault('reduce', 'tolerance-angle'));
+    // printed to 3 significant digits
+    expect(Math.abs((degrees * Math.PI) / 180 / REDUCE_KEYS_DEFAULTS.toleranceAngle - 1)).toBeLessThan(1e-3);
+  });
+
+  it('reduce: --metric, --interpolation, --quantize and --effort state and apply REDUCE_KEYS_DEFAULTS', () => {
+    const command = COMMANDS.find((c) => c.name === 'reduce')!;
+    const applied = reduceOptions(parseCommandLine(command, ['a.glb', '-o', 'b.glb']));
+    const cases = [
+      ['metric', 'metric'],
+      ['interpolation', 'interpolation'],
+      ['quantize', 'quantization'],
+      ['effort', 'effort'],
+    ] as const;
+    for (const [option, key] of cases) {
+      expect(statedDefault('reduce', option), `--${option}`).toBe(REDUCE_KEYS_DEFAULTS[key]);
+      expect(applied[key], `--${option}`).toBe(REDUCE_KEYS_DEFAULTS[key]);
+    }
+  });
+
+  it('export: --contact-speed, --contact-height and --body-up state MOTION_FEATURES_DEFAULTS', () => {
+    expect(Number(statedDefault('export', 'contact-speed'))).toBe(MOTION_FEATURES_DEFAULTS.contactSpeed);
+    expect(Number(statedDefault('export', 'contact-height'))).toBe(MOTION_FEATURES_DEFAULTS.contactHeight);
+    expect(statedDefault('export', 'body-up')).toBe(MOTION_FEATURES_DEFAULTS.bodyUp);
   });
 });

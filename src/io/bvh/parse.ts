@@ -345,6 +345,7 @@ function completeUtf8(b: Uint8Array, length: number): number {
  * @throws {BvhParseError} from {@link push} or {@link finish} as soon as the text read so far is malformed.
  * @throws {OptionError} on a chunk that is not a `Uint8Array`, a push after `finish`, or a bad option.
  * @example
+ * const file = new File([text], 'walk.bvh'); // or from an <input type="file">
  * const parser = new BvhChunkParser({ byteLength: file.size });
  * for await (const chunk of file.stream()) parser.push(chunk);
  * const { clip, warnings } = parser.finish();
@@ -461,6 +462,7 @@ export class BvhChunkParser {
  *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {BvhParseError} on malformed data, with line and column; on any warning when `strict` is set.
  * @example
+ * const url = 'https://example.com/walk.bvh';
  * const { clip } = parseBvhBytes(new Uint8Array(await (await fetch(url)).arrayBuffer()));
  */
 export function parseBvhBytes(bytes: Uint8Array, options: ParseBvhOptions = {}): BvhParseResult {

@@ -155,7 +155,7 @@ function checkClip(clip: Clip, layout: BvhLayout, where: string): void {
  * @throws {InvalidValueError} on a non-finite value (naming frame and joint) or an unwritable joint name.
  * @throws {OptionError} on an unknown option or a bad value (a precision outside 0..15, ...).
  * @example
- * const text = writeBvh(parseBvh(input), { precision: 4 });
+ * const out = writeBvh(parseBvh(text), { precision: 4 });
  */
 export function writeBvh(clip: Clip, options: WriteBvhOptions = {}): string {
   const plan = planBvh(clip, options, 'writeBvh');
@@ -176,7 +176,8 @@ export function writeBvh(clip: Clip, options: WriteBvhOptions = {}): string {
  * @throws {InvalidValueError} on a non-finite value (naming frame and joint) or an unwritable joint name.
  * @throws {OptionError} on an unknown option or a bad value (a precision outside 0..15, ...).
  * @example
- * const bytes = writeBvhBytes(parseBvh(input)); // new TextDecoder().decode(bytes) === writeBvh(clip)
+ * const clip = parseBvh(text);
+ * const out = writeBvhBytes(clip); // new TextDecoder().decode(out) === writeBvh(clip)
  */
 export function writeBvhBytes(clip: Clip, options: WriteBvhOptions = {}): Uint8Array {
   const plan = planBvh(clip, options, 'writeBvhBytes');
@@ -211,7 +212,9 @@ export const BVH_CHUNK_BYTES = 1 << 20;
  * @throws {InvalidValueError} on a non-finite value (naming frame and joint) or an unwritable joint name.
  * @throws {OptionError} on an unknown option or a bad value (a precision outside 0..15, ...).
  * @example
+ * const stream = fs.createWriteStream('walk.bvh');
  * for (const chunk of writeBvhChunks(clip)) stream.write(chunk.slice());
+ * stream.end();
  */
 export function writeBvhChunks(
   clip: Clip,

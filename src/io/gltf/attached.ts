@@ -19,6 +19,7 @@ import { gltfSourceOf } from './source.js';
  * moving joint.
  *
  * @example
+ * const read = await readGltf(bytes);
  * const { clip, count } = withAttachedNodes(read.clips[0]);
  * const reduced = reduceKeys(bakeKeyed(clip), { preset: 'acl' });
  * const tracks = reduced.clip.tracks; // joints below `count` only: the attachments have none

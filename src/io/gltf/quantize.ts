@@ -21,6 +21,7 @@ const SHORT_MAX = 32767;
  * @throws {GltfError} (code `'gltf-write'`) when a rotation output holds a non-finite value or a
  * component beyond ±1.0001 (not a unit quaternion), since neither fits the normalised range.
  * @example
+ * const reduced = reduceKeys(keyed, { preset: 'acl' }).clip;
  * const { document } = await writeGltf(null, [reduced]);
  * quantizeRotations(document, document.getRoot().listAnimations()); // then write the document again
  */

@@ -29,7 +29,7 @@ import { checkDraco, type GltfDependencies, registeredExtensions } from './exten
 import { EXT_MESHOPT_COMPRESSION, meshoptReady } from './meshopt.js';
 import type { AnimationPointer } from './pointer.js';
 import { decodeAccessor, decodeTrackValues, type GltfSource, trackInterpolation } from './source.js';
-import { checkGltfStructure, GLTF_MAX_BYTES } from './validate.js';
+import { COMPONENT_BYTES, checkGltfStructure, ELEMENT_SIZE, GLTF_MAX_BYTES } from './validate.js';
 
 /** A `.gltf` file's JSON (parsed or as text) with the files it references, by URI as written in the JSON. */
 export interface GltfJsonInput {
@@ -151,6 +151,7 @@ const GLB_BUFFER = '@glb.bin';
  * strictly increasing, and non-finite outputs; the error names the file, animation, channel and key.
  * @throws {OptionError} on an unknown option or an animation that is not in the file.
  * @example
+ * const glbBytes = fs.readFileSync('Fox.glb');
  * const { clips } = await readGltf(glbBytes, { file: 'Fox.glb' });
  * const walk = clips.find((c) => c.name === 'Walk');
  */
@@ -339,17 +340,6 @@ function splitGlb(bytes: Uint8Array, file?: string): { json: GLTF.IGLTF; bin?: U
   }
   return { json };
 }
-
-const ELEMENT_SIZE: Record<string, number> = {
-  SCALAR: 1,
-  VEC2: 2,
-  VEC3: 3,
-  VEC4: 4,
-  MAT2: 4,
-  MAT3: 9,
-  MAT4: 16,
-};
-const COMPONENT_BYTES: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
 
 /** Structural checks glTF-Transform leaves to the caller: resources present, views and accessors in range, animation references valid. */
 function checkJson(jsonDoc: JSONDocument, file: string | undefined, warnings: GltfWarning[]): void {

@@ -9,7 +9,8 @@ import { EXT_MESHOPT_COMPRESSION } from './meshopt.js';
  */
 export const GLTF_MAX_BYTES = 2 ** 28;
 
-const ELEMENT_SIZE: Record<string, number> = {
+/** Values per element of each glTF accessor type. */
+export const ELEMENT_SIZE: Record<string, number> = {
   SCALAR: 1,
   VEC2: 2,
   VEC3: 3,
@@ -18,7 +19,15 @@ const ELEMENT_SIZE: Record<string, number> = {
   MAT3: 9,
   MAT4: 16,
 };
-const COMPONENT_BYTES: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
+/** Bytes per component of each glTF component type (5120 BYTE ... 5126 FLOAT). */
+export const COMPONENT_BYTES: Record<number, number> = {
+  5120: 1,
+  5121: 1,
+  5122: 2,
+  5123: 2,
+  5125: 4,
+  5126: 4,
+};
 
 type Json = Record<string, unknown>;
 

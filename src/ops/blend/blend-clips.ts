@@ -64,8 +64,8 @@ const BLEND_CLIPS_SPEC: OptionSpec = {
  * @throws {InvalidValueError} for bad weights or rotations (as `blendPoses`).
  * @throws {OptionError} for an unknown option value.
  * @example
- * // walk and run: clips of the same skeleton and frame time (e.g. from parseBvh in rotsig/io)
- * const walkRun = blendClips([walk, run], [0.7, 0.3], { method: 'log', reference: 'first-frame' });
+ * // walk and wave: clips of the same skeleton and frame time (e.g. from parseBvh in rotsig/io)
+ * const walkWave = blendClips([walk, wave], [0.7, 0.3], { method: 'log', reference: 'first-frame' });
  */
 export function blendClips(
   clips: readonly Clip[],

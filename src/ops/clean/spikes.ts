@@ -171,6 +171,7 @@ function geodesic(
  *
  * @throws {ShapeError} when the mask does not have `frames · joints` entries.
  * @example
+ * const rotations = clip.rotations;
  * replaceSpikes(rotations, findSpikes(rotations).mask);
  */
 export function replaceSpikes<S extends QuatSeries>(series: S, mask: Uint8Array): S {

@@ -239,6 +239,7 @@ export function mapBoundaryFrame(i: number, frames: number, boundary: Boundary):
  *   the clip) or when the weights sum to zero (`|Σw| <= 1e-12·Σ|w|`, e.g. a zero-mean kernel at a clip end
  *   under `'renormalize'`); `location.frame` is the reference frame. Callers that want a fallback catch it.
  * @example
+ * const win = createTapWindow(kernels.gaussian(2), 100);
  * placeTaps(win, 41.25); // win.count, win.tapFrames, win.tapWeights, win.weightSum, win.reference
  */
 export function placeTaps(win: TapWindow, centre: number): TapWindow {
@@ -645,8 +646,11 @@ function storeLog(
  * @throws {InvalidValueError} naming frame and joint when a sample under the taps is non-finite or the
  *   weighted sum vanishes (negative lobes cancelling); {@link OptionError} on an unknown space.
  * @example
+ * const win = createTapWindow(kernels.gaussian(2), series.frames);
+ * const out = new Float64Array(series.joints * 4);
+ * const scratch = createWindowScratch();
  * placeTaps(win, 10.5);
- * blendRotations(out, 0, series.data, series.joints, win, 'raw', scratch);
+ * blendRotations(out, 0, series.data, series.joints, win, 'raw', scratch); // every joint between frames 10 and 11
  */
 export function blendRotations(
   out: FloatArray,
@@ -672,8 +676,11 @@ export function blendRotations(
  * overlap the frames the taps read.
  *
  * @example
+ * const data = Float64Array.from({ length: 10 * 6 }, (_, i) => i); // 10 frames of 6 channels
+ * const win = createTapWindow(kernels.tent, 10);
+ * const out = new Float64Array(10 * 6);
  * placeTaps(win, 3);
- * blendChannels(out, 3 * 6, positions.data, 6, win);
+ * blendChannels(out, 3 * 6, data, 6, win); // frame 3 of out, filtered
  */
 export function blendChannels(
   out: FloatArray,

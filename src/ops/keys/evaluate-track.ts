@@ -33,6 +33,7 @@ const CUBIC = 3;
  * those of {@link evaluateTrack}.
  *
  * @example
+ * const track = keyed.tracks[0];
  * const s = new TrackSampler(track);
  * const q = new Float64Array(4);
  * for (let f = 0; f < 120; f++) s.sample(q, 0, f / 60);

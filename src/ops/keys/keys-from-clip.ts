@@ -25,7 +25,7 @@ import { assertClip } from '../../series/clip-create.js';
 import { assertFiniteSeries } from '../../series/create.js';
 import type { FloatArray } from '../../series/types.js';
 import { downsampleOptimal } from '../resample/downsample-optimal.js';
-import { playbackTaps } from '../resample/downsample-playback.js';
+import { playbackNormalEquations, playbackTaps } from '../resample/downsample-playback.js';
 import { timeGrid } from '../resample/time-grid.js';
 import { unrollQuaternions } from '../unroll/unroll-quaternions.js';
 
@@ -225,23 +225,7 @@ function optimalVectorKeys(
   K: number,
 ): Float64Array {
   const taps = playbackTaps(frames, sourceRate, targetRate, 'linear');
-  const b = taps.width - 1;
-  const ab = new Float64Array(K * (b + 1));
-  const rhs = new Float64Array(K * 3);
-  const { index, weight, count, width } = taps;
-  for (let i = 0; i < frames; i++) {
-    const base = i * width;
-    for (let t = 0; t < count[i]; t++) {
-      const kt = index[base + t];
-      const wt = weight[base + t];
-      for (let u = 0; u < count[i]; u++) {
-        const ku = index[base + u];
-        if (ku > kt) continue;
-        ab[kt * (b + 1) + (ku - kt + b)] += wt * weight[base + u];
-      }
-      for (let c = 0; c < 3; c++) rhs[kt * 3 + c] += wt * series[i * 3 + c];
-    }
-  }
+  const { ab, rhs, b } = playbackNormalEquations(taps, frames, K, series, 3);
   // a tiny ridge towards the nearest frame keeps keys that no frame reaches defined
   let maxDiag = 0;
   for (let k = 0; k < K; k++) maxDiag = Math.max(maxDiag, ab[k * (b + 1) + b]);

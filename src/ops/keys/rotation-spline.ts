@@ -68,7 +68,8 @@ const SMALL = 1e-4;
  * @throws {InvalidValueError} on times that are not finite and strictly increasing, or a quaternion
  * that is zero or not finite (naming the key).
  * @example
- * const spline = createRotationSpline([0, 0.4, 1.1], keys); // keys: 12 numbers
+ * const keys = randomQuatSeries(3, 1, { seed: 1 }).data; // 3 rotations: 12 numbers
+ * const spline = createRotationSpline([0, 0.4, 1.1], keys);
  * const frames = evaluateRotationSpline(spline, [0, 0.5, 1]); // 4 numbers per time
  */
 export function createRotationSpline(times: ArrayLike<number>, rotations: ArrayLike<number>): RotationSpline {
@@ -155,6 +156,7 @@ export function createRotationSpline(times: ArrayLike<number>, rotations: ArrayL
  * @throws {InvalidValueError} on a time that is not finite (naming its index).
  * @throws {OptionError} on an unknown option or an order other than 0, 1, 2.
  * @example
+ * const spline = createRotationSpline([0, 0.4, 1.1], randomQuatSeries(3, 1, { seed: 1 }).data);
  * const rates = evaluateRotationSpline(spline, [0.25, 0.5], { order: 1 }); // 6 numbers, rad/s
  */
 export function evaluateRotationSpline(

@@ -70,6 +70,31 @@ export interface LiveFilter<State> {
   setState(state: State): void;
 }
 
+/**
+ * A {@link LiveFilter} from the parts that differ between filters: `samples` is read from the stream's
+ * clock and `push` is `pushAt` at offset 0.
+ */
+export function liveFilter<State>(
+  joints: number,
+  width: number,
+  clock: { readonly samples: number },
+  pushAt: LiveFilter<State>['pushAt'],
+  rest: Pick<LiveFilter<State>, 'reset' | 'getState' | 'setState'>,
+): LiveFilter<State> {
+  return {
+    joints,
+    width,
+    get samples() {
+      return clock.samples;
+    },
+    push: (out, input, time) => pushAt(out, 0, input, 0, time),
+    pushAt,
+    reset: rest.reset,
+    getState: rest.getState,
+    setState: rest.setState,
+  };
+}
+
 /** The part of every filter's snapshot that says what it belongs to and where the stream is. */
 export interface LiveStateBase {
   /** Which filter made the snapshot (`'one-euro'`, `'damper'`, ...). */

@@ -93,6 +93,23 @@ export function damperLogs(
 }
 
 /**
+ * A damper's state and constants, made once per filter, which {@link damperRotations} and
+ * {@link damperVectors} read at every sample: the value, velocity and previous target per joint, the target
+ * path and response, `y` (half the spring's damping), `lead` (how far a linear target is extrapolated, s)
+ * and `rate` (ln 2 / half-life).
+ */
+export interface DamperKernelState {
+  readonly output: Float64Array;
+  readonly velocity: Float64Array;
+  readonly target: Float64Array;
+  readonly linear: boolean;
+  readonly critical: boolean;
+  readonly y: number;
+  readonly lead: number;
+  readonly rate: number;
+}
+
+/**
  * The second pass of a rotation damper sample, after {@link damperLogs}: the exact spring (or exponential)
  * step of `j` and the velocity over `Δt`, then `x = exp(j/2) ⊗ g`, written to `output` and `out`, for the joints
  * `first` to `end − 1`. `user` holds the caller's target velocities (`'hold'` only) or is null.
@@ -100,21 +117,15 @@ export function damperLogs(
 export function damperRotations(
   out: FloatArray,
   outOffset: number,
-  output: Float64Array,
-  velocity: Float64Array,
-  target: Float64Array,
+  state: DamperKernelState,
   steps: Float64Array,
   first: number,
   end: number,
   user: ArrayLike<number> | null,
-  linear: boolean,
-  critical: boolean,
   dt: number,
   decay: number,
-  y: number,
-  lead: number,
-  rate: number,
 ): void {
+  const { output, velocity, target, linear, critical, y, lead, rate } = state;
   const invDt = 1 / dt;
   // the spring's Δt: beyond 800/y its decay e^(−yΔt) is 0 in doubles either way, and the clamp keeps
   // j₁·Δt and y·Δt finite (a clock jump near 1e308 s would otherwise give 0·∞)
@@ -250,21 +261,15 @@ export function finiteTyped(values: ArrayLike<number>): boolean {
 export function damperVectors(
   out: FloatArray,
   outOffset: number,
-  output: Float64Array,
-  velocity: Float64Array,
-  target: Float64Array,
+  state: DamperKernelState,
   input: ArrayLike<number>,
   inputOffset: number,
   n: number,
   user: ArrayLike<number> | null,
-  linear: boolean,
-  critical: boolean,
   dt: number,
   decay: number,
-  y: number,
-  lead: number,
-  rate: number,
 ): void {
+  const { output, velocity, target, linear, critical, y, lead, rate } = state;
   const invDt = 1 / dt;
   // the spring's Δt: beyond 800/y its decay e^(−yΔt) is 0 in doubles either way, and the clamp keeps
   // j₁·Δt and y·Δt finite (a clock jump near 1e308 s would otherwise give 0·∞)

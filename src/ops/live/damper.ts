@@ -21,6 +21,7 @@ import {
 } from './common.js';
 import {
   createSimdDamper,
+  type DamperKernelState,
   damperLogs,
   damperRotations,
   damperVectors,
@@ -226,6 +227,7 @@ export function createDamper(options: DamperOptions): Damper {
   const y = d / 2;
   const rate = Math.LN2 / halfLife;
   const lead = critical ? 4 / d : 1 / rate;
+  const kernelState: DamperKernelState = { output, velocity, target, linear, critical, y, lead, rate };
   const clock = new StreamClock(staleSample, 'Damper.push');
 
   /** {@link damperRotations} for joints `first` to `end` with this filter's state and constants. */
@@ -237,25 +239,7 @@ export function createDamper(options: DamperOptions): Damper {
     user: ArrayLike<number> | null,
     dt: number,
     decay: number,
-  ): void =>
-    damperRotations(
-      out,
-      outOffset,
-      output,
-      velocity,
-      target,
-      steps,
-      first,
-      end,
-      user,
-      linear,
-      critical,
-      dt,
-      decay,
-      y,
-      lead,
-      rate,
-    );
+  ): void => damperRotations(out, outOffset, kernelState, steps, first, end, user, dt, decay);
 
   /**
    * One sample of a rotation damper (critical or exponential, held or linear target, with or without a target
@@ -378,24 +362,7 @@ export function createDamper(options: DamperOptions): Damper {
         return out;
       }
       checkValues(input, inputOffset, joints, width, 'Damper.push');
-      damperVectors(
-        out,
-        outOffset,
-        output,
-        velocity,
-        target,
-        input,
-        inputOffset,
-        n,
-        user,
-        linear,
-        critical,
-        dt,
-        decay,
-        y,
-        lead,
-        rate,
-      );
+      damperVectors(out, outOffset, kernelState, input, inputOffset, n, user, dt, decay);
       clock.accept(time);
       return out;
     }

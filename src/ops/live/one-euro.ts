@@ -17,6 +17,7 @@ import {
   JOINTS_RULE,
   type LiveFilter,
   type LiveStateBase,
+  liveFilter,
   lowPassAlpha,
   R_MAX,
   readStateArray,
@@ -251,14 +252,7 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
     return out;
   };
 
-  return {
-    joints,
-    width,
-    get samples() {
-      return clock.samples;
-    },
-    push: (out, input, time) => pushAt(out, 0, input, 0, time),
-    pushAt,
+  return liveFilter(joints, width, clock, pushAt, {
     reset() {
       clock.reset();
       output.fill(0);
@@ -297,7 +291,7 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
       else for (let j = 0; j < joints; j++) speed.set(e.subarray(j * 3, j * 3 + 3), j * 4);
       clock.restore(s);
     },
-  };
+  });
 }
 
 /**

@@ -133,7 +133,10 @@ export function causalKernel(kernel: Kernel): Kernel {
  * @throws {OptionError} on a bad kernel, space, alignment, boundary or an unknown option name.
  * @example
  * const fir = createStreamingFilter(kernels.gaussian(2), { joints: 24 });
- * fir.push(out, pose, time); // out = the pose of fir.outputTime, fir.latency (6) samples ago, smoothed
+ * const poses = randomQuatSeries(100, 24, { seed: 7 }); // stands in for a live source
+ * const out = new Float64Array(24 * 4);
+ * for (let f = 0; f < poses.frames; f++)
+ *   fir.push(out, poses.data.subarray(f * 96, (f + 1) * 96), f / 60); // out = the pose of fir.outputTime, fir.latency (6) samples ago, smoothed
  */
 export function createStreamingFilter(kernel: Kernel, options: StreamingFilterOptions): StreamingFilter {
   const where = 'createStreamingFilter';

@@ -10,6 +10,7 @@ import {
   JOINTS_RULE,
   type LiveFilter,
   type LiveStateBase,
+  liveFilter,
   readStateArray,
   STALE_SAMPLE_POLICIES,
   type StaleSamplePolicy,
@@ -175,14 +176,7 @@ export function createStreamingUnroll(options: StreamingUnrollOptions): Streamin
     return out;
   };
 
-  return {
-    joints,
-    width,
-    get samples() {
-      return clock.samples;
-    },
-    push: (out, input, time) => pushAt(out, 0, input, 0, time),
-    pushAt,
+  return liveFilter(joints, width, clock, pushAt, {
     reset() {
       clock.reset();
       output.fill(0);
@@ -205,7 +199,7 @@ export function createStreamingUnroll(options: StreamingUnrollOptions): Streamin
       output.set(o);
       clock.restore(s);
     },
-  };
+  });
 }
 
 function checkFinite(input: ArrayLike<number>, offset: number, n: number, width: number): void {

@@ -48,7 +48,7 @@ const PERSON_EXTENT: [number, number] = [0.9, 2.4];
  *
  * @throws {ShapeError} when `clip` is not a well-formed Clip.
  * @example
- * clipUnitsPerMeter(parseBvh(boxing)); // 100: its rest pose spans 156 units
+ * clipUnitsPerMeter(parseBvh(fs.readFileSync('boxing.bvh', 'utf8'))); // 100: its rest pose spans 156 units
  */
 export function clipUnitsPerMeter(clip: Clip): number {
   checkClip(clip, 'clipUnitsPerMeter');
@@ -111,7 +111,7 @@ export function restExtent(clip: Clip): number {
  *
  * @throws {ShapeError} when `clip` is not a well-formed Clip.
  * @example
- * clipMotionRoot(parseBvh(bandaiDance)); // the index of 'Hips', not of the static 'joint_Root'
+ * clipMotionRoot(parseBvh(fs.readFileSync('dataset-1_dance_normal_1.bvh', 'utf8'))); // the index of 'Hips', not of the static 'joint_Root'
  */
 export function clipMotionRoot(clip: Clip): number {
   checkClip(clip, 'clipMotionRoot');

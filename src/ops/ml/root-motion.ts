@@ -129,6 +129,7 @@ function twistAngle(q: FloatArray, o: number, a: number): number {
  * @example
  * const m = rootMotion(clip, { up: 'y' });
  * const turns = (m.heading[m.frames - 1] - m.heading[0]) / (2 * Math.PI);
+ * const f = 10;
  * const forwardSpeed = m.velocity[f * 3 + 2]; // units per second, along the facing direction
  */
 export function rootMotion(clip: Clip, options: RootMotionOptions = {}): RootMotion {

@@ -18,6 +18,7 @@ import {
   type PlaybackKernel,
   type PlaybackTaps,
   playback,
+  playbackNormalEquations,
   playbackTaps,
 } from './downsample-playback.js';
 import { checkRate } from './resample-support.js';
@@ -314,25 +315,7 @@ export function downsampleOptimal(
   }
 
   // linear least squares (BᵀB) K = Bᵀ Q, shared matrix for every joint and component
-  const b = taps.width - 1;
-  const ab = new Float64Array(K * (b + 1));
-  const rhs = new Float64Array(K * joints * 4);
-  const { index, weight, count, width } = taps;
-  for (let i = 0; i < frames; i++) {
-    const base = i * width;
-    for (let t = 0; t < count[i]; t++) {
-      const kt = index[base + t];
-      const wt = weight[base + t];
-      for (let u = 0; u < count[i]; u++) {
-        const ku = index[base + u];
-        if (ku > kt) continue;
-        ab[kt * (b + 1) + (ku - kt + b)] += wt * weight[base + u];
-      }
-      const so = i * joints * 4;
-      const ro = kt * joints * 4;
-      for (let c = 0; c < joints * 4; c++) rhs[ro + c] += wt * src[so + c];
-    }
-  }
+  const { ab, rhs, b } = playbackNormalEquations(taps, frames, K, src, joints * 4);
   // a tiny ridge keeps keys that no frame reaches (or barely reaches) defined: they tend to the decimated key
   let maxDiag = 0;
   for (let k = 0; k < K; k++) maxDiag = Math.max(maxDiag, ab[k * (b + 1) + b]);

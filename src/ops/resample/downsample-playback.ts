@@ -216,3 +216,38 @@ export function measurePlayback(
   }
   return e;
 }
+
+/**
+ * The normal equations `(BᵀB)·K = Bᵀ·X` of least-squares keys for a player whose taps are `taps` (B, from
+ * `K` keys to the source frames): `BᵀB` in band storage (`ab`, half-bandwidth `b = taps.width − 1`, see
+ * `numeric/banded.ts`) and `BᵀX` (`rhs`, `K x channels`) for a frame-major signal `src` of `channels`
+ * values per frame. One matrix serves every channel.
+ */
+export function playbackNormalEquations(
+  taps: PlaybackTaps,
+  frames: number,
+  K: number,
+  src: ArrayLike<number>,
+  channels: number,
+): { ab: Float64Array; rhs: Float64Array; b: number } {
+  const b = taps.width - 1;
+  const ab = new Float64Array(K * (b + 1));
+  const rhs = new Float64Array(K * channels);
+  const { index, weight, count, width } = taps;
+  for (let i = 0; i < frames; i++) {
+    const base = i * width;
+    for (let t = 0; t < count[i]; t++) {
+      const kt = index[base + t];
+      const wt = weight[base + t];
+      for (let u = 0; u < count[i]; u++) {
+        const ku = index[base + u];
+        if (ku > kt) continue;
+        ab[kt * (b + 1) + (ku - kt + b)] += wt * weight[base + u];
+      }
+      const so = i * channels;
+      const ro = kt * channels;
+      for (let c = 0; c < channels; c++) rhs[ro + c] += wt * src[so + c];
+    }
+  }
+  return { ab, rhs, b };
+}

@@ -265,6 +265,7 @@ export interface ArraysInput {
  * @throws {InvalidValueError} on a zero, parallel (6D) or non-finite rotation.
  * @throws {OptionError} on an unknown option value or `rotation: 'none'` with no way to get rotations.
  * @example
+ * const predicted6d = toArrays(clip, { rotation: '6d', positions: 'none' }).rotations; // e.g. a network's output
  * const clip2 = fromArrays(clip, { rotations: predicted6d }, { rotation: '6d', positions: 'none' });
  */
 export function fromArrays(template: Clip, arrays: ArraysInput, options: ToArraysOptions = {}): Clip {

@@ -218,7 +218,10 @@ function fkFrameScaled(
  *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {ShapeError} when the skeleton, the series or the output series do not fit together.
  * @example
- * const { positions } = forwardKinematics(parseBvh(text));
+ * const clip = parseBvh(text);
+ * const { positions } = forwardKinematics(clip);
+ * const J = clip.skeleton.names.length;
+ * const [f, j] = [10, clip.skeleton.names.indexOf('Head')];
  * const head = positions.data.subarray((f * J + j) * 3, (f * J + j) * 3 + 3);
  */
 export function forwardKinematics(
@@ -288,9 +291,11 @@ export function forwardKinematics(
  *
  * @throws {ShapeError} when the buffers are too short, the frame is out of range or the clip is malformed.
  * @example
+ * const J = clip.skeleton.names.length;
  * const rot = new Float64Array(J * 4);
  * const pos = new Float64Array(J * 3);
- * for (let f = 0; f < clip.frames; f++) { forwardKinematicsFrame(clip, f, rot, pos); draw(pos); }
+ * const rootPath: number[] = [];
+ * for (let f = 0; f < clip.frames; f++) { forwardKinematicsFrame(clip, f, rot, pos); rootPath.push(pos[0], pos[1], pos[2]); }
  */
 export function forwardKinematicsFrame(
   clip: Clip,

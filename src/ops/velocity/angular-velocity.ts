@@ -8,17 +8,13 @@ import {
   oneOf,
   resolveOptions,
 } from '../../options.js';
-import {
-  assertFiniteSeries,
-  assertQuatSeries,
-  assertVec3Series,
-  createVec3Series,
-} from '../../series/create.js';
+import { assertFiniteSeries, assertQuatSeries } from '../../series/create.js';
 import type { FloatArray, QuatSeries, Vec3Series } from '../../series/types.js';
 import { sampleChannels } from '../filter/filter-vectors.js';
 import { BOUNDARIES, type Boundary } from '../filter/rotation-window.js';
 import { assertFiniteRows, foldCentre, mapFrame, usableRadius } from '../filter/tap-reach.js';
 import { isKernel, type Kernel, tent } from '../kernel/kernels.js';
+import { velocityOutput } from './velocity-output.js';
 
 /** Options of {@link angularVelocity}. */
 export interface AngularVelocityOptions<T extends FloatArray = FloatArray> {
@@ -144,29 +140,8 @@ export function angularVelocity<T extends FloatArray = Float64Array>(
   }
   const { frames, joints } = series;
   const times = options.times;
-  if (times !== undefined) {
-    for (let i = 0; i < times.length; i++) {
-      if (!Number.isFinite(times[i]))
-        throw new InvalidValueError(`angularVelocity: times[${i}] is ${times[i]}`, { index: i });
-    }
-  }
-  const count =
-    times !== undefined
-      ? times.length
-      : at === 'frames'
-        ? frames
-        : boundary === 'wrap'
-          ? frames
-          : Math.max(0, frames - 1);
-  const out = (options.out ?? createVec3Series(count, joints)) as Vec3Series<T>;
-  if (options.out !== undefined) {
-    assertVec3Series(out, 'angularVelocity: out');
-    if (out.frames !== count || out.joints !== joints) {
-      throw new ShapeError(
-        `angularVelocity: out is ${out.frames} x ${out.joints}, expected ${count} x ${joints}`,
-      );
-    }
-  }
+  const out = velocityOutput('angularVelocity', frames, joints, times, at, boundary, options.out);
+  const count = out.frames;
   if (count === 0 || joints === 0) return out;
   assertFiniteSeries(series.data, joints, 4, 'angularVelocity: series');
   const body = frame === 'body';

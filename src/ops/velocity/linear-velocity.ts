@@ -1,4 +1,4 @@
-import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
+import { InvalidValueError, OptionError } from '../../errors.js';
 import {
   frozenDefaults,
   KERNEL_OPTION,
@@ -8,12 +8,13 @@ import {
   oneOf,
   resolveOptions,
 } from '../../options.js';
-import { assertFiniteSeries, assertVec3Series, createVec3Series } from '../../series/create.js';
+import { assertFiniteSeries, assertVec3Series } from '../../series/create.js';
 import type { FloatArray, Vec3Series } from '../../series/types.js';
 import { sampleChannels } from '../filter/filter-vectors.js';
 import { BOUNDARIES, type Boundary } from '../filter/rotation-window.js';
 import { assertFiniteRows, foldCentre, mapFrame, usableRadius } from '../filter/tap-reach.js';
 import { isKernel, type Kernel, tent } from '../kernel/kernels.js';
+import { velocityOutput } from './velocity-output.js';
 
 /** Options of {@link linearVelocity}; the same meaning as for {@link angularVelocity}. */
 export interface LinearVelocityOptions<T extends FloatArray = FloatArray> {
@@ -103,28 +104,9 @@ export function linearVelocity<T extends FloatArray = Float64Array>(
   }
   const { frames, joints } = series;
   const times = options.times;
-  if (times !== undefined) {
-    for (let i = 0; i < times.length; i++) {
-      if (!Number.isFinite(times[i]))
-        throw new InvalidValueError(`linearVelocity: times[${i}] is ${times[i]}`, { index: i });
-    }
-  }
-  const count =
-    times !== undefined
-      ? times.length
-      : at === 'frames'
-        ? frames
-        : boundary === 'wrap'
-          ? frames
-          : Math.max(0, frames - 1);
-  const out = (options.out ?? createVec3Series(count, joints)) as Vec3Series<T>;
+  const out = velocityOutput('linearVelocity', frames, joints, times, at, boundary, options.out);
+  const count = out.frames;
   if (options.out !== undefined) {
-    assertVec3Series(out, 'linearVelocity: out');
-    if (out.frames !== count || out.joints !== joints) {
-      throw new ShapeError(
-        `linearVelocity: out is ${out.frames} x ${out.joints}, expected ${count} x ${joints}`,
-      );
-    }
     if (out.data.buffer === series.data.buffer && count * joints > 0) {
       throw new OptionError('linearVelocity: out must not share the input buffer');
     }

@@ -20,6 +20,7 @@ import { gltfSourceOf } from './source.js';
  * are not included (the base positions only).
  *
  * @example
+ * const read = await readGltf(bytes); // a skinned .glb
  * const shells = skinShells(read.clips[0]);
  * reduceKeys(read.clips[0], { shellDistance: 'mesh', meshShells: shells });
  */

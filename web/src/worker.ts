@@ -444,6 +444,8 @@ function run(
     // lengths in the clip's units: glTF is in metres, BVH files are usually centimetres
     const unitsPerMm = gltf ? 0.001 : 0.1;
     const r = reduceKeys(from, {
+      // no channel dropped at its rest value: the studio writes back every track it shows and counts
+      keepAtRest: 'all',
       metric: s.reduceMetric,
       unitsPerMeter: unitsPerMm * 1000,
       tolerance: s.toleranceMm * unitsPerMm,

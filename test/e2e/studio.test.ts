@@ -890,7 +890,13 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
       readFileSync(join(ROOT, 'web', 'public', 'samples', 'AV_8Walk_Meredith_HVHA_Rep1.bvh'), 'utf8'),
     );
     // 1 mm is 0.1 of the file's centimetres; 0.5° in radians
-    const ref = reduceKeys(clip, { metric: 'local', tolerance: 0.1, toleranceAngle: (0.5 * Math.PI) / 180 });
+    // keepAtRest 'all': the studio writes back every channel it shows, so it drops none at its rest value
+    const ref = reduceKeys(clip, {
+      metric: 'local',
+      tolerance: 0.1,
+      toleranceAngle: (0.5 * Math.PI) / 180,
+      keepAtRest: 'all',
+    });
     const r = s.reduction!;
     expect(r.keysAfter).toBe(ref.report.keysAfter);
     expect(r.keysAfter).toBeLessThan(r.keysBefore / 2);
@@ -1071,7 +1077,12 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     const baked = bakeClip(keyed, { rate: studioBakeRate(keyed) });
     // the panel's defaults: object metric, 0.1 mm (ACL's 0.01 cm) at a 3 cm shell, in metres; an
     // unprocessed glTF animation is reduced on its own keys, as `rotsig reduce` does
-    const ref = reduceKeys(keyed, { metric: 'object', tolerance: 1e-4, shellDistance: 0.03 });
+    const ref = reduceKeys(keyed, {
+      metric: 'object',
+      tolerance: 1e-4,
+      shellDistance: 0.03,
+      keepAtRest: 'all',
+    });
     const r = s.reduction!;
     expect(r.keysAfter).toBe(ref.report.keysAfter);
     expect(r.keysBefore).toBe(ref.report.keysBefore);

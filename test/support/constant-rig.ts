@@ -2,6 +2,7 @@
 // rotsig's writer): a chain Root > A > B > C animated at 30 Hz, with constant channels (some at the node's
 // rest value, some not, one of them also animated by a second animation), and a skinned mesh on the chain.
 import { Document, NodeIO } from '@gltf-transform/core';
+import { trs } from './gltf-reference.js';
 
 const f32 = (a: number[]) => Array.from(Float32Array.from(a));
 
@@ -94,29 +95,6 @@ export async function constantRig(options: ConstantRigOptions = {}): Promise<Uin
   return new NodeIO().writeBinary(doc);
 }
 
-/** Column-major 4x4 of T·R (unit scale). */
-function rigid(t: readonly number[], q: readonly number[]): number[] {
-  const [x, y, z, w] = q;
-  return [
-    1 - 2 * (y * y + z * z),
-    2 * (x * y + z * w),
-    2 * (x * z - y * w),
-    0,
-    2 * (x * y - z * w),
-    1 - 2 * (x * x + z * z),
-    2 * (y * z + x * w),
-    0,
-    2 * (x * z + y * w),
-    2 * (y * z - x * w),
-    1 - 2 * (x * x + y * y),
-    0,
-    t[0],
-    t[1],
-    t[2],
-    1,
-  ];
-}
-
 function multiply(a: number[], b: number[]): number[] {
   const m = new Array(16).fill(0);
   for (let c = 0; c < 4; c++)
@@ -149,7 +127,7 @@ function addSkin(
   const names = ['Root', 'A', 'B', 'C'] as const;
   const world: number[][] = [];
   names.forEach((n, j) => {
-    const local = rigid(REST[n].t, REST[n].r);
+    const local = Array.from(trs([...REST[n].t], [...REST[n].r], [1, 1, 1]));
     world.push(j === 0 ? local : multiply(world[j - 1], local));
   });
   const positions: number[] = [];

@@ -4,6 +4,7 @@ import {
   ROTATION_SPACES,
   type RotationSpace,
 } from '../ops/filter/rotation-window.js';
+import { SMOOTH_DEFAULTS } from '../ops/filter/smooth-defaults.js';
 import { DAMPER_DEFAULTS, MAX_HALF_LIFE, MIN_HALF_LIFE } from '../ops/live/damper.js';
 import { ONE_EURO_DEFAULTS } from '../ops/live/one-euro.js';
 import { CLIP_DIRECTIONS } from '../ops/live/run-clip.js';
@@ -103,12 +104,12 @@ export function smoothStep(parsed: Parsed): ClipStep {
     op: 'smooth',
     kernel: kernelSpecOption(parsed),
     space: oneOf<RotationSpace>(v.space as string | undefined, 'space', ROTATION_SPACES, 'raw'),
-    // boundary, segments and loop only when given: the pipeline picks wrap for a loop, renormalize else
+    // boundary, segments and loop only when given: the pipeline picks wrap for a loop, linear else
     ...optional(
       'boundary',
       v.boundary === undefined
         ? undefined
-        : oneOf<Boundary>(v.boundary as string, 'boundary', BOUNDARIES, 'renormalize'),
+        : oneOf<Boundary>(v.boundary as string, 'boundary', BOUNDARIES, SMOOTH_DEFAULTS.boundary),
     ),
     ...optional('segments', segmentsValue(parsed)),
     ...optional('loop', loopValue(parsed)),
@@ -129,7 +130,8 @@ Filters every joint's rotation and translation along time with one kernel (filte
 smooths; unsharp sharpens (signal + amount x its difference from the gaussian blur);
 tent is a light 3-tap smoothing. --space says where the rotation weighted sums are taken: raw
 (aligned quaternions, fastest), log (slerp-like) or eigen (robust average). --boundary says what the
-window reads past the clip ends (renormalize drops those taps; wrap for loops). --loop auto (the
+window reads past the clip ends (linear, the default, drops those taps and fits a line to the rest,
+so an end pose does not lag a motion through it; renormalize only drops them; wrap for loops). --loop auto (the
 default) smooths a clip whose last pose repeats its first (a looping walk or run, as glTF stores it)
 round the seam: wrap on one period, the last pose kept equal to the first, so the loop stays closed;
 --loop on wraps any clip, --loop off wraps none unless --boundary wrap is given. An explicit --boundary
@@ -197,7 +199,7 @@ second filter: less lag, no longer causal.`,
     boundary: {
       type: 'string',
       value: 'policy',
-      description: `${BOUNDARIES.join(', ')} (default wrap on a loop, see --loop; else renormalize)`,
+      description: `${BOUNDARIES.join(', ')} (default wrap on a loop, see --loop; else ${SMOOTH_DEFAULTS.boundary})`,
     },
     joints: { type: 'string', value: 'names', description: 'only these joints (comma-separated)' },
     ...OUTPUT_OPTIONS,

@@ -5,6 +5,7 @@ import { basename, dirname, extname } from 'node:path';
 import { FileError } from '../errors.js';
 import { recycleClipArrays } from '../io/bvh/recycle.js';
 import { jumpSplits } from '../ops/analysis/segments.js';
+import { SMOOTH_DEFAULTS } from '../ops/filter/smooth-defaults.js';
 import { planLoop, rateAdjustedNotes } from '../pipeline/loop.js';
 import { emitClip, runSteps } from '../pipeline/steps.js';
 import type { Clip } from '../series/clip.js';
@@ -76,7 +77,7 @@ function runTask(
       task.steps.some(
         (s) =>
           (s.op === 'smooth' || (s.op === 'resample' && !s.optimal)) &&
-          planLoop(clip, s, s.op === 'smooth' ? 'renormalize' : 'clamp').segments === 'jumps',
+          planLoop(clip, s, s.op === 'smooth' ? SMOOTH_DEFAULTS.boundary : 'clamp').segments === 'jumps',
       )
     )
       result.splits = jumpSplits(clip).map((d) => ({

@@ -131,7 +131,7 @@ export type ClipStep =
       op: 'smooth';
       kernel: KernelSpec;
       space?: RotationSpace;
-      /** Default `'wrap'` on a loop (see `loop`), else `filterClip`'s (`'renormalize'`). */
+      /** Default `'wrap'` on a loop (see `loop`), else `filterClip`'s (`'linear'`). */
       boundary?: Boundary;
       joints?: string[];
       /** Default `'jumps'`, or `'none'` where the step wraps (a split never overrides the boundary). */
@@ -375,7 +375,7 @@ function applyStep(
         ...(step.rebase === true ? { rebase: true } : {}),
       });
     case 'smooth': {
-      const plan = planLoop(clip, step, 'renormalize');
+      const plan = planLoop(clip, step, SMOOTH_DEFAULTS.boundary);
       // with `joints`, keepOnly reads the unfiltered clip afterwards, so it must stay as it is
       const filtered = filterClip(
         plan.closed ? openLoop(clip) : clip,

@@ -17,6 +17,7 @@ import { checkClip } from '../skeleton/clip-check.js';
 import { filterRotations } from './filter-rotations.js';
 import { filterVectors } from './filter-vectors.js';
 import { BOUNDARIES, type Boundary, ROTATION_SPACES, type RotationSpace } from './rotation-window.js';
+import { SMOOTH_DEFAULTS } from './smooth-defaults.js';
 
 /** Options of {@link filterClip}. */
 export interface FilterClipOptions {
@@ -38,7 +39,7 @@ export interface FilterClipOptions {
    * never a sign flip), and each segment is filtered on its own with its ends as boundaries under
    * `boundary`, so the kernel never mixes samples across a jump. The joint's translation and scale are
    * split at the same frames. With `boundary: 'wrap'` the clip's ends are joined (the loop's seam is no
-   * boundary) and the jumps are the only ends, renormalized.
+   * boundary) and the jumps are the only ends, with `'linear'` there.
    */
   segments?: SegmentPolicy;
 }
@@ -46,7 +47,7 @@ export interface FilterClipOptions {
 /** Defaults of {@link FilterClipOptions}. */
 export const FILTER_CLIP_DEFAULTS: Required<FilterClipOptions> = frozenDefaults({
   space: 'raw',
-  boundary: 'renormalize',
+  boundary: SMOOTH_DEFAULTS.boundary,
   channels: 'all',
   input: 'keep',
   segments: 'none',
@@ -208,7 +209,7 @@ interface Piece {
   end: number;
   keepFrom: number;
   keepTo: number;
-  /** The boundary at the piece's ends: the clip's own, or `'renormalize'` at a jump of a wrapped clip. */
+  /** The boundary at the piece's ends: the clip's own, or `'linear'` at a jump of a wrapped clip. */
   boundary: Boundary;
   rotations: Float64Array;
   translations: { picked: number[]; data: Float64Array } | null;
@@ -223,7 +224,7 @@ interface Piece {
  * likewise (the piece's other end is never reached, so its boundary rule does not matter). For short
  * segments the piece is the whole segment. Under `'wrap'` the clip's ends are joined and only the jumps
  * bound the segments: each runs whole from one jump to the next (the last through frame 0 to the first
- * jump), with `'renormalize'` at its ends, so the kernel reads across the seam and never across a jump. Joints with the same jumps share their pieces (each joint is filtered on its own, so filtering
+ * jump), with `'linear'` at its ends, so the kernel reads across the seam and never across a jump. Joints with the same jumps share their pieces (each joint is filtered on its own, so filtering
  * them as one series gives the same numbers as one by one, with one kernel placement per frame instead of
  * one per joint and frame).
  */
@@ -237,7 +238,7 @@ function cutPieces(clip: Clip, all: boolean, kernel: Kernel, boundary: Boundary)
       all && clip.scales !== undefined ? movingAmong(clip.scales.data, frames, joints, group.joints) : [];
     const parts: [number, number, number, number][] = [];
     // under 'wrap' the clip's ends are no boundary but the jumps are: the segments run from jump to jump,
-    // the last one on through frame 0 to the first jump, each whole with its ends (jumps) renormalized
+    // the last one on through frame 0 to the first jump, each whole with its ends (jumps) fit by a line
     const wrap = boundary === 'wrap';
     const bounds = wrap ? [...group.cuts, group.cuts[0] + frames] : [0, ...group.cuts, frames];
     for (let k = 0; k + 1 < bounds.length; k++) {
@@ -261,7 +262,7 @@ function cutPieces(clip: Clip, all: boolean, kernel: Kernel, boundary: Boundary)
         end,
         keepFrom,
         keepTo,
-        boundary: wrap ? 'renormalize' : boundary,
+        boundary: wrap ? 'linear' : boundary,
         rotations: slice(clip.rotations.data, 4, group.joints, start, end),
         translations:
           moving.length > 0

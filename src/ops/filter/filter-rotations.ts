@@ -15,6 +15,7 @@ import {
   ROTATION_SPACES,
   type RotationSpace,
 } from './rotation-window.js';
+import { SMOOTH_DEFAULTS } from './smooth-defaults.js';
 
 /** Options of {@link filterRotations}. */
 export interface FilterRotationsOptions<T extends FloatArray = FloatArray> {
@@ -26,10 +27,13 @@ export interface FilterRotationsOptions<T extends FloatArray = FloatArray> {
   out?: QuatSeries<T>;
 }
 
-/** Defaults of {@link FilterRotationsOptions}: raw space, `'renormalize'` ends (taps past the ends are dropped). */
+/**
+ * Defaults of {@link FilterRotationsOptions}: raw space, `'linear'` ends (taps past the ends are dropped and
+ * the rest fit a line there, so a steady motion through an end is not pulled back).
+ */
 export const FILTER_ROTATIONS_DEFAULTS: Required<Omit<FilterRotationsOptions, 'out'>> = frozenDefaults({
   space: 'raw',
-  boundary: 'renormalize',
+  boundary: SMOOTH_DEFAULTS.boundary,
 });
 
 const FILTER_ROTATIONS_SPEC: OptionSpec = {

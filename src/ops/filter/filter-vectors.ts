@@ -12,6 +12,7 @@ import { assertFiniteSeries, assertVec3Series, createVec3Series } from '../../se
 import type { FloatArray, Vec3Series } from '../../series/types.js';
 import { isKernel, type Kernel } from '../kernel/kernels.js';
 import { BOUNDARIES, type Boundary, blendChannels, createTapWindow, placeTaps } from './rotation-window.js';
+import { SMOOTH_DEFAULTS } from './smooth-defaults.js';
 import { assertFiniteRows } from './tap-reach.js';
 
 /** Options of {@link filterVectors}. */
@@ -22,9 +23,9 @@ export interface FilterVectorsOptions<O = unknown> {
   out?: O;
 }
 
-/** Defaults of {@link FilterVectorsOptions}: `'renormalize'` ends, like {@link filterRotations}. */
+/** Defaults of {@link FilterVectorsOptions}: `'linear'` ends, like {@link filterRotations}. */
 export const FILTER_VECTORS_DEFAULTS: Required<Omit<FilterVectorsOptions, 'out'>> = frozenDefaults({
-  boundary: 'renormalize',
+  boundary: SMOOTH_DEFAULTS.boundary,
 });
 
 const FILTER_VECTORS_SPEC: OptionSpec = { boundary: oneOf(BOUNDARIES), out: anyOf(OUT_ARRAY, OUT_SERIES) };

@@ -48,13 +48,25 @@ export type RotationSpace = 'raw' | 'log' | 'eigen';
  * end frame without repeating it (`… c b | a b c d | c b …`, SciPy `mode='mirror'`), `'wrap'` the clip as a
  * loop of period `frames` (`… c d | a b c d | a b …`, the last frame is followed by the first), and
  * `'renormalize'` nothing: such taps are dropped and the remaining weights are divided by their own sum.
+ * `'linear'` drops them too, and where it did, turns the remaining weights into those of a weighted
+ * straight-line fit through the taps evaluated at the centre (local-linear regression, the boundary
+ * correction of Fan and Gijbels, "Local Polynomial Modelling and Its Applications", 1996, §3.2.5): a motion
+ * that moves steadily through the end keeps its pose there, where `'renormalize'`'s one-sided mean lags it
+ * by about `0.8·σ` of its velocity, which makes the end pose depend on the sampling rate. Inside the clip
+ * (no tap dropped) it is `'renormalize'`.
  */
-export type Boundary = 'clamp' | 'reflect' | 'wrap' | 'renormalize';
+export type Boundary = 'clamp' | 'reflect' | 'wrap' | 'renormalize' | 'linear';
 
 /** The valid {@link RotationSpace} names. */
 export const ROTATION_SPACES: readonly RotationSpace[] = Object.freeze(['raw', 'log', 'eigen']);
 /** The valid {@link Boundary} names. */
-export const BOUNDARIES: readonly Boundary[] = Object.freeze(['clamp', 'reflect', 'wrap', 'renormalize']);
+export const BOUNDARIES: readonly Boundary[] = Object.freeze([
+  'clamp',
+  'reflect',
+  'wrap',
+  'renormalize',
+  'linear',
+]);
 
 /**
  * The taps of one output sample, owned by the caller and refilled by {@link placeTaps}. Read `count`,
@@ -214,7 +226,7 @@ export function createTapWindow(kernel: Kernel, frames: number, boundary: Bounda
 /**
  * Maps an integer frame index through the boundary rule: indices inside `[0, frames - 1]` are returned as
  * they are; outside, `'clamp'`, `'reflect'` and `'wrap'` give the frame that is read and `'renormalize'`
- * gives -1 (the tap is dropped). `frames` must be ≥ 1.
+ * and `'linear'` give -1 (the tap is dropped). `frames` must be ≥ 1.
  *
  * @example
  * mapBoundaryFrame(-2, 10, 'reflect'); // 2
@@ -279,6 +291,7 @@ export function placeTaps(win: TapWindow, centre: number): TapWindow {
   let sum = 0;
   let absSum = 0;
   let last = -2;
+  let dropped = false;
   for (let i = lo; i <= hi; i++) {
     const w = integral
       ? table[centre - i + tr]
@@ -287,7 +300,10 @@ export function placeTaps(win: TapWindow, centre: number): TapWindow {
         : kernel.evaluate(centre - i);
     if (w === 0) continue;
     const f = mapFrame(i, frames, boundary);
-    if (f < 0) continue;
+    if (f < 0) {
+      dropped = true;
+      continue;
+    }
     if (f === last) {
       tapWeights[count - 1] += w;
     } else {
@@ -298,6 +314,14 @@ export function placeTaps(win: TapWindow, centre: number): TapWindow {
     }
     sum += w;
     absSum += Math.abs(w);
+  }
+  if (dropped && boundary === 'linear' && count > 1 && Number.isFinite(absSum)) {
+    const fitted = fitLine(tapFrames, tapWeights, count, centre);
+    if (fitted !== 0) {
+      sum = fitted;
+      absSum = 0;
+      for (let t = 0; t < count; t++) absSum += Math.abs(tapWeights[t]);
+    }
   }
   let ref = mapFrame(Math.round(centre), frames, boundary);
   if (ref < 0) ref = centre < 0 ? 0 : frames - 1;
@@ -317,6 +341,30 @@ export function placeTaps(win: TapWindow, centre: number): TapWindow {
     );
   }
   return win;
+}
+
+/**
+ * Turns the weights `w` of taps at `frames` into the equivalent kernel of a weighted least-squares line
+ * evaluated at `centre`: with `dₖ = frameₖ − centre` and `Sⱼ = Σ wₖ dₖʲ`, `wₖ ← wₖ (S₂ − S₁ dₖ)`, whose sum
+ * is `S₀S₂ − S₁²` (the blends divide by it). A blend with these weights reproduces any linear signal
+ * exactly. Returns the new sum, or 0 (weights untouched) when the fit is degenerate (every tap at one offset,
+ * or weights whose sum is not positive).
+ */
+function fitLine(frames: Int32Array, w: Float64Array, count: number, centre: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  for (let t = 0; t < count; t++) {
+    const d = frames[t] - centre;
+    const wd = w[t] * d;
+    s0 += w[t];
+    s1 += wd;
+    s2 += wd * d;
+  }
+  const det = s0 * s2 - s1 * s1;
+  if (!(s0 > 0 && det > 1e-9 * s0 * s2)) return 0;
+  for (let t = 0; t < count; t++) w[t] *= s2 - s1 * (frames[t] - centre);
+  return det;
 }
 
 /** Scratch for {@link blendRotations} (eigen space); one per thread of work. */

@@ -12,11 +12,13 @@ export type WidthUnit = 'frames' | 'seconds';
  * Defaults of the smoothing step, one place for the command line (`smooth`, `process --smooth`,
  * `velocity`) and the studio: a gaussian of sigma 1/60 s (2 frames at 120 Hz capture, 0.4 frames at
  * 24 Hz), so the default moves a 24-30 Hz game clip as little as it moves a 120 Hz capture; unsharp
- * amount 1.
+ * amount 1; `'linear'` ends (a local straight-line fit where the window is cut, so an end pose does not
+ * lag a motion that moves through it, at any rate), the default of the filters too. A loop wraps instead.
  */
 export const SMOOTH_DEFAULTS = Object.freeze({
   kernel: 'gaussian' as const,
   sigma: 1 / 60,
   unit: 'seconds' as const,
   amount: 1,
+  boundary: 'linear' as const,
 });

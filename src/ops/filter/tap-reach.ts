@@ -23,8 +23,8 @@ export function usableRadius(radius: number, frames: number): number {
 /**
  * A centre equivalent to `centre` for taps within `radius` on `frames` frames, never further than about
  * `radius` outside the signal, so tap loops stay short and exact at any magnitude (at 1e20 frames `i++`
- * no longer advances): `'wrap'` and `'reflect'` reduce by their period (exact); `'clamp'` and
- * `'renormalize'` move a centre whose taps all lie beyond one end to just beyond it, keeping its
+ * no longer advances): `'wrap'` and `'reflect'` reduce by their period (exact); `'clamp'`,
+ * `'renormalize'` and `'linear'` move a centre whose taps all lie beyond one end to just beyond it, keeping its
  * fractional part (every tap then reads, or drops, the same end frame as before).
  */
 export function foldCentre(centre: number, frames: number, radius: number, boundary: Boundary): number {

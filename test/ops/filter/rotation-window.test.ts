@@ -65,6 +65,23 @@ describe('placeTaps(win, centre)', () => {
     ]);
     expect(win.weightSum).toBe(6);
   });
+  it("placeTaps(win, 0) with 'linear' drops those taps and weighs the rest as a least-squares line at 0", () => {
+    // taps 0, 1, 2 with weights 3, 2, 1 at offsets d = 0, 1, 2: S0 = 6, S1 = 4, S2 = 6, and each weight
+    // becomes w (S2 - S1 d): 18, 4, -2 (sum S0 S2 - S1² = 20), the line through the weighted points at d = 0
+    const win = placeTaps(createTapWindow(k, 10, 'linear'), 0);
+    expect(taps(win)).toEqual([
+      [0, 18],
+      [1, 4],
+      [2, -2],
+    ]);
+    expect(win.weightSum).toBe(20);
+  });
+  it("placeTaps(win, c) with 'linear' gives 'renormalize''s taps wherever no tap is dropped", () => {
+    const g = kernels.gaussian(1.7);
+    const a = createTapWindow(g, 40, 'linear');
+    const b = createTapWindow(g, 40, 'renormalize');
+    for (const c of [7, 12.25, 20.5, 31.75]) expect(taps(placeTaps(a, c))).toEqual(taps(placeTaps(b, c)));
+  });
   it('placeTaps(win, 2.25) with tent gives the linear-interpolation weights', () => {
     const win = placeTaps(createTapWindow(kernels.tent, 5, 'clamp'), 2.25);
     expect(taps(win)).toEqual([
@@ -259,5 +276,78 @@ describe('blendChannels(out, o, data, channels, win)', () => {
     blendChannels(out, 0, data, 2, win);
     expect(out[0]).toBeCloseTo(2, 14);
     expect(out[1]).toBeCloseTo(-1, 14);
+  });
+});
+
+describe("the 'linear' boundary: a steady motion keeps its pose at the ends", () => {
+  const frames = 30;
+  const g = kernels.gaussian(3);
+  const centres = [0, 0.4, 1, 2.5, 5, 24.5, 27, 28.6, 29];
+  it('blendChannels reproduces a straight line at every centre, where renormalize lags it', () => {
+    // x(i) = 2 - 0.5 i, y(i) = 0.25 i
+    const data = new Float64Array(frames * 2);
+    for (let i = 0; i < frames; i++) data.set([2 - 0.5 * i, 0.25 * i], 2 * i);
+    const out = new Float64Array(2);
+    for (const c of centres) {
+      blendChannels(out, 0, data, 2, placeTaps(createTapWindow(g, frames, 'linear'), c));
+      expect(out[0]).toBeCloseTo(2 - 0.5 * c, 12);
+      expect(out[1]).toBeCloseTo(0.25 * c, 12);
+    }
+    // a one-sided mean at frame 0 lies about 0.8 sigma inside the clip (2.3 frames for sigma 3)
+    blendChannels(out, 0, data, 2, placeTaps(createTapWindow(g, frames, 'renormalize'), 0));
+    expect(out[1] / 0.25).toBeGreaterThan(2);
+  });
+  it("blendRotations in 'log' reproduces a rotation at constant angular velocity at every centre; 'raw' and 'eigen' within 1e-2", () => {
+    // q(i) = rotation of 0.15 i rad about a fixed axis: its log is linear in i
+    const axis = [2 / 3, -1 / 3, 2 / 3];
+    const at = (t: number) => {
+      const h = 0.075 * t;
+      return [axis[0] * Math.sin(h), axis[1] * Math.sin(h), axis[2] * Math.sin(h), Math.cos(h)];
+    };
+    const data = new Float64Array(frames * 4);
+    for (let i = 0; i < frames; i++) data.set(at(i), 4 * i);
+    const scratch = createWindowScratch();
+    const out = new Float64Array(4);
+    // 'raw' and 'eigen' fit the chord in R⁴, not the arc: a second-order error over taps that span 1.4 rad
+    const bound: Record<RotationSpace, number> = { log: 1e-12, raw: 1e-2, eigen: 1e-2 };
+    for (const space of ['log', 'raw', 'eigen'] as const) {
+      for (const c of centres) {
+        blendRotations(out, 0, data, 1, placeTaps(createTapWindow(g, frames, 'linear'), c), space, scratch);
+        expect(Math.hypot(...out)).toBeCloseTo(1, 14);
+        expect(quatDistance(out, at(c)), `${space} at ${c}`).toBeLessThan(bound[space]);
+      }
+    }
+    // renormalize's one-sided mean at the last frame trails by about 2.3 frames of turn (0.35 rad, a
+    // quaternion 0.13 away), more than ten times the linear fit's error in any space
+    blendRotations(out, 0, data, 1, placeTaps(createTapWindow(g, frames, 'renormalize'), 29), 'log', scratch);
+    expect(quatDistance(out, at(29))).toBeGreaterThan(0.1);
+  });
+  it('every space gives unit quaternions in the reference hemisphere for any rotations (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(unitQuat, { minLength: 2, maxLength: 12 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.constantFrom<RotationSpace>('raw', 'log', 'eigen'),
+        (qs, at, space) => {
+          const n = qs.length;
+          const data = Float64Array.from(qs.flatMap((q) => Array.from(q)));
+          const win = placeTaps(createTapWindow(kernels.gaussian(1.5), n, 'linear'), at * (n - 1));
+          const out = new Float64Array(4);
+          try {
+            blendRotations(out, 0, data, 1, win, space, createWindowScratch());
+          } catch (e) {
+            // negative weights may cancel the raw sum exactly: a typed error, never a wrong number
+            expect(e).toBeInstanceOf(InvalidValueError);
+            return;
+          }
+          expect(Math.hypot(...out)).toBeCloseTo(1, 12);
+          const r = 4 * win.reference;
+          expect(
+            out[0] * data[r] + out[1] * data[r + 1] + out[2] * data[r + 2] + out[3] * data[r + 3],
+          ).toBeGreaterThanOrEqual(0);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

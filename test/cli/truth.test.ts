@@ -316,7 +316,8 @@ describe('segment-aware smoothing and resampling, the CLI default, on every form
         );
       return (w * 180) / Math.PI;
     };
-    expect(worst(none)).toBeGreaterThan(90);
+    // across the 136° step the T-pose is smeared away (62° with the default 'linear' ends)
+    expect(worst(none)).toBeGreaterThan(45);
     expect(worst(out)).toBeLessThan(10);
   });
 

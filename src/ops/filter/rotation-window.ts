@@ -345,10 +345,11 @@ export function placeTaps(win: TapWindow, centre: number): TapWindow {
 
 /**
  * Turns the weights `w` of taps at `frames` into the equivalent kernel of a weighted least-squares line
- * evaluated at `centre`: with `dₖ = frameₖ − centre` and `Sⱼ = Σ wₖ dₖʲ`, `wₖ ← wₖ (S₂ − S₁ dₖ)`, whose sum
- * is `S₀S₂ − S₁²` (the blends divide by it). A blend with these weights reproduces any linear signal
- * exactly. Returns the new sum, or 0 (weights untouched) when the fit is degenerate (every tap at one offset,
- * or weights whose sum is not positive).
+ * evaluated at `centre`: with `dₖ = frameₖ − centre` and `Sⱼ = Σ wₖ dₖʲ`, `wₖ ← wₖ (1 − dₖ S₁/S₂)`, whose
+ * sum is `S₀ − S₁²/S₂` (the blends divide by it; the factor `1/S₂` of the textbook form `S₂ − S₁dₖ` keeps
+ * the weights at the kernel's own scale, so a kernel whose tails are 1e-167 does not underflow). A blend
+ * with these weights reproduces any linear signal exactly. Returns the new sum, or 0 (weights untouched)
+ * when the fit is degenerate (every tap at one offset, or weights whose sum is not positive).
  */
 function fitLine(frames: Int32Array, w: Float64Array, count: number, centre: number): number {
   let s0 = 0;
@@ -361,10 +362,12 @@ function fitLine(frames: Int32Array, w: Float64Array, count: number, centre: num
     s1 += wd;
     s2 += wd * d;
   }
-  const det = s0 * s2 - s1 * s1;
-  if (!(s0 > 0 && det > 1e-9 * s0 * s2)) return 0;
-  for (let t = 0; t < count; t++) w[t] *= s2 - s1 * (frames[t] - centre);
-  return det;
+  if (!(s0 > 0 && s2 > 0)) return 0;
+  const slope = s1 / s2;
+  const sum = s0 - slope * s1;
+  if (!(sum > 1e-9 * s0)) return 0;
+  for (let t = 0; t < count; t++) w[t] *= 1 - slope * (frames[t] - centre);
+  return sum;
 }
 
 /** Scratch for {@link blendRotations} (eigen space); one per thread of work. */

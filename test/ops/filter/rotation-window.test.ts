@@ -67,14 +67,30 @@ describe('placeTaps(win, centre)', () => {
   });
   it("placeTaps(win, 0) with 'linear' drops those taps and weighs the rest as a least-squares line at 0", () => {
     // taps 0, 1, 2 with weights 3, 2, 1 at offsets d = 0, 1, 2: S0 = 6, S1 = 4, S2 = 6, and each weight
-    // becomes w (S2 - S1 d): 18, 4, -2 (sum S0 S2 - S1² = 20), the line through the weighted points at d = 0
+    // becomes w (1 - d S1/S2): 3, 2/3, -1/3 (sum S0 - S1²/S2 = 10/3), the weighted line's value at d = 0
     const win = placeTaps(createTapWindow(k, 10, 'linear'), 0);
-    expect(taps(win)).toEqual([
-      [0, 18],
-      [1, 4],
-      [2, -2],
-    ]);
-    expect(win.weightSum).toBe(20);
+    const w = taps(win);
+    expect(w.map((t) => t[0])).toEqual([0, 1, 2]);
+    expect(w[0][1]).toBeCloseTo(3, 14);
+    expect(w[1][1]).toBeCloseTo(2 / 3, 14);
+    expect(w[2][1]).toBeCloseTo(-1 / 3, 14);
+    expect(win.weightSum).toBeCloseTo(10 / 3, 14);
+  });
+  it("placeTaps(win, 0) with 'linear' and a kernel far narrower than a frame keeps frame 0 (no underflow)", () => {
+    // a sigma of 0.036 frames (1/60 s on a 2.18 Hz key grid): the next tap weighs 1e-167, its square underflows
+    const win = placeTaps(createTapWindow(kernels.gaussian(0.036), 5, 'linear'), 0);
+    const data = Float64Array.from(
+      [
+        [0, 0, 0, 1],
+        [0, 0, -0.38268343, 0.92387953],
+        [0, 0, -Math.SQRT1_2, Math.SQRT1_2],
+        [0, 0, 0, 1],
+        [0, 0, 0, 1],
+      ].flat(),
+    );
+    const out = new Float64Array(4);
+    blendRotations(out, 0, data, 1, win, 'raw', createWindowScratch());
+    expect(Array.from(out)).toEqual([0, 0, 0, 1]);
   });
   it("placeTaps(win, c) with 'linear' gives 'renormalize''s taps wherever no tap is dropped", () => {
     const g = kernels.gaussian(1.7);

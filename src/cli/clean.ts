@@ -1,4 +1,5 @@
 // `rotsig clean`: spikes, flips and jitter out of BVH, AMASS and pose-estimator SMPL files (cleanClip).
+import { CLEAN_CLIP_DEFAULTS as D } from '../ops/clean/clean-options.js';
 import { COMMON_OPTIONS, type Command } from './command.js';
 
 const CLEAN_GLOB = '**/*.{bvh,npz,json}';
@@ -42,18 +43,18 @@ otherwise, with a warning). Never unpickles.`,
     filter: {
       type: 'string',
       value: 'name',
-      description: 'gaussian (zero-phase, default) or one-euro (live)',
+      description: `gaussian (zero-phase) or one-euro (live) (default ${D.filter})`,
     },
     beta: {
       type: 'string',
       value: 'hz-per-speed',
-      description: 'one-euro: cutoff rise per rad/s (default 0.5)',
+      description: `one-euro: cutoff rise per rad/s (default ${D.beta})`,
     },
-    spikes: { type: 'string', value: 'mode', description: 'replace (default) or keep' },
+    spikes: { type: 'string', value: 'mode', description: `replace or keep (default ${D.spikes})` },
     'spike-spread': {
       type: 'string',
       value: 'k',
-      description: 'spike threshold in robust standard deviations of a joint (default 6)',
+      description: `spike threshold in robust standard deviations of a joint (default ${D.spikeSpread})`,
     },
     rate: {
       type: 'string',
@@ -63,7 +64,7 @@ otherwise, with a warning). Never unpickles.`,
     'units-per-meter': {
       type: 'string',
       value: 'n',
-      description: 'file units per metre for Accel (default 100 for BVH, 1 for SMPL/AMASS)',
+      description: `file units per metre for Accel (default ${D.unitsPerMeter} for BVH, 1 for SMPL/AMASS)`,
     },
     glob: {
       type: 'string',

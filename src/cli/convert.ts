@@ -1,3 +1,4 @@
+import { BVH_TO_GLTF_SCALE } from '../node/bvh-scale.js';
 import { BATCH_OPTIONS, COMMON_OPTIONS, type Command, OUTPUT_OPTIONS } from './command.js';
 import { CLIP_IO } from './formats.js';
 import { runFileCommand } from './run.js';
@@ -7,11 +8,11 @@ import { bvhOutputOptions, precisionOption } from './shared.js';
 export const convert: Command = {
   name: 'convert',
   summary: 'convert between BVH and glTF/GLB (the -o extension names the format)',
-  usage: 'rotsig convert <file> -o <file.glb|file.gltf|file.bvh> [--scale 0.01]',
+  usage: `rotsig convert <file> -o <file.glb|file.gltf|file.bvh> [--scale ${BVH_TO_GLTF_SCALE}]`,
   description: `
 BVH to glTF/GLB writes a skeleton (a node per joint, no mesh), a scene and one animation keyed at every
 frame (LINEAR), so mocap plays in any glTF viewer. glTF is in metres and most BVH files in centimetres:
-translations are multiplied by --scale (default 0.01); use --scale 1 for a BVH already in metres.
+translations are multiplied by --scale (default ${BVH_TO_GLTF_SCALE}); use --scale 1 for a BVH already in metres.
 Node world positions equal rotsig's BVH forward kinematics times the scale.
 glTF/GLB to BVH bakes the first animation (or --animation) on its keys' grid and writes three rotation
 channels per joint in XYZ order, plus position channels where translations are animated. Lost: scales

@@ -15,6 +15,7 @@ import {
   UsageError,
 } from './command.js';
 import { runFileCommand } from './run.js';
+import { bvhOutputOptions } from './shared.js';
 import { escapeControl as shown } from './text.js';
 
 /** Lengths in the file's units: positive, and far beyond any capture at the top. */
@@ -201,7 +202,7 @@ bytes are printed on stderr.`,
     scale: {
       type: 'string',
       value: 'factor',
-      description: 'BVH to glTF: BVH units to metres (default 0.01, centimetres to metres)',
+      description: bvhOutputOptions.scale.description,
     },
     ...OUTPUT_OPTIONS,
     ...BATCH_OPTIONS,

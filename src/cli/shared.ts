@@ -1,5 +1,7 @@
 // Option parsers shared by several commands.
 
+import { WRITE_BVH_DEFAULTS } from '../io/bvh/write-options.js';
+import { BVH_TO_GLTF_SCALE } from '../node/bvh-scale.js';
 import { DETECT_LOOP_DEFAULTS, LOOP_MODES, type LoopMode } from '../ops/analysis/loop.js';
 import { SEGMENT_POLICIES, type SegmentPolicy } from '../ops/analysis/segments.js';
 import { SMOOTH_DEFAULTS, type WidthUnit } from '../ops/filter/smooth-defaults.js';
@@ -37,12 +39,12 @@ export const bvhOutputOptions: Record<string, OptionSpec> = {
   precision: {
     type: 'string',
     value: 'digits',
-    description: 'decimal places of written BVH values, 0-15 (default 6)',
+    description: `decimal places of written BVH values, 0-15 (default ${WRITE_BVH_DEFAULTS.precision})`,
   },
   scale: {
     type: 'string',
     value: 'factor',
-    description: 'BVH to glTF: BVH units to metres (default 0.01, centimetres to metres)',
+    description: `BVH to glTF: BVH units to metres (default ${BVH_TO_GLTF_SCALE}, centimetres to metres)`,
   },
 };
 

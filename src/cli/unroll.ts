@@ -1,3 +1,4 @@
+import { WRITE_BVH_DEFAULTS } from '../io/bvh/write-options.js';
 import { BATCH_OPTIONS, COMMON_OPTIONS, type Command, OUTPUT_OPTIONS } from './command.js';
 import { CLIP_IO } from './formats.js';
 import { runFileCommand } from './run.js';
@@ -7,7 +8,7 @@ import { bvhOutputOptions, precisionOption } from './shared.js';
 export const unroll: Command = {
   name: 'unroll',
   summary: 'make rotations continuous: no quaternion sign flips, no Euler wraps or branch switches',
-  usage: 'rotsig unroll <file|dir>... -o <file|dir> [--precision 6]',
+  usage: `rotsig unroll <file|dir>... -o <file|dir> [--precision ${WRITE_BVH_DEFAULTS.precision}]`,
   description: `
 Unrolls every joint of each clip (unrollClip): consecutive quaternions share a hemisphere, and the Euler
 curves written back are continuous (the equivalent-triple "Euler filter": +-180 wraps and gimbal branch

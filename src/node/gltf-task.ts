@@ -1,5 +1,6 @@
 // File tasks on glTF/GLB inputs or outputs: read keyed clips, bake them for the pipeline steps, write
 // keys back into the same document (or BVH, tables, reports). Same result shape as the BVH tasks.
+
 import { mkdirSync, statSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
 import type { GltfWarning } from '../io/gltf/errors.js';
@@ -13,17 +14,14 @@ import { rateAdjustedNotes } from '../pipeline/loop.js';
 import { emitClip, runSteps } from '../pipeline/steps.js';
 import type { Clip, KeyedClip, Track } from '../series/clip.js';
 import { type AtomicContent, joinContent, writeFileAtomic } from './atomic.js';
+import { BVH_TO_GLTF_SCALE } from './bvh-scale.js';
 import { withDracoEncoder } from './draco.js';
 import { readGltfFileWithSources, writeGltfOutput } from './gltf.js';
 import { readBvhFile } from './read.js';
 import { type FileTask, startResult, type TaskResult } from './task.js';
 import { isGltfPath, outputFormat, writesClip } from './task-route.js';
 
-/**
- * Default factor from BVH units to glTF metres when a BVH clip becomes glTF: 0.01, since most BVH
- * exporters (Mixamo, Rokoko, Axis Neuron, Bandai-Namco, LAFAN1) write centimetres and glTF is in metres.
- */
-export const BVH_TO_GLTF_SCALE = 0.01;
+export { BVH_TO_GLTF_SCALE } from './bvh-scale.js';
 
 export { isGltfTask, outputFormat } from './task-route.js';
 

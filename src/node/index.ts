@@ -11,6 +11,7 @@
  */
 export { FileError } from '../errors.js';
 export { type AtomicContent, writeFileAtomic, writeFileAtomicAsync } from './atomic.js';
+export { BVH_TO_GLTF_SCALE } from './bvh-scale.js';
 export {
   COLLECT_DEFAULTS,
   type CollectOptions,
@@ -20,5 +21,4 @@ export {
   type SkippedInput,
 } from './files.js';
 export { readGltfFile, writeGltfFile } from './gltf.js';
-export { BVH_TO_GLTF_SCALE } from './gltf-task.js';
 export { READ_BVH_FILE_DEFAULTS, type ReadBvhFileOptions, readBvhFile, writeBvhFile } from './read.js';

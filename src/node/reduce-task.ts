@@ -12,8 +12,9 @@ import { writeBvhBytes } from '../io/index.js';
 import { type ReduceKeysReport, type ReduceTrackTarget, reduceKeys } from '../ops/reduce/reduce-keys.js';
 import type { Clip, KeyedClip } from '../series/clip.js';
 import { type AtomicContent, writeFileAtomic } from './atomic.js';
+import { BVH_TO_GLTF_SCALE } from './bvh-scale.js';
 import { isGltfPath, readGltfFile, writeGltfFile } from './gltf.js';
-import { BVH_TO_GLTF_SCALE, outputFormat } from './gltf-task.js';
+import { outputFormat } from './gltf-task.js';
 import { readBvhFile } from './read.js';
 import { type FileTask, startResult, type TaskResult } from './task.js';
 

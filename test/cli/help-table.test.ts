@@ -5,6 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { formatHelp, parseCommandLine, UsageError } from '../../src/cli/command.js';
 import { COMMANDS } from '../../src/cli/main.js';
 import { reduceOptions } from '../../src/cli/reduce.js';
+import { WRITE_BVH_DEFAULTS } from '../../src/io/bvh/write.js';
+import { BVH_TO_GLTF_SCALE } from '../../src/node/bvh-scale.js';
+import { CLEAN_CLIP_DEFAULTS } from '../../src/ops/clean/clean-clip.js';
 import { MOTION_FEATURES_DEFAULTS } from '../../src/ops/ml/motion-features.js';
 import { REDUCE_KEYS_DEFAULTS } from '../../src/ops/reduce/reduce-options.js';
 
@@ -143,5 +146,30 @@ describe('defaults the help states are the library constants', () => {
     expect(Number(statedDefault('export', 'contact-speed'))).toBe(MOTION_FEATURES_DEFAULTS.contactSpeed);
     expect(Number(statedDefault('export', 'contact-height'))).toBe(MOTION_FEATURES_DEFAULTS.contactHeight);
     expect(statedDefault('export', 'body-up')).toBe(MOTION_FEATURES_DEFAULTS.bodyUp);
+  });
+
+  it('clean: --filter, --beta, --spikes, --spike-spread and --units-per-meter state CLEAN_CLIP_DEFAULTS', () => {
+    expect(statedDefault('clean', 'filter')).toBe(CLEAN_CLIP_DEFAULTS.filter);
+    expect(Number(statedDefault('clean', 'beta'))).toBe(CLEAN_CLIP_DEFAULTS.beta);
+    expect(statedDefault('clean', 'spikes')).toBe(CLEAN_CLIP_DEFAULTS.spikes);
+    expect(Number(statedDefault('clean', 'spike-spread'))).toBe(CLEAN_CLIP_DEFAULTS.spikeSpread);
+    expect(Number(statedDefault('clean', 'units-per-meter'))).toBe(CLEAN_CLIP_DEFAULTS.unitsPerMeter);
+  });
+
+  it('--precision states WRITE_BVH_DEFAULTS and --scale BVH_TO_GLTF_SCALE, on every command that has them', () => {
+    let seen = 0;
+    for (const command of COMMANDS) {
+      if (command.options.precision) {
+        expect(Number(statedDefault(command.name, 'precision')), command.name).toBe(
+          WRITE_BVH_DEFAULTS.precision,
+        );
+        seen++;
+      }
+      if (command.options.scale) {
+        expect(Number(statedDefault(command.name, 'scale')), command.name).toBe(BVH_TO_GLTF_SCALE);
+        seen++;
+      }
+    }
+    expect(seen).toBeGreaterThan(4);
   });
 });

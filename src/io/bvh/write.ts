@@ -6,38 +6,15 @@
  */
 import { InvalidValueError, ShapeError } from '../../errors.js';
 import { checkClip as checkClipShape } from '../../ops/skeleton/clip-check.js';
-import {
-  customRule,
-  frozenDefaults,
-  integerIn,
-  type OptionSpec,
-  oneOf,
-  resolveOptions,
-} from '../../options.js';
-import type { Clip, PositionMode } from '../../series/clip.js';
+import { customRule, integerIn, type OptionSpec, oneOf, resolveOptions } from '../../options.js';
+import type { Clip } from '../../series/clip.js';
 import { assertQuatSeries, assertVec3Series } from '../../series/create.js';
 import { BVH_MAX_DEPTH, type BvhLayout, bvhLayout } from './layout.js';
 import { type BvhPlan, type MotionRows, motionRows, writeMotion, writeRows } from './motion-rows.js';
 import { formatExact, RowWriter } from './number-text.js';
+import { WRITE_BVH_DEFAULTS, type WriteBvhOptions } from './write-options.js';
 
-/** Options of {@link writeBvh}. */
-export interface WriteBvhOptions {
-  /** Decimal places of the motion values (degrees and file units), 0 to 15. Default 6. */
-  precision?: number;
-  /** How position channels are written: `'replace'` writes the translation, `'add'` translation − OFFSET. Default: the clip's `positionMode`. */
-  positionMode?: PositionMode;
-  /** Indentation of one hierarchy level. Default a tab. */
-  indent?: string;
-  /** Line ending. Default `'\n'`. */
-  newline?: '\n' | '\r\n';
-}
-
-/** Defaults of {@link WriteBvhOptions} (frozen; `positionMode` falls back to the clip's). */
-export const WRITE_BVH_DEFAULTS: Readonly<Required<Omit<WriteBvhOptions, 'positionMode'>>> = frozenDefaults({
-  precision: 6,
-  indent: '\t',
-  newline: '\n',
-});
+export { WRITE_BVH_DEFAULTS, type WriteBvhOptions } from './write-options.js';
 
 const WRITE_BVH_SPEC: OptionSpec = {
   precision: integerIn(0, 15),

@@ -69,10 +69,10 @@ describe('the studio and rotsig give the same bytes for the same steps', () => {
     expect(command.toString('utf8') === studio).toBe(true);
   });
 
-  it('a capture: smooth gaussian sigma 20 ms (rotsig smooth --sigma 20ms --boundary clamp)', () => {
+  it('a capture: smooth gaussian sigma 20 ms (rotsig smooth --sigma 20ms, its default ends and jump split)', () => {
     const settings = { ...DEFAULT_SETTINGS, smooth: true, sigmaMs: 20 };
     const studio = studioBvh(WALK, settings);
-    const command = cli([WALK, 'smooth', '--sigma', '20ms', '--boundary', 'clamp', '--segments', 'none']);
+    const command = cli([WALK, 'smooth', '--sigma', '20ms']);
     expect(command.toString('utf8') === studio).toBe(true);
   });
 
@@ -102,21 +102,10 @@ describe('the studio and rotsig give the same bytes for the same steps', () => {
     expect(Buffer.from(studio).equals(command)).toBe(true);
   });
 
-  it('a glTF character (Fox, Run): smooth gaussian sigma 20 ms (rotsig smooth --sigma 20ms --boundary clamp)', async () => {
+  it('a glTF character (Fox, Run): smooth gaussian sigma 20 ms (rotsig smooth --sigma 20ms, its defaults)', async () => {
     const settings = { ...DEFAULT_SETTINGS, smooth: true, sigmaMs: 20 };
     const studio = await studioGlb(FOX, 2, settings);
-    const command = cli([
-      FOX,
-      'smooth',
-      '--sigma',
-      '20ms',
-      '--boundary',
-      'clamp',
-      '--segments',
-      'none',
-      '--animation',
-      '2',
-    ]);
+    const command = cli([FOX, 'smooth', '--sigma', '20ms', '--animation', '2']);
     expect(Buffer.from(studio).equals(command)).toBe(true);
   });
 });

@@ -24,8 +24,9 @@ export function kernelSpecOf(s: ProcessSettings): KernelSpec {
 /**
  * The pipeline steps of the panel's settings, for a clip at `sourceRate` Hz (reduction is not a step: the
  * worker runs it on the result). Resampling to the clip's own rate is no step; optimal keys only when
- * down-sampling. Smoothing: `boundary: 'clamp'`; resampling: log space, clamp, `'floor'` duration,
- * anti-aliased, as `rotsig resample` does by default.
+ * down-sampling. Smoothing: the pipeline's own ends, loop handling and jump split, as `rotsig smooth` does
+ * by default (`'linear'` ends, or round the seam of a loop; each joint split at its real jumps);
+ * resampling: log space, clamp, `'floor'` duration, anti-aliased, as `rotsig resample` does by default.
  */
 export function stepsOf(s: ProcessSettings, sourceRate: number): ClipStep[] {
   const steps: ClipStep[] = [];
@@ -35,8 +36,6 @@ export function stepsOf(s: ProcessSettings, sourceRate: number): ClipStep[] {
       op: 'smooth',
       kernel: kernelSpecOf(s),
       space: s.space,
-      boundary: 'clamp',
-      segments: 'none',
     });
   if (s.resample && Math.abs(s.rate - sourceRate) > 1e-9) {
     const optimal = s.optimal && s.rate < sourceRate;

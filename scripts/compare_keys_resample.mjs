@@ -321,7 +321,7 @@ function report() {
       (worst
         ? `; the worst ratio is ${worst.ratio.toFixed(3)} (${worst.rotsigKeys} vs ${worst.resampleKeys} keys) on ${worst.file} at tolerance ${worst.tolerance}`
         : '') +
-      `. ${rows.length - compared.length} rows were not compared (reason in the note column) and ${skipped.length} files not at all (listed above). ` +
+      `. ${rows.length - compared.length} rows were not compared (reason in the note column) and ${skipped.length ? `${skipped.length} files not at all (listed above)` : 'every file was opened'}. ` +
       `rotsig's measured max error exceeded resample()'s on ${over.length} compared rows${over.length ? ` (${over.map((r) => `${r.file} @ ${r.tolerance}`).join('; ')})` : ''}, so keys are at equal measured error on ${fair.length} rows: ` +
       `there rotsig has ≤ keys on ${fairAtMost.length} of ${fair.length}` +
       (fairWorst

@@ -12,7 +12,8 @@
 //   2. rotsig reduce on the same input with --tolerance set to the max error resample() reached (metres,
 //      the evaluator's scene units) and --shell 0.03;
 // both measured against the input by the independent evaluator scripts/gltf_object_error.py (six virtual
-// vertices per node at a 0.03 shell, every animated node and its descendants, at every original key time),
+// vertices per node at a 0.03 shell in scene units, every animated node and its descendants, at every
+// original key time),
 // per animation, the file's max error being the max over its animations. Keys: the sum over animations of
 // their samplers' input accessor counts.
 import { execFileSync } from 'node:child_process';
@@ -300,12 +301,10 @@ function report() {
     '`../shared/data`). For each tolerance, glTF-Transform `resample({ tolerance })` (4.5.1) reduces the input; its max',
     'error is measured; then `rotsig reduce <input> --tolerance <that error> --shell 0.03 --json` reduces the same',
     'input. Both are measured against the input by `scripts/gltf_object_error.py --shell 0.03` (six virtual vertices',
-    'per node at ±3 cm in node-local units, every animated node and its descendants, at every original key time,',
-    "spec interpolation and FK; max over all animations, scene units = metres). Keys: sum of the samplers' input",
+    "per node at ±3 cm in scene units, at each node's rest world scale as rotsig states its bound; every animated node",
+    "and its descendants, at every original key time; spec interpolation and FK; max over all animations, metres). Keys: sum of the samplers' input",
     'accessor counts over all animations. Ratio: rotsig keys / resample keys. "rotsig error ≤": rotsig\'s measured max',
-    "error within resample()'s (1e-6 relative slack), i.e. the keys are compared at equal measured error. The",
-    "evaluator's shell is in node-local units and rotsig's in scene units: under a scaled ancestor (e.g. an armature",
-    'scaled 100) the evaluator weighs rotation errors more than rotsig does, and rotsig can exceed the measured bound.',
+    "error within resample()'s (1e-6 relative slack), i.e. the keys are compared at equal measured error.",
     '',
     '| file | tolerance | input keys | resample keys | resample max error (m) | rotsig keys | rotsig max error (m) | rotsig reported (m) | ratio | rotsig ≤ resample (keys) | rotsig error ≤ | note |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | :---: | :---: | --- |',

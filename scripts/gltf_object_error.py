@@ -4,6 +4,7 @@
 An evaluator kept apart from rotsig's code (numpy only), for key-reduction comparisons:
 
     python3 scripts/gltf_object_error.py original.glb reduced.glb --shell 0.03 [--rate 120] [--animation 0]
+        [--shell-units scene|local]
 
 Both files must hold the same node hierarchy (matched by node index). Every animation channel of the
 chosen animation is evaluated by the glTF 2.0 specification (Appendix C): STEP, LINEAR (slerp on the
@@ -12,7 +13,10 @@ interval, rotations normalised); normalised integer outputs (KHR_mesh_quantizati
 specification's formulas and rotations normalised; before the first key the first value holds, after the
 last the last. At every sample time (the original file's key times of that animation, or a uniform grid
 with --rate) it composes world matrices T·R·S from the scene roots and measures six virtual vertices per
-node (± each local axis at --shell, in the node's local units) between the two files. Prints one JSON
+node (± each local axis at --shell) between the two files. The shell is in scene units by default, as
+rotsig reduce states its bound (object space at the node's rest world scale: along each local axis the
+distance divided by the rest world matrix's scale on that axis, so a node under an armature scaled 100 gets
+vertices 3 cm away in the scene, not 3 m); --shell-units local puts it in the node's own units. Prints one JSON
 object: max and 99th-percentile error, keys and output bytes per file (accessor bytes of the animation's
 samplers), and the sample count.
 """
@@ -208,13 +212,13 @@ class Player:
             ts.update(float(t) for t in times)
         return sorted(ts)
 
-    def world(self, t):
+    def world(self, t, animated=True):
         nodes = self.gltf['nodes']
         local = {}
         for i, n in enumerate(nodes):
             local[i] = rest_trs(n)
         anim = {}
-        for node, path, times, values, interp in self.channels:
+        for node, path, times, values, interp in self.channels if animated else []:
             anim.setdefault(node, {})[path] = evaluate(times, values, interp, path, t)
         worlds = {}
         for i in self.order:
@@ -243,6 +247,7 @@ def main():
     ap.add_argument('--rate', type=float, default=None)
     ap.add_argument('--animation', type=int, default=0)
     ap.add_argument('--nodes', default='animated', choices=['animated', 'all'])
+    ap.add_argument('--shell-units', default='scene', choices=['scene', 'local'])
     args = ap.parse_args()
     a = Player(args.original, args.animation)
     b = Player(args.candidate, args.animation)
@@ -261,20 +266,28 @@ def main():
         targets = [i for i in a.order if i in moved]
     else:
         targets = a.order
-    offsets = []
-    for axis in range(3):
-        for sign in (1, -1):
-            v = np.zeros(4)
-            v[axis] = sign * args.shell
-            v[3] = 1
-            offsets.append(v)
-    offsets = np.array(offsets).T
+    rest = a.world(0.0, animated=False)
+
+    def offsets_of(i):
+        vs = []
+        for axis in range(3):
+            size = args.shell
+            if args.shell_units == 'scene':
+                size /= float(np.linalg.norm(rest[i][:3, axis]))
+            for sign in (1, -1):
+                v = np.zeros(4)
+                v[axis] = sign * size
+                v[3] = 1
+                vs.append(v)
+        return np.array(vs).T
+
+    offsets = {i: offsets_of(i) for i in targets}
     errors = []
     for t in times:
         wa = a.world(t)
         wb = b.world(t)
         for i in targets:
-            d = (wa[i] @ offsets - wb[i] @ offsets)[:3]
+            d = (wa[i] @ offsets[i] - wb[i] @ offsets[i])[:3]
             errors.append(float(np.max(np.linalg.norm(d, axis=0))))
     errors = np.array(errors)
     print(json.dumps({

@@ -1,6 +1,5 @@
 // File tasks on glTF/GLB inputs or outputs: read keyed clips, bake them for the pipeline steps, write
 // keys back into the same document (or BVH, tables, reports). Same result shape as the BVH tasks.
-
 import { mkdirSync, statSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
 import type { GltfWarning } from '../io/gltf/errors.js';
@@ -20,8 +19,6 @@ import { readGltfFileWithSources, writeGltfOutput } from './gltf.js';
 import { readBvhFile } from './read.js';
 import { type FileTask, startResult, type TaskResult } from './task.js';
 import { isGltfPath, outputFormat, writesClip } from './task-route.js';
-
-export { BVH_TO_GLTF_SCALE } from './bvh-scale.js';
 
 export { isGltfTask, outputFormat } from './task-route.js';
 

@@ -274,6 +274,7 @@ for (const rel of FILES) {
     ['float32 --meshopt', ['--meshopt']],
     ['int16', ['--quantize', 'int16']],
     ['int16 --meshopt', ['--quantize', 'int16', '--meshopt']],
+    ['variable (meshopt)', ['--quantize', 'variable']],
   ];
   for (const [label, extra] of variants) {
     const file = join(work, `${name}-rotsig-${label.replace(/\W+/g, '-')}.glb`);

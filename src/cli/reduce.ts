@@ -29,6 +29,14 @@ function twoChoices(a: string, b: string, fallback: string): string {
   return `${mark(a)} or ${mark(b)}`;
 }
 
+/** `, rotations at 4-16 bits (mean 11.2)` for variable bit rates, else nothing. */
+function bitsText(bits: number[] | undefined): string {
+  const used = (bits ?? []).filter((b) => b > 0);
+  if (used.length === 0) return '';
+  const mean = used.reduce((a, b) => a + b, 0) / used.length;
+  return `, ${used.length} rotation tracks at ${Math.min(...used)}-${Math.max(...used)} bits (mean ${mean.toFixed(1)})`;
+}
+
 /** The library's default rotation tolerance (`REDUCE_KEYS_DEFAULTS.toleranceAngle`, radians) in degrees, as help prints it. */
 export function toleranceAngleDegrees(): number {
   return Number(((REDUCE_KEYS_DEFAULTS.toleranceAngle * 180) / Math.PI).toPrecision(3));
@@ -54,13 +62,17 @@ export function reduceOptions(parsed: Parsed): ReduceKeysOptions {
   const quantization = oneOf(
     text('quantize'),
     'quantize',
-    ['none', 'int16'] as const,
+    ['none', 'int16', 'variable'] as const,
     REDUCE_KEYS_DEFAULTS.quantization,
   );
-  if (quantization === 'int16' && interpolation === 'cubicspline')
+  if (quantization !== 'none' && interpolation === 'cubicspline')
     throw new UsageError(
-      '--quantize int16 needs --interpolation linear (cubic tangents leave the 16-bit range)',
+      `--quantize ${quantization} needs --interpolation linear (cubic tangents leave the 16-bit range)`,
     );
+  if (quantization === 'variable' && metric !== 'object')
+    throw new UsageError('--quantize variable bounds the object metric; drop --metric local');
+  if (quantization === 'variable' && v['max-keys'] !== undefined)
+    throw new UsageError('--quantize variable keeps every key; --max-keys does not apply');
   const effort = oneOf(text('effort'), 'effort', ['fast', 'best'] as const, REDUCE_KEYS_DEFAULTS.effort);
   const options: ReduceKeysOptions = { metric, interpolation, quantization, effort };
   if (v.preset !== undefined)
@@ -103,7 +115,7 @@ function report(results: TaskResult[], io: CliIo, quiet: boolean): void {
       const angle =
         p.metric === 'local' ? `, max angle ${((p.maxAngle * 180) / Math.PI).toPrecision(3)} deg` : '';
       io.stderr.write(
-        `${shown(r.input)}${a.name ? ` '${shown(a.name)}'` : ''}: ${p.keysBefore} -> ${p.keysAfter} keys (${pct}%) in ${p.tracks} tracks; ${p.metric} error max ${p.maxError.toPrecision(3)}, p99 ${p.p99Error.toPrecision(3)} (tolerance ${p.tolerance.toPrecision(3)} ${s.units})${angle}${p.quantization === 'int16' ? ', 16-bit rotations' : ''}${constantText(p)}${p.meshShellJoints ? `; mesh shells on ${p.meshShellJoints} joints` : ''}\n`,
+        `${shown(r.input)}${a.name ? ` '${shown(a.name)}'` : ''}: ${p.keysBefore} -> ${p.keysAfter} keys (${pct}%) in ${p.tracks} tracks; ${p.metric} error max ${p.maxError.toPrecision(3)}, p99 ${p.p99Error.toPrecision(3)} (tolerance ${p.tolerance.toPrecision(3)} ${s.units})${angle}${p.quantization === 'int16' ? ', 16-bit rotations' : ''}${bitsText(p.rotationBits)}${constantText(p)}${p.meshShellJoints ? `; mesh shells on ${p.meshShellJoints} joints` : ''}\n`,
       );
     }
     io.stderr.write(`${shown(r.output ?? '-')}: ${bytesText(s.bytes)}\n`);
@@ -125,7 +137,10 @@ rotations, --tolerance for translations. Lengths are in the file's units: metres
 through every ancestor's scale, so 0.03 is 3 cm in the scene under an armature scaled 0.01), the BVH's own
 (usually centimetres: presets then use --units-per-meter 1/--scale, 100 by default).
 --quantize int16 stores rotations as normalised 16-bit integers (KHR_mesh_quantization); the bound and the
-reported error include the rounding. --meshopt compresses the glTF buffers with EXT_meshopt_compression
+reported error include the rounding. --quantize variable keeps every key and gives each rotation track
+its own bit width (4 to 16), chosen under the bound, stored with EXT_meshopt_compression's quaternion
+filter (implies --meshopt; ACL's variable bit rates in a glTF file any meshopt-capable player loads);
+the reported error is measured on the rotations as the filter decodes them. --meshopt compresses the glTF buffers with EXT_meshopt_compression
 (meshoptimizer; lossless on the stored keys, so the reported error is the file's). --effort best checks
 descendants point by point and fits rotation key values within the bound: fewer keys, about twice
 the time (same bound). --shell mesh (glTF) takes each joint's shell from its skinned mesh: the farthest
@@ -143,6 +158,7 @@ bytes are printed on stderr.`,
   examples: [
     'rotsig reduce Fox.glb -o Fox-reduced.glb --preset acl --quantize int16 --meshopt',
     'rotsig reduce walk.glb -o walk-small.glb --metric object --tolerance 0.0001 --shell 0.03',
+    'rotsig reduce take.bvh -o take.glb --preset acl --tolerance 0.02 --quantize variable',
     'rotsig reduce take.bvh -o take.glb --preset ozz',
     'rotsig reduce take.glb -o take-local.glb --metric local --tolerance-angle 0.1',
   ],
@@ -187,7 +203,7 @@ bytes are printed on stderr.`,
     quantize: {
       type: 'string',
       value: 'mode',
-      description: `${twoChoices('none', 'int16', REDUCE_KEYS_DEFAULTS.quantization)} rotations`,
+      description: `${REDUCE_KEYS_DEFAULTS.quantization} (default), int16 or variable (per-track bit widths, meshopt) rotations`,
     },
     effort: {
       type: 'string',

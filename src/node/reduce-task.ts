@@ -4,6 +4,7 @@ import { basename, extname } from 'node:path';
 import type { Animation, Document } from '@gltf-transform/core';
 import { OptionError } from '../errors.js';
 import { withAttachedNodes } from '../io/gltf/attached.js';
+import { setQuaternionFilterCodes } from '../io/gltf/meshopt.js';
 import { quantizeRotations } from '../io/gltf/quantize.js';
 import { skinShells } from '../io/gltf/skin-shells.js';
 import { gltfSourceOf } from '../io/gltf/source.js';
@@ -61,15 +62,25 @@ export async function runReduceTask(
   try {
     if (task.emit.kind !== 'reduce') throw new OptionError('runReduceTask: the task is not a reduce task');
     const options = task.emit.options;
-    const compression = task.emit.compression ?? 'none';
+    let compression = task.emit.compression ?? 'none';
     if (compression !== 'none' && compression !== 'meshopt')
       throw new OptionError(
         `runReduceTask: compression must be 'none' or 'meshopt', got ${String(compression)}`,
       );
     const format = outputFormat(task);
+    const variable = options.quantization === 'variable';
+    if (variable && format === 'bvh')
+      throw new OptionError(
+        "--quantize variable stores rotations with EXT_meshopt_compression's quaternion filter; write .glb or .gltf",
+      );
+    // variable bit rates exist only as the quaternion filter of EXT_meshopt_compression
+    if (variable) compression = 'meshopt';
     if (compression === 'meshopt' && format === 'bvh')
       throw new OptionError('--meshopt compresses glTF buffers; BVH output has none (write .glb or .gltf)');
-    const quantize = options.quantization === 'int16';
+    const quantize = options.quantization === 'int16' || options.quantization === 'variable';
+    // `animation/node` (indices in the written document) -> quaternion filter codes of the node's
+    // rotation track (quantization 'variable')
+    const filterCodes = new Map<string, Int16Array>();
     const name = task.output && task.output !== '-' ? basename(task.output, extname(task.output)) : 'scene';
     const summary: ReduceSummary = { units: 'file units', animations: [], bytes: 0 };
     let doc: Document | null = null;
@@ -91,6 +102,8 @@ export async function runReduceTask(
       result.frames = clip.frames;
       result.joints = clip.skeleton.names.length;
       const reduced = reduceKeys(clip, { unitsPerMeter: 1 / scale, ...options });
+      // a new document's nodes are the skeleton's joints, in order
+      for (const c of reduced.rotationCodes ?? []) filterCodes.set(`0/${c.joint}`, c.codes);
       summary.animations.push({ name: clip.name ?? '', frames: clip.frames, report: reduced.report });
       result.outputFrames = maxKeys(reduced.clip);
       if (format === 'bvh') {
@@ -136,6 +149,10 @@ export async function runReduceTask(
           ...(options.shellDistance === 'mesh' ? { meshShells: meshShellsOf(keyed, measured) } : {}),
         });
         dropChannels(keyed, reduced.clip, all);
+        const from = gltfSourceOf(keyed);
+        for (const c of reduced.rotationCodes ?? [])
+          if (from !== undefined && c.joint < from.nodes.length)
+            filterCodes.set(`${from.animation}/${from.nodes[c.joint]}`, c.codes);
         result.frames = Math.max(result.frames, maxKeys(keyed));
         clips.push(
           measured === keyed
@@ -160,6 +177,7 @@ export async function runReduceTask(
     const keyedOut = await writeGltf(doc, clips, { format: 'glb', basename: name, scale });
     if (doc === null) animations = keyedOut.document.getRoot().listAnimations();
     if (quantize) quantizeRotations(keyedOut.document, animations);
+    if (variable) storeFilterCodes(keyedOut.document, animations, filterCodes);
     if (task.output === '-' || task.output === null) {
       const out = await writeGltf(keyedOut.document, [], {
         format: format === 'gltf' ? 'gltf' : 'glb',
@@ -180,6 +198,26 @@ export async function runReduceTask(
   }
   result.ms = performance.now() - t0;
   return result;
+}
+
+/** Hands each rotation output of `animations` its quaternion filter codes (by animation and target node). */
+function storeFilterCodes(doc: Document, animations: Animation[], codes: Map<string, Int16Array>): void {
+  const nodes = doc.getRoot().listNodes();
+  const all = doc.getRoot().listAnimations();
+  for (const animation of animations) {
+    const a = all.indexOf(animation);
+    for (const channel of animation.listChannels()) {
+      const node = channel.getTargetNode();
+      const output = channel.getSampler()?.getOutput();
+      if (channel.getTargetPath() !== 'rotation' || node === null || !output) continue;
+      const c = codes.get(`${a}/${nodes.indexOf(node)}`);
+      if (c === undefined)
+        throw new OptionError(
+          `--quantize variable: the rotation of node '${node.getName()}' has no bit width (a track the reduction did not see)`,
+        );
+      setQuaternionFilterCodes(output, c);
+    }
+  }
 }
 
 /**

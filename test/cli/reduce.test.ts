@@ -3,6 +3,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Document, NodeIO } from '@gltf-transform/core';
+import { EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/extensions';
+import { MeshoptDecoder } from 'meshoptimizer/decoder';
 import { Object3D, Quaternion, Vector3 } from 'three';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { KHRMeshQuantizationMarker } from '../../src/io/gltf/source.js';
@@ -217,6 +219,109 @@ describe('rotsig reduce', () => {
     const bvh = rotsig(['reduce', CMU, '-o', join(dir, 'x.bvh'), '--meshopt']);
     expect(bvh.code).toBe(1);
     expect(bvh.stderr).toMatch(/--meshopt compresses glTF buffers/);
+  });
+
+  it("--quantize variable: every key kept at its time, per-track bit widths in the quaternion filter, the printed error is the file's as three.js plays it with meshoptimizer's decoder", async () => {
+    const dir = tempDir();
+    const out = join(dir, 'variable.glb');
+    const int16 = join(dir, 'int16.glb');
+    const full = join(dir, 'full.glb');
+    const args = ['--preset', 'acl', '--tolerance', '0.02'];
+    const r = rotsig(['reduce', CMU, '-o', out, ...args, '--quantize', 'variable']);
+    expect(r.code, r.stderr).toBe(0);
+    const printed = /object error max ([\d.e+-]+).*, 31 rotation tracks at (\d+)-(\d+) bits/.exec(r.stderr);
+    expect(printed, r.stderr).not.toBeNull();
+    const [lowest, highest] = [Number(printed![2]), Number(printed![3])];
+    expect(lowest).toBeGreaterThanOrEqual(4);
+    expect(highest).toBeLessThanOrEqual(16);
+    expect(lowest).toBeLessThan(highest); // widths differ by track
+    expect(rotsig(['reduce', CMU, '-o', int16, ...args, '--quantize', 'int16', '--meshopt']).code).toBe(0);
+    expect(rotsig(['convert', CMU, '-o', full]).code).toBe(0);
+    const bytes = new Uint8Array(readFileSync(out));
+    expect(await validatorErrors(bytes)).toEqual([]);
+    const json = JSON.parse(
+      new TextDecoder().decode(bytes.subarray(20, 20 + new DataView(bytes.buffer).getUint32(12, true))),
+    );
+    expect(json.extensionsRequired).toContain('EXT_meshopt_compression');
+    const filtered = json.bufferViews.filter(
+      (v: { extensions?: { EXT_meshopt_compression?: { filter?: string } } }) =>
+        v.extensions?.EXT_meshopt_compression?.filter === 'QUATERNION',
+    );
+    expect(filtered.length).toBeGreaterThan(0);
+    // smaller than 16-bit rotations with the same compression, at the same tolerance
+    expect(bytes.length).toBeLessThan(0.8 * readFileSync(int16).length);
+    await MeshoptDecoder.ready;
+    const doc = await new NodeIO()
+      .registerExtensions([EXTMeshoptCompression, KHRMeshQuantization])
+      .registerDependencies({ 'meshopt.decoder': MeshoptDecoder })
+      .read(out);
+    const reduced = rig(doc);
+    const original = rig(await readDoc(full));
+    // every key kept, at the original times bit for bit
+    for (const [name, k] of original.keys) expect(reduced.keys.get(name)?.times, name).toEqual(k.times);
+    const times = [...original.keys.values()][0].times;
+    const error = objectError(reduced, original, [...times], 0.03);
+    // 0.02 cm = 0.0002 m after the 0.01 scale; the printed figure (BVH units) is the file's to 1%
+    expect(error).toBeLessThanOrEqual(0.0002 * (1 + 1e-3));
+    expect(Math.abs(error - Number(printed![1]) * 0.01)).toBeLessThanOrEqual(0.01 * error);
+  });
+
+  it('--quantize variable: two animations of one node each keep their own codes; CUBICSPLINE rotations are refused by name', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'patching.glb');
+    const r = rotsig([
+      'reduce',
+      join(FIXTURE_GLTF_DIR, 'magnum', 'animation-patching.gltf'),
+      '-o',
+      out,
+      '--quantize',
+      'variable',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/'Quaternion shortest-path patching': 9 -> 9 keys/);
+    expect(r.stderr).toMatch(/'Quaternion normalization patching': 3 -> 3 keys/);
+    expect(await validatorErrors(new Uint8Array(readFileSync(out)))).toEqual([]);
+    const spline = rotsig([
+      'reduce',
+      join(FIXTURE_GLTF_DIR, 'magnum', 'animation.glb'),
+      '-o',
+      join(dir, 'spline.glb'),
+      '--quantize',
+      'variable',
+    ]);
+    expect(spline.code).toBe(1);
+    expect(spline.stderr).toMatch(
+      /quantization 'variable' needs LINEAR or STEP rotations; .* is CUBICSPLINE/,
+    );
+  });
+
+  it('--quantize variable refuses BVH output, the local metric and a key budget', () => {
+    const dir = tempDir();
+    const bvh = rotsig(['reduce', CMU, '-o', join(dir, 'x.bvh'), '--quantize', 'variable']);
+    expect(bvh.code).toBe(1);
+    expect(bvh.stderr).toMatch(/quaternion filter; write \.glb or \.gltf/);
+    const local = rotsig([
+      'reduce',
+      CMU,
+      '-o',
+      join(dir, 'x.glb'),
+      '--quantize',
+      'variable',
+      '--metric',
+      'local',
+    ]);
+    expect(local.stderr).toMatch(/--quantize variable bounds the object metric/);
+    const budget = rotsig([
+      'reduce',
+      CMU,
+      '-o',
+      join(dir, 'x.glb'),
+      '--quantize',
+      'variable',
+      '--max-keys',
+      '9',
+    ]);
+    expect(budget.stderr).toMatch(/--max-keys does not apply/);
   });
 
   it('Fox.glb: every animation reduced in place, the mesh kept, keys read back equal through rotsig and NodeIO', async () => {

@@ -3,6 +3,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { NodeIO } from '@gltf-transform/core';
+import { EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/extensions';
+import { MeshoptDecoder } from 'meshoptimizer/decoder';
 import { describe, expect, it } from 'vitest';
 import { OptionError } from '../../src/errors.js';
 import { runGltfTask } from '../../src/node/gltf-task.js';
@@ -27,14 +30,34 @@ async function reduceRig(options: ReduceKeysOptions, rig: RigOptions = {}) {
   return reduceFile(input, options);
 }
 
-async function reduceFile(input: string, options: ReduceKeysOptions) {
+async function reduceFile(input: string, options: ReduceKeysOptions, compression?: 'meshopt') {
   const output = join(mkdtempSync(join(tmpdir(), 'rotsig-reduce-scene-')), 'reduced.glb');
-  const r = await runReduceTask({ input, output, steps: [], emit: { kind: 'reduce', options } }, fail);
+  const r = await runReduceTask(
+    { input, output, steps: [], emit: { kind: 'reduce', options, ...(compression ? { compression } : {}) } },
+    fail,
+  );
   expect(r.error?.message, 'the reduce task failed').toBeUndefined();
   const report = (r.data as ReduceSummary).animations[0].report;
+  const written = new Uint8Array(readFileSync(output));
   const a = new Player(new Uint8Array(readFileSync(input)));
-  const b = new Player(new Uint8Array(readFileSync(output)));
-  return { report, a, b };
+  const b = new Player(await plain(written));
+  return { report, a, b, bytes: written.length };
+}
+
+/** The GLB with EXT_meshopt_compression decoded by glTF-Transform and meshoptimizer (else as it is). */
+async function plain(glb: Uint8Array): Promise<Uint8Array> {
+  await MeshoptDecoder.ready;
+  const doc = await new NodeIO()
+    .registerExtensions([EXTMeshoptCompression, KHRMeshQuantization])
+    .registerDependencies({ 'meshopt.decoder': MeshoptDecoder })
+    .readBinary(glb);
+  const ext = doc
+    .getRoot()
+    .listExtensionsUsed()
+    .find((e) => e.extensionName === 'EXT_meshopt_compression');
+  if (!ext) return glb;
+  ext.dispose();
+  return new NodeIO().registerExtensions([KHRMeshQuantization]).writeBinary(doc);
 }
 
 describe('reduce in scene units', () => {
@@ -84,6 +107,25 @@ describe('reduce in scene units', () => {
     );
     expect(shorts.length).toBeGreaterThan(0);
     expect(shorts.every((x) => x.normalized === true)).toBe(true);
+  });
+
+  it('--quantize variable at 0.01 cm on the Mixamo-style rig with a staff in the hand: a width per track, every key kept, report = evaluator, smaller than int16', async () => {
+    const rig: RigOptions = { attachment: { joint: 'LeftHand', offset: [10, 0, 39] } };
+    const input = join(mkdtempSync(join(tmpdir(), 'rotsig-reduce-scene-')), 'rig.glb');
+    writeFileSync(input, await mixamoRig(rig));
+    const { report, a, b, bytes } = await reduceFile(input, { preset: 'acl', quantization: 'variable' });
+    expect(report.quantization).toBe('variable');
+    const widths = (report.rotationBits ?? []).filter((x) => x > 0);
+    expect(widths.length).toBeGreaterThan(5);
+    expect(widths.every((x) => x >= 4 && x <= 16)).toBe(true);
+    expect(b.keys).toBe(a.keys);
+    const measured = sceneObjectError(a, b, 0.03);
+    expect(measured.max).toBeLessThanOrEqual(1e-4 * FLOAT32_SLACK);
+    expect(Math.abs(report.maxError - measured.max)).toBeLessThanOrEqual(0.01 * measured.max);
+    const face = (a.json.nodes as { name?: string }[]).findIndex((n) => n.name === 'Attachment');
+    expect(sceneObjectError(a, b, 0.03, undefined, [face]).max).toBeLessThanOrEqual(1e-4 * FLOAT32_SLACK);
+    const int16 = await reduceFile(input, { preset: 'acl', quantization: 'int16' }, 'meshopt');
+    expect(bytes).toBeLessThan(int16.bytes);
   });
 
   for (const capture of [

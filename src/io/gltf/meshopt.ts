@@ -14,6 +14,7 @@ import {
 } from '@gltf-transform/core';
 import type { MeshoptDecoder as Decoder } from 'meshoptimizer/decoder';
 import type { MeshoptEncoder as Encoder } from 'meshoptimizer/encoder';
+import { decodeQuatFilter } from '../../ops/reduce/quat-filter.js';
 import { GltfError } from './errors.js';
 
 /** Name of the extension in a glTF file. */
@@ -78,6 +79,55 @@ export async function meshoptReady(which: 'decoder' | 'encoder'): Promise<void> 
       code,
     );
   }
+}
+
+/** Per accessor, the quaternion filter's input to store instead of its values (see {@link setQuaternionFilterCodes}). */
+const filterCodes = new WeakMap<Accessor, Int16Array>();
+
+/**
+ * Asks {@link EXTMeshoptCompression} to store a rotation output accessor (normalised SHORT VEC4) with the
+ * quaternion filter (`filter: 'QUATERNION'`): `codes` is the filter's input, four 16-bit integers per key
+ * (three components at K bits and `1.0` with the largest's index, K chosen per key; `reduceKeys` with
+ * `quantization: 'variable'` makes them). A decoder turns them back into 16-bit components; the accessor's
+ * values must be exactly those (up to the sign of a key, the same rotation), which is checked here.
+ *
+ * @throws {GltfError} (code `'gltf-write'`) when the accessor is not a normalised SHORT VEC4, the codes
+ * do not have four entries per key, or they decode to other values than the accessor holds.
+ */
+export function setQuaternionFilterCodes(accessor: Accessor, codes: Int16Array): void {
+  const values = accessor.getArray();
+  if (
+    !(values instanceof Int16Array) ||
+    accessor.getType() !== 'VEC4' ||
+    !accessor.getNormalized() ||
+    codes.length !== values.length
+  )
+    throw new GltfError(
+      `EXT_meshopt_compression: quaternion filter codes need a normalised SHORT VEC4 accessor of ${codes.length / 4} keys`,
+      {},
+      'gltf-write',
+    );
+  const out = new Int16Array(4);
+  for (let i = 0; i < values.length; i += 4) {
+    decodeQuatFilter(codes, i, out, 0);
+    const same =
+      out[0] === values[i] &&
+      out[1] === values[i + 1] &&
+      out[2] === values[i + 2] &&
+      out[3] === values[i + 3];
+    const negated =
+      out[0] === -values[i] &&
+      out[1] === -values[i + 1] &&
+      out[2] === -values[i + 2] &&
+      out[3] === -values[i + 3];
+    if (!same && !negated)
+      throw new GltfError(
+        `EXT_meshopt_compression: quaternion filter codes of key ${i / 4} decode to (${out.join(', ')}), not the stored (${Array.from(values.subarray(i, i + 4)).join(', ')})`,
+        { key: i / 4 },
+        'gltf-write',
+      );
+  }
+  filterCodes.set(accessor, codes);
 }
 
 function loadedDecoder(): typeof Decoder {
@@ -226,8 +276,10 @@ export class EXTMeshoptCompression extends Extension {
       if (targetPath(accessor) === 'weights' || accessor.getSparse()) continue;
       const usage = context.getAccessorUsage(accessor);
       const mode = meshoptMode(accessor, usage);
-      const array = accessor.getArray();
+      const codes = filterCodes.get(accessor);
+      const array = codes ?? accessor.getArray();
       if (array === null) continue;
+      const filter = codes ? 'QUATERNION' : 'NONE';
       let data = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
       let byteStride = accessor.getElementSize() * accessor.getComponentSize();
       if (mode === 'ATTRIBUTES' && byteStride % 4) {
@@ -242,7 +294,7 @@ export class EXTMeshoptCompression extends Extension {
         throw new GltfError('EXT_meshopt_compression: an accessor has no buffer', {}, 'gltf-write');
       const bufferIndex = root.listBuffers().indexOf(buffer);
       const grouped = context.accessorUsageGroupedByParent.has(usage) ? parentId(accessor) : null;
-      const key = [usage, grouped, mode, byteStride, bufferIndex].join(':');
+      const key = [usage, grouped, mode, byteStride, bufferIndex, filter].join(':');
       let view = this.views[key];
       if (view === undefined) {
         this.viewAccessors[key] = [];
@@ -261,6 +313,7 @@ export class EXTMeshoptCompression extends Extension {
               mode,
               byteStride,
               count: 0,
+              ...(filter !== 'NONE' ? { filter } : {}),
             },
           },
         };

@@ -85,9 +85,9 @@ export function keyedFrames(
       throw new OptionError(
         `reduceKeys: ${trackLabel(keyed, i, 'keyed')} drives a joint's ${t.path} that another track drives already`,
       );
-    if (o.quantization === 'int16' && t.path === 'rotation' && t.interpolation === 'cubicspline')
+    if (o.quantization !== 'none' && t.path === 'rotation' && t.interpolation === 'cubicspline')
       throw new OptionError(
-        `reduceKeys: quantization 'int16' needs LINEAR or STEP rotations; ${trackLabel(keyed, i, 'keyed')} is CUBICSPLINE`,
+        `reduceKeys: quantization '${o.quantization}' needs LINEAR or STEP rotations; ${trackLabel(keyed, i, 'keyed')} is CUBICSPLINE`,
       );
     tracks[at] = t;
     moving.push(t);

@@ -7,6 +7,7 @@ import { OptionError } from '../../errors.js';
 import type { Clip, KeyedClip } from '../../series/clip.js';
 import { assertClip } from '../../series/clip-create.js';
 import { assertFiniteSeries } from '../../series/create.js';
+import { variableBits } from './reduce-bits.js';
 import { isKeyed, keyedFrames } from './reduce-keyed.js';
 import {
   type ReduceKeysOptions,
@@ -28,6 +29,7 @@ export {
   type ReduceKeysResult,
   type ReduceMetric,
   type ReducePreset,
+  type ReduceQuantization,
   type ReduceTrackTarget,
 } from './reduce-options.js';
 
@@ -105,6 +107,14 @@ export {
  * error against the original (the triangle inequality at each vertex), and refuses only when the
  * rounded keys alone measure at or above the tolerance.
  *
+ * Variable bit rates. `quantization: 'variable'` keeps every key (a keyed clip's own, times as stored)
+ * and stores each rotation track with `EXT_meshopt_compression`'s quaternion filter at its own bit width
+ * (4 to 16 bits for the three smallest components, `result.rotationCodes`; `report.rotationBits`),
+ * the widths chosen under the bound and the decoded pose measured as the player loads it (the decoder's
+ * float32 arithmetic reproduced bit for bit), like ACL's variable bit rates; translations and scales
+ * stay float. Keys are encoded with error feedback down the hierarchy when every rotation track has
+ * every frame. The measured error is the report's, never above `tolerance`.
+ *
  * Sources: ACL's error metric (N. Frechette, "Animation Compression Library", virtual vertices 3 cm from
  * each bone) and ozz-animation's hierarchical tolerance (`animation_optimizer.cc`).
  *
@@ -145,6 +155,16 @@ export function reduceKeys(input: Clip | KeyedClip, options: ReduceKeysOptions =
     throw new OptionError(
       `reduceKeys: tolerance ${o.tolerance} is below what the clip's numbers resolve (${floor.toExponential(1)} in its units)`,
     );
+  }
+  if (o.quantization === 'variable') {
+    // every key, each rotation track at its own bit width under the bound (measured)
+    const { result, codes } = variableBits(clip, data, o);
+    const bits = new Array<number>(J).fill(0);
+    for (const c of codes) bits[c.joint] = c.bits;
+    result.report.quantization = 'variable';
+    result.report.rotationBits = bits;
+    result.rotationCodes = codes;
+    return result;
   }
   if (F < 2) {
     // one frame: one key per animated component, exact (16-bit: rounded, and measured)

@@ -74,8 +74,13 @@ export interface ReduceKeysOptions {
   toleranceScale?: number;
   /** What the player evaluates between the kept keys: `'linear'` (slerp/lerp; default) or `'cubicspline'`. */
   interpolation?: 'linear' | 'cubicspline';
-  /** Rotation key values as stored: `'none'` (float) or `'int16'` (normalised SHORT, `KHR_mesh_quantization`); the bound includes the rounding. */
-  quantization?: 'none' | 'int16';
+  /**
+   * Rotation key values as stored: `'none'` (float), `'int16'` (normalised SHORT, `KHR_mesh_quantization`)
+   * or `'variable'` (every key kept, each rotation track at its own bit width, 4 to 16, for
+   * `EXT_meshopt_compression`'s quaternion filter: ACL's variable bit rates in glTF; `'object'` metric,
+   * linear player). The bound includes the rounding.
+   */
+  quantization?: ReduceQuantization;
   /**
    * How hard the `'object'` search works: `'fast'` (default) keeps key values at the original samples and
    * bounds descendants by the hierarchical radius; `'best'` also checks the descendants' points where the
@@ -126,7 +131,7 @@ const REDUCE_KEYS_SPEC: OptionSpec = {
   toleranceAngle: POSITIVE_NUMBER,
   toleranceScale: POSITIVE_NUMBER,
   interpolation: oneOf(['linear', 'cubicspline']),
-  quantization: oneOf(['none', 'int16']),
+  quantization: oneOf(['none', 'int16', 'variable']),
   effort: oneOf(['fast', 'best']),
   meshShells: customRule(
     'null or an array of numbers',
@@ -166,7 +171,12 @@ export interface ReduceKeysReport {
   /** `'local'` metric: largest rotation error (radians) and relative scale error. */
   maxAngle: number;
   maxScaleError: number;
-  quantization: 'none' | 'int16';
+  quantization: ReduceQuantization;
+  /**
+   * `quantization: 'variable'`: per joint, the bit width of its rotation track (4 to 16; 0 where the
+   * joint has no stored rotation track). Absent otherwise.
+   */
+  rotationBits?: number[];
   /**
    * Tracks whose keys were all equal (within float32; rotations up to sign), each now one key or none:
    * `constantTracks` of them in all, `droppedTracks` of those dropped because the one key was the joint's
@@ -182,7 +192,16 @@ export interface ReduceKeysReport {
 export interface ReduceKeysResult {
   clip: KeyedClip;
   report: ReduceKeysReport;
+  /**
+   * `quantization: 'variable'`: per rotation track, its joint, bit width and the quaternion filter's
+   * input (four 16-bit codes per key, key-major) that decodes to the track's values; for a writer with
+   * `EXT_meshopt_compression` (`setQuaternionFilterCodes`). Absent otherwise.
+   */
+  rotationCodes?: { joint: number; bits: number; codes: Int16Array }[];
 }
+
+/** How rotation keys are stored: float, normalised 16-bit, or per-track bit widths (quaternion filter). */
+export type ReduceQuantization = 'none' | 'int16' | 'variable';
 
 export interface Resolved {
   metric: ReduceMetric;
@@ -191,7 +210,7 @@ export interface Resolved {
   toleranceAngle: number;
   toleranceScale: number;
   interpolation: 'linear' | 'cubicspline';
-  quantization: 'none' | 'int16';
+  quantization: ReduceQuantization;
   effort: ReduceEffort;
   maxKeys: number;
   /** Per joint, the shell in local units from `meshShells` (NaN: the default shell); null without `'mesh'`. */
@@ -231,16 +250,22 @@ export function resolve(options: ReduceKeysOptions): Resolved {
       `reduceKeys: interpolation must be 'linear' or 'cubicspline', got '${String(o.interpolation)}'`,
     );
   }
-  if (o.quantization !== 'none' && o.quantization !== 'int16') {
+  if (o.quantization !== 'none' && o.quantization !== 'int16' && o.quantization !== 'variable') {
     throw new OptionError(
-      `reduceKeys: quantization must be 'none' or 'int16', got '${String(o.quantization)}'`,
+      `reduceKeys: quantization must be 'none', 'int16' or 'variable', got '${String(o.quantization)}'`,
     );
   }
-  if (o.quantization === 'int16' && o.interpolation === 'cubicspline') {
+  if (o.quantization !== 'none' && o.interpolation === 'cubicspline') {
     throw new OptionError(
-      "reduceKeys: quantization 'int16' needs interpolation 'linear' (cubic tangents leave the normalised range)",
+      `reduceKeys: quantization '${o.quantization}' needs interpolation 'linear' (cubic tangents leave the normalised range)`,
     );
   }
+  if (o.quantization === 'variable' && o.metric !== 'object')
+    throw new OptionError(
+      "reduceKeys: quantization 'variable' bounds the 'object' metric; use metric 'object'",
+    );
+  if (o.quantization === 'variable' && o.maxKeys !== Number.POSITIVE_INFINITY)
+    throw new OptionError("reduceKeys: quantization 'variable' keeps every key; maxKeys does not apply");
   if (o.effort !== 'fast' && o.effort !== 'best') {
     throw new OptionError(`reduceKeys: effort must be 'fast' or 'best', got '${String(o.effort)}'`);
   }

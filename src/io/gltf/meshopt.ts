@@ -93,6 +93,13 @@ const filterCodes = new WeakMap<Accessor, Int16Array>();
  *
  * @throws {GltfError} (code `'gltf-write'`) when the accessor is not a normalised SHORT VEC4, the codes
  * do not have four entries per key, or they decode to other values than the accessor holds.
+ * @example
+ * import { Document } from '@gltf-transform/core';
+ * // codes of the identity rotation at 12 bits: x, y, z = 0, then 1.0 at 12 bits with w's index (3)
+ * const codes = new Int16Array([0, 0, 0, (2047 & ~3) | 3]);
+ * const accessor = new Document().createAccessor().setType('VEC4').setNormalized(true);
+ * accessor.setArray(new Int16Array([0, 0, 0, 32767]));
+ * setQuaternionFilterCodes(accessor, codes); // written with filter 'QUATERNION' under EXTMeshoptCompression
  */
 export function setQuaternionFilterCodes(accessor: Accessor, codes: Int16Array): void {
   const values = accessor.getArray();
@@ -156,7 +163,9 @@ function loadedEncoder(): typeof Encoder {
  * into one compressed buffer view per usage, mode and stride, with an uncompressed fallback buffer
  * that has no data (so the extension is required). An accessor whose element size is not a multiple of
  * 4 bytes outside a vertex buffer (which the `ATTRIBUTES` mode cannot hold without a stride) is written
- * uncompressed. Await {@link meshoptReady} before reading or writing.
+ * uncompressed. A rotation output given codes by {@link setQuaternionFilterCodes} is stored as those codes
+ * in a buffer view with `filter: 'QUATERNION'` (lossless on the codes). Await {@link meshoptReady} before
+ * reading or writing.
  *
  * Follows glTF-Transform's `EXTMeshoptCompression` (`@gltf-transform/extensions`, MIT) with its
  * `'quantize'` method, which leaves values untouched; the quantisation is the caller's.

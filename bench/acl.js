@@ -314,7 +314,7 @@ const md = [
   "(six virtual vertices per node at 3 cm, every original frame), as are rotsig's outputs made with",
   "`rotsig reduce --preset acl --tolerance <ACL's measured max error>`. Bytes: ACL's compressed clip; for glTF the",
   'buffer views of the animation accessors (compressed bytes under EXT_meshopt_compression).',
-  "Variant `variable (meshopt)` is `--quantize variable`: every key kept, each rotation track at its own bit width",
+  'Variant `variable (meshopt)` is `--quantize variable`: every key kept, each rotation track at its own bit width',
   "(4 to 16) in EXT_meshopt_compression's quaternion filter; the evaluator reads it decoded by glTF-Transform's",
   "EXTMeshoptCompression with meshoptimizer's decoder, as every meshopt row.",
   '',

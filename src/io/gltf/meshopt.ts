@@ -1,5 +1,5 @@
 import {
-  type Accessor,
+  Accessor,
   AnimationChannel,
   AnimationSampler,
   BufferUtils,
@@ -91,7 +91,8 @@ const filterCodes = new WeakMap<Accessor, Int16Array>();
  * `quantization: 'variable'` makes them). A decoder turns them back into 16-bit components; the accessor's
  * values must be exactly those (up to the sign of a key, the same rotation), which is checked here.
  *
- * @throws {GltfError} (code `'gltf-write'`) when the accessor is not a normalised SHORT VEC4, the codes
+ * @throws {GltfError} (code `'gltf-write'`) when `accessor` is not an Accessor or `codes` not an
+ * Int16Array, the accessor is not a normalised SHORT VEC4, the codes
  * do not have four entries per key, or they decode to other values than the accessor holds.
  * @example
  * import { Document } from '@gltf-transform/core';
@@ -102,6 +103,12 @@ const filterCodes = new WeakMap<Accessor, Int16Array>();
  * setQuaternionFilterCodes(accessor, codes); // written with filter 'QUATERNION' under EXTMeshoptCompression
  */
 export function setQuaternionFilterCodes(accessor: Accessor, codes: Int16Array): void {
+  if (!(accessor instanceof Accessor) || !(codes instanceof Int16Array))
+    throw new GltfError(
+      'setQuaternionFilterCodes: needs a glTF-Transform Accessor and an Int16Array of codes',
+      {},
+      'gltf-write',
+    );
   const values = accessor.getArray();
   if (
     !(values instanceof Int16Array) ||

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { OptionError } from '../../errors.js';
+import { InvalidValueError, OptionError } from '../../errors.js';
 import type { Clip, KeyedClip } from '../../series/clip.js';
 import { assertClip } from '../../series/clip-create.js';
 import { assertFiniteSeries } from '../../series/create.js';
@@ -122,7 +122,7 @@ export {
  *   its default, an unknown or ill-typed one is an `OptionError`.
  * @throws {OptionError} on bad options (zero or negative tolerance, a tolerance below what the clip's
  * float64 numbers resolve, unknown names). @throws {ShapeError} on a malformed clip. @throws
- * {InvalidValueError} on non-finite data.
+ * {InvalidValueError} on non-finite data or a zero quaternion.
  * @example
  * const { clip: keyed, report } = reduceKeys(parseBvh(text), { preset: 'acl', unitsPerMeter: 100 });
  * report.maxError <= report.tolerance; // true, always
@@ -135,6 +135,16 @@ export function reduceKeys(input: Clip | KeyedClip, options: ReduceKeysOptions =
   const J = clip.skeleton.names.length;
   const F = clip.frames;
   assertFiniteSeries(clip.rotations.data, J, 4, 'reduceKeys: clip.rotations');
+  const r = clip.rotations.data;
+  for (let i = 0; i < r.length; i += 4) {
+    if (r[i] !== 0 || r[i + 1] !== 0 || r[i + 2] !== 0 || r[i + 3] !== 0) continue;
+    const frame = Math.floor(i / 4 / J);
+    const joint = (i / 4) % J;
+    throw new InvalidValueError(
+      `reduceKeys: clip.rotations: zero quaternion at frame ${frame}, joint ${joint}; it is not a rotation`,
+      { frame, joint },
+    );
+  }
   assertFiniteSeries(clip.translations.data, J, 3, 'reduceKeys: clip.translations');
   if (clip.scales) assertFiniteSeries(clip.scales.data, J, 3, 'reduceKeys: clip.scales');
   if (o.meshShells !== null && o.meshShells.length > J)

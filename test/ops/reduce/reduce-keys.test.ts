@@ -299,6 +299,18 @@ describe('reduceKeys on exact shapes', () => {
     const bad = spin((f) => 0.01 * f);
     bad.rotations.data[17] = Number.NaN;
     expect(() => reduceKeys(bad, {})).toThrow(InvalidValueError);
+    // a zero quaternion is no rotation, in every storage mode (frame 2 of joint 0 here)
+    const zero = spin((f) => 0.01 * f);
+    const at = (2 * zero.rotations.joints + 0) * 4;
+    zero.rotations.data.fill(0, at, at + 4);
+    for (const quantization of ['none', 'int16', 'variable'] as const)
+      expect(() => reduceKeys(zero, { quantization })).toThrow(/zero quaternion at frame 2, joint 0/);
+    expect(() =>
+      reduceKeys(
+        spin((f) => 0.01 * f),
+        { quantization: 'variable', metric: 'local' },
+      ),
+    ).toThrow(OptionError);
     const one = makeClip({
       skeleton,
       frameTime: 0.01,

@@ -305,6 +305,8 @@ export class EXTMeshoptCompression extends Extension {
         data = new Uint8Array(padded.buffer, padded.byteOffset, padded.byteLength);
         byteStride = padded.byteLength / accessor.getCount();
       }
+      // the index modes hold 16- and 32-bit indices only; 8-bit indices stay uncompressed
+      if (mode !== 'ATTRIBUTES' && byteStride !== 2 && byteStride !== 4) continue;
       const buffer = accessor.getBuffer();
       if (!buffer)
         throw new GltfError('EXT_meshopt_compression: an accessor has no buffer', {}, 'gltf-write');
@@ -397,11 +399,13 @@ export class EXTMeshoptCompression extends Extension {
 
 function meshoptMode(accessor: Accessor, usage: string): MeshoptMode {
   if (usage === WriterContext.BufferViewUsage.ELEMENT_ARRAY_BUFFER) {
-    return accessor
-      .listParents()
-      .some((p) => p instanceof Primitive && p.getMode() === Primitive.Mode.TRIANGLES)
-      ? 'TRIANGLES'
-      : 'INDICES';
+    // TRIANGLES may rotate a triangle's vertices (winding kept): only for lists every user draws as triangles
+    const primitives = accessor.listParents().filter((p) => p instanceof Primitive);
+    const triangles =
+      primitives.length > 0 &&
+      primitives.every((p) => p.getMode() === Primitive.Mode.TRIANGLES) &&
+      accessor.getCount() % 3 === 0;
+    return triangles ? 'TRIANGLES' : 'INDICES';
   }
   return 'ATTRIBUTES';
 }

@@ -9,6 +9,7 @@ import { MeshoptDecoder } from 'meshoptimizer';
 import { describe, expect, test } from 'vitest';
 import { OptionError } from '../../../src/errors.js';
 import { KHRMeshQuantizationMarker, parseBvh, readGltf, writeGltf } from '../../../src/io/index.js';
+import { readGltfFile } from '../../../src/node/index.js';
 import { FIXTURE_GLTF_DIR, validatorErrors } from '../../support/gltf-data.js';
 
 const fox = () => new Uint8Array(readFileSync(join(FIXTURE_GLTF_DIR, 'Fox.glb')));
@@ -88,5 +89,61 @@ describe('EXT_meshopt_compression', () => {
     const broken = packed.slice();
     broken.fill(0xff, broken.length - 4000);
     await expect(readGltf(broken)).rejects.toMatchObject({ name: 'GltfError' });
+  });
+
+  test('8-bit indices (blender-io 07_nla-anim) stay uncompressed; the rest compresses and reads back equal', async () => {
+    // meshoptimizer's index codec takes 16- and 32-bit indices only
+    const { document } = await readGltfFile(join(FIXTURE_GLTF_DIR, 'blender-io', '07_nla-anim.gltf'));
+    const plain = await writeGltf(document, [], { compression: 'none' });
+    const packed = await writeGltf(document, [], { compression: 'meshopt' });
+    expect(await validatorErrors(packed.glb!)).toEqual([]);
+    const read = await referenceRead(packed.glb!);
+    // uncompressed accessors are written before the compressed ones: compare as sorted lists
+    const key = (a: ReturnType<typeof arrays>[number]) => JSON.stringify([a.type, Array.from(a.array ?? [])]);
+    const sorted = (doc: Document) => arrays(doc).map(key).sort();
+    expect(sorted(read)).toEqual(sorted(await referenceRead(plain.glb!)));
+    expect(arrays(read).filter((a) => a.array instanceof Uint8Array).length).toBe(3);
+  });
+
+  test('an index list shared by a TRIANGLES and a LINES primitive is stored in order (INDICES mode)', async () => {
+    // TRIANGLES mode may rotate a triangle's corners; a line list read from the same accessor must not move
+    const { Document: Doc, Primitive } = await import('@gltf-transform/core');
+    const doc = new Doc();
+    const buffer = doc.createBuffer();
+    const position = doc
+      .createAccessor()
+      .setType('VEC3')
+      .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 2, 0, 0, 2, 1, 0]))
+      .setBuffer(buffer);
+    const order = new Uint16Array([1, 2, 0, 3, 4, 5, 5, 1, 3, 2, 4, 0]);
+    const indices = doc.createAccessor().setType('SCALAR').setArray(order).setBuffer(buffer);
+    const tris = doc.createPrimitive().setAttribute('POSITION', position).setIndices(indices);
+    const lines = doc
+      .createPrimitive()
+      .setAttribute('POSITION', position)
+      .setIndices(indices)
+      .setMode(Primitive.Mode.LINES);
+    const mesh = doc.createMesh().addPrimitive(tris).addPrimitive(lines);
+    doc.createScene().addChild(doc.createNode().setMesh(mesh));
+    const packed = await writeGltf(doc, [], { compression: 'meshopt' });
+    expect(await validatorErrors(packed.glb!)).toEqual([]);
+    const json = JSON.parse(
+      new TextDecoder().decode(
+        packed.glb!.subarray(
+          20,
+          20 + new DataView(packed.glb!.buffer, packed.glb!.byteOffset).getUint32(12, true),
+        ),
+      ),
+    );
+    const modes = json.bufferViews.map(
+      (v: { extensions?: Record<string, { mode: string }> }) => v.extensions?.EXT_meshopt_compression?.mode,
+    );
+    expect(modes).toContain('INDICES');
+    expect(modes).not.toContain('TRIANGLES');
+    const back = (await referenceRead(packed.glb!))
+      .getRoot()
+      .listAccessors()
+      .map((a) => Array.from(a.getArray()!));
+    expect(back).toContainEqual(Array.from(order));
   });
 });

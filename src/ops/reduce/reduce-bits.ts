@@ -11,7 +11,7 @@ import {
   QUAT_FILTER_MIN_BITS,
 } from './quat-filter.js';
 import type { ReduceKeysResult, Resolved } from './reduce-options.js';
-import { allKeys, type KeySets, type Prepared } from './reduce-prepare.js';
+import { type KeySets, type Prepared, trackKeys } from './reduce-prepare.js';
 import { finish } from './reduce-report.js';
 
 const LEVELS = QUAT_FILTER_MAX_BITS - QUAT_FILTER_MIN_BITS + 1;
@@ -48,8 +48,8 @@ export function variableBits(
   d: Prepared,
   o: Resolved,
 ): { result: ReduceKeysResult; codes: RotationCodes[] } {
-  const { J, F, parents } = d;
-  const keys = keySets(clip, d);
+  const { J, F } = d;
+  const keys = trackKeys(clip, d);
   const animated: number[] = [];
   for (let j = 0; j < J; j++) if (clip.animated[j] & ANIMATED_ROTATION && keys[j][1]) animated.push(j);
   const feedback = animated.every((j) => (keys[j][1] as Int32Array).length === F);
@@ -80,14 +80,6 @@ export function variableBits(
   throw new OptionError(
     `reduceKeys: tolerance ${o.tolerance.toPrecision(3)} cannot hold with variable bit rates: ${QUAT_FILTER_MAX_BITS}-bit rotations measure ${lastError.toPrecision(3)}; raise the tolerance or store float rotations`,
   );
-}
-
-/** Every key of every track: each track's own keys (keyed clips) or every frame. */
-function keySets(clip: Clip, d: Prepared): KeySets {
-  if (d.keyed === null) return allKeys(d.J, d.F, clip.animated);
-  const out: KeySets = [];
-  for (let j = 0; j < d.J; j++) out.push([0, 1, 2].map((c) => d.keyed?.keys[j * 3 + c] ?? null));
-  return out;
 }
 
 /** Per animated joint and width (4..16), the largest decoding angle of its rotation keys (radians). */

@@ -16,7 +16,7 @@ import {
   resolve,
   scaled,
 } from './reduce-options.js';
-import { allKeys, maxTrackKeys, prepare } from './reduce-prepare.js';
+import { maxTrackKeys, prepare, trackKeys } from './reduce-prepare.js';
 import { quantizedReference } from './reduce-quantize.js';
 import { finish } from './reduce-report.js';
 import { reduceAll } from './reduce-search.js';
@@ -178,7 +178,7 @@ export function reduceKeys(input: Clip | KeyedClip, options: ReduceKeysOptions =
   }
   if (F < 2) {
     // one frame: one key per animated component, exact (16-bit: rounded, and measured)
-    const one = finish(clip, data, o, allKeys(J, F, clip.animated));
+    const one = finish(clip, data, o, trackKeys(clip, data));
     if (o.metric === 'object' && one.report.maxError > o.tolerance)
       throw roundingExceeds(o.tolerance, one.report.maxError);
     return one;

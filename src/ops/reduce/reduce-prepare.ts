@@ -15,6 +15,21 @@ export function maxTrackKeys(keys: KeySets): number {
   return m;
 }
 
+/**
+ * Every key of every animated track: each track's own keys for a keyed clip (its key times on the union
+ * of all tracks' times), every frame for a uniform one.
+ */
+export function trackKeys(clip: Clip, d: Prepared): KeySets {
+  const keyed = d.keyed;
+  if (keyed === null) return allKeys(d.J, d.F, clip.animated);
+  const out: KeySets = [];
+  for (let j = 0; j < d.J; j++) {
+    out.push([keyed.keys[j * 3] ?? null, keyed.keys[j * 3 + 1] ?? null, keyed.keys[j * 3 + 2] ?? null]);
+  }
+  return out;
+}
+
+/** Every frame of every animated component of a uniform clip. */
 export function allKeys(J: number, F: number, animated: Uint8Array): KeySets {
   const out: KeySets = [];
   const all = Int32Array.from({ length: F }, (_, i) => i);

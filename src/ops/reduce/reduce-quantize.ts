@@ -2,9 +2,9 @@
 // it will be stored, and the rounding's own error is measured on that pose, not bounded a priori.
 import { multiplyRaw } from '../../quat/raw.js';
 import { ANIMATED_ROTATION, type Clip } from '../../series/clip.js';
-import { normalise4, quantize16 } from './reduce-interpolate.js';
+import { interpolateComponent, normalise4, quantize16 } from './reduce-interpolate.js';
 import type { Resolved } from './reduce-options.js';
-import { allKeys, type Prepared, prepare } from './reduce-prepare.js';
+import { type KeySets, type Prepared, prepare, trackKeys } from './reduce-prepare.js';
 import { finish } from './reduce-report.js';
 
 /** The reference a 16-bit reduction searches against, and what the rounding alone costs. */
@@ -40,10 +40,10 @@ export interface QuantizedReference {
  * with others it is only a different choice of keys, measured the same way).
  */
 export function quantizedReference(clip: Clip, d: Prepared, o: Resolved): QuantizedReference {
-  const keys = allKeys(d.J, d.F, clip.animated);
+  const keys = trackKeys(clip, d);
   let best: QuantizedReference | null = null;
   for (const feedback of [false, true]) {
-    const { from, rounded } = roundedPose(clip, d, feedback);
+    const { from, rounded } = roundedPose(clip, d, o, keys, feedback);
     const source: Prepared = { ...d, q: from };
     const error = finish(clip, source, o, keys).report.maxError;
     if (best !== null && !(error < best.error)) continue;
@@ -59,18 +59,24 @@ export function quantizedReference(clip: Clip, d: Prepared, o: Resolved): Quanti
  * The key values the rounding starts from (`from`: the original samples, or with error feedback the
  * compensated local rotations, sign-continuous with the samples) and the local rotations a player
  * evaluates from every key rounded (`rounded`; joints whose rotation is not animated keep the sample).
+ * A keyed track is rounded at its own keys and interpolated between them as a player does, so the
+ * rounded pose at another track's key time is the one the file gives there. Joints are walked parents
+ * first, each over all frames, so a child's feedback sees its parent's rounded pose at every frame.
  */
 function roundedPose(
   clip: Clip,
   d: Prepared,
+  o: Resolved,
+  keys: KeySets,
   feedback: boolean,
 ): { from: Float64Array; rounded: Float64Array } {
   const { J, F, parents } = d;
   const from = feedback ? Float64Array.from(d.q) : d.q;
   const rounded = Float64Array.from(d.q);
-  // world rotations of the original and of the rounded pose, of the current frame
-  const W = new Float64Array(J * 4);
-  const R = new Float64Array(J * 4);
+  const source: Prepared = { ...d, q: from };
+  // world rotations of the original and of the rounded pose, frame-major
+  const W = new Float64Array(F * J * 4);
+  const R = new Float64Array(F * J * 4);
   const qn = new Float64Array(4);
   const k = new Float64Array(4);
   const v = new Float64Array(4);
@@ -80,27 +86,53 @@ function roundedPose(
       const up = parents[j];
       for (let c = 0; c < 4; c++) qn[c] = d.q[i + c];
       normalise4(qn);
-      if (up < 0) W.set(qn, j * 4);
-      else multiplyRaw(W, j * 4, W, up * 4, qn, 0);
-      if (!(clip.animated[j] & ANIMATED_ROTATION)) {
-        if (up < 0) R.set(qn, j * 4);
-        else multiplyRaw(R, j * 4, R, up * 4, qn, 0);
-        continue;
+      if (up < 0) W.set(qn, i);
+      else multiplyRaw(W, i, W, (f * J + up) * 4, qn, 0);
+    }
+  }
+  for (let j = 0; j < J; j++) {
+    const up = parents[j];
+    const own = clip.animated[j] & ANIMATED_ROTATION ? keys[j][1] : null;
+    if (own) {
+      for (let n = 0; n < own.length; n++) {
+        const f = own[n];
+        const i = (f * J + j) * 4;
+        for (let c = 0; c < 4; c++) qn[c] = d.q[i + c];
+        normalise4(qn);
+        if (feedback && up >= 0) {
+          // conj(P̃) ⊗ W: the local rotation that puts the joint's world rotation on the original's
+          conjugate(v, R, (f * J + up) * 4);
+          multiplyRaw(k, 0, v, 0, W, i);
+          if (k[0] * qn[0] + k[1] * qn[1] + k[2] * qn[2] + k[3] * qn[3] < 0)
+            for (let c = 0; c < 4; c++) k[c] = -k[c];
+        } else for (let c = 0; c < 4; c++) k[c] = feedback ? qn[c] : d.q[i + c];
+        if (feedback) for (let c = 0; c < 4; c++) from[i + c] = k[c];
+        // the search's own operations (apply: quantise, then normalise4), so the poses agree bit for bit
+        for (let c = 0; c < 4; c++) v[c] = quantize16(k[c]);
+        normalise4(v);
+        for (let c = 0; c < 4; c++) rounded[i + c] = v[c];
       }
-      if (feedback && up >= 0) {
-        // conj(P̃) ⊗ W: the local rotation that puts the joint's world rotation on the original's
-        conjugate(v, R, up * 4);
-        multiplyRaw(k, 0, v, 0, W, j * 4);
-        if (k[0] * qn[0] + k[1] * qn[1] + k[2] * qn[2] + k[3] * qn[3] < 0)
-          for (let c = 0; c < 4; c++) k[c] = -k[c];
-      } else for (let c = 0; c < 4; c++) k[c] = feedback ? qn[c] : d.q[i + c];
-      if (feedback) for (let c = 0; c < 4; c++) from[i + c] = k[c];
-      // the search's own operations (apply: quantise, then normalise4), so the poses agree bit for bit
-      for (let c = 0; c < 4; c++) v[c] = quantize16(k[c]);
-      normalise4(v);
-      for (let c = 0; c < 4; c++) rounded[i + c] = v[c];
-      if (up < 0) R.set(v, j * 4);
-      else multiplyRaw(R, j * 4, R, up * 4, v, 0);
+      if (own.length < F) {
+        // between a keyed track's own keys: what the player interpolates from the rounded keys
+        let n = 0;
+        for (let f = 0; f < F; f++) {
+          while (n < own.length && own[n] < f) n++;
+          if (n < own.length && own[n] === f) continue;
+          const a = own[n > 0 ? n - 1 : 0];
+          const b = own[n < own.length ? n : own.length - 1];
+          interpolateComponent(v, source, o, j, 1, a, b, f);
+          for (let c = 0; c < 4; c++) rounded[(f * J + j) * 4 + c] = v[c];
+        }
+      }
+    }
+    for (let f = 0; f < F; f++) {
+      const i = (f * J + j) * 4;
+      if (!own) {
+        for (let c = 0; c < 4; c++) qn[c] = d.q[i + c];
+        normalise4(qn);
+      } else for (let c = 0; c < 4; c++) qn[c] = rounded[i + c];
+      if (up < 0) R.set(qn, i);
+      else multiplyRaw(R, i, R, (f * J + up) * 4, qn, 0);
     }
   }
   return { from, rounded };

@@ -367,6 +367,30 @@ describe('reduceKeys(keyed) keeps a subset of the input keys, and reports the er
     expect(Math.abs(report.maxError - measured)).toBeLessThan(1e-5 * TOLERANCE);
   });
 
+  it('16-bit rotations where each track has its own key times: each keeps a subset of its own, error as measured', () => {
+    // the rounded pose at another track's key time is interpolated from the rounded keys, as a player does
+    // (an earlier version rounded every track at the union of all times and never ended on such a clip)
+    const keyed = linearClip((j) => irregularTimes(50 + 9 * j, 7 + j, 0.01, 0.06));
+    const lengths = new Set(keyed.tracks.map((t) => t.times.length));
+    expect(lengths.size).toBeGreaterThan(2);
+    for (const maxKeys of [undefined, 40]) {
+      const { clip, report } = reduceKeys(keyed, {
+        shellDistance: SHELL,
+        tolerance: 0.05,
+        quantization: 'int16',
+        ...(maxKeys ? { maxKeys } : {}),
+      });
+      for (const out of clip.tracks) {
+        const own = Array.from(keyed.tracks.find((t) => t.joint === out.joint && t.path === out.path)!.times);
+        for (const t of out.times) expect(own).toContain(t);
+        if (out.path === 'rotation') expect(out.times.length).toBeLessThan(own.length);
+      }
+      const measured = independentError(keyed, clip, SHELL);
+      expect(measured).toBeLessThanOrEqual(report.tolerance * (1 + 1e-5));
+      expect(Math.abs(report.maxError - measured)).toBeLessThan(1e-5 * report.tolerance);
+    }
+  });
+
   it("metric 'local' reads float32 rotation keys that are unit only to 1e-7 as the rotation they are", () => {
     // one rotation held by 10 keys, stored 5e-8 short of unit length: every angle between them is 0
     const q = rotationAt(0.3, 0).map((x) => Math.fround(x * (1 - 5e-8)));

@@ -1,7 +1,7 @@
 // The keyed-subset path of the reduction: a keyed clip (glTF) sampled at every distinct key time of its
 // tracks, each track's own keys the only frames it may keep, and the kept keys written back from the
 // track itself (times and values as stored, CUBICSPLINE tangents included).
-import { OptionError } from '../../errors.js';
+import { OptionError, ShapeError } from '../../errors.js';
 import {
   ANIMATED_ROTATION,
   ANIMATED_SCALE,
@@ -191,7 +191,12 @@ export function keptTrack(
   let k = 0;
   for (let i = 0; i < kept.length; i++) {
     // kept frames are increasing, and each is one of the track's own
-    while (own[k] !== kept[i]) k++;
+    while (k < own.length && own[k] !== kept[i]) k++;
+    if (k === own.length) {
+      throw new ShapeError(
+        `reduceKeys: internal: frame ${kept[i]} kept for track ${at} is not one of its keys (joint ${t.joint}, ${t.path})`,
+      );
+    }
     times[i] = t.times[k];
     for (let c = 0; c < w * per; c++) values[i * w * per + c] = t.values[k * w * per + c];
     if (quantized) for (let c = 0; c < w; c++) values[i * w + c] = quantized(i, c);

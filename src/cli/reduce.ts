@@ -142,8 +142,9 @@ its own bit width (4 to 16), chosen under the bound, stored with EXT_meshopt_com
 filter (implies --meshopt; ACL's variable bit rates in a glTF file any meshopt-capable player loads);
 the reported error is measured on the rotations as the filter decodes them. --meshopt compresses the glTF buffers with EXT_meshopt_compression
 (meshoptimizer; lossless on the stored keys, so the reported error is the file's). --effort best checks
-descendants point by point and fits rotation key values within the bound: fewer keys, about twice
-the time (same bound). --shell mesh (glTF) takes each joint's shell from its skinned mesh: the farthest
+descendants point by point and fits rotation key values within the bound, and where the result measures
+well inside the tolerance searches again under wider budgets, keeping the fewest keys that measure within
+it: fewer keys, about twice the time (same bound). --shell mesh (glTF) takes each joint's shell from its skinned mesh: the farthest
 vertex with any weight on the joint, through the joint's inverse bind matrix, so the bound is on the
 rendered vertices; joints no vertex weighs on keep the default shell (0.03, or the preset's). Constant
 tracks (every key equal in float32, rotations up to sign) keep one key; one whose key is the node's

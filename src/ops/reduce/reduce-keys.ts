@@ -194,7 +194,12 @@ export function reduceKeys(input: Clip | KeyedClip, options: ReduceKeysOptions =
   };
   if (o.maxKeys === Number.POSITIVE_INFINITY) {
     const reduction = search(o);
-    return finish(clip, rounded?.source ?? data, o, reduction.keys, reduction);
+    const result = finish(clip, rounded?.source ?? data, o, reduction.keys, reduction);
+    if (o.effort !== 'best' || o.metric !== 'object') return result;
+    return widerBudgets(result, o, (budget) => {
+      const wider = search({ ...o, tolerance: budget });
+      return finish(clip, rounded?.source ?? data, o, wider.keys, wider);
+    });
   }
   // key budget: bisection on the tolerance between the rounding's error (or 0) and the given one
   let hi = o.metric === 'object' ? o.tolerance : 1;
@@ -217,6 +222,39 @@ export function reduceKeys(input: Clip | KeyedClip, options: ReduceKeysOptions =
     } else lo = mid;
   }
   return finish(clip, rounded?.source ?? data, { ...o, ...scaled(o, bestScale) }, best.keys, best);
+}
+
+/**
+ * Budgets `--effort best` tries beyond the tolerance, as multiples of it. The search's shares and radius
+ * bound are conservative, so its measured error is often well inside the tolerance; a search under a
+ * wider budget can measure within it and keep fewer keys. The error is not monotone in the budget (a
+ * wider one may keep other keys that happen to measure better), hence a ladder, not a bisection.
+ */
+const BUDGET_LADDER = [1.25, 1.5, 1.75, 2, 2.5, 3, 4];
+const LADDER_ROOM = 0.95;
+const LADDER_STOP = 1.25;
+
+/**
+ * `--effort best`: the reduction with the fewest keys among the given one and those searched under
+ * {@link BUDGET_LADDER} budgets whose measured error (the report's, every original frame) is within the
+ * tolerance. Skipped when the first measures within 5% of the tolerance (no room: on dense captures
+ * the search uses nearly all of it); the ladder stops once a budget measures above 1.25x the tolerance.
+ */
+function widerBudgets(
+  result: ReduceKeysResult,
+  o: Resolved,
+  run: (budget: number) => ReduceKeysResult,
+): ReduceKeysResult {
+  let best = result;
+  // no room left: a wider budget measures above the tolerance (one that keeps fewer keys would have to
+  // measure better than the search under the tolerance itself)
+  if (!(result.report.maxError < LADDER_ROOM * o.tolerance)) return best;
+  for (const s of BUDGET_LADDER) {
+    const wider = run(o.tolerance * s);
+    if (wider.report.maxError > LADDER_STOP * o.tolerance) break;
+    if (wider.report.maxError <= o.tolerance && wider.report.keysAfter < best.report.keysAfter) best = wider;
+  }
+  return best;
 }
 
 function roundingExceeds(tolerance: number, error: number): OptionError {

@@ -2,12 +2,18 @@
 // bit for bit, whatever the spacing; the reported error equals an independent evaluation written here
 // from the glTF specification (interpolation, then forward kinematics to virtual vertices at the shell
 // distance), maximised over every original key time.
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OptionError } from '../../../src/errors.js';
 import { readGltfFile } from '../../../src/node/gltf.js';
 import { reduceKeys } from '../../../src/ops/reduce/index.js';
 import type { KeyedClip, Track } from '../../../src/series/clip.js';
-import { HAS_SHARED_GLTF, SHARED_GLTF_FILES, sharedGltfPath } from '../../support/gltf-data.js';
+import {
+  FIXTURE_GLTF_DIR,
+  HAS_SHARED_GLTF,
+  SHARED_GLTF_FILES,
+  sharedGltfPath,
+} from '../../support/gltf-data.js';
 import { chainSkeleton, track } from '../keys/helpers.js';
 
 /** COLLADA2GLTF-style key times of a 37.5 Hz animation: float32 accumulation of the step. */
@@ -389,6 +395,31 @@ describe('reduceKeys(keyed) keeps a subset of the input keys, and reports the er
       expect(measured).toBeLessThanOrEqual(report.tolerance * (1 + 1e-5));
       expect(Math.abs(report.maxError - measured)).toBeLessThan(1e-5 * report.tolerance);
     }
+  });
+
+  it("effort 'best' tries wider budgets: fewer keys where the search left room, still within the bound", async () => {
+    // rigged_simple: one swinging bone whose 50 keys lie on 3 slerps. Under 3e-5 m the search's shares
+    // and radius bound keep 9 keys measuring 2.1e-5; a search under twice the budget keeps 5 (3 rotation
+    // keys) measuring 2.6e-5, within the tolerance (glTF-Transform's resample() keeps 7 there)
+    const { clips } = await readGltfFile(join(FIXTURE_GLTF_DIR, 'rigged_simple.gltf'));
+    const keyed = clips[0] as KeyedClip;
+    const options = { shellDistance: SHELL, tolerance: 3e-5 };
+    const fast = reduceKeys(keyed, options);
+    const best = reduceKeys(keyed, { ...options, effort: 'best' });
+    expect(best.report.keysAfter).toBeLessThan(fast.report.keysAfter);
+    expect(best.report.keysAfter).toBeLessThanOrEqual(5);
+    for (const { clip, report } of [fast, best]) {
+      expectSubset(keyed, clip);
+      const measured = independentError(keyed, clip, SHELL);
+      expect(measured).toBeLessThanOrEqual(3e-5);
+      expect(Math.abs(report.maxError - measured)).toBeLessThan(1e-3 * measured);
+    }
+    // where the search already uses the tolerance, best keeps at most fast's keys (the ladder finds nothing)
+    const tight = linearClip(() => accumulatedTimes(80));
+    const a = reduceKeys(tight, { shellDistance: SHELL, tolerance: TOLERANCE });
+    const b = reduceKeys(tight, { shellDistance: SHELL, tolerance: TOLERANCE, effort: 'best' });
+    expect(b.report.keysAfter).toBeLessThanOrEqual(a.report.keysAfter);
+    expect(independentError(tight, b.clip, SHELL)).toBeLessThanOrEqual(TOLERANCE * (1 + 1e-9));
   });
 
   it("metric 'local' reads float32 rotation keys that are unit only to 1e-7 as the rotation they are", () => {

@@ -193,13 +193,18 @@ export function reduceKeys(input: Clip | KeyedClip, options: ReduceKeysOptions =
     return reduceAll(clip, rounded.ref, { ...options, tolerance: room });
   };
   if (o.maxKeys === Number.POSITIVE_INFINITY) {
-    const reduction = search(o);
-    const result = finish(clip, rounded?.source ?? data, o, reduction.keys, reduction);
+    const attempt = (options: Resolved) => {
+      const reduction = search(options);
+      return finish(clip, rounded?.source ?? data, o, reduction.keys, reduction);
+    };
+    const result = attempt(o);
     if (o.effort !== 'best' || o.metric !== 'object') return result;
-    return widerBudgets(result, o, (budget) => {
-      const wider = search({ ...o, tolerance: budget });
-      return finish(clip, rounded?.source ?? data, o, wider.keys, wider);
-    });
+    // the points check and fitted values usually keep fewer keys, not always (a fitted key moves the
+    // targets of the joints below): 'best' keeps the better of both searches, then widens the budget
+    const fast = attempt({ ...o, effort: 'fast' });
+    const better = fast.report.keysAfter < result.report.keysAfter ? fast : result;
+    const effort = better === fast ? 'fast' : 'best';
+    return widerBudgets(better, o, (budget) => attempt({ ...o, effort, tolerance: budget }));
   }
   // key budget: bisection on the tolerance between the rounding's error (or 0) and the given one
   let hi = o.metric === 'object' ? o.tolerance : 1;

@@ -137,7 +137,7 @@ rotations, --tolerance for translations. Lengths are in the file's units: metres
 through every ancestor's scale, so 0.03 is 3 cm in the scene under an armature scaled 0.01), the BVH's own
 (usually centimetres: presets then use --units-per-meter 1/--scale, 100 by default).
 --quantize int16 stores rotations as normalised 16-bit integers (KHR_mesh_quantization); the bound and the
-reported error include the rounding. --quantize variable keeps every key and gives each rotation track
+reported error include the rounding. --quantize variable keeps every key (constant tracks as below) and gives each rotation track
 its own bit width (4 to 16), chosen under the bound, stored with EXT_meshopt_compression's quaternion
 filter (implies --meshopt; ACL's variable bit rates in a glTF file any meshopt-capable player loads);
 the reported error is measured on the rotations as the filter decodes them. --meshopt compresses the glTF buffers with EXT_meshopt_compression

@@ -175,10 +175,25 @@ const OPS: [string, string[]][] = [
   ['unroll', ['unroll']],
   ['smooth', ['smooth', '--sigma', '2f']],
   ['resample', ['resample', '--rate', '30']],
+  ['reduce', ['reduce']],
+  ['reduce --meshopt', ['reduce', '--meshopt']],
 ];
 
+/** Every accessor no animation sampler reads (meshes, skins), as sorted `type:values` strings. */
+function staticAccessors(doc: import('@gltf-transform/core').Document): string[] {
+  return doc
+    .getRoot()
+    .listAccessors()
+    .filter((a) => !a.listParents().some((p) => p.propertyType === 'AnimationSampler'))
+    .map(
+      (a) =>
+        `${a.getType()}:${a.getNormalized()}:${a.getArray()?.constructor.name}:${Array.from(a.getArray() ?? []).join(',')}`,
+    )
+    .sort();
+}
+
 describe.skipIf(!HAS_SHARED_GLTF)(
-  'rotsig unroll, smooth and resample --rate 30 on every shared glTF file',
+  'rotsig unroll, smooth, resample --rate 30 and reduce (plain and --meshopt) on every shared glTF file',
   () => {
     const outputs = new Map<string, string>();
     beforeAll(() => {
@@ -192,7 +207,7 @@ describe.skipIf(!HAS_SHARED_GLTF)(
     }, 300_000);
 
     for (const file of SHARED_GLTF_FILES) {
-      it(`rotsig unroll/smooth/resample ${file}: the Khronos validator finds no new error and none in animations`, async () => {
+      it(`rotsig unroll/smooth/resample/reduce ${file}: the Khronos validator finds no new error and none in animations; meshes and skins equal`, async () => {
         const path = sharedGltfPath(file);
         const before = await validatorErrors(new Uint8Array(readFileSync(path)), resourcesBeside(path));
         const codes = new Set(before.map((m) => m.code));
@@ -206,6 +221,10 @@ describe.skipIf(!HAS_SHARED_GLTF)(
           expect(after.filter((m) => !codes.has(m.code) && m.code !== 'IO_ERROR')).toEqual([]);
           const read = await readGltfFile(out);
           expect(read.clips.length).toBeGreaterThan(0);
+          // meshes and skins come through value for value (meshopt is lossless on them)
+          expect(staticAccessors(read.document), `${name} ${file}`).toEqual(
+            staticAccessors((await readGltfFile(path)).document),
+          );
         }
         if (process.env.GLTF_REPORT)
           console.log(

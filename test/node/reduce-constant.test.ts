@@ -2,7 +2,7 @@
 // rest value, unless another animation of the file animates the same node and path; `--shell mesh` takes
 // each joint's shell from the skinned mesh. Checked against the raw accessors and an evaluator written
 // from the glTF specification (test/support/gltf-reference.ts), not rotsig's reader.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,7 @@ import type { ReduceSummary } from '../../src/node/reduce-task.js';
 import { runReduceTask } from '../../src/node/reduce-task.js';
 import { type ReduceKeysOptions, reduceKeys } from '../../src/ops/reduce/reduce-keys.js';
 import { type ConstantRigOptions, constantRig } from '../support/constant-rig.js';
+import { meshoptDecoded } from '../support/gltf-data.js';
 import {
   animationsOf,
   loadGltf,
@@ -37,7 +38,10 @@ async function reduceRig(rig: ConstantRigOptions, options: ReduceKeysOptions) {
   );
   expect(r.error?.message, 'the reduce task failed').toBeUndefined();
   const report = (r.data as ReduceSummary).animations[0].report;
-  return { report, input, a: loadGltf(input), b: loadGltf(output) };
+  // variable bit rates are written with EXT_meshopt_compression: the evaluator reads the decoded file
+  const decoded = join(dir, 'decoded.glb');
+  writeFileSync(decoded, await meshoptDecoded(new Uint8Array(readFileSync(output))));
+  return { report, input, a: loadGltf(input), b: loadGltf(decoded) };
 }
 
 const DEFAULTS: Record<string, number[]> = {
@@ -76,44 +80,54 @@ function keyTimes(doc: RefGltf): number[] {
 }
 
 describe('reduce: constant tracks', () => {
-  it('drops constant channels at the rest value, keeps the others as one key, and the pose stays within the bound', async () => {
-    const { report, a, b } = await reduceRig({}, { tolerance: 1e-4 });
-    const counted = constantChannels(a);
-    expect(counted).toEqual({ constant: 5, atRest: 4, kept: [] });
-    expect(report.constantTracks).toBe(counted.constant);
-    expect(report.droppedTracks).toBe(counted.atRest);
-    const before = animationsOf(a)[0].channels;
-    const after = animationsOf(b)[0].channels;
-    expect(after.length).toBe(before.length - counted.atRest);
-    expect(report.tracks).toBe(after.length);
-    // the constant channel not at rest (B's rotation) is one key
-    const bRotation = after.find((c) => c.node === 2 && c.path === 'rotation');
-    expect(bRotation?.times.length).toBe(1);
-    // played by the reference evaluator (a missing channel is the node's own TRS): every node within the
-    // tolerance at every key time, at six points 0.03 from it along its local axes
-    let max = 0;
-    const [A, B] = [animationsOf(a)[0], animationsOf(b)[0]];
-    for (const t of keyTimes(a)) {
-      const wa = worldMatrices(a, A, t);
-      const wb = worldMatrices(b, B, t);
-      for (let i = 0; i < 4; i++)
-        for (const p of [
-          [0.03, 0, 0],
-          [-0.03, 0, 0],
-          [0, 0.03, 0],
-          [0, -0.03, 0],
-          [0, 0, 0.03],
-          [0, 0, -0.03],
-        ]) {
-          const x = transformPoint(wa[i], p);
-          const y = transformPoint(wb[i], p);
-          max = Math.max(max, Math.hypot(x[0] - y[0], x[1] - y[1], x[2] - y[2]));
-        }
-    }
-    expect(max).toBeLessThanOrEqual(1e-4 * FLOAT32_SLACK);
-    // the report is that measurement (the dropped channels change nothing: their rest value is the key)
-    expect(Math.abs(report.maxError - max)).toBeLessThanOrEqual(1e-9 + 1e-3 * max);
-  });
+  // 16-bit keys keep A's rotation at rest as one key: the search checked its rounded value (not
+  // representable in 16 bits), and B and C below were placed against that
+  it.each([
+    ['float', {}, 0],
+    ['16-bit', { quantization: 'int16' as const }, 1],
+    ['variable bit rates', { quantization: 'variable' as const }, 0],
+  ])(
+    '%s: drops constant channels at the rest value, keeps the others as one key, and the pose stays within the bound',
+    async (_, quantize, keptAtRest) => {
+      const { report, a, b } = await reduceRig({}, { tolerance: 1e-4, ...quantize });
+      const counted = constantChannels(a);
+      expect(counted).toEqual({ constant: 5, atRest: 4, kept: [] });
+      expect(report.constantTracks).toBe(counted.constant);
+      expect(report.droppedTracks).toBe(counted.atRest - keptAtRest);
+      const before = animationsOf(a)[0].channels;
+      const after = animationsOf(b)[0].channels;
+      expect(after.length).toBe(before.length - counted.atRest + keptAtRest);
+      if (keptAtRest) expect(after.find((c) => c.node === 1 && c.path === 'rotation')?.times.length).toBe(1);
+      expect(report.tracks).toBe(after.length);
+      // the constant channel not at rest (B's rotation) is one key
+      const bRotation = after.find((c) => c.node === 2 && c.path === 'rotation');
+      expect(bRotation?.times.length).toBe(1);
+      // played by the reference evaluator (a missing channel is the node's own TRS): every node within the
+      // tolerance at every key time, at six points 0.03 from it along its local axes
+      let max = 0;
+      const [A, B] = [animationsOf(a)[0], animationsOf(b)[0]];
+      for (const t of keyTimes(a)) {
+        const wa = worldMatrices(a, A, t);
+        const wb = worldMatrices(b, B, t);
+        for (let i = 0; i < 4; i++)
+          for (const p of [
+            [0.03, 0, 0],
+            [-0.03, 0, 0],
+            [0, 0.03, 0],
+            [0, -0.03, 0],
+            [0, 0, 0.03],
+            [0, 0, -0.03],
+          ]) {
+            const x = transformPoint(wa[i], p);
+            const y = transformPoint(wb[i], p);
+            max = Math.max(max, Math.hypot(x[0] - y[0], x[1] - y[1], x[2] - y[2]));
+          }
+      }
+      expect(max).toBeLessThanOrEqual(1e-4 * FLOAT32_SLACK);
+      // the report is that measurement (the dropped channels change nothing: their rest value is the key)
+      expect(Math.abs(report.maxError - max)).toBeLessThanOrEqual(1e-9 + 1e-3 * max);
+    },
+  );
 
   it('keeps a constant channel at rest that another animation of the file animates', async () => {
     const { report, a, b } = await reduceRig({ second: true }, { tolerance: 1e-4 });

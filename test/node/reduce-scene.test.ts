@@ -3,15 +3,13 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NodeIO } from '@gltf-transform/core';
-import { EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/extensions';
-import { MeshoptDecoder } from 'meshoptimizer/decoder';
 import { describe, expect, it } from 'vitest';
 import { OptionError } from '../../src/errors.js';
 import { runGltfTask } from '../../src/node/gltf-task.js';
 import type { ReduceSummary } from '../../src/node/reduce-task.js';
 import { runReduceTask } from '../../src/node/reduce-task.js';
 import type { ReduceKeysOptions } from '../../src/ops/reduce/reduce-keys.js';
+import { meshoptDecoded as plain } from '../support/gltf-data.js';
 import { Player, sceneObjectError } from '../support/gltf-evaluator.js';
 import { mixamoRig, type RigOptions } from '../support/mixamo-rig.js';
 import { hasRealBvh, sharedBvhPath } from '../support/shared-data.js';
@@ -42,22 +40,6 @@ async function reduceFile(input: string, options: ReduceKeysOptions, compression
   const a = new Player(new Uint8Array(readFileSync(input)));
   const b = new Player(await plain(written));
   return { report, a, b, bytes: written.length };
-}
-
-/** The GLB with EXT_meshopt_compression decoded by glTF-Transform and meshoptimizer (else as it is). */
-async function plain(glb: Uint8Array): Promise<Uint8Array> {
-  await MeshoptDecoder.ready;
-  const doc = await new NodeIO()
-    .registerExtensions([EXTMeshoptCompression, KHRMeshQuantization])
-    .registerDependencies({ 'meshopt.decoder': MeshoptDecoder })
-    .readBinary(glb);
-  const ext = doc
-    .getRoot()
-    .listExtensionsUsed()
-    .find((e) => e.extensionName === 'EXT_meshopt_compression');
-  if (!ext) return glb;
-  ext.dispose();
-  return new NodeIO().registerExtensions([KHRMeshQuantization]).writeBinary(doc);
 }
 
 describe('reduce in scene units', () => {

@@ -1,8 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NodeIO } from '@gltf-transform/core';
+import { EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/extensions';
 // @ts-expect-error: gltf-validator ships no types
 import * as validator from 'gltf-validator';
+import { MeshoptDecoder } from 'meshoptimizer/decoder';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -86,4 +89,20 @@ export function resourcesBeside(path: string): (uri: string) => Uint8Array | und
     const target = resolve(dirname(path), uri);
     return existsSync(target) ? new Uint8Array(readFileSync(target)) : undefined;
   };
+}
+
+/** The GLB with EXT_meshopt_compression decoded by glTF-Transform and meshoptimizer (else as it is). */
+export async function meshoptDecoded(glb: Uint8Array): Promise<Uint8Array> {
+  await MeshoptDecoder.ready;
+  const doc = await new NodeIO()
+    .registerExtensions([EXTMeshoptCompression, KHRMeshQuantization])
+    .registerDependencies({ 'meshopt.decoder': MeshoptDecoder })
+    .readBinary(glb);
+  const ext = doc
+    .getRoot()
+    .listExtensionsUsed()
+    .find((e) => e.extensionName === 'EXT_meshopt_compression');
+  if (!ext) return glb;
+  ext.dispose();
+  return new NodeIO().registerExtensions([KHRMeshQuantization]).writeBinary(doc);
 }

@@ -11,6 +11,7 @@ import {
   QUAT_FILTER_MIN_BITS,
 } from './quat-filter.js';
 import type { ReduceKeysResult, Resolved } from './reduce-options.js';
+import { COLLAPSED, DROPPED, isConstantTrack, isRestValue } from './reduce-constant.js';
 import { type KeySets, type Prepared, trackKeys } from './reduce-prepare.js';
 import { finish } from './reduce-report.js';
 
@@ -50,9 +51,14 @@ export function variableBits(
 ): { result: ReduceKeysResult; codes: RotationCodes[] } {
   const { J, F } = d;
   const keys = trackKeys(clip, d);
+  const states = constantTracks(clip, d, o, keys);
   const animated: number[] = [];
-  for (let j = 0; j < J; j++) if (clip.animated[j] & ANIMATED_ROTATION && keys[j][1]) animated.push(j);
-  const feedback = animated.every((j) => (keys[j][1] as Int32Array).length === F);
+  for (let j = 0; j < J; j++)
+    if (clip.animated[j] & ANIMATED_ROTATION && keys[j][1] && states[j * 3 + 1] !== DROPPED) animated.push(j);
+  // one key of a constant track holds every frame: it is encoded as it is, the others with feedback
+  const held = new Uint8Array(J);
+  for (const j of animated) if (states[j * 3 + 1] === COLLAPSED) held[j] = 1;
+  const feedback = animated.every((j) => held[j] || (keys[j][1] as Int32Array).length === F);
   const theta = angleTables(d, keys, animated);
   const influence = influences(d, animated, feedback);
   const bits = new Uint8Array(J);
@@ -64,8 +70,8 @@ export function variableBits(
   let lastError = Number.POSITIVE_INFINITY;
   for (let attempt = 0; attempt < 10; attempt++) {
     chooseBits(bits, animated, theta, influence, J, budget);
-    const { from, codes } = encodePose(d, keys, animated, bits, feedback);
-    const result = finish(clip, { ...d, q: from }, { ...o, quantization: 'int16' }, keys);
+    const { from, codes } = encodePose(d, keys, animated, bits, feedback, held);
+    const result = finish(clip, { ...d, q: from }, { ...o, quantization: 'int16' }, keys, undefined, states);
     const error = result.report.maxError;
     lastError = error;
     if (error <= o.tolerance) {
@@ -80,6 +86,28 @@ export function variableBits(
   throw new OptionError(
     `reduceKeys: tolerance ${o.tolerance.toPrecision(3)} cannot hold with variable bit rates: ${QUAT_FILTER_MAX_BITS}-bit rotations measure ${lastError.toPrecision(3)}; raise the tolerance or store float rotations`,
   );
+}
+
+/**
+ * Constant tracks (every key equal in float32, rotations up to sign) keep their first key
+ * ({@link COLLAPSED}; `keys` is changed to that one key), and none when it is the joint's rest value and
+ * `o.keepAtRest` does not keep it ({@link DROPPED}): as the search does for the other storage modes.
+ */
+function constantTracks(clip: Clip, d: Prepared, o: Resolved, keys: KeySets): Uint8Array {
+  const states = new Uint8Array(d.J * 3);
+  const src = [d.t, d.q, d.s];
+  for (let j = 0; j < d.J; j++) {
+    for (const component of [0, 1, 2] as const) {
+      const own = keys[j][component];
+      if (!own || !isConstantTrack(clip, d, j, component)) continue;
+      keys[j][component] = own.subarray(0, 1);
+      const w = component === 1 ? 4 : 3;
+      const keep = o.keepAtRest === null || o.keepAtRest.has(j * 3 + component);
+      const rest = !keep && isRestValue(clip, src[component], (own[0] * d.J + j) * w, j, component);
+      states[j * 3 + component] = rest ? DROPPED : COLLAPSED;
+    }
+  }
+  return states;
 }
 
 /** Per animated joint and width (4..16), the largest decoding angle of its rotation keys (radians). */
@@ -204,6 +232,7 @@ function encodePose(
   animated: number[],
   bits: Uint8Array,
   feedback: boolean,
+  held: Uint8Array,
 ): { from: Float64Array; codes: RotationCodes[] } {
   const { J, F, parents } = d;
   const from = Float64Array.from(d.q);
@@ -223,6 +252,16 @@ function encodePose(
   const v = new Float64Array(4);
   const out = new Int16Array(4);
   const next = new Int32Array(animated.length);
+  for (const j of animated) {
+    if (!held[j]) continue;
+    // a constant track's one key, encoded as it is (no feedback: it holds every frame)
+    const i = ((keys[j][1] as Int32Array)[0] * J + j) * 4;
+    const c = codes[slot[j]].codes;
+    unit(d.q, i, k);
+    encodeQuatFilter(k, 0, bits[j], c, 0);
+    decodeQuatFilter(c, 0, out, 0);
+    for (let n = 0; n < 4; n++) from[i + n] = out[n] / 32767;
+  }
   for (let f = 0; f < F; f++) {
     for (let j = 0; j < J; j++) {
       const i = (f * J + j) * 4;
@@ -232,6 +271,13 @@ function encodePose(
       else multiplyRaw(W, j * 4, W, up * 4, qn, 0);
       const s = slot[j];
       const kept = s >= 0 ? (keys[j][1] as Int32Array) : null;
+      if (kept !== null && held[j]) {
+        // a constant track's one key (encoded above) holds every frame: its decoded value
+        unit(from, (kept[0] * J + j) * 4, v);
+        if (up < 0) R.set(v, j * 4);
+        else multiplyRaw(R, j * 4, R, up * 4, v, 0);
+        continue;
+      }
       if (kept === null || kept[next[s]] !== f) {
         if (up < 0) R.set(qn, j * 4);
         else multiplyRaw(R, j * 4, R, up * 4, qn, 0);

@@ -61,17 +61,30 @@ const SAME_ROTATION = 4 * Number.EPSILON;
  * round-off, so a player showing the rest value without a track shows what the bound was checked on.
  */
 export function playsRest(clip: Clip, state: JointState, j: number, component: 0 | 1 | 2): boolean {
+  return isRestValue(clip, component === 0 ? state.lt : component === 1 ? state.lq : state.ls, 0, j, component);
+}
+
+/**
+ * Whether `v[at..]` (a translation, rotation or scale of joint `j`) is the joint's rest value, as
+ * {@link playsRest} reads it.
+ */
+export function isRestValue(
+  clip: Clip,
+  v: ArrayLike<number>,
+  at: number,
+  j: number,
+  component: 0 | 1 | 2,
+): boolean {
   const sk = clip.skeleton;
   if (component === 1) {
     const r = sk.restRotations;
-    const q = state.lq;
-    const nq = Math.hypot(q[0], q[1], q[2], q[3]);
+    const nq = Math.hypot(v[at], v[at + 1], v[at + 2], v[at + 3]);
     const nr = Math.hypot(r[j * 4], r[j * 4 + 1], r[j * 4 + 2], r[j * 4 + 3]);
     if (!(nq > 0 && nr > 0)) return false;
     let same = true;
     let negated = true;
     for (let c = 0; c < 4; c++) {
-      const a = q[c] / nq;
+      const a = v[at + c] / nq;
       const b = r[j * 4 + c] / nr;
       if (!(Math.abs(a - b) <= SAME_ROTATION)) same = false;
       if (!(Math.abs(a + b) <= SAME_ROTATION)) negated = false;
@@ -79,7 +92,6 @@ export function playsRest(clip: Clip, state: JointState, j: number, component: 0
     return same || negated;
   }
   const r = component === 0 ? sk.restTranslations : sk.restScales;
-  const v = component === 0 ? state.lt : state.ls;
-  for (let c = 0; c < 3; c++) if (v[c] !== r[j * 3 + c]) return false;
+  for (let c = 0; c < 3; c++) if (v[at + c] !== r[j * 3 + c]) return false;
   return true;
 }

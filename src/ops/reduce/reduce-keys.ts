@@ -107,7 +107,8 @@ export {
  * error against the original (the triangle inequality at each vertex), and refuses only when the
  * rounded keys alone measure at or above the tolerance.
  *
- * Variable bit rates. `quantization: 'variable'` keeps every key (a keyed clip's own, times as stored)
+ * Variable bit rates. `quantization: 'variable'` keeps every key (a keyed clip's own, times as stored;
+ * constant tracks one key, none at the rest value, as the other modes)
  * and stores each rotation track with `EXT_meshopt_compression`'s quaternion filter at its own bit width
  * (4 to 16 bits for the three smallest components, `result.rotationCodes`; `report.rotationBits`),
  * the widths chosen under the bound and the decoded pose measured as the player loads it (the decoder's

@@ -2,6 +2,7 @@
 // it will be stored, and the rounding's own error is measured on that pose, not bounded a priori.
 import { multiplyRaw } from '../../quat/raw.js';
 import { ANIMATED_ROTATION, type Clip } from '../../series/clip.js';
+import { isConstantTrack } from './reduce-constant.js';
 import { interpolateComponent, normalise4, quantize16 } from './reduce-interpolate.js';
 import type { Resolved } from './reduce-options.js';
 import { type KeySets, type Prepared, prepare, trackKeys } from './reduce-prepare.js';
@@ -93,19 +94,21 @@ function roundedPose(
   for (let j = 0; j < J; j++) {
     const up = parents[j];
     const own = clip.animated[j] & ANIMATED_ROTATION ? keys[j][1] : null;
+    // a constant track is rounded as it is (no feedback), so its rounded keys stay equal: one key holds them
+    const compensate = feedback && own !== null && !isConstantTrack(clip, d, j, 1);
     if (own) {
       for (let n = 0; n < own.length; n++) {
         const f = own[n];
         const i = (f * J + j) * 4;
         for (let c = 0; c < 4; c++) qn[c] = d.q[i + c];
         normalise4(qn);
-        if (feedback && up >= 0) {
+        if (compensate && up >= 0) {
           // conj(P̃) ⊗ W: the local rotation that puts the joint's world rotation on the original's
           conjugate(v, R, (f * J + up) * 4);
           multiplyRaw(k, 0, v, 0, W, i);
           if (k[0] * qn[0] + k[1] * qn[1] + k[2] * qn[2] + k[3] * qn[3] < 0)
             for (let c = 0; c < 4; c++) k[c] = -k[c];
-        } else for (let c = 0; c < 4; c++) k[c] = feedback ? qn[c] : d.q[i + c];
+        } else for (let c = 0; c < 4; c++) k[c] = compensate ? qn[c] : d.q[i + c];
         if (feedback) for (let c = 0; c < 4; c++) from[i + c] = k[c];
         // the search's own operations (apply: quantise, then normalise4), so the poses agree bit for bit
         for (let c = 0; c < 4; c++) v[c] = quantize16(k[c]);

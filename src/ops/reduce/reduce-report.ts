@@ -17,6 +17,7 @@ export function finish(
   o: Resolved,
   keys: KeySets,
   reduction?: Reduction,
+  constantStates?: Uint8Array,
 ): ReduceKeysResult {
   const { J, F } = d;
   const t0 = clip.startTime ?? 0;
@@ -31,7 +32,9 @@ export function finish(
   const v = new Float64Array(4);
   let constantTracks = 0;
   let droppedTracks = 0;
-  const constant = reduction ? keptOne(reduction.constant, keys, d) : null;
+  // per track COLLAPSED / DROPPED / 0: the reduction's, or given (variable bit rates)
+  const states = reduction ? reduction.constant : (constantStates ?? null);
+  const constant = states ? keptOne(states, keys, d) : null;
   for (let j = 0; j < J; j++) {
     for (const component of [0, 1, 2] as const) {
       const kept = keys[j][component];

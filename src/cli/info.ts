@@ -1,5 +1,6 @@
 import type { GltfInfo } from '../node/gltf-task.js';
 import type { ClipAnalysis } from '../ops/analysis/analyze-clip.js';
+import { standardRate } from '../ops/analysis/rate.js';
 import { BATCH_OPTIONS, COMMON_OPTIONS, type Command } from './command.js';
 import { CLIP_IO } from './formats.js';
 import { runFileCommand } from './run.js';
@@ -131,11 +132,18 @@ export function formatInfo(
   row('orders', [...orders].map(([o, n]) => `${o} x${n}`).join(', ') || 'no rotation channels');
   const r = a.rate;
   const written = escapeControl(r.frameTimeText ?? String(r.frameTime));
-  const guess =
-    r.guessHz === null
-      ? 'no simple rate fits'
-      : `probably ${r.denominator === 1 ? r.numerator : `${r.numerator}/${r.denominator} = ${round(r.guessHz, 3)}`}`;
-  row('rate', `${written} s = ${round(r.hz, 3)} Hz, ${guess}`);
+  // the rate the clip is read at (one answer, as every command reads it), then the frame time as written
+  const standard = standardRate(r.frameTime, r.frameTimeText);
+  const simple = (hz: number) =>
+    r.denominator === 1 || r.denominator === null
+      ? `${round(hz, 3)}`
+      : `${r.numerator}/${r.denominator} = ${round(hz, 3)}`;
+  row(
+    'rate',
+    standard !== null
+      ? `${simple(standard)} Hz (Frame Time ${written} s${Math.abs(1 / standard - r.frameTime) > 1e-12 * r.frameTime ? `; as written ${round(r.hz, 4)} Hz` : ''})`
+      : `${round(r.hz, 3)} Hz (Frame Time ${written} s; ${r.guessHz === null ? 'no simple rate fits' : `${simple(r.guessHz)} Hz is too far to be meant`})`,
+  );
   row('frames', `${a.frames} (${round(a.duration, 3)} s)`);
   row(
     'positions',

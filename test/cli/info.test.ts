@@ -12,7 +12,7 @@ describe('rotsig info on the bundled sample', () => {
     expect(r.stdout).toMatch(
       /skeleton +31 joints, 96 channels; root Hips: Xposition Yposition Zposition Zrotation Yrotation Xrotation/,
     );
-    expect(r.stdout).toMatch(/rate +\.0083333 s = 120 Hz, probably 120/);
+    expect(r.stdout).toMatch(/rate +120 Hz \(Frame Time \.0083333 s; as written 120\.0005 Hz\)/);
     expect(r.stdout).toMatch(/frames +2752 \(22\.925 s\)/);
     expect(r.stdout).toMatch(/orders +ZYX x31/);
   });

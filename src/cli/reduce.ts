@@ -232,7 +232,9 @@ bytes are printed on stderr.`,
         compression: parsed.values.meshopt === true ? 'meshopt' : 'none',
       },
       outputs: 'file',
+      // BVH and .npz inputs become GLB; glTF inputs are written back as they came (.gltf or .glb)
       extension: '.glb',
+      keep: ['.gltf', '.glb'],
       report: (results, out) => report(results, out, parsed.values.quiet === true),
     }),
 };

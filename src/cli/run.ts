@@ -24,6 +24,8 @@ export interface FileCommandPlan {
   outputs: 'file' | 'none';
   /** Extension of outputs written into a directory. */
   extension?: string;
+  /** Input extensions written in their own format, keeping their name (reduce: glTF stays .gltf or .glb). */
+  keep?: readonly string[];
   /** True when the report shows each file's reader warnings itself (`info`), so they are not repeated. */
   reportsWarnings?: boolean;
   /** Called with every result in input order after the batch (to print reports on stdout). */
@@ -115,6 +117,7 @@ async function runFiles(parsed: Parsed, io: CliIo, plan: FileCommandPlan): Promi
             inPlace: v['in-place'] === true,
             // motion files are written in the input's format (an -o file's extension may name another)
             extension: plan.emit.kind === 'bvh' || plan.emit.kind === 'clip' ? undefined : plan.extension,
+            ...(plan.keep ? { keep: plan.keep } : {}),
             inputArguments: parsed.positionals.length,
           }).map((p) => ({
             input: p.input,

@@ -20,6 +20,8 @@ export interface PlanOptions {
   inPlace?: boolean;
   /** Extension of the outputs (`.bvh`, `.npy`); the input's extension is replaced by it in a directory. */
   extension?: string;
+  /** Input extensions (lower case, `.gltf`) whose files are written in their own format: they keep their name. */
+  keep?: readonly string[];
   /** Number of input arguments the user gave (several arguments mean `-o` is a directory even if some are missing). */
   inputArguments?: number;
 }
@@ -57,10 +59,20 @@ export interface PlannedFile {
  * planOutputs(files, { output: 'out/', extension: '.npy' }); // captures/a/b.bvh -> out/a/b.npy
  */
 export function planOutputs(files: readonly InputFile[], options: PlanOptions): PlannedFile[] {
-  const { output, inPlace, extension } = options;
+  const { output, inPlace } = options;
+  const keep = options.keep ?? [];
+  // the extension a file's output takes: its own where its format is kept
+  const extensionOf = (path: string) =>
+    keep.includes(extname(path).toLowerCase()) ? undefined : options.extension;
+  const extension = options.extension;
   if (inPlace && output !== undefined) throw new PlanError('use either -o/--output or --in-place, not both');
   if (inPlace) {
-    if (extension && files.some((f) => extname(f.path).toLowerCase() !== extension.toLowerCase()))
+    if (
+      extension &&
+      files.some(
+        (f) => extensionOf(f.path) !== undefined && extname(f.path).toLowerCase() !== extension.toLowerCase(),
+      )
+    )
       throw new PlanError(`--in-place needs ${extension} inputs, since it writes ${extension} files`);
     return files.map((f) => ({ input: f.path, output: inPlaceTarget(f.path) }));
   }
@@ -84,7 +96,10 @@ export function planOutputs(files: readonly InputFile[], options: PlanOptions): 
   if (isDir && statOrUndefined(output)?.isDirectory() === false)
     throw new PlanError(`-o ${output} is a file, but these inputs need a directory to mirror them into`);
   const planned = isDir
-    ? files.map((f) => ({ input: f.path, output: join(output, withExtension(f.relative, extension)) }))
+    ? files.map((f) => ({
+        input: f.path,
+        output: join(output, withExtension(f.relative, extensionOf(f.path))),
+      }))
     : files.map((f) => ({ input: f.path, output }));
 
   const inputById = new Map<string, string>();

@@ -221,6 +221,25 @@ describe('rotsig reduce', () => {
     expect(bvh.stderr).toMatch(/--meshopt compresses glTF buffers/);
   });
 
+  it('a directory of glTF and BVH files: glTF written back as .gltf or .glb, BVH as .glb; --in-place on a .gltf', () => {
+    // magnum's animation.gltf and animation.glb in one directory must not both become animation.glb
+    const input = tempDir();
+    for (const name of ['animation.gltf', 'animation.bin', 'animation.glb'])
+      writeFileSync(join(input, name), readFileSync(join(FIXTURE_GLTF_DIR, 'magnum', name)));
+    writeFileSync(join(input, 'walk.bvh'), readFileSync(CMU));
+    const out = tempDir();
+    const r = rotsig(['reduce', input, '-o', `${out}/`, '--jobs', '1']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(out, 'animation.gltf'), 'utf8')).buffers[0].uri).toBe(
+      'animation.bin',
+    );
+    expect(readFileSync(join(out, 'animation.glb')).subarray(0, 4).toString()).toBe('glTF');
+    expect(readFileSync(join(out, 'walk.glb')).subarray(0, 4).toString()).toBe('glTF');
+    const inPlace = rotsig(['reduce', join(input, 'animation.gltf'), '--in-place']);
+    expect(inPlace.code, inPlace.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(input, 'animation.gltf'), 'utf8')).asset).toBeDefined();
+  });
+
   it("--quantize variable: every key kept at its time, per-track bit widths in the quaternion filter, the printed error is the file's as three.js plays it with meshoptimizer's decoder", async () => {
     const dir = tempDir();
     const out = join(dir, 'variable.glb');

@@ -135,7 +135,7 @@ measures virtual vertices at --shell from every joint, carried through the hiera
 metres times --units-per-meter. --metric local bounds each channel: --tolerance-angle in degrees for
 rotations, --tolerance for translations. Lengths are in the file's units: metres for glTF (scene units:
 through every ancestor's scale, so 0.03 is 3 cm in the scene under an armature scaled 0.01), the BVH's own
-(usually centimetres: presets then use --units-per-meter 1/--scale, 100 by default).
+(usually centimetres: presets then use --units-per-meter 1/--scale, 100 by default), metres for AMASS.
 --quantize int16 stores rotations as normalised 16-bit integers (KHR_mesh_quantization); the bound and the
 reported error include the rounding. --quantize variable keeps every key (constant tracks as below) and gives each rotation track
 its own bit width (4 to 16), chosen under the bound, stored with EXT_meshopt_compression's quaternion
@@ -163,7 +163,7 @@ bytes are printed on stderr.`,
     'rotsig reduce take.bvh -o take.glb --preset ozz',
     'rotsig reduce take.glb -o take-local.glb --metric local --tolerance-angle 0.1',
   ],
-  inputs: ['bvh', 'gltf'],
+  inputs: ['bvh', 'amass', 'gltf'],
   outputs: ['gltf'],
   options: {
     metric: {

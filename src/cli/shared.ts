@@ -44,7 +44,7 @@ export const bvhOutputOptions: Record<string, OptionSpec> = {
   scale: {
     type: 'string',
     value: 'factor',
-    description: `BVH to glTF: BVH units to metres (default ${BVH_TO_GLTF_SCALE}, centimetres to metres)`,
+    description: `BVH to glTF: BVH units to metres (default ${BVH_TO_GLTF_SCALE}, centimetres to metres; AMASS .npz: 1, metres)`,
   },
 };
 

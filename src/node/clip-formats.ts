@@ -7,6 +7,7 @@ import { parseNpy } from '../io/npy.js';
 import { listNpz, type NpzArrays, parseNpz } from '../io/npz.js';
 import { BVH_WRITER, type ClipWriter, NPZ_WRITER } from '../pipeline/clip-writers.js';
 import type { Clip, PositionMode } from '../series/clip.js';
+import { BVH_TO_GLTF_SCALE } from './bvh-scale.js';
 import { readInputFile } from './input.js';
 import { readBvhFile } from './read.js';
 
@@ -148,4 +149,18 @@ export const CLIP_FORMATS: readonly ClipFormat[] = [bvh, npz];
 export function clipFormatOf(path: string): ClipFormat {
   const ext = extname(path).toLowerCase();
   return CLIP_FORMATS.find((f) => f.extensions.includes(ext)) ?? bvh;
+}
+
+/**
+ * Factor from a clip file's lengths to glTF metres when it becomes glTF: `scale` when given, else
+ * {@link BVH_TO_GLTF_SCALE} (0.01) for BVH, whose exporters mostly write centimetres, and 1 for AMASS
+ * `.npz`, which is in metres.
+ *
+ * @example
+ * gltfScaleOf('walk.bvh', undefined); // 0.01
+ * gltfScaleOf('take.npz', undefined); // 1
+ */
+export function gltfScaleOf(path: string, scale: number | undefined): number {
+  if (scale !== undefined) return scale;
+  return clipFormatOf(path) === bvh ? BVH_TO_GLTF_SCALE : 1;
 }

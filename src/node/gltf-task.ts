@@ -13,10 +13,9 @@ import { rateAdjustedNotes } from '../pipeline/loop.js';
 import { emitClip, runSteps } from '../pipeline/steps.js';
 import type { Clip, KeyedClip, Track } from '../series/clip.js';
 import { type AtomicContent, joinContent, writeFileAtomic } from './atomic.js';
-import { BVH_TO_GLTF_SCALE } from './bvh-scale.js';
+import { clipFormatOf, gltfScaleOf } from './clip-formats.js';
 import { withDracoEncoder } from './draco.js';
 import { readGltfFileWithSources, writeGltfOutput } from './gltf.js';
-import { readBvhFile } from './read.js';
 import { type FileTask, startResult, type TaskResult } from './task.js';
 import { isGltfPath, outputFormat, writesClip } from './task-route.js';
 
@@ -65,16 +64,14 @@ export async function runGltfTask(
     const readFiles = new Set<string>();
     const format = outputFormat(task);
     if (!isGltfPath(task.input)) {
-      // BVH in, glTF out: a new document with a node per joint
+      // BVH or AMASS in, glTF out: a new document with a node per joint
       // opened non-blocking and checked: a device or a silent pipe never hangs the task
-      const parsed = readBvhFile(task.input, {
+      const parsed = clipFormatOf(task.input).read(task.input, {
         ...(task.positionMode ? { positionMode: task.positionMode } : {}),
+        ...(task.template ? { template: task.template } : {}),
         ...(task.repair ? { repair: true } : {}),
       });
-      result.warnings = parsed.warnings.map((w) => ({
-        message: w.message,
-        ...(w.line ? { line: w.line } : {}),
-      }));
+      result.warnings = parsed.warnings;
       const input = statSync(task.input, { throwIfNoEntry: false });
       if (input?.isFile()) readFiles.add(`${input.dev}:${input.ino}`);
       result.frames = parsed.clip.frames;
@@ -84,7 +81,7 @@ export async function runGltfTask(
       json = await writeGltf(null, [processed], {
         format: format === 'gltf' ? 'gltf' : 'glb',
         basename: task.output && task.output !== '-' ? basename(task.output, extname(task.output)) : 'scene',
-        scale: task.scale ?? BVH_TO_GLTF_SCALE,
+        scale: gltfScaleOf(task.input, task.scale),
         keys: (c: Clip) => keysFromClip(c, { keys: 'all' }),
       });
     } else {

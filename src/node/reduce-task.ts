@@ -13,10 +13,9 @@ import { writeBvhBytes } from '../io/index.js';
 import { type ReduceKeysReport, type ReduceTrackTarget, reduceKeys } from '../ops/reduce/reduce-keys.js';
 import type { Clip, KeyedClip } from '../series/clip.js';
 import { type AtomicContent, writeFileAtomic } from './atomic.js';
-import { BVH_TO_GLTF_SCALE } from './bvh-scale.js';
+import { clipFormatOf, gltfScaleOf } from './clip-formats.js';
 import { isGltfPath, readGltfFile, writeGltfFile } from './gltf.js';
 import { outputFormat } from './gltf-task.js';
-import { readBvhFile } from './read.js';
 import { type FileTask, startResult, type TaskResult } from './task.js';
 
 export type { ReduceEmit } from '../pipeline/steps.js';
@@ -89,16 +88,17 @@ export async function runReduceTask(
     let scale = 1;
     if (!isGltfPath(task.input)) {
       // opened non-blocking and checked: a device or a silent pipe never hangs the task
-      const parsed = readBvhFile(task.input, task.positionMode ? { positionMode: task.positionMode } : {});
-      result.warnings = parsed.warnings.map((w) => ({
-        message: w.message,
-        ...(w.line ? { line: w.line } : {}),
-      }));
+      const parsed = clipFormatOf(task.input).read(task.input, {
+        ...(task.positionMode ? { positionMode: task.positionMode } : {}),
+        ...(task.template ? { template: task.template } : {}),
+        ...(task.repair ? { repair: true } : {}),
+      });
+      result.warnings = parsed.warnings;
       const clip = parsed.clip;
       if (options.shellDistance === 'mesh')
         throw new OptionError('--shell mesh takes the shells from a skinned glTF mesh; a BVH file has none');
-      scale = task.scale ?? BVH_TO_GLTF_SCALE;
-      summary.units = 'BVH units';
+      scale = gltfScaleOf(task.input, task.scale);
+      summary.units = clipFormatOf(task.input).name === 'BVH' ? 'BVH units' : 'file units';
       result.frames = clip.frames;
       result.joints = clip.skeleton.names.length;
       const reduced = reduceKeys(clip, { unitsPerMeter: 1 / scale, ...options });

@@ -49,6 +49,44 @@ describe('rotsig on AMASS .npz files', () => {
     expect(amassToClip(turn).frames).toBe(turn.poses.shape[0]);
   });
 
+  it('rotsig convert and reduce take AMASS .npz to glTF in metres (scale 1), the root moving as trans', async () => {
+    const dir = tempDir();
+    const source = join(FIXTURES, 'amass_smplh.npz');
+    const trans = readNpz(source).trans.data as Float64Array;
+    const frames = trans.length / 3;
+    const { NodeIO } = await import('@gltf-transform/core');
+    const rootTrack = async (file: string) => {
+      const doc = await new NodeIO().read(file);
+      const channel = doc
+        .getRoot()
+        .listAnimations()[0]
+        .listChannels()
+        .find((c) => c.getTargetPath() === 'translation' && c.getTargetNode()?.getName() === 'pelvis')!;
+      const s = channel.getSampler()!;
+      return { times: Array.from(s.getInput()!.getArray()!), values: Array.from(s.getOutput()!.getArray()!) };
+    };
+    const full = join(dir, 'full.glb');
+    const c = rotsig(['convert', source, '-o', full]);
+    expect(c.code, c.stderr).toBe(0);
+    const a = await rootTrack(full);
+    expect(a.times.length).toBe(frames);
+    // displacements from the first frame are trans's, in metres (the rest offset cancels)
+    for (let f = 0; f < frames; f++)
+      for (let k = 0; k < 3; k++)
+        expect(a.values[f * 3 + k] - a.values[k]).toBeCloseTo(trans[f * 3 + k] - trans[k], 6);
+    const reduced = join(dir, 'reduced.glb');
+    const r = rotsig(['reduce', source, '-o', reduced, '--preset', 'acl']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/tolerance 0\.000100 file units/);
+    const b = await rootTrack(reduced);
+    expect(b.times.length).toBeLessThanOrEqual(frames);
+    for (let i = 0; i < b.times.length; i++) {
+      const f = a.times.indexOf(b.times[i]);
+      expect(f).toBeGreaterThanOrEqual(0);
+      for (let k = 0; k < 3; k++) expect(b.values[i * 3 + k]).toBe(a.values[f * 3 + k]);
+    }
+  });
+
   it('rotsig resample without --kernel down-samples with lanczos3 (the library default), not catmull-rom', () => {
     const dir = tempDir();
     const source = join(FIXTURES, 'amass_smplh.npz');

@@ -63,7 +63,9 @@ describe('rotsig on AMASS .npz files', () => {
         .listChannels()
         .find((c) => c.getTargetPath() === 'translation' && c.getTargetNode()?.getName() === 'pelvis')!;
       const s = channel.getSampler()!;
-      return { times: Array.from(s.getInput()!.getArray()!), values: Array.from(s.getOutput()!.getArray()!) };
+      const times: number[] = Array.from(s.getInput()!.getArray() as Float32Array);
+      const values: number[] = Array.from(s.getOutput()!.getArray() as Float32Array);
+      return { times, values };
     };
     const full = join(dir, 'full.glb');
     const c = rotsig(['convert', source, '-o', full]);

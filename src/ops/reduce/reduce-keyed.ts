@@ -93,17 +93,8 @@ export function keyedFrames(
     moving.push(t);
     labels.push(trackLabel(keyed, i, 'reduceKeys'));
   }
-  // every distinct key time, increasing
-  let n = 0;
-  for (const t of moving) n += t.times.length;
-  const all = new Float64Array(n);
-  n = 0;
-  for (const t of moving) for (let k = 0; k < t.times.length; k++) all[n++] = t.times[k];
-  all.sort();
-  let F = 0;
-  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[F - 1]) all[F++] = all[i];
-  if (F === 0) all[F++] = 0;
-  const times = all.slice(0, F);
+  const times = unionTimes(moving);
+  const F = times.length;
   const keys: (Int32Array | null)[] = new Array(J * 3).fill(null);
   const interpolation = new Uint8Array(J * 3);
   for (let at = 0; at < J * 3; at++) {
@@ -141,7 +132,21 @@ export function keyedFrames(
           : ANIMATED_SCALE;
     const sampler = new TrackSampler(t, labels[i], true);
     const w = t.width;
-    for (let f = 0; f < F; f++) sampler.sample(target, (f * J + t.joint) * w, times[f]);
+    if (t.interpolation === 'cubicspline') {
+      for (let f = 0; f < F; f++) sampler.sample(target, (f * J + t.joint) * w, times[f]);
+    } else {
+      // at its own key times a track gives its keys as stored (what the sampler returns there)
+      const own = keys[t.joint * 3 + COMPONENT[t.path]]!;
+      const values = t.values;
+      let k = 0;
+      for (let f = 0; f < F; f++) {
+        const o = (f * J + t.joint) * w;
+        if (k < own.length && own[k] === f) {
+          for (let c = 0; c < w; c++) target[o + c] = values[k * w + c];
+          k++;
+        } else sampler.sample(target, o, times[f]);
+      }
+    }
     if (t.interpolation === 'cubicspline' && t.path === 'rotation') {
       // a CUBICSPLINE rotation's keys as stored (the sampler normalises them): the Hermite step takes
       // them so, and the pose normalises after
@@ -202,4 +207,30 @@ export function keptTrack(
     if (quantized) for (let c = 0; c < w; c++) values[i * w + c] = quantized(i, c);
   }
   return { joint: t.joint, path: t.path, interpolation: t.interpolation, times, values, width: w };
+}
+
+/** Every distinct key time of `tracks`, increasing (one 0 when there is none); tracks sharing one input are read once. */
+function unionTimes(tracks: readonly Track[]): Float64Array {
+  const first = tracks[0]?.times;
+  if (first !== undefined && tracks.every((t) => sameTimes(t.times, first))) {
+    // one input for every track (a baked clip): its times, already increasing
+    return first.length > 0 ? Float64Array.from(first) : Float64Array.of(0);
+  }
+  let n = 0;
+  for (const t of tracks) n += t.times.length;
+  const all = new Float64Array(n);
+  n = 0;
+  for (const t of tracks) for (let k = 0; k < t.times.length; k++) all[n++] = t.times[k];
+  all.sort();
+  let F = 0;
+  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[F - 1]) all[F++] = all[i];
+  if (F === 0) all[F++] = 0;
+  return all.slice(0, F);
+}
+
+function sameTimes(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

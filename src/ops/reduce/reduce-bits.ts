@@ -10,8 +10,8 @@ import {
   QUAT_FILTER_MAX_BITS,
   QUAT_FILTER_MIN_BITS,
 } from './quat-filter.js';
-import type { ReduceKeysResult, Resolved } from './reduce-options.js';
 import { COLLAPSED, DROPPED, isConstantTrack, isRestValue } from './reduce-constant.js';
+import type { ReduceKeysResult, Resolved } from './reduce-options.js';
 import { type KeySets, type Prepared, trackKeys } from './reduce-prepare.js';
 import { finish } from './reduce-report.js';
 

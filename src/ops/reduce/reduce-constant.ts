@@ -61,7 +61,13 @@ const SAME_ROTATION = 4 * Number.EPSILON;
  * round-off, so a player showing the rest value without a track shows what the bound was checked on.
  */
 export function playsRest(clip: Clip, state: JointState, j: number, component: 0 | 1 | 2): boolean {
-  return isRestValue(clip, component === 0 ? state.lt : component === 1 ? state.lq : state.ls, 0, j, component);
+  return isRestValue(
+    clip,
+    component === 0 ? state.lt : component === 1 ? state.lq : state.ls,
+    0,
+    j,
+    component,
+  );
 }
 
 /**

@@ -34,7 +34,11 @@ function bitsText(bits: number[] | undefined): string {
   const used = (bits ?? []).filter((b) => b > 0);
   if (used.length === 0) return '';
   const mean = used.reduce((a, b) => a + b, 0) / used.length;
-  return `, ${used.length} rotation tracks at ${Math.min(...used)}-${Math.max(...used)} bits (mean ${mean.toFixed(1)})`;
+  const [lo, hi] = [Math.min(...used), Math.max(...used)];
+  const tracks = used.length === 1 ? '1 rotation track' : `${used.length} rotation tracks`;
+  return lo === hi
+    ? `, ${tracks} at ${lo} bits`
+    : `, ${tracks} at ${lo}-${hi} bits (mean ${mean.toFixed(1)})`;
 }
 
 /** The library's default rotation tolerance (`REDUCE_KEYS_DEFAULTS.toleranceAngle`, radians) in degrees, as help prints it. */
@@ -140,7 +144,8 @@ through every ancestor's scale, so 0.03 is 3 cm in the scene under an armature s
 reported error include the rounding. --quantize variable keeps every key (constant tracks as below) and gives each rotation track
 its own bit width (4 to 16), chosen under the bound, stored with EXT_meshopt_compression's quaternion
 filter (implies --meshopt; ACL's variable bit rates in a glTF file any meshopt-capable player loads);
-the reported error is measured on the rotations as the filter decodes them. --meshopt compresses the glTF buffers with EXT_meshopt_compression
+the reported error is measured on the rotations as the filter decodes them. Both store LINEAR and STEP
+rotations: an animation with a CUBICSPLINE rotation keeps float rotations, with a warning naming it. --meshopt compresses the glTF buffers with EXT_meshopt_compression
 (meshoptimizer; lossless on the stored keys, so the reported error is the file's). --effort best checks
 descendants point by point and fits rotation key values within the bound, and where the result measures
 well inside the tolerance searches again under wider budgets, keeping the fewest keys that measure within

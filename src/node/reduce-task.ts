@@ -1,7 +1,7 @@
 // The `reduce` file task: read BVH or glTF, reduce every animation's keys within an error bound
 // (reduceKeys), write glTF/GLB (rotations optionally as normalised 16-bit) or BVH at the kept frames.
 import { basename, extname } from 'node:path';
-import type { Animation, Document } from '@gltf-transform/core';
+import type { Animation, Document, Node } from '@gltf-transform/core';
 import { OptionError } from '../errors.js';
 import { withAttachedNodes } from '../io/gltf/attached.js';
 import { setQuaternionFilterCodes } from '../io/gltf/meshopt.js';
@@ -10,6 +10,7 @@ import { skinShells } from '../io/gltf/skin-shells.js';
 import { gltfSourceOf } from '../io/gltf/source.js';
 import { writeGltf } from '../io/gltf/write.js';
 import { writeBvhBytes } from '../io/index.js';
+import type { RotationCodes } from '../ops/reduce/reduce-bits.js';
 import { type ReduceKeysReport, type ReduceTrackTarget, reduceKeys } from '../ops/reduce/reduce-keys.js';
 import type { Clip, KeyedClip } from '../series/clip.js';
 import { type AtomicContent, writeFileAtomic } from './atomic.js';
@@ -77,13 +78,21 @@ export async function runReduceTask(
     if (compression === 'meshopt' && format === 'bvh')
       throw new OptionError('--meshopt compresses glTF buffers; BVH output has none (write .glb or .gltf)');
     const quantize = options.quantization === 'int16' || options.quantization === 'variable';
-    // `animation/node` (indices in the written document) -> quaternion filter codes of the node's
-    // rotation track (quantization 'variable')
-    const filterCodes = new Map<string, Int16Array>();
+    // quaternion filter codes of each rotation track (quantization 'variable'), by animation and target
+    // node (the objects, not indices: the writer may drop an empty animation and shift the indices)
+    const filterCodes = new Map<Animation, Map<Node, Int16Array>>();
+    const codesOf = (animation: Animation) => {
+      let m = filterCodes.get(animation);
+      if (m === undefined) filterCodes.set(animation, (m = new Map()));
+      return m;
+    };
+    // a BVH input's codes by joint: its document (a node per joint, in order) is made by the writer
+    let jointCodes: RotationCodes[] = [];
     const name = task.output && task.output !== '-' ? basename(task.output, extname(task.output)) : 'scene';
     const summary: ReduceSummary = { units: 'file units', animations: [], bytes: 0 };
     let doc: Document | null = null;
     let clips: KeyedClip[] = [];
+    // the animations whose rotations are quantised (with --quantize)
     let animations: Animation[] = [];
     let scale = 1;
     if (!isGltfPath(task.input)) {
@@ -103,7 +112,7 @@ export async function runReduceTask(
       result.joints = clip.skeleton.names.length;
       const reduced = reduceKeys(clip, { unitsPerMeter: 1 / scale, ...options });
       // a new document's nodes are the skeleton's joints, in order
-      for (const c of reduced.rotationCodes ?? []) filterCodes.set(`0/${c.joint}`, c.codes);
+      jointCodes = reduced.rotationCodes ?? [];
       summary.animations.push({ name: clip.name ?? '', frames: clip.frames, report: reduced.report });
       result.outputFrames = maxKeys(reduced.clip);
       if (format === 'bvh') {
@@ -141,18 +150,30 @@ export async function runReduceTask(
         // on the keys themselves: the kept keys are a subset of each track's, times and values as stored;
         // nodes the animation moves without animating them (a mesh under a bone) are measured too
         const measured = withAttachedNodes(keyed).clip;
+        // 16-bit and variable rotations are LINEAR or STEP: an animation with a CUBICSPLINE rotation keeps
+        // float rotations (named), the file's other animations are quantised
+        const cubic = quantize
+          ? keyed.tracks.find((t) => t.path === 'rotation' && t.interpolation === 'cubicspline')
+          : undefined;
+        if (cubic !== undefined)
+          result.warnings.push({
+            code: 'float-rotations',
+            message: `animation '${keyed.name ?? ''}' keeps float rotations: --quantize ${options.quantization} stores LINEAR and STEP rotations, and node '${keyed.skeleton.names[cubic.joint]}' has a CUBICSPLINE one`,
+          });
         const reduced = reduceKeys(measured, {
           unitsPerMeter: 1,
           // a channel another animation of the file also drives keeps its key at rest (see keptAtRest)
           keepAtRest: keptAtRest(keyed, all),
           ...options,
+          ...(cubic !== undefined ? { quantization: 'none' as const } : {}),
           ...(options.shellDistance === 'mesh' ? { meshShells: meshShellsOf(keyed, measured) } : {}),
         });
         dropChannels(keyed, reduced.clip, all);
         const from = gltfSourceOf(keyed);
+        const nodeList = doc.getRoot().listNodes();
         for (const c of reduced.rotationCodes ?? [])
-          if (from !== undefined && c.joint < from.nodes.length)
-            filterCodes.set(`${from.animation}/${from.nodes[c.joint]}`, c.codes);
+          if (from !== undefined && all[from.animation] && c.joint < from.nodes.length)
+            codesOf(all[from.animation]).set(nodeList[from.nodes[c.joint]], c.codes);
         result.frames = Math.max(result.frames, maxKeys(keyed));
         clips.push(
           measured === keyed
@@ -165,7 +186,8 @@ export async function runReduceTask(
               },
         );
         const source = keyed.source as { animation?: number } | undefined;
-        if (source?.animation !== undefined && all[source.animation]) animations.push(all[source.animation]);
+        if (source?.animation !== undefined && all[source.animation] && cubic === undefined)
+          animations.push(all[source.animation]);
         summary.animations.push({
           name: keyed.name ?? '',
           frames: maxKeys(keyed),
@@ -175,9 +197,13 @@ export async function runReduceTask(
       }
     }
     const keyedOut = await writeGltf(doc, clips, { format: 'glb', basename: name, scale });
-    if (doc === null) animations = keyedOut.document.getRoot().listAnimations();
+    if (doc === null) {
+      animations = keyedOut.document.getRoot().listAnimations();
+      const nodes = keyedOut.document.getRoot().listNodes();
+      for (const c of jointCodes) codesOf(animations[0]).set(nodes[c.joint], c.codes);
+    }
     if (quantize) quantizeRotations(keyedOut.document, animations);
-    if (variable) storeFilterCodes(keyedOut.document, animations, filterCodes);
+    if (variable) storeFilterCodes(animations, filterCodes);
     if (task.output === '-' || task.output === null) {
       const out = await writeGltf(keyedOut.document, [], {
         format: format === 'gltf' ? 'gltf' : 'glb',
@@ -201,16 +227,13 @@ export async function runReduceTask(
 }
 
 /** Hands each rotation output of `animations` its quaternion filter codes (by animation and target node). */
-function storeFilterCodes(doc: Document, animations: Animation[], codes: Map<string, Int16Array>): void {
-  const nodes = doc.getRoot().listNodes();
-  const all = doc.getRoot().listAnimations();
+function storeFilterCodes(animations: Animation[], codes: Map<Animation, Map<Node, Int16Array>>): void {
   for (const animation of animations) {
-    const a = all.indexOf(animation);
     for (const channel of animation.listChannels()) {
       const node = channel.getTargetNode();
       const output = channel.getSampler()?.getOutput();
       if (channel.getTargetPath() !== 'rotation' || node === null || !output) continue;
-      const c = codes.get(`${a}/${nodes.indexOf(node)}`);
+      const c = codes.get(animation)?.get(node);
       if (c === undefined)
         throw new OptionError(
           `--quantize variable: the rotation of node '${node.getName()}' has no bit width (a track the reduction did not see)`,

@@ -296,7 +296,7 @@ describe('rotsig reduce', () => {
     expect(Math.abs(error - Number(printed![1]) * 0.01)).toBeLessThanOrEqual(0.01 * error);
   });
 
-  it('--quantize variable: two animations of one node each keep their own codes; CUBICSPLINE rotations are refused by name', async () => {
+  it('--quantize variable: two animations of one node each keep their own codes; an animation with CUBICSPLINE rotations keeps them float, named', async () => {
     const dir = tempDir();
     const out = join(dir, 'patching.glb');
     const r = rotsig([
@@ -311,18 +311,41 @@ describe('rotsig reduce', () => {
     expect(r.stderr).toMatch(/'Quaternion shortest-path patching': 9 -> 9 keys/);
     expect(r.stderr).toMatch(/'Quaternion normalization patching': 3 -> 3 keys/);
     expect(await validatorErrors(new Uint8Array(readFileSync(out)))).toEqual([]);
-    const spline = rotsig([
-      'reduce',
-      join(FIXTURE_GLTF_DIR, 'magnum', 'animation.glb'),
-      '-o',
-      join(dir, 'spline.glb'),
-      '--quantize',
-      'variable',
-    ]);
-    expect(spline.code).toBe(1);
-    expect(spline.stderr).toMatch(
-      /quantization 'variable' needs LINEAR or STEP rotations; .* is CUBICSPLINE/,
-    );
+    // an animation with a CUBICSPLINE rotation keeps float rotations, named; the file's others are
+    // quantised (and an empty animation before them shifts no codes onto the wrong channel)
+    for (const mode of ['int16', 'variable']) {
+      const file = join(dir, `spline-${mode}.glb`);
+      const spline = rotsig([
+        'reduce',
+        join(FIXTURE_GLTF_DIR, 'magnum', 'animation.glb'),
+        '-o',
+        file,
+        '--quantize',
+        mode,
+      ]);
+      expect(spline.code, spline.stderr).toBe(0);
+      expect(spline.stderr).toMatch(
+        new RegExp(
+          `animation 'TRS animation, splines' keeps float rotations: --quantize ${mode} stores LINEAR and STEP rotations`,
+        ),
+      );
+      const bytes = new Uint8Array(readFileSync(file));
+      expect(await validatorErrors(bytes)).toEqual([]);
+      const json = JSON.parse(
+        new TextDecoder().decode(bytes.subarray(20, 20 + new DataView(bytes.buffer).getUint32(12, true))),
+      );
+      const rotationOutput = (name: string) => {
+        const a = json.animations.find((x: { name: string }) => x.name === name);
+        const c = a.channels.find((x: { target: { path: string } }) => x.target.path === 'rotation');
+        return json.accessors[a.samplers[c.sampler].output];
+      };
+      expect(rotationOutput('TRS animation')).toMatchObject({ componentType: 5122, normalized: true });
+      expect(rotationOutput('TRS animation, splines').componentType).toBe(5126);
+      if (mode === 'variable') {
+        const view = json.bufferViews[rotationOutput('TRS animation').bufferView];
+        expect(view.extensions.EXT_meshopt_compression.filter).toBe('QUATERNION');
+      }
+    }
   });
 
   it('--quantize variable refuses BVH output, the local metric and a key budget', () => {

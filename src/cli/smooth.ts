@@ -64,7 +64,7 @@ export function smoothStep(parsed: Parsed): ClipStep {
     'kernel',
   );
   const live = ['min-cutoff', 'beta', 'd-cutoff', 'half-life', 'direction'].filter((k) => v[k] !== undefined);
-  const kernelOnly = ['kernel', 'sigma', 'amount', 'space', 'boundary', 'loop'].filter(
+  const kernelOnly = ['kernel', 'sigma', 'amount', 'space', 'boundary', 'loop', 'segments'].filter(
     (k) => v[k] !== undefined,
   );
   if (filter !== 'kernel') {

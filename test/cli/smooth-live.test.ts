@@ -97,6 +97,9 @@ describe('rotsig smooth --filter one-euro | damper, outputs re-parsed', () => {
       [['--filter', 'one-euro', '--half-life', '0.1'], /--half-life applies to --filter damper only/],
       [['--filter', 'damper', '--beta', '1'], /--beta applies to --filter one-euro only/],
       [['--filter', 'one-euro', '--sigma', '2'], /--sigma applies to --filter kernel only/],
+      // the streaming filters run over the whole clip: a split policy would be dropped, so it is refused
+      [['--filter', 'one-euro', '--segments', 'jumps'], /--segments applies to --filter kernel only/],
+      [['--filter', 'damper', '--segments', 'none'], /--segments applies to --filter kernel only/],
       [['--beta', '1'], /--beta applies to --filter one-euro or damper only/],
       [['--filter', 'one-euro', '--min-cutoff', '0'], /--min-cutoff must be a positive number/],
       [['--filter', 'damper', '--half-life', 'x'], /--half-life must be a positive number/],

@@ -59,12 +59,9 @@ export interface PlannedFile {
  * planOutputs(files, { output: 'out/', extension: '.npy' }); // captures/a/b.bvh -> out/a/b.npy
  */
 export function planOutputs(files: readonly InputFile[], options: PlanOptions): PlannedFile[] {
-  const { output, inPlace } = options;
-  const keep = options.keep ?? [];
+  const { output, inPlace, extension, keep = [] } = options;
   // the extension a file's output takes: its own where its format is kept
-  const extensionOf = (path: string) =>
-    keep.includes(extname(path).toLowerCase()) ? undefined : options.extension;
-  const extension = options.extension;
+  const extensionOf = (path: string) => (keep.includes(extname(path).toLowerCase()) ? undefined : extension);
   if (inPlace && output !== undefined) throw new PlanError('use either -o/--output or --in-place, not both');
   if (inPlace) {
     if (

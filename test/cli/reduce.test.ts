@@ -12,7 +12,7 @@ import { parseBvh, writeGltf } from '../../src/io/index.js';
 import { readGltfFile } from '../../src/node/gltf.js';
 import type { KeyedClip } from '../../src/series/clip.js';
 import { makeSkeleton } from '../../src/series/clip-create.js';
-import { FIXTURE_GLTF_DIR, validatorErrors } from '../support/gltf-data.js';
+import { FIXTURE_GLTF_DIR, glbJson, validatorErrors } from '../support/gltf-data.js';
 import { ensureBuilt, ROOT, rotsig, tempDir } from './helpers.js';
 
 beforeAll(ensureBuilt, 180_000);
@@ -208,9 +208,7 @@ describe('rotsig reduce', () => {
     expect(r.code, r.stderr).toBe(0);
     const bytes = new Uint8Array(readFileSync(packed));
     expect(await validatorErrors(bytes)).toEqual([]);
-    const json = JSON.parse(
-      new TextDecoder().decode(bytes.subarray(20, 20 + new DataView(bytes.buffer).getUint32(12, true))),
-    );
+    const json = glbJson(bytes);
     expect(json.extensionsRequired).toContain('EXT_meshopt_compression');
     expect(bytes.length).toBeLessThan(0.8 * readFileSync(plain).length);
     const a = await readGltfFile(plain);
@@ -262,9 +260,7 @@ describe('rotsig reduce', () => {
     expect(rotsig(['convert', CMU, '-o', full]).code).toBe(0);
     const bytes = new Uint8Array(readFileSync(out));
     expect(await validatorErrors(bytes)).toEqual([]);
-    const json = JSON.parse(
-      new TextDecoder().decode(bytes.subarray(20, 20 + new DataView(bytes.buffer).getUint32(12, true))),
-    );
+    const json = glbJson(bytes);
     expect(json.extensionsRequired).toContain('EXT_meshopt_compression');
     const filtered = json.bufferViews.filter(
       (v: { extensions?: { EXT_meshopt_compression?: { filter?: string } } }) =>
@@ -331,9 +327,7 @@ describe('rotsig reduce', () => {
       );
       const bytes = new Uint8Array(readFileSync(file));
       expect(await validatorErrors(bytes)).toEqual([]);
-      const json = JSON.parse(
-        new TextDecoder().decode(bytes.subarray(20, 20 + new DataView(bytes.buffer).getUint32(12, true))),
-      );
+      const json = glbJson(bytes);
       const rotationOutput = (name: string) => {
         const a = json.animations.find((x: { name: string }) => x.name === name);
         const c = a.channels.find((x: { target: { path: string } }) => x.target.path === 'rotation');

@@ -106,3 +106,10 @@ export async function meshoptDecoded(glb: Uint8Array): Promise<Uint8Array> {
   ext.dispose();
   return new NodeIO().registerExtensions([KHRMeshQuantization]).writeBinary(doc);
 }
+
+/** The JSON chunk of GLB bytes, parsed (the raw JSON: no reader in between). */
+// biome-ignore lint/suspicious/noExplicitAny: raw glTF JSON
+export function glbJson(glb: Uint8Array): any {
+  const view = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
+  return JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + view.getUint32(12, true))));
+}

@@ -10,7 +10,7 @@ import {
   QUAT_FILTER_MAX_BITS,
   QUAT_FILTER_MIN_BITS,
 } from './quat-filter.js';
-import { COLLAPSED, DROPPED, isConstantTrack, isRestValue } from './reduce-constant.js';
+import { COLLAPSED, DROPPED, isConstantTrack, isRestValue, keptOne } from './reduce-constant.js';
 import type { ReduceKeysResult, Resolved } from './reduce-options.js';
 import { type KeySets, type Prepared, trackKeys } from './reduce-prepare.js';
 import { finish } from './reduce-report.js';
@@ -107,7 +107,8 @@ function constantTracks(clip: Clip, d: Prepared, o: Resolved, keys: KeySets): Ui
       states[j * 3 + component] = rest ? DROPPED : COLLAPSED;
     }
   }
-  return states;
+  // the rule finish applies (an animation keeps one channel), here so that channel gets its codes
+  return keptOne(states, keys, d);
 }
 
 /** Per animated joint and width (4..16), the largest decoding angle of its rotation keys (radians). */

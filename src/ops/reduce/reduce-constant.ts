@@ -2,8 +2,7 @@
 // sign) keeps one key, and none when that key is the joint's rest value (the node holds it anyway).
 import type { Clip } from '../../series/clip.js';
 import { CUBIC } from './reduce-keyed.js';
-import type { Prepared } from './reduce-prepare.js';
-import type { JointState } from './reduce-search.js';
+import type { KeySets, Prepared } from './reduce-prepare.js';
 
 /** {@link constantState}: a constant track kept as one key. */
 export const COLLAPSED = 1;
@@ -55,24 +54,10 @@ function sameValue(a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo: n
 const SAME_ROTATION = 4 * Number.EPSILON;
 
 /**
- * Whether the value a one-key component of joint `j` plays (in `state`, as the check evaluated it) is
+ * Whether `v[at..]`, the value a one-key component of joint `j` plays (as the check evaluated it), is
  * the joint's rest value: translations and scales exactly; rotations (which readers and players
  * normalise, the rest value included) when both normalised agree, or agree negated, to float64
  * round-off, so a player showing the rest value without a track shows what the bound was checked on.
- */
-export function playsRest(clip: Clip, state: JointState, j: number, component: 0 | 1 | 2): boolean {
-  return isRestValue(
-    clip,
-    component === 0 ? state.lt : component === 1 ? state.lq : state.ls,
-    0,
-    j,
-    component,
-  );
-}
-
-/**
- * Whether `v[at..]` (a translation, rotation or scale of joint `j`) is the joint's rest value, as
- * {@link playsRest} reads it.
  */
 export function isRestValue(
   clip: Clip,
@@ -100,4 +85,24 @@ export function isRestValue(
   const r = component === 0 ? sk.restTranslations : sk.restScales;
   for (let c = 0; c < 3; c++) if (v[at + c] !== r[j * 3 + c]) return false;
   return true;
+}
+
+/**
+ * `constant` with the first dropped track kept (collapsed) when every track would go and the clip has no
+ * morph-weight track: an animation needs a channel (its one key is the rest value, so nothing changes).
+ */
+export function keptOne(constant: Uint8Array, keys: KeySets, d: Prepared): Uint8Array {
+  if (d.keyed !== null && d.keyed.weights.length > 0) return constant;
+  let first = -1;
+  for (let j = 0; j < keys.length; j++) {
+    for (let component = 0; component < 3; component++) {
+      if (!keys[j][component]) continue;
+      if (constant[j * 3 + component] !== DROPPED) return constant;
+      if (first < 0) first = j * 3 + component;
+    }
+  }
+  if (first < 0) return constant;
+  const out = Uint8Array.from(constant);
+  out[first] = COLLAPSED;
+  return out;
 }

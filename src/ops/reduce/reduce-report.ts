@@ -2,7 +2,7 @@
 import { ShapeError } from '../../errors.js';
 import type { Clip, Interpolation, KeyedClip, Track } from '../../series/clip.js';
 import { rotationAngle } from './reduce-check.js';
-import { COLLAPSED, DROPPED } from './reduce-constant.js';
+import { DROPPED, keptOne } from './reduce-constant.js';
 import { interpolateComponent, normalise4, quantize16 } from './reduce-interpolate.js';
 import { keptTrack } from './reduce-keyed.js';
 import type { ReduceKeysReport, ReduceKeysResult, Resolved } from './reduce-options.js';
@@ -132,26 +132,6 @@ export function finish(
     ...(clip.source !== undefined ? { source: clip.source } : {}),
   };
   return { clip: keyed, report };
-}
-
-/**
- * `constant` with the first dropped track kept (collapsed) when every track would go and the clip has no
- * morph-weight track: an animation needs a channel (its one key is the rest value, so nothing changes).
- */
-function keptOne(constant: Uint8Array, keys: KeySets, d: Prepared): Uint8Array {
-  if (d.keyed !== null && d.keyed.weights.length > 0) return constant;
-  let first = -1;
-  for (let j = 0; j < keys.length; j++) {
-    for (let component = 0; component < 3; component++) {
-      if (!keys[j][component]) continue;
-      if (constant[j * 3 + component] !== DROPPED) return constant;
-      if (first < 0) first = j * 3 + component;
-    }
-  }
-  if (first < 0) return constant;
-  const out = Uint8Array.from(constant);
-  out[first] = COLLAPSED;
-  return out;
 }
 
 function measure(

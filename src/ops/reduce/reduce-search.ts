@@ -14,7 +14,7 @@ import {
   sampleKey,
   segmentHolds,
 } from './reduce-check.js';
-import { COLLAPSED, DROPPED, isConstantTrack, playsRest } from './reduce-constant.js';
+import { COLLAPSED, DROPPED, isConstantTrack, isRestValue } from './reduce-constant.js';
 import { apply, interpolationOf, normalise4, quantize16 } from './reduce-interpolate.js';
 import { LINEAR } from './reduce-keyed.js';
 import type { Resolved } from './reduce-options.js';
@@ -190,7 +190,9 @@ function constancy(clip: Clip, check: Check, kept: Int32Array, component: 0 | 1 
   if (kept.length !== 1 || !isConstantTrack(clip, check.d, check.j, component)) return 0;
   const keep = check.o.keepAtRest;
   if (keep === null || keep.has(check.j * 3 + component)) return COLLAPSED;
-  return playsRest(clip, check.state, check.j, component) ? DROPPED : COLLAPSED;
+  const { state } = check;
+  const played = component === 0 ? state.lt : component === 1 ? state.lq : state.ls;
+  return isRestValue(clip, played, 0, check.j, component) ? DROPPED : COLLAPSED;
 }
 
 /** A per-frame array of joint `j`'s values into a frame-major one. */

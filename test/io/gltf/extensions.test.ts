@@ -19,7 +19,7 @@ import { readGltf, writeGltf } from '../../../src/io/index.js';
 import { dracoModule } from '../../../src/node/draco.js';
 import { readGltfFile } from '../../../src/node/gltf.js';
 import type { KeyedClip } from '../../../src/series/clip.js';
-import { FIXTURE_GLTF_DIR, validatorErrors } from '../../support/gltf-data.js';
+import { FIXTURE_GLTF_DIR, glbJson, validatorErrors } from '../../support/gltf-data.js';
 
 const FOX = join(FIXTURE_GLTF_DIR, 'Fox.glb');
 const GLTFPACK = join(__dirname, '..', '..', '..', 'node_modules', 'gltfpack', 'cli.js');
@@ -65,10 +65,8 @@ async function dracoFox(method: 'sequential' | 'edgebreaker'): Promise<Uint8Arra
   return io.writeBinary(doc);
 }
 
-function jsonOf(glb: Uint8Array): { extensionsUsed?: string[]; extensionsRequired?: string[] } {
-  const length = new DataView(glb.buffer, glb.byteOffset).getUint32(12, true);
-  return JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + length)));
-}
+const jsonOf = (glb: Uint8Array): { extensionsUsed?: string[]; extensionsRequired?: string[] } =>
+  glbJson(glb);
 
 describe('KHR_draco_mesh_compression', () => {
   for (const method of ['sequential', 'edgebreaker'] as const) {

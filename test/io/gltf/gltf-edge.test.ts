@@ -3,18 +3,14 @@ import { join } from 'node:path';
 import type { GLTF } from '@gltf-transform/core';
 import { describe, expect, test } from 'vitest';
 import { type AnimationPointer, GltfError, readGltf, writeGltf } from '../../../src/io/index.js';
-import { FIXTURE_GLTF_DIR, validatorIssues } from '../../support/gltf-data.js';
+import { FIXTURE_GLTF_DIR, glbJson as rawGlbJson, validatorIssues } from '../../support/gltf-data.js';
 
 // Fixtures made by scripts/gltf_edge_fixtures.py (buffers embedded as data URIs).
 const EDGE = join(FIXTURE_GLTF_DIR, 'edge');
 const fixtureJson = (name: string): GLTF.IGLTF => JSON.parse(readFileSync(join(EDGE, name), 'utf8'));
 const fixtureBytes = (name: string) => new Uint8Array(readFileSync(join(EDGE, name)));
 
-/** The JSON chunk of GLB bytes, parsed. */
-function glbJson(glb: Uint8Array): GLTF.IGLTF {
-  const view = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
-  return JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + view.getUint32(12, true))));
-}
+const glbJson = (glb: Uint8Array): GLTF.IGLTF => rawGlbJson(glb);
 
 /** Float32 elements of a dense accessor of a .gltf whose one buffer is a data URI, read with Buffer. */
 function denseFloats(json: GLTF.IGLTF, accessor: number): number[] {

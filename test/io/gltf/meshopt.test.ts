@@ -10,7 +10,7 @@ import { describe, expect, test } from 'vitest';
 import { OptionError } from '../../../src/errors.js';
 import { KHRMeshQuantizationMarker, parseBvh, readGltf, writeGltf } from '../../../src/io/index.js';
 import { readGltfFile } from '../../../src/node/index.js';
-import { FIXTURE_GLTF_DIR, validatorErrors } from '../../support/gltf-data.js';
+import { FIXTURE_GLTF_DIR, glbJson, validatorErrors } from '../../support/gltf-data.js';
 
 const fox = () => new Uint8Array(readFileSync(join(FIXTURE_GLTF_DIR, 'Fox.glb')));
 const cmu = () => parseBvh(readFileSync(join(__dirname, '..', '..', '..', 'samples', '01_01.bvh'), 'utf8'));
@@ -127,14 +127,7 @@ describe('EXT_meshopt_compression', () => {
     doc.createScene().addChild(doc.createNode().setMesh(mesh));
     const packed = await writeGltf(doc, [], { compression: 'meshopt' });
     expect(await validatorErrors(packed.glb!)).toEqual([]);
-    const json = JSON.parse(
-      new TextDecoder().decode(
-        packed.glb!.subarray(
-          20,
-          20 + new DataView(packed.glb!.buffer, packed.glb!.byteOffset).getUint32(12, true),
-        ),
-      ),
-    );
+    const json = glbJson(packed.glb!);
     const modes = json.bufferViews.map(
       (v: { extensions?: Record<string, { mode: string }> }) => v.extensions?.EXT_meshopt_compression?.mode,
     );

@@ -422,6 +422,28 @@ describe('reduceKeys(keyed) keeps a subset of the input keys, and reports the er
     expect(independentError(tight, b.clip, SHELL)).toBeLessThanOrEqual(TOLERANCE * (1 + 1e-9));
   });
 
+  it('an animation whose every track holds the rest value keeps one channel, in every storage mode with its codes', () => {
+    // spine's rotation at rest on every key: dropped, but an animation needs a channel, so it keeps one
+    // key; with variable bit rates that channel needs its filter codes too (the writer refuses one without)
+    const rest = [0, Math.sin(Math.PI / 8), 0, Math.cos(Math.PI / 8)];
+    const keyed: KeyedClip = {
+      skeleton: chainSkeleton(),
+      tracks: [track(1, 'rotation', 'linear', [0, 0.5, 1], [...rest, ...rest, ...rest])],
+      orders: ['XYZ', 'XYZ', 'XYZ'],
+    };
+    for (const quantization of ['none', 'int16', 'variable'] as const) {
+      const { clip, report, rotationCodes } = reduceKeys(keyed, { quantization });
+      expect(
+        clip.tracks.map((t) => [t.joint, t.path, t.times.length]),
+        quantization,
+      ).toEqual([[1, 'rotation', 1]]);
+      expect(report.constantTracks).toBe(1);
+      expect(report.droppedTracks).toBe(0);
+      if (quantization === 'variable') expect(rotationCodes?.map((c) => c.joint)).toEqual([1]);
+      expect(independentError(keyed, clip, SHELL)).toBeLessThanOrEqual(report.tolerance);
+    }
+  });
+
   it("metric 'local' reads float32 rotation keys that are unit only to 1e-7 as the rotation they are", () => {
     // one rotation held by 10 keys, stored 5e-8 short of unit length: every angle between them is 0
     const q = rotationAt(0.3, 0).map((x) => Math.fround(x * (1 - 5e-8)));

@@ -8,7 +8,7 @@ import { setQuaternionFilterCodes } from '../io/gltf/meshopt.js';
 import { quantizeRotations } from '../io/gltf/quantize.js';
 import { skinShells } from '../io/gltf/skin-shells.js';
 import { gltfSourceOf } from '../io/gltf/source.js';
-import { writeGltf } from '../io/gltf/write.js';
+import { writeClipsToDocument, writeGltf } from '../io/gltf/write.js';
 import { writeBvhBytes } from '../io/index.js';
 import type { RotationCodes } from '../ops/reduce/reduce-bits.js';
 import { type ReduceKeysReport, type ReduceTrackTarget, reduceKeys } from '../ops/reduce/reduce-keys.js';
@@ -196,7 +196,8 @@ export async function runReduceTask(
         result.outputFrames = Math.max(result.outputFrames, maxKeys(reduced.clip));
       }
     }
-    const keyedOut = await writeGltf(doc, clips, { format: 'glb', basename: name, scale });
+    // the clips go into the document, which is quantised and then serialised once
+    const keyedOut = writeClipsToDocument(doc, clips, { scale });
     if (doc === null) {
       animations = keyedOut.document.getRoot().listAnimations();
       const nodes = keyedOut.document.getRoot().listNodes();

@@ -9,4 +9,9 @@ export * from './pointer.js';
 export * from './read.js';
 export * from './skin-shells.js';
 export * from './source.js';
-export * from './write.js';
+export {
+  type GltfWriteResult,
+  WRITE_GLTF_DEFAULTS,
+  type WriteGltfOptions,
+  writeGltf,
+} from './write.js';

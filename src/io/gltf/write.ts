@@ -153,46 +153,7 @@ export async function writeGltf(
   options: WriteGltfOptions = {},
 ): Promise<GltfWriteResult> {
   const opts = resolveOptions('writeGltf', options, WRITE_GLTF_DEFAULTS, WRITE_GLTF_SPEC);
-  if (!Array.isArray(clips)) throw new OptionError('writeGltf: clips must be an array');
-  if (doc !== null && !(doc instanceof Document)) {
-    throw new OptionError('writeGltf: doc must be a glTF-Transform Document or null (a new document)');
-  }
-  const warnings: GltfWarning[] = [];
-  const keyed = clips.map((c, i) => toKeyed(c, i, opts));
-  for (let i = 0; i < keyed.length; i++) {
-    // the node tree is built from the skeleton: parents in range and before their children
-    assertSkeleton(keyed[i].skeleton, `writeGltf: clips[${i}].skeleton`);
-    checkTracks(keyed[i], i);
-  }
-  let target = doc;
-  for (const c of keyed) {
-    const s = gltfSourceOf(c);
-    if (s === undefined) continue;
-    if (target === null) target = s.document;
-  }
-  if (target === null) target = new Document();
-  const nodeIndex = new Map<Node, number>();
-  for (const [i, node] of target.getRoot().listNodes().entries()) nodeIndex.set(node, i);
-  // samplers no channel used before writing are the file's own (glTF allows them): kept as they are
-  const unusedBefore = unusedSamplers(target);
-  // clips read from this document, or from a copy of it (the same file read again): their animation is replaced
-  const back = keyed.map((c, i) => writesBack(c, i, target));
-  // tracks whose stored keys already are what would be written: they are left as they are, unchecked
-  const untouched = new Set<Track>();
-  // listed once: listing them per clip made writing n animations O(n²)
-  const animations = target.getRoot().listAnimations();
-  for (let i = 0; i < keyed.length; i++)
-    if (back[i]) findUntouched(animations, keyed[i], nodeIndex, untouched);
-  for (let i = 0; i < keyed.length; i++) checkValues(keyed[i], i, untouched);
-  const cache = new InputCache(target);
-  for (let i = 0; i < keyed.length; i++) {
-    const c = keyed[i];
-    if (back[i]) {
-      if (!c.tracks.every((t) => untouched.has(t)))
-        writeBack(target, animations, c, cache, nodeIndex, untouched);
-    } else writeNew(target, c, opts.scale, cache);
-  }
-  if (opts.empty === 'remove') removeEmpty(target, warnings, unusedBefore);
+  const { document: target, warnings } = placeClips('writeGltf', doc, clips, opts);
   const meshopt = target
     .getRoot()
     .listExtensionsUsed()
@@ -248,6 +209,73 @@ export async function writeGltf(
   keepImageUris(out.json, target.getRoot().listTextures());
   // images that came from files and are unchanged are the caller's to copy; only new data is returned
   return { json: out.json, resources: out.resources, document: target, warnings };
+}
+
+/**
+ * Writes `clips` into `doc` (or the reader's document, or a new one) as {@link writeGltf} does, without
+ * serialising it: for a caller that changes the document further (quantises its rotations) before
+ * writing it once. Options as {@link writeGltf}'s (`format` and `basename` play no part).
+ *
+ * @throws as {@link writeGltf} does before it serialises.
+ * @internal
+ */
+export function writeClipsToDocument(
+  doc: Document | null,
+  clips: readonly (KeyedClip | Clip)[],
+  options: WriteGltfOptions = {},
+): { document: Document; warnings: GltfWarning[] } {
+  const opts = resolveOptions('writeClipsToDocument', options, WRITE_GLTF_DEFAULTS, WRITE_GLTF_SPEC);
+  return placeClips('writeClipsToDocument', doc, clips, opts);
+}
+
+/** The clips written into the target document (see {@link writeGltf}); `where` names the caller in errors. */
+function placeClips(
+  where: string,
+  doc: Document | null,
+  clips: readonly (KeyedClip | Clip)[],
+  opts: Required<WriteGltfOptions>,
+): { document: Document; warnings: GltfWarning[] } {
+  if (!Array.isArray(clips)) throw new OptionError(`${where}: clips must be an array`);
+  if (doc !== null && !(doc instanceof Document)) {
+    throw new OptionError(`${where}: doc must be a glTF-Transform Document or null (a new document)`);
+  }
+  const warnings: GltfWarning[] = [];
+  const keyed = clips.map((c, i) => toKeyed(c, i, opts));
+  for (let i = 0; i < keyed.length; i++) {
+    // the node tree is built from the skeleton: parents in range and before their children
+    assertSkeleton(keyed[i].skeleton, `${where}: clips[${i}].skeleton`);
+    checkTracks(keyed[i], i);
+  }
+  let target = doc;
+  for (const c of keyed) {
+    const s = gltfSourceOf(c);
+    if (s === undefined) continue;
+    if (target === null) target = s.document;
+  }
+  if (target === null) target = new Document();
+  const nodeIndex = new Map<Node, number>();
+  for (const [i, node] of target.getRoot().listNodes().entries()) nodeIndex.set(node, i);
+  // samplers no channel used before writing are the file's own (glTF allows them): kept as they are
+  const unusedBefore = unusedSamplers(target);
+  // clips read from this document, or from a copy of it (the same file read again): their animation is replaced
+  const back = keyed.map((c, i) => writesBack(c, i, target));
+  // tracks whose stored keys already are what would be written: they are left as they are, unchecked
+  const untouched = new Set<Track>();
+  // listed once: listing them per clip made writing n animations O(n²)
+  const animations = target.getRoot().listAnimations();
+  for (let i = 0; i < keyed.length; i++)
+    if (back[i]) findUntouched(animations, keyed[i], nodeIndex, untouched);
+  for (let i = 0; i < keyed.length; i++) checkValues(keyed[i], i, untouched);
+  const cache = new InputCache(target);
+  for (let i = 0; i < keyed.length; i++) {
+    const c = keyed[i];
+    if (back[i]) {
+      if (!c.tracks.every((t) => untouched.has(t)))
+        writeBack(target, animations, c, cache, nodeIndex, untouched);
+    } else writeNew(target, c, opts.scale, cache);
+  }
+  if (opts.empty === 'remove') removeEmpty(target, warnings, unusedBefore);
+  return { document: target, warnings };
 }
 
 function isKeyed(c: KeyedClip | Clip): c is KeyedClip {

@@ -156,14 +156,17 @@ let numpy = null;
 if (values.numpy) {
   const ratios = [];
   const cpuRatios = [];
+  const faults = { numpy: [], rotsig: [] };
   for (let i = 0; i < Number(values.numpy); i++) {
     const order = i % 2 === 0 ? ['numpy', 'rotsig'] : ['rotsig', 'numpy'];
     const pair = {};
     for (const key of order) pair[key] = key === 'numpy' ? numpyRun() : timedRun(root);
     ratios.push(pair.numpy.seconds / pair.rotsig.seconds);
     cpuRatios.push(pair.numpy.cpuSeconds / pair.rotsig.cpuSeconds);
+    faults.numpy.push(pair.numpy.faults);
+    faults.rotsig.push(pair.rotsig.faults);
     console.log(
-      `pair ${i + 1}: numpy ${pair.numpy.seconds.toFixed(2)} s (CPU ${pair.numpy.cpuSeconds.toFixed(2)} s), rotsig ${pair.rotsig.seconds.toFixed(2)} s (CPU ${pair.rotsig.cpuSeconds.toFixed(2)} s): ${ratios.at(-1).toFixed(2)}x`,
+      `pair ${i + 1}: numpy ${pair.numpy.seconds.toFixed(2)} s (CPU ${pair.numpy.cpuSeconds.toFixed(2)} s, ${pair.numpy.faults} page faults), rotsig ${pair.rotsig.seconds.toFixed(2)} s (CPU ${pair.rotsig.cpuSeconds.toFixed(2)} s, ${pair.rotsig.faults} page faults): ${ratios.at(-1).toFixed(2)}x`,
     );
   }
   const median = (xs) => {
@@ -176,7 +179,15 @@ if (values.numpy) {
     minSpeedup: Math.min(...ratios),
     maxSpeedup: Math.max(...ratios),
     medianCpuSpeedup: median(cpuRatios),
+    // minor page faults of each process (first touches of fresh memory), median over the pairs, and what
+    // one costs on this machine now: the part of each side's time that is the memory it touches
+    numpyFaults: median(faults.numpy),
+    rotsigFaults: median(faults.rotsig),
+    faultMicroseconds: faultCost(),
   };
+  console.log(
+    `page faults: numpy ${numpy.numpyFaults}, rotsig ${numpy.rotsigFaults}; one costs ${numpy.faultMicroseconds.toFixed(1)} µs here (about ${((numpy.numpyFaults * numpy.faultMicroseconds) / 1e6).toFixed(2)} s and ${((numpy.rotsigFaults * numpy.faultMicroseconds) / 1e6).toFixed(2)} s of each)`,
+  );
   console.log(
     `1 job against the numpy+scipy script: median ${numpy.medianSpeedup.toFixed(2)}x wall (${numpy.minSpeedup.toFixed(2)}-${numpy.maxSpeedup.toFixed(2)}x over ${numpy.pairs} pairs), ${numpy.medianCpuSpeedup.toFixed(2)}x CPU; target 8x`,
   );
@@ -218,7 +229,7 @@ function timedRun(checkout) {
   const wrapper = join(work, 'cpu-wrapper.mjs');
   writeFileSync(
     wrapper,
-    "process.on('exit', () => { const u = process.cpuUsage(); process.stderr.write('\\nrotsig-cpu ' + (u.user + u.system) / 1e6 + '\\n'); });\nprocess.argv.splice(1, 1);\nawait import(process.argv[1]);\n",
+    "process.on('exit', () => { const u = process.cpuUsage(); const r = process.resourceUsage(); process.stderr.write('\\nrotsig-cpu ' + (u.user + u.system) / 1e6 + ' faults ' + r.minorPageFault + '\\n'); });\nprocess.argv.splice(1, 1);\nawait import(process.argv[1]);\n",
   );
   const t0 = performance.now();
   const r = spawnSync(
@@ -239,8 +250,24 @@ function timedRun(checkout) {
   );
   const seconds = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`rotsig process (${checkout}) failed (${r.status}): ${r.stderr}`);
-  const cpu = /rotsig-cpu ([\d.]+)/.exec(r.stderr.toString());
-  return { seconds, cpuSeconds: cpu ? Number(cpu[1]) : Number.NaN };
+  const cpu = /rotsig-cpu ([\d.]+) faults (\d+)/.exec(r.stderr.toString());
+  return {
+    seconds,
+    cpuSeconds: cpu ? Number(cpu[1]) : Number.NaN,
+    faults: cpu ? Number(cpu[2]) : Number.NaN,
+  };
+}
+
+/**
+ * Microseconds one minor page fault costs now: a child process touches each 4 KiB page of 256 MiB of fresh
+ * memory once (the kernel maps and zeroes it; in a virtual machine the host may have to back it too),
+ * the median of three, divided by the faults it counted.
+ */
+function faultCost() {
+  const script =
+    'const f0 = process.resourceUsage().minorPageFault; const t0 = performance.now(); const a = new Uint8Array(256 << 20); for (let i = 0; i < a.length; i += 4096) a[i] = 1; const ms = performance.now() - t0; process.stdout.write(String((ms * 1000) / (process.resourceUsage().minorPageFault - f0)));';
+  const runs = [0, 1, 2].map(() => Number(spawnSync(process.execPath, ['-e', script]).stdout.toString()));
+  return runs.sort((a, b) => a - b)[1];
 }
 
 /** The job as bench/numpy/job.py on one thread: wall seconds, and the CPU seconds the script reports. */
@@ -254,8 +281,12 @@ function numpyRun() {
   });
   const seconds = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`bench/numpy/job.py failed (${r.status}): ${r.stderr}`);
-  const cpu = /numpy-cpu ([\d.]+)/.exec(r.stderr.toString());
-  return { seconds, cpuSeconds: cpu ? Number(cpu[1]) : Number.NaN };
+  const cpu = /numpy-cpu ([\d.]+) faults (\d+)/.exec(r.stderr.toString());
+  return {
+    seconds,
+    cpuSeconds: cpu ? Number(cpu[1]) : Number.NaN,
+    faults: cpu ? Number(cpu[2]) : Number.NaN,
+  };
 }
 
 /** Worker code that parses the integers of a `length`-character string of numbers, 4e7 characters in all. */

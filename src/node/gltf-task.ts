@@ -21,7 +21,8 @@ import { isGltfPath, outputFormat, writesClip } from './task-route.js';
 
 export { isGltfTask, outputFormat } from './task-route.js';
 
-function warningText(w: GltfWarning): { message: string } {
+/** A glTF reader's or writer's warning as a task warning, with the animation and channel it names. */
+export function warningText(w: GltfWarning): { message: string } {
   const where = [
     w.animation !== undefined ? `animation ${w.animation}` : '',
     w.channel !== undefined ? `channel ${w.channel}` : '',
@@ -127,6 +128,8 @@ export async function runGltfTask(
             task.output && task.output !== '-' ? basename(task.output, extname(task.output)) : 'scene',
           ...(dependencies ? { dependencies } : {}),
         });
+        // what the writer left out (channels without keys, animations left empty) is said, not dropped silently
+        result.warnings.push(...json.warnings.map(warningText));
       } else {
         const keyed = oneClip(read, result);
         const baked = bakeKeyed(keyed);

@@ -16,7 +16,7 @@ import type { Clip, KeyedClip } from '../series/clip.js';
 import { type AtomicContent, writeFileAtomic } from './atomic.js';
 import { clipFormatOf, gltfScaleOf } from './clip-formats.js';
 import { isGltfPath, readGltfFile, writeGltfFile } from './gltf.js';
-import { outputFormat } from './gltf-task.js';
+import { outputFormat, warningText } from './gltf-task.js';
 import { type FileTask, startResult, type TaskResult } from './task.js';
 
 export type { ReduceEmit } from '../pipeline/steps.js';
@@ -138,7 +138,7 @@ export async function runReduceTask(
           ? { animation: /^\d+$/.test(task.animation) ? Number(task.animation) : task.animation }
           : {},
       );
-      result.warnings = read.warnings.map((w) => ({ message: w.message }));
+      result.warnings = read.warnings.map(warningText);
       doc = read.document;
       const all = doc.getRoot().listAnimations();
       for (const keyed of read.clips) {
@@ -198,6 +198,8 @@ export async function runReduceTask(
     }
     // the clips go into the document, which is quantised and then serialised once
     const keyedOut = writeClipsToDocument(doc, clips, { scale });
+    // what the writer left out (channels without keys, animations left empty) is said, not dropped silently
+    result.warnings.push(...keyedOut.warnings.map(warningText));
     if (doc === null) {
       animations = keyedOut.document.getRoot().listAnimations();
       const nodes = keyedOut.document.getRoot().listNodes();

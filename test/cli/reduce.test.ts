@@ -342,6 +342,29 @@ describe('rotsig reduce', () => {
     }
   });
 
+  it('an animation without keys: the reader says it is not read, and reduce and unroll say what the writer removed (the output has neither)', () => {
+    // magnum's animation.glb: animation 0 has no channels, animation 1 three channels with empty samplers
+    const source = join(FIXTURE_GLTF_DIR, 'magnum', 'animation.glb');
+    const before = glbJson(new Uint8Array(readFileSync(source)));
+    const empty = before.animations.slice(0, 2).map((a: { name: string }) => a.name);
+    expect(empty).toEqual(['empty', 'empty TRS animation']);
+    const dir = tempDir();
+    for (const command of ['reduce', 'unroll']) {
+      const out = join(dir, `${command}.glb`);
+      const r = rotsig([command, source, '-o', out]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).not.toMatch(/kept in the document/);
+      expect(r.stderr).toMatch(/animation 1, channel 0: channel has no keys; it is not read/);
+      expect(r.stderr).toMatch(/animation 0: removed an animation without channels/);
+      expect(r.stderr).toMatch(/animation 1: removed 3 channels without keys/);
+      expect(r.stderr).toMatch(/animation 1: removed an animation without channels/);
+      const names = glbJson(new Uint8Array(readFileSync(out))).animations.map(
+        (a: { name: string }) => a.name,
+      );
+      expect(names).toEqual(before.animations.slice(2).map((a: { name: string }) => a.name));
+    }
+  });
+
   it('--quantize variable refuses BVH output, the local metric and a key budget', () => {
     const dir = tempDir();
     const bvh = rotsig(['reduce', CMU, '-o', join(dir, 'x.bvh'), '--quantize', 'variable']);

@@ -700,7 +700,7 @@ function extractClip(
     if (interpolation === undefined)
       throw new GltfError(`unknown interpolation '${sampler.getInterpolation()}'`, where(c), 'gltf-target');
     if (input.getCount() === 0 || output.getCount() === 0) {
-      warn('empty', 'channel has no keys; it is kept in the document but not read', c);
+      warn('empty', 'channel has no keys; it is not read', c);
       return;
     }
     if (input.getElementSize() !== 1)

@@ -70,7 +70,7 @@ export {
   MIN_TIME_STEP,
   STALE_SAMPLE_POLICIES,
   type StaleSamplePolicy,
-} from './ops/live/common.js';
+} from './ops/live/live-contract.js';
 export * from './ops/live/damp-clip.js';
 export * from './ops/live/damper.js';
 export * from './ops/live/one-euro.js';

@@ -378,6 +378,16 @@ describe('the studio (web/src) and the pipeline', () => {
 });
 
 describe('capability folders', () => {
+  it('files in src/ and the studio are named for what they hold: no support, common, utils, helpers or misc', () => {
+    const vague = /(^|[-_.])(support|common|utils?|helpers?|misc)([-_.]|$)/;
+    const named = [...sourceFiles(src), ...sourceFiles(join(root, 'web', 'src'))]
+      .map((f) => relative(root, f))
+      .filter((f) => vague.test(f.split('/').pop()?.replace(/\.ts$/, '') ?? ''));
+    expect(named).toEqual([]);
+    expect(vague.test('resample-support')).toBe(true);
+    expect(vague.test('track-checks')).toBe(false);
+  });
+
   it('the index.ts of every folder under src/ops that has one (ml/ and src/io/amass must) only re-exports', () => {
     const folders = [
       ...readdirSync(join(src, 'ops'))

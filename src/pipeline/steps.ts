@@ -29,8 +29,8 @@ import { motionFeatures } from '../ops/ml/motion-features.js';
 import type { ReduceKeysOptions } from '../ops/reduce/reduce-keys.js';
 import { downsampleOptimal, type PlaybackKernel } from '../ops/resample/downsample-optimal.js';
 import { clipSourceRate, resampleClip } from '../ops/resample/resample-clip.js';
+import { RESAMPLE_SPEC } from '../ops/resample/resample-plan.js';
 import type { ResampleKernelName } from '../ops/resample/resample-rotations.js';
-import { RESAMPLE_SPEC } from '../ops/resample/resample-support.js';
 import type { DurationPolicy } from '../ops/resample/time-grid.js';
 import {
   type ClipArrays,

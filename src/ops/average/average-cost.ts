@@ -1,6 +1,6 @@
 import { ShapeError } from '../../errors.js';
 import type { QuatLike } from '../../quat/types.js';
-import { checkQuats, checkWeights } from './average-support.js';
+import { checkQuats, checkWeights } from './average-checks.js';
 
 /**
  * The objective the eigen average minimises: `Σ wᵢ sin²(θᵢ/2)`, θᵢ being the geodesic angle between the

@@ -9,7 +9,7 @@ import {
   orNull,
   resolveOptions,
 } from '../../options.js';
-import { checkWeights } from './average-support.js';
+import { checkWeights } from './average-checks.js';
 
 /** Per-channel circular mean (`'circular'`, C-lerp) or its smoothed variant (`'smoothed'`, SC-lerp). */
 export type EulerAverageMethod = 'circular' | 'smoothed';

@@ -17,7 +17,7 @@ import {
 import { expFlat, logFlat } from '../../quat/index.js';
 import { multiplyRaw } from '../../quat/raw.js';
 import type { QuatLike, QuatOut } from '../../quat/types.js';
-import { checkQuats, checkWeights, writeCanonical } from './average-support.js';
+import { checkQuats, checkWeights, writeCanonical } from './average-checks.js';
 
 /** The averaging methods of {@link averageQuaternions}. */
 export type AverageMethod = 'eigen' | 'flip' | 'nlerp' | 'raw' | 'log' | 'geodesic';

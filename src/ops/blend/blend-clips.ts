@@ -11,7 +11,7 @@ import {
 import type { Clip } from '../../series/clip.js';
 import { assertFiniteSeries, createQuatSeries, createVec3Series } from '../../series/create.js';
 import type { QuatSeries } from '../../series/types.js';
-import { checkWeights, POSE_OPTION } from '../average/average-support.js';
+import { checkWeights, POSE_OPTION } from '../average/average-checks.js';
 import { checkClip } from '../skeleton/clip-check.js';
 import { BLEND_METHODS, type BlendMethod, blendPoses } from './blend-poses.js';
 

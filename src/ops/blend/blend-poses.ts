@@ -12,7 +12,7 @@ import {
 } from '../../options.js';
 import { assertFiniteSeries, assertQuatSeries } from '../../series/create.js';
 import type { FloatArray, QuatSeries } from '../../series/types.js';
-import { checkWeights, POSE_OPTION, writeCanonical } from '../average/average-support.js';
+import { checkWeights, POSE_OPTION, writeCanonical } from '../average/average-checks.js';
 
 /** Per-joint methods of {@link blendPoses}. */
 export type BlendMethod = 'eigen' | 'nlerp' | 'log' | 'raw';

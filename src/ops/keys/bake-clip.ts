@@ -26,7 +26,7 @@ import { clipRate } from '../analysis/rate.js';
 import { timeGrid } from '../resample/time-grid.js';
 import { TrackSampler } from './evaluate-track.js';
 import { rotationSplineTrack } from './rotation-spline.js';
-import { assertKeyedClip, trackLabel } from './support.js';
+import { assertKeyedClip, trackLabel } from './track-checks.js';
 import { vectorSplineTrack } from './vector-spline.js';
 
 /**

@@ -8,7 +8,7 @@ import { InvalidValueError, ShapeError } from '../../errors.js';
 import { frozenDefaults, type OptionSpec, OUT_BUFFER, resolveOptions } from '../../options.js';
 import type { Track } from '../../series/clip.js';
 import type { FloatArray } from '../../series/types.js';
-import { assertTrack } from './support.js';
+import { assertTrack } from './track-checks.js';
 
 /** Below this slerp angle (radians on the 4-sphere) the weights are their limit `1 − t`, `t` (see {@link evaluateTrack}). */
 const SLERP_LINEAR_BELOW = 1e-10;

@@ -10,5 +10,5 @@ export * from './evaluate-track.js';
 export * from './keys-from-clip.js';
 export * from './rotation-spline.js';
 export * from './subclip.js';
-export { assertKeyedClip, assertTrack, INTERPOLATIONS, pathWidth, TRACK_PATHS } from './support.js';
+export { assertKeyedClip, assertTrack, INTERPOLATIONS, pathWidth, TRACK_PATHS } from './track-checks.js';
 export { vectorSplineTrack } from './vector-spline.js';

@@ -7,7 +7,7 @@
 import { InvalidValueError, ShapeError } from '../../errors.js';
 import { frozenDefaults, type OptionSpec, OUT_BUFFER, oneOf, resolveOptions } from '../../options.js';
 import type { Track } from '../../series/clip.js';
-import { assertTrack } from './support.js';
+import { assertTrack } from './track-checks.js';
 
 /**
  * A rotation spline made by {@link createRotationSpline}. Between keys `i` and `i + 1` the rotation is

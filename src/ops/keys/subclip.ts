@@ -15,7 +15,7 @@ import type { Clip, KeyedClip, Track } from '../../series/clip.js';
 import { assertClip } from '../../series/clip-create.js';
 import type { QuatSeries, Vec3Series } from '../../series/types.js';
 import { TrackSampler } from './evaluate-track.js';
-import { assertKeyedClip, trackLabel } from './support.js';
+import { assertKeyedClip, trackLabel } from './track-checks.js';
 
 /** The range of {@link subclip}, in seconds on the clip's own time line (a clip's frame f is at `startTime + f · frameTime`). */
 export interface SubclipOptions {

@@ -8,7 +8,7 @@
  */
 import { InvalidValueError, ShapeError } from '../../errors.js';
 import type { Track } from '../../series/clip.js';
-import { assertTrack } from './support.js';
+import { assertTrack } from './track-checks.js';
 
 /**
  * The slopes (first derivatives, units per second) at the keys of the C² cubic spline through

@@ -6,7 +6,7 @@
  */
 import { createSimdState, type SimdState } from '../../numeric/simd.js';
 import type { FloatArray } from '../../series/types.js';
-import { checkValues, MAX_LIVE_VALUE } from './common.js';
+import { checkValues, MAX_LIVE_VALUE } from './live-contract.js';
 import { cosOfSquare, logScale, sinc } from './tangent.js';
 
 /**

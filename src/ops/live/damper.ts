@@ -3,6 +3,15 @@ import { copySample, SIMD_MAX_JOINTS } from '../../numeric/simd.js';
 import { frozenDefaults, numberIn, type OptionSpec, oneOf, resolveOptions } from '../../options.js';
 import type { FloatArray } from '../../series/types.js';
 import {
+  createSimdDamper,
+  type DamperKernelState,
+  damperLogs,
+  damperRotations,
+  damperVectors,
+  finiteTyped,
+  type SimdDamper,
+} from './damper-kernels.js';
+import {
   checkChoice,
   checkJoints,
   checkPositive,
@@ -18,16 +27,7 @@ import {
   streamWidth,
   unitStateQuaternions,
   WIDTH_RULE,
-} from './common.js';
-import {
-  createSimdDamper,
-  type DamperKernelState,
-  damperLogs,
-  damperRotations,
-  damperVectors,
-  finiteTyped,
-  type SimdDamper,
-} from './damper-kernels.js';
+} from './live-contract.js';
 import { StreamClock } from './stream-clock.js';
 import { unitInto } from './tangent.js';
 

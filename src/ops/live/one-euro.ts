@@ -26,7 +26,7 @@ import {
   streamWidth,
   unitStateQuaternions,
   WIDTH_RULE,
-} from './common.js';
+} from './live-contract.js';
 import { StreamClock } from './stream-clock.js';
 import { cosOfSquare, logScale, sinc, unitInto } from './tangent.js';
 

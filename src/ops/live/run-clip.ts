@@ -7,7 +7,7 @@ import { OptionError } from '../../errors.js';
 import type { Clip } from '../../series/clip.js';
 import { assertClip } from '../../series/clip-create.js';
 import { assertFiniteSeries } from '../../series/create.js';
-import type { LiveFilter } from './common.js';
+import type { LiveFilter } from './live-contract.js';
 
 /** Which way a recorded clip is run through a streaming filter. */
 export type ClipDirection = 'forward' | 'forward-backward';

@@ -6,7 +6,7 @@
  * @module
  * @internal
  */
-import { type LiveStateBase, type StaleSamplePolicy, timeStep } from './common.js';
+import { type LiveStateBase, type StaleSamplePolicy, timeStep } from './live-contract.js';
 
 /** The position of a stream. @internal */
 export class StreamClock {

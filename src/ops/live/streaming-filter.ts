@@ -22,7 +22,7 @@ import {
   readStateArray,
   STALE_SAMPLE_POLICIES,
   type StaleSamplePolicy,
-} from './common.js';
+} from './live-contract.js';
 import { StreamClock } from './stream-clock.js';
 
 /** Where a streaming FIR filter places its output relative to the newest sample. */

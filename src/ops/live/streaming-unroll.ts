@@ -14,7 +14,7 @@ import {
   readStateArray,
   STALE_SAMPLE_POLICIES,
   type StaleSamplePolicy,
-} from './common.js';
+} from './live-contract.js';
 import { StreamClock } from './stream-clock.js';
 
 /** Options of {@link createStreamingUnroll}. */

@@ -18,8 +18,8 @@ import {
 } from '../../options.js';
 import type { Clip } from '../../series/clip.js';
 import { forwardKinematics } from '../skeleton/forward-kinematics.js';
+import { assertFiniteClip, centralDifference, resolveJoint } from './feature-inputs.js';
 import type { UpAxis } from './root-motion.js';
-import { assertFiniteClip, centralDifference, resolveJoint } from './support.js';
 
 /** Options of {@link footContacts}. Distances are in the clip's units; the defaults assume metres. */
 export interface FootContactOptions {

@@ -25,9 +25,9 @@ import type { Clip } from '../../series/clip.js';
 import { SIXD_COMPONENTS, type SixDLayout } from '../skeleton/arrays.js';
 import { forwardKinematics } from '../skeleton/forward-kinematics.js';
 import { clipMotionRoot, clipUnitsPerMeter, clipUpAxis, hasNoBoneOffsets } from './clip-defaults.js';
+import { centralDifference } from './feature-inputs.js';
 import { footContacts } from './foot-contacts.js';
 import { rootMotion, type UpAxis } from './root-motion.js';
-import { centralDifference } from './support.js';
 
 /** Options of {@link motionFeatures}. */
 export interface MotionFeaturesOptions {

@@ -20,7 +20,7 @@ import { rotateVectorFlat } from '../../quat/vector.js';
 import type { Clip } from '../../series/clip.js';
 import type { FloatArray } from '../../series/types.js';
 import { forwardKinematics } from '../skeleton/forward-kinematics.js';
-import { assertFiniteClip, centralDifference, resolveJoint } from './support.js';
+import { assertFiniteClip, centralDifference, resolveJoint } from './feature-inputs.js';
 
 /** The vertical axis of a clip's world: `'y'` (BVH, glTF, SMPL bodies) or `'z'` (AMASS world, Blender). */
 export type UpAxis = 'y' | 'z';

@@ -11,7 +11,7 @@ import {
   type Track,
 } from '../../series/clip.js';
 import { TrackSampler } from '../keys/evaluate-track.js';
-import { assertKeyedClip, trackLabel } from '../keys/support.js';
+import { assertKeyedClip, trackLabel } from '../keys/track-checks.js';
 import type { Resolved } from './reduce-options.js';
 
 /** Per-track interpolation codes of the reduction (index `joint·3 + component`). */

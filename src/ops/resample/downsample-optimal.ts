@@ -21,7 +21,7 @@ import {
   playbackNormalEquations,
   playbackTaps,
 } from './downsample-playback.js';
-import { checkRate } from './resample-support.js';
+import { checkRate } from './resample-plan.js';
 
 export type { PlaybackError, PlaybackKernel } from './downsample-playback.js';
 

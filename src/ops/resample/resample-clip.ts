@@ -21,14 +21,14 @@ import {
   type SegmentPolicy,
 } from '../analysis/segments.js';
 import { checkClip } from '../skeleton/clip-check.js';
-import { blendRotationsAt, resampleRotations } from './resample-rotations.js';
 import {
   planResample,
   RESAMPLE_DEFAULTS,
   RESAMPLE_SPEC,
   type ResampledGrid,
   type ResampleOptions,
-} from './resample-support.js';
+} from './resample-plan.js';
+import { blendRotationsAt, resampleRotations } from './resample-rotations.js';
 import { blendVectorsAt, resampleVectors } from './resample-vectors.js';
 
 /** Options of {@link resampleClip}: those of `resampleRotations` without `sourceRate`/`sourceTimes`/`times`. */

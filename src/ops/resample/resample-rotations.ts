@@ -39,7 +39,7 @@ import {
   type ResampledGrid,
   type ResamplePlan,
   type ResampleRotationsOptions,
-} from './resample-support.js';
+} from './resample-plan.js';
 
 export {
   RESAMPLE_DEFAULTS,
@@ -49,7 +49,7 @@ export {
   type ResampleOptions,
   type ResampleRotationsOptions,
   resampleKernel,
-} from './resample-support.js';
+} from './resample-plan.js';
 
 /**
  * Resamples a rotation series from `sourceRate` to `targetRate` (or to explicit `times`) with a kernel.

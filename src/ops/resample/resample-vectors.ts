@@ -13,7 +13,7 @@ import {
   type ResampledGrid,
   type ResampleOptions,
   type ResamplePlan,
-} from './resample-support.js';
+} from './resample-plan.js';
 
 /** Options of {@link resampleVectors}: those of `resampleRotations` (`space` is ignored). */
 export interface ResampleVectorsOptions<T extends FloatArray = Float64Array> extends ResampleOptions {
@@ -22,7 +22,7 @@ export interface ResampleVectorsOptions<T extends FloatArray = Float64Array> ext
 }
 
 /** Defaults of {@link ResampleVectorsOptions}: the same as `RESAMPLE_DEFAULTS`. */
-export { RESAMPLE_DEFAULTS as RESAMPLE_VECTORS_DEFAULTS } from './resample-support.js';
+export { RESAMPLE_DEFAULTS as RESAMPLE_VECTORS_DEFAULTS } from './resample-plan.js';
 
 /**
  * Resamples a vector series from `sourceRate` to `targetRate` (or explicit `times`) with a kernel:

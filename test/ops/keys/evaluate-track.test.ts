@@ -6,7 +6,7 @@ import { Quaternion } from 'three';
 import { describe, expect, it } from 'vitest';
 import { InvalidValueError, OptionError, ShapeError } from '../../../src/errors.js';
 import { evaluateTrack, TrackSampler } from '../../../src/ops/keys/evaluate-track.js';
-import { assertTrack } from '../../../src/ops/keys/support.js';
+import { assertTrack } from '../../../src/ops/keys/track-checks.js';
 import type { Interpolation, Track, TrackPath } from '../../../src/series/clip.js';
 import { quatDistance, unitQuat } from '../../support/arbitraries.js';
 import { TOL } from '../../support/tolerances.js';

@@ -8,12 +8,12 @@ import {
   placeTaps,
 } from '../../../src/ops/filter/rotation-window.js';
 import { lanczos, tent } from '../../../src/ops/kernel/kernels.js';
+import { planResample } from '../../../src/ops/resample/resample-plan.js';
 import {
   RESAMPLE_KERNEL_NAMES,
   type ResampleKernelName,
   resampleRotations,
 } from '../../../src/ops/resample/resample-rotations.js';
-import { planResample } from '../../../src/ops/resample/resample-support.js';
 import { spectrum } from '../../../src/ops/spectrum/spectrum.js';
 import * as quat from '../../../src/quat/index.js';
 import type { QuatSeries } from '../../../src/series/types.js';

@@ -14,7 +14,7 @@ import {
   setQuat,
   slider,
   triad,
-} from './common.js';
+} from './lab-kit.js';
 
 const METHODS = ['flip', 'nlerp', 'raw', 'log', 'eigen', 'geodesic'] as const;
 type Method = (typeof METHODS)[number];

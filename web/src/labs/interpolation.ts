@@ -15,7 +15,7 @@ import {
   slider,
   triad,
   unitSphere,
-} from './common.js';
+} from './lab-kit.js';
 
 const METHODS = ['slerp', 'nlerp', 'log', 'matrix'] as const;
 type Method = (typeof METHODS)[number];

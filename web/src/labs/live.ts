@@ -1,7 +1,7 @@
 import { createDamper, createOneEuroFilter, quat } from 'rotsig';
 import * as THREE from 'three';
 import { LinePlot } from '../plot.js';
-import { labLayout, MultiView, rng, setQuat, slider, triad } from './common.js';
+import { labLayout, MultiView, rng, setQuat, slider, triad } from './lab-kit.js';
 
 const DEG = 180 / Math.PI;
 const DURATION = 6;

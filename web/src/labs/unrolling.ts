@@ -9,7 +9,7 @@ import {
 } from 'rotsig';
 import * as THREE from 'three';
 import { LinePlot } from '../plot.js';
-import { checkbox, labLayout, MultiView, setQuat, slider, triad } from './common.js';
+import { checkbox, labLayout, MultiView, setQuat, slider, triad } from './lab-kit.js';
 
 const DEG = 180 / Math.PI;
 const FRAMES = 360;

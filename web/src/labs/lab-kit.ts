@@ -1,3 +1,5 @@
+// The studio labs' kit: the lab layout, controls (sliders, checkboxes, buttons), three.js views and helpers (axes triads,
+// the unit sphere, colours, frame dragging) that every lab builds on.
 import { quat } from 'rotsig';
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';

@@ -1,4 +1,4 @@
-// Helpers shared by the ML feature operations; not public operations themselves.
+// What the ML feature operations take from a clip: a named joint, finite values, central differences; not public operations themselves.
 import { OptionError } from '../../errors.js';
 import type { Clip } from '../../series/clip.js';
 import { assertFiniteSeries } from '../../series/create.js';

@@ -1,5 +1,5 @@
 /**
- * Internal helpers shared by the averaging and blending operations (not re-exported): input checks with
+ * The checks the averaging and blending operations share (not re-exported): input checks with
  * errors that name the index, and the weight semantics every averaging method shares.
  *
  * @module

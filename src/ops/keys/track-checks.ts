@@ -1,5 +1,5 @@
 /**
- * Shared checks of the keyed-track operations: track shapes and key values.
+ * The checks every keyed-track operation makes: track shapes, interpolations and key values.
  *
  * @module
  */

@@ -59,7 +59,17 @@ export {
 export type { Kernel } from './ops/kernel/kernels.js';
 export * as kernels from './ops/kernel/kernels.js';
 export * from './ops/velocity/linear-velocity.js';
-export * from './ops/filter/rotation-window.js';
+export * from './ops/kernel/rotation-blend.js';
+export {
+  BOUNDARIES,
+  type Boundary,
+  blendChannels,
+  createTapWindow,
+  mapBoundaryFrame,
+  placeTaps,
+  type TapWindow,
+  ZERO_SUM,
+} from './ops/kernel/tap-window.js';
 
 // Live (streaming) filters: one sample at a time, any frame rate, and their offline forms for clips.
 export {

@@ -158,8 +158,6 @@ const UNIT_SIZE_EXCEPTIONS: Record<string, string> = {
   'io/gltf/read.ts': 'the glTF reader: accessors, samplers and channels to clips, not yet split',
   'io/gltf/write.ts': 'the glTF writer: clips to accessors, samplers and channels, not yet split',
   'ops/resample/downsample-optimal.ts': 'least squares and Gauss-Newton of one fit, not yet split',
-  'ops/filter/rotation-window.ts':
-    'the windowed rotation filters, one loop per rotation space, not yet split',
   'pipeline/steps.ts': 'the step parser and runner, being changed for loops and time defaults',
 };
 const MAX_EXCEPTION_LINES = 1000;
@@ -315,41 +313,21 @@ describe('the units split from one file', () => {
     expect(uses('ops/live/damper.ts', 'ops/live/damper-kernels.ts')).toBe(true);
   });
 
-  it('kernels live in ops/kernel/: velocity and resample take them from there, not from ops/filter/', () => {
-    const kernelFile = join(src, 'ops', 'kernel', 'kernels.ts');
+  it('kernels and the tap-window engine live in ops/kernel/: velocity, resample and live take nothing from ops/filter/', () => {
     expect(existsSync(join(src, 'ops', 'filter', 'kernels.ts'))).toBe(false);
-    const kernelNames = new Set(
-      [...readFileSync(kernelFile, 'utf8').matchAll(/^export (?:const|function|interface|type) (\w+)/gm)].map(
-        (m) => m[1],
-      ),
-    );
-    expect(kernelNames).toContain('Kernel');
+    for (const unit of ['kernels.ts', 'tap-window.ts', 'rotation-blend.ts', 'tap-reach.ts'])
+      expect(existsSync(join(src, 'ops', 'kernel', unit)), unit).toBe(true);
     const offenders: string[] = [];
     const users = new Set<string>();
-    for (const folder of ['velocity', 'resample'])
-      for (const file of sourceFiles(join(src, 'ops', folder))) {
-        const text = readFileSync(file, 'utf8');
-        for (const m of text.matchAll(
-          /(?:import|export)\s*(?:type\s*)?(\{[^}]*\}|\*[^'"]*)\s*from\s*'([^']+)'/g,
-        )) {
-          const target = relative(src, resolve(dirname(file), m[2].replace(/\.js$/, '.ts')));
-          if (target === relative(src, kernelFile)) users.add(folder);
-          if (!target.startsWith('ops/filter/')) continue;
-          const names = m[1].replace(/[{}]/g, '').split(',');
-          const taken = names.map(
-            (n) =>
-              n
-                .replace(/\btype\b/, '')
-                .trim()
-                .split(/\s+as\s+/)[0],
-          );
-          for (const name of taken)
-            if (name.startsWith('*') || kernelNames.has(name))
-              offenders.push(`${relative(src, file)} takes ${name} from ${target}`);
+    for (const folder of ['velocity', 'resample', 'live'])
+      for (const file of sourceFiles(join(src, 'ops', folder)))
+        for (const spec of importsOf(file)) {
+          const target = relative(src, resolve(dirname(file), spec));
+          if (target.startsWith('ops/kernel/')) users.add(folder);
+          if (target.startsWith('ops/filter/')) offenders.push(`${relative(src, file)} imports ${target}`);
         }
-      }
     expect(offenders).toEqual([]);
-    expect([...users].sort()).toEqual(['resample', 'velocity']);
+    expect([...users].sort()).toEqual(['live', 'resample', 'velocity']);
   });
 });
 

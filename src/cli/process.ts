@@ -1,4 +1,4 @@
-import { ROTATION_SPACES, type RotationSpace } from '../ops/filter/rotation-window.js';
+import { ROTATION_SPACES, type RotationSpace } from '../ops/kernel/rotation-blend.js';
 import type { ClipStep } from '../pipeline/steps.js';
 import { BATCH_OPTIONS, COMMON_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, UsageError } from './command.js';
 import { CLIP_IO } from './formats.js';

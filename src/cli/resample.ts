@@ -1,9 +1,5 @@
-import {
-  BOUNDARIES,
-  type Boundary,
-  ROTATION_SPACES,
-  type RotationSpace,
-} from '../ops/filter/rotation-window.js';
+import { ROTATION_SPACES, type RotationSpace } from '../ops/kernel/rotation-blend.js';
+import { BOUNDARIES, type Boundary } from '../ops/kernel/tap-window.js';
 import {
   RESAMPLE_DEFAULTS,
   RESAMPLE_KERNEL_NAMES,

@@ -1,10 +1,6 @@
-import {
-  BOUNDARIES,
-  type Boundary,
-  ROTATION_SPACES,
-  type RotationSpace,
-} from '../ops/filter/rotation-window.js';
 import { SMOOTH_DEFAULTS } from '../ops/filter/smooth-defaults.js';
+import { ROTATION_SPACES, type RotationSpace } from '../ops/kernel/rotation-blend.js';
+import { BOUNDARIES, type Boundary } from '../ops/kernel/tap-window.js';
 import { DAMPER_DEFAULTS, MAX_HALF_LIFE, MIN_HALF_LIFE } from '../ops/live/damper.js';
 import { ONE_EURO_DEFAULTS } from '../ops/live/one-euro.js';
 import { CLIP_DIRECTIONS } from '../ops/live/run-clip.js';

@@ -3,7 +3,7 @@
 import { OptionError } from '../errors.js';
 import { detectLoop, LOOP_MODES, type LoopMode } from '../ops/analysis/loop.js';
 import type { SegmentPolicy } from '../ops/analysis/segments.js';
-import type { Boundary } from '../ops/filter/rotation-window.js';
+import type { Boundary } from '../ops/kernel/tap-window.js';
 import type { Clip } from '../series/clip.js';
 import type { ClipStep, StepReport } from './steps.js';
 

@@ -8,7 +8,6 @@ import { type AnalyzeClipOptions, analyzeClip } from '../ops/analysis/analyze-cl
 import type { LoopMode } from '../ops/analysis/loop.js';
 import { SEGMENT_POLICIES, type SegmentPolicy } from '../ops/analysis/segments.js';
 import { filterClip } from '../ops/filter/filter-clip.js';
-import type { Boundary, RotationSpace } from '../ops/filter/rotation-window.js';
 import { SMOOTH_DEFAULTS, type WidthUnit } from '../ops/filter/smooth-defaults.js';
 import {
   catmullRom,
@@ -20,6 +19,8 @@ import {
   tent,
   unsharp,
 } from '../ops/kernel/kernels.js';
+import type { RotationSpace } from '../ops/kernel/rotation-blend.js';
+import type { Boundary } from '../ops/kernel/tap-window.js';
 import { subclip } from '../ops/keys/subclip.js';
 import { dampClip } from '../ops/live/damp-clip.js';
 import { oneEuroClip } from '../ops/live/one-euro-clip.js';

@@ -13,10 +13,11 @@ import {
   type SegmentPolicy,
 } from '../analysis/segments.js';
 import { isKernel, type Kernel } from '../kernel/kernels.js';
+import { ROTATION_SPACES, type RotationSpace } from '../kernel/rotation-blend.js';
+import { BOUNDARIES, type Boundary } from '../kernel/tap-window.js';
 import { checkClip } from '../skeleton/clip-check.js';
 import { filterRotations } from './filter-rotations.js';
 import { filterVectors } from './filter-vectors.js';
-import { BOUNDARIES, type Boundary, ROTATION_SPACES, type RotationSpace } from './rotation-window.js';
 import { SMOOTH_DEFAULTS } from './smooth-defaults.js';
 
 /** Options of {@link filterClip}. */

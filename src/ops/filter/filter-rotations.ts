@@ -3,18 +3,15 @@ import { frozenDefaults, type OptionSpec, OUT_SERIES, oneOf, resolveOptions } fr
 import { assertQuatSeries, createQuatSeries } from '../../series/create.js';
 import type { FloatArray, QuatSeries } from '../../series/types.js';
 import { isKernel, type Kernel } from '../kernel/kernels.js';
-import { createSimdRaw13 } from './raw13-simd.js';
 import {
-  BOUNDARIES,
-  type Boundary,
   blendRotations,
   checkRotationSpace,
-  createTapWindow,
   createWindowScratch,
-  placeTaps,
   ROTATION_SPACES,
   type RotationSpace,
-} from './rotation-window.js';
+} from '../kernel/rotation-blend.js';
+import { BOUNDARIES, type Boundary, createTapWindow, placeTaps } from '../kernel/tap-window.js';
+import { createSimdRaw13 } from './raw13-simd.js';
 import { SMOOTH_DEFAULTS } from './smooth-defaults.js';
 
 /** Options of {@link filterRotations}. */
@@ -45,7 +42,7 @@ const FILTER_ROTATIONS_SPEC: OptionSpec = {
 /**
  * Filters every joint's rotation signal along time with `kernel`: output frame `f` is the weighted sum of the
  * input frames `i` with weights `kernel.evaluate(f - i)`, taken in `space` and divided by the weight sum
- * (see `rotation-window.ts` for the three spaces). The output quaternions are unit length and each lies in
+ * (see `ops/kernel/rotation-blend.ts` for the three spaces). The output quaternions are unit length and each lies in
  * the hemisphere of the input sample at the same frame, so unrolled input gives unrolled output.
  *
  * Properties: a constant rotation comes back unchanged (to rounding); the filter commutes with a fixed

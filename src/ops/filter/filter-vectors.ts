@@ -11,9 +11,8 @@ import {
 import { assertFiniteSeries, assertVec3Series, createVec3Series } from '../../series/create.js';
 import type { FloatArray, Vec3Series } from '../../series/types.js';
 import { isKernel, type Kernel } from '../kernel/kernels.js';
-import { BOUNDARIES, type Boundary, blendChannels, createTapWindow, placeTaps } from './rotation-window.js';
+import { BOUNDARIES, type Boundary, sampleChannels } from '../kernel/tap-window.js';
 import { SMOOTH_DEFAULTS } from './smooth-defaults.js';
-import { assertFiniteRows } from './tap-reach.js';
 
 /** Options of {@link filterVectors}. */
 export interface FilterVectorsOptions<O = unknown> {
@@ -123,36 +122,4 @@ export function filterChannels(
 
 function identityCentre(i: number): number {
   return i;
-}
-
-/**
- * Evaluates the kernel-filtered channels of `src` (`frames` rows of `channels`) at `count` centres
- * `centreAt(i)` (in frames, fractional allowed) into rows of `dst` (no aliasing). The engine behind
- * {@link filterVectors} and the velocity operations. Accumulates in Float64 even when `dst` is Float32.
- *
- * @internal
- */
-export function sampleChannels(
-  dst: FloatArray,
-  src: FloatArray,
-  frames: number,
-  channels: number,
-  kernel: Kernel,
-  boundary: Boundary,
-  count: number,
-  centreAt: (i: number) => number,
-): void {
-  const win = createTapWindow(kernel, frames, boundary);
-  if (count === 0 || channels === 0) return;
-  const row = dst instanceof Float64Array ? null : new Float64Array(channels);
-  for (let i = 0; i < count; i++) {
-    placeTaps(win, centreAt(i));
-    if (row === null) {
-      blendChannels(dst, i * channels, src, channels, win);
-    } else {
-      blendChannels(row, 0, src, channels, win);
-      dst.set(row, i * channels);
-    }
-  }
-  assertFiniteRows(dst, count, channels, 'the filtered values');
 }

@@ -1,15 +1,14 @@
 import { InvalidValueError, OptionError } from '../../errors.js';
 import { frozenDefaults, type OptionSpec, oneOf, resolveOptions } from '../../options.js';
 import type { FloatArray } from '../../series/types.js';
+import { isKernel, type Kernel } from '../kernel/kernels.js';
 import {
   blendRotations,
   createWindowScratch,
   ROTATION_SPACES,
   type RotationSpace,
-  type TapWindow,
-  ZERO_SUM,
-} from '../filter/rotation-window.js';
-import { isKernel, type Kernel } from '../kernel/kernels.js';
+} from '../kernel/rotation-blend.js';
+import { type TapWindow, ZERO_SUM } from '../kernel/tap-window.js';
 import {
   checkJoints,
   checkSample,

@@ -208,7 +208,7 @@ function tangent(k: Float64Array, o: number, T: Float64Array): void {
  * the last key on or after the source's end) as `normalize(Σⱼ B(x − j)·kⱼ)` in raw quaternion space, with
  * `x = i · targetRate / sourceRate` and B the tent (`'linear'`, i.e. nlerp between keys) or Catmull-Rom
  * kernel (`kernels.tent` / `kernels.catmullRom`), key indices clamped at the ends, and each key's sign
- * aligned to the nearest key (shortest arc, as the rotation-window engine's raw blend does). The objective
+ * aligned to the nearest key (shortest arc, as the rotation-blend engine's raw blend does). The objective
  * is `Σᵢ ‖played(i) − qᵢ‖²` over frames and joints, against the nearer of ±qᵢ.
  *
  * Method: without the normalisation the played-back signal is linear in the keys, so the keys first come

@@ -104,7 +104,7 @@ export function playbackTaps(
 /**
  * Plays keys back at the source frames: `normalize(Σ ±wₜ·k_jₜ)` per joint (raw space, nlerp-like: a key
  * on the other hemisphere than the nearest key enters with the opposite sign, as in the shared
- * rotation-window engine's raw blend). Writes `frames x joints x 4` into `out`; also the norms `|Σ wₜ·k_jₜ|` into
+ * rotation-blend engine's raw blend). Writes `frames x joints x 4` into `out`; also the norms `|Σ wₜ·k_jₜ|` into
  * `norms` when given. @internal
  */
 export function playback(

@@ -19,13 +19,6 @@ import {
 import { MAX_SERIES_VALUES } from '../../series/create.js';
 import type { FloatArray, QuatSeries } from '../../series/types.js';
 import {
-  BOUNDARIES,
-  type Boundary,
-  checkRotationSpace,
-  ROTATION_SPACES,
-  type RotationSpace,
-} from '../filter/rotation-window.js';
-import {
   box,
   catmullRom,
   cubic6,
@@ -36,6 +29,8 @@ import {
   sinc,
   tent,
 } from '../kernel/kernels.js';
+import { checkRotationSpace, ROTATION_SPACES, type RotationSpace } from '../kernel/rotation-blend.js';
+import { BOUNDARIES, type Boundary } from '../kernel/tap-window.js';
 import { DURATION_POLICIES, type DurationPolicy, type TimeGrid, timeGrid } from './time-grid.js';
 
 /** Widest anti-aliasing kernel accepted, in source frames each side. */
@@ -143,7 +138,7 @@ export interface ResampleOptions {
    * reaches about 36 dB (a 25 Hz wobble taken from 120 to 30 Hz: 46 dB against 36 dB).
    */
   downsampleKernel?: Kernel | ResampleKernelName;
-  /** Space of the weighted sum (see `rotation-window`). Default `'log'`. */
+  /** Space of the weighted sum (see `ops/kernel/rotation-blend.ts`). Default `'log'`. */
   space?: RotationSpace;
   /** What taps outside the clip read. Default `'clamp'`; `'wrap'` for loops. */
   boundary?: Boundary;

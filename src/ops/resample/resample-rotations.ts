@@ -26,13 +26,8 @@ import { InvalidValueError, ShapeError } from '../../errors.js';
 import { atan2OverSFromSquares, cosOfTheta, sinOverTheta } from '../../numeric/fast-trig.js';
 import { assertQuatSeries, checkSeriesSize } from '../../series/create.js';
 import type { FloatArray, QuatSeries } from '../../series/types.js';
-import {
-  blendRotations,
-  createTapWindow,
-  createWindowScratch,
-  placeTaps,
-  type TapWindow,
-} from '../filter/rotation-window.js';
+import { blendRotations, createWindowScratch } from '../kernel/rotation-blend.js';
+import { createTapWindow, placeTaps, type TapWindow } from '../kernel/tap-window.js';
 import { createSimdBlend } from './blend-simd.js';
 import {
   planResample,
@@ -58,7 +53,7 @@ export {
  * `timeGrid`: `i / targetRate`, computed from the index, so no drift), i.e. at the fractional source
  * position `u = times[i] · sourceRate`; its rotation is the weighted sum of the source rotations under the
  * kernel placed at `u` (weights `kernel(u − k)`, divided by their sum), taken in `space` by the shared
- * rotation-window engine: `'log'` (slerp-like, default), `'raw'` (nlerp-like) or `'eigen'`.
+ * rotation-blend engine (ops/kernel/rotation-blend.ts): `'log'` (slerp-like, default), `'raw'` (nlerp-like) or `'eigen'`.
  * Up-sampling evaluates the kernel at fractional positions; down-sampling (target below source) widens
  * the kernel by the ratio (`scaleKernel`), which anti-aliases, unless `antialias: false`. The kernel
  * defaults to `'catmull-rom'` when up-sampling and to `downsampleKernel` (`'lanczos3'`) when down-sampling
@@ -142,7 +137,7 @@ export function blendRotationsAt(
 }
 
 /**
- * The log-space blend of the shared rotation-window engine, `r ⊗ exp(Σ wₖ log(r⁻¹ ⊗ qₖ) / Σ wₖ)` with the
+ * The log-space blend of the shared rotation-blend engine, `r ⊗ exp(Σ wₖ log(r⁻¹ ⊗ qₖ) / Σ wₖ)` with the
  * reference r and the taps from `placeTaps`, computed for a whole output grid at once: the relative logs
  * `log(r⁻¹ ⊗ qₖ)` depend only on (reference, tap frame), so when consecutive output frames share a
  * reference (up-sampling: `ratio` outputs per source frame) they are computed once and reused, and the

@@ -7,7 +7,7 @@
 import { ShapeError } from '../../errors.js';
 import { assertFiniteSeries, assertVec3Series, checkSeriesSize } from '../../series/create.js';
 import type { FloatArray, Vec3Series } from '../../series/types.js';
-import { blendChannels, createTapWindow, placeTaps, type TapWindow } from '../filter/rotation-window.js';
+import { blendChannels, createTapWindow, placeTaps, type TapWindow } from '../kernel/tap-window.js';
 import {
   planResample,
   type ResampledGrid,

@@ -9,8 +9,8 @@ import {
 } from '../../options.js';
 import type { Clip } from '../../series/clip.js';
 import type { Vec3Series } from '../../series/types.js';
-import { BOUNDARIES, type Boundary } from '../filter/rotation-window.js';
 import type { Kernel } from '../kernel/kernels.js';
+import { BOUNDARIES, type Boundary } from '../kernel/tap-window.js';
 import { checkClip } from '../skeleton/clip-check.js';
 import { forwardKinematics } from '../skeleton/forward-kinematics.js';
 import { ANGULAR_VELOCITY_DEFAULTS, angularVelocity } from './angular-velocity.js';

@@ -10,10 +10,9 @@ import {
 } from '../../options.js';
 import { assertFiniteSeries, assertVec3Series } from '../../series/create.js';
 import type { FloatArray, Vec3Series } from '../../series/types.js';
-import { sampleChannels } from '../filter/filter-vectors.js';
-import { BOUNDARIES, type Boundary } from '../filter/rotation-window.js';
-import { assertFiniteRows, foldCentre, mapFrame, usableRadius } from '../filter/tap-reach.js';
 import { isKernel, type Kernel, tent } from '../kernel/kernels.js';
+import { assertFiniteRows, foldCentre, mapFrame, usableRadius } from '../kernel/tap-reach.js';
+import { BOUNDARIES, type Boundary, sampleChannels } from '../kernel/tap-window.js';
 import { velocityOutput } from './velocity-output.js';
 
 /** Options of {@link linearVelocity}; the same meaning as for {@link angularVelocity}. */

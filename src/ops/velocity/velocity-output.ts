@@ -2,7 +2,7 @@
 import { InvalidValueError, ShapeError } from '../../errors.js';
 import { assertVec3Series, createVec3Series } from '../../series/create.js';
 import type { FloatArray, Vec3Series } from '../../series/types.js';
-import type { Boundary } from '../filter/rotation-window.js';
+import type { Boundary } from '../kernel/tap-window.js';
 
 /**
  * The output of a velocity operation on `frames x joints` samples: `out` checked to have the count the query

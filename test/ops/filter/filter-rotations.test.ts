@@ -3,16 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { InvalidValueError, OptionError, ShapeError } from '../../../src/errors.js';
 import { parseBvh } from '../../../src/io/index.js';
 import { filterRotations } from '../../../src/ops/filter/filter-rotations.js';
-import {
-  type Boundary,
-  blendRotations,
-  createTapWindow,
-  createWindowScratch,
-  placeTaps,
-  type RotationSpace,
-} from '../../../src/ops/filter/rotation-window.js';
 import type { Kernel } from '../../../src/ops/kernel/kernels.js';
 import * as kernels from '../../../src/ops/kernel/kernels.js';
+import {
+  blendRotations,
+  createWindowScratch,
+  type RotationSpace,
+} from '../../../src/ops/kernel/rotation-blend.js';
+import { type Boundary, createTapWindow, placeTaps } from '../../../src/ops/kernel/tap-window.js';
 import { unrollQuaternions } from '../../../src/ops/unroll/unroll-quaternions.js';
 import * as quat from '../../../src/quat/index.js';
 import { createQuatSeries, quatSeries } from '../../../src/series/create.js';

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidValueError, OptionError, ShapeError } from '../../../src/errors.js';
-import { filterVectors, sampleChannels } from '../../../src/ops/filter/filter-vectors.js';
-import type { Boundary } from '../../../src/ops/filter/rotation-window.js';
+import { filterVectors } from '../../../src/ops/filter/filter-vectors.js';
 import * as kernels from '../../../src/ops/kernel/kernels.js';
+import type { Boundary } from '../../../src/ops/kernel/tap-window.js';
+import { sampleChannels } from '../../../src/ops/kernel/tap-window.js';
 import { vec3Series } from '../../../src/series/create.js';
 import { readFixture } from '../../support/shared-data.js';
 import { TOL } from '../../support/tolerances.js';

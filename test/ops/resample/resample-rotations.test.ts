@@ -1,13 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidValueError, OptionError, ShapeError } from '../../../src/errors.js';
-import {
-  blendRotations,
-  createTapWindow,
-  createWindowScratch,
-  placeTaps,
-} from '../../../src/ops/filter/rotation-window.js';
 import { lanczos, tent } from '../../../src/ops/kernel/kernels.js';
+import { blendRotations, createWindowScratch } from '../../../src/ops/kernel/rotation-blend.js';
+import { createTapWindow, placeTaps } from '../../../src/ops/kernel/tap-window.js';
 import { planResample } from '../../../src/ops/resample/resample-plan.js';
 import {
   RESAMPLE_KERNEL_NAMES,

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidValueError, OptionError, ShapeError } from '../../../src/errors.js';
-import { sampleChannels } from '../../../src/ops/filter/filter-vectors.js';
 import * as kernels from '../../../src/ops/kernel/kernels.js';
+import { sampleChannels } from '../../../src/ops/kernel/tap-window.js';
 import { linearVelocity } from '../../../src/ops/velocity/linear-velocity.js';
 import { createVec3Series, vec3Series } from '../../../src/series/create.js';
 

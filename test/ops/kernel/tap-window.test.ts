@@ -1,16 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidValueError, OptionError } from '../../../src/errors.js';
+import * as kernels from '../../../src/ops/kernel/kernels.js';
+import {
+  blendRotations,
+  createWindowScratch,
+  type RotationSpace,
+} from '../../../src/ops/kernel/rotation-blend.js';
 import {
   blendChannels,
-  blendRotations,
   createTapWindow,
-  createWindowScratch,
   placeTaps,
-  type RotationSpace,
   type TapWindow,
-} from '../../../src/ops/filter/rotation-window.js';
-import * as kernels from '../../../src/ops/kernel/kernels.js';
+} from '../../../src/ops/kernel/tap-window.js';
 import * as quat from '../../../src/quat/index.js';
 import { quatDistance, unitQuat } from '../../support/arbitraries.js';
 import { TOL } from '../../support/tolerances.js';

@@ -7,7 +7,7 @@
  */
 import { InvalidValueError } from '../../errors.js';
 import type { FloatArray } from '../../series/types.js';
-import type { Boundary } from './rotation-window.js';
+import type { Boundary } from './tap-window.js';
 
 /**
  * The support a kernel gets on a signal of `frames` frames: its radius, but at most `4·frames + 64` frames

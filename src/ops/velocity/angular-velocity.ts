@@ -10,37 +10,21 @@ import {
   fillVelocity,
   VELOCITY_DEFAULTS,
   VELOCITY_SPEC,
+  type VelocityOptions,
   velocityOutput,
 } from './velocity-options.js';
 
-/** Options of {@link angularVelocity}. */
-export interface AngularVelocityOptions<T extends FloatArray = FloatArray> {
-  /**
-   * Kernel (in frames) that filters the mid-point finite differences, or that interpolates the rotations for
-   * `method: 'analytic'`. Default `kernels.tent` (at the frames: the mean of the two neighbouring differences).
-   */
-  kernel?: Kernel;
-  /**
-   * Where to evaluate when `times` is absent: `'frames'` (one output per input frame) or `'midpoints'` (one per
-   * pair of frames, at `(f + ½)·dt`: with the default tent these are the plain finite differences).
-   */
-  at?: 'frames' | 'midpoints';
-  /** Evaluation times in seconds from frame 0 (any order, fractional); overrides `at`. */
-  times?: ArrayLike<number>;
+/**
+ * Options of {@link angularVelocity}: the shared velocity options (kernel, at, times, method, boundary;
+ * `'analytic'` is the derivative of the relative-log kernel interpolation of the rotations) and the frame.
+ */
+export interface AngularVelocityOptions<T extends FloatArray = FloatArray> extends VelocityOptions {
   /**
    * Frame the angular velocity is expressed in: `'parent'` (the space the rotations map into: the parent joint
    * for local rotations, the world for global ones; `ω = log(q₁ ⊗ q₀⁻¹)·2/dt`) or `'body'` (the rotating frame
    * itself; `ω = log(q₀⁻¹ ⊗ q₁)·2/dt`).
    */
   frame?: 'parent' | 'body';
-  /**
-   * `'finite-difference'`: differences at the mid-points, then filtered by `kernel` (smooth, robust; the
-   * recommended velocity). `'analytic'`: the exact time derivative of the relative-log kernel interpolation of
-   * the rotations (needs `kernel.derivative`; shows the ripples of kernels whose weights do not sum to one).
-   */
-  method?: 'finite-difference' | 'analytic';
-  /** Boundary rule of the filtering (see {@link Boundary}). */
-  boundary?: Boundary;
   /** Receives the result (a `Vec3Series` with the output frame count and the input joints). */
   out?: Vec3Series<T>;
 }

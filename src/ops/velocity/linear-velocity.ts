@@ -10,21 +10,15 @@ import {
   fillVelocity,
   VELOCITY_DEFAULTS,
   VELOCITY_SPEC,
+  type VelocityOptions,
   velocityOutput,
 } from './velocity-options.js';
 
-/** Options of {@link linearVelocity}; the same meaning as for {@link angularVelocity}. */
-export interface LinearVelocityOptions<T extends FloatArray = FloatArray> {
-  /** Kernel (frames) filtering the mid-point differences, or interpolating for `'analytic'`. Default tent. */
-  kernel?: Kernel;
-  /** `'frames'` (default) or `'midpoints'` (`(f + ½)·dt`), when `times` is absent. */
-  at?: 'frames' | 'midpoints';
-  /** Evaluation times in seconds from frame 0; overrides `at`. */
-  times?: ArrayLike<number>;
-  /** `'finite-difference'` (default) or `'analytic'` (derivative of the kernel interpolation). */
-  method?: 'finite-difference' | 'analytic';
-  /** Boundary rule of the filtering. */
-  boundary?: Boundary;
+/**
+ * Options of {@link linearVelocity}: the shared velocity options (kernel, at, times, method, boundary), as for
+ * {@link angularVelocity}.
+ */
+export interface LinearVelocityOptions<T extends FloatArray = FloatArray> extends VelocityOptions {
   /** Receives the result. */
   out?: Vec3Series<T>;
 }

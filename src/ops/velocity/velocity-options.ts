@@ -9,12 +9,27 @@ import { BOUNDARIES, type Boundary } from '../filter/rotation-window.js';
 import { assertFiniteRows } from '../filter/tap-reach.js';
 import { isKernel, type Kernel, tent } from '../kernel/kernels.js';
 
-/** The options every velocity operation takes (see {@link AngularVelocityOptions}). */
+/** The options every velocity operation takes. */
 export interface VelocityOptions {
+  /**
+   * Kernel (in frames) that filters the mid-point finite differences, or that interpolates the signal for
+   * `method: 'analytic'`. Default `kernels.tent` (at the frames: the mean of the two neighbouring differences).
+   */
   kernel?: Kernel;
+  /**
+   * Where to evaluate when `times` is absent: `'frames'` (one output per input frame) or `'midpoints'` (one per
+   * pair of frames, at `(f + ½)·dt`: with the default tent these are the plain finite differences).
+   */
   at?: 'frames' | 'midpoints';
+  /** Evaluation times in seconds from frame 0 (any order, fractional); overrides `at`. */
   times?: ArrayLike<number>;
+  /**
+   * `'finite-difference'`: differences at the mid-points, then filtered by `kernel` (smooth, robust; the
+   * recommended velocity). `'analytic'`: the exact time derivative of the kernel interpolation of the signal
+   * (needs `kernel.derivative`; shows the ripples of kernels whose weights do not sum to one).
+   */
   method?: 'finite-difference' | 'analytic';
+  /** Boundary rule of the filtering (see {@link Boundary}). */
   boundary?: Boundary;
 }
 

@@ -158,7 +158,13 @@ function centres(
  *
  * @throws {InvalidValueError} when an analytic velocity is not finite, or the errors of the sampling.
  * @example
- * fillVelocity('linearVelocity', out.data, count, frames, channels, resolved, times, dt, analytic, differences);
+ * // the velocity of one channel (0, 1, 4, 9 at 1 s per frame) at the frames, by filtered differences
+ * const x = [0, 1, 4, 9];
+ * const dst = new Float64Array(4);
+ * const options = checkVelocityOptions('speed', 1, {});
+ * fillVelocity('speed', dst, 4, 4, 1, options, undefined, 1, () => {}, (mid, samples) => {
+ *   for (let m = 0; m < samples; m++) mid[m] = x[m + 1] - x[m];
+ * });
  */
 export function fillVelocity(
   where: string,

@@ -26,24 +26,37 @@ import {
   solvePacked,
 } from './eigen4.js';
 
-/** Index of Σ wᵢ and of Σ |wᵢ| in {@link accumulate}'s result, after the packed M. */
+/**
+ * What {@link fastAverage} accumulated last, for the general path: the packed, unnormalised M (`P00..P33`),
+ * then Σ wᵢ and Σ |wᵢ| at these indices.
+ */
 const WSUM = 10;
 const WABS = 11;
 const ACCUMULATED = new Float64Array(12);
 
 /**
- * Accumulates `M = Σ wᵢ qᵢ qᵢᵀ / |qᵢ|²` (packed, `P00..P33`), Σ wᵢ and Σ |wᵢ| of the quaternions at
- * `offsets[i]`, or at `srcOffset + i * stride` when `offsets` is null, into a module buffer it returns
- * (valid until the next call). One loop in locals for both addressing modes.
+ * The fast path of the averaging kernels: accumulates `M = Σ wᵢ qᵢ qᵢᵀ / |qᵢ|²`, Σ wᵢ and Σ |wᵢ| from the
+ * quaternions at `offsets[i]` (or, when `offsets` is null, at `srcOffset + i * stride`) in one loop in locals,
+ * and either leaves them in {@link ACCUMULATED} for the general path (not `solve`) or solves `M` in locals by
+ * repeated squaring, then one certified power step (the same certificate and tolerance as
+ * {@link dominantEigenvector4}). Returns λ₁ and writes the canonical answer when certified; `NaN` when not
+ * `solve` or when the input needs the checks of the general path (non-finite values, weights summing to
+ * zero, `M = 0`); `Infinity` when the certificate fails (near ties, strongly indefinite `M`), so the caller
+ * goes straight to the Jacobi solve.
  */
-function accumulate(
+function fastAverage(
+  dst: Float64Array | Float32Array | number[],
+  o: number,
   src: ArrayLike<number>,
   offsets: ArrayLike<number> | null,
   srcOffset: number,
   stride: number,
   weights: ArrayLike<number>,
   count: number,
-): Float64Array {
+  options: Eigen4Options | undefined,
+  diag: Eigen4Diagnostics | undefined,
+  solve: boolean,
+): number {
   let m00 = 0;
   let m01 = 0;
   let m02 = 0;
@@ -81,105 +94,21 @@ function accumulate(
     m23 += kz * w;
     m33 += kw * w;
   }
-  const acc = ACCUMULATED;
-  acc[P00] = m00;
-  acc[P01] = m01;
-  acc[P02] = m02;
-  acc[P03] = m03;
-  acc[P11] = m11;
-  acc[P12] = m12;
-  acc[P13] = m13;
-  acc[P22] = m22;
-  acc[P23] = m23;
-  acc[P33] = m33;
-  acc[WSUM] = wsum;
-  acc[WABS] = wabs;
-  return acc;
-}
-
-/**
- * The fast path of the averaging kernels: accumulates `M` from the quaternions at `offsets[i]` (or, when
- * `offsets` is null, at `srcOffset + i * stride`) and solves it entirely in locals by repeated squaring, then
- * one certified power step (the same certificate and tolerance as {@link dominantEigenvector4}).
- * Returns λ₁ and writes the canonical answer when certified; `NaN` when the input needs the checks of the
- * general path (non-finite values, weights summing to zero, `M = 0`); `Infinity` when the certificate fails
- * (near ties, strongly indefinite `M`), so the caller goes straight to the Jacobi solve.
- */
-function fastAverage(
-  dst: Float64Array | Float32Array | number[],
-  o: number,
-  src: ArrayLike<number>,
-  offsets: ArrayLike<number> | null,
-  srcOffset: number,
-  stride: number,
-  weights: ArrayLike<number>,
-  count: number,
-  options: Eigen4Options | undefined,
-  diag: Eigen4Diagnostics | undefined,
-): number {
-  let m00 = 0;
-  let m01 = 0;
-  let m02 = 0;
-  let m03 = 0;
-  let m11 = 0;
-  let m12 = 0;
-  let m13 = 0;
-  let m22 = 0;
-  let m23 = 0;
-  let m33 = 0;
-  let wsum = 0;
-  let wabs = 0;
-  if (offsets === null) {
-    for (let i = 0, p = srcOffset; i < count; i++, p += stride) {
-      const x = src[p];
-      const y = src[p + 1];
-      const z = src[p + 2];
-      const w = src[p + 3];
-      const wi = weights[i];
-      const k = wi / (x * x + y * y + z * z + w * w);
-      wsum += wi;
-      wabs += Math.abs(wi);
-      const kx = k * x;
-      const ky = k * y;
-      const kz = k * z;
-      const kw = k * w;
-      m00 += kx * x;
-      m01 += kx * y;
-      m02 += kx * z;
-      m03 += kx * w;
-      m11 += ky * y;
-      m12 += ky * z;
-      m13 += ky * w;
-      m22 += kz * z;
-      m23 += kz * w;
-      m33 += kw * w;
-    }
-  } else {
-    for (let i = 0; i < count; i++) {
-      const p = offsets[i];
-      const x = src[p];
-      const y = src[p + 1];
-      const z = src[p + 2];
-      const w = src[p + 3];
-      const wi = weights[i];
-      const k = wi / (x * x + y * y + z * z + w * w);
-      wsum += wi;
-      wabs += Math.abs(wi);
-      const kx = k * x;
-      const ky = k * y;
-      const kz = k * z;
-      const kw = k * w;
-      m00 += kx * x;
-      m01 += kx * y;
-      m02 += kx * z;
-      m03 += kx * w;
-      m11 += ky * y;
-      m12 += ky * z;
-      m13 += ky * w;
-      m22 += kz * z;
-      m23 += kz * w;
-      m33 += kw * w;
-    }
+  if (!solve) {
+    const acc = ACCUMULATED;
+    acc[P00] = m00;
+    acc[P01] = m01;
+    acc[P02] = m02;
+    acc[P03] = m03;
+    acc[P11] = m11;
+    acc[P12] = m12;
+    acc[P13] = m13;
+    acc[P22] = m22;
+    acc[P23] = m23;
+    acc[P33] = m33;
+    acc[WSUM] = wsum;
+    acc[WABS] = wabs;
+    return Number.NaN;
   }
   // NaN and overflow propagate into the sum; the general path then names the culprit
   const check = m00 + m01 + m02 + m03 + m11 + m12 + m13 + m22 + m23 + m33 + wsum + wabs;
@@ -438,16 +367,7 @@ export function eigenAverageFlat(
   startOffset = 0,
   options?: Eigen4Options,
 ): number {
-  if (!(count >= 1))
-    throw new InvalidValueError(`eigenAverageFlat: need at least one quaternion, got ${count}`);
-  let jacobiAfter = -1;
-  if (start == null && (options === undefined || options.solver !== 'jacobi')) {
-    const r = fastAverage(dst, dstOffset, src, offsets, 0, 0, weights, count, options, diagnostics);
-    if (r < Number.POSITIVE_INFINITY) return r;
-    // not certified (near tie, indefinite M): straight to the Jacobi solve; NaN: let the checks below report
-    if (r === Number.POSITIVE_INFINITY) jacobiAfter = options?.maxIterations ?? EIGEN4_DEFAULTS.maxIterations;
-  }
-  return generalAverage(
+  return average(
     'eigenAverageFlat',
     dst,
     dstOffset,
@@ -462,7 +382,6 @@ export function eigenAverageFlat(
     start,
     startOffset,
     options,
-    jacobiAfter,
   );
 }
 
@@ -529,15 +448,7 @@ export function stridedAverage(
   startOffset: number,
   options: Eigen4Options | undefined,
 ): number {
-  if (!(count >= 1)) throw new InvalidValueError(`${where}: need at least one quaternion, got ${count}`);
-  let jacobiAfter = -1;
-  if (start == null && (options === undefined || options.solver !== 'jacobi')) {
-    const r = fastAverage(dst, dstOffset, src, null, srcOffset, stride, weights, count, options, diagnostics);
-    if (r < Number.POSITIVE_INFINITY) return r;
-    // not certified (near tie, indefinite M): straight to the Jacobi solve; NaN: let the checks report
-    if (r === Number.POSITIVE_INFINITY) jacobiAfter = options?.maxIterations ?? EIGEN4_DEFAULTS.maxIterations;
-  }
-  return generalAverage(
+  return average(
     where,
     dst,
     dstOffset,
@@ -552,17 +463,17 @@ export function stridedAverage(
     start,
     startOffset,
     options,
-    jacobiAfter,
   );
 }
 
 /**
- * The general path of {@link eigenAverageFlat} and {@link stridedAverage}: checks, scratch, warm start,
- * certified squaring or Jacobi. Quaternion `i` is at `offsets[i]`, or at `srcOffset + i * stride` when
- * `offsets` is null ({@link accumulate}; the fast path keeps its own copies of that loop, one per addressing
- * mode, and of `squareToRankOne`, in locals: sharing them measured 11-28% slower).
+ * The body of {@link eigenAverageFlat} and {@link stridedAverage}: quaternion `i` is at `offsets[i]`, or at
+ * `srcOffset + i * stride` when `offsets` is null. Solves in {@link fastAverage} when it can, else has it
+ * accumulate `M` into {@link ACCUMULATED} and takes the general path: checks, scratch, warm start,
+ * certified squaring or Jacobi. The fast path keeps its own copy of `squareToRankOne` in locals
+ * (sharing it measured 11-28% slower).
  */
-function generalAverage(
+function average(
   where: string,
   dst: Float64Array | Float32Array | number[],
   dstOffset: number,
@@ -577,14 +488,33 @@ function generalAverage(
   start: ArrayLike<number> | null | undefined,
   startOffset: number,
   options: Eigen4Options | undefined,
-  jacobiAfter: number,
 ): number {
+  if (!(count >= 1)) throw new InvalidValueError(`${where}: need at least one quaternion, got ${count}`);
+  let jacobiAfter = -1;
+  if (start == null && (options === undefined || options.solver !== 'jacobi')) {
+    const r = fastAverage(
+      dst,
+      dstOffset,
+      src,
+      offsets,
+      srcOffset,
+      stride,
+      weights,
+      count,
+      options,
+      diagnostics,
+      true,
+    );
+    if (r < Number.POSITIVE_INFINITY) return r;
+    // not certified (near tie, indefinite M): straight to the Jacobi solve; NaN: let the checks below report
+    if (r === Number.POSITIVE_INFINITY) jacobiAfter = options?.maxIterations ?? EIGEN4_DEFAULTS.maxIterations;
+  }
+  // the general path: accumulate again (rare), check, solve
+  fastAverage(dst, dstOffset, src, offsets, srcOffset, stride, weights, count, options, diagnostics, false);
   const s = scratch ?? defaultScratch();
-  const acc = accumulate(src, offsets, srcOffset, stride, weights, count);
+  const acc = ACCUMULATED;
   for (let i = 0; i < 10; i++) s[i] = acc[i];
-  const wsum = acc[WSUM];
-  const wabs = acc[WABS];
-  if (!normaliseAccumulated(s, wsum, wabs, where)) {
+  if (!normaliseAccumulated(s, acc[WSUM], acc[WABS], where)) {
     throwBadInput(
       where,
       src,

@@ -55,17 +55,34 @@ export function set<T extends QuatOut>(out: T, x: number, y: number, z: number, 
  * @throws {InvalidValueError} when `a` holds a value that is not a finite number.
  */
 export function copy<T extends QuatOut>(out: T, a: QuatLike): T {
-  checkLength('copy', 'out', out, 4);
-  checkLength('copy', 'a', a, 4);
-  const x = a[0];
-  const y = a[1];
-  const z = a[2];
-  const w = a[3];
-  if (!finite4(x, y, z, w)) throw notFinite('copy', 'a', a, 0, 4);
-  out[0] = x;
-  out[1] = y;
-  out[2] = z;
-  out[3] = w;
+  return reorder('copy', 'a', out, a, 0, 1, 2, 3);
+}
+
+/**
+ * Writes `out[k] = a[ik]` for k = 0..3 after checking both lengths and that `a` is finite; reads all of `a`
+ * before writing, so `out` may be `a`. The one body of {@link copy}, {@link fromWxyz} and {@link toWxyz}.
+ */
+function reorder<T extends QuatOut>(
+  fn: string,
+  name: string,
+  out: T,
+  a: QuatLike,
+  i0: number,
+  i1: number,
+  i2: number,
+  i3: number,
+): T {
+  checkLength(fn, 'out', out, 4);
+  checkLength(fn, name, a, 4);
+  const v0 = a[i0];
+  const v1 = a[i1];
+  const v2 = a[i2];
+  const v3 = a[i3];
+  if (!finite4(v0, v1, v2, v3)) throw notFinite(fn, name, a, 0, 4);
+  out[0] = v0;
+  out[1] = v1;
+  out[2] = v2;
+  out[3] = v3;
   return out;
 }
 
@@ -557,18 +574,7 @@ export function nlerp<T extends QuatOut>(out: T, a: QuatLike, b: QuatLike, t: nu
  * @throws {InvalidValueError} when `a` holds a value that is not a finite number (nothing is written).
  */
 export function fromWxyz<T extends QuatOut>(out: T, a: QuatLike): T {
-  checkLength('fromWxyz', 'out', out, 4);
-  checkLength('fromWxyz', 'a', a, 4);
-  const w = a[0];
-  const x = a[1];
-  const y = a[2];
-  const z = a[3];
-  if (!finite4(x, y, z, w)) throw notFinite('fromWxyz', 'a', a, 0, 4);
-  out[0] = x;
-  out[1] = y;
-  out[2] = z;
-  out[3] = w;
-  return out;
+  return reorder('fromWxyz', 'a', out, a, 1, 2, 3, 0);
 }
 
 /**
@@ -578,16 +584,5 @@ export function fromWxyz<T extends QuatOut>(out: T, a: QuatLike): T {
  * @throws {InvalidValueError} when `q` holds a value that is not a finite number (nothing is written).
  */
 export function toWxyz<T extends QuatOut>(out: T, q: QuatLike): T {
-  checkLength('toWxyz', 'out', out, 4);
-  checkLength('toWxyz', 'q', q, 4);
-  const x = q[0];
-  const y = q[1];
-  const z = q[2];
-  const w = q[3];
-  if (!finite4(x, y, z, w)) throw notFinite('toWxyz', 'q', q, 0, 4);
-  out[0] = w;
-  out[1] = x;
-  out[2] = y;
-  out[3] = z;
-  return out;
+  return reorder('toWxyz', 'q', out, q, 3, 0, 1, 2);
 }

@@ -33,6 +33,43 @@ export function multiplyRaw(
   dst[dstOffset + 3] = aw * bw - ax * bx - ay * by - az * bz;
 }
 
+/**
+ * `dst = ±(a⁻¹ ⊗ b)` for unit `a`, `b` (the rotation from `a` to `b`), the sign chosen so that `w ≥ 0` (the
+ * shorter way), unchecked.
+ */
+export function relativeRaw(
+  dst: QuatOut,
+  dstOffset: number,
+  a: QuatLike,
+  aOffset: number,
+  b: QuatLike,
+  bOffset: number,
+): void {
+  const ax = -a[aOffset];
+  const ay = -a[aOffset + 1];
+  const az = -a[aOffset + 2];
+  const aw = a[aOffset + 3];
+  const bx = b[bOffset];
+  const by = b[bOffset + 1];
+  const bz = b[bOffset + 2];
+  const bw = b[bOffset + 3];
+  const x = aw * bx + ax * bw + ay * bz - az * by;
+  const y = aw * by - ax * bz + ay * bw + az * bx;
+  const z = aw * bz + ax * by - ay * bx + az * bw;
+  const w = aw * bw - ax * bx - ay * by - az * bz;
+  if (w < 0) {
+    dst[dstOffset] = -x;
+    dst[dstOffset + 1] = -y;
+    dst[dstOffset + 2] = -z;
+    dst[dstOffset + 3] = -w;
+  } else {
+    dst[dstOffset] = x;
+    dst[dstOffset + 1] = y;
+    dst[dstOffset + 2] = z;
+    dst[dstOffset + 3] = w;
+  }
+}
+
 /** `dst = R(q)·v` for a unit `q` (`t = 2·(u × v)`, `v' = v + w·t + u × t`), unchecked. */
 export function rotateVectorRaw(
   dst: QuatOut,

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { relativeRaw } from '../../quat/raw.js';
 import type { Clip } from '../../series/clip.js';
 import { makeClip, makeSkeleton } from '../../series/clip-create.js';
 import { filterClip } from '../filter/filter-clip.js';
@@ -73,6 +74,9 @@ export function jointNoise(q: Float64Array, frames: number, joints: number, j: n
   return median / 0.6745 / Math.sqrt(1.5);
 }
 
+/** Where {@link relativeLog} keeps the relative rotation. */
+const RELATIVE = new Float64Array(4);
+
 /**
  * Rotation vector (radians) of `a⁻¹ b` for unit quaternions at `ao`, `bo` (x, y, z, w), the shorter way,
  * written to `out` at `oo`.
@@ -85,24 +89,11 @@ export function relativeLog(
   out: Float64Array,
   oo: number,
 ): void {
-  const ax = -a[ao];
-  const ay = -a[ao + 1];
-  const az = -a[ao + 2];
-  const aw = a[ao + 3];
-  const bx = b[bo];
-  const by = b[bo + 1];
-  const bz = b[bo + 2];
-  const bw = b[bo + 3];
-  let x = aw * bx + ax * bw + ay * bz - az * by;
-  let y = aw * by - ax * bz + ay * bw + az * bx;
-  let z = aw * bz + ax * by - ay * bx + az * bw;
-  let w = aw * bw - ax * bx - ay * by - az * bz;
-  if (w < 0) {
-    x = -x;
-    y = -y;
-    z = -z;
-    w = -w;
-  }
+  relativeRaw(RELATIVE, 0, a, ao, b, bo);
+  const x = RELATIVE[0];
+  const y = RELATIVE[1];
+  const z = RELATIVE[2];
+  const w = RELATIVE[3];
   const s = Math.hypot(x, y, z);
   const k = s === 0 ? 2 : (2 * Math.atan2(s, w)) / s;
   out[oo] = k * x;

@@ -6,6 +6,7 @@
  */
 import { InvalidValueError, ShapeError } from '../../errors.js';
 import { frozenDefaults, type OptionSpec, OUT_BUFFER, oneOf, resolveOptions } from '../../options.js';
+import { relativeRaw } from '../../quat/raw.js';
 import type { Track } from '../../series/clip.js';
 import { assertTrack } from './track-checks.js';
 
@@ -292,26 +293,16 @@ export function rotationSplineTrack(
   return evaluateRotationSpline(createRotationSpline(track.times, values), clamped, out ? { out } : {});
 }
 
+/** Where {@link relativeRotvec} keeps the relative rotation. */
+const RELATIVE = new Float64Array(4);
+
 /** Rotation vector (SciPy's `as_rotvec`, angle in [0, π]) of `conj(qa) ⊗ qb`, written at `dst[o]`. */
 function relativeRotvec(dst: Float64Array, o: number, q: Float64Array, a: number, b: number): void {
-  const ax = -q[a];
-  const ay = -q[a + 1];
-  const az = -q[a + 2];
-  const aw = q[a + 3];
-  const bx = q[b];
-  const by = q[b + 1];
-  const bz = q[b + 2];
-  const bw = q[b + 3];
-  let x = aw * bx + ax * bw + ay * bz - az * by;
-  let y = aw * by - ax * bz + ay * bw + az * bx;
-  let z = aw * bz + ax * by - ay * bx + az * bw;
-  let w = aw * bw - ax * bx - ay * by - az * bz;
-  if (w < 0) {
-    x = -x;
-    y = -y;
-    z = -z;
-    w = -w;
-  }
+  relativeRaw(RELATIVE, 0, q, a, q, b);
+  const x = RELATIVE[0];
+  const y = RELATIVE[1];
+  const z = RELATIVE[2];
+  const w = RELATIVE[3];
   const s = Math.sqrt(x * x + y * y + z * z);
   const angle = 2 * Math.atan2(s, w);
   // SciPy's scale: angle / sin(angle / 2), by its series below 1e-3

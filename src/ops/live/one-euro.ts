@@ -294,6 +294,25 @@ export function createOneEuroFilter(options: OneEuroOptions): OneEuroFilter {
   });
 }
 
+/** Where {@link stepConstants} writes. */
+const STEP = new Float64Array(4);
+
+/**
+ * The constants of one step of `dt` seconds, shared by the joints and the three kernels (rotations, vectors,
+ * SIMD), written to a module buffer it returns (valid until the next call): the speed low-pass's `ad/dt` and
+ * `1 − ad` (`ad` its smoothing factor at `dCutoff`), and `2π·dt·minCutoff` and `2π·dt·beta` (each capped at
+ * {@link R_MAX}), from which each joint's cutoff term is formed.
+ */
+function stepConstants(dt: number, minCutoff: number, beta: number, dCutoff: number): Float64Array {
+  const ad = lowPassAlpha(dCutoff, dt);
+  const w2 = Math.min(2 * Math.PI * dt, R_MAX);
+  STEP[0] = ad / dt;
+  STEP[1] = 1 - ad;
+  STEP[2] = Math.min(w2 * minCutoff, R_MAX);
+  STEP[3] = Math.min(w2 * beta, R_MAX);
+  return STEP;
+}
+
 /**
  * One sample of the rotation filter for every joint (after the first sample); returns `false`, having changed
  * nothing but scratch, when a quaternion of the sample is zero or not finite.
@@ -332,12 +351,11 @@ function oneEuroRotations(
   dCutoff: number,
   fromInput: boolean,
 ): boolean {
-  const ad = lowPassAlpha(dCutoff, dt);
-  const adv = ad / dt;
-  const bd = 1 - ad;
-  const w2 = Math.min(2 * Math.PI * dt, R_MAX);
-  const w2min = Math.min(w2 * minCutoff, R_MAX);
-  const w2beta = Math.min(w2 * beta, R_MAX);
+  const k = stepConstants(dt, minCutoff, beta, dCutoff);
+  const adv = k[0];
+  const bd = k[1];
+  const w2min = k[2];
+  const w2beta = k[3];
   let valid = true;
   for (let j = 0; j < joints; j++) {
     // q | c: the joint's c-th value without an overflow-checked addition (q is a multiple of 4)
@@ -472,8 +490,7 @@ function pushSimd(
   fromInput: boolean,
 ): void {
   copySample(simd, input, inputOffset);
-  const ad = lowPassAlpha(dCutoff, dt);
-  const w2 = Math.min(2 * Math.PI * dt, R_MAX);
+  const k = stepConstants(dt, minCutoff, beta, dCutoff);
   const at = simd.at;
   const status = simd.kernels.oneEuro(
     0,
@@ -483,10 +500,10 @@ function pushSimd(
     at.flags,
     at.scratch,
     simd.pairs,
-    ad / dt,
-    1 - ad,
-    Math.min(w2 * minCutoff, R_MAX),
-    Math.min(w2 * beta, R_MAX),
+    k[0],
+    k[1],
+    k[2],
+    k[3],
     fromInput ? 1 : 0,
   );
   if (status < 0) {
@@ -514,12 +531,11 @@ function oneEuroVectors(
   dCutoff: number,
   fromInput: boolean,
 ): void {
-  const ad = lowPassAlpha(dCutoff, dt);
-  const adv = ad / dt;
-  const bd = 1 - ad;
-  const w2 = Math.min(2 * Math.PI * dt, R_MAX);
-  const w2min = Math.min(w2 * minCutoff, R_MAX);
-  const w2beta = Math.min(w2 * beta, R_MAX);
+  const k = stepConstants(dt, minCutoff, beta, dCutoff);
+  const adv = k[0];
+  const bd = k[1];
+  const w2min = k[2];
+  const w2beta = k[3];
   const reference = fromInput ? previous : output;
   for (let b = 0, end = joints * width; b < end; b += width) {
     let s2 = 0;

@@ -1,68 +1,40 @@
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
-import {
-  frozenDefaults,
-  KERNEL_OPTION,
-  NUMBER_LIST,
-  type OptionSpec,
-  OUT_SERIES,
-  oneOf,
-  resolveOptions,
-} from '../../options.js';
+import { frozenDefaults, type OptionSpec, OUT_SERIES, oneOf, resolveOptions } from '../../options.js';
 import { assertFiniteSeries, assertQuatSeries } from '../../series/create.js';
 import type { FloatArray, QuatSeries, Vec3Series } from '../../series/types.js';
-import { isKernel, type Kernel, tent } from '../kernel/kernels.js';
-import { assertFiniteRows, foldCentre, mapFrame, usableRadius } from '../kernel/tap-reach.js';
-import { BOUNDARIES, type Boundary, sampleChannels } from '../kernel/tap-window.js';
-import { velocityOutput } from './velocity-output.js';
+import type { Kernel } from '../kernel/kernels.js';
+import { foldCentre, mapFrame, usableRadius } from '../kernel/tap-reach.js';
+import type { Boundary } from '../kernel/tap-window.js';
+import {
+  checkVelocityOptions,
+  fillVelocity,
+  VELOCITY_DEFAULTS,
+  VELOCITY_SPEC,
+  type VelocityOptions,
+  velocityOutput,
+} from './velocity-options.js';
 
-/** Options of {@link angularVelocity}. */
-export interface AngularVelocityOptions<T extends FloatArray = FloatArray> {
-  /**
-   * Kernel (in frames) that filters the mid-point finite differences, or that interpolates the rotations for
-   * `method: 'analytic'`. Default `kernels.tent` (at the frames: the mean of the two neighbouring differences).
-   */
-  kernel?: Kernel;
-  /**
-   * Where to evaluate when `times` is absent: `'frames'` (one output per input frame) or `'midpoints'` (one per
-   * pair of frames, at `(f + ½)·dt`: with the default tent these are the plain finite differences).
-   */
-  at?: 'frames' | 'midpoints';
-  /** Evaluation times in seconds from frame 0 (any order, fractional); overrides `at`. */
-  times?: ArrayLike<number>;
+/**
+ * Options of {@link angularVelocity}: the shared velocity options (kernel, at, times, method, boundary;
+ * `'analytic'` is the derivative of the relative-log kernel interpolation of the rotations) and the frame.
+ */
+export interface AngularVelocityOptions<T extends FloatArray = FloatArray> extends VelocityOptions {
   /**
    * Frame the angular velocity is expressed in: `'parent'` (the space the rotations map into: the parent joint
    * for local rotations, the world for global ones; `ω = log(q₁ ⊗ q₀⁻¹)·2/dt`) or `'body'` (the rotating frame
    * itself; `ω = log(q₀⁻¹ ⊗ q₁)·2/dt`).
    */
   frame?: 'parent' | 'body';
-  /**
-   * `'finite-difference'`: differences at the mid-points, then filtered by `kernel` (smooth, robust; the
-   * recommended velocity). `'analytic'`: the exact time derivative of the relative-log kernel interpolation of
-   * the rotations (needs `kernel.derivative`; shows the ripples of kernels whose weights do not sum to one).
-   */
-  method?: 'finite-difference' | 'analytic';
-  /** Boundary rule of the filtering (see {@link Boundary}). */
-  boundary?: Boundary;
   /** Receives the result (a `Vec3Series` with the output frame count and the input joints). */
   out?: Vec3Series<T>;
 }
 
 /** Defaults of {@link AngularVelocityOptions}. */
 export const ANGULAR_VELOCITY_DEFAULTS: Required<Omit<AngularVelocityOptions, 'times' | 'out'>> =
-  frozenDefaults({
-    kernel: tent,
-    at: 'frames',
-    frame: 'parent',
-    method: 'finite-difference',
-    boundary: 'renormalize',
-  });
+  frozenDefaults({ ...VELOCITY_DEFAULTS, frame: 'parent' });
 
 const ANGULAR_VELOCITY_SPEC: OptionSpec = {
-  kernel: KERNEL_OPTION,
-  at: oneOf(['frames', 'midpoints']),
-  times: NUMBER_LIST,
-  method: oneOf(['finite-difference', 'analytic']),
-  boundary: oneOf(BOUNDARIES),
+  ...VELOCITY_SPEC,
   frame: oneOf(['parent', 'body']),
   out: OUT_SERIES,
 };
@@ -105,38 +77,12 @@ export function angularVelocity<T extends FloatArray = Float64Array>(
 ): Vec3Series<T> {
   assertQuatSeries(series, 'angularVelocity: series');
   options = resolveOptions('angularVelocity', options, ANGULAR_VELOCITY_DEFAULTS, ANGULAR_VELOCITY_SPEC);
-  if (typeof dt !== 'number' || !(dt > 0) || !Number.isFinite(dt) || !Number.isFinite(1 / dt)) {
-    throw new InvalidValueError(
-      `angularVelocity: dt must be a positive finite number of seconds with a finite inverse, got ${dt}`,
-    );
-  }
-  const kernel = options.kernel ?? ANGULAR_VELOCITY_DEFAULTS.kernel;
-  if (!isKernel(kernel)) throw new OptionError('angularVelocity: kernel must be a Kernel (see kernels)');
-  const at = options.at ?? ANGULAR_VELOCITY_DEFAULTS.at;
-  if (at !== 'frames' && at !== 'midpoints') {
-    throw new OptionError(`angularVelocity: at must be 'frames' or 'midpoints', got ${String(at)}`);
-  }
+  const resolved = checkVelocityOptions('angularVelocity', dt, options);
   const frame = options.frame ?? ANGULAR_VELOCITY_DEFAULTS.frame;
   if (frame !== 'parent' && frame !== 'body') {
     throw new OptionError(`angularVelocity: frame must be 'parent' or 'body', got ${String(frame)}`);
   }
-  const method = options.method ?? ANGULAR_VELOCITY_DEFAULTS.method;
-  if (method !== 'finite-difference' && method !== 'analytic') {
-    throw new OptionError(
-      `angularVelocity: method must be 'finite-difference' or 'analytic', got ${String(method)}`,
-    );
-  }
-  const boundary = options.boundary ?? ANGULAR_VELOCITY_DEFAULTS.boundary;
-  if (!BOUNDARIES.includes(boundary)) {
-    throw new OptionError(
-      `angularVelocity: boundary must be one of ${BOUNDARIES.join(', ')}, got ${String(boundary)}`,
-    );
-  }
-  if (method === 'analytic' && typeof kernel.derivative !== 'function') {
-    throw new OptionError(
-      `angularVelocity: method 'analytic' needs a kernel with a derivative (${kernel.name})`,
-    );
-  }
+  const { kernel, at, boundary } = resolved;
   const { frames, joints } = series;
   const times = options.times;
   const out = velocityOutput('angularVelocity', frames, joints, times, at, boundary, options.out);
@@ -149,31 +95,19 @@ export function angularVelocity<T extends FloatArray = Float64Array>(
     return out;
   }
 
-  if (method === 'analytic') {
-    // centre in frames
-    const centreAt =
-      times !== undefined
-        ? (i: number) => times[i] / dt
-        : at === 'frames'
-          ? (i: number) => i
-          : (i: number) => i + 0.5;
-    analyticVelocity(out.data, series.data, frames, joints, kernel, boundary, count, centreAt, dt, body);
-    assertFiniteRows(out.data, count, joints * 3, 'angularVelocity: the velocities');
-    return out;
-  }
-
-  // a looping clip ('wrap') has one more difference: from the last frame back to the first
-  const nMid = boundary === 'wrap' ? frames : frames - 1;
-  const mid = new Float64Array(nMid * joints * 3);
-  midpointAngularVelocity(mid, series.data, frames, joints, dt, body, boundary === 'wrap');
-  // centre in mid-point indices: sample m sits at time (m + ½)·dt
-  const centreAt =
-    times !== undefined
-      ? (i: number) => times[i] / dt - 0.5
-      : at === 'frames'
-        ? (i: number) => i - 0.5
-        : (i: number) => i;
-  sampleChannels(out.data, mid, nMid, joints * 3, kernel, boundary, count, centreAt);
+  fillVelocity(
+    'angularVelocity',
+    out.data,
+    count,
+    frames,
+    joints * 3,
+    resolved,
+    times,
+    dt,
+    (centreAt) =>
+      analyticVelocity(out.data, series.data, frames, joints, kernel, boundary, count, centreAt, dt, body),
+    (mid) => midpointAngularVelocity(mid, series.data, frames, joints, dt, body, boundary === 'wrap'),
+  );
   return out;
 }
 

@@ -1,54 +1,29 @@
 import { OptionError, ShapeError } from '../../errors.js';
-import {
-  frozenDefaults,
-  KERNEL_OPTION,
-  NUMBER_LIST,
-  type OptionSpec,
-  oneOf,
-  resolveOptions,
-} from '../../options.js';
+import { frozenDefaults, type OptionSpec, oneOf, resolveOptions } from '../../options.js';
 import type { Clip } from '../../series/clip.js';
 import type { Vec3Series } from '../../series/types.js';
-import type { Kernel } from '../kernel/kernels.js';
-import { BOUNDARIES, type Boundary } from '../kernel/tap-window.js';
 import { checkClip } from '../skeleton/clip-check.js';
 import { forwardKinematics } from '../skeleton/forward-kinematics.js';
-import { ANGULAR_VELOCITY_DEFAULTS, angularVelocity } from './angular-velocity.js';
+import { angularVelocity } from './angular-velocity.js';
 import { linearVelocity } from './linear-velocity.js';
+import { VELOCITY_DEFAULTS, VELOCITY_SPEC, type VelocityOptions } from './velocity-options.js';
 
-/** Options of {@link clipVelocities}; shared with {@link angularVelocity} and {@link linearVelocity}. */
-export interface ClipVelocitiesOptions {
-  /** Kernel filtering the mid-point differences (frames). Default `kernels.tent`. */
-  kernel?: Kernel;
-  /** `'frames'` (default) or `'midpoints'`, when `times` is absent. */
-  at?: 'frames' | 'midpoints';
-  /** Evaluation times in seconds from frame 0; overrides `at`. */
-  times?: ArrayLike<number>;
-  /** `'finite-difference'` (default) or `'analytic'`. */
-  method?: 'finite-difference' | 'analytic';
-  /** Boundary rule. */
-  boundary?: Boundary;
+/**
+ * Options of {@link clipVelocities}: the shared velocity options (kernel, at, times, method, boundary), passed
+ * to each velocity, and the spaces.
+ */
+export interface ClipVelocitiesOptions extends VelocityOptions {
   /** Which velocities: `'local'`, `'global'` or `'both'` (default). Global ones run forward kinematics. */
   spaces?: 'local' | 'global' | 'both';
 }
 
 /** Defaults of {@link ClipVelocitiesOptions}. */
 export const CLIP_VELOCITIES_DEFAULTS: Required<Omit<ClipVelocitiesOptions, 'times'>> = frozenDefaults({
-  kernel: ANGULAR_VELOCITY_DEFAULTS.kernel,
-  at: 'frames',
-  method: 'finite-difference',
-  boundary: 'renormalize',
+  ...VELOCITY_DEFAULTS,
   spaces: 'both',
 });
 
-const CLIP_VELOCITIES_SPEC: OptionSpec = {
-  kernel: KERNEL_OPTION,
-  at: oneOf(['frames', 'midpoints']),
-  times: NUMBER_LIST,
-  method: oneOf(['finite-difference', 'analytic']),
-  boundary: oneOf(BOUNDARIES),
-  spaces: oneOf(['local', 'global', 'both']),
-};
+const CLIP_VELOCITIES_SPEC: OptionSpec = { ...VELOCITY_SPEC, spaces: oneOf(['local', 'global', 'both']) };
 
 /** Velocities of every joint of a clip; units per second (radians, clip length units). */
 export interface ClipVelocities {

@@ -1,53 +1,33 @@
 import { InvalidValueError, OptionError } from '../../errors.js';
-import {
-  frozenDefaults,
-  KERNEL_OPTION,
-  NUMBER_LIST,
-  type OptionSpec,
-  OUT_SERIES,
-  oneOf,
-  resolveOptions,
-} from '../../options.js';
+import { frozenDefaults, type OptionSpec, OUT_SERIES, resolveOptions } from '../../options.js';
 import { assertFiniteSeries, assertVec3Series } from '../../series/create.js';
 import type { FloatArray, Vec3Series } from '../../series/types.js';
-import { isKernel, type Kernel, tent } from '../kernel/kernels.js';
-import { assertFiniteRows, foldCentre, mapFrame, usableRadius } from '../kernel/tap-reach.js';
-import { BOUNDARIES, type Boundary, sampleChannels } from '../kernel/tap-window.js';
-import { velocityOutput } from './velocity-output.js';
+import type { Kernel } from '../kernel/kernels.js';
+import { foldCentre, mapFrame, usableRadius } from '../kernel/tap-reach.js';
+import type { Boundary } from '../kernel/tap-window.js';
+import {
+  checkVelocityOptions,
+  fillVelocity,
+  VELOCITY_DEFAULTS,
+  VELOCITY_SPEC,
+  type VelocityOptions,
+  velocityOutput,
+} from './velocity-options.js';
 
-/** Options of {@link linearVelocity}; the same meaning as for {@link angularVelocity}. */
-export interface LinearVelocityOptions<T extends FloatArray = FloatArray> {
-  /** Kernel (frames) filtering the mid-point differences, or interpolating for `'analytic'`. Default tent. */
-  kernel?: Kernel;
-  /** `'frames'` (default) or `'midpoints'` (`(f + ½)·dt`), when `times` is absent. */
-  at?: 'frames' | 'midpoints';
-  /** Evaluation times in seconds from frame 0; overrides `at`. */
-  times?: ArrayLike<number>;
-  /** `'finite-difference'` (default) or `'analytic'` (derivative of the kernel interpolation). */
-  method?: 'finite-difference' | 'analytic';
-  /** Boundary rule of the filtering. */
-  boundary?: Boundary;
+/**
+ * Options of {@link linearVelocity}: the shared velocity options (kernel, at, times, method, boundary), as for
+ * {@link angularVelocity}.
+ */
+export interface LinearVelocityOptions<T extends FloatArray = FloatArray> extends VelocityOptions {
   /** Receives the result. */
   out?: Vec3Series<T>;
 }
 
 /** Defaults of {@link LinearVelocityOptions}. */
 export const LINEAR_VELOCITY_DEFAULTS: Required<Omit<LinearVelocityOptions, 'times' | 'out'>> =
-  frozenDefaults({
-    kernel: tent,
-    at: 'frames',
-    method: 'finite-difference',
-    boundary: 'renormalize',
-  });
+  frozenDefaults({ ...VELOCITY_DEFAULTS });
 
-const LINEAR_VELOCITY_SPEC: OptionSpec = {
-  kernel: KERNEL_OPTION,
-  at: oneOf(['frames', 'midpoints']),
-  times: NUMBER_LIST,
-  method: oneOf(['finite-difference', 'analytic']),
-  boundary: oneOf(BOUNDARIES),
-  out: OUT_SERIES,
-};
+const LINEAR_VELOCITY_SPEC: OptionSpec = { ...VELOCITY_SPEC, out: OUT_SERIES };
 
 /**
  * Linear velocity of vector channels (positions), in units per second, as a `Vec3Series`: differences of
@@ -73,34 +53,8 @@ export function linearVelocity<T extends FloatArray = Float64Array>(
 ): Vec3Series<T> {
   assertVec3Series(series, 'linearVelocity: series');
   options = resolveOptions('linearVelocity', options, LINEAR_VELOCITY_DEFAULTS, LINEAR_VELOCITY_SPEC);
-  if (typeof dt !== 'number' || !(dt > 0) || !Number.isFinite(dt) || !Number.isFinite(1 / dt)) {
-    throw new InvalidValueError(
-      `linearVelocity: dt must be a positive finite number of seconds with a finite inverse, got ${dt}`,
-    );
-  }
-  const kernel = options.kernel ?? LINEAR_VELOCITY_DEFAULTS.kernel;
-  if (!isKernel(kernel)) throw new OptionError('linearVelocity: kernel must be a Kernel (see kernels)');
-  const at = options.at ?? LINEAR_VELOCITY_DEFAULTS.at;
-  if (at !== 'frames' && at !== 'midpoints') {
-    throw new OptionError(`linearVelocity: at must be 'frames' or 'midpoints', got ${String(at)}`);
-  }
-  const method = options.method ?? LINEAR_VELOCITY_DEFAULTS.method;
-  if (method !== 'finite-difference' && method !== 'analytic') {
-    throw new OptionError(
-      `linearVelocity: method must be 'finite-difference' or 'analytic', got ${String(method)}`,
-    );
-  }
-  if (method === 'analytic' && typeof kernel.derivative !== 'function') {
-    throw new OptionError(
-      `linearVelocity: method 'analytic' needs a kernel with a derivative (${kernel.name})`,
-    );
-  }
-  const boundary = options.boundary ?? LINEAR_VELOCITY_DEFAULTS.boundary;
-  if (!BOUNDARIES.includes(boundary)) {
-    throw new OptionError(
-      `linearVelocity: boundary must be one of ${BOUNDARIES.join(', ')}, got ${String(boundary)}`,
-    );
-  }
+  const resolved = checkVelocityOptions('linearVelocity', dt, options);
+  const { kernel, at, boundary } = resolved;
   const { frames, joints } = series;
   const times = options.times;
   const out = velocityOutput('linearVelocity', frames, joints, times, at, boundary, options.out);
@@ -118,33 +72,25 @@ export function linearVelocity<T extends FloatArray = Float64Array>(
   }
   const channels = joints * 3;
   const src = series.data;
-  if (method === 'analytic') {
-    const centreAt =
-      times !== undefined
-        ? (i: number) => times[i] / dt
-        : at === 'frames'
-          ? (i: number) => i
-          : (i: number) => i + 0.5;
-    analyticLinear(out.data, src, frames, channels, kernel, boundary, count, centreAt, dt);
-    assertFiniteRows(out.data, count, channels, 'linearVelocity: the velocities');
-    return out;
-  }
-  // a looping clip ('wrap') has one more difference: from the last frame back to the first
-  const nMid = boundary === 'wrap' ? frames : frames - 1;
-  const mid = new Float64Array(nMid * channels);
-  const inv = 1 / dt;
-  for (let m = 0; m < nMid; m++) {
-    const a = m * channels;
-    const b = m + 1 === frames ? 0 : a + channels;
-    for (let c = 0; c < channels; c++) mid[a + c] = (src[b + c] - src[a + c]) * inv;
-  }
-  const centreAt =
-    times !== undefined
-      ? (i: number) => times[i] / dt - 0.5
-      : at === 'frames'
-        ? (i: number) => i - 0.5
-        : (i: number) => i;
-  sampleChannels(out.data, mid, nMid, channels, kernel, boundary, count, centreAt);
+  fillVelocity(
+    'linearVelocity',
+    out.data,
+    count,
+    frames,
+    channels,
+    resolved,
+    times,
+    dt,
+    (centreAt) => analyticLinear(out.data, src, frames, channels, kernel, boundary, count, centreAt, dt),
+    (mid, samples) => {
+      const inv = 1 / dt;
+      for (let m = 0; m < samples; m++) {
+        const a = m * channels;
+        const b = m + 1 === frames ? 0 : a + channels;
+        for (let c = 0; c < channels; c++) mid[a + c] = (src[b + c] - src[a + c]) * inv;
+      }
+    },
+  );
   return out;
 }
 

@@ -31,14 +31,18 @@ function twoChoices(a: string, b: string, fallback: string): string {
 
 /** `, rotations at 4-16 bits (mean 11.2)` for variable bit rates, else nothing. */
 function bitsText(bits: number[] | undefined): string {
-  const used = (bits ?? []).filter((b) => b > 0);
-  if (used.length === 0) return '';
+  const all = (bits ?? []).filter((b) => b > 0);
+  // 32: stored as float32, no filter width held the bound
+  const used = all.filter((b) => b !== 32);
+  const floats = all.length - used.length;
+  const floatText = floats > 0 ? `, ${floats} float32 (no width held the bound)` : '';
+  if (used.length === 0) return floats > 0 ? `, ${floats} rotation tracks float32` : '';
   const mean = used.reduce((a, b) => a + b, 0) / used.length;
   const [lo, hi] = [Math.min(...used), Math.max(...used)];
   const tracks = used.length === 1 ? '1 rotation track' : `${used.length} rotation tracks`;
   return lo === hi
-    ? `, ${tracks} at ${lo} bits`
-    : `, ${tracks} at ${lo}-${hi} bits (mean ${mean.toFixed(1)})`;
+    ? `, ${tracks} at ${lo} bits${floatText}`
+    : `, ${tracks} at ${lo}-${hi} bits (mean ${mean.toFixed(1)})${floatText}`;
 }
 
 /** The library's default rotation tolerance (`REDUCE_KEYS_DEFAULTS.toleranceAngle`, radians) in degrees, as help prints it. */
@@ -144,6 +148,7 @@ through every ancestor's scale, so 0.03 is 3 cm in the scene under an armature s
 reported error include the rounding. --quantize variable keeps every key (constant tracks as below) and gives each rotation track
 its own bit width (4 to 16), chosen under the bound, stored with EXT_meshopt_compression's quaternion
 filter (implies --meshopt; ACL's variable bit rates in a glTF file any meshopt-capable player loads);
+a track that no width holds stays float32 (counted in the printed line), the others are filtered;
 the reported error is measured on the rotations as the filter decodes them. Both store LINEAR and STEP
 rotations: an animation with a CUBICSPLINE rotation keeps float rotations, with a warning naming it. --meshopt compresses the glTF buffers with EXT_meshopt_compression
 (meshoptimizer; lossless on the stored keys, so the reported error is the file's). --effort best checks

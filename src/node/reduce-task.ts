@@ -1,7 +1,7 @@
 // The `reduce` file task: read BVH or glTF, reduce every animation's keys within an error bound
 // (reduceKeys), write glTF/GLB (rotations optionally as normalised 16-bit) or BVH at the kept frames.
 import { basename, extname } from 'node:path';
-import type { Animation, Document, Node } from '@gltf-transform/core';
+import type { Animation, AnimationChannel, Document, Node } from '@gltf-transform/core';
 import { OptionError } from '../errors.js';
 import { withAttachedNodes } from '../io/gltf/attached.js';
 import { setQuaternionFilterCodes } from '../io/gltf/meshopt.js';
@@ -10,7 +10,7 @@ import { skinShells } from '../io/gltf/skin-shells.js';
 import { gltfSourceOf } from '../io/gltf/source.js';
 import { writeClipsToDocument, writeGltf } from '../io/gltf/write.js';
 import { writeBvhBytes } from '../io/index.js';
-import type { RotationCodes } from '../ops/reduce/reduce-bits.js';
+import { FLOAT_BITS, type RotationCodes } from '../ops/reduce/reduce-bits.js';
 import { type ReduceKeysReport, type ReduceTrackTarget, reduceKeys } from '../ops/reduce/reduce-keys.js';
 import type { Clip, KeyedClip } from '../series/clip.js';
 import { type AtomicContent, writeFileAtomic } from './atomic.js';
@@ -86,8 +86,16 @@ export async function runReduceTask(
       if (m === undefined) filterCodes.set(animation, (m = new Map()));
       return m;
     };
-    // a BVH input's codes by joint: its document (a node per joint, in order) is made by the writer
+    // the rotation tracks no filter width holds, kept as float32, by animation and target node
+    const floatRotations = new Map<Animation, Set<Node>>();
+    const floatOf = (animation: Animation) => {
+      let m = floatRotations.get(animation);
+      if (m === undefined) floatRotations.set(animation, (m = new Set()));
+      return m;
+    };
+    // a BVH input's codes and float tracks by joint: its document (a node per joint, in order) is made by the writer
     let jointCodes: RotationCodes[] = [];
+    let jointBits: number[] = [];
     const name = task.output && task.output !== '-' ? basename(task.output, extname(task.output)) : 'scene';
     const summary: ReduceSummary = { units: 'file units', animations: [], bytes: 0 };
     let doc: Document | null = null;
@@ -113,6 +121,7 @@ export async function runReduceTask(
       const reduced = reduceKeys(clip, { unitsPerMeter: 1 / scale, ...options });
       // a new document's nodes are the skeleton's joints, in order
       jointCodes = reduced.rotationCodes ?? [];
+      jointBits = reduced.report.rotationBits ?? [];
       summary.animations.push({ name: clip.name ?? '', frames: clip.frames, report: reduced.report });
       result.outputFrames = maxKeys(reduced.clip);
       if (format === 'bvh') {
@@ -174,6 +183,10 @@ export async function runReduceTask(
         for (const c of reduced.rotationCodes ?? [])
           if (from !== undefined && all[from.animation] && c.joint < from.nodes.length)
             codesOf(all[from.animation]).set(nodeList[from.nodes[c.joint]], c.codes);
+        (reduced.report.rotationBits ?? []).forEach((bits, j) => {
+          if (bits === FLOAT_BITS && from !== undefined && all[from.animation] && j < from.nodes.length)
+            floatOf(all[from.animation]).add(nodeList[from.nodes[j]]);
+        });
         result.frames = Math.max(result.frames, maxKeys(keyed));
         clips.push(
           measured === keyed
@@ -204,9 +217,16 @@ export async function runReduceTask(
       animations = keyedOut.document.getRoot().listAnimations();
       const nodes = keyedOut.document.getRoot().listNodes();
       for (const c of jointCodes) codesOf(animations[0]).set(nodes[c.joint], c.codes);
+      jointBits.forEach((bits, j) => {
+        if (bits === FLOAT_BITS) floatOf(animations[0]).add(nodes[j]);
+      });
     }
-    if (quantize) quantizeRotations(keyedOut.document, animations);
-    if (variable) storeFilterCodes(animations, filterCodes);
+    const keepFloat = (channel: AnimationChannel, animation: Animation) => {
+      const node = channel.getTargetNode();
+      return node !== null && floatRotations.get(animation)?.has(node) === true;
+    };
+    if (quantize) quantizeRotations(keyedOut.document, animations, keepFloat);
+    if (variable) storeFilterCodes(animations, filterCodes, keepFloat);
     if (task.output === '-' || task.output === null) {
       const out = await writeGltf(keyedOut.document, [], {
         format: format === 'gltf' ? 'gltf' : 'glb',
@@ -229,13 +249,21 @@ export async function runReduceTask(
   return result;
 }
 
-/** Hands each rotation output of `animations` its quaternion filter codes (by animation and target node). */
-function storeFilterCodes(animations: Animation[], codes: Map<Animation, Map<Node, Int16Array>>): void {
+/**
+ * Hands each rotation output of `animations` its quaternion filter codes (by animation and target node),
+ * except the channels kept as float32.
+ */
+function storeFilterCodes(
+  animations: Animation[],
+  codes: Map<Animation, Map<Node, Int16Array>>,
+  keepFloat: (channel: AnimationChannel, animation: Animation) => boolean,
+): void {
   for (const animation of animations) {
     for (const channel of animation.listChannels()) {
       const node = channel.getTargetNode();
       const output = channel.getSampler()?.getOutput();
       if (channel.getTargetPath() !== 'rotation' || node === null || !output) continue;
+      if (keepFloat(channel, animation)) continue;
       const c = codes.get(animation)?.get(node);
       if (c === undefined)
         throw new OptionError(

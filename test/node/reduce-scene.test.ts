@@ -9,7 +9,14 @@ import { runGltfTask } from '../../src/node/gltf-task.js';
 import type { ReduceSummary } from '../../src/node/reduce-task.js';
 import { runReduceTask } from '../../src/node/reduce-task.js';
 import type { ReduceKeysOptions } from '../../src/ops/reduce/reduce-keys.js';
-import { meshoptDecoded as plain } from '../support/gltf-data.js';
+import {
+  FIXTURE_GLTF_DIR,
+  glbJson,
+  HAS_SHARED_GLTF,
+  meshoptDecoded as plain,
+  sharedGltfPath,
+  validatorErrors,
+} from '../support/gltf-data.js';
 import { Player, sceneObjectError } from '../support/gltf-evaluator.js';
 import { mixamoRig, type RigOptions } from '../support/mixamo-rig.js';
 import { hasRealBvh, sharedBvhPath } from '../support/shared-data.js';
@@ -144,4 +151,93 @@ describe('reduce in scene units', () => {
       },
       60_000,
     );
+});
+
+/**
+ * `--quantize variable` on a glTF file: every animation's report, and per animation the written file's
+ * error measured by the evaluator (meshopt decoded by meshoptimizer), with the raw JSON.
+ */
+async function variableFile(input: string) {
+  const output = join(mkdtempSync(join(tmpdir(), 'rotsig-reduce-scene-')), 'variable.glb');
+  const r = await runReduceTask(
+    {
+      input,
+      output,
+      steps: [],
+      emit: { kind: 'reduce', options: { preset: 'acl', quantization: 'variable' } },
+    },
+    fail,
+  );
+  expect(r.error?.message, 'the reduce task failed').toBeUndefined();
+  const written = new Uint8Array(readFileSync(output));
+  const decoded = await plain(written);
+  const original = new Uint8Array(readFileSync(input));
+  const animations = (r.data as ReduceSummary).animations.map((a, i) => {
+    const before = new Player(original, i);
+    const after = new Player(decoded, i);
+    return { report: a.report, measured: sceneObjectError(before, after, 0.03).max, keys: after.keys };
+  });
+  return { animations, written, json: glbJson(written) };
+}
+
+describe('--quantize variable: a track no width holds stays float32', () => {
+  it('Fox.glb at --preset acl: written (16-bit refuses it), the float tracks counted, each animation within 0.01 cm as the evaluator plays the file, report = evaluator, validator clean', async () => {
+    const { animations, written, json } = await variableFile(join(FIXTURE_GLTF_DIR, 'Fox.glb'));
+    expect(animations.length).toBe(3);
+    let floats = 0;
+    let filtered = 0;
+    for (const { report, measured } of animations) {
+      const bits = (report.rotationBits ?? []).filter((b) => b > 0);
+      const float = bits.filter((b) => b === 32).length;
+      expect(report.floatTracks).toBe(float);
+      // some tracks need float32, not all: the others keep a width of 4 to 16
+      expect(float).toBeGreaterThan(0);
+      expect(float).toBeLessThan(bits.length);
+      expect(bits.every((b) => b === 32 || (b >= 4 && b <= 16))).toBe(true);
+      floats += float;
+      filtered += bits.length - float;
+      expect(measured).toBeLessThanOrEqual(1e-4 * FLOAT32_SLACK);
+      expect(Math.abs(report.maxError - measured)).toBeLessThanOrEqual(0.01 * measured);
+    }
+    expect(await validatorErrors(written)).toEqual([]);
+    // in the file: the float tracks as FLOAT outputs, the others as normalised SHORT under the quaternion filter
+    const outputs = (
+      json.animations as {
+        channels: { sampler: number; target: { path: string } }[];
+        samplers: { output: number }[];
+      }[]
+    ).flatMap((a) =>
+      a.channels
+        .filter((c) => c.target.path === 'rotation')
+        .map((c) => json.accessors[a.samplers[c.sampler].output]),
+    );
+    expect(outputs.filter((x: { componentType: number }) => x.componentType === 5126).length).toBe(floats);
+    const shorts = outputs.filter((x: { componentType: number }) => x.componentType === 5122);
+    expect(shorts.length).toBe(filtered);
+    for (const x of shorts)
+      expect(json.bufferViews[x.bufferView].extensions.EXT_meshopt_compression.filter).toBe('QUATERNION');
+  }, 60_000);
+
+  it.skipIf(!HAS_SHARED_GLTF)(
+    'RobotExpressive.glb (14 animations) at --preset acl: written, float tracks only where needed, every animation within the bound, report = evaluator',
+    async () => {
+      const { animations, written } = await variableFile(
+        sharedGltfPath('robot-expressive/RobotExpressive.glb'),
+      );
+      expect(animations.length).toBe(14);
+      const floats = animations.reduce((n, a) => n + (a.report.floatTracks ?? 0), 0);
+      const tracks = animations.reduce(
+        (n, a) => n + (a.report.rotationBits ?? []).filter((b) => b > 0).length,
+        0,
+      );
+      expect(floats).toBeGreaterThan(0);
+      expect(floats).toBeLessThan(tracks / 2);
+      for (const { report, measured } of animations) {
+        expect(measured).toBeLessThanOrEqual(1e-4 * FLOAT32_SLACK);
+        expect(Math.abs(report.maxError - measured)).toBeLessThanOrEqual(0.01 * measured);
+      }
+      expect(await validatorErrors(written)).toEqual([]);
+    },
+    120_000,
+  );
 });

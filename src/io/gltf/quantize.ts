@@ -1,4 +1,4 @@
-import type { Animation, Document } from '@gltf-transform/core';
+import type { Animation, AnimationChannel, Document } from '@gltf-transform/core';
 import { GltfError } from './errors.js';
 import { KHRMeshQuantizationMarker } from './source.js';
 
@@ -16,7 +16,8 @@ const SHORT_MAX = 32767;
  * by 1). Keys already on the 16-bit grid (from `reduceKeys` with `quantization: 'int16'`) are stored
  * exactly, so the error `reduceKeys` reports is the error of the file; other keys are rounded here. An
  * output accessor that another sampler shares is copied, never changed under it; a FLOAT accessor left
- * without users is disposed. Returns the number of samplers changed.
+ * without users is disposed. A channel for which `keepFloat` returns true keeps its float output (variable
+ * bit rates store the rotations no filter width holds as float32). Returns the number of samplers changed.
  *
  * @throws {GltfError} (code `'gltf-write'`) when a rotation output holds a non-finite value or a
  * component beyond ±1.0001 (not a unit quaternion), since neither fits the normalised range.
@@ -25,7 +26,11 @@ const SHORT_MAX = 32767;
  * const { document } = await writeGltf(null, [reduced]);
  * quantizeRotations(document, document.getRoot().listAnimations()); // then write the document again
  */
-export function quantizeRotations(doc: Document, animations: readonly Animation[]): number {
+export function quantizeRotations(
+  doc: Document,
+  animations: readonly Animation[],
+  keepFloat?: (channel: AnimationChannel, animation: Animation) => boolean,
+): number {
   let changed = 0;
   const ext = doc.createExtension(KHRMeshQuantizationMarker);
   for (const animation of animations) {
@@ -36,6 +41,7 @@ export function quantizeRotations(doc: Document, animations: readonly Animation[
       const sampler = channel.getSampler();
       if (channel.getTargetPath() !== 'rotation' || sampler === null) continue;
       if (sampler.getInterpolation() === 'CUBICSPLINE') continue;
+      if (keepFloat?.(channel, animation)) continue;
       const output = sampler.getOutput();
       if (output === null || output.getType() !== 'VEC4') continue;
       const src = output.getArray();

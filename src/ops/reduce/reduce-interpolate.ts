@@ -11,6 +11,14 @@ export function quantize16(x: number): number {
   return Math.max(-32767, Math.min(32767, Math.round(x * 32767))) / 32767;
 }
 
+/**
+ * Whether joint `j`'s rotation keys are rounded to normalised 16-bit values as stored: `'int16'`
+ * quantisation, except the tracks variable bit rates keep as they are (`o.storedAsIs`).
+ */
+export function rounds16(o: Resolved, j: number): boolean {
+  return o.quantization === 'int16' && !(o.storedAsIs?.[j * 3 + 1] === 1);
+}
+
 const qa = new Float64Array(4);
 const qb = new Float64Array(4);
 
@@ -53,11 +61,11 @@ export function interpolateComponent(
   const ia = (a * J + j) * w;
   const ib = (b * J + j) * w;
   const mode = interpolationOf(d, o, j, component);
+  const round = component === 1 && rounds16(o, j);
   if (a === b || (mode === STEP && f < b)) {
     // the key itself, as stored
-    for (let c = 0; c < w; c++)
-      out[c] = component === 1 && o.quantization === 'int16' ? quantize16(src[ia + c]) : src[ia + c];
-    if (component === 1 && o.quantization === 'int16') normalise4(out);
+    for (let c = 0; c < w; c++) out[c] = round ? quantize16(src[ia + c]) : src[ia + c];
+    if (round) normalise4(out);
     return;
   }
   if (mode === STEP) {
@@ -69,11 +77,11 @@ export function interpolateComponent(
   if (mode === LINEAR) {
     if (component === 1) {
       for (let c = 0; c < 4; c++) {
-        qa[c] = o.quantization === 'int16' ? quantize16(src[ia + c]) : src[ia + c];
-        qb[c] = o.quantization === 'int16' ? quantize16(src[ib + c]) : src[ib + c];
+        qa[c] = round ? quantize16(src[ia + c]) : src[ia + c];
+        qb[c] = round ? quantize16(src[ib + c]) : src[ib + c];
       }
       slerpFlat(out, 0, qa, 0, qb, 0, u);
-      if (o.quantization === 'int16') normalise4(out);
+      if (round) normalise4(out);
       return;
     }
     for (let c = 0; c < 3; c++) out[c] = src[ia + c] + (src[ib + c] - src[ia + c]) * u;

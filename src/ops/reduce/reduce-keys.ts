@@ -7,7 +7,7 @@ import { InvalidValueError, OptionError } from '../../errors.js';
 import type { Clip, KeyedClip } from '../../series/clip.js';
 import { assertClip } from '../../series/clip-create.js';
 import { assertFiniteSeries } from '../../series/create.js';
-import { variableBits } from './reduce-bits.js';
+import { FLOAT_BITS, variableBits } from './reduce-bits.js';
 import { isKeyed, keyedFrames } from './reduce-keyed.js';
 import {
   type ReduceKeysOptions,
@@ -114,7 +114,10 @@ export {
  * the widths chosen under the bound and the decoded pose measured as the player loads it (the decoder's
  * float32 arithmetic reproduced bit for bit), like ACL's variable bit rates; translations and scales
  * stay float. Keys are encoded with error feedback down the hierarchy when every rotation track has
- * every frame. The measured error is the report's, never above `tolerance`.
+ * every frame. A rotation track that no width holds within the bound is stored as float32 without the
+ * filter (32 in `report.rotationBits`, counted in `report.floatTracks`; `result.rotationCodes` has none
+ * for it), only that track: its children are encoded against its float value. The measured error is the
+ * report's, never above `tolerance`.
  *
  * Sources: ACL's error metric (N. Frechette, "Animation Compression Library", virtual vertices 3 cm from
  * each bone) and ozz-animation's hierarchical tolerance (`animation_optimizer.cc`).
@@ -169,11 +172,10 @@ export function reduceKeys(input: Clip | KeyedClip, options: ReduceKeysOptions =
   }
   if (o.quantization === 'variable') {
     // every key, each rotation track at its own bit width under the bound (measured)
-    const { result, codes } = variableBits(clip, data, o);
-    const bits = new Array<number>(J).fill(0);
-    for (const c of codes) bits[c.joint] = c.bits;
+    const { result, codes, bits } = variableBits(clip, data, o);
     result.report.quantization = 'variable';
-    result.report.rotationBits = bits;
+    result.report.rotationBits = Array.from(bits);
+    result.report.floatTracks = bits.reduce((n, b) => n + (b === FLOAT_BITS ? 1 : 0), 0);
     result.rotationCodes = codes;
     return result;
   }

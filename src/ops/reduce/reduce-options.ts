@@ -176,10 +176,16 @@ export interface ReduceKeysReport {
   maxScaleError: number;
   quantization: ReduceQuantization;
   /**
-   * `quantization: 'variable'`: per joint, the bit width of its rotation track (4 to 16; 0 where the
-   * joint has no stored rotation track). Absent otherwise.
+   * `quantization: 'variable'`: per joint, the bit width of its rotation track (4 to 16 under the
+   * quaternion filter; 32 where no width held the bound and the track is stored as float32 without a
+   * filter; 0 where the joint has no stored rotation track). Absent otherwise.
    */
   rotationBits?: number[];
+  /**
+   * `quantization: 'variable'`: the tracks stored as float32 because no filter width held the bound
+   * (rotations at 32 in `rotationBits`). Absent otherwise.
+   */
+  floatTracks?: number;
   /**
    * Tracks whose keys were all equal (within float32; rotations up to sign), each now one key or none:
    * `constantTracks` of them in all, `droppedTracks` of those dropped because the one key was the joint's
@@ -220,6 +226,12 @@ export interface Resolved {
   meshShells: Float64Array | null;
   /** `joint·3 + component` (0 translation, 1 rotation, 2 scale) of the tracks that keep a key at rest; null: all. */
   keepAtRest: Set<number> | null;
+  /**
+   * Internal to variable bit rates: per `joint·3 + component`, 1 where the track's keys are stored as they
+   * are (float32, or already decoded from a filter) although `quantization` is `'int16'`, so neither the
+   * measurement nor the written track rounds them to 16 bits. Absent or null: none.
+   */
+  storedAsIs?: Uint8Array | null;
 }
 
 function positiveFinite(v: unknown, name: string): number {

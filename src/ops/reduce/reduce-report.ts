@@ -3,7 +3,7 @@ import { ShapeError } from '../../errors.js';
 import type { Clip, Interpolation, KeyedClip, Track } from '../../series/clip.js';
 import { rotationAngle } from './reduce-check.js';
 import { DROPPED, keptOne } from './reduce-constant.js';
-import { interpolateComponent, normalise4, quantize16 } from './reduce-interpolate.js';
+import { interpolateComponent, normalise4, quantize16, rounds16 } from './reduce-interpolate.js';
 import { keptTrack } from './reduce-keyed.js';
 import type { ReduceKeysReport, ReduceKeysResult, Resolved } from './reduce-options.js';
 import type { KeySets, Prepared } from './reduce-prepare.js';
@@ -44,6 +44,9 @@ export function finish(
       const der = component === 0 ? d.dt : component === 1 ? d.dq : d.ds;
       const dst = component === 0 ? lt : component === 1 ? lq : ls;
       const state = constant ? constant[j * 3 + component] : 0;
+      const round = component === 1 && rounds16(o, j);
+      // stored as they are (variable bit rates: float32, or decoded from a filter): the source's values
+      const asIs = o.storedAsIs?.[j * 3 + component] === 1;
       if (state !== 0) constantTracks++;
       if (state === DROPPED) {
         // at the rest value: the node holds it without a track (what the check evaluated, bit for bit)
@@ -56,9 +59,10 @@ export function finish(
         // a keyed clip: the kept keys as its tracks store them (16-bit rotations when asked)
         const at = j * 3 + component;
         keysBefore += d.keyed.keys[at]!.length;
-        const rounded =
-          component === 1 && o.quantization === 'int16'
-            ? (k: number, c: number) => quantize16(src[(kept[k] * J + j) * 4 + c])
+        const rounded = round
+          ? (k: number, c: number) => quantize16(src[(kept[k] * J + j) * 4 + c])
+          : asIs
+            ? (k: number, c: number) => src[(kept[k] * J + j) * w + c]
             : null;
         tracks.push(keptTrack(d.keyed, at, kept, rounded));
       } else {
@@ -73,7 +77,7 @@ export function finish(
           const base = k * w * per;
           for (let c = 0; c < w; c++) {
             let x = src[(f * J + j) * w + c];
-            if (component === 1 && o.quantization === 'int16') x = quantize16(x);
+            if (round) x = quantize16(x);
             if (fittedValues) x = fittedValues[k * 4 + c];
             if (per === 3) {
               values[base + c] = der[(f * J + j) * w + c];
@@ -95,7 +99,7 @@ export function finish(
       // what the player evaluates at every original frame
       for (let k = 0; k < kept.length; k++) {
         const f = kept[k];
-        if (component === 1 && o.quantization === 'int16') {
+        if (round) {
           for (let c = 0; c < 4; c++) v[c] = quantize16(src[(f * J + j) * 4 + c]);
           normalise4(v);
           for (let c = 0; c < 4; c++) dst[(f * J + j) * 4 + c] = v[c];

@@ -367,7 +367,7 @@ export function eigenAverageFlat(
   startOffset = 0,
   options?: Eigen4Options,
 ): number {
-  return average(
+  return averageAt(
     'eigenAverageFlat',
     dst,
     dstOffset,
@@ -411,45 +411,8 @@ export function eigenAverageStrided(
   startOffset = 0,
   options?: Eigen4Options,
 ): number {
-  return stridedAverage(
+  return averageAt(
     'eigenAverageStrided',
-    dst,
-    dstOffset,
-    src,
-    srcOffset,
-    stride,
-    weights,
-    count,
-    scratch,
-    diagnostics,
-    start,
-    startOffset,
-    options,
-  );
-}
-
-/**
- * {@link eigenAverageStrided} with the caller's name in error messages (for public operations built on it).
- *
- * @internal
- */
-export function stridedAverage(
-  where: string,
-  dst: Float64Array | Float32Array | number[],
-  dstOffset: number,
-  src: ArrayLike<number>,
-  srcOffset: number,
-  stride: number,
-  weights: ArrayLike<number>,
-  count: number,
-  scratch: Float64Array | undefined,
-  diagnostics: Eigen4Diagnostics | undefined,
-  start: ArrayLike<number> | null | undefined,
-  startOffset: number,
-  options: Eigen4Options | undefined,
-): number {
-  return average(
-    where,
     dst,
     dstOffset,
     src,
@@ -467,13 +430,16 @@ export function stridedAverage(
 }
 
 /**
- * The body of {@link eigenAverageFlat} and {@link stridedAverage}: quaternion `i` is at `offsets[i]`, or at
+ * The body of {@link eigenAverageFlat} and {@link eigenAverageStrided}, with the caller's name in error
+ * messages (for public operations built on it): quaternion `i` is at `offsets[i]`, or at
  * `srcOffset + i * stride` when `offsets` is null. Solves in {@link fastAverage} when it can, else has it
  * accumulate `M` into {@link ACCUMULATED} and takes the general path: checks, scratch, warm start,
  * certified squaring or Jacobi. The fast path keeps its own copy of `squareToRankOne` in locals
  * (sharing it measured 11-28% slower).
+ *
+ * @internal
  */
-function average(
+export function averageAt(
   where: string,
   dst: Float64Array | Float32Array | number[],
   dstOffset: number,

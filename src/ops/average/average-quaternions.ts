@@ -1,6 +1,6 @@
 import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
 import { createEigen4Diagnostics, type Eigen4Diagnostics, type Eigen4Options } from '../../numeric/eigen4.js';
-import { stridedAverage } from '../../numeric/eigen4-average.js';
+import { averageAt } from '../../numeric/eigen4-average.js';
 import {
   checkOut,
   frozenDefaults,
@@ -162,7 +162,7 @@ export function averageQuaternions(
     // the kernel checks values and weights itself (naming the index), so the fast path reads the data once
     if (w !== null && w.length !== n)
       throw new ShapeError(`${where}: ${w.length} weights for ${n} quaternions`);
-    stridedAverage(where, out, 0, quats, 0, 4, w ?? ones(n), n, undefined, diag, null, 0, options?.eigen);
+    averageAt(where, out, 0, quats, null, 0, 4, w ?? ones(n), n, undefined, diag, null, 0, options?.eigen);
     return out;
   }
   // the other methods live in their own function so that this entry stays small enough to inline the kernel
@@ -184,7 +184,7 @@ function averageOther(
 
   switch (method) {
     case 'geodesic': {
-      stridedAverage(where, out, 0, quats, 0, 4, w ?? ones(n), n, undefined, diag, null, 0, options?.eigen);
+      averageAt(where, out, 0, quats, null, 0, 4, w ?? ones(n), n, undefined, diag, null, 0, options?.eigen);
       geodesicRefine(out, quats, w, wsum, n, options, diag);
       return out;
     }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NodeIO } from '@gltf-transform/core';
+import { Format, NodeIO } from '@gltf-transform/core';
 import { EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/extensions';
 // @ts-expect-error: gltf-validator ships no types
 import * as validator from 'gltf-validator';
@@ -104,7 +104,40 @@ export async function meshoptDecoded(glb: Uint8Array): Promise<Uint8Array> {
     .find((e) => e.extensionName === 'EXT_meshopt_compression');
   if (!ext) return glb;
   ext.dispose();
-  return new NodeIO().registerExtensions([KHRMeshQuantization]).writeBinary(doc);
+  const { json, resources } = await new NodeIO()
+    .registerExtensions([KHRMeshQuantization])
+    .writeJSON(doc, { format: Format.GLB });
+  // the nodes' transforms as the file holds them: glTF-Transform's writer leaves out any within 1e-5 of
+  // the default, which would move what hangs below such a node (gltfpack's leg bones scaled 0.999993)
+  const source = glbJson(glb);
+  (source.nodes ?? []).forEach((node: Record<string, unknown>, i: number) => {
+    const def = (json.nodes ?? [])[i] as Record<string, unknown> | undefined;
+    if (def)
+      for (const k of ['translation', 'rotation', 'scale']) if (node[k] !== undefined) def[k] = node[k];
+  });
+  return glbOf(json, Object.values(resources)[0]);
+}
+
+/** GLB bytes of a JSON document and its BIN chunk (glTF 2.0, "GLB File Format Specification"). */
+function glbOf(json: object, bin: Uint8Array | undefined): Uint8Array {
+  const text = new TextEncoder().encode(JSON.stringify(json));
+  const jsonLength = (text.length + 3) & ~3;
+  const binLength = bin?.byteLength ? (bin.byteLength + 3) & ~3 : 0;
+  const out = new Uint8Array(20 + jsonLength + (binLength ? 8 + binLength : 0));
+  const view = new DataView(out.buffer);
+  view.setUint32(0, 0x46546c67, true);
+  view.setUint32(4, 2, true);
+  view.setUint32(8, out.length, true);
+  view.setUint32(12, jsonLength, true);
+  view.setUint32(16, 0x4e4f534a, true);
+  out.set(text, 20);
+  out.fill(0x20, 20 + text.length, 20 + jsonLength);
+  if (bin && binLength) {
+    view.setUint32(20 + jsonLength, binLength, true);
+    view.setUint32(24 + jsonLength, 0x004e4942, true);
+    out.set(bin, 28 + jsonLength);
+  }
+  return out;
 }
 
 /** The JSON chunk of GLB bytes, parsed (the raw JSON: no reader in between). */

@@ -200,6 +200,7 @@ export async function writeGltf(
     const textures = target.getRoot().listTextures();
     const json = await io.writeJSON(target, { format: Format.GLB, basename: opts.basename });
     keepImageUris(json.json, textures);
+    keepNodeTransforms(json.json, target.getRoot().listNodes());
     return { glb: glbBytes(json.json, Object.values(json.resources)[0]), document: target, warnings };
   }
   // buffers are named after the output, so two outputs in one folder never share a .bin
@@ -207,6 +208,7 @@ export async function writeGltf(
   for (let i = 0; i < named.length; i++) named[i].setURI(`${opts.basename}${i ? `_${i}` : ''}.bin`);
   const out = await io.writeJSON(target, { basename: opts.basename });
   keepImageUris(out.json, target.getRoot().listTextures());
+  keepNodeTransforms(out.json, target.getRoot().listNodes());
   // images that came from files and are unchanged are the caller's to copy; only new data is returned
   return { json: out.json, resources: out.resources, document: target, warnings };
 }
@@ -840,6 +842,28 @@ function keepImageUris(
     const def = images[i];
     if (def && def.uri === undefined && def.bufferView === undefined && texture.getURI())
       def.uri = texture.getURI();
+  });
+}
+
+/**
+ * Node definitions keep every translation, rotation and scale that is not exactly the default.
+ * glTF-Transform's writer leaves out a value within 1e-5 of the default, which moves what hangs below
+ * it: gltfpack's RobotExpressive has leg bones scaled 0.999993 with meshes 3.3 m (dequantisation
+ * offsets) below them, and writing the file back without those scales moved the meshes by 10 µm,
+ * more than the bound `reduce` states on other nodes. `nodes` in the order glTF-Transform writes them.
+ */
+function keepNodeTransforms(json: GLTF.IGLTF, nodes: readonly Node[]): void {
+  const defs = json.nodes ?? [];
+  nodes.forEach((node, i) => {
+    const def = defs[i];
+    if (def === undefined || def.matrix !== undefined) return;
+    const t = node.getTranslation();
+    const r = node.getRotation();
+    const s = node.getScale();
+    if (def.translation === undefined && (t[0] !== 0 || t[1] !== 0 || t[2] !== 0)) def.translation = [...t];
+    if (def.rotation === undefined && (r[0] !== 0 || r[1] !== 0 || r[2] !== 0 || r[3] !== 1))
+      def.rotation = [...r];
+    if (def.scale === undefined && (s[0] !== 1 || s[1] !== 1 || s[2] !== 1)) def.scale = [...s];
   });
 }
 

@@ -4,7 +4,7 @@
 An evaluator kept apart from rotsig's code (numpy only), for key-reduction comparisons:
 
     python3 scripts/gltf_object_error.py original.glb reduced.glb --shell 0.03 [--rate 120] [--animation 0]
-        [--shell-units scene|local]
+        [--candidate-animation 0] [--shell-units scene|local]
 
 Both files must hold the same node hierarchy (matched by node index). Every animation channel of the
 chosen animation is evaluated by the glTF 2.0 specification (Appendix C): STEP, LINEAR (slerp on the
@@ -246,11 +246,13 @@ def main():
     ap.add_argument('--shell', type=float, required=True)
     ap.add_argument('--rate', type=float, default=None)
     ap.add_argument('--animation', type=int, default=0)
+    ap.add_argument('--candidate-animation', type=int, default=None,
+                    help="the candidate's animation index when it differs (a writer that drops empty animations)")
     ap.add_argument('--nodes', default='animated', choices=['animated', 'all'])
     ap.add_argument('--shell-units', default='scene', choices=['scene', 'local'])
     args = ap.parse_args()
     a = Player(args.original, args.animation)
-    b = Player(args.candidate, args.animation)
+    b = Player(args.candidate, args.animation if args.candidate_animation is None else args.candidate_animation)
     times = a.key_times()
     if args.rate:
         t0, t1 = times[0], times[-1]

@@ -633,9 +633,21 @@ function writeBack(
       const shared = (samplerUsers.get(s) ?? 0) > 1;
       const reuse =
         !shared && oldOut !== null && oldOut !== oldIn && oldOut.listParents().length <= 2 ? oldOut : null;
+      // kept keys of a quantized output (KHR_mesh_quantization) stay in its component type, exactly
+      const kept =
+        !same &&
+        oldIn !== null &&
+        oldOut !== null &&
+        s.getInterpolation() === gltfInterpolation(t.interpolation)
+          ? storedSubset(doc, oldIn, oldOut, t)
+          : null;
       const output = same
         ? negatedKeys(doc, oldOut, t, values, reuse)
-        : outputAccessor(doc, values, t.width, reuse);
+        : kept !== null
+          ? values === t.values
+            ? kept
+            : negatedKeys(doc, kept, t, values, kept)
+          : outputAccessor(doc, values, t.width, reuse);
       const sampler = shared ? doc.createAnimationSampler() : s;
       sampler.setInput(input).setOutput(output).setInterpolation(gltfInterpolation(t.interpolation));
       if (sampler !== s) {
@@ -699,6 +711,41 @@ function negatedKeys(
     .setArray(array)
     .setNormalized(stored.getNormalized())
     .setBuffer(buffer);
+}
+
+/**
+ * The keys of a quantized output (normalized integers, `KHR_mesh_quantization`) that `t` kept, in their
+ * stored component type: `t`'s times a subset of `input`'s and its values those the reader decoded from
+ * the stored integers at those keys (so writing them as FLOAT would only grow the file: 16-bit rotations
+ * become 32-bit, and a reduction of a gltfpack file would be larger than its input). Null when a time is
+ * not one of the input's or a value is not the stored one (the values changed): then FLOAT is written.
+ */
+function storedSubset(doc: Document, input: Accessor, output: Accessor, t: Track): Accessor | null {
+  const times = input.getArray();
+  const stored = output.getArray();
+  if (times === null || stored === null || !output.getNormalized() || output.getComponentType() === 5126)
+    return null;
+  const perKey = t.interpolation === 'cubicspline' ? 3 : 1;
+  const stride = perKey * t.width;
+  if (stored.length !== times.length * stride) return null;
+  const out = new (stored.constructor as new (n: number) => typeof stored)(t.times.length * stride);
+  let i = 0;
+  for (let k = 0; k < t.times.length; k++) {
+    while (i < times.length && times[i] !== t.times[k]) i++;
+    if (i === times.length) return null;
+    for (let c = 0; c < stride; c++) out[k * stride + c] = stored[i * stride + c];
+    i++;
+  }
+  const buffer = doc.getRoot().listBuffers()[0] ?? doc.createBuffer();
+  const accessor = doc
+    .createAccessor()
+    .setType(output.getType())
+    .setArray(out)
+    .setNormalized(true)
+    .setBuffer(buffer);
+  if (matchesAccessor(accessor, t.values, t.path, perKey)) return accessor;
+  accessor.dispose();
+  return null;
 }
 
 /** A FLOAT output accessor of `values`: `reuse` rewritten when given (no one else reads it), else a new one. */

@@ -40,7 +40,8 @@ function bitsText(bits: number[] | undefined, kind: 'rotation' | 'translation'):
   const floats = all.length - used.length;
   const why = kind === 'rotation' ? ' (no width held the bound)' : '';
   const floatText = floats > 0 ? `, ${floats} float32${why}` : '';
-  if (used.length === 0) return floats > 0 ? `, ${floats} ${kind} tracks float32` : '';
+  if (used.length === 0)
+    return floats > 0 ? `, ${floats} ${kind} track${floats === 1 ? '' : 's'} float32` : '';
   const mean = used.reduce((a, b) => a + b, 0) / used.length;
   const [lo, hi] = [Math.min(...used), Math.max(...used)];
   const tracks = used.length === 1 ? `1 ${kind} track` : `${used.length} ${kind} tracks`;

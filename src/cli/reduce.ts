@@ -29,17 +29,22 @@ function twoChoices(a: string, b: string, fallback: string): string {
   return `${mark(a)} or ${mark(b)}`;
 }
 
-/** `, rotations at 4-16 bits (mean 11.2)` for variable bit rates, else nothing. */
-function bitsText(bits: number[] | undefined): string {
+/**
+ * `, 27 rotation tracks at 8-12 bits (mean 10.2)` (`kind` 'rotation') or `, 1 translation track at 14 bits`
+ * for variable bit rates, with the float32 tracks counted; nothing without widths.
+ */
+function bitsText(bits: number[] | undefined, kind: 'rotation' | 'translation'): string {
   const all = (bits ?? []).filter((b) => b > 0);
   // 32: stored as float32, no filter width held the bound
   const used = all.filter((b) => b !== 32);
   const floats = all.length - used.length;
-  const floatText = floats > 0 ? `, ${floats} float32 (no width held the bound)` : '';
-  if (used.length === 0) return floats > 0 ? `, ${floats} rotation tracks float32` : '';
+  const why = kind === 'rotation' ? ' (no width held the bound)' : '';
+  const floatText = floats > 0 ? `, ${floats} float32${why}` : '';
+  if (used.length === 0)
+    return floats > 0 ? `, ${floats} ${kind} track${floats === 1 ? '' : 's'} float32` : '';
   const mean = used.reduce((a, b) => a + b, 0) / used.length;
   const [lo, hi] = [Math.min(...used), Math.max(...used)];
-  const tracks = used.length === 1 ? '1 rotation track' : `${used.length} rotation tracks`;
+  const tracks = used.length === 1 ? `1 ${kind} track` : `${used.length} ${kind} tracks`;
   return lo === hi
     ? `, ${tracks} at ${lo} bits${floatText}`
     : `, ${tracks} at ${lo}-${hi} bits (mean ${mean.toFixed(1)})${floatText}`;
@@ -123,7 +128,7 @@ function report(results: TaskResult[], io: CliIo, quiet: boolean): void {
       const angle =
         p.metric === 'local' ? `, max angle ${((p.maxAngle * 180) / Math.PI).toPrecision(3)} deg` : '';
       io.stderr.write(
-        `${shown(r.input)}${a.name ? ` '${shown(a.name)}'` : ''}: ${p.keysBefore} -> ${p.keysAfter} keys (${pct}%) in ${p.tracks} tracks; ${p.metric} error max ${p.maxError.toPrecision(3)}, p99 ${p.p99Error.toPrecision(3)} (tolerance ${p.tolerance.toPrecision(3)} ${s.units})${angle}${p.quantization === 'int16' ? ', 16-bit rotations' : ''}${bitsText(p.rotationBits)}${constantText(p)}${p.meshShellJoints ? `; mesh shells on ${p.meshShellJoints} joints` : ''}\n`,
+        `${shown(r.input)}${a.name ? ` '${shown(a.name)}'` : ''}: ${p.keysBefore} -> ${p.keysAfter} keys (${pct}%) in ${p.tracks} tracks; ${p.metric} error max ${p.maxError.toPrecision(3)}, p99 ${p.p99Error.toPrecision(3)} (tolerance ${p.tolerance.toPrecision(3)} ${s.units})${angle}${p.quantization === 'int16' ? ', 16-bit rotations' : ''}${bitsText(p.rotationBits, 'rotation')}${bitsText(p.translationBits, 'translation')}${constantText(p)}${p.meshShellJoints ? `; mesh shells on ${p.meshShellJoints} joints` : ''}\n`,
       );
     }
     io.stderr.write(`${shown(r.output ?? '-')}: ${bytesText(s.bytes)}\n`);
@@ -146,10 +151,11 @@ through every ancestor's scale, so 0.03 is 3 cm in the scene under an armature s
 (usually centimetres: presets then use --units-per-meter 1/--scale, 100 by default), metres for AMASS.
 --quantize int16 stores rotations as normalised 16-bit integers (KHR_mesh_quantization); the bound and the
 reported error include the rounding. --quantize variable keeps every key (constant tracks as below) and gives each rotation track
-its own bit width (4 to 16), chosen under the bound, stored with EXT_meshopt_compression's quaternion
-filter (implies --meshopt; ACL's variable bit rates in a glTF file any meshopt-capable player loads);
-a track that no width holds stays float32 (counted in the printed line), the others are filtered;
-the reported error is measured on the rotations as the filter decodes them. Both store LINEAR and STEP
+its own bit width (4 to 16) stored with EXT_meshopt_compression's quaternion filter, and each
+translation track its own mantissa width (1 to 24) stored with its exponential filter, the widths chosen
+together under the bound (implies --meshopt; ACL's variable bit rates in a glTF file any meshopt-capable
+player loads); a track that no width holds stays float32 (counted in the printed line), the others are
+filtered; the reported error is measured on rotations and translations as the filters decode them. Both store LINEAR and STEP
 rotations: an animation with a CUBICSPLINE rotation keeps float rotations, with a warning naming it. --meshopt compresses the glTF buffers with EXT_meshopt_compression
 (meshoptimizer; lossless on the stored keys, so the reported error is the file's). --effort best checks
 descendants point by point and fits rotation key values within the bound, and where the result measures
@@ -214,7 +220,7 @@ bytes are printed on stderr.`,
     quantize: {
       type: 'string',
       value: 'mode',
-      description: `${REDUCE_KEYS_DEFAULTS.quantization} (default), int16 or variable (per-track bit widths, meshopt) rotations`,
+      description: `${REDUCE_KEYS_DEFAULTS.quantization} (default), int16 or variable (per-track bit widths of rotations and translations, meshopt)`,
     },
     effort: {
       type: 'string',

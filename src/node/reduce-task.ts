@@ -4,13 +4,13 @@ import { basename, extname } from 'node:path';
 import type { Animation, AnimationChannel, Document, Node } from '@gltf-transform/core';
 import { OptionError } from '../errors.js';
 import { withAttachedNodes } from '../io/gltf/attached.js';
-import { setQuaternionFilterCodes } from '../io/gltf/meshopt.js';
+import { setExponentialFilterCodes, setQuaternionFilterCodes } from '../io/gltf/meshopt.js';
 import { quantizeRotations } from '../io/gltf/quantize.js';
 import { skinShells } from '../io/gltf/skin-shells.js';
 import { gltfSourceOf } from '../io/gltf/source.js';
 import { writeClipsToDocument, writeGltf } from '../io/gltf/write.js';
 import { writeBvhBytes } from '../io/index.js';
-import { FLOAT_BITS, type RotationCodes } from '../ops/reduce/reduce-bits.js';
+import { FLOAT_BITS, type RotationCodes, type TranslationCodes } from '../ops/reduce/reduce-bits.js';
 import { type ReduceKeysReport, type ReduceTrackTarget, reduceKeys } from '../ops/reduce/reduce-keys.js';
 import type { Clip, KeyedClip } from '../series/clip.js';
 import { type AtomicContent, writeFileAtomic } from './atomic.js';
@@ -78,12 +78,19 @@ export async function runReduceTask(
     if (compression === 'meshopt' && format === 'bvh')
       throw new OptionError('--meshopt compresses glTF buffers; BVH output has none (write .glb or .gltf)');
     const quantize = options.quantization === 'int16' || options.quantization === 'variable';
-    // quaternion filter codes of each rotation track (quantization 'variable'), by animation and target
-    // node (the objects, not indices: the writer may drop an empty animation and shift the indices)
+    // quaternion filter codes of each rotation track and exponential filter codes of each filtered
+    // translation track (quantization 'variable'), by animation and target node (the objects, not
+    // indices: the writer may drop an empty animation and shift the indices)
     const filterCodes = new Map<Animation, Map<Node, Int16Array>>();
     const codesOf = (animation: Animation) => {
       let m = filterCodes.get(animation);
       if (m === undefined) filterCodes.set(animation, (m = new Map()));
+      return m;
+    };
+    const expCodes = new Map<Animation, Map<Node, Uint32Array>>();
+    const expCodesOf = (animation: Animation) => {
+      let m = expCodes.get(animation);
+      if (m === undefined) expCodes.set(animation, (m = new Map()));
       return m;
     };
     // the rotation tracks no filter width holds, kept as float32, by animation and target node
@@ -95,6 +102,7 @@ export async function runReduceTask(
     };
     // a BVH input's codes and float tracks by joint: its document (a node per joint, in order) is made by the writer
     let jointCodes: RotationCodes[] = [];
+    let jointTranslationCodes: TranslationCodes[] = [];
     let jointBits: number[] = [];
     const name = task.output && task.output !== '-' ? basename(task.output, extname(task.output)) : 'scene';
     const summary: ReduceSummary = { units: 'file units', animations: [], bytes: 0 };
@@ -118,9 +126,11 @@ export async function runReduceTask(
       summary.units = clipFormatOf(task.input).name === 'BVH' ? 'BVH units' : 'file units';
       result.frames = clip.frames;
       result.joints = clip.skeleton.names.length;
-      const reduced = reduceKeys(clip, { unitsPerMeter: 1 / scale, ...options });
+      // translations are written times `scale`: their filter codes encode them so
+      const reduced = reduceKeys(clip, { unitsPerMeter: 1 / scale, ...options, translationScale: scale });
       // a new document's nodes are the skeleton's joints, in order
       jointCodes = reduced.rotationCodes ?? [];
+      jointTranslationCodes = reduced.translationCodes ?? [];
       jointBits = reduced.report.rotationBits ?? [];
       summary.animations.push({ name: clip.name ?? '', frames: clip.frames, report: reduced.report });
       result.outputFrames = maxKeys(reduced.clip);
@@ -183,6 +193,9 @@ export async function runReduceTask(
         for (const c of reduced.rotationCodes ?? [])
           if (from !== undefined && all[from.animation] && c.joint < from.nodes.length)
             codesOf(all[from.animation]).set(nodeList[from.nodes[c.joint]], c.codes);
+        for (const c of reduced.translationCodes ?? [])
+          if (from !== undefined && all[from.animation] && c.joint < from.nodes.length)
+            expCodesOf(all[from.animation]).set(nodeList[from.nodes[c.joint]], c.codes);
         (reduced.report.rotationBits ?? []).forEach((bits, j) => {
           if (bits === FLOAT_BITS && from !== undefined && all[from.animation] && j < from.nodes.length)
             floatOf(all[from.animation]).add(nodeList[from.nodes[j]]);
@@ -217,6 +230,7 @@ export async function runReduceTask(
       animations = keyedOut.document.getRoot().listAnimations();
       const nodes = keyedOut.document.getRoot().listNodes();
       for (const c of jointCodes) codesOf(animations[0]).set(nodes[c.joint], c.codes);
+      for (const c of jointTranslationCodes) expCodesOf(animations[0]).set(nodes[c.joint], c.codes);
       jointBits.forEach((bits, j) => {
         if (bits === FLOAT_BITS) floatOf(animations[0]).add(nodes[j]);
       });
@@ -226,7 +240,7 @@ export async function runReduceTask(
       return node !== null && floatRotations.get(animation)?.has(node) === true;
     };
     if (quantize) quantizeRotations(keyedOut.document, animations, keepFloat);
-    if (variable) storeFilterCodes(animations, filterCodes, keepFloat);
+    if (variable) storeFilterCodes(animations, filterCodes, expCodes, keepFloat);
     if (task.output === '-' || task.output === null) {
       const out = await writeGltf(keyedOut.document, [], {
         format: format === 'gltf' ? 'gltf' : 'glb',
@@ -251,18 +265,26 @@ export async function runReduceTask(
 
 /**
  * Hands each rotation output of `animations` its quaternion filter codes (by animation and target node),
- * except the channels kept as float32.
+ * except the channels kept as float32, and each translation output that has exponential filter codes
+ * those (the others are float32 tracks; a translation's values are the codes' decoded values either way).
  */
 function storeFilterCodes(
   animations: Animation[],
   codes: Map<Animation, Map<Node, Int16Array>>,
+  expCodes: Map<Animation, Map<Node, Uint32Array>>,
   keepFloat: (channel: AnimationChannel, animation: Animation) => boolean,
 ): void {
   for (const animation of animations) {
     for (const channel of animation.listChannels()) {
       const node = channel.getTargetNode();
       const output = channel.getSampler()?.getOutput();
-      if (channel.getTargetPath() !== 'rotation' || node === null || !output) continue;
+      if (node === null || !output) continue;
+      if (channel.getTargetPath() === 'translation') {
+        const c = expCodes.get(animation)?.get(node);
+        if (c !== undefined) setExponentialFilterCodes(output, c);
+        continue;
+      }
+      if (channel.getTargetPath() !== 'rotation') continue;
       if (keepFloat(channel, animation)) continue;
       const c = codes.get(animation)?.get(node);
       if (c === undefined)

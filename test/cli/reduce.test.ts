@@ -248,7 +248,7 @@ describe('rotsig reduce', () => {
     expect(r.code, r.stderr).toBe(0);
     // 31 joints, 4 of them (the fingers and toes' ends) constant at rest: dropped, as without --quantize
     const printed =
-      /object error max ([\d.e+-]+).*, 27 rotation tracks at (\d+)-(\d+) bits.*constant tracks: 0 as one key, 4 dropped/.exec(
+      /object error max ([\d.e+-]+).*, 27 rotation tracks at (\d+)-(\d+) bits \(mean [\d.]+\), 1 translation track at (\d+) bits; constant tracks: 0 as one key, 4 dropped/.exec(
         r.stderr,
       );
     expect(printed, r.stderr).not.toBeNull();
@@ -267,6 +267,14 @@ describe('rotsig reduce', () => {
         v.extensions?.EXT_meshopt_compression?.filter === 'QUATERNION',
     );
     expect(filtered.length).toBeGreaterThan(0);
+    // the root's translation under the exponential filter, at the printed mantissa width
+    expect(Number(printed![4])).toBeGreaterThanOrEqual(1);
+    expect(Number(printed![4])).toBeLessThanOrEqual(24);
+    const exponential = json.bufferViews.filter(
+      (v: { extensions?: { EXT_meshopt_compression?: { filter?: string } } }) =>
+        v.extensions?.EXT_meshopt_compression?.filter === 'EXPONENTIAL',
+    );
+    expect(exponential.length).toBe(1);
     // smaller than 16-bit rotations with the same compression, at the same tolerance
     expect(bytes.length).toBeLessThan(0.8 * readFileSync(int16).length);
     await MeshoptDecoder.ready;

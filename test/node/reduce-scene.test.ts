@@ -3,6 +3,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { NodeIO } from '@gltf-transform/core';
+import { MeshoptDecoder } from 'meshoptimizer/decoder';
+import { MeshoptEncoder } from 'meshoptimizer/encoder';
 import { describe, expect, it } from 'vitest';
 import { OptionError } from '../../src/errors.js';
 import { runGltfTask } from '../../src/node/gltf-task.js';
@@ -306,3 +309,88 @@ function outputBytes(list: { accessor: OutputAccessor }[]): number {
   const width: Record<string, number> = { SCALAR: 1, VEC3: 3, VEC4: 4 };
   return list.reduce((n, { accessor: x }) => n + x.count * size[x.componentType] * width[x.type], 0);
 }
+/** The BIN chunk of GLB bytes. */
+function glbBin(glb: Uint8Array): Uint8Array {
+  const view = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
+  const json = view.getUint32(12, true);
+  return glb.subarray(20 + json + 8, 20 + json + 8 + view.getUint32(20 + json, true));
+}
+
+describe('--quantize variable: translations under the exponential filter', () => {
+  const CMU = join(FIXTURE_GLTF_DIR, '..', '..', '..', 'samples', '01_01.bvh');
+  for (const tolerance of [0.02, 0.05])
+    it(`CMU 01_01 (BVH, written in metres) at ${tolerance} cm: the root translation at its reported width, within the bound as the evaluator plays the file, report = evaluator, smaller than float32`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'rotsig-reduce-scene-'));
+      const full = join(dir, 'full.glb');
+      const c = await runGltfTask({ input: CMU, output: full, steps: [], emit: { kind: 'bvh' } }, fail);
+      expect(c.error?.message).toBeUndefined();
+      const output = join(dir, 'variable.glb');
+      const options: ReduceKeysOptions = { preset: 'acl', tolerance, quantization: 'variable' };
+      const r = await runReduceTask(
+        { input: CMU, output, steps: [], emit: { kind: 'reduce', options } },
+        fail,
+      );
+      expect(r.error?.message, 'the reduce task failed').toBeUndefined();
+      const report = (r.data as ReduceSummary).animations[0].report;
+      // the root (joint 0) is the only joint with a translation track
+      const bits = report.translationBits ?? [];
+      expect(bits.filter((b) => b > 0)).toEqual([bits[0]]);
+      expect(bits[0]).toBeGreaterThanOrEqual(1);
+      expect(bits[0]).toBeLessThanOrEqual(24);
+      const written = new Uint8Array(readFileSync(output));
+      expect(await validatorErrors(written)).toEqual([]);
+      const json = glbJson(written);
+      const channels = json.animations[0].channels as { sampler: number; target: { path: string } }[];
+      const translations = channels.filter((ch) => ch.target.path === 'translation');
+      expect(translations.length).toBe(1);
+      const accessor = json.accessors[json.animations[0].samplers[translations[0].sampler].output];
+      expect([accessor.componentType, accessor.type, accessor.normalized ?? false]).toEqual([
+        5126,
+        'VEC3',
+        false,
+      ]);
+      const ext = json.bufferViews[accessor.bufferView].extensions.EXT_meshopt_compression;
+      expect([ext.mode, ext.filter, ext.byteStride]).toEqual(['ATTRIBUTES', 'EXPONENTIAL', 12]);
+      // the codes as stored (meshoptimizer's decoder without the filter): in each component the largest
+      // mantissa fills the reported width (SharedComponent: 2^(bits-2) <= |m| <= 2^(bits-1))
+      await MeshoptDecoder.ready;
+      const source = glbBin(written).subarray(ext.byteOffset ?? 0, (ext.byteOffset ?? 0) + ext.byteLength);
+      const stored = new Uint8Array(ext.count * 12);
+      MeshoptDecoder.decodeGltfBuffer(stored, ext.count, 12, source, 'ATTRIBUTES', 'NONE');
+      const codes = new Uint32Array(stored.buffer, accessor.byteOffset ?? 0, accessor.count * 3);
+      for (let comp = 0; comp < 3; comp++) {
+        let largest = 0;
+        for (let k = 0; k < accessor.count; k++)
+          largest = Math.max(largest, Math.abs((codes[k * 3 + comp] << 8) >> 8));
+        expect(largest, `component ${comp}`).toBeGreaterThanOrEqual(2 ** (bits[0] - 2));
+        expect(largest, `component ${comp}`).toBeLessThanOrEqual(2 ** (bits[0] - 1));
+      }
+      // the file as a player plays it at every frame: within the bound (0.01 scale: cm to m), and the
+      // printed error is the file's
+      const a = new Player(new Uint8Array(readFileSync(full)));
+      const b = new Player(await plain(written));
+      expect(b.keys).toBe(a.keys - 4 * 2752); // every key kept; 4 constant tracks at rest dropped
+      const measured = sceneObjectError(a, b, 0.03).max;
+      expect(measured).toBeLessThanOrEqual(tolerance * 0.01 * FLOAT32_SLACK);
+      expect(Math.abs(report.maxError * 0.01 - measured)).toBeLessThanOrEqual(0.01 * measured);
+      // smaller than the same track as float32 under the same codec (what the file held before)
+      await MeshoptEncoder.ready;
+      const before = (await new NodeIO().read(full))
+        .getRoot()
+        .listAnimations()[0]
+        .listChannels()
+        .find((ch) => ch.getTargetPath() === 'translation')!
+        .getSampler()!
+        .getOutput()!
+        .getArray() as Float32Array;
+      expect(before.length).toBe(accessor.count * 3);
+      const floatBytes = MeshoptEncoder.encodeGltfBuffer(
+        new Uint8Array(before.buffer, before.byteOffset, before.byteLength),
+        accessor.count,
+        12,
+        'ATTRIBUTES',
+        0,
+      ).length;
+      expect(ext.byteLength).toBeLessThan(0.8 * floatBytes);
+    }, 120_000);
+});

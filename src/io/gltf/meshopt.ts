@@ -14,6 +14,7 @@ import {
 } from '@gltf-transform/core';
 import type { MeshoptDecoder as Decoder } from 'meshoptimizer/decoder';
 import type { MeshoptEncoder as Encoder } from 'meshoptimizer/encoder';
+import { decodeExpFilter } from '../../ops/reduce/exp-filter.js';
 import { decodeQuatFilter } from '../../ops/reduce/quat-filter.js';
 import { GltfError } from './errors.js';
 
@@ -81,8 +82,16 @@ export async function meshoptReady(which: 'decoder' | 'encoder'): Promise<void> 
   }
 }
 
-/** Per accessor, the quaternion filter's input to store instead of its values (see {@link setQuaternionFilterCodes}). */
-const filterCodes = new WeakMap<Accessor, Int16Array>();
+/** A filter's input to store instead of an accessor's values: quaternion or exponential codes. */
+type FilterCodes =
+  | { filter: 'QUATERNION'; codes: Int16Array }
+  | { filter: 'EXPONENTIAL'; codes: Uint32Array };
+
+/**
+ * Per accessor, the filter input to store instead of its values (see {@link setQuaternionFilterCodes}
+ * and {@link setExponentialFilterCodes}).
+ */
+const filterCodes = new WeakMap<Accessor, FilterCodes>();
 
 /**
  * Asks {@link EXTMeshoptCompression} to store a rotation output accessor (normalised SHORT VEC4) with the
@@ -141,7 +150,63 @@ export function setQuaternionFilterCodes(accessor: Accessor, codes: Int16Array):
         'gltf-write',
       );
   }
-  filterCodes.set(accessor, codes);
+  filterCodes.set(accessor, { filter: 'QUATERNION', codes });
+}
+
+/**
+ * Asks {@link EXTMeshoptCompression} to store a FLOAT VEC3 accessor (a translation output) with the
+ * exponential filter (`filter: 'EXPONENTIAL'`, byte stride 12): `codes` is the filter's input, one 32-bit
+ * code per component (a signed 24-bit mantissa in the low bits, an exponent in the high 8; `reduceKeys`
+ * with `quantization: 'variable'` makes them, `encodeFilterExp` of meshoptimizer too). A decoder turns
+ * them back into `m · 2^e` in float32; the accessor's values must be exactly those, which is checked here.
+ *
+ * @throws {GltfError} (code `'gltf-write'`) when `accessor` is not an Accessor or `codes` not a
+ * Uint32Array, the accessor is not a FLOAT VEC3 (not normalised), the codes do not have three entries
+ * per element, or they decode to other values than the accessor holds.
+ * @example
+ * import { Document } from '@gltf-transform/core';
+ * // (1.5, -0.25, 0) at 8-bit mantissas: 96 * 2^-6, -64 * 2^-8, and 0 (exponent -107)
+ * const codes = new Uint32Array([
+ *   ((96 & 0xffffff) | (-6 << 24)) >>> 0,
+ *   ((-64 & 0xffffff) | (-8 << 24)) >>> 0,
+ *   (-107 << 24) >>> 0,
+ * ]);
+ * const accessor = new Document().createAccessor().setType('VEC3');
+ * accessor.setArray(new Float32Array([1.5, -0.25, 0]));
+ * setExponentialFilterCodes(accessor, codes); // written with filter 'EXPONENTIAL' under EXTMeshoptCompression
+ */
+export function setExponentialFilterCodes(accessor: Accessor, codes: Uint32Array): void {
+  if (!(accessor instanceof Accessor) || !(codes instanceof Uint32Array))
+    throw new GltfError(
+      'setExponentialFilterCodes: needs a glTF-Transform Accessor and a Uint32Array of codes',
+      {},
+      'gltf-write',
+    );
+  const values = accessor.getArray();
+  if (
+    !(values instanceof Float32Array) ||
+    accessor.getType() !== 'VEC3' ||
+    accessor.getNormalized() ||
+    codes.length !== values.length
+  )
+    throw new GltfError(
+      `EXT_meshopt_compression: exponential filter codes need a FLOAT VEC3 accessor of ${Math.floor(codes.length / 3)} elements`,
+      {},
+      'gltf-write',
+    );
+  const out = new Float32Array(codes.length);
+  decodeExpFilter(codes, out);
+  for (let i = 0; i < values.length; i++) {
+    // bit for bit: a zero of the other sign is another value too
+    if (Object.is(out[i], values[i])) continue;
+    const key = Math.floor(i / 3);
+    throw new GltfError(
+      `EXT_meshopt_compression: exponential filter codes of key ${key} decode to (${Array.from(out.subarray(key * 3, key * 3 + 3)).join(', ')}), not the stored (${Array.from(values.subarray(key * 3, key * 3 + 3)).join(', ')})`,
+      { key },
+      'gltf-write',
+    );
+  }
+  filterCodes.set(accessor, { filter: 'EXPONENTIAL', codes });
 }
 
 function loadedDecoder(): typeof Decoder {
@@ -171,7 +236,8 @@ function loadedEncoder(): typeof Encoder {
  * that has no data (so the extension is required). An accessor whose element size is not a multiple of
  * 4 bytes outside a vertex buffer (which the `ATTRIBUTES` mode cannot hold without a stride) is written
  * uncompressed. A rotation output given codes by {@link setQuaternionFilterCodes} is stored as those codes
- * in a buffer view with `filter: 'QUATERNION'` (lossless on the codes). Await {@link meshoptReady} before
+ * in a buffer view with `filter: 'QUATERNION'`, a translation output given codes by
+ * {@link setExponentialFilterCodes} in one with `filter: 'EXPONENTIAL'` (both lossless on the codes). Await {@link meshoptReady} before
  * reading or writing.
  *
  * Follows glTF-Transform's `EXTMeshoptCompression` (`@gltf-transform/extensions`, MIT) with its
@@ -293,9 +359,9 @@ export class EXTMeshoptCompression extends Extension {
       const usage = context.getAccessorUsage(accessor);
       const mode = meshoptMode(accessor, usage);
       const codes = filterCodes.get(accessor);
-      const array = codes ?? accessor.getArray();
+      const array = codes?.codes ?? accessor.getArray();
       if (array === null) continue;
-      const filter = codes ? 'QUATERNION' : 'NONE';
+      const filter = codes?.filter ?? 'NONE';
       let data = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
       let byteStride = accessor.getElementSize() * accessor.getComponentSize();
       if (mode === 'ATTRIBUTES' && byteStride % 4) {

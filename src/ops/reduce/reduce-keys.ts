@@ -110,14 +110,22 @@ export {
  * Variable bit rates. `quantization: 'variable'` keeps every key (a keyed clip's own, times as stored;
  * constant tracks one key, none at the rest value, as the other modes)
  * and stores each rotation track with `EXT_meshopt_compression`'s quaternion filter at its own bit width
- * (4 to 16 bits for the three smallest components, `result.rotationCodes`; `report.rotationBits`),
- * the widths chosen under the bound and the decoded pose measured as the player loads it (the decoder's
- * float32 arithmetic reproduced bit for bit), like ACL's variable bit rates; translations and scales
- * stay float. Keys are encoded with error feedback down the hierarchy when every rotation track has
- * every frame. A rotation track that no width holds within the bound is stored as float32 without the
- * filter (32 in `report.rotationBits`, counted in `report.floatTracks`; `result.rotationCodes` has none
- * for it), only that track: its children are encoded against its float value. The measured error is the
- * report's, never above `tolerance`.
+ * (4 to 16 bits for the three smallest components, `result.rotationCodes`; `report.rotationBits`) and
+ * each translation track with its exponential filter at its own mantissa width (1 to 24 bits, one
+ * exponent per component shared by the track's keys, `result.translationCodes`;
+ * `report.translationBits`), the widths of both chosen together under the bound and the decoded pose
+ * measured as the player loads it (the decoders' float32 arithmetic reproduced bit for bit: quaternion
+ * components as meshoptimizer computes them, translations `m·2^e`), like ACL's variable bit rates; scales
+ * stay float. The bound is split between rotations and translations two ways (one greedy over both, and
+ * rotations first with the translations given what the measurement leaves) and the choice with fewer
+ * bits kept. Rotation keys are encoded with error feedback down the hierarchy when every rotation track
+ * has every frame. A rotation track that no width holds within the bound is stored as float32 without
+ * the filter (32 in `report.rotationBits`, counted in `report.floatTracks`; `result.rotationCodes` has
+ * none for it), only that track: its children are encoded against its float value. A translation track
+ * stays float32 (32 in `report.translationBits`, no codes) when no width holds, when it has one key, or
+ * when it is CUBICSPLINE. Translation codes encode the values a writer stores at `translationScale`
+ * (`rotsig reduce` writes BVH clips in metres: 0.01), and the clip's translations are the decoded values
+ * divided by it. The measured error is the report's, never above `tolerance`.
  *
  * Sources: ACL's error metric (N. Frechette, "Animation Compression Library", virtual vertices 3 cm from
  * each bone) and ozz-animation's hierarchical tolerance (`animation_optimizer.cc`).
@@ -171,12 +179,14 @@ export function reduceKeys(input: Clip | KeyedClip, options: ReduceKeysOptions =
     );
   }
   if (o.quantization === 'variable') {
-    // every key, each rotation track at its own bit width under the bound (measured)
-    const { result, codes, bits } = variableBits(clip, data, o);
+    // every key, each rotation and translation track at its own width under the bound (measured)
+    const { result, codes, translationCodes, bits, translationBits } = variableBits(clip, data, o);
     result.report.quantization = 'variable';
     result.report.rotationBits = Array.from(bits);
     result.report.floatTracks = bits.reduce((n, b) => n + (b === FLOAT_BITS ? 1 : 0), 0);
+    result.report.translationBits = Array.from(translationBits);
     result.rotationCodes = codes;
+    result.translationCodes = translationCodes;
     return result;
   }
   if (F < 2) {

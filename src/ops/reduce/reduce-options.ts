@@ -82,6 +82,14 @@ export interface ReduceKeysOptions {
    */
   quantization?: ReduceQuantization;
   /**
+   * `quantization: 'variable'`: the factor a writer multiplies translations by (the `scale` of
+   * `writeClipsToDocument`, as `rotsig reduce` writes a BVH clip in metres). The exponential filter codes
+   * encode the translations as stored (times this factor) and the clip's translation values are their
+   * decoded values divided by it, so a writer at this scale stores exactly what the codes decode to.
+   * Default 1.
+   */
+  translationScale?: number;
+  /**
    * How hard the `'object'` search works: `'fast'` (default) keeps key values at the original samples and
    * bounds descendants by the hierarchical radius; `'best'` also checks the descendants' points where the
    * radius bound fails and fits rotation key values within the bound (linear player,
@@ -119,6 +127,7 @@ export const REDUCE_KEYS_DEFAULTS: Readonly<
   toleranceScale: 1e-4,
   interpolation: 'linear',
   quantization: 'none',
+  translationScale: 1,
   effort: 'fast',
   maxKeys: Number.POSITIVE_INFINITY,
   meshShells: null,
@@ -135,6 +144,7 @@ const REDUCE_KEYS_SPEC: OptionSpec = {
   toleranceScale: POSITIVE_NUMBER,
   interpolation: oneOf(['linear', 'cubicspline']),
   quantization: oneOf(['none', 'int16', 'variable']),
+  translationScale: POSITIVE_NUMBER,
   effort: oneOf(['fast', 'best']),
   meshShells: customRule(
     'null or an array of numbers',
@@ -182,10 +192,17 @@ export interface ReduceKeysReport {
    */
   rotationBits?: number[];
   /**
-   * `quantization: 'variable'`: the tracks stored as float32 because no filter width held the bound
-   * (rotations at 32 in `rotationBits`). Absent otherwise.
+   * `quantization: 'variable'`: the rotation tracks stored as float32 because no filter width held the
+   * bound (rotations at 32 in `rotationBits`). Absent otherwise.
    */
   floatTracks?: number;
+  /**
+   * `quantization: 'variable'`: per joint, the mantissa width of its translation track under the
+   * exponential filter (1 to 24 bits); 32 where the track is stored as float32 (no width held the bound,
+   * a one-key constant track, or a CUBICSPLINE track); 0 where the joint has no stored translation track.
+   * Absent otherwise.
+   */
+  translationBits?: number[];
   /**
    * Tracks whose keys were all equal (within float32; rotations up to sign), each now one key or none:
    * `constantTracks` of them in all, `droppedTracks` of those dropped because the one key was the joint's
@@ -207,6 +224,14 @@ export interface ReduceKeysResult {
    * `EXT_meshopt_compression` (`setQuaternionFilterCodes`). Absent otherwise.
    */
   rotationCodes?: { joint: number; bits: number; codes: Int16Array }[];
+  /**
+   * `quantization: 'variable'`: per translation track stored with the exponential filter, its joint,
+   * mantissa width and the filter's input (three 32-bit codes per key, key-major: mantissa in the low 24
+   * bits, exponent in the high 8) that decodes to the track's values times `translationScale`, bit for
+   * bit in float32; for a writer with `EXT_meshopt_compression` (`setExponentialFilterCodes`). Absent
+   * otherwise.
+   */
+  translationCodes?: { joint: number; bits: number; codes: Uint32Array }[];
 }
 
 /** How rotation keys are stored: float, normalised 16-bit, or per-track bit widths (quaternion filter). */
@@ -220,6 +245,8 @@ export interface Resolved {
   toleranceScale: number;
   interpolation: 'linear' | 'cubicspline';
   quantization: ReduceQuantization;
+  /** `translationScale`: what a writer multiplies translations by (variable bit rates encode them so). */
+  translationScale: number;
   effort: ReduceEffort;
   maxKeys: number;
   /** Per joint, the shell in local units from `meshShells` (NaN: the default shell); null without `'mesh'`. */
@@ -296,6 +323,7 @@ export function resolve(options: ReduceKeysOptions): Resolved {
     toleranceScale: o.toleranceScale,
     interpolation: o.interpolation,
     quantization: o.quantization,
+    translationScale: positiveFinite(o.translationScale, 'translationScale'),
     effort: o.effort,
     maxKeys,
     meshShells: mesh ? meshShellsOf(o.meshShells) : null,

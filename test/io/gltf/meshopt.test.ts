@@ -5,11 +5,19 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Document, WebIO } from '@gltf-transform/core';
 import { EXTMeshoptCompression as ReferenceMeshopt } from '@gltf-transform/extensions';
-import { MeshoptDecoder } from 'meshoptimizer';
+import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
 import { describe, expect, test } from 'vitest';
 import { OptionError } from '../../../src/errors.js';
-import { KHRMeshQuantizationMarker, parseBvh, readGltf, writeGltf } from '../../../src/io/index.js';
+import { GltfError } from '../../../src/io/gltf/errors.js';
+import {
+  KHRMeshQuantizationMarker,
+  parseBvh,
+  readGltf,
+  setExponentialFilterCodes,
+  writeGltf,
+} from '../../../src/io/index.js';
 import { readGltfFile } from '../../../src/node/index.js';
+import { decodeExpFilter } from '../../../src/ops/reduce/exp-filter.js';
 import { FIXTURE_GLTF_DIR, glbJson, validatorErrors } from '../../support/gltf-data.js';
 
 const fox = () => new Uint8Array(readFileSync(join(FIXTURE_GLTF_DIR, 'Fox.glb')));
@@ -67,6 +75,76 @@ describe('EXT_meshopt_compression', () => {
     expect(arrays(await referenceRead(packed.glb!))).toEqual(arrays(await referenceRead(plain.glb!)));
     // every frame keyed on a 120 Hz grid: the byte codec finds the structure
     expect(packed.glb!.length).toBeLessThan(0.8 * plain.glb!.length);
+  });
+
+  test('a translation output with exponential filter codes: stored under the EXPONENTIAL filter (stride 12), validator clean, read back bit for bit by glTF-Transform with meshoptimizer; codes that decode otherwise are refused', async () => {
+    const clip = cmu();
+    const { document } = await writeGltf(null, [clip], { scale: 0.01 });
+    const channel = document
+      .getRoot()
+      .listAnimations()[0]
+      .listChannels()
+      .find((c) => c.getTargetPath() === 'translation')!;
+    const output = channel.getSampler()!.getOutput()!;
+    const values = output.getArray() as Float32Array;
+    const n = output.getCount();
+    await MeshoptEncoder.ready;
+    const codes = new Uint32Array(
+      MeshoptEncoder.encodeFilterExp(values, n, 12, 14, 'SharedComponent').buffer,
+    );
+    const decoded = new Float32Array(codes.length);
+    decodeExpFilter(codes, decoded);
+    // the codes decode to other values than the accessor's float32 translations: refused, nothing set
+    expect(() => setExponentialFilterCodes(output, codes)).toThrow(GltfError);
+    expect(() => setExponentialFilterCodes(output, codes)).toThrow(/key \d+ decode to/);
+    output.setArray(decoded);
+    setExponentialFilterCodes(output, codes);
+    const packed = (await writeGltf(document, [], { compression: 'meshopt' })).glb!;
+    expect(await validatorErrors(packed)).toEqual([]);
+    const json = glbJson(packed);
+    const filtered = (
+      json.bufferViews as {
+        extensions?: Record<string, { filter?: string; byteStride: number; mode: string }>;
+      }[]
+    )
+      .map((v) => v.extensions?.EXT_meshopt_compression)
+      .filter((e) => e?.filter === 'EXPONENTIAL');
+    expect(filtered).toHaveLength(1);
+    expect([filtered[0]!.mode, filtered[0]!.byteStride]).toEqual(['ATTRIBUTES', 12]);
+    const read = await referenceRead(packed);
+    const back = read
+      .getRoot()
+      .listAnimations()[0]
+      .listChannels()
+      .find((c) => c.getTargetPath() === 'translation')!
+      .getSampler()!
+      .getOutput()!;
+    expect([back.getType(), back.getComponentType(), back.getNormalized()]).toEqual(['VEC3', 5126, false]);
+    expect(back.getArray()).toEqual(decoded);
+    // rotsig's reader decodes it too
+    const ours = await readGltf(packed);
+    const track = ours.clips[0].tracks.find((t) => t.path === 'translation')!;
+    expect(Float32Array.from(track.values)).toEqual(decoded);
+  });
+
+  test('setExponentialFilterCodes refuses what is not a FLOAT VEC3 accessor with three codes per element', async () => {
+    const { Document } = await import('@gltf-transform/core');
+    const doc = new Document();
+    const vec4 = doc.createAccessor().setType('VEC4').setArray(new Float32Array(4));
+    const vec3 = doc.createAccessor().setType('VEC3').setArray(new Float32Array(3));
+    const shorts = doc.createAccessor().setType('VEC3').setArray(new Int16Array(3));
+    const zero = new Uint32Array([(-100 << 24) >>> 0, (-100 << 24) >>> 0, (-100 << 24) >>> 0]);
+    expect(() => setExponentialFilterCodes(vec4, new Uint32Array(4))).toThrow(GltfError);
+    expect(() => setExponentialFilterCodes(shorts, zero)).toThrow(GltfError);
+    expect(() => setExponentialFilterCodes(vec3, new Uint32Array(6))).toThrow(GltfError);
+    expect(() => setExponentialFilterCodes(vec3, new Int32Array(3) as unknown as Uint32Array)).toThrow(
+      GltfError,
+    );
+    expect(() => setExponentialFilterCodes({} as never, zero)).toThrow(GltfError);
+    setExponentialFilterCodes(vec3, zero);
+    // -0 is another value than the +0 the codes decode to
+    vec3.setArray(new Float32Array([0, -0, 0]));
+    expect(() => setExponentialFilterCodes(vec3, zero)).toThrow(GltfError);
   });
 
   test("'keep' compresses again what was read compressed; 'none' writes it plain", async () => {

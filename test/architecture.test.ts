@@ -156,7 +156,6 @@ const UNIT_SIZE_EXCEPTIONS: Record<string, string> = {
   'ops/reduce/reduce-keys.ts': 'being split into options, prepare, error, search and report units',
   'io/bvh/scan.ts': 'one hand-written number scanner whose state machine is one class',
   'io/gltf/read.ts': 'the glTF reader: accessors, samplers and channels to clips, not yet split',
-  'io/gltf/write.ts': 'the glTF writer: clips to accessors, samplers and channels, not yet split',
   'ops/resample/downsample-optimal.ts': 'least squares and Gauss-Newton of one fit, not yet split',
   'pipeline/steps.ts': 'the step parser and runner, being changed for loops and time defaults',
 };

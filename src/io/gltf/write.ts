@@ -1,5 +1,4 @@
 import {
-  type Accessor,
   type Animation,
   type AnimationSampler,
   Document,
@@ -32,8 +31,18 @@ import {
   KHR_DRACO_MESH_COMPRESSION,
   registeredExtensions,
 } from './extensions.js';
+import { glbBytes, keepImageUris, keepNodeTransforms } from './glb-json.js';
 import { EXT_MESHOPT_COMPRESSION, EXTMeshoptCompression, meshoptReady } from './meshopt.js';
 import { type GltfSource, gltfInterpolation, gltfSourceOf } from './source.js';
+import {
+  continuous,
+  disposeIfUnused,
+  InputCache,
+  negatedKeys,
+  outputAccessor,
+  storedSubset,
+} from './write-accessors.js';
+import { checkTracks, checkValues } from './write-checks.js';
 
 /** Options of {@link writeGltf}. */
 export interface WriteGltfOptions {
@@ -401,135 +410,6 @@ function sourceMismatch(target: Document, clip: KeyedClip, s: GltfSource): strin
   return null;
 }
 
-/** Checks every track before anything is written: the writer never emits what its reader rejects. */
-function checkTracks(clip: KeyedClip, c: number): void {
-  const J = clip.skeleton?.names?.length;
-  if (!Array.isArray(clip.tracks) || J === undefined)
-    throw new GltfError('is not a KeyedClip (tracks, skeleton)', { animation: c }, 'gltf-write');
-  clip.tracks.forEach((t, k) => {
-    const where = { animation: c, channel: k };
-    if (!Number.isInteger(t.joint) || t.joint < 0 || t.joint >= J)
-      throw new GltfError(
-        `track joint ${t.joint} is not a joint of the skeleton (${J})`,
-        where,
-        'gltf-write',
-      );
-    const width = t.path === 'rotation' ? 4 : t.path === 'weights' ? t.width : 3;
-    if (
-      !(t.path === 'translation' || t.path === 'rotation' || t.path === 'scale' || t.path === 'weights') ||
-      t.width !== width ||
-      !(width >= 1)
-    )
-      throw new GltfError(
-        `track path '${t.path}' with width ${t.width} cannot be written`,
-        where,
-        'gltf-write',
-      );
-    const n = t.times.length;
-    if (n === 0) throw new GltfError('track has no keys', where, 'gltf-write');
-    const perKey = t.interpolation === 'cubicspline' ? 3 : 1;
-    if (t.interpolation !== 'step' && t.interpolation !== 'linear' && t.interpolation !== 'cubicspline')
-      throw new GltfError(`unknown interpolation '${t.interpolation}'`, where, 'gltf-write');
-    if (t.values.length !== n * perKey * width)
-      throw new GltfError(
-        `track has ${t.values.length} values for ${n} keys of width ${width}${perKey === 3 ? ' x 3' : ''}`,
-        where,
-        'gltf-write',
-      );
-    let previous = -Infinity;
-    for (let i = 0; i < n; i++) {
-      const x = Math.fround(t.times[i]);
-      if (!Number.isFinite(x) || !(x > previous))
-        throw new GltfError(
-          `key time ${t.times[i]} is not finite and after the previous key in float32`,
-          { ...where, key: i },
-          'gltf-write',
-        );
-      previous = x;
-    }
-  });
-}
-
-/** Checks that every value of the tracks not in `untouched` is finite in float32 (after {@link checkTracks}). */
-function checkValues(clip: KeyedClip, c: number, untouched: Set<Track>): void {
-  clip.tracks.forEach((t, k) => {
-    if (untouched.has(t)) return;
-    const v = t.values;
-    for (let i = 0; i < v.length; i++)
-      if (!Number.isFinite(Math.fround(v[i])))
-        throw new GltfError(
-          `value ${v[i]} is not finite in float32`,
-          {
-            animation: c,
-            channel: k,
-            key: Math.floor(i / (t.width * (t.interpolation === 'cubicspline' ? 3 : 1))),
-          },
-          'gltf-write',
-        );
-  });
-}
-
-/** Input accessors by their float32 times, so tracks with equal times share one. */
-class InputCache {
-  private readonly byKey = new Map<string, Accessor[]>();
-  constructor(private readonly doc: Document) {}
-  get(times: ArrayLike<number>, existing?: Accessor | null): Accessor {
-    const f32 = Float32Array.from(times as ArrayLike<number>);
-    const key = `${f32.length}:${f32[0]}:${f32[f32.length - 1]}`;
-    const list = this.byKey.get(key) ?? [];
-    for (const a of list) if (sameArray(a.getArray() as Float32Array, f32)) return a;
-    if (
-      existing &&
-      existing.getComponentType() === 5126 &&
-      sameArray(existing.getArray() as Float32Array, f32)
-    ) {
-      list.push(existing);
-      this.byKey.set(key, list);
-      return existing;
-    }
-    const accessor = this.doc.createAccessor().setType('SCALAR').setArray(f32);
-    const buffer = this.doc.getRoot().listBuffers()[0] ?? this.doc.createBuffer();
-    accessor.setBuffer(buffer);
-    list.push(accessor);
-    this.byKey.set(key, list);
-    return accessor;
-  }
-}
-
-function sameArray(a: ArrayLike<number> | null, b: ArrayLike<number>): boolean {
-  if (a === null || a.length !== b.length) return false;
-  for (let i = 0; i < b.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/**
- * Rotation values made sign-continuous; the same array when nothing flips, else a copy. CUBICSPLINE
- * tracks are kept as given: their Hermite curve runs through the stored components, so negating a key
- * (with its tangents) would change the motion between keys.
- */
-function continuous(t: Track): Float64Array | Float32Array | ArrayLike<number> {
-  if (t.path !== 'rotation' || t.interpolation === 'cubicspline') return t.values;
-  const n = t.times.length;
-  const v = t.values;
-  let out: Float64Array | null = null;
-  let prev = 0;
-  for (let k = 1; k < n; k++) {
-    const o = k * 4;
-    const src = out ?? v;
-    const d =
-      src[o] * src[prev] +
-      src[o + 1] * src[prev + 1] +
-      src[o + 2] * src[prev + 2] +
-      src[o + 3] * src[prev + 3];
-    if (d < 0) {
-      if (out === null) out = Float64Array.from(v as ArrayLike<number>);
-      for (let i = o; i < o + 4; i++) out[i] = -out[i];
-    }
-    prev = o;
-  }
-  return out ?? v;
-}
-
 type Channel = ReturnType<Animation['listChannels']>[number];
 
 const PATHS = ['translation', 'rotation', 'scale', 'weights'];
@@ -680,94 +560,6 @@ function addChannel(
   anim.addChannel(doc.createAnimationChannel().setTargetNode(node).setTargetPath(t.path).setSampler(sampler));
 }
 
-/**
- * `stored` with the keys whose sign `values` flipped relative to `t.values` negated: written into
- * `reuse` when given (an accessor no one else reads), else into a new accessor.
- */
-function negatedKeys(
-  doc: Document,
-  stored: Accessor,
-  t: Track,
-  values: ArrayLike<number>,
-  reuse: Accessor | null,
-): Accessor {
-  const array = stored.getArray()!.slice();
-  const perKey = (t.interpolation === 'cubicspline' ? 3 : 1) * 4;
-  const at = perKey === 12 ? 4 : 0;
-  // the most negative BYTE/SHORT decodes to -1, as does the next one up: its negation is the maximum
-  const min = array instanceof Int8Array ? -128 : array instanceof Int16Array ? -32768 : Number.NaN;
-  for (let k = 0; k < t.times.length; k++) {
-    const o = k * perKey;
-    let d = 0;
-    for (let i = 0; i < 4; i++) d += values[o + at + i] * t.values[o + at + i];
-    if (d >= 0) continue;
-    for (let i = o; i < o + perKey; i++) array[i] = array[i] === min ? -min - 1 : -array[i];
-  }
-  if (reuse !== null) return reuse.setArray(array).setSparse(false);
-  const buffer = doc.getRoot().listBuffers()[0] ?? doc.createBuffer();
-  return doc
-    .createAccessor()
-    .setType(stored.getType())
-    .setArray(array)
-    .setNormalized(stored.getNormalized())
-    .setBuffer(buffer);
-}
-
-/**
- * The keys of a quantized output (normalized integers, `KHR_mesh_quantization`) that `t` kept, in their
- * stored component type: `t`'s times a subset of `input`'s and its values those the reader decoded from
- * the stored integers at those keys (so writing them as FLOAT would only grow the file: 16-bit rotations
- * become 32-bit, and a reduction of a gltfpack file would be larger than its input). Null when a time is
- * not one of the input's or a value is not the stored one (the values changed): then FLOAT is written.
- */
-function storedSubset(doc: Document, input: Accessor, output: Accessor, t: Track): Accessor | null {
-  const times = input.getArray();
-  const stored = output.getArray();
-  if (times === null || stored === null || !output.getNormalized() || output.getComponentType() === 5126)
-    return null;
-  const perKey = t.interpolation === 'cubicspline' ? 3 : 1;
-  const stride = perKey * t.width;
-  if (stored.length !== times.length * stride) return null;
-  const out = new (stored.constructor as new (n: number) => typeof stored)(t.times.length * stride);
-  let i = 0;
-  for (let k = 0; k < t.times.length; k++) {
-    while (i < times.length && times[i] !== t.times[k]) i++;
-    if (i === times.length) return null;
-    for (let c = 0; c < stride; c++) out[k * stride + c] = stored[i * stride + c];
-    i++;
-  }
-  const buffer = doc.getRoot().listBuffers()[0] ?? doc.createBuffer();
-  const accessor = doc
-    .createAccessor()
-    .setType(output.getType())
-    .setArray(out)
-    .setNormalized(true)
-    .setBuffer(buffer);
-  if (matchesAccessor(accessor, t.values, t.path, perKey)) return accessor;
-  accessor.dispose();
-  return null;
-}
-
-/** A FLOAT output accessor of `values`: `reuse` rewritten when given (no one else reads it), else a new one. */
-function outputAccessor(
-  doc: Document,
-  values: ArrayLike<number>,
-  width: number,
-  reuse: Accessor | null = null,
-): Accessor {
-  const type = width === 4 ? 'VEC4' : width === 3 ? 'VEC3' : 'SCALAR';
-  if (reuse !== null)
-    return reuse.setType(type).setArray(Float32Array.from(values)).setNormalized(false).setSparse(false);
-  const buffer = doc.getRoot().listBuffers()[0] ?? doc.createBuffer();
-  return doc.createAccessor().setType(type).setArray(Float32Array.from(values)).setBuffer(buffer);
-}
-
-function disposeIfUnused(accessor: Accessor | null): void {
-  if (accessor === null || accessor.isDisposed()) return;
-  // the root is always a parent; anything else still uses it
-  if (accessor.listParents().length <= 1) accessor.dispose();
-}
-
 /** A new node tree for the skeleton (translations times `scale`), a scene, and the animation. */
 function writeNew(doc: Document, clip: KeyedClip, scale: number, cache: InputCache): void {
   const sk: Skeleton = clip.skeleton;
@@ -877,63 +669,4 @@ function removeEmpty(doc: Document, warnings: GltfWarning[], keep: Set<Animation
       warnings.push({ code: 'empty', message: 'removed an animation without channels', animation: a });
     }
   });
-}
-
-/** Image definitions of textures whose file was missing keep their URI (glTF-Transform drops it). */
-function keepImageUris(
-  json: GLTF.IGLTF,
-  textures: ReturnType<ReturnType<Document['getRoot']>['listTextures']>,
-): void {
-  const images = json.images ?? [];
-  textures.forEach((texture, i) => {
-    const def = images[i];
-    if (def && def.uri === undefined && def.bufferView === undefined && texture.getURI())
-      def.uri = texture.getURI();
-  });
-}
-
-/**
- * Node definitions keep every translation, rotation and scale that is not exactly the default.
- * glTF-Transform's writer leaves out a value within 1e-5 of the default, which moves what hangs below
- * it: gltfpack's RobotExpressive has leg bones scaled 0.999993 with meshes 3.3 m (dequantisation
- * offsets) below them, and writing the file back without those scales moved the meshes by 10 µm,
- * more than the bound `reduce` states on other nodes. `nodes` in the order glTF-Transform writes them.
- */
-function keepNodeTransforms(json: GLTF.IGLTF, nodes: readonly Node[]): void {
-  const defs = json.nodes ?? [];
-  nodes.forEach((node, i) => {
-    const def = defs[i];
-    if (def === undefined || def.matrix !== undefined) return;
-    const t = node.getTranslation();
-    const r = node.getRotation();
-    const s = node.getScale();
-    if (def.translation === undefined && (t[0] !== 0 || t[1] !== 0 || t[2] !== 0)) def.translation = [...t];
-    if (def.rotation === undefined && (r[0] !== 0 || r[1] !== 0 || r[2] !== 0 || r[3] !== 1))
-      def.rotation = [...r];
-    if (def.scale === undefined && (s[0] !== 1 || s[1] !== 1 || s[2] !== 1)) def.scale = [...s];
-  });
-}
-
-/** GLB container of a JSON chunk and an optional BIN chunk (glTF 2.0 §4.4). */
-function glbBytes(json: GLTF.IGLTF, bin: Uint8Array | undefined): Uint8Array {
-  const text = new TextEncoder().encode(JSON.stringify(json));
-  const jsonLength = (text.length + 3) & ~3;
-  const binLength = bin?.byteLength ? (bin.byteLength + 3) & ~3 : 0;
-  const total = 12 + 8 + jsonLength + (binLength ? 8 + binLength : 0);
-  const out = new Uint8Array(total);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, 0x46546c67, true);
-  view.setUint32(4, 2, true);
-  view.setUint32(8, total, true);
-  view.setUint32(12, jsonLength, true);
-  view.setUint32(16, 0x4e4f534a, true);
-  out.set(text, 20);
-  out.fill(0x20, 20 + text.length, 20 + jsonLength);
-  if (binLength && bin) {
-    const o = 20 + jsonLength;
-    view.setUint32(o, binLength, true);
-    view.setUint32(o + 4, 0x004e4942, true);
-    out.set(bin, o + 8);
-  }
-  return out;
 }

@@ -6,6 +6,7 @@ import { EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/exte
 // @ts-expect-error: gltf-validator ships no types
 import * as validator from 'gltf-validator';
 import { MeshoptDecoder } from 'meshoptimizer/decoder';
+import { glbBytes } from '../../src/io/gltf/glb-json.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -115,29 +116,7 @@ export async function meshoptDecoded(glb: Uint8Array): Promise<Uint8Array> {
     if (def)
       for (const k of ['translation', 'rotation', 'scale']) if (node[k] !== undefined) def[k] = node[k];
   });
-  return glbOf(json, Object.values(resources)[0]);
-}
-
-/** GLB bytes of a JSON document and its BIN chunk (glTF 2.0, "GLB File Format Specification"). */
-function glbOf(json: object, bin: Uint8Array | undefined): Uint8Array {
-  const text = new TextEncoder().encode(JSON.stringify(json));
-  const jsonLength = (text.length + 3) & ~3;
-  const binLength = bin?.byteLength ? (bin.byteLength + 3) & ~3 : 0;
-  const out = new Uint8Array(20 + jsonLength + (binLength ? 8 + binLength : 0));
-  const view = new DataView(out.buffer);
-  view.setUint32(0, 0x46546c67, true);
-  view.setUint32(4, 2, true);
-  view.setUint32(8, out.length, true);
-  view.setUint32(12, jsonLength, true);
-  view.setUint32(16, 0x4e4f534a, true);
-  out.set(text, 20);
-  out.fill(0x20, 20 + text.length, 20 + jsonLength);
-  if (bin && binLength) {
-    view.setUint32(20 + jsonLength, binLength, true);
-    view.setUint32(24 + jsonLength, 0x004e4942, true);
-    out.set(bin, 28 + jsonLength);
-  }
-  return out;
+  return glbBytes(json, Object.values(resources)[0]);
 }
 
 /** The JSON chunk of GLB bytes, parsed (the raw JSON: no reader in between). */

@@ -421,6 +421,8 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
   it('selecting a joint in the tree switches the curves', async () => {
     const before = await state();
     await page.click('[data-testid=joint-tree] li:nth-child(5)');
+    // the new joint's curves come from the worker: drawn when they arrive, not within the click
+    await page.waitForFunction((r) => window.__studio.state().curveRevision > r, before.curveRevision);
     const after = await state();
     expect(after.selected).toBe(4);
     expect(after.curveRevision).toBeGreaterThan(before.curveRevision);

@@ -148,12 +148,8 @@ function importCycles(files: string[], within: string, edges = relativeImportsOf
 
 /** Longest unit of src/ in lines: a file past it holds more than one thing and is split along its seams. */
 const UNIT_LINES = 700;
-/**
- * Units allowed past {@link UNIT_LINES}, each for a stated reason, and never past {@link MAX_EXCEPTION_LINES}
- * (reduce-keys.ts, being split into options / prepare / error / search / report, excepted).
- */
+/** Units allowed past {@link UNIT_LINES}, each for a stated reason, and never past {@link MAX_EXCEPTION_LINES}. */
 const UNIT_SIZE_EXCEPTIONS: Record<string, string> = {
-  'ops/reduce/reduce-keys.ts': 'being split into options, prepare, error, search and report units',
   'io/bvh/scan.ts': 'one hand-written number scanner whose state machine is one class',
   'io/gltf/read.ts': 'the glTF reader: accessors, samplers and channels to clips, not yet split',
   'ops/resample/downsample-optimal.ts': 'least squares and Gauss-Newton of one fit, not yet split',
@@ -171,16 +167,14 @@ describe('the size of units', () => {
       const name = relative(src, file);
       const n = lines(file);
       const excepted = Object.hasOwn(UNIT_SIZE_EXCEPTIONS, name);
-      const cap = !excepted ? UNIT_LINES : name === 'ops/reduce/reduce-keys.ts' ? 2000 : MAX_EXCEPTION_LINES;
+      const cap = excepted ? MAX_EXCEPTION_LINES : UNIT_LINES;
       if (n > cap) offenders.push(`${name}: ${n} lines (at most ${cap})`);
     }
     expect(offenders).toEqual([]);
   });
 
   it('every exception names a file that exists', () => {
-    const missing = Object.keys(UNIT_SIZE_EXCEPTIONS).filter(
-      (name) => name !== 'ops/reduce/reduce-keys.ts' && !existsSync(join(src, name)),
-    );
+    const missing = Object.keys(UNIT_SIZE_EXCEPTIONS).filter((name) => !existsSync(join(src, name)));
     expect(missing).toEqual([]);
   });
 });

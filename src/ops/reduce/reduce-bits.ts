@@ -136,6 +136,18 @@ export function variableBits(clip: Clip, d: Prepared, o: Resolved): VariableBits
     if (kept.length > 1 && states[j * 3] !== COLLAPSED && encodable(d, kept, j, o.translationScale))
       filterable.push(j);
   }
+  // a writer stores translations times the scale in float32: one beyond float32's range is refused, named
+  for (const j of [...moved, ...cubic]) {
+    const kept = keys[j][0] as Int32Array;
+    for (let k = 0; k < kept.length; k++)
+      for (let c = 0; c < 3; c++) {
+        const v = d.t[(kept[k] * J + j) * 3 + c] * o.translationScale;
+        if (!Number.isFinite(Math.fround(v)))
+          throw new OptionError(
+            `reduceKeys: translationScale ${o.translationScale} puts joint ${j}'s translation at frame ${kept[k]} at ${v}, beyond float32`,
+          );
+      }
+  }
   // one key of a constant track holds every frame: it is encoded as it is, the others with feedback
   const held = new Uint8Array(J);
   for (const j of animated) if (states[j * 3 + 1] === COLLAPSED) held[j] = 1;

@@ -139,5 +139,9 @@ describe("quantization 'variable': translation tracks under the exponential filt
     expect(one.translationCodes).toEqual([]);
     for (const translationScale of [0, -1, Number.NaN, Number.POSITIVE_INFINITY])
       expect(() => reduceKeys(keyed, { quantization: 'variable', translationScale })).toThrow(OptionError);
+    // finite, but the stored translations would be infinite in float32: named, not a non-finite pose
+    expect(() => reduceKeys(keyed, { quantization: 'variable', translationScale: 1e300 })).toThrow(
+      /translationScale 1e\+300 puts joint \d+'s translation .* beyond float32/,
+    );
   });
 });

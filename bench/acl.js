@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { NodeIO } from '@gltf-transform/core';
 import { EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/extensions';
 import { MeshoptDecoder } from 'meshoptimizer';
+import { glbBytes } from '../dist/io/gltf/glb-json.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DATA = resolve(ROOT, '..', 'shared', 'data', 'bvh');
@@ -132,27 +133,16 @@ async function plain(file) {
     for (const k of ['translation', 'rotation', 'scale'])
       if (node[k] !== undefined) json.nodes[i][k] = node[k];
   });
-  writeFileSync(copy, withJson(bytes, json));
+  // the BIN chunk as it is, in the writer's own GLB container
+  const end = 20 + bytes.readUInt32LE(12);
+  const bin = end < bytes.length ? bytes.subarray(end + 8, end + 8 + bytes.readUInt32LE(end)) : undefined;
+  writeFileSync(copy, glbBytes(json, bin));
   return copy;
 }
 
 /** The JSON chunk of GLB bytes, parsed. */
 function glbJson(glb) {
   return JSON.parse(glb.subarray(20, 20 + glb.readUInt32LE(12)).toString('utf8'));
-}
-
-/** GLB bytes `glb` with its JSON chunk replaced by `json` (the BIN chunk kept as it is). */
-function withJson(glb, json) {
-  const end = 20 + glb.readUInt32LE(12);
-  const text = Buffer.from(JSON.stringify(json));
-  const padded = Buffer.concat([text, Buffer.alloc((4 - (text.length % 4)) % 4, 0x20)]);
-  const head = Buffer.alloc(20);
-  head.writeUInt32LE(0x46546c67, 0);
-  head.writeUInt32LE(2, 4);
-  head.writeUInt32LE(20 + padded.length + (glb.length - end), 8);
-  head.writeUInt32LE(padded.length, 12);
-  head.writeUInt32LE(0x4e4f534a, 16);
-  return Buffer.concat([head, padded, glb.subarray(end)]);
 }
 
 /** The GLB's nodes in parent-first order with their local pose at every key (all channels share keys). */

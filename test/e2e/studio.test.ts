@@ -478,7 +478,15 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
     expect(Math.abs(max - Number(shown?.[1]))).toBeLessThan(0.01);
     // the difference curve of the selected joint peaks at the panel's figure for that joint
     const jointMax = /Hips: max (\d+\.\d+)°/.exec((await page.textContent('[data-testid=difference]')) ?? '');
+    const diffRev = (await state()).curveRevision;
     await page.selectOption('[data-testid=curve-kind]', 'diff');
+    // the difference curves come from the worker: wait for them before reading the summary
+    await page.waitForFunction(
+      (r) =>
+        window.__studio.state().curveRevision > r &&
+        /^largest /.test(document.querySelector('[data-testid=disc-summary]')?.textContent ?? ''),
+      diffRev,
+    );
     await expect(page.textContent('[data-testid=disc-summary]')).resolves.toBe(`largest ${jointMax?.[1]}°`);
     expect((await state()).plot.inked).toBeGreaterThan(50);
     await page.selectOption('[data-testid=curve-kind]', 'quat');
@@ -487,7 +495,12 @@ describe.skipIf(!HAS_CHROMIUM)('studio (Chromium, built app)', () => {
   it('the difference plot draws its own curve, in its colour (not only the grid)', async () => {
     const rev = (await state()).curveRevision;
     await page.selectOption('[data-testid=curve-kind]', 'diff');
-    await page.waitForFunction((r) => window.__studio.state().curveRevision > r, rev);
+    await page.waitForFunction(
+      (r) =>
+        window.__studio.state().curveRevision > r &&
+        /^largest /.test(document.querySelector('[data-testid=disc-summary]')?.textContent ?? ''),
+      rev,
+    );
     await expect(page.textContent('[data-testid=disc-summary]')).resolves.toMatch(/largest \d+\.\d+°/);
     // the difference series is drawn in the first channel colour; grid, axes and labels are grey
     const px = await page.evaluate(() => window.__studio.curveColourPixels('#ff6b6b'));

@@ -1,6 +1,6 @@
 import { InvalidValueError } from '../errors.js';
 import { checkLength, checkNorm, checkSpan, checkSpans3, finite4, notFinite } from './check.js';
-import { multiplyRaw } from './raw.js';
+import { multiplyRaw, sphereAngleRaw } from './raw.js';
 import type { QuatLike, QuatOut } from './types.js';
 
 /** Argument names for the shape messages of the three-span kernels. */
@@ -453,21 +453,8 @@ export function slerpFlat(
     z = bz;
     w = bw;
   } else {
-    const mx = ax - bx;
-    const my = ay - by;
-    const mz = az - bz;
-    const mw = aw - bw;
-    const px = ax + bx;
-    const py = ay + by;
-    const pz = az + bz;
-    const pw = aw + bw;
     // θ is the angle between a and b on the 4-sphere (half the rotation angle).
-    const theta =
-      2 *
-      Math.atan2(
-        Math.sqrt(mx * mx + my * my + mz * mz + mw * mw),
-        Math.sqrt(px * px + py * py + pz * pz + pw * pw),
-      );
+    const theta = sphereAngleRaw(ax, ay, az, aw, bx, by, bz, bw);
     if (theta < 1e-10) {
       const s0 = 1 - t;
       x = s0 * ax + t * bx;

@@ -105,3 +105,38 @@ export function conjugateRaw(dst: QuatOut, dstOffset: number, a: QuatLike, aOffs
   dst[dstOffset + 2] = -z;
   dst[dstOffset + 3] = w;
 }
+
+/**
+ * The angle between unit quaternions `a` and `b` on the 4-sphere, `2·atan2(|a − b|, |a + b|)` (half the
+ * rotation angle between them when `b` is on `a`'s hemisphere): accurate near 0 and π, where `acos` of
+ * the dot product loses half the digits. The angle `slerpFlat` interpolates by, and the reduction's check
+ * of a slerp segment, bit for bit the same.
+ *
+ * @internal
+ */
+export function sphereAngleRaw(
+  ax: number,
+  ay: number,
+  az: number,
+  aw: number,
+  bx: number,
+  by: number,
+  bz: number,
+  bw: number,
+): number {
+  const mx = ax - bx;
+  const my = ay - by;
+  const mz = az - bz;
+  const mw = aw - bw;
+  const px = ax + bx;
+  const py = ay + by;
+  const pz = az + bz;
+  const pw = aw + bw;
+  return (
+    2 *
+    Math.atan2(
+      Math.sqrt(mx * mx + my * my + mz * mz + mw * mw),
+      Math.sqrt(px * px + py * py + pz * pz + pw * pw),
+    )
+  );
+}

@@ -1,5 +1,6 @@
 // The error model of the reduction: whether a candidate segment keeps every frame within the joint's
 // limit (object metric: hierarchical radius, quaternion fast path, descendants' points; local metric).
+import { sphereAngleRaw } from '../../quat/raw.js';
 import { interpolateComponent, quantize16 } from './reduce-interpolate.js';
 import type { Resolved } from './reduce-options.js';
 import { invert3, type Prepared } from './reduce-prepare.js';
@@ -307,12 +308,7 @@ export function rotationSpanHolds(
   by *= sign;
   bz *= sign;
   bw *= sign;
-  const theta =
-    2 *
-    Math.atan2(
-      Math.hypot(ax - bx, ay - by, az - bz, aw - bw),
-      Math.hypot(ax + bx, ay + by, az + bz, aw + bw),
-    );
+  const theta = sphereAngleRaw(ax, ay, az, aw, bx, by, bz, bw);
   const small = theta < 1e-10;
   const inv = small ? 1 : 1 / Math.sin(theta);
   // frame times on a keyed clip (glTF's (t − t_a)/(t_b − t_a)), frame numbers on a uniform one

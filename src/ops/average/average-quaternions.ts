@@ -2,6 +2,7 @@ import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
 import { createEigen4Diagnostics, type Eigen4Diagnostics, type Eigen4Options } from '../../numeric/eigen4.js';
 import { averageAt } from '../../numeric/eigen4-average.js';
 import {
+  checkOptions,
   checkOut,
   frozenDefaults,
   integerIn,
@@ -12,7 +13,6 @@ import {
   OUT_ARRAY,
   oneOf,
   orNull,
-  resolveOptions,
 } from '../../options.js';
 import { expFlat, logFlat } from '../../quat/index.js';
 import { multiplyRaw } from '../../quat/raw.js';
@@ -147,7 +147,8 @@ export function averageQuaternions(
     );
   }
   const n = quats.length >> 2;
-  options = resolveOptions(where, options, AVERAGE_QUATERNIONS_DEFAULTS, AVERAGE_QUATERNIONS_SPEC);
+  // every read below is `options?.x ?? DEFAULTS.x`: checked, not copied (this runs per small set)
+  options = checkOptions(where, options, AVERAGE_QUATERNIONS_SPEC);
   const method = options?.method ?? AVERAGE_QUATERNIONS_DEFAULTS.method;
   const out = options?.out ?? new Float64Array(4);
   if (options?.out != null) checkOut(out, 4, where);

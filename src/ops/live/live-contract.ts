@@ -280,9 +280,9 @@ export function checkValues(
   if (!(input instanceof Float64Array || input instanceof Float32Array))
     checkNumbers(input, offset, n, where);
   // NaN fails the comparison too; one pass with no branch taken for a good sample
-  let ok = true;
-  for (let i = 0; i < n; i++) ok = ok && Math.abs(input[offset + i]) <= MAX_LIVE_VALUE;
-  if (!ok) {
+  let bad = false;
+  for (let i = 0; i < n; i++) if (!(Math.abs(input[offset + i]) <= MAX_LIVE_VALUE)) bad = true;
+  if (bad) {
     for (let i = 0; i < n; i++) {
       const v = input[offset + i];
       if (!(Math.abs(v) <= MAX_LIVE_VALUE)) {

@@ -14,6 +14,7 @@ import {
   resolveOptions,
 } from '../../options.js';
 import { slerpFlat } from '../../quat/core.js';
+import { sphereAngleRaw } from '../../quat/raw.js';
 import { assertFiniteSeries, assertQuatSeries } from '../../series/create.js';
 import type { QuatSeries } from '../../series/types.js';
 
@@ -157,10 +158,7 @@ function geodesic(
     bz = -bz;
     bw = -bw;
   }
-  return (
-    4 *
-    Math.atan2(Math.hypot(ax - bx, ay - by, az - bz, aw - bw), Math.hypot(ax + bx, ay + by, az + bz, aw + bw))
-  );
+  return 2 * sphereAngleRaw(ax, ay, az, aw, bx, by, bz, bw);
 }
 
 /**

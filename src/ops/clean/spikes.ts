@@ -121,10 +121,22 @@ export function findSpikes(series: QuatSeries, options: FindSpikesOptions = {}):
       const qw = data[o + 3];
       const pn = Math.hypot(x, y, z, w);
       const qn = Math.hypot(qx, qy, qz, qw);
+      // the geodesic angle, 4·atan2(|a − b|, |a + b|) of the unit quaternions on one hemisphere
+      const s = qx * x + qy * y + qz * z + qw * w < 0 ? -1 : 1;
       residual[f] =
         pn === 0 || qn === 0
           ? 0
-          : geodesic(qx / qn, qy / qn, qz / qn, qw / qn, x / pn, y / pn, z / pn, w / pn);
+          : 2 *
+            sphereAngleRaw(
+              qx / qn,
+              qy / qn,
+              qz / qn,
+              qw / qn,
+              (s * x) / pn,
+              (s * y) / pn,
+              (s * z) / pn,
+              (s * w) / pn,
+            );
     }
     work.set(residual);
     const med = median(work, frames);
@@ -139,26 +151,6 @@ export function findSpikes(series: QuatSeries, options: FindSpikesOptions = {}):
       }
   }
   return { mask, count, thresholds };
-}
-
-/** Geodesic angle between two unit quaternions, `4·atan2(|a − b|, |a + b|)` after hemisphere alignment. */
-function geodesic(
-  ax: number,
-  ay: number,
-  az: number,
-  aw: number,
-  bx: number,
-  by: number,
-  bz: number,
-  bw: number,
-): number {
-  if (ax * bx + ay * by + az * bz + aw * bw < 0) {
-    bx = -bx;
-    by = -by;
-    bz = -bz;
-    bw = -bw;
-  }
-  return 2 * sphereAngleRaw(ax, ay, az, aw, bx, by, bz, bw);
 }
 
 /**

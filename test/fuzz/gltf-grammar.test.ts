@@ -12,6 +12,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { RotsigError } from '../../src/errors.js';
+import { glbBytes } from '../../src/io/gltf/glb-json.js';
 import { readGltf, writeGltf } from '../../src/io/index.js';
 import type { KeyedClip } from '../../src/series/clip.js';
 import { generator, int, pick, type Rand } from '../support/fuzz.js';
@@ -260,24 +261,12 @@ function glb(rand: Rand, json: Json): Uint8Array {
     bin = new Uint8Array(Buffer.from(uri.slice(uri.indexOf(',') + 1), 'base64'));
     delete json.buffers[0].uri;
   }
-  const text = new TextEncoder().encode(JSON.stringify(json));
-  const jsonLength = (text.length + 3) & ~3;
+  // the writer's own container code, then lengths made to lie
+  const out = glbBytes(json, bin);
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  const total = out.length;
+  const jsonLength = view.getUint32(12, true);
   const binLength = (bin.length + 3) & ~3;
-  const total = 20 + jsonLength + (binLength ? 8 + binLength : 0);
-  const out = new Uint8Array(total);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, 0x46546c67, true);
-  view.setUint32(4, 2, true);
-  view.setUint32(8, total, true);
-  view.setUint32(12, jsonLength, true);
-  view.setUint32(16, 0x4e4f534a, true);
-  out.set(text, 20);
-  out.fill(0x20, 20 + text.length, 20 + jsonLength);
-  if (binLength) {
-    view.setUint32(20 + jsonLength, binLength, true);
-    view.setUint32(24 + jsonLength, 0x004e4942, true);
-    out.set(bin, 28 + jsonLength);
-  }
   const lie = int(rand, 6);
   if (lie === 0) return out.subarray(0, int(rand, out.length));
   if (lie === 1) view.setUint32(8, pick(rand, [0, 12, 2 ** 32 - 1, total + 1]), true);

@@ -1,8 +1,9 @@
 // An evaluator of glTF animation kept apart from rotsig's code, written from the glTF 2.0 specification
-// (modelled on scripts/gltf_object_error.py): GLB chunks and accessors decoded here (normalised integers
+// (modelled on scripts/gltf_object_error.py): GLB chunks split by the test support's parseGlb, accessors decoded here (normalised integers
 // by the specification's formulas), STEP/LINEAR sampling (slerp on the shorter arc, rotations
 // normalised), forward kinematics T·R·S from the scene roots, and six virtual vertices per moving node
 // at ±shell along each local axis, in scene units at the node's rest world scale.
+import { parseGlb } from './gltf-seam.js';
 
 /** A node's world transform: 3x3 linear part (row-major) and origin. */
 interface World {
@@ -42,19 +43,7 @@ export class Player {
   readonly keys: number;
 
   constructor(glb: Uint8Array, animation = 0) {
-    const view = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
-    if (view.getUint32(0, true) !== 0x46546c67) throw new Error('not a GLB');
-    let offset = 12;
-    let json: Json;
-    let bin: Uint8Array = new Uint8Array(0);
-    while (offset < glb.byteLength) {
-      const length = view.getUint32(offset, true);
-      const type = view.getUint32(offset + 4, true);
-      const chunk = glb.subarray(offset + 8, offset + 8 + length);
-      if (type === 0x4e4f534a) json = JSON.parse(new TextDecoder().decode(chunk));
-      else if (type === 0x004e4942) bin = chunk;
-      offset += 8 + length;
-    }
+    const { json, bin } = parseGlb(glb) as { json: Json; bin: Uint8Array };
     this.json = json;
     const nodes: Json[] = json.nodes ?? [];
     this.parent = nodes.map(() => -1);

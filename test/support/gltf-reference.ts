@@ -3,6 +3,7 @@
 // "Appendix C: Interpolation"), sharing no code with rotsig: it checks what rotsig writes.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { parseGlb } from './gltf-seam.js';
 
 /** A parsed file: its JSON and its buffers' bytes. */
 export interface RefGltf {
@@ -33,23 +34,11 @@ export interface RefAnimation {
 /** Reads a .glb or a .gltf (buffers as data URIs or files beside it). */
 export function loadGltf(path: string): RefGltf {
   const bytes = new Uint8Array(readFileSync(path));
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (view.getUint32(0, true) === 0x46546c67) {
-    // GLB: 12-byte header, then chunks (length, type, data); JSON first, BIN optional second
-    let at = 12;
+  if (new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true) === 0x46546c67) {
     // biome-ignore lint/suspicious/noExplicitAny: raw glTF JSON
-    let json: any = null;
-    let bin: Uint8Array | null = null;
-    while (at < view.getUint32(8, true)) {
-      const length = view.getUint32(at, true);
-      const type = view.getUint32(at + 4, true);
-      const data = bytes.subarray(at + 8, at + 8 + length);
-      if (type === 0x4e4f534a) json = JSON.parse(new TextDecoder().decode(data));
-      else if (type === 0x004e4942) bin = data;
-      at += 8 + length;
-    }
+    const { json, bin } = parseGlb(bytes) as { json: any; bin: Uint8Array };
     const buffers = (json.buffers ?? []).map((b: { uri?: string }) =>
-      b.uri === undefined ? (bin as Uint8Array) : uriBytes(b.uri, dirname(path)),
+      b.uri === undefined ? bin : uriBytes(b.uri, dirname(path)),
     );
     return { json, buffers };
   }

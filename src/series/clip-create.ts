@@ -8,6 +8,7 @@ import {
   type Clip,
   type ClipSource,
   type Skeleton,
+  type TrackPath,
 } from './clip.js';
 import { assertQuatSeries, assertVec3Series } from './create.js';
 import type { QuatSeries, Vec3Series } from './types.js';
@@ -277,6 +278,31 @@ export function animatedPaths(flags: number): ('translation' | 'rotation' | 'sca
   if (flags & ANIMATED_ROTATION) out.push('rotation');
   if (flags & ANIMATED_SCALE) out.push('scale');
   return out;
+}
+
+/**
+ * The {@link Clip.animated} bit a keyed track of `path` sets on its joint: {@link ANIMATED_TRANSLATION},
+ * {@link ANIMATED_ROTATION} or {@link ANIMATED_SCALE}; 0 for `'weights'` (morph weights are not part of a
+ * joint's transform). The inverse of {@link animatedPaths}.
+ *
+ * @throws {InvalidValueError} when `path` is not a {@link TrackPath}.
+ * @example
+ * ```ts
+ * import { ANIMATED_ROTATION, animatedBit } from 'rotsig';
+ *
+ * const animated = new Uint8Array(2);
+ * animated[1] |= animatedBit('rotation');
+ * console.log(animated[1] === ANIMATED_ROTATION); // true
+ * ```
+ */
+export function animatedBit(path: TrackPath): number {
+  if (path === 'translation') return ANIMATED_TRANSLATION;
+  if (path === 'rotation') return ANIMATED_ROTATION;
+  if (path === 'scale') return ANIMATED_SCALE;
+  if (path === 'weights') return 0;
+  throw new InvalidValueError(
+    `animatedBit: path must be 'translation', 'rotation', 'scale' or 'weights', got ${JSON.stringify(String(path))}`,
+  );
 }
 
 /**

@@ -15,13 +15,8 @@ import {
   POSITIVE_NUMBER,
   resolveOptions,
 } from '../../options.js';
-import {
-  ANIMATED_ROTATION,
-  ANIMATED_SCALE,
-  ANIMATED_TRANSLATION,
-  type Clip,
-  type KeyedClip,
-} from '../../series/clip.js';
+import type { Clip, KeyedClip, TrackPath } from '../../series/clip.js';
+import { animatedBit } from '../../series/clip-create.js';
 import { clipRate } from '../analysis/rate.js';
 import { timeGrid } from '../resample/time-grid.js';
 import { TrackSampler } from './evaluate-track.js';
@@ -228,17 +223,13 @@ export function bakeClip(keyed: KeyedClip, options: BakeClipOptions = {}): Clip 
   const animated = new Uint8Array(J);
   let hasScale = false;
   for (const t of tracks) {
-    if (t.path === 'rotation') animated[t.joint] |= ANIMATED_ROTATION;
-    else if (t.path === 'translation') animated[t.joint] |= ANIMATED_TRANSLATION;
-    else if (t.path === 'scale') {
-      animated[t.joint] |= ANIMATED_SCALE;
-      hasScale = true;
-    }
+    animated[t.joint] |= animatedBit(t.path);
+    if (t.path === 'scale') hasScale = true;
   }
   const scales = hasScale ? buffer(out.scales, frames * J * 3, 'scales', where) : undefined;
-  fillRest(rotations, skeleton.restRotations, animated, ANIMATED_ROTATION, frames, J, 4);
-  fillRest(translations, skeleton.restTranslations, animated, ANIMATED_TRANSLATION, frames, J, 3);
-  if (scales) fillRest(scales, skeleton.restScales, animated, ANIMATED_SCALE, frames, J, 3);
+  fillRest(rotations, skeleton.restRotations, animated, 'rotation', frames, J, 4);
+  fillRest(translations, skeleton.restTranslations, animated, 'translation', frames, J, 3);
+  if (scales) fillRest(scales, skeleton.restScales, animated, 'scale', frames, J, 3);
 
   if (o.curve === 'spline') {
     bakeSplines(keyed, times, { rotations, translations, scales });
@@ -334,16 +325,17 @@ function buffer(given: Float64Array | undefined, length: number, what: string, w
   return given.length === length ? given : given.subarray(0, length);
 }
 
-/** Every frame gets the rest values of the joints whose component is not animated (one row, then doubling copies). */
+/** Every frame gets the rest values of the joints whose `path` is not animated (one row, then doubling copies). */
 function fillRest(
   data: Float64Array,
   rest: Float64Array,
   animated: Uint8Array,
-  flag: number,
+  path: TrackPath,
   frames: number,
   joints: number,
   width: number,
 ): void {
+  const flag = animatedBit(path);
   let any = false;
   for (let j = 0; j < joints; j++) if (!(animated[j] & flag)) any = true;
   if (!any || frames === 0) return;

@@ -2,14 +2,8 @@
 // tracks, each track's own keys the only frames it may keep, and the kept keys written back from the
 // track itself (times and values as stored, CUBICSPLINE tangents included).
 import { OptionError, ShapeError } from '../../errors.js';
-import {
-  ANIMATED_ROTATION,
-  ANIMATED_SCALE,
-  ANIMATED_TRANSLATION,
-  type Clip,
-  type KeyedClip,
-  type Track,
-} from '../../series/clip.js';
+import type { Clip, KeyedClip, Track } from '../../series/clip.js';
+import { animatedBit } from '../../series/clip-create.js';
 import { TrackSampler } from '../keys/evaluate-track.js';
 import { assertKeyedClip, trackLabel } from '../keys/track-checks.js';
 import type { Resolved } from './reduce-options.js';
@@ -124,12 +118,7 @@ export function keyedFrames(
   for (let i = 0; i < moving.length; i++) {
     const t = moving[i];
     const target = t.path === 'rotation' ? rotations : t.path === 'translation' ? translations : scales!;
-    animated[t.joint] |=
-      t.path === 'rotation'
-        ? ANIMATED_ROTATION
-        : t.path === 'translation'
-          ? ANIMATED_TRANSLATION
-          : ANIMATED_SCALE;
+    animated[t.joint] |= animatedBit(t.path);
     const sampler = new TrackSampler(t, labels[i], true);
     const w = t.width;
     if (t.interpolation === 'cubicspline') {

@@ -103,12 +103,22 @@ export function interpolateComponent(
   if (component === 1) normalise4(out);
 }
 
-export function normalise4(q: Float64Array): void {
-  const n = Math.hypot(q[0], q[1], q[2], q[3]);
-  q[0] /= n;
-  q[1] /= n;
-  q[2] /= n;
-  q[3] /= n;
+/**
+ * Divides the quaternion at `q[o..o+3]` by its norm, in place: the one normalisation of the reduction's
+ * players, the search, the rounded reference and the report alike, so their poses agree bit for bit. The
+ * norm is `√(x²+y²+z²+w²)`; only where that sum would underflow or overflow is it `Math.hypot` (slow in V8).
+ */
+export function normalise4(q: Float64Array, o = 0): void {
+  const x = q[o];
+  const y = q[o + 1];
+  const z = q[o + 2];
+  const w = q[o + 3];
+  const n2 = x * x + y * y + z * z + w * w;
+  const n = n2 > 1e-280 && n2 < 1e280 ? Math.sqrt(n2) : Math.hypot(x, y, z, w);
+  q[o] = x / n;
+  q[o + 1] = y / n;
+  q[o + 2] = z / n;
+  q[o + 3] = w / n;
 }
 
 /** Replaces one component of the joint's candidate local values by what its kept keys evaluate to. */
@@ -124,8 +134,7 @@ export function apply(check: Check, component: 0 | 1 | 2, kept: Int32Array): voi
       const x = src[(f * d.J + j) * w + c];
       dst[f * w + c] = component === 1 && o.quantization === 'int16' ? quantize16(x) : x;
     }
-    if (component === 1 && o.quantization === 'int16')
-      normalise4(dst.subarray(f * 4, f * 4 + 4) as Float64Array);
+    if (component === 1 && o.quantization === 'int16') normalise4(dst, f * 4);
     if (k === 0) continue;
     const a = kept[k - 1];
     for (let g = a + 1; g < f; g++) {

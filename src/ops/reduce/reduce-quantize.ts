@@ -6,7 +6,7 @@ import { isConstantTrack } from './reduce-constant.js';
 import { interpolateComponent, normalise4, quantize16 } from './reduce-interpolate.js';
 import type { Resolved } from './reduce-options.js';
 import { type KeySets, type Prepared, prepare, trackKeys } from './reduce-prepare.js';
-import { finish } from './reduce-report.js';
+import { poseError } from './reduce-report.js';
 
 /** The reference a 16-bit reduction searches against, and what the rounding alone costs. */
 export interface QuantizedReference {
@@ -42,18 +42,20 @@ export interface QuantizedReference {
  */
 export function quantizedReference(clip: Clip, d: Prepared, o: Resolved): QuantizedReference {
   const keys = trackKeys(clip, d);
-  let best: QuantizedReference | null = null;
+  let best: { source: Prepared; rounded: Float64Array; error: number } | null = null;
   for (const feedback of [false, true]) {
     const { from, rounded } = roundedPose(clip, d, o, keys, feedback);
     const source: Prepared = { ...d, q: from };
-    const error = finish(clip, source, o, keys).report.maxError;
-    if (best !== null && !(error < best.error)) continue;
-    const pose: Clip = { ...clip, rotations: { ...clip.rotations, data: rounded } };
-    const world = prepare(pose, false, d.reach.length > 0, o.shell);
-    const ref: Prepared = { ...source, M: world.M, p: world.p, Q: world.Q, reach: world.reach };
-    best = { ref, source, error };
+    // the pose a clip of every key, rounded, evaluates to (what finish would build and measure)
+    const error = poseError(source, o, d.t, rounded, d.s);
+    if (best === null || error < best.error) best = { source, rounded, error };
   }
-  return best as QuantizedReference;
+  const { source, rounded, error } = best!;
+  // the world transforms of the chosen rounding only
+  const pose: Clip = { ...clip, rotations: { ...clip.rotations, data: rounded } };
+  const world = prepare(pose, false, d.reach.length > 0, o.shell);
+  const ref: Prepared = { ...source, M: world.M, p: world.p, Q: world.Q, reach: world.reach };
+  return { ref, source, error };
 }
 
 /**
@@ -75,13 +77,13 @@ function roundedPose(
   const from = feedback ? Float64Array.from(d.q) : d.q;
   const rounded = Float64Array.from(d.q);
   const source: Prepared = { ...d, q: from };
-  // world rotations of the original and of the rounded pose, frame-major
-  const W = new Float64Array(F * J * 4);
-  const R = new Float64Array(F * J * 4);
+  // world rotations of the original (error feedback only) and of the rounded pose, frame-major
+  const W = new Float64Array(feedback ? F * J * 4 : 0);
+  const R = new Float64Array(feedback ? F * J * 4 : 0);
   const qn = new Float64Array(4);
   const k = new Float64Array(4);
   const v = new Float64Array(4);
-  for (let f = 0; f < F; f++) {
+  for (let f = 0; f < (feedback ? F : 0); f++) {
     for (let j = 0; j < J; j++) {
       const i = (f * J + j) * 4;
       const up = parents[j];
@@ -128,7 +130,8 @@ function roundedPose(
         }
       }
     }
-    for (let f = 0; f < F; f++) {
+    // the joint's rounded world rotation, for its children's feedback
+    for (let f = 0; f < (feedback ? F : 0); f++) {
       const i = (f * J + j) * 4;
       if (!own) {
         for (let c = 0; c < 4; c++) qn[c] = d.q[i + c];

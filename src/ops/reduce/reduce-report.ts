@@ -138,6 +138,22 @@ export function finish(
   return { clip: keyed, report };
 }
 
+/**
+ * Largest error (the report's measure: six virtual vertices per joint at the shell, scene units; the
+ * local metric's translation distance) of the pose with local values `lt`, `lq`, `ls` at every frame
+ * against the original `d`: what {@link finish} reports as `maxError` for a clip that evaluates to that
+ * pose, without building its tracks.
+ */
+export function poseError(
+  d: Prepared,
+  o: Resolved,
+  lt: Float64Array,
+  lq: Float64Array,
+  ls: Float64Array,
+): number {
+  return measure(d, o, lt, lq, ls, 0, 0, 0).maxError;
+}
+
 function measure(
   d: Prepared,
   o: Resolved,

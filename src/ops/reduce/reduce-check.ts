@@ -15,6 +15,8 @@ export interface Check {
   j: number;
   state: JointState;
   limit: number;
+  /** The local metric's rotation test in squares: `tan²(toleranceAngle/4)` ({@link rotationWithin}). */
+  angleTan2: number;
   rho: number;
   L: Float64Array;
   scratch: Float64Array;
@@ -444,13 +446,13 @@ function localHolds(check: Check, component: 0 | 1 | 2, v: Float64Array, f: numb
   const i = f * d.J + j;
   if (component === 1) {
     const q = d.q;
-    return rotationAngle(v, 0, q, i * 4) <= o.toleranceAngle;
+    return rotationWithin(v, 0, q, i * 4, o.toleranceAngle, check.angleTan2);
   }
   const src = component === 0 ? d.t : d.s;
   const dx = v[0] - src[i * 3];
   const dy = v[1] - src[i * 3 + 1];
   const dz = v[2] - src[i * 3 + 2];
-  if (component === 0) return Math.hypot(dx, dy, dz) <= o.tolerance;
+  if (component === 0) return distance3(dx, dy, dz) <= o.tolerance;
   const base = Math.max(Math.abs(src[i * 3]), Math.abs(src[i * 3 + 1]), Math.abs(src[i * 3 + 2]), 1e-12);
   return Math.max(Math.abs(dx), Math.abs(dy), Math.abs(dz)) / base <= o.toleranceScale;
 }
@@ -461,6 +463,14 @@ function localHolds(check: Check, component: 0 | 1 | 2, v: Float64Array, f: numb
  * `4·atan2(|â − ŝb̂|, |â + ŝb̂|)` with `s` the sign of `a·b`, full precision for small angles.
  */
 export function rotationAngle(a: Float64Array, ao: number, b: Float64Array, bo: number): number {
+  chordSquares(a, ao, b, bo);
+  return 4 * Math.atan2(Math.sqrt(chords[0]), Math.sqrt(chords[1]));
+}
+
+/** `|â − ŝb̂|²` and `|â + ŝb̂|²` of {@link rotationAngle}, written by {@link chordSquares}. */
+const chords = new Float64Array(2);
+
+function chordSquares(a: Float64Array, ao: number, b: Float64Array, bo: number): void {
   const na =
     1 / Math.sqrt(a[ao] * a[ao] + a[ao + 1] * a[ao + 1] + a[ao + 2] * a[ao + 2] + a[ao + 3] * a[ao + 3]);
   const nb0 =
@@ -475,5 +485,45 @@ export function rotationAngle(a: Float64Array, ao: number, b: Float64Array, bo: 
     diff += (x - y) * (x - y);
     sum += (x + y) * (x + y);
   }
-  return 4 * Math.atan2(Math.sqrt(diff), Math.sqrt(sum));
+  chords[0] = diff;
+  chords[1] = sum;
+}
+
+/**
+ * Whether {@link rotationAngle}`(a, b) <= limit`, with `tan2 = tan²(limit/4)` (`Infinity` for a limit of π
+ * or more: every angle passes). `4·atan2(√diff, √sum) ≤ limit ⟺ diff ≤ tan²(limit/4)·sum`, so the squares
+ * decide, without the arctangent, except within 1e-9 of the boundary, where the angle itself does: the
+ * answer is always the angle's (what the report measures), bit for bit.
+ */
+export function rotationWithin(
+  a: Float64Array,
+  ao: number,
+  b: Float64Array,
+  bo: number,
+  limit: number,
+  tan2: number,
+): boolean {
+  chordSquares(a, ao, b, bo);
+  const diff = chords[0];
+  const bound = tan2 * chords[1];
+  // (the squares of limits below ~1e-125 rad lose their digits: the angle decides there)
+  if (bound > 1e-250) {
+    if (diff < bound * (1 - 1e-9)) return true;
+    if (diff > bound * (1 + 1e-9)) return false;
+  }
+  return 4 * Math.atan2(Math.sqrt(diff), Math.sqrt(chords[1])) <= limit;
+}
+
+/** `tan²(limit/4)` for {@link rotationWithin}. */
+export function angleTan2(limit: number): number {
+  return limit >= Math.PI ? Number.POSITIVE_INFINITY : Math.tan(limit / 4) ** 2;
+}
+
+/**
+ * `√(dx² + dy² + dz²)`: the local metric's translation distance, the same in the check and the report.
+ * `Math.hypot` (slow in V8) only where the sum of squares would underflow or overflow.
+ */
+export function distance3(dx: number, dy: number, dz: number): number {
+  const s = dx * dx + dy * dy + dz * dz;
+  return s > 1e-280 && s < 1e280 ? Math.sqrt(s) : Math.hypot(dx, dy, dz);
 }

@@ -1,7 +1,7 @@
 // The reduction's result: the keyed clip built from the kept keys, and the error measured at every original frame.
 import { ShapeError } from '../../errors.js';
 import type { Clip, Interpolation, KeyedClip, Track } from '../../series/clip.js';
-import { rotationAngle } from './reduce-check.js';
+import { distance3, rotationAngle } from './reduce-check.js';
 import { DROPPED, keptOne } from './reduce-constant.js';
 import { interpolateComponent, normalise4, quantize16, rounds16 } from './reduce-interpolate.js';
 import { keptTrack } from './reduce-keyed.js';
@@ -205,7 +205,7 @@ function measure(
     }
   } else {
     for (let i = 0; i < F * J; i++) {
-      const e = Math.hypot(
+      const e = distance3(
         lt[i * 3] - d.t[i * 3],
         lt[i * 3 + 1] - d.t[i * 3 + 1],
         lt[i * 3 + 2] - d.t[i * 3 + 2],
@@ -213,15 +213,9 @@ function measure(
       errors[i] = e;
       if (e > maxError) maxError = e;
       maxAngle = Math.max(maxAngle, rotationAngle(lq, i * 4, d.q, i * 4));
-      for (let c = 0; c < 3; c++) {
-        const base = Math.max(
-          Math.abs(d.s[i * 3]),
-          Math.abs(d.s[i * 3 + 1]),
-          Math.abs(d.s[i * 3 + 2]),
-          1e-12,
-        );
+      const base = Math.max(Math.abs(d.s[i * 3]), Math.abs(d.s[i * 3 + 1]), Math.abs(d.s[i * 3 + 2]), 1e-12);
+      for (let c = 0; c < 3; c++)
         maxScaleError = Math.max(maxScaleError, Math.abs(ls[i * 3 + c] - d.s[i * 3 + c]) / base);
-      }
     }
   }
   const p99 = errors.length

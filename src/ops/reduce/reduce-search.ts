@@ -6,6 +6,7 @@ import { slerpFlat } from '../../quat/core.js';
 import { multiplyRaw } from '../../quat/raw.js';
 import { ANIMATED_ROTATION, ANIMATED_SCALE, ANIMATED_TRANSLATION, type Clip } from '../../series/clip.js';
 import {
+  angleTan2,
   type Check,
   keyB,
   rotationHolds,
@@ -94,6 +95,7 @@ export function reduceAll(clip: Clip, d: Prepared, o: Resolved): Reduction {
   const constant = new Uint8Array(J * 3);
   const L = new Float64Array(9);
   const scratch = new Float64Array(4);
+  const tan2 = angleTan2(o.toleranceAngle);
   for (let j = 0; j < J; j++) {
     // the joint's exact local values, one component replaced by its keys at a time
     gatherJoint(state.lt, d.t, F, J, j, 3);
@@ -108,6 +110,7 @@ export function reduceAll(clip: Clip, d: Prepared, o: Resolved): Reduction {
       j,
       state,
       limit: share * o.tolerance,
+      angleTan2: tan2,
       rho: rho[j],
       L,
       scratch,

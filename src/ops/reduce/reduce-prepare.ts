@@ -55,7 +55,7 @@ export interface Prepared {
   /** World linear part (row-major 3x3) and origin of the original, frame-major. */
   M: Float64Array;
   p: Float64Array;
-  /** World rotation of the original as quaternions (x, y, z, w), frame-major; filled only when `!scaled`. */
+  /** World rotation of the original as quaternions (x, y, z, w), frame-major; filled only when `!scaled && unit`. */
   Q: Float64Array;
   /** Whether any scale differs from 1 (then ‖ΔM‖_F bounds the spectral norm, else ‖ΔM‖_F/√2 is exact). */
   scaled: boolean;
@@ -146,8 +146,10 @@ export function prepare(
   }
   const M = new Float64Array(F * J * 9);
   const p = new Float64Array(F * J * 3);
-  const Q = new Float64Array(scaledAny ? 0 : F * J * 4);
-  if (!scaledAny) {
+  // world rotations for the quaternion check, which only unit rotations without scales take
+  const quaternions = !scaledAny && unit;
+  const Q = new Float64Array(quaternions ? F * J * 4 : 0);
+  if (quaternions) {
     for (let f = 0; f < F; f++) {
       for (let j = 0; j < J; j++) {
         const i = (f * J + j) * 4;

@@ -67,20 +67,21 @@ export function reduceAll(clip: Clip, d: Prepared, o: Resolved): Reduction {
   };
   const rho = o.metric === 'object' ? radii(d) : new Float64Array(J);
   const shares = o.metric === 'object' ? errorShares(d) : new Float64Array(J).fill(1);
-  const state: JointState = {
-    lt: new Float64Array(F * 3),
-    lq: new Float64Array(F * 4),
-    ls: new Float64Array(F * 3),
-    RM: new Float64Array(F * J * 9),
-    Rp: new Float64Array(F * J * 3),
-    RQ: new Float64Array(d.scaled ? 0 : F * J * 4),
-  };
   // the rotation fast path: object metric, linear player, no scale anywhere, unit quaternions
   // (on a keyed clip: every rotation track LINEAR)
   let linear = o.interpolation === 'linear';
   if (d.keyed !== null)
     for (let j = 0; j < J; j++) if (d.keyed.interpolation[j * 3 + 1] !== LINEAR) linear = false;
   const fast = o.metric === 'object' && linear && !d.scaled && d.unit;
+  const state: JointState = {
+    lt: new Float64Array(F * 3),
+    lq: new Float64Array(F * 4),
+    ls: new Float64Array(F * 3),
+    RM: new Float64Array(F * J * 9),
+    Rp: new Float64Array(F * J * 3),
+    // the reduced world rotations: read by the fast path only
+    RQ: new Float64Array(fast ? F * J * 4 : 0),
+  };
   const target = new Float64Array(fast ? F * 4 : 0);
   const offset = new Float64Array(fast ? F : 0);
   const delta = new Float64Array(fast ? F * 3 : 0);

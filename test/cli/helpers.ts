@@ -1,5 +1,6 @@
-// Runs the BUILT command line as a user would (node bin/rotsig.js ...), building dist/ first when it is
-// missing or older than src/ (one build at a time across test files, by a lock directory).
+// Runs the BUILT command line as a user would (node bin/rotsig.js ...), building dist/ and the bundle
+// bin/rotsig.js runs (dist/cli-bundle/) first when they are missing or older than src/ (one build at a time
+// across test files, by a lock directory).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const MAIN = join(ROOT, 'dist', 'cli', 'main.js');
+const MAIN = join(ROOT, 'dist', 'cli-bundle', 'main.js');
 const LOCK = join(ROOT, 'node_modules', '.cache', 'rotsig-cli-build.lock');
 
 function newest(dir: string): number {
@@ -27,7 +28,7 @@ function stale(): boolean {
   }
 }
 
-/** Builds dist/ with tsc when it is missing or older than src/. */
+/** Builds dist/ with tsc, then the command's bundle, when it is missing or older than src/. */
 export async function ensureBuilt(): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (stale()) {
@@ -54,9 +55,10 @@ export async function ensureBuilt(): Promise<void> {
           stdio: 'ignore',
         },
       );
+      spawnSync(process.execPath, [join(ROOT, 'scripts', 'bundle_cli.mjs')], { cwd: ROOT, stdio: 'ignore' });
       // Files others save during the build may be newer than the output; what matters is that it ran.
       if ((statSync(MAIN, { throwIfNoEntry: false })?.mtimeMs ?? 0) < started)
-        throw new Error('the build did not refresh dist/cli/main.js');
+        throw new Error('the build did not refresh dist/cli-bundle/main.js');
       return;
     } finally {
       rmSync(LOCK, { recursive: true, force: true });

@@ -170,6 +170,8 @@ export function reduceKeys(input: Clip | KeyedClip, options: ReduceKeysOptions =
     o.shell,
     keyed ? keyed.frames : null,
     o.meshShells,
+    // a keyed clip's samples are keyedFrames' own
+    keyed !== null,
   );
   // below this, float64 round-off in the clip's own numbers decides, not the keys
   const floor = 1e-12 * Math.max(1, data.extent);

@@ -108,6 +108,11 @@ export interface Prepared {
   keyed: KeyedFrames | null;
 }
 
+/**
+ * The clip as the reduction compares against it. `ownRotations`: `clip.rotations.data` is the caller's
+ * own scratch (the samples of a keyed clip, a rounded pose), so its signs are made continuous in place
+ * rather than in a copy; translations are only read, and a Float64Array of them is used as it is.
+ */
 export function prepare(
   clip: Clip,
   cubic: boolean,
@@ -115,11 +120,13 @@ export function prepare(
   shell: number,
   keyed: KeyedFrames | null = null,
   meshShells: Float64Array | null = null,
+  ownRotations = false,
 ): Prepared {
   const J = clip.skeleton.names.length;
   const F = clip.frames;
   const parents = clip.skeleton.parents;
-  const q = Float64Array.from(clip.rotations.data);
+  const r = clip.rotations.data;
+  const q = ownRotations && r instanceof Float64Array ? r : Float64Array.from(r);
   // sign-continuous rotations, so interpolation between any two kept keys takes the path the data took
   // (not a CUBICSPLINE track's: its tangents belong to its values' signs, and its players do not slerp)
   for (let j = 0; j < J; j++) {
@@ -132,7 +139,10 @@ export function prepare(
       }
     }
   }
-  const t = Float64Array.from(clip.translations.data);
+  const t =
+    clip.translations.data instanceof Float64Array
+      ? clip.translations.data
+      : Float64Array.from(clip.translations.data);
   const s = new Float64Array(F * J * 3);
   if (clip.scales) s.set(clip.scales.data);
   else for (let f = 0; f < F; f++) s.set(clip.skeleton.restScales, f * J * 3);

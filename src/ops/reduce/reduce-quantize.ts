@@ -53,7 +53,7 @@ export function quantizedReference(clip: Clip, d: Prepared, o: Resolved): Quanti
   const { source, rounded, error } = best!;
   // the world transforms of the chosen rounding only
   const pose: Clip = { ...clip, rotations: { ...clip.rotations, data: rounded } };
-  const world = prepare(pose, false, d.reach.length > 0, o.shell);
+  const world = prepare(pose, false, d.reach.length > 0, o.shell, null, null, true);
   const ref: Prepared = { ...source, M: world.M, p: world.p, Q: world.Q, reach: world.reach };
   return { ref, source, error };
 }

@@ -377,3 +377,47 @@ describe('reduceKeys on deep chains and inexact quaternions', () => {
     expect(Math.abs(a - b)).toBeLessThanOrEqual(0.02 * a);
   });
 });
+
+describe('reduceKeys leaves its input as it was', () => {
+  it('a uniform clip with sign flips, a keyed clip and its tracks: every array unchanged, at every effort and quantisation', () => {
+    const base = sample('01_01.bvh', 240);
+    const J = base.skeleton.names.length;
+    // every other frame negated: the reduction makes signs continuous, on its own copy
+    const rotations = Float64Array.from(base.rotations.data);
+    for (let f = 1; f < base.frames; f += 2) for (let i = 0; i < J * 4; i++) rotations[f * J * 4 + i] *= -1;
+    const clip: Clip = { ...base, rotations: { ...base.rotations, data: rotations } };
+    const keyed: KeyedClip = {
+      skeleton: clip.skeleton,
+      orders: clip.orders,
+      tracks: Array.from({ length: J }, (_, j) => {
+        const values = new Float32Array(clip.frames * 4);
+        for (let f = 0; f < clip.frames; f++)
+          for (let c = 0; c < 4; c++) values[f * 4 + c] = rotations[(f * J + j) * 4 + c];
+        const times = Float32Array.from({ length: clip.frames }, (_, f) => f / 120);
+        return {
+          joint: j,
+          path: 'rotation' as const,
+          interpolation: 'linear' as const,
+          times,
+          values,
+          width: 4,
+        };
+      }),
+    };
+    const arrays = (x: Clip | KeyedClip) =>
+      'tracks' in x
+        ? x.tracks.flatMap((t) => [Array.from(t.times), Array.from(t.values)])
+        : [Array.from(x.rotations.data), Array.from(x.translations.data)];
+    for (const input of [clip, keyed]) {
+      const before = arrays(input);
+      for (const options of [
+        { preset: 'acl', unitsPerMeter: 100 },
+        { preset: 'acl', unitsPerMeter: 100, effort: 'best' },
+        { preset: 'acl', unitsPerMeter: 100, tolerance: 0.05, quantization: 'int16' },
+      ] as ReduceKeysOptions[]) {
+        reduceKeys(input, options);
+        expect(arrays(input)).toEqual(before);
+      }
+    }
+  });
+});

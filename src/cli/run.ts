@@ -193,7 +193,7 @@ async function runFiles(parsed: Parsed, io: CliIo, plan: FileCommandPlan): Promi
         for (const w of r.warnings) message(`${isNote(w) ? 'note' : 'warning'}: ${taskMessage(r.input, w)}`);
         if (r.ok)
           message(
-            `${shown(r.input)}${r.output && r.output !== '-' ? ` -> ${shown(r.output)}` : ''}: ${r.frames} frames x ${r.joints} joints${r.outputFrames !== r.frames ? ` -> ${r.outputFrames} frames` : ''}, ${r.ms.toFixed(0)} ms`,
+            `${shown(r.input)}${r.output && r.output !== '-' ? ` -> ${shown(r.output)}` : ''}: ${countsText(r, 'verbose')}, ${r.ms.toFixed(0)} ms`,
           );
       }
     },
@@ -220,6 +220,7 @@ async function runFiles(parsed: Parsed, io: CliIo, plan: FileCommandPlan): Promi
               frames: r.frames,
               joints: r.joints,
               outputFrames: r.outputFrames,
+              ...(r.counts !== undefined ? { counts: r.counts } : {}),
               ...(r.rate !== undefined ? { rate: r.rate } : {}),
               ...(r.splits !== undefined ? { splits: r.splits } : {}),
               // reduce: per animation, the keys kept and the error reached (what stderr prints)
@@ -250,20 +251,21 @@ async function runFiles(parsed: Parsed, io: CliIo, plan: FileCommandPlan): Promi
   const single = total === 1 && failed === 0 && !verbose;
   if (!quiet && single && plan.outputs === 'file' && done[0]?.output && done[0].output !== '-') {
     const r = done[0];
-    const frames =
-      r.outputFrames === r.frames ? `${r.frames} frames` : `${r.outputFrames} frames from ${r.frames}`;
-    say(`wrote ${shown(r.output!)} (${frames} x ${r.joints} joints, ${summary.seconds.toFixed(2)} s)`);
+    say(`wrote ${shown(r.output!)} (${countsText(r, 'wrote')}, ${summary.seconds.toFixed(2)} s)`);
   } else if (!quiet && !single) {
     const parts = [`${summary.ok} ok`];
     if (failed) parts.push(`${failed} failed`);
     if (summary.skipped) parts.push(`${summary.skipped} skipped (--fail-fast)`);
     const fps = summary.seconds > 0 ? summary.frames / summary.seconds : 0;
+    // the inputs' frames, or for keyed (glTF) inputs the keys of their longest tracks
+    const keyed = done.filter((r) => r.counts?.input === 'keys').length;
+    const rateUnit = keyed === 0 ? 'frames/s' : keyed === done.length ? 'keys/s' : 'frames and keys/s';
     const warn =
       warningCount && !verbose
         ? `, ${warningCount} warning${warningCount > 1 ? 's' : ''} (--verbose shows them)`
         : '';
     say(
-      `rotsig ${plan.command}: ${total} file${total === 1 ? '' : 's'}, ${parts.join(', ')} in ${summary.seconds.toFixed(2)} s (${formatCount(fps)} frames/s)${warn}`,
+      `rotsig ${plan.command}: ${total} file${total === 1 ? '' : 's'}, ${parts.join(', ')} in ${summary.seconds.toFixed(2)} s (${formatCount(fps)} ${rateUnit})${warn}`,
     );
   }
   // Options that cannot apply to a file (`--optimal` up-sampling) are a usage error, not a bad file.
@@ -272,6 +274,35 @@ async function runFiles(parsed: Parsed, io: CliIo, plan: FileCommandPlan): Promi
 }
 
 /** {@link formatTaskError} with the path and the message escaped for the terminal. */
+/**
+ * A task's sizes in words: frames of a uniform clip (`1064 frames x 23 joints`, `355 frames from 1064 x
+ * 23 joints`), or, for a keyed clip (`r.counts`), the keys of its longest track, which are not frames
+ * (`4501 keys in the longest track, from 4511; 31 joints`). `'verbose'` puts the input first.
+ */
+function countsText(r: TaskResult, form: 'wrote' | 'verbose'): string {
+  const unit = r.counts ?? { input: 'frames', output: 'frames' };
+  if (unit.input === 'frames' && unit.output === 'frames') {
+    if (form === 'verbose')
+      return `${r.frames} frames x ${r.joints} joints${r.outputFrames !== r.frames ? ` -> ${r.outputFrames} frames` : ''}`;
+    return r.outputFrames === r.frames
+      ? `${r.frames} frames x ${r.joints} joints`
+      : `${r.outputFrames} frames from ${r.frames} x ${r.joints} joints`;
+  }
+  const size = (n: number, u: 'frames' | 'keys') =>
+    u === 'keys' ? `${n} keys in the longest track` : `${n} frames`;
+  if (form === 'verbose') {
+    const out =
+      r.outputFrames !== r.frames || unit.output !== unit.input
+        ? ` -> ${size(r.outputFrames, unit.output)}`
+        : '';
+    return `${size(r.frames, unit.input)}, ${r.joints} joints${out}`;
+  }
+  if (r.outputFrames === r.frames && unit.output === unit.input)
+    return `${size(r.frames, unit.input)}, ${r.joints} joints`;
+  const from = unit.output === unit.input ? `${r.frames}` : size(r.frames, unit.input);
+  return `${size(r.outputFrames, unit.output)}, from ${from}; ${r.joints} joints`;
+}
+
 function taskMessage(path: string, error: { message: string; line?: number; column?: number }): string {
   return formatTaskError(shown(path), { ...error, message: shown(error.message) });
 }

@@ -98,6 +98,7 @@ export async function runGltfTask(
         result.data = gltfInfo(read);
         result.frames = keyCount(read.clips);
         result.outputFrames = result.frames;
+        result.counts = { input: 'keys', output: 'keys' };
       } else if (writesClip(task) && format !== 'bvh') {
         const processed = read.clips.map((c) =>
           c.tracks.length
@@ -112,6 +113,7 @@ export async function runGltfTask(
         );
         result.frames = keyCount(read.clips);
         result.outputFrames = keyCount(processed);
+        result.counts = { input: 'keys', output: 'keys' };
         // smoothing (steps that keep the timing, a filter among them): how far the poses moved at the keys
         if (
           task.steps.some((s) => s.op === 'smooth' || s.op === 'live') &&

@@ -134,6 +134,7 @@ export async function runReduceTask(
       jointBits = reduced.report.rotationBits ?? [];
       summary.animations.push({ name: clip.name ?? '', frames: clip.frames, report: reduced.report });
       result.outputFrames = maxKeys(reduced.clip);
+      result.counts = { input: 'frames', output: 'keys' };
       if (format === 'bvh') {
         const frames = uniformKeptFrames(reduced.clip, clip);
         if (frames === null)
@@ -143,6 +144,7 @@ export async function runReduceTask(
         const bvh = writeBvhBytes(framesOf(clip, reduced.clip, frames.step));
         summary.bytes = bvh.length;
         result.outputFrames = Math.floor((clip.frames - 1) / frames.step) + 1;
+        result.counts = { input: 'frames', output: 'frames' };
         emit(task, result, bvh);
         result.data = summary;
         result.ok = true;
@@ -151,6 +153,7 @@ export async function runReduceTask(
       clips = [reduced.clip];
     } else {
       if (format === 'bvh') throw new OptionError('reduce writes glTF inputs as .glb or .gltf');
+      result.counts = { input: 'keys', output: 'keys' };
       const read = await readGltfFile(
         task.input,
         task.animation !== undefined

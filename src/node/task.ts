@@ -46,6 +46,11 @@ export interface TaskResult {
   joints: number;
   /** Frames of the processed clip (differs from `frames` after resampling). */
   outputFrames: number;
+  /**
+   * What `frames` and `outputFrames` count: `'frames'` of a uniformly sampled clip, or `'keys'`: the most
+   * keys in one track of a keyed (glTF) clip, whose tracks keep times of their own. Absent: frames, both.
+   */
+  counts?: { input: 'frames' | 'keys'; output: 'frames' | 'keys' };
   warnings: { message: string; code?: string; line?: number; column?: number }[];
   ms: number;
   /** Frame rate of the input clip, Hz (for summaries of a corpus). */

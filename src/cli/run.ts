@@ -273,7 +273,6 @@ async function runFiles(parsed: Parsed, io: CliIo, plan: FileCommandPlan): Promi
   return failed > 0 ? 1 : 0;
 }
 
-/** {@link formatTaskError} with the path and the message escaped for the terminal. */
 /**
  * A task's sizes in words: frames of a uniform clip (`1064 frames x 23 joints`, `355 frames from 1064 x
  * 23 joints`), or, for a keyed clip (`r.counts`), the keys of its longest track, which are not frames
@@ -303,6 +302,7 @@ function countsText(r: TaskResult, form: 'wrote' | 'verbose'): string {
   return `${size(r.outputFrames, unit.output)}, from ${from}; ${r.joints} joints`;
 }
 
+/** {@link formatTaskError} with the path and the message escaped for the terminal. */
 function taskMessage(path: string, error: { message: string; line?: number; column?: number }): string {
   return formatTaskError(shown(path), { ...error, message: shown(error.message) });
 }

@@ -357,7 +357,8 @@ function influences(
   for (let j = 0; j < J; j++) {
     for (let axis = 0; axis < 3; axis++) {
       const m = j * 9;
-      const col = Math.hypot(M[m + axis], M[m + 3 + axis], M[m + 6 + axis]);
+      // a column's length: 1 for a rotation (no scales: `M` is not kept)
+      const col = d.scaled ? Math.hypot(M[m + axis], M[m + 3 + axis], M[m + 6 + axis]) : 1;
       shell[j] = Math.max(shell[j], col * d.shellOffsets[j * 3 + axis]);
     }
   }

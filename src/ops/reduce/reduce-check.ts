@@ -5,7 +5,7 @@ import { interpolateComponent, quantize16 } from './reduce-interpolate.js';
 import type { Resolved } from './reduce-options.js';
 import { invert3, type Prepared } from './reduce-prepare.js';
 import type { JointState } from './reduce-search.js';
-import { localMatrix } from './reduce-transforms.js';
+import { localMatrix, rotationMatrix } from './reduce-transforms.js';
 
 export interface Check {
   /** The joint's name, for messages. */
@@ -81,13 +81,14 @@ export function rotationTargets(check: Check): void {
       target[f * 4 + 1] = aw * by - ax * bz + ay * bw + az * bx;
       target[f * 4 + 2] = aw * bz + ax * by - ay * bx + az * bw;
       target[f * 4 + 3] = aw * bw - ax * bx - ay * by - az * bz;
-      const pa = (f * J + parent) * 9;
+      // the reduced parent's rotation (the fast path has no scales) and origin
+      const R = parentMatrix;
+      rotationMatrix(R, 0, RQ, pq);
       const pp = (f * J + parent) * 3;
-      const RM = state.RM;
       const Rp = state.Rp;
-      px = Rp[pp] + RM[pa] * x + RM[pa + 1] * y + RM[pa + 2] * z;
-      py = Rp[pp + 1] + RM[pa + 3] * x + RM[pa + 4] * y + RM[pa + 5] * z;
-      pz = Rp[pp + 2] + RM[pa + 6] * x + RM[pa + 7] * y + RM[pa + 8] * z;
+      px = Rp[pp] + R[0] * x + R[1] * y + R[2] * z;
+      py = Rp[pp + 1] + R[3] * x + R[4] * y + R[5] * z;
+      pz = Rp[pp + 2] + R[6] * x + R[7] * y + R[8] * z;
     }
     const ex = px - d.p[po];
     const ey = py - d.p[po + 1];
@@ -123,16 +124,20 @@ function descendantsHold(
   const { d, j } = check;
   const J = d.J;
   const C = check.world;
-  const M = d.M;
   const P = d.p;
-  const mo = (f * J + j) * 9;
   const po = (f * J + j) * 3;
   const room = limit - norm * (d.scaled ? d.shellReach[f * J + j] : d.shellsBelow[j]);
   if (!(room > 0)) return false;
   // y_k = M⁻¹·(p_k − p_j): the transpose for rigid joints
   const T = inverseAt;
-  if (!d.scaled) for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) T[r * 3 + c] = M[mo + c * 3 + r];
-  else if (!invert3(T, M, mo)) return false;
+  if (!d.scaled) {
+    // the inverse of a rotation is its transpose: the rotation of the conjugate
+    conjugateAt[0] = -d.Q[(f * J + j) * 4];
+    conjugateAt[1] = -d.Q[(f * J + j) * 4 + 1];
+    conjugateAt[2] = -d.Q[(f * J + j) * 4 + 2];
+    conjugateAt[3] = d.Q[(f * J + j) * 4 + 3];
+    rotationMatrix(T, 0, conjugateAt, 0);
+  } else if (!invert3(T, d.M, (f * J + j) * 9)) return false;
   const room2 = room * room;
   if (ex * ex + ey * ey + ez * ez > room2) return false;
   const end = d.belowStart[j + 1];
@@ -189,13 +194,15 @@ function rotationDescendantsHold(
   q4[1] = cy;
   q4[2] = cz;
   q4[3] = cw;
-  localMatrix(check.world, 0, q4, 0, UNIT_SCALE, 0);
+  rotationMatrix(check.world, 0, q4, 0);
   const delta = check.delta;
   return descendantsHold(check, f, delta[f * 3], delta[f * 3 + 1], delta[f * 3 + 2], norm, limit);
 }
 
-const UNIT_SCALE = Float64Array.of(1, 1, 1);
+const parentMatrix = new Float64Array(9);
+const originalMatrix = new Float64Array(9);
 const inverseAt = new Float64Array(9);
+const conjugateAt = new Float64Array(4);
 const worldQuat = new Float64Array(4);
 
 /**
@@ -385,22 +392,35 @@ export function segmentHolds(
     let py: number;
     let pz: number;
     let frob = 0;
-    const mo = (f * J + j) * 9;
     const po = (f * J + j) * 3;
     const C = check.world;
+    // the original's world linear part: its matrix, or without scales its rotation
+    let M = d.M;
+    let mo = (f * J + j) * 9;
+    if (!d.scaled) {
+      M = originalMatrix;
+      mo = 0;
+      rotationMatrix(M, 0, d.Q, (f * J + j) * 4);
+    }
     if (parent < 0) {
       for (let i = 0; i < 9; i++) {
         C[i] = L[i];
-        const e = L[i] - d.M[mo + i];
+        const e = L[i] - M[mo + i];
         frob += e * e;
       }
       px = lt[to];
       py = lt[to + 1];
       pz = lt[to + 2];
     } else {
-      const pa = (f * J + parent) * 9;
+      // the reduced parent's: likewise
+      let RM = state.RM;
+      let pa = (f * J + parent) * 9;
+      if (!d.scaled) {
+        RM = parentMatrix;
+        pa = 0;
+        rotationMatrix(RM, 0, state.RQ, (f * J + parent) * 4);
+      }
       const pp = (f * J + parent) * 3;
-      const RM = state.RM;
       for (let r = 0; r < 3; r++) {
         m0 = RM[pa + r * 3];
         m1 = RM[pa + r * 3 + 1];
@@ -408,7 +428,7 @@ export function segmentHolds(
         for (let c = 0; c < 3; c++) {
           const m = m0 * L[c] + m1 * L[3 + c] + m2 * L[6 + c];
           C[r * 3 + c] = m;
-          const e = m - d.M[mo + r * 3 + c];
+          const e = m - M[mo + r * 3 + c];
           frob += e * e;
         }
       }

@@ -1,10 +1,10 @@
 // The original clip as the reduction compares against it: local TRS (rotations sign-continuous), world
 // transforms, tangents for cubic players, the hierarchical radii and the per-joint error shares.
-import { multiplyRaw } from '../../quat/raw.js';
 import { ANIMATED_ROTATION, ANIMATED_SCALE, ANIMATED_TRANSLATION, type Clip } from '../../series/clip.js';
+import { normalise4 } from './reduce-interpolate.js';
 import { CUBIC, type KeyedFrames } from './reduce-keyed.js';
 import { largestOffsets, sceneShellOffsets } from './reduce-scene.js';
-import { compose, localMatrix } from './reduce-transforms.js';
+import { compose, composeRotation, localMatrix, rotationMatrix } from './reduce-transforms.js';
 
 /** Kept frame indices per joint and component (0 translation, 1 rotation, 2 scale); null where not animated. */
 export type KeySets = (Int32Array | null)[][];
@@ -52,14 +52,20 @@ export interface Prepared {
   t: Float64Array;
   q: Float64Array;
   s: Float64Array;
-  /** World linear part (row-major 3x3) and origin of the original, frame-major. */
+  /**
+   * World linear part (row-major 3x3) of the original, frame-major, when `scaled` (else empty: `Q` holds
+   * the rotations; {@link worldMatrix} reads either), and its world origins.
+   */
   M: Float64Array;
   p: Float64Array;
-  /** World rotation of the original as quaternions (x, y, z, w), frame-major; filled only when `!scaled && unit`. */
+  /**
+   * World rotation of the original as unit quaternions (x, y, z, w), frame-major, when not `scaled` (else
+   * empty): the products of the local rotations, each normalised unless `unit`.
+   */
   Q: Float64Array;
   /** Whether any scale differs from 1 (then ‖ΔM‖_F bounds the spectral norm, else ‖ΔM‖_F/√2 is exact). */
   scaled: boolean;
-  /** Whether every rotation is a unit quaternion to 1e-12 (the quaternion fast path needs it). */
+  /** Whether every rotation is a unit quaternion to 1e-12 (else the quaternion paths normalise each one first). */
   unit: boolean;
   depth: Int32Array;
   height: Int32Array;
@@ -154,39 +160,27 @@ export function prepare(
     const n = q[i] * q[i] + q[i + 1] * q[i + 1] + q[i + 2] * q[i + 2] + q[i + 3] * q[i + 3];
     if (Math.abs(n - 1) > 1e-12) unit = false;
   }
-  const M = new Float64Array(F * J * 9);
+  // world transforms: without scales every linear part is a rotation, kept as a unit quaternion (the
+  // product of the local rotations, each normalised: a float32 file's are unit only to about 1e-7), else
+  // as a matrix
+  const M = new Float64Array(scaledAny ? F * J * 9 : 0);
+  const Q = new Float64Array(scaledAny ? 0 : F * J * 4);
   const p = new Float64Array(F * J * 3);
-  // world rotations for the quaternion check, which only unit rotations without scales take
-  const quaternions = !scaledAny && unit;
-  const Q = new Float64Array(quaternions ? F * J * 4 : 0);
-  if (quaternions) {
-    for (let f = 0; f < F; f++) {
-      for (let j = 0; j < J; j++) {
-        const i = (f * J + j) * 4;
-        if (parents[j] < 0) for (let c = 0; c < 4; c++) Q[i + c] = q[i + c];
-        else multiplyRaw(Q, i, Q, (f * J + parents[j]) * 4, q, i);
-      }
-    }
-  }
   const local = new Float64Array(9);
   let extent = 0;
   for (let f = 0; f < F; f++) {
     for (let j = 0; j < J; j++) {
-      localMatrix(local, 0, q, (f * J + j) * 4, s, (f * J + j) * 3);
-      compose(
-        M,
-        p,
-        (f * J + j) * 9,
-        (f * J + j) * 3,
-        parents[j] < 0 ? -1 : f * J + parents[j],
-        M,
-        p,
-        local,
-        0,
-        t,
-        (f * J + j) * 3,
-      );
-      for (let c = 0; c < 3; c++) extent = Math.max(extent, Math.abs(p[(f * J + j) * 3 + c]));
+      const i = f * J + j;
+      const parent = parents[j] < 0 ? -1 : f * J + parents[j];
+      if (scaledAny) {
+        localMatrix(local, 0, q, i * 4, s, i * 3);
+        compose(M, p, i * 9, i * 3, parent, M, p, local, 0, t, i * 3);
+      } else {
+        for (let c = 0; c < 4; c++) local[c] = q[i * 4 + c];
+        if (!unit) normalise4(local);
+        composeRotation(Q, p, i * 4, i * 3, parent, Q, p, local, 0, t, i * 3);
+      }
+      for (let c = 0; c < 3; c++) extent = Math.max(extent, Math.abs(p[i * 3 + c]));
     }
   }
   const depth = new Int32Array(J);
@@ -254,7 +248,13 @@ export function prepare(
   const dq = tangents ? tangents.out[1] : cubic ? derivative(q, F, J, 4, dt) : q;
   const dT = tangents ? tangents.out[0] : cubic ? derivative(t, F, J, 3, dt) : t;
   const dS = tangents ? tangents.out[2] : cubic ? derivative(s, F, J, 3, dt) : s;
-  const shellOffsets = sceneShellOffsets(clip.skeleton, shell, M, meshShells);
+  // the first frame's world linear parts, where a rest scale is degenerate
+  let first = M;
+  if (!scaledAny) {
+    first = new Float64Array(J * 9);
+    for (let j = 0; j < J; j++) rotationMatrix(first, j * 9, Q, j * 4);
+  }
+  const shellOffsets = sceneShellOffsets(clip.skeleton, shell, first, meshShells);
   const shells = largestOffsets(shellOffsets);
   const shellsBelow = Float64Array.from(shells);
   for (let j = J - 1; j >= 0; j--)
@@ -431,4 +431,13 @@ export function errorShares(d: Prepared): Float64Array {
   const share = new Float64Array(J);
   for (let j = 0; j < J; j++) share[j] = d.leaf[j] ? 1 : 1 - 2 ** -(d.depth[j] + 1);
   return share;
+}
+
+/**
+ * The original's world linear part (row-major 3x3) of item `i` (`f·J + j`) into `out[o..]`: from `d.M`, or
+ * without scales the rotation of `d.Q`.
+ */
+export function worldMatrix(out: Float64Array, o: number, d: Prepared, i: number): void {
+  if (d.scaled) for (let e = 0; e < 9; e++) out[o + e] = d.M[i * 9 + e];
+  else rotationMatrix(out, o, d.Q, i * 4);
 }

@@ -8,7 +8,7 @@ import { keptTrack } from './reduce-keyed.js';
 import type { ReduceKeysReport, ReduceKeysResult, Resolved } from './reduce-options.js';
 import type { KeySets, Prepared } from './reduce-prepare.js';
 import type { Reduction } from './reduce-search.js';
-import { compose, localMatrix } from './reduce-transforms.js';
+import { compose, composeRotation, localMatrix, rotationMatrix } from './reduce-transforms.js';
 
 /** Builds the keyed clip and measures the achieved error at every original frame. */
 export function finish(
@@ -171,19 +171,42 @@ function measure(
   let maxScaleError = 0;
   let maxError = 0;
   if (o.metric === 'object') {
-    // world transforms: the reduction's (composed from the same local values), or composed here per frame
-    const RM = reduction ? reduction.RM : new Float64Array(J * 9);
+    // world transforms: the reduction's (composed from the same local values), or composed here per
+    // frame; linear parts as matrices with scales, else as unit quaternions read as rotation matrices
+    const scaled = d.scaled;
+    const RM = reduction ? reduction.RM : new Float64Array(scaled ? J * 9 : 0);
+    const RQ = reduction ? reduction.RQ : new Float64Array(scaled ? 0 : J * 4);
     const Rp = reduction ? reduction.Rp : new Float64Array(J * 3);
     const L = new Float64Array(9);
+    const W = new Float64Array(9);
+    const O = new Float64Array(9);
     for (let f = 0; f < F; f++) {
       for (let j = 0; j < J; j++) {
-        const wm = reduction ? (f * J + j) * 9 : j * 9;
-        const wp = reduction ? (f * J + j) * 3 : j * 3;
-        if (!reduction) {
+        const i = reduction ? f * J + j : j;
+        const parent = d.parents[j] < 0 ? -1 : reduction ? f * J + d.parents[j] : d.parents[j];
+        if (!reduction && scaled) {
           localMatrix(L, 0, lq, (f * J + j) * 4, ls, (f * J + j) * 3);
-          compose(RM, Rp, wm, wp, d.parents[j], RM, Rp, L, 0, lt, (f * J + j) * 3);
+          compose(RM, Rp, i * 9, i * 3, parent, RM, Rp, L, 0, lt, (f * J + j) * 3);
+        } else if (!reduction) {
+          // as the search composes them: the played rotation as a unit quaternion
+          for (let c = 0; c < 4; c++) L[c] = lq[(f * J + j) * 4 + c];
+          if (!d.unit) normalise4(L);
+          composeRotation(RQ, Rp, i * 4, i * 3, parent, RQ, Rp, L, 0, lt, (f * J + j) * 3);
         }
-        const mo = (f * J + j) * 9;
+        // the played and the original world linear parts
+        let wm = i * 9;
+        let mo = (f * J + j) * 9;
+        let Wm = RM;
+        let M = d.M;
+        if (!scaled) {
+          rotationMatrix(W, 0, RQ, i * 4);
+          rotationMatrix(O, 0, d.Q, (f * J + j) * 4);
+          Wm = W;
+          M = O;
+          wm = 0;
+          mo = 0;
+        }
+        const wp = i * 3;
         const po = (f * J + j) * 3;
         let worst = 0;
         // six virtual vertices: ± each local axis at the shell distance (in the scene, at the rest world scale)
@@ -193,9 +216,9 @@ function measure(
         for (let k = 0; k < 6; k++) {
           const axis = k >> 1;
           const r = k & 1 ? -d.shellOffsets[j * 3 + axis] : d.shellOffsets[j * 3 + axis];
-          const ex = dx + (RM[wm + axis] - d.M[mo + axis]) * r;
-          const ey = dy + (RM[wm + 3 + axis] - d.M[mo + 3 + axis]) * r;
-          const ez = dz + (RM[wm + 6 + axis] - d.M[mo + 6 + axis]) * r;
+          const ex = dx + (Wm[wm + axis] - M[mo + axis]) * r;
+          const ey = dy + (Wm[wm + 3 + axis] - M[mo + 3 + axis]) * r;
+          const ez = dz + (Wm[wm + 6 + axis] - M[mo + 6 + axis]) * r;
           const e = Math.sqrt(ex * ex + ey * ey + ez * ez);
           if (e > worst) worst = e;
         }

@@ -3,7 +3,6 @@
 
 import { OptionError } from '../../errors.js';
 import { slerpFlat } from '../../quat/core.js';
-import { multiplyRaw } from '../../quat/raw.js';
 import { ANIMATED_ROTATION, ANIMATED_SCALE, ANIMATED_TRANSLATION, type Clip } from '../../series/clip.js';
 import {
   angleTan2,
@@ -20,7 +19,7 @@ import { apply, interpolationOf, normalise4, quantize16 } from './reduce-interpo
 import { LINEAR } from './reduce-keyed.js';
 import type { Resolved } from './reduce-options.js';
 import { errorShares, type KeySets, type Prepared, radii } from './reduce-prepare.js';
-import { compose, localMatrix } from './reduce-transforms.js';
+import { compose, composeRotation, localMatrix } from './reduce-transforms.js';
 
 /** The reduction state of one joint: its candidate local TRS per frame and the reduced parent's world transform. */
 export interface JointState {
@@ -28,10 +27,13 @@ export interface JointState {
   lt: Float64Array;
   lq: Float64Array;
   ls: Float64Array;
-  /** Reduced world transforms of every joint, per frame (filled parents first). */
+  /**
+   * Reduced world transforms of every joint, per frame (filled parents first; 'object' metric, else
+   * empty): linear parts `RM` (row-major 3x3) when the clip has scales, else rotations `RQ` (unit
+   * quaternions; see {@link Prepared.Q}), and origins `Rp`.
+   */
   RM: Float64Array;
   Rp: Float64Array;
-  /** Reduced world rotations as quaternions, when the clip has no scale (the rotation fast path). */
   RQ: Float64Array;
 }
 
@@ -46,8 +48,10 @@ export interface Reduction {
   lt: Float64Array;
   lq: Float64Array;
   ls: Float64Array;
+  /** The reduced world transforms ({@link JointState.RM}). */
   RM: Float64Array;
   Rp: Float64Array;
+  RQ: Float64Array;
   /**
    * Per `joint·3 + component`: {@link COLLAPSED} for a constant track kept as one key, {@link DROPPED}
    * for one at the joint's rest value (its one key stays in `keys` for the report; it is not written).
@@ -67,26 +71,27 @@ export function reduceAll(clip: Clip, d: Prepared, o: Resolved): Reduction {
   };
   const rho = o.metric === 'object' ? radii(d) : new Float64Array(J);
   const shares = o.metric === 'object' ? errorShares(d) : new Float64Array(J).fill(1);
-  // the rotation fast path: object metric, linear player, no scale anywhere, unit quaternions
-  // (on a keyed clip: every rotation track LINEAR)
+  // the rotation fast path: object metric, linear player, no scale anywhere (on a keyed clip: every
+  // rotation track LINEAR); rotations that are not unit (float32 keys) are normalised as a player does
   let linear = o.interpolation === 'linear';
   if (d.keyed !== null)
     for (let j = 0; j < J; j++) if (d.keyed.interpolation[j * 3 + 1] !== LINEAR) linear = false;
-  const fast = o.metric === 'object' && linear && !d.scaled && d.unit;
+  const object = o.metric === 'object';
+  const fast = object && linear && !d.scaled;
   const state: JointState = {
     lt: new Float64Array(F * 3),
     lq: new Float64Array(F * 4),
     ls: new Float64Array(F * 3),
-    RM: new Float64Array(F * J * 9),
-    Rp: new Float64Array(F * J * 3),
-    // the reduced world rotations: read by the fast path only
-    RQ: new Float64Array(fast ? F * J * 4 : 0),
+    // the reduced world transforms ('object' metric): matrices with scales, else unit quaternions
+    RM: new Float64Array(object && d.scaled ? F * J * 9 : 0),
+    Rp: new Float64Array(object ? F * J * 3 : 0),
+    RQ: new Float64Array(object && !d.scaled ? F * J * 4 : 0),
   };
   const target = new Float64Array(fast ? F * 4 : 0);
   const offset = new Float64Array(fast ? F : 0);
   const delta = new Float64Array(fast ? F * 3 : 0);
   // descendants' points are checked one by one where the radius bound fails
-  const points = o.effort === 'best' && o.metric === 'object';
+  const points = o.effort === 'best' && object;
   const world = new Float64Array(9);
   // fitted values leave the samples: not on a keyed clip, whose kept keys are its own
   const fitted = fast && o.effort === 'best' && d.keyed === null;
@@ -151,28 +156,31 @@ export function reduceAll(clip: Clip, d: Prepared, o: Resolved): Reduction {
       constant[j * 3 + component] = constancy(clip, check, kept, component);
     }
     if (rotationValues.length === j) rotationValues.push(null);
-    // the joint's reduced world transform, for its children
-    for (let f = 0; f < F; f++) {
-      localMatrix(L, 0, state.lq, f * 4, state.ls, f * 3);
+    // the joint's reduced world transform, for its children and the report
+    for (let f = 0; f < (object ? F : 0); f++) {
       const parent = d.parents[j] < 0 ? -1 : f * J + d.parents[j];
-      compose(
-        state.RM,
+      const i = f * J + j;
+      if (d.scaled) {
+        localMatrix(L, 0, state.lq, f * 4, state.ls, f * 3);
+        compose(state.RM, state.Rp, i * 9, i * 3, parent, state.RM, state.Rp, L, 0, state.lt, f * 3);
+        continue;
+      }
+      // the played rotation as a unit quaternion (what localMatrix's normalising formula sees)
+      for (let c = 0; c < 4; c++) scratch[c] = state.lq[f * 4 + c];
+      if (!d.unit) normalise4(scratch);
+      composeRotation(
+        state.RQ,
         state.Rp,
-        (f * J + j) * 9,
-        (f * J + j) * 3,
+        i * 4,
+        i * 3,
         parent,
-        state.RM,
+        state.RQ,
         state.Rp,
-        L,
+        scratch,
         0,
         state.lt,
         f * 3,
       );
-      if (fast) {
-        const i = (f * J + j) * 4;
-        if (d.parents[j] < 0) for (let c = 0; c < 4; c++) state.RQ[i + c] = state.lq[f * 4 + c];
-        else multiplyRaw(state.RQ, i, state.RQ, (f * J + d.parents[j]) * 4, state.lq, f * 4);
-      }
     }
     out.push(keys);
     if (keep) {
@@ -181,7 +189,7 @@ export function reduceAll(clip: Clip, d: Prepared, o: Resolved): Reduction {
       scatterJoint(played.ls, state.ls, F, J, j, 3);
     }
   }
-  return { keys: out, rotationValues, ...played, RM: state.RM, Rp: state.Rp, constant };
+  return { keys: out, rotationValues, ...played, RM: state.RM, Rp: state.Rp, RQ: state.RQ, constant };
 }
 
 /**

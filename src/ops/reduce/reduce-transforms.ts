@@ -1,5 +1,6 @@
 // Transform kernels of the reduction, inline on flat arrays: local matrix and world composition (the
 // quaternion product is quat/raw's multiplyRaw).
+import { multiplyRaw } from '../../quat/raw.js';
 
 /** Row-major `R·S` of quaternion `q[qo..]` and scale `s[so..]` into `out[o..]`. */
 export function localMatrix(
@@ -10,33 +11,20 @@ export function localMatrix(
   s: ArrayLike<number>,
   so: number,
 ): void {
-  // toMatrixFlat's formula (normalising), inline: this runs for every joint and frame several times
-  const x = q[qo];
-  const y = q[qo + 1];
-  const z = q[qo + 2];
-  const w = q[qo + 3];
-  const k = 2 / (x * x + y * y + z * z + w * w);
-  const xx = x * x * k;
-  const yy = y * y * k;
-  const zz = z * z * k;
-  const xy = x * y * k;
-  const xz = x * z * k;
-  const yz = y * z * k;
-  const wx = w * x * k;
-  const wy = w * y * k;
-  const wz = w * z * k;
+  // toMatrixFlat's formula (normalising), then the columns scaled: this runs for every joint and frame
+  rotationMatrix(out, o, q, qo);
   const sx = s[so];
   const sy = s[so + 1];
   const sz = s[so + 2];
-  out[o] = (1 - yy - zz) * sx;
-  out[o + 1] = (xy - wz) * sy;
-  out[o + 2] = (xz + wy) * sz;
-  out[o + 3] = (xy + wz) * sx;
-  out[o + 4] = (1 - xx - zz) * sy;
-  out[o + 5] = (yz - wx) * sz;
-  out[o + 6] = (xz - wy) * sx;
-  out[o + 7] = (yz + wx) * sy;
-  out[o + 8] = (1 - xx - yy) * sz;
+  out[o] *= sx;
+  out[o + 1] *= sy;
+  out[o + 2] *= sz;
+  out[o + 3] *= sx;
+  out[o + 4] *= sy;
+  out[o + 5] *= sz;
+  out[o + 6] *= sx;
+  out[o + 7] *= sy;
+  out[o + 8] *= sz;
 }
 
 /**
@@ -84,3 +72,77 @@ export function compose(
   p[po + 1] = py;
   p[po + 2] = pz;
 }
+
+/**
+ * Row-major rotation matrix of the quaternion `q[qo..]` into `out[o..]`: {@link localMatrix}'s normalising
+ * formula at unit scale (the world rotations of a clip without scales are kept as quaternions).
+ */
+export function rotationMatrix(out: Float64Array, o: number, q: ArrayLike<number>, qo: number): void {
+  const x = q[qo];
+  const y = q[qo + 1];
+  const z = q[qo + 2];
+  const w = q[qo + 3];
+  const k = 2 / (x * x + y * y + z * z + w * w);
+  const xx = x * x * k;
+  const yy = y * y * k;
+  const zz = z * z * k;
+  const xy = x * y * k;
+  const xz = x * z * k;
+  const yz = y * z * k;
+  const wx = w * x * k;
+  const wy = w * y * k;
+  const wz = w * z * k;
+  out[o] = 1 - yy - zz;
+  out[o + 1] = xy - wz;
+  out[o + 2] = xz + wy;
+  out[o + 3] = xy + wz;
+  out[o + 4] = 1 - xx - zz;
+  out[o + 5] = yz - wx;
+  out[o + 6] = xz - wy;
+  out[o + 7] = yz + wx;
+  out[o + 8] = 1 - xx - yy;
+}
+
+/**
+ * {@link compose} for a clip without scales, its world rotations as unit quaternions: `Q = Q_parent ⊗ q`,
+ * `p = p_parent + R(Q_parent)·t` (`parent` -1: `Q = q`, `p = t`), written at `Q[qo..]`, `p[po..]`; the
+ * parent's is read at item `parent` of `PQ`/`Pp`; `q[lo..]` is a unit quaternion (normalised by the caller).
+ * `R(Q_parent)` is {@link rotationMatrix}'s, so the origin matches {@link compose} with that matrix.
+ */
+export function composeRotation(
+  Q: Float64Array,
+  p: Float64Array,
+  qo: number,
+  po: number,
+  parent: number,
+  PQ: Float64Array,
+  Pp: Float64Array,
+  q: ArrayLike<number>,
+  lo: number,
+  t: ArrayLike<number>,
+  to: number,
+): void {
+  if (parent < 0) {
+    Q[qo] = q[lo];
+    Q[qo + 1] = q[lo + 1];
+    Q[qo + 2] = q[lo + 2];
+    Q[qo + 3] = q[lo + 3];
+    p[po] = t[to];
+    p[po + 1] = t[to + 1];
+    p[po + 2] = t[to + 2];
+    return;
+  }
+  const a = parent * 4;
+  const b = parent * 3;
+  const R = parentRotation;
+  rotationMatrix(R, 0, PQ, a);
+  const x = t[to];
+  const y = t[to + 1];
+  const z = t[to + 2];
+  p[po] = Pp[b] + R[0] * x + R[1] * y + R[2] * z;
+  p[po + 1] = Pp[b + 1] + R[3] * x + R[4] * y + R[5] * z;
+  p[po + 2] = Pp[b + 2] + R[6] * x + R[7] * y + R[8] * z;
+  multiplyRaw(Q, qo, PQ, a, q, lo);
+}
+
+const parentRotation = new Float64Array(9);

@@ -1,5 +1,6 @@
 import { InvalidValueError } from '../errors.js';
 import { checkLength, checkSpan } from './check.js';
+import { toMatrixRaw } from './raw.js';
 import type { QuatLike, QuatOut } from './types.js';
 
 /**
@@ -21,25 +22,7 @@ export function toMatrixFlat(dst: QuatOut, dstOffset: number, q: QuatLike, qOffs
   if (!(n2 > 0) || !Number.isFinite(n2)) {
     throw new InvalidValueError(`toMatrix: quaternion (${x}, ${y}, ${z}, ${w}) is zero or not finite`);
   }
-  const s = 2 / n2;
-  const xx = x * x * s;
-  const yy = y * y * s;
-  const zz = z * z * s;
-  const xy = x * y * s;
-  const xz = x * z * s;
-  const yz = y * z * s;
-  const wx = w * x * s;
-  const wy = w * y * s;
-  const wz = w * z * s;
-  dst[dstOffset] = 1 - yy - zz;
-  dst[dstOffset + 1] = xy - wz;
-  dst[dstOffset + 2] = xz + wy;
-  dst[dstOffset + 3] = xy + wz;
-  dst[dstOffset + 4] = 1 - xx - zz;
-  dst[dstOffset + 5] = yz - wx;
-  dst[dstOffset + 6] = xz - wy;
-  dst[dstOffset + 7] = yz + wx;
-  dst[dstOffset + 8] = 1 - xx - yy;
+  toMatrixRaw(dst, dstOffset, q, qOffset);
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The arithmetic of the hot kernels without any check, for rotsig's own loops (forward kinematics, blending,
- * averaging), which check their input once at entry. Not exported from `rotsig`: the public kernels
- * (`multiplyFlat`, `rotateVectorFlat`, `conjugateFlat`) check shapes and finiteness around these.
+ * averaging, key reduction), which check their input once at entry. Not exported from `rotsig`: the public
+ * kernels (`multiplyFlat`, `rotateVectorFlat`, `conjugateFlat`, `toMatrixFlat`) check shapes and finiteness
+ * around these.
  *
  * Each reads all its inputs before its first write, so `dst` may overlap an input.
  *
@@ -139,4 +140,35 @@ export function sphereAngleRaw(
       Math.sqrt(px * px + py * py + pz * pz + pw * pw),
     )
   );
+}
+
+/**
+ * Rotation matrix of `q` (row-major 3x3, column vectors), unchecked: the normalising formula, so a
+ * quaternion of any nonzero length gives the matrix of the rotation it represents (`2/|q|²` divides the
+ * norm out); a zero quaternion gives non-finite entries.
+ */
+export function toMatrixRaw(dst: QuatOut, dstOffset: number, q: QuatLike, qOffset: number): void {
+  const x = q[qOffset];
+  const y = q[qOffset + 1];
+  const z = q[qOffset + 2];
+  const w = q[qOffset + 3];
+  const s = 2 / (x * x + y * y + z * z + w * w);
+  const xx = x * x * s;
+  const yy = y * y * s;
+  const zz = z * z * s;
+  const xy = x * y * s;
+  const xz = x * z * s;
+  const yz = y * z * s;
+  const wx = w * x * s;
+  const wy = w * y * s;
+  const wz = w * z * s;
+  dst[dstOffset] = 1 - yy - zz;
+  dst[dstOffset + 1] = xy - wz;
+  dst[dstOffset + 2] = xz + wy;
+  dst[dstOffset + 3] = xy + wz;
+  dst[dstOffset + 4] = 1 - xx - zz;
+  dst[dstOffset + 5] = yz - wx;
+  dst[dstOffset + 6] = xz - wy;
+  dst[dstOffset + 7] = yz + wx;
+  dst[dstOffset + 8] = 1 - xx - yy;
 }

@@ -1,11 +1,11 @@
 // The error model of the reduction: whether a candidate segment keeps every frame within the joint's
 // limit (object metric: hierarchical radius, quaternion fast path, descendants' points; local metric).
-import { sphereAngleRaw } from '../../quat/raw.js';
+import { sphereAngleRaw, toMatrixRaw } from '../../quat/raw.js';
 import { interpolateComponent, quantize16 } from './reduce-interpolate.js';
 import type { Resolved } from './reduce-options.js';
 import { invert3, type Prepared } from './reduce-prepare.js';
 import type { JointState } from './reduce-search.js';
-import { localMatrix, rotationMatrix } from './reduce-transforms.js';
+import { localMatrix } from './reduce-transforms.js';
 
 export interface Check {
   /** The joint's name, for messages. */
@@ -83,7 +83,7 @@ export function rotationTargets(check: Check): void {
       target[f * 4 + 3] = aw * bw - ax * bx - ay * by - az * bz;
       // the reduced parent's rotation (the fast path has no scales) and origin
       const R = parentMatrix;
-      rotationMatrix(R, 0, RQ, pq);
+      toMatrixRaw(R, 0, RQ, pq);
       const pp = (f * J + parent) * 3;
       const Rp = state.Rp;
       px = Rp[pp] + R[0] * x + R[1] * y + R[2] * z;
@@ -136,7 +136,7 @@ function descendantsHold(
     conjugateAt[1] = -d.Q[(f * J + j) * 4 + 1];
     conjugateAt[2] = -d.Q[(f * J + j) * 4 + 2];
     conjugateAt[3] = d.Q[(f * J + j) * 4 + 3];
-    rotationMatrix(T, 0, conjugateAt, 0);
+    toMatrixRaw(T, 0, conjugateAt, 0);
   } else if (!invert3(T, d.M, (f * J + j) * 9)) return false;
   const room2 = room * room;
   if (ex * ex + ey * ey + ez * ez > room2) return false;
@@ -194,7 +194,7 @@ function rotationDescendantsHold(
   q4[1] = cy;
   q4[2] = cz;
   q4[3] = cw;
-  rotationMatrix(check.world, 0, q4, 0);
+  toMatrixRaw(check.world, 0, q4, 0);
   const delta = check.delta;
   return descendantsHold(check, f, delta[f * 3], delta[f * 3 + 1], delta[f * 3 + 2], norm, limit);
 }
@@ -400,7 +400,7 @@ export function segmentHolds(
     if (!d.scaled) {
       M = originalMatrix;
       mo = 0;
-      rotationMatrix(M, 0, d.Q, (f * J + j) * 4);
+      toMatrixRaw(M, 0, d.Q, (f * J + j) * 4);
     }
     if (parent < 0) {
       for (let i = 0; i < 9; i++) {
@@ -418,7 +418,7 @@ export function segmentHolds(
       if (!d.scaled) {
         RM = parentMatrix;
         pa = 0;
-        rotationMatrix(RM, 0, state.RQ, (f * J + parent) * 4);
+        toMatrixRaw(RM, 0, state.RQ, (f * J + parent) * 4);
       }
       const pp = (f * J + parent) * 3;
       for (let r = 0; r < 3; r++) {

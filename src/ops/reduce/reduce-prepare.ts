@@ -1,10 +1,11 @@
 // The original clip as the reduction compares against it: local TRS (rotations sign-continuous), world
 // transforms, tangents for cubic players, the hierarchical radii and the per-joint error shares.
+import { toMatrixRaw } from '../../quat/raw.js';
 import { ANIMATED_ROTATION, ANIMATED_SCALE, ANIMATED_TRANSLATION, type Clip } from '../../series/clip.js';
 import { normalise4 } from './reduce-interpolate.js';
 import { CUBIC, type KeyedFrames } from './reduce-keyed.js';
 import { largestOffsets, sceneShellOffsets } from './reduce-scene.js';
-import { compose, composeRotation, localMatrix, rotationMatrix } from './reduce-transforms.js';
+import { compose, composeRotation, localMatrix } from './reduce-transforms.js';
 
 /** Kept frame indices per joint and component (0 translation, 1 rotation, 2 scale); null where not animated. */
 export type KeySets = (Int32Array | null)[][];
@@ -54,7 +55,7 @@ export interface Prepared {
   s: Float64Array;
   /**
    * World linear part (row-major 3x3) of the original, frame-major, when `scaled` (else empty: `Q` holds
-   * the rotations; {@link worldMatrix} reads either), and its world origins.
+   * the rotations, read as matrices by `toMatrixRaw`), and its world origins.
    */
   M: Float64Array;
   p: Float64Array;
@@ -252,7 +253,7 @@ export function prepare(
   let first = M;
   if (!scaledAny) {
     first = new Float64Array(J * 9);
-    for (let j = 0; j < J; j++) rotationMatrix(first, j * 9, Q, j * 4);
+    for (let j = 0; j < J; j++) toMatrixRaw(first, j * 9, Q, j * 4);
   }
   const shellOffsets = sceneShellOffsets(clip.skeleton, shell, first, meshShells);
   const shells = largestOffsets(shellOffsets);
@@ -431,13 +432,4 @@ export function errorShares(d: Prepared): Float64Array {
   const share = new Float64Array(J);
   for (let j = 0; j < J; j++) share[j] = d.leaf[j] ? 1 : 1 - 2 ** -(d.depth[j] + 1);
   return share;
-}
-
-/**
- * The original's world linear part (row-major 3x3) of item `i` (`f·J + j`) into `out[o..]`: from `d.M`, or
- * without scales the rotation of `d.Q`.
- */
-export function worldMatrix(out: Float64Array, o: number, d: Prepared, i: number): void {
-  if (d.scaled) for (let e = 0; e < 9; e++) out[o + e] = d.M[i * 9 + e];
-  else rotationMatrix(out, o, d.Q, i * 4);
 }

@@ -1,5 +1,7 @@
 // The reduction's result: the keyed clip built from the kept keys, and the error measured at every original frame.
+
 import { ShapeError } from '../../errors.js';
+import { toMatrixRaw } from '../../quat/raw.js';
 import type { Clip, Interpolation, KeyedClip, Track } from '../../series/clip.js';
 import { distance3, rotationAngle } from './reduce-check.js';
 import { DROPPED, keptOne } from './reduce-constant.js';
@@ -8,7 +10,7 @@ import { keptTrack } from './reduce-keyed.js';
 import type { ReduceKeysReport, ReduceKeysResult, Resolved } from './reduce-options.js';
 import type { KeySets, Prepared } from './reduce-prepare.js';
 import type { Reduction } from './reduce-search.js';
-import { compose, composeRotation, localMatrix, rotationMatrix } from './reduce-transforms.js';
+import { compose, composeRotation, localMatrix } from './reduce-transforms.js';
 
 /** Builds the keyed clip and measures the achieved error at every original frame. */
 export function finish(
@@ -199,8 +201,8 @@ function measure(
         let Wm = RM;
         let M = d.M;
         if (!scaled) {
-          rotationMatrix(W, 0, RQ, i * 4);
-          rotationMatrix(O, 0, d.Q, (f * J + j) * 4);
+          toMatrixRaw(W, 0, RQ, i * 4);
+          toMatrixRaw(O, 0, d.Q, (f * J + j) * 4);
           Wm = W;
           M = O;
           wm = 0;

@@ -1,6 +1,6 @@
 // Transform kernels of the reduction, inline on flat arrays: local matrix and world composition (the
 // quaternion product is quat/raw's multiplyRaw).
-import { multiplyRaw } from '../../quat/raw.js';
+import { multiplyRaw, toMatrixRaw } from '../../quat/raw.js';
 
 /** Row-major `R·S` of quaternion `q[qo..]` and scale `s[so..]` into `out[o..]`. */
 export function localMatrix(
@@ -12,7 +12,7 @@ export function localMatrix(
   so: number,
 ): void {
   // toMatrixFlat's formula (normalising), then the columns scaled: this runs for every joint and frame
-  rotationMatrix(out, o, q, qo);
+  toMatrixRaw(out, o, q, qo);
   const sx = s[so];
   const sy = s[so + 1];
   const sz = s[so + 2];
@@ -74,40 +74,10 @@ export function compose(
 }
 
 /**
- * Row-major rotation matrix of the quaternion `q[qo..]` into `out[o..]`: {@link localMatrix}'s normalising
- * formula at unit scale (the world rotations of a clip without scales are kept as quaternions).
- */
-export function rotationMatrix(out: Float64Array, o: number, q: ArrayLike<number>, qo: number): void {
-  const x = q[qo];
-  const y = q[qo + 1];
-  const z = q[qo + 2];
-  const w = q[qo + 3];
-  const k = 2 / (x * x + y * y + z * z + w * w);
-  const xx = x * x * k;
-  const yy = y * y * k;
-  const zz = z * z * k;
-  const xy = x * y * k;
-  const xz = x * z * k;
-  const yz = y * z * k;
-  const wx = w * x * k;
-  const wy = w * y * k;
-  const wz = w * z * k;
-  out[o] = 1 - yy - zz;
-  out[o + 1] = xy - wz;
-  out[o + 2] = xz + wy;
-  out[o + 3] = xy + wz;
-  out[o + 4] = 1 - xx - zz;
-  out[o + 5] = yz - wx;
-  out[o + 6] = xz - wy;
-  out[o + 7] = yz + wx;
-  out[o + 8] = 1 - xx - yy;
-}
-
-/**
  * {@link compose} for a clip without scales, its world rotations as unit quaternions: `Q = Q_parent ⊗ q`,
  * `p = p_parent + R(Q_parent)·t` (`parent` -1: `Q = q`, `p = t`), written at `Q[qo..]`, `p[po..]`; the
  * parent's is read at item `parent` of `PQ`/`Pp`; `q[lo..]` is a unit quaternion (normalised by the caller).
- * `R(Q_parent)` is {@link rotationMatrix}'s, so the origin matches {@link compose} with that matrix.
+ * `R(Q_parent)` is {@link toMatrixRaw}'s, so the origin matches {@link compose} with that matrix.
  */
 export function composeRotation(
   Q: Float64Array,
@@ -135,7 +105,7 @@ export function composeRotation(
   const a = parent * 4;
   const b = parent * 3;
   const R = parentRotation;
-  rotationMatrix(R, 0, PQ, a);
+  toMatrixRaw(R, 0, PQ, a);
   const x = t[to];
   const y = t[to + 1];
   const z = t[to + 2];

@@ -1,18 +1,14 @@
 /**
  * The reduction's world transforms of a clip without scales are kept as unit quaternions and origins
- * (`composeRotation`), read back as matrices (`rotationMatrix`); with scales as matrices (`compose` of
+ * (`composeRotation`), read back as matrices (`toMatrixRaw`, the formula of `toMatrixFlat`); with scales as matrices (`compose` of
  * `localMatrix`). Both must be the transforms a player composes: checked here against a chain composed
  * with the test's own matrices, for quaternions that are not unit (float32 keys) too.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalise4 } from '../../../src/ops/reduce/reduce-interpolate.js';
-import {
-  compose,
-  composeRotation,
-  localMatrix,
-  rotationMatrix,
-} from '../../../src/ops/reduce/reduce-transforms.js';
+import { compose, composeRotation, localMatrix } from '../../../src/ops/reduce/reduce-transforms.js';
+import { toMatrixRaw } from '../../../src/quat/raw.js';
 
 const component = fc.double({ min: -1, max: 1, noNaN: true });
 /** A quaternion of length 0.5 to 2 (not normalised: the kernels must read it as its rotation). */
@@ -61,7 +57,7 @@ function reference(links: readonly (readonly [readonly number[], readonly number
 }
 
 describe('world transforms of the reduction', () => {
-  it('composeRotation and rotationMatrix give the chain a player composes (quaternions of any length, normalised first)', () => {
+  it('composeRotation and toMatrixRaw give the chain a player composes (quaternions of any length, normalised first)', () => {
     fc.assert(
       fc.property(chain, (links) => {
         const J = links.length;
@@ -74,7 +70,7 @@ describe('world transforms of the reduction', () => {
           q.set(links[j][0]);
           normalise4(q);
           composeRotation(Q, p, j * 4, j * 3, j - 1, Q, p, q, 0, links[j][1], 0);
-          rotationMatrix(R, 0, Q, j * 4);
+          toMatrixRaw(R, 0, Q, j * 4);
           // a unit quaternion: the matrix is a rotation
           expect(Math.abs(Math.hypot(Q[j * 4], Q[j * 4 + 1], Q[j * 4 + 2], Q[j * 4 + 3]) - 1)).toBeLessThan(
             1e-14,
@@ -107,7 +103,7 @@ describe('world transforms of the reduction', () => {
           compose(M, pm, j * 9, j * 3, j - 1, M, pm, L, 0, links[j][1], 0);
           normalise4(q);
           composeRotation(Q, pq, j * 4, j * 3, j - 1, Q, pq, q, 0, links[j][1], 0);
-          rotationMatrix(R, 0, Q, j * 4);
+          toMatrixRaw(R, 0, Q, j * 4);
           for (let e = 0; e < 9; e++) expect(Math.abs(R[e] - M[j * 9 + e])).toBeLessThan(1e-13);
           for (let c = 0; c < 3; c++)
             expect(Math.abs(pq[j * 3 + c] - pm[j * 3 + c])).toBeLessThan(1e-13 * (1 + j * 4));
@@ -116,26 +112,26 @@ describe('world transforms of the reduction', () => {
     );
   });
 
-  it('rotationMatrix of the conjugate is the transpose, bit for bit (the inverse the points check uses)', () => {
+  it('toMatrixRaw of the conjugate is the transpose, bit for bit (the inverse the points check uses)', () => {
     fc.assert(
       fc.property(quaternion, ([x, y, z, w]) => {
         const a = new Float64Array(9);
         const b = new Float64Array(9);
-        rotationMatrix(a, 0, [x, y, z, w], 0);
-        rotationMatrix(b, 0, [-x, -y, -z, w], 0);
+        toMatrixRaw(a, 0, [x, y, z, w], 0);
+        toMatrixRaw(b, 0, [-x, -y, -z, w], 0);
         for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) expect(b[c * 3 + r]).toBe(a[r * 3 + c]);
       }),
     );
   });
 
-  it('localMatrix is rotationMatrix with its columns scaled, bit for bit', () => {
+  it('localMatrix is toMatrixRaw with its columns scaled, bit for bit', () => {
     fc.assert(
       fc.property(quaternion, offset, ([x, y, z, w], [sx, sy, sz]) => {
         const q = [x, y, z, w];
         const a = new Float64Array(9);
         const b = new Float64Array(9);
         localMatrix(a, 0, q, 0, [sx, sy, sz], 0);
-        rotationMatrix(b, 0, q, 0);
+        toMatrixRaw(b, 0, q, 0);
         const s = [sx, sy, sz];
         for (let r = 0; r < 3; r++)
           for (let c = 0; c < 3; c++) expect(a[r * 3 + c]).toBe(b[r * 3 + c] * s[c]);

@@ -2,13 +2,13 @@ import { InvalidValueError, OptionError, ShapeError } from '../../errors.js';
 import { EIGEN4_SCRATCH_LENGTH, type Eigen4Options } from '../../numeric/eigen4.js';
 import { eigenAverageStrided } from '../../numeric/eigen4-average.js';
 import {
+  checkOptions,
   customRule,
   frozenDefaults,
   OBJECT_OPTION,
   type OptionSpec,
   oneOf,
   orNull,
-  resolveOptions,
 } from '../../options.js';
 import { assertFiniteSeries, assertQuatSeries } from '../../series/create.js';
 import type { FloatArray, QuatSeries } from '../../series/types.js';
@@ -91,7 +91,8 @@ export function blendPoses<T extends FloatArray | QuatSeries>(
 ): T {
   const where = 'blendPoses';
   assertQuatSeries(poses, 'blendPoses: poses');
-  options = resolveOptions(where, options, BLEND_POSES_DEFAULTS, BLEND_POSES_SPEC);
+  // checked, not merged: every read below is `options?.x ?? DEFAULTS.x` (this runs per pose blend)
+  options = checkOptions(where, options, BLEND_POSES_SPEC);
   const K = poses.frames;
   const J = poses.joints;
   if (K < 1) throw new ShapeError(`${where}: need at least one pose, got 0 frames`);

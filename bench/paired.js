@@ -14,6 +14,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { childRows } from './support.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values, positionals } = parseArgs({
@@ -113,8 +114,7 @@ console.log(
 );
 const results = [];
 for (const file of files) {
-  const child = spawnSync(
-    process.execPath,
+  const rows = childRows(
     [
       fileURLToPath(import.meta.url),
       '--baseline',
@@ -125,15 +125,10 @@ for (const file of files) {
       file,
       filter,
     ],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 },
+    file,
   );
-  if (child.status !== 0) {
-    console.error(`${file}: exited with ${child.status}`);
-    process.exitCode = 1;
-    continue;
-  }
-  const lines = child.stdout.trim().split('\n');
-  for (const row of JSON.parse(lines[lines.length - 1])) {
+  if (rows === null) continue;
+  for (const row of rows) {
     results.push(row);
     const label = `${row.suite}: ${row.task}`.padEnd(72);
     if (row.missing) {

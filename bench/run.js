@@ -8,12 +8,12 @@
 // median cost per unit in nanoseconds (`nsPerItem`), for targets stated as a cost;
 // `report(state)`, when given, returns
 // lines of text (figures the task measured itself) printed below it and kept in the record.
-import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Bench } from 'tinybench';
+import { childRows } from './support.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const suiteArg = process.argv.indexOf('--suite');
@@ -32,18 +32,9 @@ if (suiteArg >= 0) {
 
 const results = [];
 for (const file of files) {
-  const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--suite', file, filter], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  if (child.status !== 0) {
-    console.error(`${file}: exited with ${child.status}`);
-    process.exitCode = 1;
-    continue;
-  }
-  const lines = child.stdout.trim().split('\n');
-  for (const row of JSON.parse(lines[lines.length - 1])) {
+  const rows = childRows([fileURLToPath(import.meta.url), '--suite', file, filter], file);
+  if (rows === null) continue;
+  for (const row of rows) {
     results.push(row);
     const target = row.target
       ? `  (target ${fmt(row.target)})${row.perSecond >= row.target ? '' : '  BELOW TARGET'}`

@@ -1,4 +1,6 @@
-// What several benches share: a seeded random generator, the live filters' test stream and their push task.
+// What several benches share: a seeded random generator, the live filters' test stream and their push task,
+// and the runners' child process per suite.
+import { spawnSync } from 'node:child_process';
 import { setSimdEnabled } from '../dist/numeric/simd.js';
 
 /** Joints and samples of the live filters' benches. */
@@ -88,4 +90,23 @@ export function withSimd(on, make) {
   } finally {
     setSimdEnabled(was);
   }
+}
+
+/**
+ * Runs `node ...args` (a runner's one suite) and returns the rows its last line of output holds as JSON;
+ * null when the child failed, after saying so under `label` and setting the exit code.
+ */
+export function childRows(args, label) {
+  const child = spawnSync(process.execPath, args, {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (child.status !== 0) {
+    console.error(`${label}: exited with ${child.status}`);
+    process.exitCode = 1;
+    return null;
+  }
+  const lines = child.stdout.trim().split('\n');
+  return JSON.parse(lines[lines.length - 1]);
 }

@@ -5,7 +5,7 @@ import { interpolateComponent, quantize16 } from './reduce-interpolate.js';
 import type { Resolved } from './reduce-options.js';
 import { invert3, type Prepared } from './reduce-prepare.js';
 import type { JointState } from './reduce-search.js';
-import { localMatrix } from './reduce-transforms.js';
+import { linearPart, localMatrix } from './reduce-transforms.js';
 
 export interface Check {
   /** The joint's name, for messages. */
@@ -395,17 +395,12 @@ export function segmentHolds(
     const po = (f * J + j) * 3;
     const C = check.world;
     // the original's world linear part: its matrix, or without scales its rotation
-    let M = d.M;
-    let mo = (f * J + j) * 9;
-    if (!d.scaled) {
-      M = originalMatrix;
-      mo = 0;
-      toMatrixRaw(M, 0, d.Q, (f * J + j) * 4);
-    }
+    const M = originalMatrix;
+    linearPart(M, d.scaled, d.M, d.Q, f * J + j);
     if (parent < 0) {
       for (let i = 0; i < 9; i++) {
         C[i] = L[i];
-        const e = L[i] - M[mo + i];
+        const e = L[i] - M[i];
         frob += e * e;
       }
       px = lt[to];
@@ -413,22 +408,17 @@ export function segmentHolds(
       pz = lt[to + 2];
     } else {
       // the reduced parent's: likewise
-      let RM = state.RM;
-      let pa = (f * J + parent) * 9;
-      if (!d.scaled) {
-        RM = parentMatrix;
-        pa = 0;
-        toMatrixRaw(RM, 0, state.RQ, (f * J + parent) * 4);
-      }
+      const RM = parentMatrix;
+      linearPart(RM, d.scaled, state.RM, state.RQ, f * J + parent);
       const pp = (f * J + parent) * 3;
       for (let r = 0; r < 3; r++) {
-        m0 = RM[pa + r * 3];
-        m1 = RM[pa + r * 3 + 1];
-        m2 = RM[pa + r * 3 + 2];
+        m0 = RM[r * 3];
+        m1 = RM[r * 3 + 1];
+        m2 = RM[r * 3 + 2];
         for (let c = 0; c < 3; c++) {
           const m = m0 * L[c] + m1 * L[3 + c] + m2 * L[6 + c];
           C[r * 3 + c] = m;
-          const e = m - M[mo + r * 3 + c];
+          const e = m - M[r * 3 + c];
           frob += e * e;
         }
       }
@@ -436,9 +426,9 @@ export function segmentHolds(
       const x = lt[to];
       const y = lt[to + 1];
       const z = lt[to + 2];
-      px = Rp[pp] + RM[pa] * x + RM[pa + 1] * y + RM[pa + 2] * z;
-      py = Rp[pp + 1] + RM[pa + 3] * x + RM[pa + 4] * y + RM[pa + 5] * z;
-      pz = Rp[pp + 2] + RM[pa + 6] * x + RM[pa + 7] * y + RM[pa + 8] * z;
+      px = Rp[pp] + RM[0] * x + RM[1] * y + RM[2] * z;
+      py = Rp[pp + 1] + RM[3] * x + RM[4] * y + RM[5] * z;
+      pz = Rp[pp + 2] + RM[6] * x + RM[7] * y + RM[8] * z;
     }
     const ex = px - d.p[po];
     const ey = py - d.p[po + 1];

@@ -1,7 +1,6 @@
 // The reduction's result: the keyed clip built from the kept keys, and the error measured at every original frame.
 
 import { ShapeError } from '../../errors.js';
-import { toMatrixRaw } from '../../quat/raw.js';
 import type { Clip, Interpolation, KeyedClip, Track } from '../../series/clip.js';
 import { distance3, rotationAngle } from './reduce-check.js';
 import { DROPPED, keptOne } from './reduce-constant.js';
@@ -10,7 +9,7 @@ import { keptTrack } from './reduce-keyed.js';
 import type { ReduceKeysReport, ReduceKeysResult, Resolved } from './reduce-options.js';
 import type { KeySets, Prepared } from './reduce-prepare.js';
 import type { Reduction } from './reduce-search.js';
-import { compose, composeRotation, localMatrix } from './reduce-transforms.js';
+import { compose, composeRotation, linearPart, localMatrix } from './reduce-transforms.js';
 
 /** Builds the keyed clip and measures the achieved error at every original frame. */
 export function finish(
@@ -196,18 +195,8 @@ function measure(
           composeRotation(RQ, Rp, i * 4, i * 3, parent, RQ, Rp, L, 0, lt, (f * J + j) * 3);
         }
         // the played and the original world linear parts
-        let wm = i * 9;
-        let mo = (f * J + j) * 9;
-        let Wm = RM;
-        let M = d.M;
-        if (!scaled) {
-          toMatrixRaw(W, 0, RQ, i * 4);
-          toMatrixRaw(O, 0, d.Q, (f * J + j) * 4);
-          Wm = W;
-          M = O;
-          wm = 0;
-          mo = 0;
-        }
+        linearPart(W, scaled, RM, RQ, i);
+        linearPart(O, scaled, d.M, d.Q, f * J + j);
         const wp = i * 3;
         const po = (f * J + j) * 3;
         let worst = 0;
@@ -218,9 +207,9 @@ function measure(
         for (let k = 0; k < 6; k++) {
           const axis = k >> 1;
           const r = k & 1 ? -d.shellOffsets[j * 3 + axis] : d.shellOffsets[j * 3 + axis];
-          const ex = dx + (Wm[wm + axis] - M[mo + axis]) * r;
-          const ey = dy + (Wm[wm + 3 + axis] - M[mo + 3 + axis]) * r;
-          const ez = dz + (Wm[wm + 6 + axis] - M[mo + 6 + axis]) * r;
+          const ex = dx + (W[axis] - O[axis]) * r;
+          const ey = dy + (W[3 + axis] - O[3 + axis]) * r;
+          const ez = dz + (W[6 + axis] - O[6 + axis]) * r;
           const e = Math.sqrt(ex * ex + ey * ey + ez * ez);
           if (e > worst) worst = e;
         }

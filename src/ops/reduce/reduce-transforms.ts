@@ -52,13 +52,7 @@ export function compose(
     return;
   }
   const a = parent * 9;
-  const b = parent * 3;
-  const x = t[to];
-  const y = t[to + 1];
-  const z = t[to + 2];
-  const px = Pp[b] + PM[a] * x + PM[a + 1] * y + PM[a + 2] * z;
-  const py = Pp[b + 1] + PM[a + 3] * x + PM[a + 4] * y + PM[a + 5] * z;
-  const pz = Pp[b + 2] + PM[a + 6] * x + PM[a + 7] * y + PM[a + 8] * z;
+  transformPoint(p, po, Pp, parent * 3, PM, a, t, to);
   for (let r = 0; r < 3; r++) {
     const m0 = PM[a + r * 3];
     const m1 = PM[a + r * 3 + 1];
@@ -68,6 +62,25 @@ export function compose(
     M[mo + r * 3 + 1] = m0 * L[lo + 1] + m1 * L[lo + 4] + m2 * L[lo + 7];
     M[mo + r * 3 + 2] = m0 * L[lo + 2] + m1 * L[lo + 5] + m2 * L[lo + 8];
   }
+}
+
+/** `p[po..] = Pp[b..] + A[ao..]·t[to..]` (`A` row-major 3x3): a child's origin from its parent's transform. */
+function transformPoint(
+  p: Float64Array,
+  po: number,
+  Pp: Float64Array,
+  b: number,
+  A: Float64Array,
+  ao: number,
+  t: ArrayLike<number>,
+  to: number,
+): void {
+  const x = t[to];
+  const y = t[to + 1];
+  const z = t[to + 2];
+  const px = Pp[b] + A[ao] * x + A[ao + 1] * y + A[ao + 2] * z;
+  const py = Pp[b + 1] + A[ao + 3] * x + A[ao + 4] * y + A[ao + 5] * z;
+  const pz = Pp[b + 2] + A[ao + 6] * x + A[ao + 7] * y + A[ao + 8] * z;
   p[po] = px;
   p[po + 1] = py;
   p[po + 2] = pz;
@@ -106,13 +119,23 @@ export function composeRotation(
   const b = parent * 3;
   const R = parentRotation;
   toMatrixRaw(R, 0, PQ, a);
-  const x = t[to];
-  const y = t[to + 1];
-  const z = t[to + 2];
-  p[po] = Pp[b] + R[0] * x + R[1] * y + R[2] * z;
-  p[po + 1] = Pp[b + 1] + R[3] * x + R[4] * y + R[5] * z;
-  p[po + 2] = Pp[b + 2] + R[6] * x + R[7] * y + R[8] * z;
+  transformPoint(p, po, Pp, b, R, 0, t, to);
   multiplyRaw(Q, qo, PQ, a, q, lo);
 }
 
 const parentRotation = new Float64Array(9);
+
+/**
+ * The world linear part (row-major 3x3) of item `i` into `out[0..9]`: the matrix `M[i·9..]` when the
+ * clip has scales, else the rotation of the unit quaternion `Q[i·4..]` ({@link toMatrixRaw}).
+ */
+export function linearPart(
+  out: Float64Array,
+  scaled: boolean,
+  M: Float64Array,
+  Q: Float64Array,
+  i: number,
+): void {
+  if (scaled) for (let e = 0; e < 9; e++) out[e] = M[i * 9 + e];
+  else toMatrixRaw(out, 0, Q, i * 4);
+}

@@ -22,6 +22,16 @@ function amassLike(frames) {
   };
 }
 
+/**
+ * Reads every member of a parsed archive: parseNpz inflates and decodes a member when it is first read,
+ * so a row that only called it would time the directory, not the data its figure counts.
+ */
+function readAll(npz) {
+  let n = 0;
+  for (const name of Object.keys(npz)) n += npz[name].data.length;
+  return n;
+}
+
 const arrays = amassLike(FRAMES);
 const mb = (FRAMES * (156 + 3 + 8) * 8) / 1e6;
 const stored = writeNpz(arrays);
@@ -42,20 +52,20 @@ export default {
       items: mb,
       unit: 'MB',
       target: 500,
-      run: () => parseNpz(stored),
+      run: () => readAll(parseNpz(stored)),
     },
     {
       name: `parseNpz, stored, ${mb.toFixed(1)} MB, checksum: 'skip'`,
       items: mb,
       unit: 'MB',
       target: 500,
-      run: () => parseNpz(stored, { checksum: 'skip' }),
+      run: () => readAll(parseNpz(stored, { checksum: 'skip' })),
     },
     {
       name: `parseNpz, numpy.savez_compressed layout (deflate, ${((100 * deflated.length) / stored.length).toFixed(0)}% of stored), ${mb.toFixed(1)} MB`,
       items: mb,
       unit: 'MB',
-      run: () => parseNpz(deflated),
+      run: () => readAll(parseNpz(deflated)),
     },
     {
       name: `writeNpz stored, ${mb.toFixed(1)} MB`,

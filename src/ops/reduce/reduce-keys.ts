@@ -63,9 +63,11 @@ export {
  *   depth (`1 − 2^-(depth+1)`, 1 at leaves; with 16-bit keys each joint first gets the share its own
  *   rounding needs, reserved along the deepest chain below it), and keeping all of a child's keys only
  *   carries its parent's error, which is within the parent's smaller share. So every joint's vertices
- *   end within `tolerance`. When no scale is animated, rotations are checked on quaternions: the world
- *   rotation error of a candidate `q` has spectral norm `2·√(1 − (q·(P*⊗W))²)`, with `P` the reduced
- *   parent's and `W` the original world rotation, so no matrix is built per candidate.
+ *   end within `tolerance`. When every scale is 1, world transforms are kept as unit quaternions and
+ *   origins, and LINEAR rotations are checked on quaternions: the world rotation error of a candidate
+ *   `q` has spectral norm `2·√(1 − (q·(P*⊗W))²)`, with `P` the reduced parent's and `W` the original
+ *   world rotation, so no matrix is built per candidate. Each rotation is normalised first, as the
+ *   player's matrix formula does, so float32 keys (unit only to about 1e-7) are checked the same way.
  *   The report measures six vertices per joint (± each local axis at `shellDistance`), like ACL.
  *   Shell and tolerance are scene units: world positions compose every ancestor in the skeleton (up to
  *   the scene roots), and each joint's vertices sit at `shellDistance / |column k of its rest world

@@ -155,7 +155,7 @@ export function prepare(
   else for (let f = 0; f < F; f++) s.set(clip.skeleton.restScales, f * J * 3);
   let scaledAny = false;
   for (let i = 0; i < s.length; i++) if (s[i] !== 1) scaledAny = true;
-  // the quaternion check matches the matrices only for unit quaternions (a float32 file's are not, to 1e-7)
+  // unit to 1e-12 (a float32 file's are not, to 1e-7): else each rotation is normalised before a product
   let unit = true;
   for (let i = 0; i < q.length; i += 4) {
     const n = q[i] * q[i] + q[i + 1] * q[i + 1] + q[i + 2] * q[i + 2] + q[i + 3] * q[i + 3];

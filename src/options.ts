@@ -217,11 +217,24 @@ export function checkOptions<O extends object>(
       expected: 'an object',
     });
   }
+  // the rules of the names this spec was last given, by position: a caller passes its options in one
+  // order call after call, so the lookup is a comparison (the rule of a name is the spec's, which is fixed)
+  const seen = lookupCache(spec);
+  let at = 0;
   for (const key in options) {
     if (!Object.hasOwn(options, key)) continue;
     const value = (options as Record<string, unknown>)[key];
-    const rule = Object.hasOwn(spec, key) ? spec[key] : undefined;
-    if (rule === undefined) throw unknownOption(where, key, value, Object.keys(spec));
+    let rule: OptionRule | undefined;
+    if (seen !== null && seen.names[at] === key) rule = seen.rules[at];
+    else {
+      rule = Object.hasOwn(spec, key) ? spec[key] : undefined;
+      if (rule === undefined) throw unknownOption(where, key, value, Object.keys(spec));
+      if (seen !== null) {
+        seen.names[at] = key;
+        seen.rules[at] = rule;
+      }
+    }
+    at++;
     if (value === undefined) continue;
     if (!rule.test(value)) {
       throw new OptionError(`${where}: option '${key}' must be ${rule.expected}, got ${showValue(value)}`, {
@@ -233,6 +246,23 @@ export function checkOptions<O extends object>(
     }
   }
   return options;
+}
+
+/** Per spec: the names of the options it was last given, in their order, and their rules. */
+interface LookupCache {
+  names: string[];
+  rules: OptionRule[];
+}
+const LOOKUP_CACHE = Symbol('option lookups');
+
+/** The lookup cache of `spec`, kept on it as a hidden property; null for a spec that cannot take one (frozen). */
+function lookupCache(spec: OptionSpec): LookupCache | null {
+  const held = (spec as { [LOOKUP_CACHE]?: LookupCache })[LOOKUP_CACHE];
+  if (held !== undefined) return held;
+  if (!Object.isExtensible(spec)) return null;
+  const cache: LookupCache = { names: [], rules: [] };
+  Object.defineProperty(spec, LOOKUP_CACHE, { value: cache });
+  return cache;
 }
 
 function unknownOption(where: string, key: string, value: unknown, valid: readonly string[]): OptionError {

@@ -1,6 +1,6 @@
 // The error model of the reduction: whether a candidate segment keeps every frame within the joint's
 // limit (object metric: hierarchical radius, quaternion fast path, descendants' points; local metric).
-import { sphereAngleRaw, toMatrixRaw } from '../../quat/raw.js';
+import { conjugateRaw, sphereAngleRaw, toMatrixRaw } from '../../quat/raw.js';
 import { interpolateComponent, quantize16 } from './reduce-interpolate.js';
 import type { Resolved } from './reduce-options.js';
 import { invert3, type Prepared } from './reduce-prepare.js';
@@ -132,10 +132,7 @@ function descendantsHold(
   const T = inverseAt;
   if (!d.scaled) {
     // the inverse of a rotation is its transpose: the rotation of the conjugate
-    conjugateAt[0] = -d.Q[(f * J + j) * 4];
-    conjugateAt[1] = -d.Q[(f * J + j) * 4 + 1];
-    conjugateAt[2] = -d.Q[(f * J + j) * 4 + 2];
-    conjugateAt[3] = d.Q[(f * J + j) * 4 + 3];
+    conjugateRaw(conjugateAt, 0, d.Q, (f * J + j) * 4);
     toMatrixRaw(T, 0, conjugateAt, 0);
   } else if (!invert3(T, d.M, (f * J + j) * 9)) return false;
   const room2 = room * room;

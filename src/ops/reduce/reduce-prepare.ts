@@ -2,7 +2,6 @@
 // transforms, tangents for cubic players, the hierarchical radii and the per-joint error shares.
 import { toMatrixRaw } from '../../quat/raw.js';
 import { ANIMATED_ROTATION, ANIMATED_SCALE, ANIMATED_TRANSLATION, type Clip } from '../../series/clip.js';
-import { normalise4 } from './reduce-interpolate.js';
 import { CUBIC, type KeyedFrames } from './reduce-keyed.js';
 import { largestOffsets, sceneShellOffsets } from './reduce-scene.js';
 import { compose, composeRotation, localMatrix } from './reduce-transforms.js';
@@ -177,9 +176,7 @@ export function prepare(
         localMatrix(local, 0, q, i * 4, s, i * 3);
         compose(M, p, i * 9, i * 3, parent, M, p, local, 0, t, i * 3);
       } else {
-        for (let c = 0; c < 4; c++) local[c] = q[i * 4 + c];
-        if (!unit) normalise4(local);
-        composeRotation(Q, p, i * 4, i * 3, parent, Q, p, local, 0, t, i * 3);
+        composeRotation(Q, p, i * 4, i * 3, parent, Q, p, q, i * 4, t, i * 3, unit);
       }
       for (let c = 0; c < 3; c++) extent = Math.max(extent, Math.abs(p[i * 3 + c]));
     }

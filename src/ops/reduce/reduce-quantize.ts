@@ -1,6 +1,6 @@
 // 16-bit rotation keys in the object metric: the search compares against the pose of every key rounded as
 // it will be stored, and the rounding's own error is measured on that pose, not bounded a priori.
-import { multiplyRaw } from '../../quat/raw.js';
+import { conjugateRaw, multiplyRaw } from '../../quat/raw.js';
 import { ANIMATED_ROTATION, type Clip } from '../../series/clip.js';
 import { isConstantTrack } from './reduce-constant.js';
 import { interpolateComponent, normalise4, quantize16 } from './reduce-interpolate.js';
@@ -106,7 +106,7 @@ function roundedPose(
         normalise4(qn);
         if (compensate && up >= 0) {
           // conj(P̃) ⊗ W: the local rotation that puts the joint's world rotation on the original's
-          conjugate(v, R, (f * J + up) * 4);
+          conjugateRaw(v, 0, R, (f * J + up) * 4);
           multiplyRaw(k, 0, v, 0, W, i);
           if (k[0] * qn[0] + k[1] * qn[1] + k[2] * qn[2] + k[3] * qn[3] < 0)
             for (let c = 0; c < 4; c++) k[c] = -k[c];
@@ -142,11 +142,4 @@ function roundedPose(
     }
   }
   return { from, rounded };
-}
-
-function conjugate(out: Float64Array, q: Float64Array, o: number): void {
-  out[0] = -q[o];
-  out[1] = -q[o + 1];
-  out[2] = -q[o + 2];
-  out[3] = q[o + 3];
 }

@@ -189,10 +189,21 @@ function measure(
           localMatrix(L, 0, lq, (f * J + j) * 4, ls, (f * J + j) * 3);
           compose(RM, Rp, i * 9, i * 3, parent, RM, Rp, L, 0, lt, (f * J + j) * 3);
         } else if (!reduction) {
-          // as the search composes them: the played rotation as a unit quaternion
-          for (let c = 0; c < 4; c++) L[c] = lq[(f * J + j) * 4 + c];
-          if (!d.unit) normalise4(L);
-          composeRotation(RQ, Rp, i * 4, i * 3, parent, RQ, Rp, L, 0, lt, (f * J + j) * 3);
+          // as the search composes them
+          composeRotation(
+            RQ,
+            Rp,
+            i * 4,
+            i * 3,
+            parent,
+            RQ,
+            Rp,
+            lq,
+            (f * J + j) * 4,
+            lt,
+            (f * J + j) * 3,
+            d.unit,
+          );
         }
         // the played and the original world linear parts
         linearPart(W, scaled, RM, RQ, i);

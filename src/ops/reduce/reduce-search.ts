@@ -165,9 +165,6 @@ export function reduceAll(clip: Clip, d: Prepared, o: Resolved): Reduction {
         compose(state.RM, state.Rp, i * 9, i * 3, parent, state.RM, state.Rp, L, 0, state.lt, f * 3);
         continue;
       }
-      // the played rotation as a unit quaternion (what localMatrix's normalising formula sees)
-      for (let c = 0; c < 4; c++) scratch[c] = state.lq[f * 4 + c];
-      if (!d.unit) normalise4(scratch);
       composeRotation(
         state.RQ,
         state.Rp,
@@ -176,10 +173,11 @@ export function reduceAll(clip: Clip, d: Prepared, o: Resolved): Reduction {
         parent,
         state.RQ,
         state.Rp,
-        scratch,
-        0,
+        state.lq,
+        f * 4,
         state.lt,
         f * 3,
+        d.unit,
       );
     }
     out.push(keys);

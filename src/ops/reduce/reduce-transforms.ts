@@ -1,6 +1,7 @@
 // Transform kernels of the reduction, inline on flat arrays: local matrix and world composition (the
 // quaternion product is quat/raw's multiplyRaw).
 import { multiplyRaw, toMatrixRaw } from '../../quat/raw.js';
+import { normalise4 } from './reduce-interpolate.js';
 
 /** Row-major `R·S` of quaternion `q[qo..]` and scale `s[so..]` into `out[o..]`. */
 export function localMatrix(
@@ -89,8 +90,10 @@ function transformPoint(
 /**
  * {@link compose} for a clip without scales, its world rotations as unit quaternions: `Q = Q_parent ⊗ q`,
  * `p = p_parent + R(Q_parent)·t` (`parent` -1: `Q = q`, `p = t`), written at `Q[qo..]`, `p[po..]`; the
- * parent's is read at item `parent` of `PQ`/`Pp`; `q[lo..]` is a unit quaternion (normalised by the caller).
- * `R(Q_parent)` is {@link toMatrixRaw}'s, so the origin matches {@link compose} with that matrix.
+ * parent's is read at item `parent` of `PQ`/`Pp`. `q[lo..]` is the local rotation: used as it is when
+ * `unit` (every rotation of the clip unit to 1e-12), else normalised first ({@link normalise4}), as
+ * {@link localMatrix}'s formula does. `R(Q_parent)` is {@link toMatrixRaw}'s, so the origin matches
+ * {@link compose} with that matrix.
  */
 export function composeRotation(
   Q: Float64Array,
@@ -100,11 +103,20 @@ export function composeRotation(
   parent: number,
   PQ: Float64Array,
   Pp: Float64Array,
-  q: ArrayLike<number>,
-  lo: number,
+  local: ArrayLike<number>,
+  localOffset: number,
   t: ArrayLike<number>,
   to: number,
+  unit: boolean,
 ): void {
+  let q = local;
+  let lo = localOffset;
+  if (!unit) {
+    for (let c = 0; c < 4; c++) unitLocal[c] = local[localOffset + c];
+    normalise4(unitLocal);
+    q = unitLocal;
+    lo = 0;
+  }
   if (parent < 0) {
     Q[qo] = q[lo];
     Q[qo + 1] = q[lo + 1];
@@ -124,6 +136,7 @@ export function composeRotation(
 }
 
 const parentRotation = new Float64Array(9);
+const unitLocal = new Float64Array(4);
 
 /**
  * The world linear part (row-major 3x3) of item `i` into `out[0..9]`: the matrix `M[i·9..]` when the

@@ -231,15 +231,16 @@ function repeatedRuns(sources: { file: string; text: string }[]): string[] {
 }
 
 /**
- * Hot kernels that keep their own copy of shared code, each in locals and one loop per addressing mode,
- * because sharing it measured slower: the repetition check reads them as blank lines.
+ * Hot kernels that keep their own copy of shared code in locals, because sharing it measured slower: the
+ * repetition check reads them as blank lines.
  */
 const HOT_KERNELS = [
   {
     file: 'src/numeric/eigen4-average.ts',
     name: 'fastAverage',
-    // with accumulate() and squareToRankOne() instead of its own loops, paired against the copy: 11% (stride)
-    // and 28% (offsets) slower on sets of 8 rotations
+    // its repeated squaring in locals: calling squareToRankOne() on the packed copy instead, paired against
+    // it, measured 19-27% slower on sets of 8 rotations (its one accumulation loop is shared by both
+    // addressing modes: sets given by offsets are gathered first)
   },
 ];
 

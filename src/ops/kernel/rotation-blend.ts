@@ -36,7 +36,7 @@
 
 import { InvalidValueError, OptionError } from '../../errors.js';
 import { EIGEN4_SCRATCH_LENGTH } from '../../numeric/eigen4.js';
-import { eigenAverageFlat } from '../../numeric/eigen4-average.js';
+import { eigenAverageFlat, eigenAverageStrided } from '../../numeric/eigen4-average.js';
 import type { FloatArray } from '../../series/types.js';
 import { checkBlend, type TapWindow } from './tap-window.js';
 
@@ -422,12 +422,21 @@ function blendEigen(
   const v = scratch.v;
   const es = scratch.eigen;
   const refBase = win.reference * stride;
+  // taps on consecutive frames (away from the ends) are one joint's samples at a constant stride: read in
+  // place, without an offsets list (which the kernel would gather first)
+  const f0 = frames[0];
+  let consecutive = true;
+  for (let t = 1; t < count; t++) if (frames[t] !== f0 + t) consecutive = false;
   for (let j = 0, b = 0; j < joints; j++, b += 4) {
-    for (let t = 0; t < count; t++) offs[t] = frames[t] * stride + b;
     const r = refBase + b;
     try {
       // the reference sample starts the certified power iteration (Davis–Kahan stop, Jacobi fallback)
-      eigenAverageFlat(v, 0, data, offs, ws, count, es, undefined, data, r);
+      if (consecutive)
+        eigenAverageStrided(v, 0, data, f0 * stride + b, stride, ws, count, es, undefined, data, r);
+      else {
+        for (let t = 0; t < count; t++) offs[t] = frames[t] * stride + b;
+        eigenAverageFlat(v, 0, data, offs, ws, count, es, undefined, data, r);
+      }
     } catch (e) {
       if (e instanceof InvalidValueError) fail(data, win, stride, j, "blendRotations('eigen')");
       throw e;

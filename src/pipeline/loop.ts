@@ -49,17 +49,13 @@ export function planLoop(
   };
 }
 
-/** The clip without its last frame: one period of a loop whose last frame repeats its first. */
+/**
+ * The clip without its last frame: one period of a loop whose last frame repeats its first. Its arrays
+ * are views of the clip's (no copy): a step that writes into its input (`input: 'reuse'`) writes into
+ * the clip's frames, which only the pipeline's own clips allow.
+ */
 export function openLoop(clip: Clip): Clip {
-  const n = clip.frames - 1;
-  const J = clip.skeleton.names.length;
-  return {
-    ...clip,
-    frames: n,
-    rotations: { data: clip.rotations.data.slice(0, n * J * 4), frames: n, joints: J },
-    translations: { data: clip.translations.data.slice(0, n * J * 3), frames: n, joints: J },
-    ...(clip.scales ? { scales: { data: clip.scales.data.slice(0, n * J * 3), frames: n, joints: J } } : {}),
-  };
+  return firstFrames(clip, clip.frames - 1);
 }
 
 /** A periodic clip with its first frame repeated at the end: the loop closed, its seam 0. */
@@ -129,14 +125,16 @@ export function concatFrames(a: Clip, b: Clip): Clip {
   };
 }
 
-/** The first `n` frames of a clip. */
+/** The first `n` frames of a clip, as views of its arrays (no copy). */
 export function firstFrames(clip: Clip, n: number): Clip {
   const J = clip.skeleton.names.length;
   return {
     ...clip,
     frames: n,
-    rotations: { data: clip.rotations.data.slice(0, n * J * 4), frames: n, joints: J },
-    translations: { data: clip.translations.data.slice(0, n * J * 3), frames: n, joints: J },
-    ...(clip.scales ? { scales: { data: clip.scales.data.slice(0, n * J * 3), frames: n, joints: J } } : {}),
+    rotations: { data: clip.rotations.data.subarray(0, n * J * 4), frames: n, joints: J },
+    translations: { data: clip.translations.data.subarray(0, n * J * 3), frames: n, joints: J },
+    ...(clip.scales
+      ? { scales: { data: clip.scales.data.subarray(0, n * J * 3), frames: n, joints: J } }
+      : {}),
   };
 }

@@ -72,6 +72,20 @@ describe('loops in the pipeline (a 1.25 s swing at 24 Hz whose last frame repeat
     for (let j = 0; j < J; j++) expect(Math.hypot(a[j][0] - b[j][0], a[j][1] - b[j][1])).toBeLessThan(1e-9);
   });
 
+  it('leaves the clip it is given as it was: the open period is a view of it, never written', () => {
+    const rotations = loop.rotations.data.slice();
+    const translations = loop.translations.data.slice();
+    const smooth = { op: 'smooth', kernel: { name: 'gaussian', sigma: 2 } } as const;
+    const steps = [smooth, { op: 'resample', rate: 30 }, { op: 'unroll' }, smooth] as const;
+    // a fitted grid closes the loop again (30.4 Hz); the exact one keeps 30 Hz and ends at 1.2333 s
+    const fit = runSteps(loop, steps, { loopGrid: 'fit' });
+    expect(seamOf(fit)).toBeLessThan(1e-12);
+    expect(runSteps(loop, steps, { loopGrid: 'exact' }).frames).toBe(38);
+    expect(seamOf(runSteps(loop, [smooth, smooth]))).toBeLessThan(1e-12);
+    expect(loop.rotations.data).toEqual(rotations);
+    expect(loop.translations.data).toEqual(translations);
+  });
+
   it("loop 'off' leaves the seam open", () => {
     const out = runSteps(loop, [{ op: 'smooth', kernel: { name: 'gaussian', sigma: 2 }, loop: 'off' }]);
     expect(seamOf(out)).toBeGreaterThan(1e-3);

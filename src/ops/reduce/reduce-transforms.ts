@@ -1,7 +1,5 @@
-// Transform kernels of the reduction, inline on flat arrays: local matrix and world composition (the
-// quaternion product is quat/raw's multiplyRaw).
-import { multiplyRaw, toMatrixRaw } from '../../quat/raw.js';
-import { normalise4 } from './reduce-interpolate.js';
+// Transform kernels of the reduction, inline on flat arrays: local matrix and world composition.
+import { toMatrixRaw } from '../../quat/raw.js';
 
 /** Row-major `R·S` of quaternion `q[qo..]` and scale `s[so..]` into `out[o..]`. */
 export function localMatrix(
@@ -91,7 +89,7 @@ function transformPoint(
  * {@link compose} for a clip without scales, its world rotations as unit quaternions: `Q = Q_parent ⊗ q`,
  * `p = p_parent + R(Q_parent)·t` (`parent` -1: `Q = q`, `p = t`), written at `Q[qo..]`, `p[po..]`; the
  * parent's is read at item `parent` of `PQ`/`Pp`. `q[lo..]` is the local rotation: used as it is when
- * `unit` (every rotation of the clip unit to 1e-12), else normalised first ({@link normalise4}), as
+ * `unit` (every rotation of the clip unit to 1e-12), else normalised first (as `normalise4` does), as
  * {@link localMatrix}'s formula does. `R(Q_parent)` is {@link toMatrixRaw}'s, so the origin matches
  * {@link compose} with that matrix.
  */
@@ -109,34 +107,61 @@ export function composeRotation(
   to: number,
   unit: boolean,
 ): void {
-  let q = local;
-  let lo = localOffset;
+  // in locals, each step the arithmetic of the kernel named (normalise4, toMatrixRaw, transformPoint,
+  // multiplyRaw), so the result is theirs bit for bit: this runs for every joint and frame, three times
+  let qx = local[localOffset];
+  let qy = local[localOffset + 1];
+  let qz = local[localOffset + 2];
+  let qw = local[localOffset + 3];
   if (!unit) {
-    for (let c = 0; c < 4; c++) unitLocal[c] = local[localOffset + c];
-    normalise4(unitLocal);
-    q = unitLocal;
-    lo = 0;
+    const n2 = qx * qx + qy * qy + qz * qz + qw * qw;
+    const n = n2 > 1e-280 && n2 < 1e280 ? Math.sqrt(n2) : Math.hypot(qx, qy, qz, qw);
+    qx /= n;
+    qy /= n;
+    qz /= n;
+    qw /= n;
   }
+  const tx = t[to];
+  const ty = t[to + 1];
+  const tz = t[to + 2];
   if (parent < 0) {
-    Q[qo] = q[lo];
-    Q[qo + 1] = q[lo + 1];
-    Q[qo + 2] = q[lo + 2];
-    Q[qo + 3] = q[lo + 3];
-    p[po] = t[to];
-    p[po + 1] = t[to + 1];
-    p[po + 2] = t[to + 2];
+    Q[qo] = qx;
+    Q[qo + 1] = qy;
+    Q[qo + 2] = qz;
+    Q[qo + 3] = qw;
+    p[po] = tx;
+    p[po + 1] = ty;
+    p[po + 2] = tz;
     return;
   }
   const a = parent * 4;
   const b = parent * 3;
-  const R = parentRotation;
-  toMatrixRaw(R, 0, PQ, a);
-  transformPoint(p, po, Pp, b, R, 0, t, to);
-  multiplyRaw(Q, qo, PQ, a, q, lo);
+  const ax = PQ[a];
+  const ay = PQ[a + 1];
+  const az = PQ[a + 2];
+  const aw = PQ[a + 3];
+  // the parent's rotation matrix, row by row, applied to t
+  const s = 2 / (ax * ax + ay * ay + az * az + aw * aw);
+  const xx = ax * ax * s;
+  const yy = ay * ay * s;
+  const zz = az * az * s;
+  const xy = ax * ay * s;
+  const xz = ax * az * s;
+  const yz = ay * az * s;
+  const wx = aw * ax * s;
+  const wy = aw * ay * s;
+  const wz = aw * az * s;
+  const px = Pp[b] + (1 - yy - zz) * tx + (xy - wz) * ty + (xz + wy) * tz;
+  const py = Pp[b + 1] + (xy + wz) * tx + (1 - xx - zz) * ty + (yz - wx) * tz;
+  const pz = Pp[b + 2] + (xz - wy) * tx + (yz + wx) * ty + (1 - xx - yy) * tz;
+  p[po] = px;
+  p[po + 1] = py;
+  p[po + 2] = pz;
+  Q[qo] = aw * qx + ax * qw + ay * qz - az * qy;
+  Q[qo + 1] = aw * qy - ax * qz + ay * qw + az * qx;
+  Q[qo + 2] = aw * qz + ax * qy - ay * qx + az * qw;
+  Q[qo + 3] = aw * qw - ax * qx - ay * qy - az * qz;
 }
-
-const parentRotation = new Float64Array(9);
-const unitLocal = new Float64Array(4);
 
 /**
  * The world linear part (row-major 3x3) of item `i` into `out[0..9]`: the matrix `M[i·9..]` when the

@@ -89,18 +89,13 @@ export function keyedFrames(
   }
   const times = unionTimes(moving);
   const F = times.length;
+  // (each pass over every frame is a function of its own, optimised once: see prepare)
   const keys: (Int32Array | null)[] = new Array(J * 3).fill(null);
   const interpolation = new Uint8Array(J * 3);
   for (let at = 0; at < J * 3; at++) {
     const t = tracks[at];
     if (t === null) continue;
-    const own = new Int32Array(t.times.length);
-    let f = 0;
-    for (let k = 0; k < own.length; k++) {
-      while (times[f] !== t.times[k]) f++;
-      own[k] = f;
-    }
-    keys[at] = own;
+    keys[at] = framesOf(t.times, times);
     interpolation[at] =
       t.interpolation === 'step' ? STEP : t.interpolation === 'cubicspline' ? CUBIC : LINEAR;
   }
@@ -109,40 +104,16 @@ export function keyedFrames(
   const translations = new Float64Array(F * J * 3);
   const hasScale = moving.some((t) => t.path === 'scale');
   const scales = hasScale ? new Float64Array(F * J * 3) : undefined;
-  for (let f = 0; f < F; f++) {
-    rotations.set(skeleton.restRotations, f * J * 4);
-    translations.set(skeleton.restTranslations, f * J * 3);
-    if (scales) scales.set(skeleton.restScales, f * J * 3);
-  }
+  repeat(rotations, skeleton.restRotations, F);
+  repeat(translations, skeleton.restTranslations, F);
+  if (scales) repeat(scales, skeleton.restScales, F);
   const animated = new Uint8Array(J);
   for (let i = 0; i < moving.length; i++) {
     const t = moving[i];
     const target = t.path === 'rotation' ? rotations : t.path === 'translation' ? translations : scales!;
     animated[t.joint] |= animatedBit(t.path);
-    const sampler = new TrackSampler(t, labels[i], true);
-    const w = t.width;
-    if (t.interpolation === 'cubicspline') {
-      for (let f = 0; f < F; f++) sampler.sample(target, (f * J + t.joint) * w, times[f]);
-    } else {
-      // at its own key times a track gives its keys as stored (what the sampler returns there)
-      const own = keys[t.joint * 3 + COMPONENT[t.path]]!;
-      const values = t.values;
-      let k = 0;
-      for (let f = 0; f < F; f++) {
-        const o = (f * J + t.joint) * w;
-        if (k < own.length && own[k] === f) {
-          for (let c = 0; c < w; c++) target[o + c] = values[k * w + c];
-          k++;
-        } else sampler.sample(target, o, times[f]);
-      }
-    }
-    if (t.interpolation === 'cubicspline' && t.path === 'rotation') {
-      // a CUBICSPLINE rotation's keys as stored (the sampler normalises them): the Hermite step takes
-      // them so, and the pose normalises after
-      const own = keys[t.joint * 3 + 1]!;
-      for (let k = 0; k < own.length; k++)
-        for (let c = 0; c < 4; c++) target[(own[k] * J + t.joint) * 4 + c] = t.values[(3 * k + 1) * 4 + c];
-    }
+    const own = keys[t.joint * 3 + COMPONENT[t.path]]!;
+    sampleTrack(target, J, t, own, times, new TrackSampler(t, labels[i], true));
   }
   const span = times[F - 1] - times[0];
   const frameTime = F > 1 ? span / (F - 1) : 1;
@@ -163,6 +134,57 @@ export function keyedFrames(
   let keyCount = 0;
   for (const t of moving) keyCount += t.times.length;
   return { clip, frames: { times, keys, tracks, interpolation, weights, keyCount } };
+}
+
+/** Each of a track's key times as its frame: its index in `times` (every distinct key time, increasing). */
+function framesOf(own: ArrayLike<number>, times: Float64Array): Int32Array {
+  const out = new Int32Array(own.length);
+  let f = 0;
+  for (let k = 0; k < own.length; k++) {
+    while (times[f] !== own[k]) f++;
+    out[k] = f;
+  }
+  return out;
+}
+
+/** `value` repeated `F` times into `out` (frame-major). */
+function repeat(out: Float64Array, value: ArrayLike<number>, F: number): void {
+  const n = value.length;
+  for (let f = 0; f < F; f++) out.set(value, f * n);
+}
+
+/**
+ * Track `t` at every frame into `target` (frame-major, `J` joints of `t.width`): at its own key frames
+ * (`own`) its keys as stored (what the sampler returns there), between them the sampler's values; a
+ * CUBICSPLINE track sampled everywhere, its rotation keys then as stored (the sampler normalises them:
+ * the Hermite step takes them so, and the pose normalises after).
+ */
+function sampleTrack(
+  target: Float64Array,
+  J: number,
+  t: Track,
+  own: Int32Array,
+  times: Float64Array,
+  sampler: TrackSampler,
+): void {
+  const w = t.width;
+  const F = times.length;
+  const values = t.values;
+  if (t.interpolation === 'cubicspline') {
+    for (let f = 0; f < F; f++) sampler.sample(target, (f * J + t.joint) * w, times[f]);
+    if (t.path === 'rotation')
+      for (let k = 0; k < own.length; k++)
+        for (let c = 0; c < 4; c++) target[(own[k] * J + t.joint) * 4 + c] = values[(3 * k + 1) * 4 + c];
+    return;
+  }
+  let k = 0;
+  for (let f = 0; f < F; f++) {
+    const o = (f * J + t.joint) * w;
+    if (k < own.length && own[k] === f) {
+      for (let c = 0; c < w; c++) target[o + c] = values[k * w + c];
+      k++;
+    } else sampler.sample(target, o, times[f]);
+  }
 }
 
 /**

@@ -133,18 +133,9 @@ export function prepare(
   const parents = clip.skeleton.parents;
   const r = clip.rotations.data;
   const q = ownRotations && r instanceof Float64Array ? r : Float64Array.from(r);
-  // sign-continuous rotations, so interpolation between any two kept keys takes the path the data took
-  // (not a CUBICSPLINE track's: its tangents belong to its values' signs, and its players do not slerp)
-  for (let j = 0; j < J; j++) {
-    if (keyed !== null && keyed.interpolation[j * 3 + 1] === CUBIC) continue;
-    for (let f = 1; f < F; f++) {
-      const a = ((f - 1) * J + j) * 4;
-      const b = (f * J + j) * 4;
-      if (q[a] * q[b] + q[a + 1] * q[b + 1] + q[a + 2] * q[b + 2] + q[a + 3] * q[b + 3] < 0) {
-        for (let c = 0; c < 4; c++) q[b + c] = -q[b + c];
-      }
-    }
-  }
+  // (each pass over every frame is a function of its own: one hot loop per function is optimised once,
+  // where a function of several runs each later loop unoptimised until it is compiled again)
+  signContinuous(q, F, J, keyed);
   const t =
     clip.translations.data instanceof Float64Array
       ? clip.translations.data
@@ -152,35 +143,17 @@ export function prepare(
   const s = new Float64Array(F * J * 3);
   if (clip.scales) s.set(clip.scales.data);
   else for (let f = 0; f < F; f++) s.set(clip.skeleton.restScales, f * J * 3);
-  let scaledAny = false;
-  for (let i = 0; i < s.length; i++) if (s[i] !== 1) scaledAny = true;
-  // unit to 1e-12 (a float32 file's are not, to 1e-7): else each rotation is normalised before a product
-  let unit = true;
-  for (let i = 0; i < q.length; i += 4) {
-    const n = q[i] * q[i] + q[i + 1] * q[i + 1] + q[i + 2] * q[i + 2] + q[i + 3] * q[i + 3];
-    if (Math.abs(n - 1) > 1e-12) unit = false;
-  }
+  const scaledAny = anyScale(s);
+  const unit = allUnit(q);
   // world transforms: without scales every linear part is a rotation, kept as a unit quaternion (the
   // product of the local rotations, each normalised: a float32 file's are unit only to about 1e-7), else
   // as a matrix
   const M = new Float64Array(scaledAny ? F * J * 9 : 0);
   const Q = new Float64Array(scaledAny ? 0 : F * J * 4);
   const p = new Float64Array(F * J * 3);
-  const local = new Float64Array(9);
-  let extent = 0;
-  for (let f = 0; f < F; f++) {
-    for (let j = 0; j < J; j++) {
-      const i = f * J + j;
-      const parent = parents[j] < 0 ? -1 : f * J + parents[j];
-      if (scaledAny) {
-        localMatrix(local, 0, q, i * 4, s, i * 3);
-        compose(M, p, i * 9, i * 3, parent, M, p, local, 0, t, i * 3);
-      } else {
-        composeRotation(Q, p, i * 4, i * 3, parent, Q, p, q, i * 4, t, i * 3, unit);
-      }
-      for (let c = 0; c < 3; c++) extent = Math.max(extent, Math.abs(p[i * 3 + c]));
-    }
-  }
+  const extent = scaledAny
+    ? worldMatrices(M, p, q, s, t, parents, F, J)
+    : worldRotations(Q, p, q, t, parents, F, J, unit);
   const depth = new Int32Array(J);
   const leaf = new Uint8Array(J).fill(1);
   for (let j = 0; j < J; j++) {
@@ -291,6 +264,102 @@ export function prepare(
     frameTime: dt,
     keyed,
   };
+}
+
+/**
+ * Rotations made sign-continuous per joint along the frames, in place, so interpolation between any two
+ * kept keys takes the path the data took (not a CUBICSPLINE track's: its tangents belong to its values'
+ * signs, and its players do not slerp).
+ */
+function signContinuous(q: Float64Array, F: number, J: number, keyed: KeyedFrames | null): void {
+  for (let j = 0; j < J; j++) {
+    if (keyed !== null && keyed.interpolation[j * 3 + 1] === CUBIC) continue;
+    for (let f = 1; f < F; f++) {
+      const a = ((f - 1) * J + j) * 4;
+      const b = (f * J + j) * 4;
+      if (q[a] * q[b] + q[a + 1] * q[b + 1] + q[a + 2] * q[b + 2] + q[a + 3] * q[b + 3] < 0) {
+        for (let c = 0; c < 4; c++) q[b + c] = -q[b + c];
+      }
+    }
+  }
+}
+
+/** Whether any scale differs from 1. */
+function anyScale(s: Float64Array): boolean {
+  let any = false;
+  for (let i = 0; i < s.length; i++) if (s[i] !== 1) any = true;
+  return any;
+}
+
+/** Whether every rotation is unit to 1e-12 (a float32 file's are not, to 1e-7). */
+function allUnit(q: Float64Array): boolean {
+  let unit = true;
+  for (let i = 0; i < q.length; i += 4) {
+    const n = q[i] * q[i] + q[i + 1] * q[i + 1] + q[i + 2] * q[i + 2] + q[i + 3] * q[i + 3];
+    if (Math.abs(n - 1) > 1e-12) unit = false;
+  }
+  return unit;
+}
+
+/** World linear parts `M` and origins `p` of every frame and joint (with scales); returns the largest |coordinate|. */
+function worldMatrices(
+  M: Float64Array,
+  p: Float64Array,
+  q: Float64Array,
+  s: Float64Array,
+  t: Float64Array,
+  parents: ArrayLike<number>,
+  F: number,
+  J: number,
+): number {
+  const local = new Float64Array(9);
+  for (let f = 0; f < F; f++) {
+    for (let j = 0; j < J; j++) {
+      const i = f * J + j;
+      localMatrix(local, 0, q, i * 4, s, i * 3);
+      compose(M, p, i * 9, i * 3, parents[j] < 0 ? -1 : f * J + parents[j], M, p, local, 0, t, i * 3);
+    }
+  }
+  return largestCoordinate(p);
+}
+
+/** World rotations `Q` and origins `p` of every frame and joint (without scales); returns the largest |coordinate|. */
+function worldRotations(
+  Q: Float64Array,
+  p: Float64Array,
+  q: Float64Array,
+  t: Float64Array,
+  parents: ArrayLike<number>,
+  F: number,
+  J: number,
+  unit: boolean,
+): number {
+  for (let f = 0; f < F; f++) {
+    for (let j = 0; j < J; j++) {
+      const i = f * J + j;
+      composeRotation(
+        Q,
+        p,
+        i * 4,
+        i * 3,
+        parents[j] < 0 ? -1 : f * J + parents[j],
+        Q,
+        p,
+        q,
+        i * 4,
+        t,
+        i * 3,
+        unit,
+      );
+    }
+  }
+  return largestCoordinate(p);
+}
+
+function largestCoordinate(p: Float64Array): number {
+  let extent = 0;
+  for (let i = 0; i < p.length; i++) extent = Math.max(extent, Math.abs(p[i]));
+  return extent;
 }
 
 /** The CUBICSPLINE tracks' in- and out-tangents at their key frames, frame-major per component (empty without one). */

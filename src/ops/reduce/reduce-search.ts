@@ -157,29 +157,7 @@ export function reduceAll(clip: Clip, d: Prepared, o: Resolved): Reduction {
     }
     if (rotationValues.length === j) rotationValues.push(null);
     // the joint's reduced world transform, for its children and the report
-    for (let f = 0; f < (object ? F : 0); f++) {
-      const parent = d.parents[j] < 0 ? -1 : f * J + d.parents[j];
-      const i = f * J + j;
-      if (d.scaled) {
-        localMatrix(L, 0, state.lq, f * 4, state.ls, f * 3);
-        compose(state.RM, state.Rp, i * 9, i * 3, parent, state.RM, state.Rp, L, 0, state.lt, f * 3);
-        continue;
-      }
-      composeRotation(
-        state.RQ,
-        state.Rp,
-        i * 4,
-        i * 3,
-        parent,
-        state.RQ,
-        state.Rp,
-        state.lq,
-        f * 4,
-        state.lt,
-        f * 3,
-        d.unit,
-      );
-    }
+    if (object) composeJoint(state, d, j, L);
     out.push(keys);
     if (keep) {
       scatterJoint(played.lt, state.lt, F, J, j, 3);
@@ -188,6 +166,37 @@ export function reduceAll(clip: Clip, d: Prepared, o: Resolved): Reduction {
     }
   }
   return { keys: out, rotationValues, ...played, RM: state.RM, Rp: state.Rp, RQ: state.RQ, constant };
+}
+
+/**
+ * Joint `j`'s reduced world transform at every frame into `state.RM`/`state.RQ` and `state.Rp`, from its
+ * reduced local values and its reduced parent's (`L`: scratch for a local matrix).
+ */
+function composeJoint(state: JointState, d: Prepared, j: number, L: Float64Array): void {
+  const { F, J } = d;
+  for (let f = 0; f < F; f++) {
+    const parent = d.parents[j] < 0 ? -1 : f * J + d.parents[j];
+    const i = f * J + j;
+    if (d.scaled) {
+      localMatrix(L, 0, state.lq, f * 4, state.ls, f * 3);
+      compose(state.RM, state.Rp, i * 9, i * 3, parent, state.RM, state.Rp, L, 0, state.lt, f * 3);
+      continue;
+    }
+    composeRotation(
+      state.RQ,
+      state.Rp,
+      i * 4,
+      i * 3,
+      parent,
+      state.RQ,
+      state.Rp,
+      state.lq,
+      f * 4,
+      state.lt,
+      f * 3,
+      d.unit,
+    );
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 // Transform kernels of the reduction, inline on flat arrays: local matrix and world composition.
-import { toMatrixRaw } from '../../quat/raw.js';
+import { multiplyRaw, rotateVectorRaw, toMatrixRaw } from '../../quat/raw.js';
+import { normalise4 } from './reduce-interpolate.js';
 
 /** Row-major `R·S` of quaternion `q[qo..]` and scale `s[so..]` into `out[o..]`. */
 export function localMatrix(
@@ -87,11 +88,11 @@ function transformPoint(
 
 /**
  * {@link compose} for a clip without scales, its world rotations as unit quaternions: `Q = Q_parent ⊗ q`,
- * `p = p_parent + R(Q_parent)·t` (`parent` -1: `Q = q`, `p = t`), written at `Q[qo..]`, `p[po..]`; the
- * parent's is read at item `parent` of `PQ`/`Pp`. `q[lo..]` is the local rotation: used as it is when
- * `unit` (every rotation of the clip unit to 1e-12), else normalised first (as `normalise4` does), as
- * {@link localMatrix}'s formula does. `R(Q_parent)` is {@link toMatrixRaw}'s, so the origin matches
- * {@link compose} with that matrix.
+ * `p = p_parent + Q_parent·t` (`parent` -1: `Q = q`, `p = t`), written at `Q[qo..]`, `p[po..]`; the
+ * parent's is read at item `parent` of `PQ`/`Pp`. `local[localOffset..]` is the local rotation: used as it
+ * is when `unit` (every rotation of the clip unit to 1e-12), else normalised first ({@link normalise4}),
+ * as {@link localMatrix}'s formula does. The kernels are quat/raw's (`rotateVectorRaw`, `multiplyRaw`), on
+ * the arrays themselves: this runs for every joint and frame, three times.
  */
 export function composeRotation(
   Q: Float64Array,
@@ -107,61 +108,29 @@ export function composeRotation(
   to: number,
   unit: boolean,
 ): void {
-  // in locals, each step the arithmetic of the kernel named (normalise4, toMatrixRaw, transformPoint,
-  // multiplyRaw), so the result is theirs bit for bit: this runs for every joint and frame, three times
-  let qx = local[localOffset];
-  let qy = local[localOffset + 1];
-  let qz = local[localOffset + 2];
-  let qw = local[localOffset + 3];
+  let q = local;
+  let lo = localOffset;
   if (!unit) {
-    const n2 = qx * qx + qy * qy + qz * qz + qw * qw;
-    const n = n2 > 1e-280 && n2 < 1e280 ? Math.sqrt(n2) : Math.hypot(qx, qy, qz, qw);
-    qx /= n;
-    qy /= n;
-    qz /= n;
-    qw /= n;
+    for (let c = 0; c < 4; c++) unitLocal[c] = local[localOffset + c];
+    normalise4(unitLocal);
+    q = unitLocal;
+    lo = 0;
   }
-  const tx = t[to];
-  const ty = t[to + 1];
-  const tz = t[to + 2];
   if (parent < 0) {
-    Q[qo] = qx;
-    Q[qo + 1] = qy;
-    Q[qo + 2] = qz;
-    Q[qo + 3] = qw;
-    p[po] = tx;
-    p[po + 1] = ty;
-    p[po + 2] = tz;
+    for (let c = 0; c < 4; c++) Q[qo + c] = q[lo + c];
+    for (let c = 0; c < 3; c++) p[po + c] = t[to + c];
     return;
   }
   const a = parent * 4;
   const b = parent * 3;
-  const ax = PQ[a];
-  const ay = PQ[a + 1];
-  const az = PQ[a + 2];
-  const aw = PQ[a + 3];
-  // the parent's rotation matrix, row by row, applied to t
-  const s = 2 / (ax * ax + ay * ay + az * az + aw * aw);
-  const xx = ax * ax * s;
-  const yy = ay * ay * s;
-  const zz = az * az * s;
-  const xy = ax * ay * s;
-  const xz = ax * az * s;
-  const yz = ay * az * s;
-  const wx = aw * ax * s;
-  const wy = aw * ay * s;
-  const wz = aw * az * s;
-  const px = Pp[b] + (1 - yy - zz) * tx + (xy - wz) * ty + (xz + wy) * tz;
-  const py = Pp[b + 1] + (xy + wz) * tx + (1 - xx - zz) * ty + (yz - wx) * tz;
-  const pz = Pp[b + 2] + (xz - wy) * tx + (yz + wx) * ty + (1 - xx - yy) * tz;
-  p[po] = px;
-  p[po + 1] = py;
-  p[po + 2] = pz;
-  Q[qo] = aw * qx + ax * qw + ay * qz - az * qy;
-  Q[qo + 1] = aw * qy - ax * qz + ay * qw + az * qx;
-  Q[qo + 2] = aw * qz + ax * qy - ay * qx + az * qw;
-  Q[qo + 3] = aw * qw - ax * qx - ay * qy - az * qz;
+  rotateVectorRaw(p, po, PQ, a, t, to);
+  p[po] += Pp[b];
+  p[po + 1] += Pp[b + 1];
+  p[po + 2] += Pp[b + 2];
+  multiplyRaw(Q, qo, PQ, a, q, lo);
 }
+
+const unitLocal = new Float64Array(4);
 
 /**
  * The world linear part (row-major 3x3) of item `i` into `out[0..9]`: the matrix `M[i·9..]` when the

@@ -740,15 +740,17 @@ function extractClip(
         keys = times.length;
       }
     }
-    for (let k = 0; k < keys; k++) {
+    // (each check over every key is a function of its own: optimised once for all channels)
+    const late = firstBadTime(times, keys);
+    if (late >= 0) {
+      const k = late;
       if (!Number.isFinite(times[k]))
         throw new GltfError(`key time is ${times[k]}`, where(c, k), 'gltf-times');
-      if (k > 0 && !(times[k] > times[k - 1]))
-        throw new GltfError(
-          `key times do not increase: ${times[k - 1]} then ${times[k]}`,
-          where(c, k),
-          'gltf-times',
-        );
+      throw new GltfError(
+        `key times do not increase: ${times[k - 1]} then ${times[k]}`,
+        where(c, k),
+        'gltf-times',
+      );
     }
     let width: number;
     if (path === 'weights') {
@@ -774,19 +776,15 @@ function extractClip(
           'gltf-accessor',
         );
     }
-    for (let i = 0; i < values.length; i++) {
-      if (!Number.isFinite(values[i]))
-        throw new GltfError(
-          `output value ${i % width} is ${values[i]}`,
-          where(c, Math.floor(i / (width * perKey))),
-          'gltf-values',
-        );
-    }
-    for (let k = 0; k < keys && path === 'rotation'; k++) {
-      const o = (k * perKey + (perKey === 3 ? 1 : 0)) * 4;
-      if (values[o] === 0 && values[o + 1] === 0 && values[o + 2] === 0 && values[o + 3] === 0)
-        throw new GltfError('rotation is the zero quaternion', where(c, k), 'gltf-values');
-    }
+    const bad = firstNonFinite(values);
+    if (bad >= 0)
+      throw new GltfError(
+        `output value ${bad % width} is ${values[bad]}`,
+        where(c, Math.floor(bad / (width * perKey))),
+        'gltf-values',
+      );
+    const zero = path === 'rotation' ? firstZeroQuaternion(values, keys, perKey) : -1;
+    if (zero >= 0) throw new GltfError('rotation is the zero quaternion', where(c, zero), 'gltf-values');
     if (repaired)
       warn(
         'quaternion',
@@ -796,6 +794,30 @@ function extractClip(
     raw.push({ node: nodeIndex.get(node) as number, path, interpolation, times, values, width });
   });
   return buildClip(anim, a, raw, topology, file, doc);
+}
+
+/** The first of `keys` key times that is not finite or not above the one before, or -1. */
+function firstBadTime(times: ArrayLike<number>, keys: number): number {
+  for (let k = 0; k < keys; k++) {
+    if (!Number.isFinite(times[k])) return k;
+    if (k > 0 && !(times[k] > times[k - 1])) return k;
+  }
+  return -1;
+}
+
+/** The index of the first value that is not finite, or -1. */
+function firstNonFinite(values: ArrayLike<number>): number {
+  for (let i = 0; i < values.length; i++) if (!Number.isFinite(values[i])) return i;
+  return -1;
+}
+
+/** The first key whose rotation (the value, not a CUBICSPLINE tangent) is the zero quaternion, or -1. */
+function firstZeroQuaternion(values: ArrayLike<number>, keys: number, perKey: number): number {
+  for (let k = 0; k < keys; k++) {
+    const o = (k * perKey + (perKey === 3 ? 1 : 0)) * 4;
+    if (values[o] === 0 && values[o + 1] === 0 && values[o + 2] === 0 && values[o + 3] === 0) return k;
+  }
+  return -1;
 }
 
 /**

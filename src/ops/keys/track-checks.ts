@@ -77,8 +77,9 @@ export function assertTrack(track: Track, name = 'track', joints?: number): void
       `${name}: ${values.length} values for ${n} keys, expected keys x ${interpolation === 'cubicspline' ? '3 x ' : ''}${width} = ${n * per}`,
     );
   }
-  let prev = Number.NEGATIVE_INFINITY;
-  for (let k = 0; k < n; k++) {
+  // (each pass over the keys is a function of its own: optimised once for every track)
+  const k = firstUnorderedTime(times);
+  if (k >= 0) {
     const t = times[k];
     if (!Number.isFinite(t)) {
       throw new InvalidValueError(`${name}: key ${k} has time ${t}, not a finite number of seconds`, {
@@ -86,18 +87,12 @@ export function assertTrack(track: Track, name = 'track', joints?: number): void
         joint,
       });
     }
-    if (!(t > prev)) {
-      throw new InvalidValueError(
-        `${name}: key ${k} has time ${t}, not after key ${k - 1} at ${prev}; key times must be strictly increasing`,
-        { index: k, joint },
-      );
-    }
-    prev = t;
+    throw new InvalidValueError(
+      `${name}: key ${k} has time ${t}, not after key ${k - 1} at ${times[k - 1]}; key times must be strictly increasing`,
+      { index: k, joint },
+    );
   }
-  // one multiply-add per value: v·0 is NaN exactly for NaN and ±∞; the slow loop below only finds where
-  let probe = 0;
-  for (let i = 0; i < values.length; i++) probe += values[i] * 0;
-  if (probe === 0) return;
+  if (allFinite(values)) return;
   for (let i = 0; i < values.length; i++) {
     if (!Number.isFinite(values[i])) {
       const k = Math.floor(i / per);
@@ -112,6 +107,24 @@ export function assertTrack(track: Track, name = 'track', joints?: number): void
       });
     }
   }
+}
+
+/** The first key whose time is not finite or not after the one before, or -1. */
+function firstUnorderedTime(times: ArrayLike<number>): number {
+  let prev = Number.NEGATIVE_INFINITY;
+  for (let k = 0; k < times.length; k++) {
+    const t = times[k];
+    if (!(Number.isFinite(t) && t > prev)) return k;
+    prev = t;
+  }
+  return -1;
+}
+
+/** Whether every value is finite: one multiply-add per value (`v·0` is NaN exactly for NaN and ±∞). */
+function allFinite(values: ArrayLike<number>): boolean {
+  let probe = 0;
+  for (let i = 0; i < values.length; i++) probe += values[i] * 0;
+  return probe === 0;
 }
 
 /** How a track is named in messages: `tracks[3] (joint 5 'hips', rotation)`. @internal */

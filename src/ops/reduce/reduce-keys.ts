@@ -149,11 +149,10 @@ export function reduceKeys(input: Clip | KeyedClip, options: ReduceKeysOptions =
   const J = clip.skeleton.names.length;
   const F = clip.frames;
   assertFiniteSeries(clip.rotations.data, J, 4, 'reduceKeys: clip.rotations');
-  const r = clip.rotations.data;
-  for (let i = 0; i < r.length; i += 4) {
-    if (r[i] !== 0 || r[i + 1] !== 0 || r[i + 2] !== 0 || r[i + 3] !== 0) continue;
-    const frame = Math.floor(i / 4 / J);
-    const joint = (i / 4) % J;
+  const zero = firstZero(clip.rotations.data);
+  if (zero >= 0) {
+    const frame = Math.floor(zero / J);
+    const joint = zero % J;
     throw new InvalidValueError(
       `reduceKeys: clip.rotations: zero quaternion at frame ${frame}, joint ${joint}; it is not a rotation`,
       { frame, joint },
@@ -244,6 +243,13 @@ export function reduceKeys(input: Clip | KeyedClip, options: ReduceKeysOptions =
     } else lo = mid;
   }
   return finish(clip, rounded?.source ?? data, { ...o, ...scaled(o, bestScale) }, best.keys, best);
+}
+
+/** The item of the first zero quaternion of `r` (x, y, z, w each), or -1 (a function of its own: one hot loop). */
+function firstZero(r: ArrayLike<number>): number {
+  for (let i = 0; i < r.length; i += 4)
+    if (r[i] === 0 && r[i + 1] === 0 && r[i + 2] === 0 && r[i + 3] === 0) return i / 4;
+  return -1;
 }
 
 /**

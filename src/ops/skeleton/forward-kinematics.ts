@@ -102,12 +102,29 @@ function fkFrame(
   }
 }
 
-/** True when every scale the clip's transforms use is 1 (rest scales, and the scale series when present). */
-function unitScales(clip: Clip): boolean {
+/**
+ * Whether the clip has scales to apply at all: a scale series, or a rest scale other than 1. O(joints).
+ * When it does, {@link unitFrame} decides frame by frame.
+ */
+function hasScales(clip: Clip): boolean {
+  if (clip.scales !== undefined) return true;
   const rest = clip.skeleton.restScales;
-  if (rest !== undefined) for (let i = 0; i < rest.length; i++) if (rest[i] !== 1) return false;
+  if (rest !== undefined) for (let i = 0; i < rest.length; i++) if (rest[i] !== 1) return true;
+  return false;
+}
+
+/**
+ * Whether every scale frame `f` uses is 1: the scale series' frame when there is one (it takes the place
+ * of the rest scales), else the rest scales. O(joints): a frame with unit scales is composed without
+ * matrices, by {@link forwardKinematics} and {@link forwardKinematicsFrame} alike, so the two agree bit
+ * for bit.
+ */
+function unitFrame(clip: Clip, f: number, J: number): boolean {
   const scales = clip.scales?.data;
-  if (scales !== undefined) for (let i = 0; i < scales.length; i++) if (scales[i] !== 1) return false;
+  const values = scales ?? clip.skeleton.restScales;
+  if (values === undefined) return true;
+  const o = scales !== undefined ? f * J * 3 : 0;
+  for (let i = 0; i < J * 3; i++) if (values[o + i] !== 1) return false;
   return true;
 }
 
@@ -254,11 +271,12 @@ export function forwardKinematics(
   const parents = clip.skeleton.parents;
   const local = clip.rotations.data;
   const trans = clip.translations.data;
-  if (!unitScales(clip)) {
-    checkScales(clip, 'forwardKinematics');
-    const linear = new Float64Array(J * 9);
-    const scales = clip.scales?.data;
-    for (let f = 0; f < frames; f++) {
+  const scaled = hasScales(clip);
+  if (scaled) checkScales(clip, 'forwardKinematics');
+  const linear = new Float64Array(scaled ? J * 9 : 0);
+  const scales = clip.scales?.data;
+  for (let f = 0; f < frames; f++) {
+    if (scaled && !unitFrame(clip, f, J)) {
       fkFrameScaled(
         parents,
         local,
@@ -272,11 +290,7 @@ export function forwardKinematics(
         f * J * 3,
         linear,
       );
-    }
-    return { rotations, positions };
-  }
-  for (let f = 0; f < frames; f++) {
-    fkFrame(parents, local, trans, f, rotations.data, f * J * 4, positions.data, f * J * 3);
+    } else fkFrame(parents, local, trans, f, rotations.data, f * J * 4, positions.data, f * J * 3);
   }
   // finite inputs can still overflow: non-unit rotations scale offsets, offsets near 1.8e308 add up
   assertFiniteSeries(rotations.data, J, 4, 'forwardKinematics: global rotations (overflow)');
@@ -336,8 +350,9 @@ export function forwardKinematicsFrame(
   }
   // O(joints), no allocation: the studio calls this for every displayed frame
   assertParents(parents, J, 'forwardKinematicsFrame: skeleton');
-  if (!unitScales(clip)) {
-    checkScales(clip, 'forwardKinematicsFrame');
+  const scaled = hasScales(clip);
+  if (scaled) checkScales(clip, 'forwardKinematicsFrame');
+  if (scaled && !unitFrame(clip, frame, J)) {
     const linear = new Float64Array(J * 9);
     fkFrameScaled(
       parents,

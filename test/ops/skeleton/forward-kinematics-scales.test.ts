@@ -52,6 +52,40 @@ describe('forwardKinematics(clip) with scales', () => {
     for (let i = 0; i < 9; i++) expect(pos[i]).toBe(all.positions.data[i]);
   });
 
+  test('a clip whose frames mix unit and other scales: each frame of forwardKinematicsFrame is forwardKinematics, bit for bit', () => {
+    const skeleton = makeSkeleton({
+      names: ['root', 'child', 'tip'],
+      parents: [-1, 0, 1],
+      restTranslations: [1, 2, 3, 1, 0, 0, 0, 1, 0],
+    });
+    const one = [0, 0, S, S, 0, 0, 0.6, 0.8, 0, 0, 0, 1];
+    const unit = [1, 1, 1, 1, 1, 1, 1, 1, 1];
+    const clip = makeClip({
+      skeleton,
+      frameTime: 1 / 30,
+      rotations: { data: new Float64Array([...one, ...one, ...one]), frames: 3, joints: 3 },
+      scales: { data: new Float64Array([...unit, 2, 1, 1, 1, 3, 1, 1, 1, 1, ...unit]), frames: 3, joints: 3 },
+      animated: new Uint8Array([ANIMATED_ROTATION | ANIMATED_SCALE, ANIMATED_ROTATION | ANIMATED_SCALE, 0]),
+    });
+    const all = forwardKinematics(clip);
+    const rot = new Float64Array(12);
+    const pos = new Float64Array(9);
+    for (let f = 0; f < 3; f++) {
+      forwardKinematicsFrame(clip, f, rot, pos);
+      for (let i = 0; i < 9; i++) expect(pos[i]).toBe(all.positions.data[f * 9 + i]);
+      for (let i = 0; i < 12; i++) expect(rot[i]).toBe(all.rotations.data[f * 12 + i]);
+    }
+    // the child at x0 + A0 · (1, 0, 0), A0 = Rz(90°) · diag(scale): (1, 3, 3) at unit scale, (1, 4, 3) with
+    // the root scaled (2, 1, 1) in frame 1
+    const child = (f: number) => Array.from(all.positions.data.subarray(f * 9 + 3, f * 9 + 6));
+    for (const [f, want] of [
+      [0, [1, 3, 3]],
+      [1, [1, 4, 3]],
+      [2, [1, 3, 3]],
+    ] as const)
+      for (let c = 0; c < 3; c++) expect(child(f)[c]).toBeCloseTo(want[c], 12);
+  });
+
   test('forwardKinematics(clip) matches three.js Object3D.updateMatrixWorld on random scaled chains', () => {
     const unit = fc.float({ min: -1, max: 1, noNaN: true });
     const quat = fc.tuple(unit, unit, unit, unit).filter((q) => Math.hypot(...q) > 0.1);

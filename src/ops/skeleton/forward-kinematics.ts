@@ -353,7 +353,9 @@ export function forwardKinematicsFrame(
   const scaled = hasScales(clip);
   if (scaled) checkScales(clip, 'forwardKinematicsFrame');
   if (scaled && !unitFrame(clip, frame, J)) {
-    const linear = new Float64Array(J * 9);
+    // the scratch of world matrices is the module's, grown to the largest skeleton seen: no allocation
+    if (frameLinear.length < J * 9) frameLinear = new Float64Array(J * 9);
+    const linear = frameLinear;
     fkFrameScaled(
       parents,
       clip.rotations.data,
@@ -371,6 +373,9 @@ export function forwardKinematicsFrame(
   }
   fkFrame(parents, clip.rotations.data, clip.translations.data, frame, outRotations, 0, outPositions, 0);
 }
+
+/** {@link forwardKinematicsFrame}'s world matrices of a scaled frame (joints x 9), reused. */
+let frameLinear = new Float64Array(0);
 
 function checkScales(clip: Clip, where: string): void {
   const J = clip.skeleton.parents.length;

@@ -10,6 +10,7 @@ import {
   WebIO,
 } from '@gltf-transform/core';
 import { OptionError } from '../../errors.js';
+import { firstUnorderedTime } from '../../ops/keys/track-checks.js';
 import {
   BOOLEAN_OPTION,
   customRule,
@@ -741,7 +742,7 @@ function extractClip(
       }
     }
     // (each check over every key is a function of its own: optimised once for all channels)
-    const late = firstBadTime(times, keys);
+    const late = firstUnorderedTime(times);
     if (late >= 0) {
       const k = late;
       if (!Number.isFinite(times[k]))
@@ -794,15 +795,6 @@ function extractClip(
     raw.push({ node: nodeIndex.get(node) as number, path, interpolation, times, values, width });
   });
   return buildClip(anim, a, raw, topology, file, doc);
-}
-
-/** The first of `keys` key times that is not finite or not above the one before, or -1. */
-function firstBadTime(times: ArrayLike<number>, keys: number): number {
-  for (let k = 0; k < keys; k++) {
-    if (!Number.isFinite(times[k])) return k;
-    if (k > 0 && !(times[k] > times[k - 1])) return k;
-  }
-  return -1;
 }
 
 /** The index of the first value that is not finite, or -1. */

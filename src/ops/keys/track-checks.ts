@@ -109,8 +109,13 @@ export function assertTrack(track: Track, name = 'track', joints?: number): void
   }
 }
 
-/** The first key whose time is not finite or not after the one before, or -1. */
-function firstUnorderedTime(times: ArrayLike<number>): number {
+/**
+ * The first key whose time is not finite or not after the one before, or -1: the key-time rule of a
+ * track, for readers that name the key themselves.
+ *
+ * @internal
+ */
+export function firstUnorderedTime(times: ArrayLike<number>): number {
   let prev = Number.NEGATIVE_INFINITY;
   for (let k = 0; k < times.length; k++) {
     const t = times[k];

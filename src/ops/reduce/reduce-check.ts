@@ -1,6 +1,6 @@
 // The error model of the reduction: whether a candidate segment keeps every frame within the joint's
 // limit (object metric: hierarchical radius, quaternion fast path, descendants' points; local metric).
-import { conjugateRaw, sphereAngleRaw, toMatrixRaw } from '../../quat/raw.js';
+import { conjugateRaw, rotateVectorRaw, sphereAngleRaw, toMatrixRaw } from '../../quat/raw.js';
 import { interpolateComponent, quantize16 } from './reduce-interpolate.js';
 import type { Resolved } from './reduce-options.js';
 import { invert3, type Prepared } from './reduce-prepare.js';
@@ -81,14 +81,13 @@ export function rotationTargets(check: Check): void {
       target[f * 4 + 1] = aw * by - ax * bz + ay * bw + az * bx;
       target[f * 4 + 2] = aw * bz + ax * by - ay * bx + az * bw;
       target[f * 4 + 3] = aw * bw - ax * bx - ay * by - az * bz;
-      // the reduced parent's rotation (the fast path has no scales) and origin
-      const R = parentMatrix;
-      toMatrixRaw(R, 0, RQ, pq);
+      // the origin the reduced parent (the fast path has no scales) gives it, as composeRotation moves it
+      rotateVectorRaw(origin, 0, RQ, pq, state.lt, f * 3);
       const pp = (f * J + parent) * 3;
       const Rp = state.Rp;
-      px = Rp[pp] + R[0] * x + R[1] * y + R[2] * z;
-      py = Rp[pp + 1] + R[3] * x + R[4] * y + R[5] * z;
-      pz = Rp[pp + 2] + R[6] * x + R[7] * y + R[8] * z;
+      px = Rp[pp] + origin[0];
+      py = Rp[pp + 1] + origin[1];
+      pz = Rp[pp + 2] + origin[2];
     }
     const ex = px - d.p[po];
     const ey = py - d.p[po + 1];
@@ -197,6 +196,7 @@ function rotationDescendantsHold(
 }
 
 const parentMatrix = new Float64Array(9);
+const origin = new Float64Array(3);
 const originalMatrix = new Float64Array(9);
 const inverseAt = new Float64Array(9);
 const conjugateAt = new Float64Array(4);

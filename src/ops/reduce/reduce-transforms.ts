@@ -52,7 +52,13 @@ export function compose(
     return;
   }
   const a = parent * 9;
-  transformPoint(p, po, Pp, parent * 3, PM, a, t, to);
+  const b = parent * 3;
+  const x = t[to];
+  const y = t[to + 1];
+  const z = t[to + 2];
+  p[po] = Pp[b] + PM[a] * x + PM[a + 1] * y + PM[a + 2] * z;
+  p[po + 1] = Pp[b + 1] + PM[a + 3] * x + PM[a + 4] * y + PM[a + 5] * z;
+  p[po + 2] = Pp[b + 2] + PM[a + 6] * x + PM[a + 7] * y + PM[a + 8] * z;
   for (let r = 0; r < 3; r++) {
     const m0 = PM[a + r * 3];
     const m1 = PM[a + r * 3 + 1];
@@ -62,28 +68,6 @@ export function compose(
     M[mo + r * 3 + 1] = m0 * L[lo + 1] + m1 * L[lo + 4] + m2 * L[lo + 7];
     M[mo + r * 3 + 2] = m0 * L[lo + 2] + m1 * L[lo + 5] + m2 * L[lo + 8];
   }
-}
-
-/** `p[po..] = Pp[b..] + A[ao..]·t[to..]` (`A` row-major 3x3): a child's origin from its parent's transform. */
-function transformPoint(
-  p: Float64Array,
-  po: number,
-  Pp: Float64Array,
-  b: number,
-  A: Float64Array,
-  ao: number,
-  t: ArrayLike<number>,
-  to: number,
-): void {
-  const x = t[to];
-  const y = t[to + 1];
-  const z = t[to + 2];
-  const px = Pp[b] + A[ao] * x + A[ao + 1] * y + A[ao + 2] * z;
-  const py = Pp[b + 1] + A[ao + 3] * x + A[ao + 4] * y + A[ao + 5] * z;
-  const pz = Pp[b + 2] + A[ao + 6] * x + A[ao + 7] * y + A[ao + 8] * z;
-  p[po] = px;
-  p[po + 1] = py;
-  p[po + 2] = pz;
 }
 
 /**

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { InvalidValueError } from '../errors.js';
+import { InvalidValueError, ShapeError } from '../errors.js';
 import {
   defaultScratch,
   EIGEN4_DEFAULTS,
@@ -457,6 +457,20 @@ export function eigenAverageStrided(
   );
 }
 
+/** Why `count` cannot be averaged: none, not an integer, or more than the weights or the offsets hold. */
+function throwBadCount(
+  where: string,
+  count: number,
+  weights: ArrayLike<number>,
+  offsets: ArrayLike<number> | null,
+): never {
+  if (!(count >= 1)) throw new InvalidValueError(`${where}: need at least one quaternion, got ${count}`);
+  if (count !== Math.floor(count)) throw new ShapeError(`${where}: count must be an integer, got ${count}`);
+  if (!(count <= weights?.length))
+    throw new ShapeError(`${where}: count ${count} needs as many weights, got ${weights?.length}`);
+  throw new ShapeError(`${where}: count ${count} needs as many offsets, got ${offsets?.length}`);
+}
+
 /**
  * The body of {@link eigenAverageFlat} and {@link eigenAverageStrided}, with the caller's name in error
  * messages (for public operations built on it): quaternion `i` is at `offsets[i]`, or at
@@ -483,7 +497,17 @@ export function averageAt(
   startOffset: number,
   options: Eigen4Options | undefined,
 ): number {
-  if (!(count >= 1)) throw new InvalidValueError(`${where}: need at least one quaternion, got ${count}`);
+  // one test on the way in; a count beyond the weights or the offsets would read past them (and size the
+  // kernel's gather)
+  if (
+    !(
+      count >= 1 &&
+      count <= weights?.length &&
+      (offsets === null || count <= offsets?.length) &&
+      count === Math.floor(count)
+    )
+  )
+    throwBadCount(where, count, weights, offsets);
   let jacobiAfter = -1;
   if (start == null && (options === undefined || options.solver !== 'jacobi')) {
     const r = fastAverage(

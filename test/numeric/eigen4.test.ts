@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvalidValueError } from '../../src/errors.js';
+import { InvalidValueError, ShapeError } from '../../src/errors.js';
 import {
   createEigen4Diagnostics,
   dominantEigenvector4,
@@ -348,10 +348,17 @@ describe('eigenAverageFlat(dst, dstOffset, src, offsets, weights, count)', () =>
     expect(Array.from(flat)).toEqual(Array.from(out));
   });
 
-  it('throws InvalidValueError for count 0, all-zero weights and weights that sum to zero', () => {
+  it('throws InvalidValueError for count 0, all-zero weights and weights that sum to zero; ShapeError for a count the arrays do not hold', () => {
     const q = new Float64Array([0, 0, 0, 1, 1, 0, 0, 0]);
     const out = new Float64Array(4);
     expect(() => eigenAverageStrided(out, 0, q, 0, 4, [], 0)).toThrow(InvalidValueError);
+    // a count beyond the weights or the offsets (or not an integer) is named, never read past them
+    expect(() => eigenAverageStrided(out, 0, q, 0, 4, [1, 1], 3)).toThrow(
+      /count 3 needs as many weights, got 2/,
+    );
+    expect(() => eigenAverageFlat(out, 0, q, [0, 4], [1, 1], 1e12)).toThrow(ShapeError);
+    expect(() => eigenAverageFlat(out, 0, q, [0], [1, 1], 2)).toThrow(/count 2 needs as many offsets, got 1/);
+    expect(() => eigenAverageFlat(out, 0, q, [0, 4], [1, 1], 1.5)).toThrow(/count must be an integer/);
     expect(() => eigenAverageStrided(out, 0, q, 0, 4, [0, 0], 2)).toThrow(/all weights are zero/);
     expect(() => eigenAverageStrided(out, 0, q, 0, 4, [0.5, -0.5], 2)).toThrow(/sum to zero/);
     expect(() => eigenAverageStrided(out, 0, q, 0, 4, [0.1, 0.2, -0.3], 2 + 0)).not.toThrow();
